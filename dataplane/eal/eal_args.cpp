@@ -1,0 +1,54 @@
+#include "dataplane/eal/eal_args.hpp"
+
+#include <fstream>
+#include <regex>
+
+namespace lr::dp {
+
+bool is_pci_device(const std::string& device) {
+  static const std::regex pci(R"(^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7](,.*)?$)");
+  return std::regex_match(device, pci);
+}
+
+std::string device_port_name(const std::string& device) {
+  return device.substr(0, device.find(','));
+}
+
+std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hugepages_free) {
+  const profile::EalCfg& eal = profile.eal;
+  std::vector<std::string> args{"linerate-dataplane", "--lcores", eal.lcores, "-m", std::to_string(eal.memory_mb),
+                                "--log-level", "lib.eal:warning"};
+  const bool huge = eal.huge_pages == profile::HugePages::kOn ||
+                    (eal.huge_pages == profile::HugePages::kAuto && hugepages_free);
+  if (huge) {
+    args.insert(args.end(), {"--file-prefix", eal.file_prefix});
+  } else {
+    // --in-memory is refused with --no-huge; --no-shconf keeps runs independent.
+    args.insert(args.end(), {"--no-huge", "--no-shconf"});
+  }
+  bool any_pci = false;
+  for (const profile::PortCfg& port : profile.ports) {
+    if (is_pci_device(port.device)) {
+      any_pci = true;
+      args.insert(args.end(), {"-a", port.device});
+    } else {
+      args.push_back("--vdev=" + port.device);
+    }
+  }
+  if (!any_pci) args.push_back("--no-pci");
+  args.insert(args.end(), eal.extra_args.begin(), eal.extra_args.end());
+  return args;
+}
+
+bool host_has_free_hugepages() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  long value = 0;
+  while (meminfo >> key >> value) {
+    if (key == "HugePages_Free:") return value > 0;
+    meminfo.ignore(256, '\n');
+  }
+  return false;
+}
+
+}  // namespace lr::dp

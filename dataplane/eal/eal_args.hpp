@@ -1,0 +1,24 @@
+#pragma once
+// EAL arguments from the profile's [eal] table and its ports. Never probes a PCI
+// device the profile does not name: --no-pci without PCI ports, else an allow-list.
+
+#include <string>
+#include <vector>
+
+#include "dataplane/profile/profile.hpp"
+
+namespace lr::dp {
+
+/// True for a PCI address ("0000:3b:00.0" or "3b:00.0", devargs after a comma allowed).
+bool is_pci_device(const std::string& device);
+
+/// DPDK's port name of a device string: the part before the first comma.
+std::string device_port_name(const std::string& device);
+
+/// `hugepages_free`: whether the host has free hugepages (decides huge_pages = "auto").
+std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hugepages_free);
+
+/// Reads HugePages_Free from /proc/meminfo.
+bool host_has_free_hugepages();
+
+}  // namespace lr::dp

@@ -1,0 +1,525 @@
+#include "dataplane/engine/engine.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <thread>
+
+#include "dataplane/common/line_rate.hpp"
+#include "dataplane/eal/lcore_plan.hpp"
+#include "dataplane/eal/numa_alloc.hpp"
+#include "dataplane/fastpath/counters.hpp"
+#include "dataplane/fastpath/lcore_ctx.hpp"
+#include "dataplane/fastpath/worker.hpp"
+#include "dataplane/plan/rate.hpp"
+#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/port/port.hpp"
+
+namespace lr::dp {
+
+using fast::counter_read;
+
+namespace {
+
+// Per-lcore mempool cache: DPDK's usual 256 keeps alloc/free off the shared ring.
+constexpr unsigned kPoolCache = 256;
+// Frames in flight beyond the descriptor rings (vdev rings, lcore caches, bursts).
+constexpr unsigned kPoolSlack = 8192;
+// A lane that falls behind may catch up by this much, in time and at least 2 bursts.
+constexpr double kMaxLagSeconds = 100e-6;
+constexpr uint32_t kLinkWaitMs = 5000;
+
+unsigned pool_size(uint64_t needed) {
+  return static_cast<unsigned>(std::bit_ceil(needed + 1) - 1);  // rings are 2^n, one slot kept empty
+}
+
+std::string now_iso8601() {
+  const auto now = std::chrono::system_clock::now();
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(now));
+}
+
+// Writes the stream's template into every mbuf once, when the pool is made: the TX
+// loop then touches only the signature and the varying fields.
+void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*index*/) {
+  const auto* plan = static_cast<const plan::TxStreamPlan*>(opaque);
+  auto* m = static_cast<rte_mbuf*>(obj);
+  std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM, plan->template_bytes.data(),
+              plan->template_bytes.size());
+  *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
+}
+
+}  // namespace
+
+struct LaneRef {
+  uint32_t stream = 0;
+};
+
+struct LcoreState {
+  unsigned lcore_id = 0;
+  int socket = 0;
+  fast::LcoreCtx* ctx = nullptr;
+  std::vector<LaneRef> lane_refs;
+  fast::TxLane* lanes = nullptr;
+  size_t n_lanes = 0;
+  fast::RxQueue* rxqs = nullptr;
+  size_t n_rxqs = 0;
+  fast::RxStream* streams = nullptr;
+  size_t n_streams = 0;
+  fast::SeqTracker* trackers = nullptr;
+  size_t n_trackers = 0;
+};
+
+struct PortState {
+  profile::PortCfg cfg;
+  PortInfo info;
+  LinkState link;
+  uint64_t speed_bps = 0;  ///< for rate conversion: the profile's speed, else the link's
+  rte_mempool* rx_pool = nullptr;
+  bool configured = false;
+  bool closed = false;
+  uint64_t rx_after_drain = 0;
+};
+
+struct StreamState {
+  profile::StreamCfg cfg;
+  std::unique_ptr<plan::TxStreamPlan> plan;
+  rte_mempool* pool = nullptr;
+  uint16_t tx_port = 0;  ///< index into ports
+  double pps = 0;        ///< 0: unpaced
+  std::vector<std::pair<uint16_t, unsigned>> lanes;  ///< (tx queue, lcore) per lane
+};
+
+struct Engine::State {
+  profile::Profile profile;
+  std::vector<PortState> ports;
+  std::vector<StreamState> streams;
+  std::vector<LcoreState> lcores;
+  LcorePlan lcore_plan;
+  std::vector<std::string> warnings;
+  uint64_t tsc_hz = 0;
+  uint64_t start_tsc = 0;
+  bool launched = false;
+  bool finished = false;
+  std::chrono::steady_clock::time_point started;
+  std::string started_at;
+
+  ~State();
+  Result<void> build();
+  Result<void> build_ports();
+  Result<void> build_streams();
+  Result<void> build_lcores();
+  void stop_lcores();
+  void close_ports();
+};
+
+Engine::State::~State() {
+  stop_lcores();
+  close_ports();
+  for (LcoreState& l : lcores) {
+    numa_delete_array(l.lanes, l.n_lanes);
+    numa_delete_array(l.rxqs, l.n_rxqs);
+    numa_delete_array(l.streams, l.n_streams);
+    numa_delete_array(l.trackers, l.n_trackers);
+    numa_delete_array(l.ctx, 1);
+  }
+  for (StreamState& s : streams) rte_mempool_free(s.pool);
+  for (PortState& p : ports) rte_mempool_free(p.rx_pool);
+}
+
+void Engine::State::stop_lcores() {
+  if (!launched) return;
+  for (LcoreState& l : lcores) {
+    l.ctx->stop_tx.store(true, std::memory_order_release);
+    l.ctx->stop_rx.store(true, std::memory_order_release);
+  }
+  rte_eal_mp_wait_lcore();
+  launched = false;
+}
+
+void Engine::State::close_ports() {
+  for (PortState& p : ports) {
+    if (p.configured && !p.closed) {
+      close_port(p.info.port_id);
+      p.closed = true;
+    }
+  }
+}
+
+Result<void> Engine::State::build_ports() {
+  std::vector<WorkerLcore> workers;
+  unsigned lcore_id;
+  RTE_LCORE_FOREACH_WORKER(lcore_id) {
+    workers.push_back({lcore_id, static_cast<int>(rte_lcore_to_socket_id(lcore_id))});
+  }
+  std::vector<PortQueues> queues;
+  for (const profile::PortCfg& cfg : profile.ports) {
+    auto info = find_port(cfg);
+    if (!info) return std::unexpected(info.error());
+    PortState port;
+    port.cfg = cfg;
+    port.info = *info;
+    ports.push_back(std::move(port));
+    queues.push_back({cfg.name, info->socket, cfg.rx_queues, cfg.tx_queues});
+  }
+  auto planned = plan_lcores(workers, queues, profile.eal.allow_cross_numa);
+  if (!planned) return std::unexpected(planned.error());
+  lcore_plan = std::move(*planned);
+  warnings.insert(warnings.end(), lcore_plan.warnings.begin(), lcore_plan.warnings.end());
+  for (const WorkerLcore& w : workers) {
+    LcoreState l;
+    l.lcore_id = w.lcore_id;
+    l.socket = w.socket;
+    lcores.push_back(std::move(l));
+  }
+
+  for (size_t i = 0; i < ports.size(); ++i) {
+    PortState& port = ports[i];
+    const profile::PortCfg& cfg = port.cfg;
+    const int socket = port.info.socket < 0 ? SOCKET_ID_ANY : port.info.socket;
+    const uint32_t data_room = RTE_PKTMBUF_HEADROOM + std::max<uint32_t>(2048, cfg.mtu + 26u);
+    const uint64_t needed = uint64_t{cfg.rx_queues} * cfg.rx_descriptors + lcores.size() * (kPoolCache + fast::kRxBurst) + 1024;
+    const std::string name = fmt::format("lr_rx_p{}", i);
+    port.rx_pool = rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, 0,
+                                           static_cast<uint16_t>(std::min<uint32_t>(data_room, UINT16_MAX)), socket);
+    if (port.rx_pool == nullptr)
+      return make_error(Errc::kNoMemory, fmt::format("port '{}': RX mempool of {} mbufs", cfg.name, pool_size(needed)),
+                        rte_errno);
+    std::string warning;
+    port.configured = true;  // from here on the port must be closed
+    if (auto ok = configure_port(port.info, cfg, port.rx_pool, warning); !ok) return ok;
+    if (!warning.empty()) warnings.push_back(warning);
+    port.link = wait_link(port.info.port_id, kLinkWaitMs);
+    if (!port.link.up)
+      return make_error(Errc::kInvalid, fmt::format("port '{}' ({}): link is down after {} s", cfg.name, cfg.device,
+                                                    kLinkWaitMs / 1000));
+    port.speed_bps = cfg.speed_bps != 0 ? cfg.speed_bps : port.link.speed_bps;
+  }
+  return {};
+}
+
+Result<void> Engine::State::build_streams() {
+  for (size_t i = 0; i < profile.streams.size(); ++i) {
+    const profile::StreamCfg& cfg = profile.streams[i];
+    StreamState s;
+    s.cfg = cfg;
+    for (size_t p = 0; p < ports.size(); ++p)
+      if (ports[p].cfg.name == cfg.tx_port) s.tx_port = static_cast<uint16_t>(p);
+    const PortState& tx = ports[s.tx_port];
+    auto pps = plan::stream_pps(cfg, tx.speed_bps, tx.cfg.name);
+    if (!pps) return std::unexpected(pps.error());
+    s.pps = *pps;
+    s.plan = std::make_unique<plan::TxStreamPlan>(plan::build_stream_plan(cfg, static_cast<uint16_t>(i)));
+    for (uint16_t lane = 0; lane < cfg.lanes; ++lane) {
+      const auto queue = static_cast<uint16_t>((i + lane) % tx.cfg.tx_queues);
+      s.lanes.emplace_back(queue, lcore_plan.tx_lcore(s.tx_port, queue));
+    }
+    uint64_t needed = uint64_t{cfg.lanes} * tx.cfg.tx_descriptors + kPoolSlack + lcores.size() * kPoolCache;
+    if (const profile::PortCfg* rx = cfg.rx_port ? profile.find_port(*cfg.rx_port) : nullptr)
+      needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
+    const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + s.plan->template_bytes.size());
+    const std::string name = fmt::format("lr_tx_s{}", i);
+    const int socket = tx.info.socket < 0 ? SOCKET_ID_ANY : tx.info.socket;
+    // 8 bytes of private area per mbuf: where its last signature was (see write_frame).
+    s.pool = rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, 8, data_room, socket);
+    if (s.pool == nullptr)
+      return make_error(Errc::kNoMemory, fmt::format("stream '{}': TX mempool of {} mbufs", cfg.name, pool_size(needed)),
+                        rte_errno);
+    rte_mempool_obj_iter(s.pool, fill_template, s.plan.get());
+    streams.push_back(std::move(s));
+  }
+  return {};
+}
+
+Result<void> Engine::State::build_lcores() {
+  for (LcoreState& l : lcores) {
+    const unsigned lcore_id = l.lcore_id;
+    // Lanes of this lcore.
+    std::vector<std::pair<uint32_t, uint16_t>> lanes;  // (stream, lane)
+    for (uint32_t s = 0; s < streams.size(); ++s)
+      for (uint16_t lane = 0; lane < streams[s].lanes.size(); ++lane)
+        if (streams[s].lanes[lane].second == lcore_id) lanes.emplace_back(s, lane);
+    std::vector<const QueueAssignment*> rxqs;
+    for (const QueueAssignment& a : lcore_plan.rx)
+      if (a.lcore_id == lcore_id) rxqs.push_back(&a);
+
+    l.ctx = numa_new_array<fast::LcoreCtx>(1, l.socket);
+    l.n_lanes = lanes.size();
+    l.lanes = numa_new_array<fast::TxLane>(l.n_lanes, l.socket);
+    l.n_rxqs = rxqs.size();
+    l.rxqs = numa_new_array<fast::RxQueue>(l.n_rxqs, l.socket);
+    l.n_streams = streams.size();
+    l.streams = numa_new_array<fast::RxStream>(l.n_streams, l.socket);
+    for (const StreamState& s : streams) l.n_trackers += s.cfg.lanes;
+    l.trackers = l.n_rxqs != 0 ? numa_new_array<fast::SeqTracker>(l.n_trackers, l.socket) : nullptr;
+    if (l.ctx == nullptr || (l.n_lanes != 0 && l.lanes == nullptr) || (l.n_rxqs != 0 && l.rxqs == nullptr) ||
+        (l.n_streams != 0 && l.streams == nullptr) || (l.n_rxqs != 0 && l.n_trackers != 0 && l.trackers == nullptr))
+      return make_error(Errc::kNoMemory, fmt::format("lcore {}: per-lcore state", lcore_id));
+
+    for (size_t i = 0; i < lanes.size(); ++i) {
+      const auto [s, lane] = lanes[i];
+      const StreamState& stream = streams[s];
+      const profile::StreamCfg& cfg = stream.cfg;
+      fast::TxLane& t = l.lanes[i];
+      l.lane_refs.push_back({s});
+      t.plan = stream.plan.get();
+      t.pool = stream.pool;
+      t.port_id = ports[stream.tx_port].info.port_id;
+      t.queue_id = stream.lanes[lane].first;
+      t.lane = static_cast<uint8_t>(lane);
+      if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
+      t.duration_tsc = static_cast<uint64_t>(static_cast<double>(cfg.duration_ns) * static_cast<double>(tsc_hz) / 1e9);
+      if (stream.pps > 0) {
+        const double lane_pps = stream.pps / cfg.lanes;
+        const auto max_lag = static_cast<uint32_t>(std::max(2.0 * fast::kTxBurst, lane_pps * kMaxLagSeconds));
+        t.pacer = fast::Pacer::paced(fast::pacer_interval_fp(lane_pps, tsc_hz), 0, max_lag);
+      }
+      if (cfg.burst) {
+        const uint32_t packets = cfg.burst->packets / cfg.lanes + (lane < cfg.burst->packets % cfg.lanes ? 1 : 0);
+        const auto interval = static_cast<uint64_t>(static_cast<double>(cfg.burst->interval_ns) * static_cast<double>(tsc_hz) / 1e9);
+        t.pacer.set_bursts(std::max<uint32_t>(packets, 1), std::max<uint64_t>(interval, 1));
+      }
+    }
+    for (size_t i = 0; i < rxqs.size(); ++i) {
+      l.rxqs[i].port_id = ports[rxqs[i]->port_index].info.port_id;
+      l.rxqs[i].queue_id = rxqs[i]->queue_id;
+    }
+    size_t tracker = 0;
+    for (size_t s = 0; s < streams.size(); ++s) {
+      const profile::StreamCfg& cfg = streams[s].cfg;
+      fast::RxStream& rx = l.streams[s];
+      rx.n_lanes = cfg.lanes;
+      rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
+      if (cfg.rx_port && l.trackers != nullptr) {
+        rx.enabled = true;
+        for (const PortState& p : ports)
+          if (p.cfg.name == *cfg.rx_port) rx.rx_port_id = p.info.port_id;
+        rx.lanes = l.trackers + tracker;
+      }
+      tracker += cfg.lanes;
+    }
+    fast::LcoreCtx& ctx = *l.ctx;
+    ctx.lcore_id = lcore_id;
+    ctx.tx_lanes = l.lanes;
+    ctx.n_tx_lanes = static_cast<uint32_t>(l.n_lanes);
+    ctx.rx_queues = l.rxqs;
+    ctx.n_rx_queues = static_cast<uint32_t>(l.n_rxqs);
+    ctx.rx_streams = l.streams;
+    ctx.n_streams = static_cast<uint32_t>(l.n_streams);
+    ctx.tsc_hz = tsc_hz;
+  }
+  return {};
+}
+
+Result<void> Engine::State::build() {
+  tsc_hz = rte_get_tsc_hz();
+  if (auto ok = build_ports(); !ok) return ok;
+  if (auto ok = build_streams(); !ok) return ok;
+  return build_lcores();
+}
+
+Engine::Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Engine::~Engine() = default;
+
+Result<std::unique_ptr<Engine>> Engine::create(const profile::Profile& profile) {
+  auto state = std::make_unique<State>();
+  state->profile = profile;
+  if (auto ok = state->build(); !ok) return std::unexpected(ok.error());  // ~State closes what was opened
+  return std::unique_ptr<Engine>(new Engine(std::move(state)));
+}
+
+const std::vector<std::string>& Engine::warnings() const noexcept { return state_->warnings; }
+
+std::string Engine::describe_plan() const {
+  const State& st = *state_;
+  std::string out = "plan:\n";
+  for (size_t p = 0; p < st.ports.size(); ++p) {
+    const PortState& port = st.ports[p];
+    out += fmt::format("  port {} '{}' {} (driver {}, socket {}, link {} {})\n", port.info.port_id, port.cfg.name,
+                       port.cfg.device, port.info.driver, port.info.socket < 0 ? std::string("any") : std::to_string(port.info.socket),
+                       port.link.up ? "up" : "down",
+                       port.speed_bps != 0 ? fmt::format("{} Gbit/s{}", static_cast<double>(port.speed_bps) / 1e9,
+                                                         port.cfg.speed_bps != 0 ? " (from profile)" : "")
+                                           : std::string("speed unknown"));
+    for (const QueueAssignment& a : st.lcore_plan.rx)
+      if (a.port_index == p) out += fmt::format("    rx queue {} -> lcore {}{}\n", a.queue_id, a.lcore_id, a.cross_numa ? " (cross-NUMA)" : "");
+    for (const QueueAssignment& a : st.lcore_plan.tx)
+      if (a.port_index == p) out += fmt::format("    tx queue {} -> lcore {}{}\n", a.queue_id, a.lcore_id, a.cross_numa ? " (cross-NUMA)" : "");
+  }
+  for (const StreamState& s : st.streams) {
+    std::string lanes;
+    for (const auto& [queue, lcore] : s.lanes) lanes += fmt::format(" q{}@lcore{}", queue, lcore);
+    const std::string stop = s.cfg.count != 0 ? fmt::format("{} frames", s.cfg.count)
+                             : s.cfg.duration_ns != 0 ? fmt::format("{} s", static_cast<double>(s.cfg.duration_ns) / 1e9)
+                                                      : std::string("until stopped");
+    out += fmt::format("  stream '{}' {} -> {}: {:.1f} B mean frame, {}, {}, lanes:{}\n", s.cfg.name, s.cfg.tx_port,
+                       s.cfg.rx_port.value_or("(transmit only)"), s.cfg.frame.mean(),
+                       s.pps > 0 ? fmt::format("{:.6f} Mpps", s.pps / 1e6) : std::string("max rate"), stop, lanes);
+  }
+  return out;
+}
+
+Result<void> Engine::start() {
+  State& st = *state_;
+  if (st.launched || st.finished) return make_error(Errc::kBusy, "the engine already ran");
+  // Common start a little ahead, so every lane begins on the same TSC.
+  st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
+  for (LcoreState& l : st.lcores) l.ctx->start_tsc = st.start_tsc;
+  for (LcoreState& l : st.lcores) {
+    // An lcore with no queue stays parked: on a machine with fewer CPUs than lcores
+    // it would only steal time from the busy ones.
+    if (l.n_lanes == 0 && l.n_rxqs == 0) continue;
+    if (int rc = rte_eal_remote_launch(fast::run_worker, l.ctx, l.lcore_id); rc != 0) {
+      st.launched = true;  // the ones already launched must be stopped
+      return make_error(Errc::kBusy, fmt::format("launching lcore {}", l.lcore_id), -rc);
+    }
+  }
+  st.launched = true;
+  st.started = std::chrono::steady_clock::now();
+  st.started_at = now_iso8601();
+  return {};
+}
+
+bool Engine::tx_finished() const {
+  for (const LcoreState& l : state_->lcores)
+    for (size_t i = 0; i < l.n_lanes; ++i)
+      if (!l.lanes[i].done.load(std::memory_order_acquire)) return false;
+  return true;
+}
+
+std::vector<PortLiveCounters> Engine::live_counters() const {
+  const State& st = *state_;
+  std::vector<PortLiveCounters> out;
+  for (const PortState& p : st.ports) {
+    PortLiveCounters c;
+    c.name = p.cfg.name;
+    for (const LcoreState& l : st.lcores) {
+      for (size_t i = 0; i < l.n_lanes; ++i) {
+        if (l.lanes[i].port_id != p.info.port_id) continue;
+        c.tx_packets += counter_read(l.lanes[i].tx_packets);
+        c.tx_bytes += counter_read(l.lanes[i].tx_bytes);
+      }
+      for (size_t i = 0; i < l.n_rxqs; ++i) {
+        if (l.rxqs[i].port_id != p.info.port_id) continue;
+        c.rx_packets += counter_read(l.rxqs[i].rx_packets);
+        c.rx_bytes += counter_read(l.rxqs[i].rx_bytes);
+      }
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+RunReport Engine::finish(bool interrupted) {
+  State& st = *state_;
+  RunReport report;
+  report.profile_path = st.profile.path;
+  report.interrupted = interrupted;
+  report.warnings = st.warnings;
+  if (st.launched) {
+    for (LcoreState& l : st.lcores) l.ctx->stop_tx.store(true, std::memory_order_release);
+    // Every lane answers within one loop iteration.
+    while (!tx_finished()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::nanoseconds(st.profile.run.drain_ns));
+    for (LcoreState& l : st.lcores) l.ctx->stop_rx.store(true, std::memory_order_release);
+    rte_eal_mp_wait_lcore();
+    st.launched = false;
+  }
+  st.finished = true;
+  const auto wall = std::chrono::steady_clock::now() - st.started;
+  report.duration_s = std::chrono::duration<double>(wall).count();
+  report.started_at = st.started_at;
+
+  // Frames still queued after the drain: freed here (so mbufs return), counted apart.
+  for (PortState& p : st.ports) {
+    for (uint16_t q = 0; q < p.cfg.rx_queues; ++q) {
+      rte_mbuf* pkts[fast::kRxBurst];
+      // Bounded: a source such as net_null never runs dry.
+      uint32_t bursts = (p.cfg.rx_descriptors + kPoolSlack) / fast::kRxBurst + 1;
+      for (uint16_t n; bursts-- != 0 && (n = rte_eth_rx_burst(p.info.port_id, q, pkts, fast::kRxBurst)) != 0;) {
+        p.rx_after_drain += n;
+        rte_pktmbuf_free_bulk(pkts, n);
+      }
+    }
+  }
+
+  for (size_t s = 0; s < st.streams.size(); ++s) {
+    const StreamState& stream = st.streams[s];
+    StreamReport r;
+    r.name = stream.cfg.name;
+    r.tx_port = stream.cfg.tx_port;
+    r.rx_port = stream.cfg.rx_port;
+    r.frame_bytes_mean = stream.cfg.frame.mean();
+    r.target_pps = stream.pps;
+    fast::LatencyHist latency;
+    for (const LcoreState& l : st.lcores) {
+      for (size_t i = 0; i < l.n_lanes; ++i) {
+        if (l.lane_refs[i].stream != s) continue;
+        const fast::TxLane& lane = l.lanes[i];
+        r.tx_packets += lane.tx_packets;
+        r.tx_bytes += lane.tx_bytes;
+        r.tx_queue_full += lane.queue_full;
+        if (lane.stop_tsc > lane.start_tsc)
+          r.tx_pps_achieved += static_cast<double>(lane.tx_packets) * static_cast<double>(st.tsc_hz) /
+                               static_cast<double>(lane.stop_tsc - lane.start_tsc);
+      }
+      if (!stream.cfg.rx_port || l.streams == nullptr || !l.streams[s].enabled) continue;
+      const fast::RxStream& rx = l.streams[s];
+      r.rx_bytes += rx.rx_bytes;
+      r.late += rx.late;
+      r.misdelivered += rx.misdelivered;
+      latency.merge(rx.latency);
+      for (uint16_t lane = 0; lane < rx.n_lanes; ++lane) {
+        const fast::SeqTracker::Counts& c = rx.lanes[lane].counts();
+        r.rx_packets += c.received;
+        r.duplicate += c.duplicate;
+        r.out_of_order += c.out_of_order;
+        r.beyond_window += c.beyond_window;
+      }
+    }
+    r.tx_l1_bps_achieved = r.tx_packets == 0 ? 0
+                           : r.tx_pps_achieved * (static_cast<double>(r.tx_bytes) / static_cast<double>(r.tx_packets) +
+                                                  kWireOverheadBytes) * 8.0;
+    if (stream.cfg.rx_port) {
+      r.lost = static_cast<int64_t>(r.tx_packets) - static_cast<int64_t>(r.rx_packets - r.duplicate);
+      r.latency = LatencySummary{latency.count(),          latency.min(),           latency.mean(),
+                                 latency.percentile(0.50), latency.percentile(0.90), latency.percentile(0.99),
+                                 latency.percentile(0.999), latency.percentile(0.9999), latency.max(),
+                                 latency.jitter()};
+    }
+    report.streams.push_back(std::move(r));
+  }
+
+  for (const PortState& p : st.ports) {
+    PortReport r;
+    r.name = p.cfg.name;
+    r.device = p.cfg.device;
+    r.driver = p.info.driver;
+    r.port_id = p.info.port_id;
+    r.socket = p.info.socket;
+    r.link_up = p.link.up;
+    r.link_speed_bps = p.link.speed_bps;
+    if (auto counters = read_port_counters(p.info.port_id)) r.counters = *counters;
+    for (const LcoreState& l : st.lcores)
+      for (size_t i = 0; i < l.n_rxqs; ++i)
+        if (l.rxqs[i].port_id == p.info.port_id) r.rx_no_signature += l.rxqs[i].no_signature;
+    r.rx_after_drain = p.rx_after_drain;
+    report.ports.push_back(std::move(r));
+  }
+
+  st.close_ports();
+  for (const StreamState& s : st.streams) report.mbufs_not_returned += s.pool->size - rte_mempool_avail_count(s.pool);
+  for (const PortState& p : st.ports) report.mbufs_not_returned += p.rx_pool->size - rte_mempool_avail_count(p.rx_pool);
+  return report;
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,61 @@
+#pragma once
+// The engine: ports, mempools, stream plans and worker lcores for one profile, and the
+// collection of their results. This is the data plane's API: the one-shot run drives
+// it from main(), and the control server (later) drives the same calls over the socket.
+// Thread: mgmt (main lcore) only; EAL must be initialised.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dataplane/common/result.hpp"
+#include "dataplane/engine/report.hpp"
+#include "dataplane/profile/profile.hpp"
+
+namespace lr::dp {
+
+/// What linerate itself counted on a port so far (relaxed reads of lcore counters).
+struct PortLiveCounters {
+  std::string name;
+  uint64_t tx_packets = 0;
+  uint64_t tx_bytes = 0;  ///< incl. FCS
+  uint64_t rx_packets = 0;
+  uint64_t rx_bytes = 0;  ///< incl. FCS
+};
+
+class Engine {
+ public:
+  /// Brings up the profile's ports, builds stream plans and their template mempools and
+  /// assigns queues to worker lcores. Errors: kNoDevice, kInvalid (NUMA, rates, queues),
+  /// kNotSupported, kNoMemory, each with the port or stream it concerns.
+  static Result<std::unique_ptr<Engine>> create(const profile::Profile& profile);
+
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  /// Port -> socket -> lcores -> queues, and each stream's rate and lanes.
+  std::string describe_plan() const;
+  const std::vector<std::string>& warnings() const noexcept;
+
+  /// Launches the worker lcores; traffic starts on all lanes at one TSC.
+  Result<void> start();
+
+  /// True when every lane has finished (count or duration reached, or stopped).
+  bool tx_finished() const;
+
+  std::vector<PortLiveCounters> live_counters() const;
+
+  /// Stops TX, lets RX drain for the profile's drain interval, stops the lcores, reads
+  /// all counters, closes the ports and checks that every mbuf came back.
+  RunReport finish(bool interrupted);
+
+  struct State;
+
+ private:
+  explicit Engine(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace lr::dp

@@ -1,0 +1,172 @@
+// HOT PATH: worker lcores only. No alloc, throw, log, lock, syscall.
+#include "dataplane/fastpath/worker.hpp"
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_pause.h>
+#include <rte_prefetch.h>
+
+#include "dataplane/fastpath/counters.hpp"
+#include "dataplane/fastpath/packet_writer.hpp"
+
+namespace lr::fast {
+
+uint32_t tsc_to_ns32(uint64_t tsc, uint64_t tsc_hz) noexcept {
+  __extension__ using u128 = unsigned __int128;
+  return static_cast<uint32_t>(static_cast<u128>(tsc) * 1'000'000'000u / tsc_hz);
+}
+
+uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept {
+  const uint32_t want = lane.remaining < kTxBurst ? static_cast<uint32_t>(lane.remaining) : kTxBurst;
+  const uint32_t n = lane.pacer.due(now_tsc, want);
+  if (n == 0) return 0;
+  rte_mbuf* pkts[kTxBurst];
+  if (rte_pktmbuf_alloc_bulk(lane.pool, pkts, n) != 0) {
+    lane.pacer.refund(n);
+    counter_add(lane.alloc_failures, 1);
+    return 0;
+  }
+  const plan::TxStreamPlan& plan = *lane.plan;
+  uint16_t lens[kTxBurst];
+  for (uint32_t i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    const uint64_t seq = lane.next_seq + i;
+    const plan::SizeEntry& size = plan.sizes[size_index(plan, seq, lane.lane)];
+    auto* data = rte_pktmbuf_mtod(m, uint8_t*);
+    // The mbuf's private area remembers where this buffer's last signature was.
+    auto* last_sig_offset = static_cast<uint16_t*>(rte_mbuf_to_priv(m));
+    const Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(seq), tx_ns};
+    write_frame(data, plan, size, *last_sig_offset, sig, seq);
+    m->data_len = size.data_len;
+    m->pkt_len = size.data_len;
+    lens[i] = size.data_len;
+  }
+  const uint16_t sent = rte_eth_tx_burst(lane.port_id, lane.queue_id, pkts, static_cast<uint16_t>(n));
+  if (sent < n) {
+    // Not sent, so not numbered: the next burst reuses these sequence numbers.
+    rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+    lane.pacer.refund(n - sent);
+    counter_add(lane.queue_full, n - sent);
+  }
+  uint64_t bytes = 0;
+  for (uint16_t i = 0; i < sent; ++i) bytes += lens[i] + 4u;  // + FCS
+  lane.next_seq += sent;
+  if (lane.remaining != kUnlimited) lane.remaining -= sent;
+  counter_add(lane.tx_packets, sent);
+  counter_add(lane.tx_bytes, bytes);
+  return sent;
+}
+
+uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint32_t rx_ns) noexcept {
+  uint64_t bytes = 0;
+  uint64_t no_signature = 0;
+  for (uint16_t i = 0; i < n; ++i) {
+    if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void*));
+    const rte_mbuf* m = pkts[i];
+    const uint32_t len = m->pkt_len;
+    bytes += len + 4u;
+    Signature sig;
+    bool found;
+    if (m->nb_segs == 1) {
+      found = locate_signature(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len, sig);
+    } else {
+      uint8_t copy[kSignatureBytes];
+      const auto* at = static_cast<const uint8_t*>(
+          len >= kSignatureBytes ? rte_pktmbuf_read(m, len - kSignatureBytes, kSignatureBytes, copy) : nullptr);
+      found = at != nullptr && read_signature(at, sig);
+    }
+    if (!found || sig.stream_id >= ctx.n_streams) {
+      ++no_signature;
+      continue;
+    }
+    RxStream& stream = ctx.rx_streams[sig.stream_id];
+    if (!stream.enabled || sig.lane >= stream.n_lanes) {
+      ++no_signature;
+      continue;
+    }
+    if (queue.port_id != stream.rx_port_id) {
+      // Counted apart, not in the stream's sequence: e.g. a port that hears its own
+      // transmissions, or a switch flooding to the wrong port.
+      ++stream.misdelivered;
+      continue;
+    }
+    SeqTracker& tracker = stream.lanes[sig.lane];
+    tracker.on_seq(tracker.extend(sig.seq));
+    const uint32_t diff = rx_ns - sig.tx_ns;
+    const uint32_t latency_ns = static_cast<int32_t>(diff) < 0 ? 0 : diff;  // clocks are one TSC: never < 0
+    stream.latency.record(latency_ns);
+    if (latency_ns > stream.late_ns) ++stream.late;
+    stream.rx_bytes += len + 4u;
+  }
+  counter_add(queue.rx_packets, n);
+  counter_add(queue.rx_bytes, bytes);
+  if (no_signature != 0) counter_add(queue.no_signature, no_signature);
+  return n - no_signature;
+}
+
+uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
+  rte_mbuf* pkts[kRxBurst];
+  const uint16_t n = rte_eth_rx_burst(queue.port_id, queue.queue_id, pkts, kRxBurst);
+  if (n == 0) return 0;
+  // Read after the burst: a clock read before it could predate a frame sent by another
+  // lcore and give a negative latency.
+  const uint32_t rx_ns = tsc_to_ns32(rte_rdtsc(), ctx.tsc_hz);
+  rx_account_burst(ctx, queue, pkts, n, rx_ns);
+  rte_pktmbuf_free_bulk(pkts, n);
+  return n;
+}
+
+namespace {
+
+void finish_lane(TxLane& lane, uint64_t now_tsc) noexcept {
+  uint64_t stop = now_tsc;
+  if (lane.duration_tsc != 0 && now_tsc >= lane.end_tsc) {
+    stop = lane.end_tsc;
+  } else if (lane.remaining == 0 && lane.pacer.is_paced()) {
+    // The last frame's slot ends one interval after it was due.
+    stop = std::max(now_tsc, lane.pacer.next_due_tsc());
+  }
+  __atomic_store_n(&lane.stop_tsc, stop, __ATOMIC_RELAXED);
+  lane.finished = true;
+  lane.done.store(true, std::memory_order_release);
+}
+
+}  // namespace
+
+int run_worker(void* arg) noexcept {
+  LcoreCtx& ctx = *static_cast<LcoreCtx*>(arg);
+  const uint64_t start = ctx.start_tsc;
+  while (rte_rdtsc() < start) rte_pause();
+  for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
+    TxLane& lane = ctx.tx_lanes[i];
+    lane.pacer.restart(start);
+    lane.start_tsc = start;
+    lane.end_tsc = lane.duration_tsc != 0 ? start + lane.duration_tsc : kUnlimited;
+  }
+  uint32_t active = ctx.n_tx_lanes;
+  while (!ctx.stop_rx.load(std::memory_order_acquire)) {
+    const uint64_t now_tsc = rte_rdtsc();  // one clock read per iteration
+    if (active != 0) {
+      const bool stop = ctx.stop_tx.load(std::memory_order_acquire);
+      const uint32_t tx_ns = tsc_to_ns32(now_tsc, ctx.tsc_hz);
+      for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
+        TxLane& lane = ctx.tx_lanes[i];
+        if (lane.finished) continue;
+        if (stop || lane.remaining == 0 || now_tsc >= lane.end_tsc) {
+          finish_lane(lane, now_tsc);
+          --active;
+          continue;
+        }
+        tx_lane_burst(lane, now_tsc, tx_ns);
+      }
+    }
+    for (uint32_t q = 0; q < ctx.n_rx_queues; ++q) rx_queue_burst(ctx, ctx.rx_queues[q]);
+  }
+  const uint64_t now_tsc = rte_rdtsc();
+  for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i)
+    if (!ctx.tx_lanes[i].finished) finish_lane(ctx.tx_lanes[i], now_tsc);
+  return 0;
+}
+
+}  // namespace lr::fast

@@ -1,0 +1,33 @@
+#pragma once
+// HOT PATH: worker lcores only. No alloc, throw, log, lock, syscall.
+//
+// The worker lcore loop: TX lanes (pacer -> template mbufs -> signature ->
+// rte_eth_tx_burst) and RX queues (rte_eth_rx_burst -> signature -> sequence tracker
+// and latency histogram), one clock read per iteration.
+
+#include <cstdint>
+
+#include "dataplane/fastpath/lcore_ctx.hpp"
+
+struct rte_mbuf;
+
+namespace lr::fast {
+
+/// rte_eal_remote_launch entry: runs until ctx.stop_rx. Returns 0.
+int run_worker(void* ctx) noexcept;
+
+/// One TX burst of `lane` at `now_tsc`; `tx_ns` is the timestamp written into the
+/// signatures. Returns frames sent.
+uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept;
+
+/// One RX burst of `queue`, accounted into ctx.rx_streams and freed. Returns frames received.
+uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept;
+
+/// Accounts `n` received frames (does not free them); `rx_ns` is their arrival time.
+/// Returns the frames that carried a signature of a known stream.
+uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint32_t rx_ns) noexcept;
+
+/// Low 32 bits of nanoseconds since TSC 0 (the signature's clock).
+uint32_t tsc_to_ns32(uint64_t tsc, uint64_t tsc_hz) noexcept;
+
+}  // namespace lr::fast

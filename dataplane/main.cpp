@@ -1,0 +1,114 @@
+// linerate-dataplane: the DPDK primary process. Thin: arguments -> profile -> EAL ->
+// engine -> report. The only file the tests do not link.
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "dataplane/eal/eal_args.hpp"
+#include "dataplane/engine/engine.hpp"
+#include "dataplane/engine/oneshot.hpp"
+#include "dataplane/profile/load_toml.hpp"
+
+namespace {
+
+std::atomic<bool> g_interrupt{false};
+
+extern "C" void on_signal(int) { g_interrupt.store(true, std::memory_order_relaxed); }
+
+// Exit codes: 0 run complete, 1 could not run what the profile asks, 2 bad arguments or
+// profile, 3 run complete but mbufs leaked, 4 report could not be written.
+constexpr int kExitCannotRun = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitLeak = 3;
+constexpr int kExitReport = 4;
+
+int fail(int code, const std::string& message) {
+  std::fprintf(stderr, "linerate-dataplane: %s\n", message.c_str());
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "linerate-dataplane: DPDK traffic generator and receiver with exact per-stream loss and latency.\n\n"
+      "One-shot mode: runs the streams of a profile on its ports, prints a live line per second,\n"
+      "then a per-stream table; --report writes the same results as JSON. Ctrl-C stops traffic,\n"
+      "drains, and still writes the full report.",
+      "linerate-dataplane"};
+  std::string config_path;
+  std::string report_path;
+  bool quiet = false;
+  bool plan_only = false;
+  app.add_option("-c,--config", config_path, "profile (TOML); see config/README.md")->required();
+  app.add_option("-r,--report", report_path, "write the JSON report to this file");
+  app.add_flag("-q,--quiet", quiet, "no live lines");
+  app.add_flag("--plan-only", plan_only, "bring the ports up, print the plan and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : kExitBadInput;
+  }
+
+  lr::profile::Profile profile;
+  try {
+    profile = lr::profile::load_profile_file(config_path);
+  } catch (const lr::profile::ConfigError& error) {
+    return fail(kExitBadInput, error.what());
+  }
+  if (!report_path.empty()) {
+    // Fail before traffic, not after a long run.
+    std::ofstream probe(report_path, std::ios::app);
+    if (!probe) return fail(kExitReport, fmt::format("cannot write the report file '{}'", report_path));
+  }
+
+  std::vector<std::string> eal_args = lr::dp::build_eal_args(profile, lr::dp::host_has_free_hugepages());
+  std::vector<char*> eal_argv;
+  for (std::string& arg : eal_args) eal_argv.push_back(arg.data());
+  if (rte_eal_init(static_cast<int>(eal_argv.size()), eal_argv.data()) < 0)
+    return fail(kExitCannotRun, fmt::format("EAL initialisation failed: {} (arguments: {})", rte_strerror(rte_errno),
+                                            fmt::join(eal_args, " ")));
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+
+  int code = 0;
+  {
+    auto engine = lr::dp::Engine::create(profile);
+    if (!engine) {
+      rte_eal_cleanup();
+      return fail(kExitCannotRun, lr::to_string(engine.error()));
+    }
+    std::printf("%s", (*engine)->describe_plan().c_str());
+    for (const std::string& warning : (*engine)->warnings()) std::printf("warning: %s\n", warning.c_str());
+    std::fflush(stdout);
+    if (plan_only) {
+      (*engine)->finish(false);
+    } else {
+      auto report = lr::dp::run_oneshot(**engine, g_interrupt, quiet || !profile.run.live ? nullptr : stdout);
+      if (!report) {
+        code = fail(kExitCannotRun, lr::to_string(report.error()));
+      } else {
+        std::printf("\n%s", lr::dp::format_table(*report).c_str());
+        if (report->interrupted) std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
+        if (!report_path.empty()) {
+          std::ofstream out(report_path, std::ios::trunc);
+          out << lr::dp::to_json(*report).dump(2) << "\n";
+          if (!out) code = fail(kExitReport, fmt::format("writing the report file '{}' failed", report_path));
+          else std::printf("report: %s\n", report_path.c_str());
+        }
+        if (code == 0 && report->mbufs_not_returned != 0) code = kExitLeak;
+      }
+    }
+  }
+  rte_eal_cleanup();
+  return code;
+}

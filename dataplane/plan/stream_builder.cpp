@@ -1,0 +1,203 @@
+#include "dataplane/plan/stream_builder.hpp"
+
+#include <cstring>
+#include <numeric>
+
+#include "dataplane/common/line_rate.hpp"
+#include "dataplane/fastpath/checksum.hpp"
+#include "dataplane/fastpath/signature.hpp"
+
+namespace lr::plan {
+
+using fast::store_be16;
+using fast::store_be32;
+
+namespace {
+
+constexpr uint8_t kIpProtoUdp = 17;
+
+uint64_t mac_value(const profile::MacAddr& mac) {
+  uint64_t v = 0;
+  for (uint8_t byte : mac) v = v << 8 | byte;
+  return v;
+}
+
+// Header bytes for the largest frame; lengths are filled per size entry.
+void write_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
+  uint8_t* f = plan.template_bytes.data();
+  std::memcpy(f, s.eth_dst.data(), 6);
+  std::memcpy(f + 6, s.eth_src.data(), 6);
+  uint16_t off = 12;
+  if (s.vlan) {
+    store_be16(f + off, 0x8100);
+    store_be16(f + off + 2, static_cast<uint16_t>(s.vlan->pcp << 13 | s.vlan->id));
+    off += 4;
+  }
+  const uint16_t l3 = static_cast<uint16_t>(off + 2);
+  if (!plan.ipv6) {
+    store_be16(f + off, 0x0800);
+    uint8_t* ip = f + l3;
+    ip[0] = 0x45;
+    ip[1] = static_cast<uint8_t>(s.ipv4.dscp << 2 | s.ipv4.ecn);
+    store_be16(ip + 4, 0);         // identification
+    store_be16(ip + 6, 0x4000);    // DF: benchmark frames must never be fragmented
+    ip[8] = s.ipv4.ttl;
+    ip[9] = kIpProtoUdp;
+    store_be32(ip + 12, s.ipv4.src);
+    store_be32(ip + 16, s.ipv4.dst);
+  } else {
+    store_be16(f + off, 0x86DD);
+    uint8_t* ip = f + l3;
+    const uint32_t tclass = static_cast<uint32_t>(s.ipv6.dscp << 2 | s.ipv6.ecn);
+    store_be32(ip, 6u << 28 | tclass << 20 | s.ipv6.flow_label);
+    ip[6] = kIpProtoUdp;
+    ip[7] = s.ipv6.hop_limit;
+    std::memcpy(ip + 8, s.ipv6.src.data(), 16);
+    std::memcpy(ip + 24, s.ipv6.dst.data(), 16);
+  }
+  uint8_t* udp = f + plan.l4_offset;
+  store_be16(udp, s.udp.src);
+  store_be16(udp + 2, s.udp.dst);
+}
+
+VaryPlan make_vary(const profile::VaryCfg& cfg, const profile::StreamCfg& s, const TxStreamPlan& plan) {
+  using profile::VaryField;
+  VaryPlan v;
+  v.field = cfg.field;
+  v.op = cfg.op;
+  v.count = cfg.count;
+  v.step = cfg.step;
+  const uint16_t l3 = plan.l3_offset;
+  const uint16_t l4 = plan.l4_offset;
+  switch (cfg.field) {
+    case VaryField::kEthDst:
+      v.width = 6, v.offset = 0, v.base = mac_value(s.eth_dst);
+      break;
+    case VaryField::kEthSrc:
+      v.width = 6, v.offset = 6, v.base = mac_value(s.eth_src);
+      break;
+    case VaryField::kVlanId:
+      v.width = 2, v.offset = 14, v.base = s.vlan->id;
+      v.fixed_bits = static_cast<uint16_t>(s.vlan->pcp << 13);
+      break;
+    case VaryField::kIpSrc:
+    case VaryField::kIpDst: {
+      const bool src = cfg.field == VaryField::kIpSrc;
+      v.width = 4;
+      v.in_udp_csum = true;
+      if (!plan.ipv6) {
+        v.in_ip_csum = true;
+        v.offset = static_cast<uint16_t>(l3 + (src ? 12 : 16));
+        v.base = src ? s.ipv4.src : s.ipv4.dst;
+      } else {
+        // The low 32 bits of the address vary; the rest stays in the template.
+        v.offset = static_cast<uint16_t>(l3 + (src ? 8 : 24) + 12);
+        const auto& addr = src ? s.ipv6.src : s.ipv6.dst;
+        v.base = fast::load_be32(addr.data() + 12);
+      }
+      break;
+    }
+    case VaryField::kUdpSrc:
+    case VaryField::kUdpDst:
+      v.width = 2, v.in_udp_csum = true;
+      v.offset = static_cast<uint16_t>(l4 + (cfg.field == VaryField::kUdpSrc ? 0 : 2));
+      v.base = cfg.field == VaryField::kUdpSrc ? s.udp.src : s.udp.dst;
+      break;
+  }
+  return v;
+}
+
+SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
+  SizeEntry e;
+  e.data_len = static_cast<uint16_t>(frame_bytes - kFcsBytes);
+  e.udp_len = static_cast<uint16_t>(e.data_len - plan.l4_offset);
+  e.ip_len = plan.ipv6 ? e.udp_len : static_cast<uint16_t>(e.data_len - plan.l3_offset);
+
+  // Bases over a copy of the headers with lengths set and checksums, varying fields
+  // and the signature zero; the payload is zero and adds nothing.
+  std::vector<uint8_t> h(plan.template_bytes.begin(), plan.template_bytes.begin() + plan.header_bytes);
+  const uint16_t l3 = plan.l3_offset;
+  const uint16_t l4 = plan.l4_offset;
+  store_be16(h.data() + l3 + (plan.ipv6 ? 4 : 2), e.ip_len);
+  store_be16(h.data() + l4 + 4, e.udp_len);
+  if (!plan.ipv6) store_be16(h.data() + l3 + 10, 0);
+  store_be16(h.data() + l4 + 6, 0);
+  for (const VaryPlan& v : plan.vary) std::memset(h.data() + v.offset, 0, v.width);
+
+  if (!plan.ipv6) {
+    e.ip_base_sum = fast::csum_partial(h.data() + l3, 20);
+    // Pseudo-header: source, destination, zero + protocol, UDP length.
+    e.udp_base_sum = fast::csum_partial(h.data() + l3 + 12, 8) + kIpProtoUdp + e.udp_len;
+  } else {
+    e.udp_base_sum = fast::csum_partial(h.data() + l3 + 8, 32) + kIpProtoUdp + e.udp_len;
+  }
+  e.udp_base_sum += fast::csum_partial(h.data() + l4, 8);
+  return e;
+}
+
+}  // namespace
+
+std::vector<uint16_t> imix_schedule(const std::vector<uint32_t>& weights) {
+  // Reduce by the common divisor so 70:40:10 cycles as 7:4:1.
+  uint32_t divisor = 0;
+  for (uint32_t w : weights) divisor = std::gcd(divisor, w);
+  std::vector<int64_t> reduced;
+  int64_t total = 0;
+  for (uint32_t w : weights) {
+    reduced.push_back(w / divisor);
+    total += w / divisor;
+  }
+  std::vector<int64_t> current(weights.size(), 0);
+  std::vector<uint16_t> order;
+  order.reserve(static_cast<size_t>(total));
+  for (int64_t slot = 0; slot < total; ++slot) {
+    size_t best = 0;
+    for (size_t i = 0; i < reduced.size(); ++i) {
+      current[i] += reduced[i];
+      if (current[i] > current[best]) best = i;
+    }
+    current[best] -= total;
+    order.push_back(static_cast<uint16_t>(best));
+  }
+  return order;
+}
+
+TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t stream_id) {
+  TxStreamPlan plan;
+  plan.stream_id = stream_id;
+  plan.n_lanes = s.lanes;
+  plan.ipv6 = s.ip_version == profile::IpVersion::kV6;
+  plan.l3_offset = s.vlan ? 18 : 14;
+  plan.l4_offset = static_cast<uint16_t>(plan.l3_offset + (plan.ipv6 ? 40 : 20));
+  plan.header_bytes = static_cast<uint16_t>(plan.l4_offset + 8);
+  plan.template_bytes.assign(s.frame.largest() - kFcsBytes, 0);
+  write_headers(s, plan);
+  for (const profile::VaryCfg& cfg : s.vary) plan.vary.push_back(make_vary(cfg, s, plan));
+
+  switch (s.frame.kind) {
+    case profile::FrameSizeKind::kFixed:
+      plan.sizes.push_back(make_size_entry(plan, s.frame.sizes.front()));
+      break;
+    case profile::FrameSizeKind::kImix:
+      for (uint16_t size : s.frame.sizes) plan.sizes.push_back(make_size_entry(plan, size));
+      plan.size_schedule = imix_schedule(s.frame.weights);
+      break;
+    case profile::FrameSizeKind::kRange:
+      for (uint32_t size = s.frame.min; size <= s.frame.max; ++size)
+        plan.sizes.push_back(make_size_entry(plan, static_cast<uint16_t>(size)));
+      plan.range_order = s.frame.order;
+      break;
+  }
+  plan.multi_size = plan.sizes.size() > 1;
+
+  // The template carries the largest size's lengths; a fixed-size stream never
+  // rewrites them.
+  SizeEntry biggest = plan.sizes.front();
+  for (const SizeEntry& e : plan.sizes)
+    if (e.data_len > biggest.data_len) biggest = e;
+  store_be16(plan.template_bytes.data() + plan.l3_offset + (plan.ipv6 ? 4 : 2), biggest.ip_len);
+  store_be16(plan.template_bytes.data() + plan.l4_offset + 4, biggest.udp_len);
+  return plan;
+}
+
+}  // namespace lr::plan

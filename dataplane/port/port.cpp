@@ -1,0 +1,110 @@
+#include "dataplane/port/port.hpp"
+
+#include <fmt/format.h>
+#include <rte_ethdev.h>
+
+#include <chrono>
+#include <thread>
+
+#include "dataplane/eal/eal_args.hpp"
+
+namespace lr::dp {
+
+Result<PortInfo> find_port(const profile::PortCfg& cfg) {
+  const std::string name = device_port_name(cfg.device);
+  uint16_t port_id = 0;
+  if (rte_eth_dev_get_port_by_name(name.c_str(), &port_id) != 0)
+    return make_error(Errc::kNoDevice,
+                      fmt::format("port '{}': no ethdev port for device '{}' (is the PCI device bound to a DPDK "
+                                  "driver, or the vdev name right?)",
+                                  cfg.name, cfg.device));
+  rte_eth_dev_info dev_info{};
+  if (int rc = rte_eth_dev_info_get(port_id, &dev_info); rc != 0)
+    return make_error(Errc::kNoDevice, fmt::format("port '{}': rte_eth_dev_info_get", cfg.name), -rc);
+  PortInfo info;
+  info.port_id = port_id;
+  info.driver = dev_info.driver_name != nullptr ? dev_info.driver_name : "unknown";
+  info.socket = rte_eth_dev_socket_id(port_id);
+  info.max_rx_queues = dev_info.max_rx_queues;
+  info.max_tx_queues = dev_info.max_tx_queues;
+  info.rss_offloads = dev_info.flow_type_rss_offloads;
+  return info;
+}
+
+Result<void> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool,
+                            std::string& warning) {
+  const uint16_t port_id = info.port_id;
+  if (cfg.rx_queues > info.max_rx_queues || cfg.tx_queues > info.max_tx_queues)
+    return make_error(Errc::kInvalid,
+                      fmt::format("port '{}' ({}) has at most {} RX and {} TX queues; the profile asks {} and {}",
+                                  cfg.name, info.driver, info.max_rx_queues, info.max_tx_queues, cfg.rx_queues,
+                                  cfg.tx_queues));
+  rte_eth_conf conf{};
+  if (cfg.rx_queues > 1) {
+    const uint64_t rss_hf = (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.rss_offloads;
+    if (rss_hf != 0) {
+      conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+      conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
+    } else {
+      warning = fmt::format("port '{}' ({}) has no RSS: each RX queue gets what the device puts there", cfg.name,
+                            info.driver);
+    }
+  }
+  if (int rc = rte_eth_dev_configure(port_id, cfg.rx_queues, cfg.tx_queues, &conf); rc != 0)
+    return make_error(Errc::kInvalid, fmt::format("port '{}': rte_eth_dev_configure", cfg.name), -rc);
+  uint16_t rx_desc = cfg.rx_descriptors;
+  uint16_t tx_desc = cfg.tx_descriptors;
+  if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &rx_desc, &tx_desc); rc != 0)
+    return make_error(Errc::kInvalid, fmt::format("port '{}': descriptor counts", cfg.name), -rc);
+  if (cfg.mtu != 0) {
+    if (int rc = rte_eth_dev_set_mtu(port_id, cfg.mtu); rc != 0)
+      return make_error(rc == -ENOTSUP ? Errc::kNotSupported : Errc::kInvalid,
+                        fmt::format("port '{}': setting MTU {} on {}", cfg.name, cfg.mtu, info.driver), -rc);
+  }
+  const auto socket = static_cast<unsigned>(info.socket < 0 ? SOCKET_ID_ANY : info.socket);
+  for (uint16_t q = 0; q < cfg.rx_queues; ++q) {
+    if (int rc = rte_eth_rx_queue_setup(port_id, q, rx_desc, socket, nullptr, rx_pool); rc != 0)
+      return make_error(Errc::kNoMemory, fmt::format("port '{}': RX queue {} setup", cfg.name, q), -rc);
+  }
+  for (uint16_t q = 0; q < cfg.tx_queues; ++q) {
+    if (int rc = rte_eth_tx_queue_setup(port_id, q, tx_desc, socket, nullptr); rc != 0)
+      return make_error(Errc::kNoMemory, fmt::format("port '{}': TX queue {} setup", cfg.name, q), -rc);
+  }
+  if (int rc = rte_eth_dev_start(port_id); rc != 0)
+    return make_error(Errc::kInvalid, fmt::format("port '{}': rte_eth_dev_start", cfg.name), -rc);
+  if (cfg.promiscuous) {
+    if (int rc = rte_eth_promiscuous_enable(port_id); rc != 0 && rc != -ENOTSUP)
+      return make_error(Errc::kInvalid, fmt::format("port '{}': promiscuous mode", cfg.name), -rc);
+  }
+  return {};
+}
+
+LinkState wait_link(uint16_t port_id, uint32_t wait_ms) {
+  LinkState state;
+  for (uint32_t waited = 0;; waited += 100) {
+    rte_eth_link link{};
+    if (rte_eth_link_get_nowait(port_id, &link) == 0) {
+      state.up = link.link_status == RTE_ETH_LINK_UP;
+      state.full_duplex = link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
+      if (link.link_speed != RTE_ETH_SPEED_NUM_NONE && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+        state.speed_bps = uint64_t{link.link_speed} * 1'000'000;
+    }
+    if (state.up || waited >= wait_ms) return state;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+Result<PortCounters> read_port_counters(uint16_t port_id) {
+  rte_eth_stats stats{};
+  if (int rc = rte_eth_stats_get(port_id, &stats); rc != 0)
+    return make_error(Errc::kNotSupported, fmt::format("port {}: rte_eth_stats_get", port_id), -rc);
+  return PortCounters{stats.ipackets, stats.opackets, stats.ibytes, stats.obytes,
+                      stats.imissed,  stats.ierrors,  stats.oerrors, stats.rx_nombuf};
+}
+
+void close_port(uint16_t port_id) {
+  rte_eth_dev_stop(port_id);
+  rte_eth_dev_close(port_id);
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,57 @@
+#pragma once
+// Port bring-up and counters over ethdev. Thread: mgmt (main lcore) only.
+
+#include <cstdint>
+#include <string>
+
+#include "dataplane/common/result.hpp"
+#include "dataplane/profile/profile.hpp"
+
+struct rte_mempool;
+
+namespace lr::dp {
+
+struct PortInfo {
+  uint16_t port_id = 0;
+  std::string driver;
+  int socket = -1;          ///< NUMA socket, -1 for none (vdevs)
+  uint16_t max_rx_queues = 0;
+  uint16_t max_tx_queues = 0;
+  uint64_t rss_offloads = 0;
+};
+
+struct LinkState {
+  bool up = false;
+  uint64_t speed_bps = 0;   ///< 0: unknown
+  bool full_duplex = true;
+};
+
+/// What the port itself counted (rte_eth_stats).
+struct PortCounters {
+  uint64_t ipackets = 0;
+  uint64_t opackets = 0;
+  uint64_t ibytes = 0;
+  uint64_t obytes = 0;
+  uint64_t imissed = 0;
+  uint64_t ierrors = 0;
+  uint64_t oerrors = 0;
+  uint64_t rx_nombuf = 0;
+};
+
+/// Finds the ethdev port EAL made for `cfg.device`. Errors: kNoDevice.
+Result<PortInfo> find_port(const profile::PortCfg& cfg);
+
+/// Configures queues (RSS across RX queues when there are several), MTU and
+/// promiscuous mode, and starts the port. Errors: kInvalid, kNotSupported, kNoMemory.
+Result<void> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool,
+                            std::string& warning);
+
+/// Link state, waiting up to `wait_ms` for the link to come up.
+LinkState wait_link(uint16_t port_id, uint32_t wait_ms);
+
+Result<PortCounters> read_port_counters(uint16_t port_id);
+
+/// Stops and closes the port; queues release the mbufs they hold.
+void close_port(uint16_t port_id);
+
+}  // namespace lr::dp

@@ -1,0 +1,448 @@
+#include "dataplane/profile/load_toml.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "dataplane/common/line_rate.hpp"
+#include "dataplane/fastpath/signature.hpp"
+#include "dataplane/profile/quantity.hpp"
+
+namespace lr::profile {
+
+ConfigError::ConfigError(std::string file, SourceLoc loc, std::string key, std::string reason)
+    : std::runtime_error(fmt::format("{}:{}:{}: {}{}{}", file, loc.line, loc.column,
+                                     key.empty() ? "" : "key '", key.empty() ? "" : key + "': ",
+                                     reason)),
+      file_(std::move(file)), loc_(loc), key_(std::move(key)), reason_(std::move(reason)) {}
+
+namespace {
+
+SourceLoc loc_of(const toml::node& node) {
+  return SourceLoc{static_cast<uint32_t>(node.source().begin.line),
+                   static_cast<uint32_t>(node.source().begin.column)};
+}
+
+const char* type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    default: return "a date or time";
+  }
+}
+
+// Reads one TOML table: typed getters that throw ConfigError with the file, line and
+// full key, and finish() refuses keys nobody asked for (a typo must not be ignored).
+class TableReader {
+ public:
+  TableReader(const toml::table& table, std::string prefix, const std::string& file)
+      : table_(table), prefix_(std::move(prefix)), file_(file) {}
+
+  const toml::node* find(const char* key) {
+    seen_.insert(key);
+    return table_.get(key);
+  }
+
+  [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& reason) const {
+    const SourceLoc loc = at != nullptr ? loc_of(*at) : loc_of(table_);
+    throw ConfigError(file_, loc, prefix_ + key, reason);
+  }
+
+  std::optional<std::string> string(const char* key) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    if (!node->is_string()) fail(node, key, fmt::format("expected a string, found {}", type_name(*node)));
+    return node->as_string()->get();
+  }
+
+  std::string required_string(const char* key) {
+    auto value = string(key);
+    if (!value) fail(nullptr, key, "is required");
+    if (value->empty()) fail(find(key), key, "must not be empty");
+    return *value;
+  }
+
+  template <class T>
+  std::optional<T> integer(const char* key, int64_t min, int64_t max) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    return integer_of<T>(node, key, min, max);
+  }
+
+  template <class T>
+  T integer_of(const toml::node* node, const std::string& key, int64_t min, int64_t max) const {
+    if (!node->is_integer()) fail(node, key, fmt::format("expected an integer, found {}", type_name(*node)));
+    const int64_t value = node->as_integer()->get();
+    if (value < min || value > max)
+      fail(node, key, fmt::format("{} is out of range [{}, {}]", value, min, max));
+    return static_cast<T>(value);
+  }
+
+  std::optional<bool> boolean(const char* key) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    if (!node->is_boolean()) fail(node, key, fmt::format("expected true or false, found {}", type_name(*node)));
+    return node->as_boolean()->get();
+  }
+
+  template <class T, class Parse>
+  std::optional<T> parsed(const char* key, Parse parse, const char* what) {
+    auto text = string(key);
+    if (!text) return std::nullopt;
+    auto value = parse(*text);
+    if (!value) fail(find(key), key, fmt::format("'{}' is not {}", *text, what));
+    return value;
+  }
+
+  const toml::table* subtable(const char* key) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return nullptr;
+    if (!node->is_table()) fail(node, key, fmt::format("expected a table, found {}", type_name(*node)));
+    return node->as_table();
+  }
+
+  void finish() const {
+    for (auto&& [key, node] : table_) {
+      if (!seen_.contains(std::string(key.str())))
+        fail(&node, std::string(key.str()), "unknown key (see config/README.md for the schema)");
+    }
+  }
+
+  const std::string& prefix() const noexcept { return prefix_; }
+  const std::string& file() const noexcept { return file_; }
+  const toml::table& table() const noexcept { return table_; }
+
+ private:
+  const toml::table& table_;
+  std::string prefix_;
+  const std::string& file_;
+  std::set<std::string, std::less<>> seen_;
+};
+
+constexpr const char* kRateHelp =
+    "a rate: write '10%' (of line rate), '1.5Mpps', '5Gbps' (L1), '5Gbps-l2' or 'max'";
+constexpr const char* kDurationHelp = "a duration: write e.g. '500ns', '20us', '100ms', '5s' or '2m'";
+
+void read_eal(TableReader& in, EalCfg& eal) {
+  if (auto v = in.string("lcores")) eal.lcores = *v;
+  if (auto v = in.integer<uint32_t>("memory_mb", 64, 1 << 20)) eal.memory_mb = *v;
+  if (auto v = in.string("file_prefix")) eal.file_prefix = *v;
+  if (auto v = in.string("huge_pages")) {
+    if (*v == "auto") eal.huge_pages = HugePages::kAuto;
+    else if (*v == "on") eal.huge_pages = HugePages::kOn;
+    else if (*v == "off") eal.huge_pages = HugePages::kOff;
+    else in.fail(in.find("huge_pages"), "huge_pages", fmt::format("'{}' is not one of auto, on, off", *v));
+  }
+  if (auto v = in.boolean("allow_cross_numa")) eal.allow_cross_numa = *v;
+  if (const toml::node* node = in.find("extra_args")) {
+    const toml::array* array = node->as_array();
+    if (array == nullptr) in.fail(node, "extra_args", "expected an array of strings");
+    for (const toml::node& item : *array) {
+      if (!item.is_string()) in.fail(&item, "extra_args", "expected an array of strings");
+      eal.extra_args.push_back(item.as_string()->get());
+    }
+  }
+  in.finish();
+}
+
+void read_run(TableReader& in, RunCfg& run) {
+  if (auto v = in.parsed<uint64_t>("drain", parse_duration_ns, kDurationHelp)) run.drain_ns = *v;
+  if (auto v = in.boolean("live")) run.live = *v;
+  in.finish();
+}
+
+PortCfg read_port(TableReader& in) {
+  PortCfg port;
+  port.loc = loc_of(in.table());
+  port.name = in.required_string("name");
+  port.device = in.required_string("device");
+  if (auto v = in.integer<uint16_t>("rx_queues", 0, 64)) port.rx_queues = *v;  // 0: transmit-only port
+  if (auto v = in.integer<uint16_t>("tx_queues", 1, 64)) port.tx_queues = *v;
+  if (auto v = in.integer<uint16_t>("rx_descriptors", 64, 16384)) port.rx_descriptors = *v;
+  if (auto v = in.integer<uint16_t>("tx_descriptors", 64, 16384)) port.tx_descriptors = *v;
+  if (auto v = in.integer<uint16_t>("mtu", 68, 9600)) port.mtu = *v;
+  if (auto v = in.boolean("promiscuous")) port.promiscuous = *v;
+  if (auto v = in.parsed<uint64_t>("speed", parse_link_speed_bps, "a link speed: write e.g. '10G', '40G' or '50Gbps'"))
+    port.speed_bps = *v;
+  in.finish();
+  return port;
+}
+
+void read_frame_size(TableReader& in, StreamCfg& stream) {
+  const toml::node* node = in.find("frame_size");
+  const toml::node* weights = in.find("frame_weights");
+  if (node == nullptr) {
+    if (weights != nullptr) in.fail(weights, "frame_weights", "needs frame_size to be a list of sizes");
+    return;
+  }
+  FrameSizeCfg& frame = stream.frame;
+  if (node->is_integer()) {
+    frame.kind = FrameSizeKind::kFixed;
+    frame.sizes = {in.integer_of<uint16_t>(node, "frame_size", 1, 9600)};
+  } else if (const toml::array* array = node->as_array()) {
+    if (array->empty()) in.fail(node, "frame_size", "the list of frame sizes is empty");
+    frame.kind = FrameSizeKind::kImix;
+    frame.sizes.clear();
+    for (const toml::node& item : *array) frame.sizes.push_back(in.integer_of<uint16_t>(&item, "frame_size", 1, 9600));
+    if (weights != nullptr) {
+      const toml::array* wa = weights->as_array();
+      if (wa == nullptr) in.fail(weights, "frame_weights", "expected an array of integers");
+      if (wa->size() != frame.sizes.size())
+        in.fail(weights, "frame_weights",
+                fmt::format("has {} weights for {} frame sizes", wa->size(), frame.sizes.size()));
+      for (const toml::node& item : *wa) frame.weights.push_back(in.integer_of<uint32_t>(&item, "frame_weights", 1, 1000000));
+    } else {
+      frame.weights.assign(frame.sizes.size(), 1);
+    }
+  } else if (const toml::table* table = node->as_table()) {
+    TableReader range(*table, in.prefix() + "frame_size.", in.file());
+    frame.kind = FrameSizeKind::kRange;
+    auto min = range.integer<uint16_t>("min", 1, 9600);
+    auto max = range.integer<uint16_t>("max", 1, 9600);
+    if (!min || !max) range.fail(node, "", "a frame size range needs both min and max");
+    if (*min > *max) range.fail(node, "", fmt::format("min {} is above max {}", *min, *max));
+    frame.min = *min;
+    frame.max = *max;
+    if (auto order = range.string("order")) {
+      if (*order == "random") frame.order = RangeOrder::kRandom;
+      else if (*order == "increment") frame.order = RangeOrder::kIncrement;
+      else range.fail(range.find("order"), "order", fmt::format("'{}' is not random or increment", *order));
+    }
+    range.finish();
+    if (weights != nullptr) in.fail(weights, "frame_weights", "only applies to a list of frame sizes");
+  } else {
+    in.fail(node, "frame_size",
+            fmt::format("expected an integer, a list of sizes or {{min, max}}, found {}", type_name(*node)));
+  }
+}
+
+VaryCfg read_vary(TableReader& in, const StreamCfg& stream) {
+  VaryCfg vary;
+  const std::string field = in.required_string("field");
+  const bool v4 = stream.ip_version == IpVersion::kV4;
+  if (field == "eth.src") vary.field = VaryField::kEthSrc;
+  else if (field == "eth.dst") vary.field = VaryField::kEthDst;
+  else if (field == "vlan.id") vary.field = VaryField::kVlanId;
+  else if (field == (v4 ? "ipv4.src" : "ipv6.src")) vary.field = VaryField::kIpSrc;
+  else if (field == (v4 ? "ipv4.dst" : "ipv6.dst")) vary.field = VaryField::kIpDst;
+  else if (field == "udp.src") vary.field = VaryField::kUdpSrc;
+  else if (field == "udp.dst") vary.field = VaryField::kUdpDst;
+  else
+    in.fail(in.find("field"), "field",
+            fmt::format("'{}' cannot vary; use eth.src, eth.dst, vlan.id, {}.src, {}.dst, udp.src or udp.dst",
+                        field, v4 ? "ipv4" : "ipv6", v4 ? "ipv4" : "ipv6"));
+  if (vary.field == VaryField::kVlanId && !stream.vlan)
+    in.fail(in.find("field"), "field", "vlan.id varies but the stream has no vlan table");
+  const std::string op = in.string("op").value_or("increment");
+  if (op == "increment") vary.op = VaryOp::kIncrement;
+  else if (op == "decrement") vary.op = VaryOp::kDecrement;
+  else if (op == "random") vary.op = VaryOp::kRandom;
+  else in.fail(in.find("op"), "op", fmt::format("'{}' is not increment, decrement or random", op));
+  const bool narrow = vary.field == VaryField::kVlanId || vary.field == VaryField::kUdpSrc ||
+                      vary.field == VaryField::kUdpDst;
+  const int64_t max_count = vary.field == VaryField::kVlanId ? 4096 : narrow ? 65536 : (int64_t{1} << 32) - 1;
+  vary.count = in.integer<uint32_t>("count", 1, max_count).value_or(1);
+  vary.step = in.integer<uint32_t>("step", 1, narrow ? 65535 : (int64_t{1} << 31)).value_or(1);
+  in.finish();
+  return vary;
+}
+
+StreamCfg read_stream(TableReader& in) {
+  StreamCfg stream;
+  stream.loc = loc_of(in.table());
+  stream.name = in.required_string("name");
+  stream.tx_port = in.required_string("tx_port");
+  stream.rx_port = in.string("rx_port");
+  if (auto v = in.parsed<Rate>("rate", parse_rate, kRateHelp)) stream.rate = *v;
+  read_frame_size(in, stream);
+  if (auto v = in.integer<uint64_t>("count", 1, INT64_MAX)) stream.count = *v;
+  if (auto v = in.parsed<uint64_t>("duration", parse_duration_ns, kDurationHelp)) {
+    if (*v == 0) in.fail(in.find("duration"), "duration", "must be above zero (leave it out to run until stopped)");
+    stream.duration_ns = *v;
+  }
+  if (stream.count != 0 && stream.duration_ns != 0)
+    in.fail(in.find("duration"), "duration", "give count or duration, not both");
+  if (const toml::table* burst = in.subtable("burst")) {
+    TableReader b(*burst, in.prefix() + "burst.", in.file());
+    BurstCfg cfg;
+    cfg.packets = b.integer<uint32_t>("packets", 1, 1 << 24).value_or(0);
+    cfg.interval_ns = b.parsed<uint64_t>("interval", parse_duration_ns, kDurationHelp).value_or(0);
+    if (cfg.packets == 0 || cfg.interval_ns == 0) b.fail(nullptr, "", "a burst needs packets and interval");
+    b.finish();
+    stream.burst = cfg;
+  }
+  if (auto v = in.integer<uint16_t>("lanes", 1, 64)) stream.lanes = *v;
+  if (auto v = in.parsed<uint64_t>("late", parse_duration_ns, kDurationHelp)) stream.late_ns = *v;
+  if (const toml::table* eth = in.subtable("eth")) {
+    TableReader e(*eth, in.prefix() + "eth.", in.file());
+    constexpr const char* kMacHelp = "a MAC address: write e.g. '02:00:00:00:00:01'";
+    if (auto v = e.parsed<MacAddr>("src", parse_mac, kMacHelp)) stream.eth_src = *v;
+    if (auto v = e.parsed<MacAddr>("dst", parse_mac, kMacHelp)) stream.eth_dst = *v;
+    e.finish();
+  }
+  if (const toml::table* vlan = in.subtable("vlan")) {
+    TableReader v(*vlan, in.prefix() + "vlan.", in.file());
+    VlanCfg cfg;
+    cfg.id = v.integer<uint16_t>("id", 0, 4095).value_or(0);
+    cfg.pcp = v.integer<uint8_t>("pcp", 0, 7).value_or(0);
+    v.finish();
+    stream.vlan = cfg;
+  }
+  const toml::table* ipv4 = in.subtable("ipv4");
+  const toml::table* ipv6 = in.subtable("ipv6");
+  if (ipv4 != nullptr && ipv6 != nullptr) in.fail(in.find("ipv6"), "ipv6", "a stream is IPv4 or IPv6, not both");
+  if (ipv4 != nullptr) {
+    TableReader v(*ipv4, in.prefix() + "ipv4.", in.file());
+    constexpr const char* kHelp = "an IPv4 address";
+    if (auto a = v.parsed<uint32_t>("src", parse_ipv4, kHelp)) stream.ipv4.src = *a;
+    if (auto a = v.parsed<uint32_t>("dst", parse_ipv4, kHelp)) stream.ipv4.dst = *a;
+    if (auto a = v.integer<uint8_t>("dscp", 0, 63)) stream.ipv4.dscp = *a;
+    if (auto a = v.integer<uint8_t>("ecn", 0, 3)) stream.ipv4.ecn = *a;
+    if (auto a = v.integer<uint8_t>("ttl", 1, 255)) stream.ipv4.ttl = *a;
+    v.finish();
+  }
+  if (ipv6 != nullptr) {
+    stream.ip_version = IpVersion::kV6;
+    TableReader v(*ipv6, in.prefix() + "ipv6.", in.file());
+    constexpr const char* kHelp = "an IPv6 address";
+    if (auto a = v.parsed<Ipv6Addr>("src", parse_ipv6, kHelp)) stream.ipv6.src = *a;
+    if (auto a = v.parsed<Ipv6Addr>("dst", parse_ipv6, kHelp)) stream.ipv6.dst = *a;
+    if (auto a = v.integer<uint8_t>("dscp", 0, 63)) stream.ipv6.dscp = *a;
+    if (auto a = v.integer<uint8_t>("ecn", 0, 3)) stream.ipv6.ecn = *a;
+    if (auto a = v.integer<uint8_t>("hop_limit", 1, 255)) stream.ipv6.hop_limit = *a;
+    if (auto a = v.integer<uint32_t>("flow_label", 0, 0xFFFFF)) stream.ipv6.flow_label = *a;
+    v.finish();
+  }
+  if (const toml::table* udp = in.subtable("udp")) {
+    TableReader u(*udp, in.prefix() + "udp.", in.file());
+    if (auto a = u.integer<uint16_t>("src", 0, 65535)) stream.udp.src = *a;
+    if (auto a = u.integer<uint16_t>("dst", 0, 65535)) stream.udp.dst = *a;
+    u.finish();
+  }
+  if (const toml::node* node = in.find("vary")) {
+    const toml::array* array = node->as_array();
+    if (array == nullptr) in.fail(node, "vary", "expected an array of tables, e.g. vary = [{ field = \"udp.src\", count = 100 }]");
+    for (const toml::node& item : *array) {
+      if (!item.is_table()) in.fail(&item, "vary", "each entry must be a table");
+      TableReader v(*item.as_table(), in.prefix() + "vary.", in.file());
+      stream.vary.push_back(read_vary(v, stream));
+    }
+  }
+  in.finish();
+  return stream;
+}
+
+template <class Fn>
+void for_each_table(const toml::table& root, const char* key, const std::string& file, Fn fn) {
+  const toml::node* node = root.get(key);
+  if (node == nullptr) return;
+  const toml::array* array = node->as_array();
+  if (array == nullptr)
+    throw ConfigError(file, loc_of(*node), key, fmt::format("write it as [[{}]] tables", key));
+  size_t index = 0;
+  for (const toml::node& item : *array) {
+    if (!item.is_table())
+      throw ConfigError(file, loc_of(item), key, fmt::format("write it as [[{}]] tables", key));
+    fn(*item.as_table(), index++);
+  }
+}
+
+Profile read_root(const toml::table& root, const std::string& file) {
+  Profile profile;
+  profile.path = file;
+  TableReader in(root, "", file);
+  if (const toml::table* eal = in.subtable("eal")) {
+    TableReader r(*eal, "eal.", file);
+    read_eal(r, profile.eal);
+  }
+  if (const toml::table* run = in.subtable("run")) {
+    TableReader r(*run, "run.", file);
+    read_run(r, profile.run);
+  }
+  in.find("port");
+  in.find("stream");
+  in.finish();
+  for_each_table(root, "port", file, [&](const toml::table& table, size_t index) {
+    TableReader r(table, fmt::format("port[{}].", index), file);
+    profile.ports.push_back(read_port(r));
+  });
+  for_each_table(root, "stream", file, [&](const toml::table& table, size_t index) {
+    TableReader r(table, fmt::format("stream[{}].", index), file);
+    profile.streams.push_back(read_stream(r));
+  });
+  validate_profile(profile);
+  return profile;
+}
+
+}  // namespace
+
+void validate_profile(const Profile& profile) {
+  const std::string& file = profile.path;
+  if (profile.ports.empty()) throw ConfigError(file, {1, 1}, "port", "the profile has no [[port]]");
+  std::set<std::string, std::less<>> names;
+  for (size_t i = 0; i < profile.ports.size(); ++i) {
+    const PortCfg& port = profile.ports[i];
+    if (!names.insert(port.name).second)
+      throw ConfigError(file, port.loc, fmt::format("port[{}].name", i), fmt::format("port name '{}' is used twice", port.name));
+  }
+  names.clear();
+  if (profile.streams.size() > 65535)
+    throw ConfigError(file, {1, 1}, "stream", "at most 65535 streams fit the signature's stream id");
+  for (size_t i = 0; i < profile.streams.size(); ++i) {
+    const StreamCfg& s = profile.streams[i];
+    const std::string key = fmt::format("stream[{}].", i);
+    if (!names.insert(s.name).second)
+      throw ConfigError(file, s.loc, key + "name", fmt::format("stream name '{}' is used twice", s.name));
+    const PortCfg* tx = profile.find_port(s.tx_port);
+    if (tx == nullptr)
+      throw ConfigError(file, s.loc, key + "tx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, s.tx_port));
+    if (s.rx_port) {
+      const PortCfg* rx = profile.find_port(*s.rx_port);
+      if (rx == nullptr)
+        throw ConfigError(file, s.loc, key + "rx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, *s.rx_port));
+      if (rx->rx_queues == 0)
+        throw ConfigError(file, s.loc, key + "rx_port",
+                          fmt::format("stream '{}' is received on port '{}', which has rx_queues = 0", s.name, rx->name));
+    }
+    if (s.lanes > tx->tx_queues)
+      throw ConfigError(file, s.loc, key + "lanes",
+                        fmt::format("stream '{}' wants {} lanes but port '{}' has tx_queues = {}", s.name, s.lanes,
+                                    tx->name, tx->tx_queues));
+    const uint16_t min_frame = min_frame_bytes(s);
+    if (s.frame.smallest() < min_frame)
+      throw ConfigError(file, s.loc, key + "frame_size",
+                        fmt::format("stream '{}': a {}-byte frame cannot hold its {} bytes of headers, the {}-byte "
+                                    "signature and the FCS; the smallest frame for this stream is {} bytes",
+                                    s.name, s.frame.smallest(), header_bytes(s), fast::kSignatureBytes, min_frame));
+    if (s.count != 0 && s.count < s.lanes)
+      throw ConfigError(file, s.loc, key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
+  }
+}
+
+Profile load_profile_text(std::string_view text, const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& error) {
+    throw ConfigError(path, {static_cast<uint32_t>(error.source().begin.line), static_cast<uint32_t>(error.source().begin.column)},
+                      "", std::string(error.description()));
+  }
+  return read_root(root, path);
+}
+
+Profile load_profile_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path, {0, 0}, "", "cannot open the profile file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return load_profile_text(text.str(), path);
+}
+
+}  // namespace lr::profile

@@ -1,0 +1,39 @@
+#pragma once
+// Reads and validates a TOML profile. Every problem is a ConfigError that names the
+// file, the line and column, the key, and why the value is refused.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "dataplane/profile/profile.hpp"
+
+namespace lr::profile {
+
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string file, SourceLoc loc, std::string key, std::string reason);
+
+  const std::string& file() const noexcept { return file_; }
+  SourceLoc loc() const noexcept { return loc_; }
+  const std::string& key() const noexcept { return key_; }
+  const std::string& reason() const noexcept { return reason_; }
+
+ private:
+  std::string file_;
+  SourceLoc loc_;
+  std::string key_;
+  std::string reason_;
+};
+
+/// Reads the profile at `path`. Throws ConfigError.
+Profile load_profile_file(const std::string& path);
+
+/// Reads a profile from TOML text; `path` only names it in messages. Throws ConfigError.
+Profile load_profile_text(std::string_view text, const std::string& path);
+
+/// Cross-checks a parsed profile (names resolve, frames hold headers and signature,
+/// lanes fit the queues). Throws ConfigError. Called by the loaders.
+void validate_profile(const Profile& profile);
+
+}  // namespace lr::profile

@@ -1,0 +1,160 @@
+#pragma once
+// The profile: what the user asked for, as read from TOML and validated. Defaults are
+// member initialisers; config/README.md documents every key with its unit and default.
+// Linked by the data plane (one-shot runs) and, later, by the control process.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lr::profile {
+
+/// Where a value came from, for error messages that a person can act on.
+struct SourceLoc {
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+enum class HugePages : uint8_t { kAuto, kOn, kOff };
+
+struct EalCfg {
+  std::string lcores = "0-1";            ///< EAL --lcores; the first lcore is the main (mgmt) lcore
+  uint32_t memory_mb = 512;              ///< EAL -m
+  std::string file_prefix = "linerate"; ///< EAL --file-prefix (hugepage runs)
+  HugePages huge_pages = HugePages::kAuto;  ///< auto: hugepages when /proc/meminfo has free ones
+  bool allow_cross_numa = false;         ///< accept lcores on another socket than their port
+  std::vector<std::string> extra_args;   ///< appended verbatim to the EAL arguments
+};
+
+struct RunCfg {
+  uint64_t drain_ns = 500'000'000;   ///< RX keeps polling this long after TX stops
+  bool live = true;                  ///< print a line per second while traffic runs
+};
+
+struct PortCfg {
+  std::string name;
+  std::string device;               ///< PCI address, or a vdev string such as "net_ring0"
+  uint16_t rx_queues = 1;
+  uint16_t tx_queues = 1;
+  uint16_t rx_descriptors = 1024;
+  uint16_t tx_descriptors = 1024;
+  uint16_t mtu = 0;                 ///< 0: leave the port's MTU as it is
+  bool promiscuous = true;
+  uint64_t speed_bps = 0;           ///< 0: use the link speed the port reports
+  SourceLoc loc;
+};
+
+enum class RateKind : uint8_t { kPercentOfLine, kL1Bps, kL2Bps, kPps, kMax };
+
+struct Rate {
+  RateKind kind = RateKind::kPercentOfLine;
+  double value = 100.0;  ///< percent, bit/s or packets/s according to kind
+};
+
+enum class FrameSizeKind : uint8_t { kFixed, kImix, kRange };
+enum class RangeOrder : uint8_t { kRandom, kIncrement };
+
+struct FrameSizeCfg {
+  FrameSizeKind kind = FrameSizeKind::kFixed;
+  std::vector<uint16_t> sizes{64};   ///< bytes incl. FCS; one entry for kFixed
+  std::vector<uint32_t> weights;     ///< kImix: relative weight of each size
+  uint16_t min = 64;                 ///< kRange
+  uint16_t max = 64;                 ///< kRange
+  RangeOrder order = RangeOrder::kRandom;
+
+  uint16_t smallest() const noexcept;
+  uint16_t largest() const noexcept;
+  /// Mean frame size of the mix (bytes incl. FCS), for rate conversions.
+  double mean() const noexcept;
+};
+
+struct BurstCfg {
+  uint32_t packets = 0;     ///< frames sent back to back
+  uint64_t interval_ns = 0; ///< from one burst start to the next
+};
+
+enum class VaryField : uint8_t {
+  kEthSrc, kEthDst, kVlanId, kIpSrc, kIpDst, kUdpSrc, kUdpDst,
+};
+enum class VaryOp : uint8_t { kIncrement, kDecrement, kRandom };
+
+struct VaryCfg {
+  VaryField field = VaryField::kIpSrc;
+  VaryOp op = VaryOp::kIncrement;
+  uint32_t count = 1;  ///< distinct values, starting at the header's own value
+  uint32_t step = 1;
+};
+
+using MacAddr = std::array<uint8_t, 6>;
+using Ipv6Addr = std::array<uint8_t, 16>;
+
+struct VlanCfg {
+  uint16_t id = 0;
+  uint8_t pcp = 0;
+};
+
+struct Ipv4Cfg {
+  uint32_t src = 0xC6120001;  ///< 198.18.0.1 (RFC 2544 benchmarking range), host order
+  uint32_t dst = 0xC6130001;  ///< 198.19.0.1
+  uint8_t dscp = 0;
+  uint8_t ecn = 0;
+  uint8_t ttl = 64;
+};
+
+struct Ipv6Cfg {
+  Ipv6Addr src{0x20, 0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};  ///< 2001:200::1 (RFC 5180)
+  Ipv6Addr dst{0x20, 0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+  uint8_t dscp = 0;
+  uint8_t ecn = 0;
+  uint8_t hop_limit = 64;
+  uint32_t flow_label = 0;
+};
+
+struct UdpCfg {
+  uint16_t src = 1024;
+  uint16_t dst = 1024;
+};
+
+enum class IpVersion : uint8_t { kV4, kV6 };
+
+struct StreamCfg {
+  std::string name;
+  std::string tx_port;
+  std::optional<std::string> rx_port;  ///< none: transmit-only, the receiver is elsewhere
+  FrameSizeCfg frame;
+  Rate rate;
+  uint64_t count = 0;        ///< frames in total; 0 with duration_ns 0: continuous
+  uint64_t duration_ns = 0;
+  std::optional<BurstCfg> burst;
+  uint16_t lanes = 1;        ///< TX queues (and so lcores) the stream is spread over
+  uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late
+  MacAddr eth_src{0x02, 0, 0, 0, 0, 1};
+  MacAddr eth_dst{0x02, 0, 0, 0, 0, 2};
+  std::optional<VlanCfg> vlan;
+  IpVersion ip_version = IpVersion::kV4;
+  Ipv4Cfg ipv4;
+  Ipv6Cfg ipv6;
+  UdpCfg udp;
+  std::vector<VaryCfg> vary;
+  SourceLoc loc;
+};
+
+struct Profile {
+  std::string path;  ///< file the profile was read from, for messages
+  EalCfg eal;
+  RunCfg run;
+  std::vector<PortCfg> ports;
+  std::vector<StreamCfg> streams;
+
+  const PortCfg* find_port(const std::string& name) const noexcept;
+};
+
+/// Bytes of Ethernet/VLAN/IP/UDP headers the stream's frames carry (no FCS).
+uint16_t header_bytes(const StreamCfg& stream) noexcept;
+
+/// Smallest frame (incl. FCS) that holds the stream's headers and the signature.
+uint16_t min_frame_bytes(const StreamCfg& stream) noexcept;
+
+}  // namespace lr::profile

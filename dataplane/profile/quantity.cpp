@@ -1,0 +1,121 @@
+#include "dataplane/profile/quantity.hpp"
+
+#include <arpa/inet.h>
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace lr::profile {
+namespace {
+
+// Splits "1.5Mpps" into 1.5 and "Mpps". The number must be finite and non-negative.
+bool split_number(std::string_view text, double& number, std::string_view& unit) {
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, number);
+  if (ec != std::errc{} || !std::isfinite(number) || number < 0) return false;
+  unit = std::string_view(ptr, static_cast<size_t>(end - ptr));
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  return true;
+}
+
+double si_multiplier(char prefix) {
+  switch (prefix) {
+    case 'k': case 'K': return 1e3;
+    case 'M': return 1e6;
+    case 'G': return 1e9;
+    case 'T': return 1e12;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+std::optional<Rate> parse_rate(std::string_view text) {
+  if (text == "max") return Rate{RateKind::kMax, 0};
+  double number = 0;
+  std::string_view unit;
+  if (!split_number(text, number, unit) || number <= 0) return std::nullopt;
+  if (unit == "%") {
+    if (number > 100) return std::nullopt;
+    return Rate{RateKind::kPercentOfLine, number};
+  }
+  RateKind kind = RateKind::kL1Bps;
+  if (unit.ends_with("-l2")) {
+    kind = RateKind::kL2Bps;
+    unit.remove_suffix(3);
+  }
+  double multiplier = 1;
+  if (unit.ends_with("pps")) {
+    if (kind == RateKind::kL2Bps) return std::nullopt;  // "-l2" only qualifies bit rates
+    kind = RateKind::kPps;
+    unit.remove_suffix(3);
+  } else if (unit.ends_with("bps")) {
+    unit.remove_suffix(3);
+  } else {
+    return std::nullopt;
+  }
+  if (unit.size() == 1) {
+    multiplier = si_multiplier(unit.front());
+    if (multiplier == 0) return std::nullopt;
+  } else if (!unit.empty()) {
+    return std::nullopt;
+  }
+  return Rate{kind, number * multiplier};
+}
+
+std::optional<uint64_t> parse_duration_ns(std::string_view text) {
+  double number = 0;
+  std::string_view unit;
+  if (!split_number(text, number, unit)) return std::nullopt;
+  double scale = 0;
+  if (unit == "ns") scale = 1;
+  else if (unit == "us") scale = 1e3;
+  else if (unit == "ms") scale = 1e6;
+  else if (unit == "s") scale = 1e9;
+  else if (unit == "m" || unit == "min") scale = 60e9;
+  else if (unit == "h") scale = 3600e9;
+  else return std::nullopt;
+  const double ns = number * scale;
+  if (ns > 1e18) return std::nullopt;
+  return static_cast<uint64_t>(std::llround(ns));
+}
+
+std::optional<uint64_t> parse_link_speed_bps(std::string_view text) {
+  double number = 0;
+  std::string_view unit;
+  if (!split_number(text, number, unit) || number <= 0) return std::nullopt;
+  if (unit.ends_with("bps")) unit.remove_suffix(3);
+  if (unit.size() != 1) return std::nullopt;
+  const double multiplier = si_multiplier(unit.front());
+  if (multiplier == 0) return std::nullopt;
+  return static_cast<uint64_t>(std::llround(number * multiplier));
+}
+
+std::optional<MacAddr> parse_mac(std::string_view text) {
+  MacAddr mac{};
+  if (text.size() != 17) return std::nullopt;
+  for (size_t i = 0; i < 6; ++i) {
+    const char* begin = text.data() + i * 3;
+    if (i < 5 && begin[2] != ':') return std::nullopt;
+    auto [ptr, ec] = std::from_chars(begin, begin + 2, mac[i], 16);
+    if (ec != std::errc{} || ptr != begin + 2) return std::nullopt;
+  }
+  return mac;
+}
+
+std::optional<uint32_t> parse_ipv4(std::string_view text) {
+  const std::string copy(text);
+  in_addr addr{};
+  if (inet_pton(AF_INET, copy.c_str(), &addr) != 1) return std::nullopt;
+  return ntohl(addr.s_addr);
+}
+
+std::optional<Ipv6Addr> parse_ipv6(std::string_view text) {
+  const std::string copy(text);
+  Ipv6Addr addr{};
+  if (inet_pton(AF_INET6, copy.c_str(), addr.data()) != 1) return std::nullopt;
+  return addr;
+}
+
+}  // namespace lr::profile

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Idempotent host setup for linerate on Debian 12 (run as root):
+#   1. Debian packages (DPDK 22.11 with its PMDs, compilers, libraries, test tools)
+#   2. hugepages: vm.nr_hugepages and a hugetlbfs mount
+#   3. the release build in ./build
+# Every step is skipped when already done. Environment:
+#   LR_HUGEPAGES   2 MiB pages to reserve (default 1024; 0 leaves hugepages alone)
+#   LR_BUILD_DIR   build directory (default build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential g++ meson ninja-build pkg-config
+  dpdk dpdk-dev libdpdk-dev
+  libspdlog-dev libfmt-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
+  libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev
+  python3 tshark iproute2 nftables procps kmod
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  # tshark asks whether non-root users may capture; they may not.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+pages=${LR_HUGEPAGES:-1024}
+if ((pages > 0)); then
+  current=$(cat /proc/sys/vm/nr_hugepages)
+  if ((current < pages)); then
+    echo "$pages" > /proc/sys/vm/nr_hugepages 2>/dev/null || true
+    got=$(cat /proc/sys/vm/nr_hugepages)
+    ((got >= pages)) || echo "setup: asked for $pages hugepages, the kernel gave $got (profiles with huge_pages = \"auto\" fall back to --no-huge)"
+  fi
+  if ! grep -qs "^[^ ]* /dev/hugepages hugetlbfs" /proc/mounts; then
+    mkdir -p /dev/hugepages
+    mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null || echo "setup: could not mount hugetlbfs on /dev/hugepages"
+  fi
+fi
+
+build=${LR_BUILD_DIR:-build}
+if [[ ! -f "$build/build.ninja" ]]; then
+  meson setup "$build" --buildtype=release >/dev/null
+fi
+ninja -C "$build" >/dev/null
+echo "setup: built $build/dataplane/linerate-dataplane"

@@ -1,0 +1,70 @@
+"""Helpers for the e2e tests: run linerate-dataplane on a profile in a temp dir."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BINARY = None  # set from argv[1] by main()
+
+
+class DataplaneCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="lr-e2e-")
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write_profile(self, text, name="profile.toml"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def run_dataplane(self, profile_text, *args, prefix=(), timeout=120):
+        """Runs the data plane to completion; returns (CompletedProcess, report or None)."""
+        profile = self.write_profile(profile_text)
+        report = os.path.join(self.dir, "report.json")
+        cmd = list(prefix) + [BINARY, "--config", profile, "--report", report, *args]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        data = None
+        if os.path.exists(report) and os.path.getsize(report) > 0:
+            with open(report) as f:
+                data = json.load(f)
+        return proc, data
+
+    def stream(self, report, name):
+        for s in report["streams"]:
+            if s["name"] == name:
+                return s
+        self.fail("no stream %s in report" % name)
+
+    def port(self, report, name):
+        for p in report["ports"]:
+            if p["name"] == name:
+                return p
+        self.fail("no port %s in report" % name)
+
+
+def main():
+    global BINARY
+    BINARY = sys.argv.pop(1)
+    unittest.main(verbosity=2)
+
+
+def read_pcap(path):
+    """Frames of a classic pcap file, as bytes (the format is 24 + 16-byte headers)."""
+    import struct
+    frames = []
+    with open(path, "rb") as f:
+        header = f.read(24)
+        magic = struct.unpack("<I", header[:4])[0]
+        endian = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+        while True:
+            record = f.read(16)
+            if len(record) < 16:
+                return frames
+            _sec, _frac, caplen, _origlen = struct.unpack(endian + "IIII", record)
+            frames.append(f.read(caplen))

@@ -1,0 +1,135 @@
+"""The one-shot data plane as a user runs it: reports, exit codes, clear errors, Ctrl-C."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+import lrtest
+
+RING = """
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+[run]
+drain = "100ms"
+[[port]]
+name = "p0"
+device = "net_ring0"
+speed = "10G"
+"""
+
+
+class OneShot(lrtest.DataplaneCase):
+    def test_count_run_writes_exact_report(self):
+        proc, report = self.run_dataplane(RING + """
+[[stream]]
+name = "s1"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 64
+rate = "1%"
+count = 50000
+vlan = { id = 100, pcp = 3 }
+ipv4 = { src = "198.18.0.1", dst = "198.19.0.1", dscp = 26 }
+udp = { src = 1024, dst = 4791 }
+""")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("stream 's1' p0 -> p0", proc.stdout)  # the plan is printed
+        s = self.stream(report, "s1")
+        self.assertEqual(s["tx_packets"], 50000)
+        self.assertEqual(s["rx_packets"], 50000)
+        self.assertEqual(s["tx_bytes"], 50000 * 64)
+        self.assertEqual(s["lost"], 0)
+        self.assertEqual(s["duplicate"], 0)
+        self.assertEqual(s["out_of_order"], 0)
+        self.assertEqual(s["latency_ns"]["samples"], 50000)
+        for key in ("min", "mean", "p50", "p90", "p99", "p999", "p9999", "max", "jitter"):
+            self.assertIn(key, s["latency_ns"])
+        self.assertLessEqual(s["latency_ns"]["min"], s["latency_ns"]["p50"])
+        self.assertLessEqual(s["latency_ns"]["p99"], s["latency_ns"]["max"])
+        p = self.port(report, "p0")
+        self.assertEqual(p["opackets"], 50000)
+        self.assertEqual(p["ipackets"], 50000)
+        for key in ("imissed", "ierrors", "oerrors"):
+            self.assertEqual(p[key], 0)
+        self.assertEqual(report["mbufs_not_returned"], 0)
+        self.assertFalse(report["interrupted"])
+
+    def test_ctrl_c_stops_drains_and_writes_full_report(self):
+        profile = self.write_profile(RING + """
+[[stream]]
+name = "forever"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 128
+rate = "100kpps"
+""")
+        report_path = os.path.join(self.dir, "report.json")
+        proc = subprocess.Popen([lrtest.BINARY, "--config", profile, "--report", report_path],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(2.5)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertIn("interrupted", out)
+        with open(report_path) as f:
+            report = json.load(f)
+        self.assertTrue(report["interrupted"])
+        s = self.stream(report, "forever")
+        self.assertGreater(s["tx_packets"], 50000)
+        self.assertEqual(s["rx_packets"], s["tx_packets"])
+        self.assertEqual(s["lost"], 0)
+        self.assertEqual(report["mbufs_not_returned"], 0)
+
+    def test_bad_profile_value_names_file_line_and_reason(self):
+        proc, report = self.run_dataplane(RING + """
+[[stream]]
+name = "s1"
+tx_port = "p0"
+rate = "fast"
+""")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIsNone(report)
+        self.assertRegex(proc.stderr, r"profile\.toml:15:8: key 'stream\[0\]\.rate': 'fast' is not a rate")
+
+    def test_unknown_device_exits_with_clear_message(self):
+        proc, _ = self.run_dataplane(RING.replace("net_ring0", "net_ring0") + """
+[[port]]
+name = "p1"
+device = "net_bogus0"
+""")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("EAL initialisation failed", proc.stderr)
+
+    def test_rate_above_line_rate_is_refused_before_traffic(self):
+        proc, report = self.run_dataplane(RING + """
+[[stream]]
+name = "s1"
+tx_port = "p0"
+rate = "20Mpps"
+""")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIsNone(report)
+        self.assertIn("stream 's1' asks 20.000 Mpps but port 'p0' at 10 Gbit/s carries at most 14.881 Mpps",
+                      proc.stderr)
+
+    def test_unwritable_report_is_refused_before_traffic(self):
+        profile = self.write_profile(RING)
+        proc = subprocess.run([lrtest.BINARY, "--config", profile, "--report", "/nonexistent/dir/r.json"],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 4)
+        self.assertIn("cannot write the report file '/nonexistent/dir/r.json'", proc.stderr)
+
+    def test_bad_cli_argument(self):
+        proc = subprocess.run([lrtest.BINARY, "--config"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("--config", proc.stderr)
+
+
+if __name__ == "__main__":
+    lrtest.main()

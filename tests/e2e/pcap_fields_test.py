@@ -1,0 +1,117 @@
+"""Frames written by net_pcap, dissected by tshark and checked field by field."""
+import os
+import shutil
+import struct
+import subprocess
+import unittest
+
+import lrtest
+
+FIELDS = ["frame.len", "eth.src", "eth.dst", "vlan.id", "vlan.priority", "ip.dsfield.dscp", "ip.dsfield.ecn",
+          "ip.ttl", "ip.flags.df", "ip.len", "ip.src", "ip.dst", "ip.checksum.status", "udp.srcport", "udp.dstport",
+          "udp.length", "udp.checksum.status"]
+
+
+@unittest.skipUnless(shutil.which("tshark"), "tshark is not installed")
+class PcapFields(lrtest.DataplaneCase):
+    def capture(self, stream_toml, count):
+        pcap = os.path.join(self.dir, "tx.pcap")
+        proc, report = self.run_dataplane("""
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+[run]
+drain = "50ms"
+[[port]]
+name = "cap"
+device = "net_pcap0,tx_pcap=%s"
+rx_queues = 0
+speed = "10G"
+%s""" % (pcap, stream_toml))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(report["streams"][0]["tx_packets"], count)
+        out = subprocess.run(
+            ["tshark", "-r", pcap, "--disable-protocol", "infiniband", "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE", "-T", "fields",
+             "-E", "separator=|", "-E", "occurrence=f"] + sum([["-e", f] for f in FIELDS], []),
+            capture_output=True, text=True, check=True).stdout
+        rows = [dict(zip(FIELDS, line.split("|"))) for line in out.strip().split("\n")]
+        self.assertEqual(len(rows), count)
+        for row, raw in zip(rows, lrtest.read_pcap(pcap)):
+            row["raw"] = raw
+        return rows
+
+    def check_signature(self, row, stream_id, seq, header_bytes):
+        payload = row["raw"][header_bytes:]
+        magic, sid, lane, s, _ts, check = struct.unpack("<HHBIIB", payload[-14:])
+        self.assertEqual(magic, 0x4C52)
+        self.assertEqual(sid, stream_id)
+        self.assertEqual(lane, 0)
+        self.assertEqual(s, seq)
+        self.assertEqual(check, (sum(payload[-14:-1]) & 0xFF) ^ 0xA5)
+        self.assertEqual(payload[:-14], bytes(len(payload) - 14), "payload before the signature is zero")
+
+    def test_vlan_ipv4_imix_with_varying_fields(self):
+        rows = self.capture("""
+[[stream]]
+name = "varying"
+tx_port = "cap"
+frame_size = [64, 128, 1518]
+rate = "20kpps"
+count = 30
+eth = { src = "02:00:00:00:00:0a", dst = "02:00:00:00:00:0b" }
+vlan = { id = 100, pcp = 5 }
+ipv4 = { src = "198.18.0.1", dst = "198.19.0.1", dscp = 46, ecn = 1, ttl = 32 }
+udp = { src = 1024, dst = 4791 }
+vary = [ { field = "ipv4.src", count = 4 }, { field = "udp.dst", op = "decrement", count = 3 },
+         { field = "vlan.id", count = 2, step = 10 } ]
+""", 30)
+        for seq, row in enumerate(rows):
+            frame = (64, 128, 1518)[seq % 3]
+            self.assertEqual(int(row["frame.len"]), frame - 4, "pcap holds the frame without FCS")
+            self.assertEqual(row["eth.src"], "02:00:00:00:00:0a")
+            self.assertEqual(row["eth.dst"], "02:00:00:00:00:0b")
+            self.assertEqual(int(row["vlan.id"]), 100 + (seq % 2) * 10)
+            self.assertEqual(int(row["vlan.priority"]), 5)
+            self.assertEqual(int(row["ip.dsfield.dscp"]), 46)
+            self.assertEqual(int(row["ip.dsfield.ecn"]), 1)
+            self.assertEqual(int(row["ip.ttl"]), 32)
+            self.assertEqual(int(row["ip.flags.df"]), 1)
+            self.assertEqual(int(row["ip.len"]), frame - 4 - 18)
+            self.assertEqual(row["ip.src"], "198.18.0.%d" % (1 + seq % 4))
+            self.assertEqual(row["ip.dst"], "198.19.0.1")
+            self.assertEqual(row["ip.checksum.status"], "1", "IPv4 header checksum is good")
+            self.assertEqual(int(row["udp.srcport"]), 1024)
+            self.assertEqual(int(row["udp.dstport"]), 4791 - seq % 3)
+            self.assertEqual(int(row["udp.length"]), frame - 4 - 18 - 20)
+            self.assertEqual(row["udp.checksum.status"], "1", "UDP checksum is good")
+            self.check_signature(row, 0, seq, 14 + 4 + 20 + 8)
+
+    def test_ipv6_range_with_odd_lengths(self):
+        rows = self.capture("""
+[[stream]]
+name = "v6"
+tx_port = "cap"
+frame_size = { min = 95, max = 101, order = "increment" }
+rate = "20kpps"
+count = 14
+ipv6 = { src = "2001:200::1", dst = "2001:200::ff", dscp = 10 }
+udp = { src = 5000, dst = 5001 }
+vary = [ { field = "ipv6.dst", count = 5, step = 256 } ]
+""", 14)
+        for seq, row in enumerate(rows):
+            self.assertEqual(int(row["frame.len"]), 91 + seq % 7)
+            self.assertEqual(int(row["udp.length"]), 91 + seq % 7 - 14 - 40)
+            self.assertEqual(row["udp.checksum.status"], "1")
+            self.check_signature(row, 0, seq, 14 + 40 + 8)
+        dsts = [row.get("ip.dst") for row in rows]
+        self.assertTrue(all(d == "" for d in dsts))  # IPv6: no ip.* fields
+        out = subprocess.run(["tshark", "-r", os.path.join(self.dir, "tx.pcap"), "-T", "fields", "-e", "ipv6.dst",
+                              "-e", "ipv6.tclass.dscp"], capture_output=True, text=True, check=True).stdout.split("\n")
+        for seq in range(14):
+            dst, dscp = out[seq].split("\t")
+            self.assertEqual(dst, "2001:200::%x" % (0xff + (seq % 5) * 256))
+            self.assertEqual(int(dscp), 10)
+
+
+if __name__ == "__main__":
+    lrtest.main()

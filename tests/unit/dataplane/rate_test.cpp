@@ -1,0 +1,59 @@
+// Rate conversion against DESIGN.md's line-rate table.
+
+#include "dataplane/plan/rate.hpp"
+
+#include <gtest/gtest.h>
+
+#include "dataplane/common/line_rate.hpp"
+
+namespace lr::plan {
+namespace {
+
+profile::StreamCfg stream(uint16_t frame, profile::Rate rate) {
+  profile::StreamCfg s;
+  s.name = "s";
+  s.frame.sizes = {frame};
+  s.rate = rate;
+  return s;
+}
+
+TEST(LineRate, DesignTable) {
+  EXPECT_NEAR(line_rate_pps(10'000'000'000, 64), 14'880'952.4, 0.1);
+  EXPECT_NEAR(line_rate_pps(40'000'000'000, 64), 59'523'809.5, 0.1);
+  EXPECT_NEAR(line_rate_pps(50'000'000'000, 64), 74'404'761.9, 0.1);
+  EXPECT_NEAR(line_rate_pps(100'000'000'000, 64), 148'809'523.8, 0.1);
+  EXPECT_NEAR(line_rate_pps(40'000'000'000, 512), 9'398'496.2, 0.1);
+  EXPECT_NEAR(line_rate_pps(50'000'000'000, 1518), 4'063'719.1, 0.1);
+}
+
+TEST(StreamPps, PercentOfLine) {
+  auto pps = stream_pps(stream(64, {profile::RateKind::kPercentOfLine, 10}), 40'000'000'000, "p0");
+  ASSERT_TRUE(pps);
+  EXPECT_NEAR(*pps, 5'952'380.95, 0.01);
+}
+
+TEST(StreamPps, L1AndL2BitRates) {
+  EXPECT_NEAR(*stream_pps(stream(64, {profile::RateKind::kL1Bps, 5e9}), 0, "p0"), 5e9 / (84 * 8), 1e-6);
+  EXPECT_NEAR(*stream_pps(stream(64, {profile::RateKind::kL2Bps, 5e9}), 0, "p0"), 5e9 / (64 * 8), 1e-6);
+}
+
+TEST(StreamPps, MaxIsUnpaced) { EXPECT_EQ(*stream_pps(stream(64, {profile::RateKind::kMax, 0}), 0, "p0"), 0.0); }
+
+TEST(StreamPps, AboveLineRateIsRefused) {
+  auto pps = stream_pps(stream(64, {profile::RateKind::kPps, 60e6}), 40'000'000'000, "p0");
+  ASSERT_FALSE(pps);
+  EXPECT_EQ(pps.error().code, Errc::kInvalid);
+  EXPECT_EQ(pps.error().context,
+            "stream 's' asks 60.000 Mpps but port 'p0' at 40 Gbit/s carries at most 59.524 Mpps of 64-byte frames");
+}
+
+TEST(StreamPps, PercentWithoutLinkSpeedIsRefused) {
+  auto pps = stream_pps(stream(64, {profile::RateKind::kPercentOfLine, 50}), 0, "p0");
+  ASSERT_FALSE(pps);
+  EXPECT_EQ(pps.error().context,
+            "stream 's' asks 50% of line rate but port 'p0' reports no link speed; set speed = \"40G\" (for example) "
+            "on the port");
+}
+
+}  // namespace
+}  // namespace lr::plan

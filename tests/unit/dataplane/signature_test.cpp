@@ -1,0 +1,69 @@
+#include "dataplane/fastpath/signature.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "dataplane/fastpath/checksum.hpp"
+
+namespace lr::fast {
+namespace {
+
+TEST(Signature, RoundTripsEveryField) {
+  uint8_t bytes[kSignatureBytes];
+  write_signature(bytes, Signature{65535, 255, 0xFFFFFFFEu, 0x80000001u});
+  Signature sig;
+  ASSERT_TRUE(read_signature(bytes, sig));
+  EXPECT_EQ(sig.stream_id, 65535);
+  EXPECT_EQ(sig.lane, 255);
+  EXPECT_EQ(sig.seq, 0xFFFFFFFEu);
+  EXPECT_EQ(sig.tx_ns, 0x80000001u);
+}
+
+TEST(Signature, AnyCorruptedByteIsRejected) {
+  uint8_t bytes[kSignatureBytes];
+  write_signature(bytes, Signature{3, 1, 77, 1234});
+  for (int i = 0; i < kSignatureBytes; ++i) {
+    uint8_t copy[kSignatureBytes];
+    std::copy(bytes, bytes + kSignatureBytes, copy);
+    copy[i] ^= 0x01;
+    Signature sig;
+    EXPECT_FALSE(read_signature(copy, sig)) << "byte " << i;
+  }
+}
+
+TEST(Signature, FoundAtEndOfFrame) {
+  std::vector<uint8_t> frame(60, 0);
+  write_signature(frame.data() + 46, Signature{9, 0, 5, 0});
+  Signature sig;
+  ASSERT_TRUE(locate_signature(frame.data(), 60, sig));
+  EXPECT_EQ(sig.stream_id, 9);
+}
+
+// A 64-byte frame with a VLAN tag stripped on the way is 56 bytes, padded back to 60
+// by the next hop: the signature is then found from the IPv4 total length.
+TEST(Signature, FoundAfterVlanStripAndPadding) {
+  std::vector<uint8_t> frame(60, 0);
+  frame[12] = 0x08;  // IPv4, no tag any more
+  frame[13] = 0x00;
+  store_be16(frame.data() + 14 + 2, 42);  // IPv4 total length: 20 + 8 + 14
+  write_signature(frame.data() + 14 + 42 - kSignatureBytes, Signature{4, 2, 99, 0});
+  Signature sig;
+  ASSERT_TRUE(locate_signature(frame.data(), 60, sig));
+  EXPECT_EQ(sig.stream_id, 4);
+  EXPECT_EQ(sig.seq, 99u);
+}
+
+TEST(Signature, ShortOrForeignFramesHaveNone) {
+  std::vector<uint8_t> frame(60, 0xAB);
+  Signature sig;
+  EXPECT_FALSE(locate_signature(frame.data(), 60, sig));
+  EXPECT_FALSE(locate_signature(frame.data(), 10, sig));
+  frame[12] = 0x08;
+  frame[13] = 0x00;
+  store_be16(frame.data() + 16, 0xFFFF);  // IP length beyond the frame
+  EXPECT_FALSE(locate_signature(frame.data(), 60, sig));
+}
+
+}  // namespace
+}  // namespace lr::fast

@@ -1,0 +1,201 @@
+// Profiles: what is read, and the exact error (file, line, column, key, reason) for
+// what is refused.
+
+#include "dataplane/profile/load_toml.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace lr::profile {
+namespace {
+
+constexpr const char* kMinimal = R"(
+[[port]]
+name = "p0"
+device = "net_ring0"
+)";
+
+Profile load(const std::string& text) { return load_profile_text(text, "test.toml"); }
+
+// Loads `text` and returns the ConfigError message ("" if it loaded).
+std::string error_of(const std::string& text) {
+  try {
+    load(text);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(LoadToml, MinimalProfileTakesDefaults) {
+  const Profile p = load(kMinimal);
+  ASSERT_EQ(p.ports.size(), 1u);
+  EXPECT_EQ(p.ports[0].device, "net_ring0");
+  EXPECT_EQ(p.ports[0].rx_queues, 1);
+  EXPECT_EQ(p.eal.lcores, "0-1");
+  EXPECT_EQ(p.run.drain_ns, 500'000'000u);
+  EXPECT_TRUE(p.streams.empty());
+}
+
+TEST(LoadToml, ReadsTheIssueExampleStream) {
+  const Profile p = load(std::string(kMinimal) + R"(
+[[stream]]
+name = "s1"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 64
+rate = "10%"
+duration = "5s"
+vlan = { id = 100, pcp = 3 }
+ipv4 = { src = "198.18.0.1", dst = "198.19.0.1", dscp = 26 }
+udp = { src = 1024, dst = 4791 }
+)");
+  ASSERT_EQ(p.streams.size(), 1u);
+  const StreamCfg& s = p.streams[0];
+  EXPECT_EQ(s.rate.kind, RateKind::kPercentOfLine);
+  EXPECT_EQ(s.rate.value, 10.0);
+  EXPECT_EQ(s.duration_ns, 5'000'000'000u);
+  ASSERT_TRUE(s.vlan.has_value());
+  EXPECT_EQ(s.vlan->id, 100);
+  EXPECT_EQ(s.vlan->pcp, 3);
+  EXPECT_EQ(s.ipv4.src, 0xC6120001u);
+  EXPECT_EQ(s.ipv4.dscp, 26);
+  EXPECT_EQ(s.udp.dst, 4791);
+  EXPECT_EQ(header_bytes(s), 46);
+}
+
+TEST(LoadToml, ReadsImixRangeBurstAndVary) {
+  const Profile p = load(std::string(kMinimal) + R"(
+[[stream]]
+name = "imix"
+tx_port = "p0"
+frame_size = [64, 594, 1518]
+frame_weights = [7, 4, 1]
+rate = "5Gbps-l2"
+count = 1000
+burst = { packets = 32, interval = "1ms" }
+vary = [ { field = "ipv4.src", op = "random", count = 256 }, { field = "udp.dst", count = 10, step = 2 } ]
+
+[[stream]]
+name = "range"
+tx_port = "p0"
+frame_size = { min = 64, max = 128, order = "increment" }
+rate = "1.5Mpps"
+)");
+  const StreamCfg& imix = p.streams[0];
+  EXPECT_EQ(imix.frame.kind, FrameSizeKind::kImix);
+  EXPECT_EQ(imix.frame.weights, (std::vector<uint32_t>{7, 4, 1}));
+  EXPECT_NEAR(imix.frame.mean(), (64.0 * 7 + 594 * 4 + 1518) / 12, 1e-9);
+  EXPECT_EQ(imix.rate.kind, RateKind::kL2Bps);
+  EXPECT_EQ(imix.rate.value, 5e9);
+  ASSERT_TRUE(imix.burst.has_value());
+  EXPECT_EQ(imix.burst->interval_ns, 1'000'000u);
+  ASSERT_EQ(imix.vary.size(), 2u);
+  EXPECT_EQ(imix.vary[0].op, VaryOp::kRandom);
+  EXPECT_EQ(imix.vary[1].step, 2u);
+  EXPECT_FALSE(imix.rx_port.has_value());
+  const StreamCfg& range = p.streams[1];
+  EXPECT_EQ(range.frame.kind, FrameSizeKind::kRange);
+  EXPECT_EQ(range.frame.order, RangeOrder::kIncrement);
+  EXPECT_EQ(range.rate.kind, RateKind::kPps);
+  EXPECT_EQ(range.rate.value, 1.5e6);
+}
+
+TEST(LoadToml, BadRateNamesFileLineKeyAndFix) {
+  const std::string text = std::string(kMinimal) + "\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrate = \"10x\"\n";
+  EXPECT_EQ(error_of(text),
+            "test.toml:9:8: key 'stream[0].rate': '10x' is not a rate: write '10%' (of line rate), '1.5Mpps', "
+            "'5Gbps' (L1), '5Gbps-l2' or 'max'");
+}
+
+TEST(LoadToml, SyntaxErrorNamesLine) {
+  EXPECT_EQ(error_of("[[port]]\nname = \"p0\ndevice = 1\n"),
+            "test.toml:2:11: Error while parsing string: unescaped control characters other than TAB (U+0009) are "
+            "explicitly prohibited");
+}
+
+TEST(LoadToml, UnknownKeyIsRefused) {
+  EXPECT_EQ(error_of("[[port]]\nname = \"p0\"\ndevice = \"net_ring0\"\nrx_queue = 2\n"),
+            "test.toml:4:12: key 'port[0].rx_queue': unknown key (see config/README.md for the schema)");
+}
+
+TEST(LoadToml, WrongTypeIsRefused) {
+  EXPECT_EQ(error_of("[[port]]\nname = \"p0\"\ndevice = \"net_ring0\"\nrx_queues = \"2\"\n"),
+            "test.toml:4:13: key 'port[0].rx_queues': expected an integer, found a string");
+}
+
+TEST(LoadToml, OutOfRangeIsRefused) {
+  const std::string text = std::string(kMinimal) +
+                           "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nvlan = { id = 4096 }\n";
+  EXPECT_EQ(error_of(text), "test.toml:8:15: key 'stream[0].vlan.id': 4096 is out of range [0, 4095]");
+}
+
+TEST(LoadToml, FrameTooSmallForHeadersAndSignatureIsRefused) {
+  const std::string text = std::string(kMinimal) +
+                           "[[stream]]\nname = \"v6\"\ntx_port = \"p0\"\nframe_size = 64\n"
+                           "vlan = { id = 1 }\nipv6 = { src = \"2001:db8::1\" }\n";
+  EXPECT_EQ(error_of(text),
+            "test.toml:5:1: key 'stream[0].frame_size': stream 'v6': a 64-byte frame cannot hold its 66 bytes of "
+            "headers, the 14-byte signature and the FCS; the smallest frame for this stream is 84 bytes");
+}
+
+TEST(LoadToml, SixtyFourBytesFitVlanIpv4UdpAndSignature) {
+  const Profile p = load(std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nframe_size = 64\n"
+                                                 "vlan = { id = 1 }\n");
+  EXPECT_EQ(min_frame_bytes(p.streams[0]), 64);
+}
+
+TEST(LoadToml, UnknownPortIsRefused) {
+  const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p9\"\n";
+  EXPECT_EQ(error_of(text), "test.toml:5:1: key 'stream[0].tx_port': stream 's': no [[port]] is named 'p9'");
+}
+
+TEST(LoadToml, CountAndDurationTogetherAreRefused) {
+  const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\ncount = 5\nduration = \"1s\"\n";
+  EXPECT_EQ(error_of(text), "test.toml:9:12: key 'stream[0].duration': give count or duration, not both");
+}
+
+TEST(LoadToml, LanesBeyondQueuesAreRefused) {
+  const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nlanes = 2\n";
+  EXPECT_EQ(error_of(text),
+            "test.toml:5:1: key 'stream[0].lanes': stream 's' wants 2 lanes but port 'p0' has tx_queues = 1");
+}
+
+TEST(LoadToml, BadAddressesAreRefused) {
+  const std::string base = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\n";
+  EXPECT_EQ(error_of(base + "ipv4 = { src = \"198.18.0.256\" }\n"),
+            "test.toml:8:16: key 'stream[0].ipv4.src': '198.18.0.256' is not an IPv4 address");
+  EXPECT_EQ(error_of(base + "eth = { dst = \"02:00:00:00:00\" }\n"),
+            "test.toml:8:15: key 'stream[0].eth.dst': '02:00:00:00:00' is not a MAC address: write e.g. "
+            "'02:00:00:00:00:01'");
+}
+
+TEST(LoadToml, VaryOnAbsentVlanIsRefused) {
+  const std::string text = std::string(kMinimal) +
+                           "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nvary = [ { field = \"vlan.id\", count = 4 } ]\n";
+  EXPECT_EQ(error_of(text), "test.toml:8:20: key 'stream[0].vary.field': vlan.id varies but the stream has no vlan table");
+}
+
+TEST(LoadToml, NoPortIsRefused) {
+  EXPECT_EQ(error_of("[eal]\nlcores = \"0-1\"\n"), "test.toml:1:1: key 'port': the profile has no [[port]]");
+}
+
+TEST(LoadToml, MissingFileIsAClearError) {
+  try {
+    load_profile_file("/nonexistent/profile.toml");
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_STREQ(error.what(), "/nonexistent/profile.toml:0:0: cannot open the profile file");
+  }
+}
+
+TEST(LoadToml, ShippedExamplesLoad) {
+  for (const char* name : {"loopback.toml", "rfc2544_64b.toml", "veth_af_packet.toml", "pcap_capture.toml"}) {
+    const std::string path = std::string(LR_SOURCE_ROOT) + "/config/examples/" + name;
+    EXPECT_NO_THROW(load_profile_file(path)) << path;
+  }
+}
+
+}  // namespace
+}  // namespace lr::profile

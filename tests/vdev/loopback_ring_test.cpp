@@ -1,0 +1,170 @@
+// The engine on net_ring (TX comes back on RX of the same port) and net_null: exact
+// counts, every mbuf back in its pool. Each test uses its own vdev: a finished engine
+// closes its ports, and a closed vdev is gone for the rest of the process.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "dataplane/engine/engine.hpp"
+#include "dataplane/engine/oneshot.hpp"
+#include "dataplane/profile/load_toml.hpp"
+#include "tests/support/eal_env.hpp"
+
+namespace lr::test {
+
+std::vector<std::string> eal_test_args() {
+  // Three lcores on the CI machine's two CPUs: workers 1 and 2 share CPU 1.
+  return {"vdev_loopback_ring", "--lcores=0@0,1@1,2@1", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+          "--log-level", "lib.eal:warning",
+          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_null0"};
+}
+
+namespace {
+
+dp::RunReport run(const std::string& toml) {
+  const profile::Profile profile = profile::load_profile_text(toml, "vdev-test.toml");
+  auto engine = dp::Engine::create(profile);
+  EXPECT_TRUE(engine) << (engine ? "" : to_string(engine.error()));
+  if (!engine) return {};
+  std::atomic<bool> interrupt{false};
+  auto report = dp::run_oneshot(**engine, interrupt, nullptr);
+  EXPECT_TRUE(report);
+  return report ? *report : dp::RunReport{};
+}
+
+TEST(LoopbackRing, TwoStreamsCountExactlyAndMbufsReturn) {
+  const dp::RunReport r = run(R"(
+[run]
+drain = "100ms"
+[[port]]
+name = "p0"
+device = "net_ring0"
+speed = "10G"
+[[stream]]
+name = "vlan64"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 64
+rate = "500kpps"
+count = 100000
+vlan = { id = 100, pcp = 3 }
+[[stream]]
+name = "imix6"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = [90, 594, 1518]
+frame_weights = [7, 4, 1]
+rate = "max"
+count = 60000
+ipv6 = { src = "2001:200::1", dst = "2001:200::2" }
+vary = [ { field = "udp.src", count = 64 } ]
+)");
+  ASSERT_EQ(r.streams.size(), 2u);
+  const dp::StreamReport& a = r.streams[0];
+  EXPECT_EQ(a.tx_packets, 100000u);
+  EXPECT_EQ(a.rx_packets, 100000u);
+  EXPECT_EQ(a.tx_bytes, 100000u * 64);
+  EXPECT_EQ(a.rx_bytes, 100000u * 64);
+  EXPECT_EQ(a.lost, 0);
+  EXPECT_EQ(a.duplicate, 0u);
+  EXPECT_EQ(a.out_of_order, 0u);
+  EXPECT_EQ(a.latency.samples, 100000u);
+  EXPECT_LE(a.latency.min_ns, a.latency.p50_ns);
+  EXPECT_LE(a.latency.p50_ns, a.latency.max_ns);
+  const dp::StreamReport& b = r.streams[1];
+  EXPECT_EQ(b.tx_packets, 60000u);
+  EXPECT_EQ(b.rx_packets, 60000u);
+  // 60000 frames = 5000 cycles of the 12-slot 7:4:1 schedule.
+  EXPECT_EQ(b.tx_bytes, 5000u * (7 * 90 + 4 * 594 + 1518));
+  EXPECT_EQ(b.lost, 0);
+  ASSERT_EQ(r.ports.size(), 1u);
+  EXPECT_EQ(r.ports[0].counters.opackets, 160000u);
+  EXPECT_EQ(r.ports[0].counters.ipackets, 160000u);
+  EXPECT_EQ(r.ports[0].rx_no_signature, 0u);
+  EXPECT_EQ(r.mbufs_not_returned, 0u);
+  EXPECT_FALSE(r.interrupted);
+}
+
+// One stream over two TX queues on two lcores, received on two RX queues by two
+// lcores: per-lcore trackers merge to exact totals.
+TEST(LoopbackRing, StreamSpreadOverQueuesAndLcoresMergesExactly) {
+  const dp::RunReport r = run(R"(
+[run]
+drain = "100ms"
+[[port]]
+name = "p1"
+device = "net_ring1"
+speed = "10G"
+rx_queues = 2
+tx_queues = 2
+[[stream]]
+name = "two-lanes"
+tx_port = "p1"
+rx_port = "p1"
+frame_size = 128
+rate = "200kpps"
+count = 40001
+lanes = 2
+)");
+  ASSERT_EQ(r.streams.size(), 1u);
+  EXPECT_EQ(r.streams[0].tx_packets, 40001u);
+  EXPECT_EQ(r.streams[0].rx_packets, 40001u);
+  EXPECT_EQ(r.streams[0].lost, 0);
+  EXPECT_EQ(r.streams[0].out_of_order, 0u);
+  EXPECT_EQ(r.streams[0].latency.samples, 40001u);
+  EXPECT_EQ(r.mbufs_not_returned, 0u);
+}
+
+TEST(LoopbackRing, TransmitOnlyStreamHasNoReceiveSide) {
+  const dp::RunReport r = run(R"(
+[[port]]
+name = "n0"
+device = "net_null0"
+[[stream]]
+name = "blast"
+tx_port = "n0"
+frame_size = 64
+rate = "max"
+count = 1000000
+)");
+  ASSERT_EQ(r.streams.size(), 1u);
+  EXPECT_EQ(r.streams[0].tx_packets, 1000000u);
+  EXPECT_FALSE(r.streams[0].rx_port.has_value());
+  EXPECT_EQ(r.ports[0].counters.opackets, 1000000u);
+  EXPECT_GT(r.streams[0].tx_pps_achieved, 0.0);
+  EXPECT_EQ(r.mbufs_not_returned, 0u);
+}
+
+TEST(LoopbackRing, RateAboveLineIsRefusedBeforeTraffic) {
+  const profile::Profile profile = profile::load_profile_text(R"(
+[[port]]
+name = "p2"
+device = "net_ring2"
+speed = "10G"
+[[stream]]
+name = "too-fast"
+tx_port = "p2"
+rate = "20Mpps"
+)", "vdev-test.toml");
+  auto engine = dp::Engine::create(profile);
+  ASSERT_FALSE(engine);
+  EXPECT_EQ(engine.error().context,
+            "stream 'too-fast' asks 20.000 Mpps but port 'p2' at 10 Gbit/s carries at most 14.881 Mpps of 64-byte "
+            "frames");
+}
+
+TEST(LoopbackRing, UnknownDeviceIsRefused) {
+  const profile::Profile profile = profile::load_profile_text(R"(
+[[port]]
+name = "ghost"
+device = "net_ring9"
+)", "vdev-test.toml");
+  auto engine = dp::Engine::create(profile);
+  ASSERT_FALSE(engine);
+  EXPECT_EQ(engine.error().code, Errc::kNoDevice);
+  EXPECT_NE(engine.error().context.find("port 'ghost': no ethdev port for device 'net_ring9'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lr::test
