@@ -27,6 +27,8 @@ struct PortQueues {
   int socket = kAnySocket;
   uint16_t rx_queues = 1;
   uint16_t tx_queues = 1;
+  std::vector<unsigned> rx_lcores;  ///< explicit placement (profile), else empty
+  std::vector<unsigned> tx_lcores;
 };
 
 struct QueueAssignment {
@@ -45,7 +47,8 @@ struct LcorePlan {
   unsigned tx_lcore(uint16_t port_index, uint16_t queue_id) const;
 };
 
-/// Errors: kInvalid (no worker lcore; a cross-NUMA plan without allow_cross_numa).
+/// Errors: kInvalid (no worker lcore; a placed lcore that is not a worker; a cross-NUMA
+/// plan without allow_cross_numa).
 Result<LcorePlan> plan_lcores(const std::vector<WorkerLcore>& workers, const std::vector<PortQueues>& ports,
                               bool allow_cross_numa);
 

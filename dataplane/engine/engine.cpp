@@ -87,6 +87,7 @@ struct PortState {
   rte_mempool* rx_pool = nullptr;
   bool configured = false;
   bool closed = false;
+  bool tx_checksum_offload = false;
   uint64_t rx_after_drain = 0;
 };
 
@@ -169,7 +170,7 @@ Result<void> Engine::State::build_ports() {
     port.cfg = cfg;
     port.info = *info;
     ports.push_back(std::move(port));
-    queues.push_back({cfg.name, info->socket, cfg.rx_queues, cfg.tx_queues});
+    queues.push_back({cfg.name, info->socket, cfg.rx_queues, cfg.tx_queues, cfg.rx_lcores, cfg.tx_lcores});
   }
   auto planned = plan_lcores(workers, queues, profile.eal.allow_cross_numa);
   if (!planned) return std::unexpected(planned.error());
@@ -194,10 +195,11 @@ Result<void> Engine::State::build_ports() {
     if (port.rx_pool == nullptr)
       return make_error(Errc::kNoMemory, fmt::format("port '{}': RX mempool of {} mbufs", cfg.name, pool_size(needed)),
                         rte_errno);
-    std::string warning;
     port.configured = true;  // from here on the port must be closed
-    if (auto ok = configure_port(port.info, cfg, port.rx_pool, warning); !ok) return ok;
-    if (!warning.empty()) warnings.push_back(warning);
+    auto setup = configure_port(port.info, cfg, port.rx_pool);
+    if (!setup) return std::unexpected(setup.error());
+    if (!setup->warning.empty()) warnings.push_back(setup->warning);
+    port.tx_checksum_offload = setup->tx_checksum_offload;
     port.link = wait_link(port.info.port_id, kLinkWaitMs);
     if (!port.link.up)
       return make_error(Errc::kInvalid, fmt::format("port '{}' ({}): link is down after {} s", cfg.name, cfg.device,
@@ -219,6 +221,7 @@ Result<void> Engine::State::build_streams() {
     if (!pps) return std::unexpected(pps.error());
     s.pps = *pps;
     s.plan = std::make_unique<plan::TxStreamPlan>(plan::build_stream_plan(cfg, static_cast<uint16_t>(i)));
+    s.plan->hw_checksum = tx.tx_checksum_offload;
     for (uint16_t lane = 0; lane < cfg.lanes; ++lane) {
       const auto queue = static_cast<uint16_t>((i + lane) % tx.cfg.tx_queues);
       s.lanes.emplace_back(queue, lcore_plan.tx_lcore(s.tx_port, queue));
@@ -276,6 +279,12 @@ Result<void> Engine::State::build_lcores() {
       t.port_id = ports[stream.tx_port].info.port_id;
       t.queue_id = stream.lanes[lane].first;
       t.lane = static_cast<uint8_t>(lane);
+      if (stream.plan->hw_checksum) {
+        const plan::TxStreamPlan& p = *stream.plan;
+        t.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM |
+                     (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
+        t.tx_offload = rte_mbuf_tx_offload(p.l3_offset, p.l4_offset - p.l3_offset, 8, 0, 0, 0, 0);
+      }
       if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
       t.duration_tsc = static_cast<uint64_t>(static_cast<double>(cfg.duration_ns) * static_cast<double>(tsc_hz) / 1e9);
       if (stream.pps > 0) {
@@ -344,8 +353,9 @@ std::string Engine::describe_plan() const {
   std::string out = "plan:\n";
   for (size_t p = 0; p < st.ports.size(); ++p) {
     const PortState& port = st.ports[p];
-    out += fmt::format("  port {} '{}' {} (driver {}, socket {}, link {} {})\n", port.info.port_id, port.cfg.name,
+    out += fmt::format("  port {} '{}' {} (driver {}, socket {}, checksums in {}, link {} {})\n", port.info.port_id, port.cfg.name,
                        port.cfg.device, port.info.driver, port.info.socket < 0 ? std::string("any") : std::to_string(port.info.socket),
+                       port.tx_checksum_offload ? "hardware" : "software",
                        port.link.up ? "up" : "down",
                        port.speed_bps != 0 ? fmt::format("{} Gbit/s{}", static_cast<double>(port.speed_bps) / 1e9,
                                                          port.cfg.speed_bps != 0 ? " (from profile)" : "")

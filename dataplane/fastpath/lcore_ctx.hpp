@@ -35,6 +35,8 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint16_t queue_id = 0;
   uint8_t lane = 0;
   bool finished = false;        ///< owner's view of `done`
+  uint64_t ol_flags = 0;        ///< TX offload flags for every frame (checksum offload), else 0
+  uint64_t tx_offload = 0;      ///< l2_len / l3_len / l4_len for the offload
   uint64_t next_seq = 0;
   uint64_t remaining = kUnlimited;  ///< frames left (count mode)
   uint64_t duration_tsc = 0;        ///< 0: no duration limit

@@ -47,10 +47,15 @@ inline uint64_t vary_value(const plan::VaryPlan& v, uint64_t seq, uint8_t lane, 
 /// `last_sig_offset` is the buffer's memory of where its previous signature was (0:
 /// none), so a multi-size stream can clear it: the payload must stay zero for the
 /// checksum bases to hold.
+///
+/// kHwChecksum: the port computes the checksums (TX offload). The IPv4 checksum field is
+/// then 0 and the UDP one holds the folded pseudo-header sum, as DPDK's offload contract
+/// asks (rte_ipv4_phdr_cksum), so per frame only the varying addresses are added.
+template <bool kHwChecksum = false>
 inline void write_frame(uint8_t* frame, const plan::TxStreamPlan& plan, const plan::SizeEntry& size,
                         uint16_t& last_sig_offset, const Signature& sig, uint64_t seq) noexcept {
   uint32_t ip_sum = size.ip_base_sum;
-  uint32_t udp_sum = size.udp_base_sum;
+  uint32_t udp_sum = kHwChecksum ? size.phdr_base_sum : size.udp_base_sum;
   const uint16_t l3 = plan.l3_offset;
   const uint16_t l4 = plan.l4_offset;
   if (plan.multi_size) {
@@ -67,14 +72,14 @@ inline void write_frame(uint8_t* frame, const plan::TxStreamPlan& plan, const pl
                                   ? static_cast<uint16_t>(v.fixed_bits | (value & 0x0FFF))
                                   : static_cast<uint16_t>(value);
         store_be16(at, word);
-        if (v.in_udp_csum) udp_sum += word;
+        if (!kHwChecksum && v.in_udp_csum) udp_sum += word;
         break;
       }
       case 4: {
         const auto word = static_cast<uint32_t>(value);
         store_be32(at, word);
-        if (v.in_ip_csum) ip_sum += csum_words(word);
-        if (v.in_udp_csum) udp_sum += csum_words(word);
+        if (!kHwChecksum && v.in_ip_csum) ip_sum += csum_words(word);
+        if (kHwChecksum ? v.in_phdr : v.in_udp_csum) udp_sum += csum_words(word);
         break;
       }
       default: {  // 6: MAC, not in any checksum
@@ -91,6 +96,11 @@ inline void write_frame(uint8_t* frame, const plan::TxStreamPlan& plan, const pl
     last_sig_offset = sig_offset;
   }
   write_signature(frame + sig_offset, sig);
+  if constexpr (kHwChecksum) {
+    if (!plan.ipv6) store_be16(frame + l3 + 10, 0);
+    store_be16(frame + l4 + 6, csum_fold(udp_sum));
+    return;
+  }
   udp_sum += csum_partial(frame + sig_offset, kSignatureBytes, ((sig_offset - l4) & 1) != 0);
   if (!plan.ipv6) store_be16(frame + l3 + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
   uint16_t udp_csum = static_cast<uint16_t>(~csum_fold(udp_sum));

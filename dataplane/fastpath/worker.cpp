@@ -37,7 +37,13 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
     // The mbuf's private area remembers where this buffer's last signature was.
     auto* last_sig_offset = static_cast<uint16_t*>(rte_mbuf_to_priv(m));
     const Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(seq), tx_ns};
-    write_frame(data, plan, size, *last_sig_offset, sig, seq);
+    if (plan.hw_checksum) {
+      write_frame<true>(data, plan, size, *last_sig_offset, sig, seq);
+      m->ol_flags = lane.ol_flags;
+      m->tx_offload = lane.tx_offload;
+    } else {
+      write_frame(data, plan, size, *last_sig_offset, sig, seq);
+    }
     m->data_len = size.data_len;
     m->pkt_len = size.data_len;
     lens[i] = size.data_len;
@@ -61,8 +67,16 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
 uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint32_t rx_ns) noexcept {
   uint64_t bytes = 0;
   uint64_t no_signature = 0;
+  // The signature sits in the frame's last cache line; fetch a few frames ahead so
+  // the loop does not stall on each one (l3fwd's prefetch distance).
+  constexpr uint16_t kPrefetchAhead = 4;
+  for (uint16_t i = 0; i < kPrefetchAhead && i < n; ++i)
+    rte_prefetch0(rte_pktmbuf_mtod_offset(pkts[i], char*, pkts[i]->data_len - 1));
   for (uint16_t i = 0; i < n; ++i) {
-    if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void*));
+    if (i + kPrefetchAhead < n) {
+      const rte_mbuf* ahead = pkts[i + kPrefetchAhead];
+      rte_prefetch0(rte_pktmbuf_mtod_offset(ahead, char*, ahead->data_len - 1));
+    }
     const rte_mbuf* m = pkts[i];
     const uint32_t len = m->pkt_len;
     bytes += len + 4u;

@@ -85,6 +85,7 @@ VaryPlan make_vary(const profile::VaryCfg& cfg, const profile::StreamCfg& s, con
       const bool src = cfg.field == VaryField::kIpSrc;
       v.width = 4;
       v.in_udp_csum = true;
+      v.in_phdr = true;
       if (!plan.ipv6) {
         v.in_ip_csum = true;
         v.offset = static_cast<uint16_t>(l3 + (src ? 12 : 16));
@@ -127,10 +128,11 @@ SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
   if (!plan.ipv6) {
     e.ip_base_sum = fast::csum_partial(h.data() + l3, 20);
     // Pseudo-header: source, destination, zero + protocol, UDP length.
-    e.udp_base_sum = fast::csum_partial(h.data() + l3 + 12, 8) + kIpProtoUdp + e.udp_len;
+    e.phdr_base_sum = fast::csum_partial(h.data() + l3 + 12, 8) + kIpProtoUdp + e.udp_len;
   } else {
-    e.udp_base_sum = fast::csum_partial(h.data() + l3 + 8, 32) + kIpProtoUdp + e.udp_len;
+    e.phdr_base_sum = fast::csum_partial(h.data() + l3 + 8, 32) + kIpProtoUdp + e.udp_len;
   }
+  e.udp_base_sum = e.phdr_base_sum;
   e.udp_base_sum += fast::csum_partial(h.data() + l4, 8);
   return e;
 }

@@ -20,6 +20,7 @@ struct SizeEntry {
   uint16_t udp_len = 0;
   uint32_t ip_base_sum = 0;
   uint32_t udp_base_sum = 0;
+  uint32_t phdr_base_sum = 0;  ///< UDP pseudo-header alone, for hardware checksum offload
 };
 
 /// One varying header field.
@@ -29,6 +30,7 @@ struct VaryPlan {
   uint8_t width = 2;          ///< bytes written: 2 (ports, VLAN TCI), 4 (IPv4 / low IPv6 word), 6 (MAC)
   bool in_ip_csum = false;    ///< IPv4 address: also in the IPv4 header checksum
   bool in_udp_csum = false;   ///< addresses (pseudo-header) and ports
+  bool in_phdr = false;       ///< addresses: in the UDP pseudo-header
   uint16_t offset = 0;        ///< from the frame start
   uint32_t count = 1;
   uint32_t step = 1;
@@ -41,6 +43,7 @@ struct TxStreamPlan {
   uint16_t n_lanes = 1;
   bool ipv6 = false;
   bool multi_size = false;     ///< lengths and checksum bases change per frame
+  bool hw_checksum = false;    ///< the port computes IPv4 and UDP checksums (TX offload)
   uint16_t l3_offset = 14;
   uint16_t l4_offset = 34;
   uint16_t header_bytes = 42;

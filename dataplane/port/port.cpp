@@ -28,11 +28,12 @@ Result<PortInfo> find_port(const profile::PortCfg& cfg) {
   info.max_rx_queues = dev_info.max_rx_queues;
   info.max_tx_queues = dev_info.max_tx_queues;
   info.rss_offloads = dev_info.flow_type_rss_offloads;
+  info.tx_offload_capa = dev_info.tx_offload_capa;
   return info;
 }
 
-Result<void> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool,
-                            std::string& warning) {
+Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool) {
+  PortSetup setup;
   const uint16_t port_id = info.port_id;
   if (cfg.rx_queues > info.max_rx_queues || cfg.tx_queues > info.max_tx_queues)
     return make_error(Errc::kInvalid,
@@ -46,9 +47,14 @@ Result<void> configure_port(const PortInfo& info, const profile::PortCfg& cfg, r
       conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
       conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
     } else {
-      warning = fmt::format("port '{}' ({}) has no RSS: each RX queue gets what the device puts there", cfg.name,
+      setup.warning = fmt::format("port '{}' ({}) has no RSS: each RX queue gets what the device puts there", cfg.name,
                             info.driver);
     }
+  }
+  constexpr uint64_t kCsumOffloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+  if (cfg.checksum_offload && (info.tx_offload_capa & kCsumOffloads) == kCsumOffloads) {
+    conf.txmode.offloads |= kCsumOffloads;
+    setup.tx_checksum_offload = true;
   }
   if (int rc = rte_eth_dev_configure(port_id, cfg.rx_queues, cfg.tx_queues, &conf); rc != 0)
     return make_error(Errc::kInvalid, fmt::format("port '{}': rte_eth_dev_configure", cfg.name), -rc);
@@ -76,7 +82,7 @@ Result<void> configure_port(const PortInfo& info, const profile::PortCfg& cfg, r
     if (int rc = rte_eth_promiscuous_enable(port_id); rc != 0 && rc != -ENOTSUP)
       return make_error(Errc::kInvalid, fmt::format("port '{}': promiscuous mode", cfg.name), -rc);
   }
-  return {};
+  return setup;
 }
 
 LinkState wait_link(uint16_t port_id, uint32_t wait_ms) {

@@ -18,6 +18,13 @@ struct PortInfo {
   uint16_t max_rx_queues = 0;
   uint16_t max_tx_queues = 0;
   uint64_t rss_offloads = 0;
+  uint64_t tx_offload_capa = 0;
+};
+
+/// What configure_port settled on.
+struct PortSetup {
+  bool tx_checksum_offload = false;  ///< the port computes IPv4 and UDP checksums
+  std::string warning;               ///< e.g. no RSS for several RX queues
 };
 
 struct LinkState {
@@ -41,10 +48,10 @@ struct PortCounters {
 /// Finds the ethdev port EAL made for `cfg.device`. Errors: kNoDevice.
 Result<PortInfo> find_port(const profile::PortCfg& cfg);
 
-/// Configures queues (RSS across RX queues when there are several), MTU and
-/// promiscuous mode, and starts the port. Errors: kInvalid, kNotSupported, kNoMemory.
-Result<void> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool,
-                            std::string& warning);
+/// Configures queues (RSS across RX queues when there are several), TX checksum
+/// offload (when the port has it and the profile allows it), MTU and promiscuous mode,
+/// and starts the port. Errors: kInvalid, kNotSupported, kNoMemory.
+Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool);
 
 /// Link state, waiting up to `wait_ms` for the link to come up.
 LinkState wait_link(uint16_t port_id, uint32_t wait_ms);

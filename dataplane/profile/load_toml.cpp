@@ -169,8 +169,17 @@ PortCfg read_port(TableReader& in) {
   if (auto v = in.integer<uint16_t>("tx_descriptors", 64, 16384)) port.tx_descriptors = *v;
   if (auto v = in.integer<uint16_t>("mtu", 68, 9600)) port.mtu = *v;
   if (auto v = in.boolean("promiscuous")) port.promiscuous = *v;
+  if (auto v = in.boolean("checksum_offload")) port.checksum_offload = *v;
   if (auto v = in.parsed<uint64_t>("speed", parse_link_speed_bps, "a link speed: write e.g. '10G', '40G' or '50Gbps'"))
     port.speed_bps = *v;
+  for (const char* key : {"rx_lcores", "tx_lcores"}) {
+    const toml::node* node = in.find(key);
+    if (node == nullptr) continue;
+    const toml::array* array = node->as_array();
+    if (array == nullptr || array->empty()) in.fail(node, key, "expected a non-empty array of lcore ids, e.g. [1, 2]");
+    auto& lcores = std::string_view(key) == "rx_lcores" ? port.rx_lcores : port.tx_lcores;
+    for (const toml::node& item : *array) lcores.push_back(in.integer_of<unsigned>(&item, key, 0, 1023));
+  }
   in.finish();
   return port;
 }

@@ -42,7 +42,10 @@ struct PortCfg {
   uint16_t tx_descriptors = 1024;
   uint16_t mtu = 0;                 ///< 0: leave the port's MTU as it is
   bool promiscuous = true;
+  bool checksum_offload = true;     ///< let the port compute IPv4/UDP checksums when it can
   uint64_t speed_bps = 0;           ///< 0: use the link speed the port reports
+  std::vector<unsigned> rx_lcores;  ///< RX queue q -> rx_lcores[q % size]; empty: automatic
+  std::vector<unsigned> tx_lcores;  ///< TX queue q -> tx_lcores[q % size]; empty: automatic
   SourceLoc loc;
 };
 

@@ -9,7 +9,7 @@ namespace {
 
 TEST(LcorePlan, QueuesGoToWorkersOnThePortsSocket) {
   const std::vector<WorkerLcore> workers{{1, 0}, {2, 0}, {3, 1}, {4, 1}};
-  const std::vector<PortQueues> ports{{"p0", 1, 2, 2}, {"p1", 0, 1, 1}};
+  const std::vector<PortQueues> ports{{"p0", 1, 2, 2, {}, {}}, {"p1", 0, 1, 1, {}, {}}};
   auto plan = plan_lcores(workers, ports, false);
   ASSERT_TRUE(plan);
   ASSERT_EQ(plan->rx.size(), 3u);
@@ -20,29 +20,51 @@ TEST(LcorePlan, QueuesGoToWorkersOnThePortsSocket) {
 }
 
 TEST(LcorePlan, CrossNumaIsRefusedWithTheCost) {
-  auto plan = plan_lcores({{1, 0}}, {{"p0", 1, 1, 1}}, false);
+  auto plan = plan_lcores({{1, 0}}, {{"p0", 1, 1, 1, {}, {}}}, false);
   ASSERT_FALSE(plan);
   EXPECT_NE(plan.error().context.find("port 'p0' is on NUMA socket 1 but no worker lcore is"), std::string::npos);
   EXPECT_NE(plan.error().context.find("allow_cross_numa"), std::string::npos);
 }
 
 TEST(LcorePlan, CrossNumaAllowedIsMarkedAndWarned) {
-  auto plan = plan_lcores({{1, 0}}, {{"p0", 1, 1, 1}}, true);
+  auto plan = plan_lcores({{1, 0}}, {{"p0", 1, 1, 1, {}, {}}}, true);
   ASSERT_TRUE(plan);
   EXPECT_TRUE(plan->rx[0].cross_numa);
   EXPECT_EQ(plan->warnings.size(), 1u);
 }
 
 TEST(LcorePlan, VdevsWithoutSocketUseAnyWorker) {
-  auto plan = plan_lcores({{1, 1}}, {{"p0", kAnySocket, 1, 1}}, false);
+  auto plan = plan_lcores({{1, 1}}, {{"p0", kAnySocket, 1, 1, {}, {}}}, false);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->tx_lcore(0, 0), 1u);
 }
 
 TEST(LcorePlan, NoWorkerIsAnError) {
-  auto plan = plan_lcores({}, {{"p0", 0, 1, 1}}, false);
+  auto plan = plan_lcores({}, {{"p0", 0, 1, 1, {}, {}}}, false);
   ASSERT_FALSE(plan);
   EXPECT_NE(plan.error().context.find("no worker lcore"), std::string::npos);
+}
+
+TEST(LcorePlan, ExplicitPlacementPutsRxAndTxOnChosenLcores) {
+  PortQueues port{"p0", 0, 2, 1, {2, 3}, {1}};
+  auto plan = plan_lcores({{1, 0}, {2, 0}, {3, 0}}, {port}, false);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->rx[0].lcore_id, 2u);
+  EXPECT_EQ(plan->rx[1].lcore_id, 3u);
+  EXPECT_EQ(plan->tx_lcore(0, 0), 1u);
+}
+
+TEST(LcorePlan, PlacementOnMainOrForeignSocketIsRefused) {
+  auto main_lcore = plan_lcores({{1, 0}}, {PortQueues{"p0", 0, 1, 1, {0}, {}}}, false);
+  ASSERT_FALSE(main_lcore);
+  EXPECT_EQ(main_lcore.error().context,
+            "port 'p0' places a queue on lcore 0, which is not a worker lcore of eal.lcores (the first lcore is the "
+            "main lcore)");
+  auto foreign = plan_lcores({{1, 0}, {2, 1}}, {PortQueues{"p0", 0, 1, 1, {}, {2}}}, false);
+  ASSERT_FALSE(foreign);
+  EXPECT_EQ(foreign.error().context,
+            "port 'p0' (socket 0) places a queue on lcore 2 of socket 1: set eal.allow_cross_numa = true to accept the "
+            "cost");
 }
 
 TEST(EalArgs, VdevsOnlyMeansNoPci) {

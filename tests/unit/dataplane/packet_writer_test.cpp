@@ -2,6 +2,7 @@
 // that scapy built and checksummed (tests/fixtures/frames/make_reference_frames.py).
 
 #include <gtest/gtest.h>
+#include <rte_ip.h>
 
 #include <string>
 #include <vector>
@@ -111,6 +112,39 @@ TEST(PacketWriter, RandomFieldStaysInRangeAndRepeatsForSameSequence) {
     ASSERT_EQ(load_be16(buffer.data() + 36), port);
   }
   EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 100);
+}
+
+// With TX checksum offload the IPv4 checksum is 0 and the UDP checksum field holds the
+// pseudo-header sum, exactly what DPDK's own rte_ipv4/6_phdr_cksum compute.
+TEST(PacketWriter, HardwareChecksumLeavesPseudoHeaderSumForTheNic) {
+  for (const bool v6 : {false, true}) {
+    profile::StreamCfg s;
+    s.frame.kind = profile::FrameSizeKind::kImix;
+    s.frame.sizes = {90, 333};
+    s.frame.weights = {1, 1};
+    if (v6) s.ip_version = profile::IpVersion::kV6;
+    s.vary.push_back({profile::VaryField::kIpSrc, profile::VaryOp::kRandom, 1000, 1});
+    s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 7, 1});
+    plan::TxStreamPlan plan = plan::build_stream_plan(s, 3);
+    plan.hw_checksum = true;
+    std::vector<uint8_t> buffer = plan.template_bytes;
+    uint16_t last_sig = 0;
+    for (uint64_t seq = 0; seq < 50; ++seq) {
+      const plan::SizeEntry& size = plan.sizes[size_index(plan, seq, 0)];
+      write_frame<true>(buffer.data(), plan, size, last_sig, Signature{3, 0, static_cast<uint32_t>(seq), 0}, seq);
+      uint16_t expected;
+      if (v6) {
+        expected = rte_ipv6_phdr_cksum(reinterpret_cast<const rte_ipv6_hdr*>(buffer.data() + 14), 0);
+      } else {
+        EXPECT_EQ(load_be16(buffer.data() + 14 + 10), 0) << "IPv4 checksum left to the NIC";
+        expected = rte_ipv4_phdr_cksum(reinterpret_cast<const rte_ipv4_hdr*>(buffer.data() + 14), 0);
+      }
+      // DPDK returns the sum in network order as stored in memory.
+      uint16_t stored;
+      std::memcpy(&stored, buffer.data() + plan.l4_offset + 6, 2);
+      ASSERT_EQ(stored, expected) << (v6 ? "IPv6" : "IPv4") << " seq " << seq;
+    }
+  }
 }
 
 TEST(StreamBuilder, ImixScheduleInterleavesByWeight) {

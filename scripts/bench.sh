@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Hot-path benchmark (not a test): Mpps per lcore, next to dpdk-testpmd in the same run.
+#   1. TX, 64-byte 802.1Q + IPv4 + UDP frames with signatures, one worker lcore on
+#      net_null, against `dpdk-testpmd --forward-mode=txonly` (64-byte frames) on the
+#      same vdev and lcores.
+#   2. RX accounting per lcore (signature, sequence tracking, latency histogram) on
+#      bursts of 32 signed frames in mbufs: Google Benchmark, no PMD.
+#   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
+# Usage: scripts/bench.sh [seconds per run, default 5]. Needs scripts/setup.sh first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+bin=build/dataplane/linerate-dataplane
+[[ -x $bin ]] || scripts/setup.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if grep -q "^HugePages_Free: *[1-9]" /proc/meminfo; then huge=on; tp_mem=(); else huge=off; tp_mem=(--no-huge -m 512); fi
+
+profile() {  # $1 device, $2 rx port or "", $3 rx_queues
+  cat <<TOML
+[eal]
+lcores = "0-1"
+memory_mb = 512
+huge_pages = "$huge"
+file_prefix = "lr-bench"
+[run]
+drain = "100ms"
+live = false
+[[port]]
+name = "p0"
+device = "$1"
+rx_queues = $3
+speed = "100G"
+[[stream]]
+name = "bench"
+tx_port = "p0"
+$2
+frame_size = 64
+rate = "max"
+duration = "${secs}s"
+vlan = { id = 100, pcp = 3 }
+ipv4 = { src = "198.18.0.1", dst = "198.19.0.1" }
+udp = { src = 1024, dst = 4791 }
+TOML
+}
+json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# 1. TX: linerate vs testpmd txonly
+profile net_null0 "" 0 > "$tmp/tx.toml"
+$bin -c "$tmp/tx.toml" -r "$tmp/tx.json" -q > /dev/null
+lr_tx=$(json "$tmp/tx.json" "'%.2f' % (r['streams'][0]['tx_pps_achieved'] / 1e6)")
+
+tp_out=$( (sleep 1; echo "show port stats 0"; sleep "$secs"; echo "show port stats 0"; echo stop; echo quit) |
+  dpdk-testpmd -l 0-1 "${tp_mem[@]}" --no-pci --vdev net_null0 --file-prefix lr-bench-tp --log-level lib.eal:warning -- \
+    -i --forward-mode=txonly --txpkts=60 --burst=32 --txq=1 --rxq=1 --nb-cores=1 --auto-start 2>&1)
+tp_tx=$(echo "$tp_out" | grep -o "Tx-pps: *[0-9]*" | tail -1 | awk '{printf "%.2f", $2 / 1e6}')
+
+# 2. RX accounting
+rx_line=$(build/tests/perf/rx_accounting_bench --benchmark_filter='BM_RxAccounting/16$' --benchmark_min_time=2 2>/dev/null |
+  grep -o "Mpps=[0-9.]*" | head -1 | cut -d= -f2)
+
+# 3. loopback TX + RX + accounting on one lcore
+profile net_ring0 'rx_port = "p0"' 1 > "$tmp/ring.toml"
+$bin -c "$tmp/ring.toml" -r "$tmp/ring.json" -q > /dev/null
+ring=$(json "$tmp/ring.json" "'%.2f Mpps, lost %d' % (r['streams'][0]['tx_pps_achieved'] / 1e6, r['streams'][0]['lost'])")
+
+cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+echo "CPU: $cpu; $secs s per run; hugepages: $huge; DPDK $(pkg-config --modversion libdpdk)"
+printf "%-62s %12s\n" "benchmark (one lcore each)" "Mpps"
+printf "%-62s %12s\n" "TX 64 B, net_null: dpdk-testpmd --forward-mode=txonly" "$tp_tx"
+printf "%-62s %12s\n" "TX 64 B, net_null: linerate (VLAN+IPv4+UDP, signature, csums)" "$lr_tx"
+printf "%-62s %12s\n" "RX accounting, 64 B signed frames, 16 streams (no PMD)" "$rx_line"
+printf "%-62s %12s\n" "TX+RX+accounting, net_ring loopback, same lcore" "$ring"
