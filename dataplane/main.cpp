@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "linerate-dataplane: DPDK traffic generator and receiver with exact per-stream loss and latency.\n\n"
       "One-shot mode: runs the streams of a profile on its ports, prints a live line per second,\n"
-      "then a per-stream table; --report writes the same results as JSON. Ctrl-C stops traffic,\n"
+      "then a per-stream table; --report writes the same results as JSON. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops traffic,\n"
       "drains, and still writes the full report.",
       "linerate-dataplane"};
   std::string config_path;
@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
                                             fmt::join(eal_args, " ")));
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  std::signal(SIGHUP, on_signal);  // a closed terminal still gets its report
 
   int code = 0;
   {

@@ -6,10 +6,11 @@
 #   2. RX accounting per lcore (signature, sequence tracking, latency histogram) on
 #      bursts of 32 signed frames in mbufs: Google Benchmark, no PMD.
 #   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
-# Usage: scripts/bench.sh [seconds per run, default 5]. Needs scripts/setup.sh first.
+# Usage: scripts/bench.sh [seconds per run, default 5] [TX runs each, default 5].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
+runs=${2:-5}
 bin=build/dataplane/linerate-dataplane
 [[ -x $bin ]] || scripts/setup.sh
 tmp=$(mktemp -d)
@@ -46,19 +47,30 @@ TOML
 }
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
-# 1. TX: linerate vs testpmd txonly
+# 1. TX: linerate vs testpmd txonly, interleaved runs (this kind of VM drifts by
+# +-25 % from one run to the next), reported as median [min-max].
 profile net_null0 "" 0 > "$tmp/tx.toml"
-$bin -c "$tmp/tx.toml" -r "$tmp/tx.json" -q > /dev/null
-lr_tx=$(json "$tmp/tx.json" "'%.2f' % (r['streams'][0]['tx_pps_achieved'] / 1e6)")
-
-tp_out=$( (sleep 1; echo "show port stats 0"; sleep "$secs"; echo "show port stats 0"; echo stop; echo quit) |
-  dpdk-testpmd -l 0-1 "${tp_mem[@]}" --no-pci --vdev net_null0 --file-prefix lr-bench-tp --log-level lib.eal:warning -- \
-    -i --forward-mode=txonly --txpkts=60 --burst=32 --txq=1 --rxq=1 --nb-cores=1 --auto-start 2>&1)
-tp_tx=$(echo "$tp_out" | grep -o "Tx-pps: *[0-9]*" | tail -1 | awk '{printf "%.2f", $2 / 1e6}')
+lr_runs=()
+tp_runs=()
+for ((i = 0; i < runs; i++)); do
+  $bin -c "$tmp/tx.toml" -r "$tmp/tx.json" -q > /dev/null
+  lr_runs+=("$(json "$tmp/tx.json" "r['streams'][0]['tx_pps_achieved']")")
+  tp_out=$( (sleep 1; echo "show port stats 0"; sleep "$secs"; echo "show port stats 0"; echo stop; echo quit) |
+    dpdk-testpmd -l 0-1 "${tp_mem[@]}" --no-pci --vdev net_null0 --file-prefix lr-bench-tp --log-level lib.eal:warning -- \
+      -i --forward-mode=txonly --txpkts=60 --burst=32 --txq=1 --rxq=1 --nb-cores=1 --auto-start 2>&1)
+  tp_runs+=("$(echo "$tp_out" | grep -o "Tx-pps: *[0-9]*" | tail -1 | awk '{print $2}')")
+done
+stats() { python3 -c "import sys, statistics as st; v=sorted(float(x)/1e6 for x in sys.argv[1:]); print('%.2f [%.2f-%.2f]' % (st.median(v), v[0], v[-1]))" "$@"; }
+lr_tx=$(stats "${lr_runs[@]}")
+tp_tx=$(stats "${tp_runs[@]}")
 
 # 2. RX accounting
-rx_line=$(build/tests/perf/rx_accounting_bench --benchmark_filter='BM_RxAccounting/16$' --benchmark_min_time=2 2>/dev/null |
-  grep -o "Mpps=[0-9.]*" | head -1 | cut -d= -f2)
+rx_bench() {
+  build/tests/perf/rx_accounting_bench --benchmark_filter="$1" --benchmark_min_time=2 2>/dev/null |
+    grep -o "Mpps=[0-9.]*" | head -1 | cut -d= -f2 | xargs printf "%.2f"
+}
+rx_hot=$(rx_bench 'streams:16/frames:256$')
+rx_cold=$(rx_bench 'streams:16/frames:4096$')
 
 # 3. loopback TX + RX + accounting on one lcore
 profile net_ring0 'rx_port = "p0"' 1 > "$tmp/ring.toml"
@@ -66,9 +78,10 @@ $bin -c "$tmp/ring.toml" -r "$tmp/ring.json" -q > /dev/null
 ring=$(json "$tmp/ring.json" "'%.2f Mpps, lost %d' % (r['streams'][0]['tx_pps_achieved'] / 1e6, r['streams'][0]['lost'])")
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
-echo "CPU: $cpu; $secs s per run; hugepages: $huge; DPDK $(pkg-config --modversion libdpdk)"
-printf "%-62s %12s\n" "benchmark (one lcore each)" "Mpps"
-printf "%-62s %12s\n" "TX 64 B, net_null: dpdk-testpmd --forward-mode=txonly" "$tp_tx"
-printf "%-62s %12s\n" "TX 64 B, net_null: linerate (VLAN+IPv4+UDP, signature, csums)" "$lr_tx"
-printf "%-62s %12s\n" "RX accounting, 64 B signed frames, 16 streams (no PMD)" "$rx_line"
-printf "%-62s %12s\n" "TX+RX+accounting, net_ring loopback, same lcore" "$ring"
+echo "CPU: $cpu; $(nproc) CPUs; $secs s per run; hugepages: $huge; DPDK $(pkg-config --modversion libdpdk)"
+printf "%-64s %s\n" "benchmark (one lcore each)" "Mpps"
+printf "%-64s %s\n" "TX 64 B, net_null: dpdk-testpmd --forward-mode=txonly" "$tp_tx"
+printf "%-64s %s\n" "TX 64 B, net_null: linerate (VLAN+IPv4+UDP, signature, checksums)" "$lr_tx"
+printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames in cache" "$rx_hot"
+printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames from memory" "$rx_cold"
+printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"

@@ -7,6 +7,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
+# "N passed, N failed" over both builds from meson's JSON test logs.
+summary() {
+  python3 - build/meson-logs/testlog.json build-asan/meson-logs/testlog.json <<'PY'
+import json, os, sys
+counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
+for path in sys.argv[1:]:
+    if os.path.exists(path):
+        for line in open(path):
+            result = json.loads(line)["result"]
+            key = "OK" if result == "OK" else "SKIP" if result == "SKIP" else "FAIL"
+            counts[key] += 1
+print("%d passed, %d failed, %d skipped" % (counts["OK"], counts["FAIL"], counts["SKIP"]))
+PY
+}
+trap summary EXIT
+
+rm -f build-asan/meson-logs/testlog.json
 meson test -C build --suite unit --suite vdev --suite e2e --print-errorlogs --num-processes 2
 
 if [[ ! -f build-asan/build.ninja ]]; then

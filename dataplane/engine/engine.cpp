@@ -217,6 +217,18 @@ Result<void> Engine::State::build_streams() {
     for (size_t p = 0; p < ports.size(); ++p)
       if (ports[p].cfg.name == cfg.tx_port) s.tx_port = static_cast<uint16_t>(p);
     const PortState& tx = ports[s.tx_port];
+    // The port must carry the largest frame: MTU + Ethernet header + FCS (+ tag).
+    uint16_t mtu = 0;
+    if (rte_eth_dev_get_mtu(tx.info.port_id, &mtu) == 0) {
+      const uint32_t max_frame = mtu + 14u + kFcsBytes + (cfg.vlan ? 4u : 0u);
+      if (cfg.frame.largest() > max_frame)
+        return make_error(Errc::kInvalid,
+                          fmt::format("stream '{}' sends {}-byte frames but port '{}' has MTU {}, which carries at most "
+                                      "{}-byte frames{}; set mtu = {} on the port",
+                                      cfg.name, cfg.frame.largest(), tx.cfg.name, mtu, max_frame,
+                                      cfg.vlan ? " with a VLAN tag" : "",
+                                      cfg.frame.largest() - 14 - kFcsBytes - (cfg.vlan ? 4 : 0)));
+    }
     auto pps = plan::stream_pps(cfg, tx.speed_bps, tx.cfg.name);
     if (!pps) return std::unexpected(pps.error());
     s.pps = *pps;
@@ -324,7 +336,7 @@ Result<void> Engine::State::build_lcores() {
     ctx.n_rx_queues = static_cast<uint32_t>(l.n_rxqs);
     ctx.rx_streams = l.streams;
     ctx.n_streams = static_cast<uint32_t>(l.n_streams);
-    ctx.tsc_hz = tsc_hz;
+    ctx.ns_per_tsc_q32 = fast::tsc_ns_multiplier(tsc_hz);
   }
   return {};
 }

@@ -83,7 +83,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   uint32_t n_rx_queues = 0;
   RxStream* rx_streams = nullptr;
   uint32_t n_streams = 0;
-  uint64_t tsc_hz = 0;
+  uint64_t ns_per_tsc_q32 = 0;  ///< nanoseconds per TSC cycle, Q32 (see tsc_ns_multiplier)
   uint64_t start_tsc = 0;  ///< common start of all lanes, set before launch
 
   // Written by mgmt. Release on store, acquire on load: the lcore then sees every

@@ -51,14 +51,17 @@ inline uint64_t vary_value(const plan::VaryPlan& v, uint64_t seq, uint8_t lane, 
 /// kHwChecksum: the port computes the checksums (TX offload). The IPv4 checksum field is
 /// then 0 and the UDP one holds the folded pseudo-header sum, as DPDK's offload contract
 /// asks (rte_ipv4_phdr_cksum), so per frame only the varying addresses are added.
-template <bool kHwChecksum = false>
-inline void write_frame(uint8_t* frame, const plan::TxStreamPlan& plan, const plan::SizeEntry& size,
-                        uint16_t& last_sig_offset, const Signature& sig, uint64_t seq) noexcept {
+/// kMultiSize: plan.multi_size; a fixed-size stream never moves its signature or lengths.
+/// Both are template parameters so the TX loop picks the variant once per burst.
+template <bool kHwChecksum = false, bool kMultiSize = true>
+[[gnu::always_inline]] inline void write_frame(uint8_t* frame, const plan::TxStreamPlan& plan,
+                                               const plan::SizeEntry& size, uint16_t& last_sig_offset,
+                                               const Signature& sig, uint64_t seq) noexcept {
   uint32_t ip_sum = size.ip_base_sum;
   uint32_t udp_sum = kHwChecksum ? size.phdr_base_sum : size.udp_base_sum;
   const uint16_t l3 = plan.l3_offset;
   const uint16_t l4 = plan.l4_offset;
-  if (plan.multi_size) {
+  if (kMultiSize) {
     store_be16(frame + l3 + (plan.ipv6 ? 4 : 2), size.ip_len);
     store_be16(frame + l4 + 4, size.udp_len);
   }
@@ -91,17 +94,18 @@ inline void write_frame(uint8_t* frame, const plan::TxStreamPlan& plan, const pl
     }
   }
   const uint16_t sig_offset = static_cast<uint16_t>(size.data_len - kSignatureBytes);
-  if (last_sig_offset != sig_offset) {
+  if (kMultiSize && last_sig_offset != sig_offset) {
     if (last_sig_offset >= plan.header_bytes) std::memset(frame + last_sig_offset, 0, kSignatureBytes);
     last_sig_offset = sig_offset;
   }
-  write_signature(frame + sig_offset, sig);
+  const SignatureWords words = encode_signature(sig);
+  write_signature(frame + sig_offset, words);
   if constexpr (kHwChecksum) {
     if (!plan.ipv6) store_be16(frame + l3 + 10, 0);
     store_be16(frame + l4 + 6, csum_fold(udp_sum));
     return;
   }
-  udp_sum += csum_partial(frame + sig_offset, kSignatureBytes, ((sig_offset - l4) & 1) != 0);
+  udp_sum += signature_csum(words, ((sig_offset - l4) & 1) != 0);
   if (!plan.ipv6) store_be16(frame + l3 + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
   uint16_t udp_csum = static_cast<uint16_t>(~csum_fold(udp_sum));
   if (udp_csum == 0) udp_csum = 0xFFFF;  // RFC 768: 0 means "no checksum"

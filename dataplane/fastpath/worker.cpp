@@ -12,41 +12,59 @@
 
 namespace lr::fast {
 
-uint32_t tsc_to_ns32(uint64_t tsc, uint64_t tsc_hz) noexcept {
+uint64_t tsc_ns_multiplier(uint64_t tsc_hz) noexcept {
   __extension__ using u128 = unsigned __int128;
-  return static_cast<uint32_t>(static_cast<u128>(tsc) * 1'000'000'000u / tsc_hz);
+  return static_cast<uint64_t>((static_cast<u128>(1'000'000'000u) << 32) / tsc_hz);
 }
+
+namespace {
+
+// Writes the per-frame bytes of `n` frames; the variant is chosen once per burst.
+template <bool kHwChecksum, bool kMultiSize>
+void fill_burst(TxLane& lane, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns, uint16_t* lens) noexcept {
+  const plan::TxStreamPlan& plan = *lane.plan;
+  uint16_t no_offset = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    const uint64_t seq = lane.next_seq + i;
+    const plan::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, seq, lane.lane)] : plan.sizes[0];
+    m->data_off = RTE_PKTMBUF_HEADROOM;
+    auto* data = rte_pktmbuf_mtod(m, uint8_t*);
+    // Multi-size streams: the mbuf's private area remembers where this buffer's last
+    // signature was, so it can be cleared from the payload.
+    uint16_t& last_sig_offset = kMultiSize ? *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) : no_offset;
+    const Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(seq), tx_ns};
+    write_frame<kHwChecksum, kMultiSize>(data, plan, size, last_sig_offset, sig, seq);
+    m->data_len = size.data_len;
+    m->pkt_len = size.data_len;
+    m->ol_flags = lane.ol_flags;
+    if (kHwChecksum) m->tx_offload = lane.tx_offload;
+    lens[i] = size.data_len;
+  }
+}
+
+}  // namespace
 
 uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept {
   const uint32_t want = lane.remaining < kTxBurst ? static_cast<uint32_t>(lane.remaining) : kTxBurst;
   const uint32_t n = lane.pacer.due(now_tsc, want);
   if (n == 0) return 0;
   rte_mbuf* pkts[kTxBurst];
-  if (rte_pktmbuf_alloc_bulk(lane.pool, pkts, n) != 0) {
+  // Raw get, not rte_pktmbuf_alloc_bulk: the fields a reset would clear are set in
+  // fill_burst, and a pool object always has refcnt 1, nb_segs 1 and no next segment.
+  if (rte_mempool_get_bulk(lane.pool, reinterpret_cast<void**>(pkts), n) != 0) {
     lane.pacer.refund(n);
     counter_add(lane.alloc_failures, 1);
     return 0;
   }
-  const plan::TxStreamPlan& plan = *lane.plan;
   uint16_t lens[kTxBurst];
-  for (uint32_t i = 0; i < n; ++i) {
-    rte_mbuf* m = pkts[i];
-    const uint64_t seq = lane.next_seq + i;
-    const plan::SizeEntry& size = plan.sizes[size_index(plan, seq, lane.lane)];
-    auto* data = rte_pktmbuf_mtod(m, uint8_t*);
-    // The mbuf's private area remembers where this buffer's last signature was.
-    auto* last_sig_offset = static_cast<uint16_t*>(rte_mbuf_to_priv(m));
-    const Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(seq), tx_ns};
-    if (plan.hw_checksum) {
-      write_frame<true>(data, plan, size, *last_sig_offset, sig, seq);
-      m->ol_flags = lane.ol_flags;
-      m->tx_offload = lane.tx_offload;
-    } else {
-      write_frame(data, plan, size, *last_sig_offset, sig, seq);
-    }
-    m->data_len = size.data_len;
-    m->pkt_len = size.data_len;
-    lens[i] = size.data_len;
+  const plan::TxStreamPlan& plan = *lane.plan;
+  if (plan.hw_checksum) {
+    if (plan.multi_size) fill_burst<true, true>(lane, pkts, n, tx_ns, lens);
+    else fill_burst<true, false>(lane, pkts, n, tx_ns, lens);
+  } else {
+    if (plan.multi_size) fill_burst<false, true>(lane, pkts, n, tx_ns, lens);
+    else fill_burst<false, false>(lane, pkts, n, tx_ns, lens);
   }
   const uint16_t sent = rte_eth_tx_burst(lane.port_id, lane.queue_id, pkts, static_cast<uint16_t>(n));
   if (sent < n) {
@@ -125,7 +143,7 @@ uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
   if (n == 0) return 0;
   // Read after the burst: a clock read before it could predate a frame sent by another
   // lcore and give a negative latency.
-  const uint32_t rx_ns = tsc_to_ns32(rte_rdtsc(), ctx.tsc_hz);
+  const uint32_t rx_ns = tsc_to_ns32(rte_rdtsc(), ctx.ns_per_tsc_q32);
   rx_account_burst(ctx, queue, pkts, n, rx_ns);
   rte_pktmbuf_free_bulk(pkts, n);
   return n;
@@ -163,7 +181,7 @@ int run_worker(void* arg) noexcept {
     const uint64_t now_tsc = rte_rdtsc();  // one clock read per iteration
     if (active != 0) {
       const bool stop = ctx.stop_tx.load(std::memory_order_acquire);
-      const uint32_t tx_ns = tsc_to_ns32(now_tsc, ctx.tsc_hz);
+      const uint32_t tx_ns = tsc_to_ns32(now_tsc, ctx.ns_per_tsc_q32);
       for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
         TxLane& lane = ctx.tx_lanes[i];
         if (lane.finished) continue;

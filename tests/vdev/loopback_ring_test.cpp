@@ -17,7 +17,7 @@ std::vector<std::string> eal_test_args() {
   // Three lcores on the CI machine's two CPUs: workers 1 and 2 share CPU 1.
   return {"vdev_loopback_ring", "--lcores=0@0,1@1,2@1", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
           "--log-level", "lib.eal:warning",
-          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_null0"};
+          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_null0"};
 }
 
 namespace {
@@ -116,6 +116,57 @@ lanes = 2
   EXPECT_EQ(r.mbufs_not_returned, 0u);
 }
 
+TEST(LoopbackRing, BurstsDeliverExactCount) {
+  const dp::RunReport r = run(R"(
+[run]
+drain = "50ms"
+[[port]]
+name = "p4"
+device = "net_ring4"
+speed = "10G"
+[[stream]]
+name = "bursty"
+tx_port = "p4"
+rx_port = "p4"
+frame_size = 256
+rate = "max"
+count = 1000
+burst = { packets = 100, interval = "2ms" }
+)");
+  ASSERT_EQ(r.streams.size(), 1u);
+  EXPECT_EQ(r.streams[0].tx_packets, 1000u);
+  EXPECT_EQ(r.streams[0].rx_packets, 1000u);
+  EXPECT_EQ(r.streams[0].lost, 0);
+  // Ten bursts 2 ms apart: the last starts 18 ms after the first.
+  EXPECT_GE(r.duration_s, 0.018);
+  EXPECT_EQ(r.mbufs_not_returned, 0u);
+}
+
+// A paced stream never sends more than its deadlines allow: 0.2 s at 100 kpps has
+// 20000 frames due in [0, 0.2 s). (CI never asserts a lower bound on rates.)
+TEST(LoopbackRing, DurationModeNeverExceedsTheRate) {
+  const dp::RunReport r = run(R"(
+[run]
+drain = "50ms"
+[[port]]
+name = "p5"
+device = "net_ring5"
+speed = "10G"
+[[stream]]
+name = "timed"
+tx_port = "p5"
+rx_port = "p5"
+frame_size = 64
+rate = "100kpps"
+duration = "200ms"
+)");
+  ASSERT_EQ(r.streams.size(), 1u);
+  EXPECT_LE(r.streams[0].tx_packets, 20000u);
+  EXPECT_GT(r.streams[0].tx_packets, 0u);
+  EXPECT_EQ(r.streams[0].rx_packets, r.streams[0].tx_packets);
+  EXPECT_EQ(r.streams[0].lost, 0);
+}
+
 TEST(LoopbackRing, TransmitOnlyStreamHasNoReceiveSide) {
   const dp::RunReport r = run(R"(
 [[port]]
@@ -152,6 +203,25 @@ rate = "20Mpps"
   EXPECT_EQ(engine.error().context,
             "stream 'too-fast' asks 20.000 Mpps but port 'p2' at 10 Gbit/s carries at most 14.881 Mpps of 64-byte "
             "frames");
+}
+
+TEST(LoopbackRing, FrameAboveMtuIsRefused) {
+  const profile::Profile profile = profile::load_profile_text(R"(
+[[port]]
+name = "p3"
+device = "net_ring3"
+speed = "10G"
+[[stream]]
+name = "jumbo"
+tx_port = "p3"
+frame_size = 9000
+vlan = { id = 5 }
+)", "vdev-test.toml");
+  auto engine = dp::Engine::create(profile);
+  ASSERT_FALSE(engine);
+  EXPECT_EQ(engine.error().context,
+            "stream 'jumbo' sends 9000-byte frames but port 'p3' has MTU 1500, which carries at most 1522-byte frames "
+            "with a VLAN tag; set mtu = 8978 on the port");
 }
 
 TEST(LoopbackRing, UnknownDeviceIsRefused) {

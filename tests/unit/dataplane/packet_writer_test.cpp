@@ -55,6 +55,11 @@ TEST(PacketWriter, VlanIpv4MinimumFrameMatchesReference) {
   std::vector<uint8_t> buffer = plan.template_bytes;
   uint16_t last_sig = 0;
   EXPECT_EQ(write(plan, buffer, last_sig, 0, 5, 0x12345678), kVlanIpv4Min);
+  // The fixed-size variant the TX loop uses for this stream writes the same bytes.
+  std::vector<uint8_t> fixed = plan.template_bytes;
+  uint16_t unused = 0;
+  write_frame<false, false>(fixed.data(), plan, plan.sizes[0], unused, Signature{0, 0, 5, 0x12345678}, 5);
+  EXPECT_EQ(hex(fixed.data(), fixed.size()), kVlanIpv4Min);
 }
 
 TEST(PacketWriter, Ipv6SignatureAtOddOffsetMatchesReference) {

@@ -32,6 +32,18 @@ TEST(Signature, AnyCorruptedByteIsRejected) {
   }
 }
 
+TEST(Signature, RegisterChecksumEqualsByteSumAtBothAlignments) {
+  for (uint32_t seq : {0u, 1u, 0x00FFFFFFu, 0x01000000u, 0xDEADBEEFu, 0xFFFFFFFFu}) {
+    const Signature sig{0xA1B2, 7, seq, seq * 2654435761u};
+    uint8_t bytes[kSignatureBytes];
+    write_signature(bytes, sig);
+    const SignatureWords words = encode_signature(sig);
+    EXPECT_EQ(csum_fold(signature_csum(words, false)), csum_fold(csum_partial(bytes, kSignatureBytes, false)));
+    EXPECT_EQ(csum_fold(signature_csum(words, true)), csum_fold(csum_partial(bytes, kSignatureBytes, true)));
+    EXPECT_EQ(bytes[13], signature_check(bytes)) << "register and memory check bytes agree";
+  }
+}
+
 TEST(Signature, FoundAtEndOfFrame) {
   std::vector<uint8_t> frame(60, 0);
   write_signature(frame.data() + 46, Signature{9, 0, 5, 0});
