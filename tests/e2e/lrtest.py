@@ -48,6 +48,26 @@ class DataplaneCase(unittest.TestCase):
         self.fail("no port %s in report" % name)
 
 
+def sh(*cmd):
+    subprocess.run(cmd, check=True, capture_output=True, text=True)
+
+
+class NetnsCase(DataplaneCase):
+    """A test with its own network namespace, removed afterwards (with all its links)."""
+
+    def setUp(self):
+        super().setUp()
+        self.ns = "lr-%s-%d" % (type(self).__name__.lower()[:8], os.getpid())
+        sh("ip", "netns", "add", self.ns)
+        self.addCleanup(sh, "ip", "netns", "del", self.ns)
+
+    def nsexec(self, *cmd):
+        sh("ip", "netns", "exec", self.ns, *cmd)
+
+    def run_in_netns(self, profile_text, *args):
+        return self.run_dataplane(profile_text, *args, prefix=["ip", "netns", "exec", self.ns])
+
+
 def main():
     global BINARY
     BINARY = sys.argv.pop(1)

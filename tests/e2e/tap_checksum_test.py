@@ -13,10 +13,6 @@ import lrtest
 FRAMES = 500
 
 
-def sh(*cmd):
-    subprocess.run(cmd, check=True, capture_output=True, text=True)
-
-
 def snmp(ns, path):
     """{'Udp.NoPorts': n, ...} from /proc/net/snmp (header/value line pairs) or snmp6."""
     text = subprocess.run(["ip", "netns", "exec", ns, "cat", path], check=True, capture_output=True,
@@ -36,12 +32,9 @@ def snmp(ns, path):
 
 
 @unittest.skipUnless(os.geteuid() == 0 and shutil.which("ip"), "needs root and iproute2")
-class TapChecksums(lrtest.DataplaneCase):
+class TapChecksums(lrtest.NetnsCase):
     def setUp(self):
         super().setUp()
-        self.ns = "lr-tap-%d" % os.getpid()
-        sh("ip", "netns", "add", self.ns)
-        self.addCleanup(sh, "ip", "netns", "del", self.ns)
         # A persistent multi-queue tap that net_tap attaches to, addressed before traffic.
         for cmd in (["ip", "tuntap", "add", "dev", "lrtap0", "mode", "tap", "multi_queue"],
                     ["ip", "link", "set", "lrtap0", "up"],
@@ -49,11 +42,11 @@ class TapChecksums(lrtest.DataplaneCase):
                     ["ip", "addr", "add", "2001:200::2/64", "dev", "lrtap0", "nodad"],
                     ["ip", "route", "add", "198.18.0.0/24", "dev", "lrtap0"],
                     ["sysctl", "-qw", "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.lrtap0.rp_filter=0"]):
-            sh("ip", "netns", "exec", self.ns, *cmd)
+            self.nsexec(*cmd)
 
     def run_to_kernel(self, offload):
         before4, before6 = snmp(self.ns, "/proc/net/snmp"), snmp(self.ns, "/proc/net/snmp6")
-        proc, report = self.run_dataplane("""
+        proc, report = self.run_in_netns("""
 [eal]
 lcores = "0-1"
 huge_pages = "off"
@@ -85,7 +78,7 @@ eth = { dst = "ff:ff:ff:ff:ff:ff" }
 ipv6 = { src = "2001:200::1", dst = "2001:200::2" }
 udp = { src = 1024, dst = 7 }
 vary = [ { field = "ipv6.src", op = "random", count = 1000 } ]
-""" % ("true" if offload else "false", FRAMES, FRAMES), prefix=["ip", "netns", "exec", self.ns])
+""" % ("true" if offload else "false", FRAMES, FRAMES))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("checksums in %s" % ("hardware" if offload else "software"), proc.stdout)
         self.assertEqual(report["streams"][0]["tx_packets"], FRAMES)

@@ -35,18 +35,11 @@ table netdev lr_dup {
 """
 
 
-def sh(*cmd):
-    subprocess.run(cmd, check=True, capture_output=True, text=True)
-
-
 @unittest.skipUnless(os.geteuid() == 0 and shutil.which("ip") and shutil.which("nft"),
                      "needs root, iproute2 and nftables")
-class VethBridge(lrtest.DataplaneCase):
+class VethBridge(lrtest.NetnsCase):
     def setUp(self):
         super().setUp()
-        self.ns = "lr-e2e-%d" % os.getpid()
-        sh("ip", "netns", "add", self.ns)
-        self.addCleanup(sh, "ip", "netns", "del", self.ns)
         # No IPv6 in the namespace: the kernel would send its own ND/MLD frames.
         self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
         self.nsexec("ip", "link", "add", "lra", "type", "veth", "peer", "name", "bra")
@@ -58,9 +51,6 @@ class VethBridge(lrtest.DataplaneCase):
             self.nsexec("ip", "link", "set", dev, "up")
         subprocess.run(["ip", "netns", "exec", self.ns, "nft", "-f", "-"], input=NFT_RULES, check=True, text=True)
 
-    def nsexec(self, *cmd):
-        sh("ip", "netns", "exec", self.ns, *cmd)
-
     def nft_counter(self, family, table, name):
         out = subprocess.run(["ip", "netns", "exec", self.ns, "nft", "-j", "list", "counter", family, table, name],
                              check=True, capture_output=True, text=True).stdout
@@ -71,7 +61,7 @@ class VethBridge(lrtest.DataplaneCase):
 
     def test_loss_and_duplicates_match_the_bridge_counts(self):
         frames = 20000
-        proc, report = self.run_dataplane("""
+        proc, report = self.run_in_netns("""
 [eal]
 lcores = "0-1"
 huge_pages = "off"
@@ -95,7 +85,7 @@ count = %d
 ipv4 = { src = "198.18.0.1", dst = "198.19.0.1" }
 udp = { src = 1024, dst = 7 }
 vary = [ { field = "udp.src", count = 10 } ]
-""" % frames, prefix=["ip", "netns", "exec", self.ns])
+""" % frames)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         dropped = self.nft_counter("bridge", "lr_switch", "dropped")
         forwarded = self.nft_counter("bridge", "lr_switch", "forwarded")
