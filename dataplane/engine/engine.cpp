@@ -15,6 +15,7 @@
 #include <map>
 #include <thread>
 
+#include "dataplane/common/check.hpp"
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/eal/numa_alloc.hpp"
@@ -395,7 +396,10 @@ Result<void> Engine::start() {
   if (st.launched || st.finished) return make_error(Errc::kBusy, "the engine already ran");
   // Common start a little ahead, so every lane begins on the same TSC.
   st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
-  for (LcoreState& l : st.lcores) l.ctx->start_tsc = st.start_tsc;
+  for (LcoreState& l : st.lcores) {
+    LR_CHECK(l.ctx != nullptr);
+    l.ctx->start_tsc = st.start_tsc;
+  }
   for (LcoreState& l : st.lcores) {
     // An lcore with no queue stays parked: on a machine with fewer CPUs than lcores
     // it would only steal time from the busy ones.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "dataplane/common/check.hpp"
 #include "dataplane/fastpath/checksum.hpp"
 #include "dataplane/fastpath/signature.hpp"
 #include "dataplane/plan/stream_plan.hpp"
@@ -57,6 +58,9 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
 [[gnu::always_inline]] inline void write_frame(uint8_t* frame, const plan::TxStreamPlan& plan,
                                                const plan::SizeEntry& size, uint16_t& last_sig_offset,
                                                const Signature& sig, uint64_t seq) noexcept {
+  LR_DASSERT(size.data_len >= plan.header_bytes + kSignatureBytes);
+  LR_DASSERT(size.data_len <= plan.template_bytes.size());
+  LR_DASSERT(kMultiSize == plan.multi_size || kMultiSize);
   uint32_t ip_sum = size.ip_base_sum;
   uint32_t udp_sum = kHwChecksum ? size.phdr_base_sum : size.udp_base_sum;
   const uint16_t l3 = plan.l3_offset;

@@ -28,6 +28,7 @@ void fill_burst(TxLane& lane, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns,
     rte_mbuf* m = pkts[i];
     const uint64_t seq = lane.next_seq + i;
     const plan::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, seq, lane.lane)] : plan.sizes[0];
+    LR_DASSERT(RTE_PKTMBUF_HEADROOM + size.data_len <= m->buf_len);
     m->data_off = RTE_PKTMBUF_HEADROOM;
     auto* data = rte_pktmbuf_mtod(m, uint8_t*);
     // Multi-size streams: the mbuf's private area remembers where this buffer's last
@@ -49,6 +50,7 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
   const uint32_t want = lane.remaining < kTxBurst ? static_cast<uint32_t>(lane.remaining) : kTxBurst;
   const uint32_t n = lane.pacer.due(now_tsc, want);
   if (n == 0) return 0;
+  LR_DASSERT(n <= kTxBurst);
   rte_mbuf* pkts[kTxBurst];
   // Raw get, not rte_pktmbuf_alloc_bulk: the fields a reset would clear are set in
   // fill_burst, and a pool object always has refcnt 1, nb_segs 1 and no next segment.

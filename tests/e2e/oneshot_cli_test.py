@@ -57,6 +57,12 @@ udp = { src = 1024, dst = 4791 }
         self.assertFalse(report["interrupted"])
 
     def test_ctrl_c_stops_drains_and_writes_full_report(self):
+        self.check_stop_signal(signal.SIGINT)
+
+    def test_sigterm_stops_drains_and_writes_full_report(self):
+        self.check_stop_signal(signal.SIGTERM)
+
+    def check_stop_signal(self, signum):
         profile = self.write_profile(RING + """
 [[stream]]
 name = "forever"
@@ -70,7 +76,7 @@ rate = "100kpps"
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             time.sleep(2.5)
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(signum)
             out, err = proc.communicate(timeout=30)
         finally:
             if proc.poll() is None:
