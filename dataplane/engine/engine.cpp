@@ -26,6 +26,8 @@
 #include "dataplane/plan/stream_builder.hpp"
 #include "dataplane/port/port.hpp"
 
+#include <rte_pause.h>
+
 namespace lr::dp {
 
 using fast::counter_read;
@@ -64,6 +66,71 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
 struct LaneRef {
   uint32_t stream = 0;
 };
+
+// kLive: the lcores are running; counters are read relaxed and the RX state under each
+// lcore's seqcount. kFinal: the lcores have returned; everything is read exactly.
+enum class Reading : uint8_t { kLive, kFinal };
+
+namespace {
+
+// What one lcore counted of one stream's reception.
+struct RxCounts {
+  uint64_t received = 0;
+  uint64_t duplicate = 0;
+  uint64_t out_of_order = 0;
+  uint64_t beyond_window = 0;
+  uint64_t rx_bytes = 0;
+  uint64_t late = 0;
+  uint64_t misdelivered = 0;
+};
+
+// Reads a running lcore's RX state of one stream: the counters under the lcore's
+// seqcount, retried until no RX burst overlapped the read (bounded: a read that never
+// finds a quiet moment keeps its last attempt, a burst's worth apart at most); the
+// histogram buckets after it.
+RxCounts read_rx_live(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::LatencyHist& latency) {
+  RxCounts c;
+  for (int attempt = 0; attempt < 10000; ++attempt) {
+    const uint64_t before = ctx.rx_seq.load(std::memory_order_acquire);
+    if ((before & 1) != 0) {
+      rte_pause();
+      continue;
+    }
+    c = RxCounts{};
+    for (uint16_t lane = 0; lane < rx.n_lanes; ++lane) {
+      const fast::SeqTracker::Counts t = rx.lanes[lane].counts_relaxed();
+      c.received += t.received;
+      c.duplicate += t.duplicate;
+      c.out_of_order += t.out_of_order;
+      c.beyond_window += t.beyond_window;
+    }
+    c.rx_bytes = __atomic_load_n(&rx.rx_bytes, __ATOMIC_RELAXED);
+    c.late = __atomic_load_n(&rx.late, __ATOMIC_RELAXED);
+    c.misdelivered = __atomic_load_n(&rx.misdelivered, __ATOMIC_RELAXED);
+    latency.load_summary_relaxed(rx.latency);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (ctx.rx_seq.load(std::memory_order_relaxed) == before) break;
+  }
+  latency.load_buckets_relaxed(rx.latency);
+  return c;
+}
+
+RxCounts read_rx_final(const fast::RxStream& rx) {
+  RxCounts c;
+  for (uint16_t lane = 0; lane < rx.n_lanes; ++lane) {
+    const fast::SeqTracker::Counts& t = rx.lanes[lane].counts();
+    c.received += t.received;
+    c.duplicate += t.duplicate;
+    c.out_of_order += t.out_of_order;
+    c.beyond_window += t.beyond_window;
+  }
+  c.rx_bytes = rx.rx_bytes;
+  c.late = rx.late;
+  c.misdelivered = rx.misdelivered;
+  return c;
+}
+
+}  // namespace
 
 struct LcoreState {
   unsigned lcore_id = 0;
@@ -122,6 +189,8 @@ struct Engine::State {
   Result<void> build_lcores();
   void stop_lcores();
   void close_ports();
+  StreamReport collect_stream(size_t s, Reading reading) const;
+  StreamState* find_stream(const std::string& name);
 };
 
 Engine::State::~State() {
@@ -155,6 +224,64 @@ void Engine::State::close_ports() {
       p.closed = true;
     }
   }
+}
+
+StreamState* Engine::State::find_stream(const std::string& name) {
+  for (StreamState& s : streams)
+    if (s.cfg.name == name) return &s;
+  return nullptr;
+}
+
+StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
+  const StreamState& stream = streams[s];
+  StreamReport r;
+  r.name = stream.cfg.name;
+  r.tx_port = stream.cfg.tx_port;
+  r.rx_port = stream.cfg.rx_port;
+  r.frame_bytes_mean = stream.cfg.frame.mean();
+  r.target_pps = stream.pps;
+  const bool live = reading == Reading::kLive;
+  const uint64_t now_tsc = rte_rdtsc();
+  fast::LatencyHist latency;
+  for (const LcoreState& l : lcores) {
+    for (size_t i = 0; i < l.n_lanes; ++i) {
+      if (l.lane_refs[i].stream != s) continue;
+      const fast::TxLane& lane = l.lanes[i];
+      const uint64_t tx_packets = fast::counter_read(lane.tx_packets);
+      r.tx_packets += tx_packets;
+      r.tx_bytes += fast::counter_read(lane.tx_bytes);
+      r.tx_queue_full += fast::counter_read(lane.queue_full);
+      // A lane still sending has run until now.
+      const bool done = lane.done.load(std::memory_order_acquire);
+      const uint64_t stop_tsc = done ? __atomic_load_n(&lane.stop_tsc, __ATOMIC_RELAXED) : (live ? now_tsc : 0);
+      if (stop_tsc > lane.start_tsc && lane.start_tsc != 0)
+        r.tx_pps_achieved += static_cast<double>(tx_packets) * static_cast<double>(tsc_hz) /
+                             static_cast<double>(stop_tsc - lane.start_tsc);
+    }
+    if (!stream.cfg.rx_port || l.streams == nullptr || !l.streams[s].enabled) continue;
+    const fast::RxStream& rx = l.streams[s];
+    fast::LatencyHist lcore_latency;
+    const RxCounts c = live ? read_rx_live(*l.ctx, rx, lcore_latency) : read_rx_final(rx);
+    latency.merge(live ? lcore_latency : rx.latency);
+    r.rx_packets += c.received;
+    r.duplicate += c.duplicate;
+    r.out_of_order += c.out_of_order;
+    r.beyond_window += c.beyond_window;
+    r.rx_bytes += c.rx_bytes;
+    r.late += c.late;
+    r.misdelivered += c.misdelivered;
+  }
+  r.tx_l1_bps_achieved = r.tx_packets == 0 ? 0
+                         : r.tx_pps_achieved * (static_cast<double>(r.tx_bytes) / static_cast<double>(r.tx_packets) +
+                                                kWireOverheadBytes) * 8.0;
+  if (stream.cfg.rx_port) {
+    r.lost = static_cast<int64_t>(r.tx_packets) - static_cast<int64_t>(r.rx_packets - r.duplicate);
+    r.latency = LatencySummary{latency.count(),          latency.min(),           latency.mean(),
+                               latency.percentile(0.50), latency.percentile(0.90), latency.percentile(0.99),
+                               latency.percentile(0.999), latency.percentile(0.9999), latency.max(),
+                               latency.jitter()};
+  }
+  return r;
 }
 
 Result<void> Engine::State::build_ports() {
@@ -399,6 +526,7 @@ Result<void> Engine::start() {
   for (LcoreState& l : st.lcores) {
     LR_CHECK(l.ctx != nullptr);
     l.ctx->start_tsc = st.start_tsc;
+    for (size_t i = 0; i < l.n_lanes; ++i) l.lanes[i].start_tsc = st.start_tsc;  // before launch: no race
   }
   for (LcoreState& l : st.lcores) {
     // An lcore with no queue stays parked: on a machine with fewer CPUs than lcores
@@ -420,6 +548,53 @@ bool Engine::tx_finished() const {
     for (size_t i = 0; i < l.n_lanes; ++i)
       if (!l.lanes[i].done.load(std::memory_order_acquire)) return false;
   return true;
+}
+
+std::vector<StreamReport> Engine::live_stream_stats() const {
+  const State& st = *state_;
+  std::vector<StreamReport> out;
+  const Reading reading = st.launched ? Reading::kLive : Reading::kFinal;
+  for (size_t s = 0; s < st.streams.size(); ++s) out.push_back(st.collect_stream(s, reading));
+  return out;
+}
+
+Result<double> Engine::set_stream_rate(const std::string& name, const profile::Rate& rate) {
+  State& st = *state_;
+  StreamState* stream = st.find_stream(name);
+  if (stream == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
+  profile::StreamCfg cfg = stream->cfg;
+  cfg.rate = rate;
+  const PortState& tx = st.ports[stream->tx_port];
+  auto pps = plan::stream_pps(cfg, tx.speed_bps, tx.cfg.name);
+  if (!pps) return std::unexpected(pps.error());
+  const double lane_pps = *pps / cfg.lanes;
+  const uint64_t interval_fp = *pps > 0 ? fast::pacer_interval_fp(lane_pps, st.tsc_hz) : 0;
+  const auto max_lag = static_cast<uint32_t>(std::max(2.0 * fast::kTxBurst, lane_pps * kMaxLagSeconds));
+  const auto index = static_cast<uint32_t>(stream - st.streams.data());
+  for (LcoreState& l : st.lcores) {
+    for (size_t i = 0; i < l.n_lanes; ++i) {
+      if (l.lane_refs[i].stream != index) continue;
+      fast::TxLane& lane = l.lanes[i];
+      lane.requested_interval_fp.store(interval_fp, std::memory_order_relaxed);
+      lane.requested_max_lag.store(max_lag, std::memory_order_relaxed);
+      // Release: the lane that sees the new generation sees the values above.
+      lane.rate_generation.store(lane.rate_generation.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    }
+  }
+  stream->cfg.rate = rate;
+  stream->pps = *pps;
+  return *pps;
+}
+
+Result<void> Engine::stop_stream(const std::string& name) {
+  State& st = *state_;
+  const StreamState* stream = st.find_stream(name);
+  if (stream == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
+  const auto index = static_cast<uint32_t>(stream - st.streams.data());
+  for (LcoreState& l : st.lcores)
+    for (size_t i = 0; i < l.n_lanes; ++i)
+      if (l.lane_refs[i].stream == index) l.lanes[i].stop_request.store(true, std::memory_order_relaxed);
+  return {};
 }
 
 std::vector<PortLiveCounters> Engine::live_counters() const {
@@ -478,52 +653,7 @@ RunReport Engine::finish(bool interrupted) {
     }
   }
 
-  for (size_t s = 0; s < st.streams.size(); ++s) {
-    const StreamState& stream = st.streams[s];
-    StreamReport r;
-    r.name = stream.cfg.name;
-    r.tx_port = stream.cfg.tx_port;
-    r.rx_port = stream.cfg.rx_port;
-    r.frame_bytes_mean = stream.cfg.frame.mean();
-    r.target_pps = stream.pps;
-    fast::LatencyHist latency;
-    for (const LcoreState& l : st.lcores) {
-      for (size_t i = 0; i < l.n_lanes; ++i) {
-        if (l.lane_refs[i].stream != s) continue;
-        const fast::TxLane& lane = l.lanes[i];
-        r.tx_packets += lane.tx_packets;
-        r.tx_bytes += lane.tx_bytes;
-        r.tx_queue_full += lane.queue_full;
-        if (lane.stop_tsc > lane.start_tsc)
-          r.tx_pps_achieved += static_cast<double>(lane.tx_packets) * static_cast<double>(st.tsc_hz) /
-                               static_cast<double>(lane.stop_tsc - lane.start_tsc);
-      }
-      if (!stream.cfg.rx_port || l.streams == nullptr || !l.streams[s].enabled) continue;
-      const fast::RxStream& rx = l.streams[s];
-      r.rx_bytes += rx.rx_bytes;
-      r.late += rx.late;
-      r.misdelivered += rx.misdelivered;
-      latency.merge(rx.latency);
-      for (uint16_t lane = 0; lane < rx.n_lanes; ++lane) {
-        const fast::SeqTracker::Counts& c = rx.lanes[lane].counts();
-        r.rx_packets += c.received;
-        r.duplicate += c.duplicate;
-        r.out_of_order += c.out_of_order;
-        r.beyond_window += c.beyond_window;
-      }
-    }
-    r.tx_l1_bps_achieved = r.tx_packets == 0 ? 0
-                           : r.tx_pps_achieved * (static_cast<double>(r.tx_bytes) / static_cast<double>(r.tx_packets) +
-                                                  kWireOverheadBytes) * 8.0;
-    if (stream.cfg.rx_port) {
-      r.lost = static_cast<int64_t>(r.tx_packets) - static_cast<int64_t>(r.rx_packets - r.duplicate);
-      r.latency = LatencySummary{latency.count(),          latency.min(),           latency.mean(),
-                                 latency.percentile(0.50), latency.percentile(0.90), latency.percentile(0.99),
-                                 latency.percentile(0.999), latency.percentile(0.9999), latency.max(),
-                                 latency.jitter()};
-    }
-    report.streams.push_back(std::move(r));
-  }
+  for (size_t s = 0; s < st.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
 
   for (const PortState& p : st.ports) {
     PortReport r;

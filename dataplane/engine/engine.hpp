@@ -47,6 +47,19 @@ class Engine {
 
   std::vector<PortLiveCounters> live_counters() const;
 
+  /// Per-stream results so far, while traffic runs: TX counters read relaxed, RX state
+  /// read consistently per lcore (seqcount), `lost` including frames still in flight.
+  /// Before start or after finish, the exact values.
+  std::vector<StreamReport> live_stream_stats() const;
+
+  /// Changes a stream's rate, also while it runs: each lane takes the new rate at its
+  /// next burst, without a pause. Returns the new frames/s (0: unpaced).
+  /// Errors: kInvalid (no such stream; a rate the port cannot carry).
+  Result<double> set_stream_rate(const std::string& stream, const profile::Rate& rate);
+
+  /// Stops one stream's TX lanes; the others go on. Errors: kInvalid (no such stream).
+  Result<void> stop_stream(const std::string& stream);
+
   /// Stops TX, lets RX drain for the profile's drain interval, stops the lcores, reads
   /// all counters, closes the ports and checks that every mbuf came back.
   RunReport finish(bool interrupted);

@@ -94,6 +94,24 @@ class LatencyHist {
 
   const std::array<uint64_t, kBuckets>& buckets() const noexcept { return counts_; }
 
+  /// mgmt, while the owner lcore records: copies the scalars (inside the lcore's
+  /// seqcount read section, so they agree with each other) ...
+  void load_summary_relaxed(const LatencyHist& live) noexcept {
+    count_ = __atomic_load_n(&live.count_, __ATOMIC_RELAXED);
+    sum_ = __atomic_load_n(&live.sum_, __ATOMIC_RELAXED);
+    jitter_sum_ = __atomic_load_n(&live.jitter_sum_, __ATOMIC_RELAXED);
+    jitter_pairs_ = __atomic_load_n(&live.jitter_pairs_, __ATOMIC_RELAXED);
+    min_ = __atomic_load_n(&live.min_, __ATOMIC_RELAXED);
+    max_ = __atomic_load_n(&live.max_, __ATOMIC_RELAXED);
+    last_ = __atomic_load_n(&live.last_, __ATOMIC_RELAXED);
+  }
+
+  /// ... and the buckets outside it (each word whole, the set a few frames apart: too
+  /// large to copy inside a section that a busy lcore reopens every microsecond).
+  void load_buckets_relaxed(const LatencyHist& live) noexcept {
+    for (uint32_t i = 0; i < kBuckets; ++i) counts_[i] = __atomic_load_n(&live.counts_[i], __ATOMIC_RELAXED);
+  }
+
  private:
   std::array<uint64_t, kBuckets> counts_{};
   uint64_t count_ = 0;

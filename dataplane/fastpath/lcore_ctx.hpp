@@ -41,6 +41,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint64_t remaining = kUnlimited;  ///< frames left (count mode)
   uint64_t duration_tsc = 0;        ///< 0: no duration limit
   uint64_t end_tsc = kUnlimited;
+  uint64_t applied_rate_generation = 0;
   Pacer pacer;
 
   // Written by the owner, read by mgmt (relaxed counters; done with release).
@@ -48,9 +49,18 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint64_t tx_bytes = 0;        ///< frame bytes incl. FCS
   uint64_t queue_full = 0;      ///< frames the TX queue refused (resent later, never counted as sent)
   uint64_t alloc_failures = 0;  ///< bursts skipped for an empty mempool
-  uint64_t start_tsc = 0;
+  uint64_t start_tsc = 0;       ///< set by mgmt before launch
   uint64_t stop_tsc = 0;
   std::atomic<bool> done{false};
+
+  // Written by mgmt, read by the owner once per loop iteration; a line of their own so
+  // mgmt's rare stores do not bounce the counters' line. A rate request is the two
+  // values, published by bumping rate_generation (release); the owner reads the
+  // generation again after them and retries on a change, so it never mixes requests.
+  alignas(RTE_CACHE_LINE_SIZE) std::atomic<uint64_t> rate_generation{0};
+  std::atomic<uint64_t> requested_interval_fp{0};  ///< Q16 TSC cycles per frame, 0: unpaced
+  std::atomic<uint32_t> requested_max_lag{0};
+  std::atomic<bool> stop_request{false};            ///< finish this lane now
 };
 
 /// One RX queue polled by this lcore.
@@ -90,6 +100,11 @@ struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   // write mgmt made before asking it to stop.
   alignas(RTE_CACHE_LINE_SIZE) std::atomic<bool> stop_tx{false};
   std::atomic<bool> stop_rx{false};
+
+  // Sequence count over rx_streams (single writer: this lcore): odd while an RX burst
+  // is being accounted. mgmt reads a consistent snapshot of the counters while traffic
+  // runs, retrying when it changed; see read_rx_stream_live.
+  alignas(RTE_CACHE_LINE_SIZE) std::atomic<uint64_t> rx_seq{0};
 };
 
 }  // namespace lr::fast

@@ -41,6 +41,21 @@ class Pacer {
     burst_left_ = 0;
   }
 
+  /// Changes the rate of a running lane at `now_tsc` (0 interval: unpaced). The new rate
+  /// starts now: no credit is carried over, and a slow rate's far deadline does not
+  /// hold back a faster new one.
+  void set_rate(uint64_t interval_fp, uint32_t max_lag, uint64_t now_tsc) noexcept {
+    if (interval_fp_ == 0 || now_tsc < origin_tsc_) {
+      origin_tsc_ = std::max(origin_tsc_, now_tsc);
+      next_fp_ = 0;
+    } else {
+      const uint64_t now_fp = (now_tsc - origin_tsc_) << kFracBits;
+      next_fp_ = std::clamp(next_fp_, now_fp, now_fp + interval_fp);
+    }
+    interval_fp_ = interval_fp;
+    max_lag_fp_ = interval_fp * std::max<uint32_t>(max_lag, 1);
+  }
+
   /// Moves the start of time (all lanes start together at a common TSC).
   void restart(uint64_t origin_tsc) noexcept {
     origin_tsc_ = origin_tsc;

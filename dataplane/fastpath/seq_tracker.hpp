@@ -69,6 +69,18 @@ class SeqTracker {
 
   const Counts& counts() const noexcept { return counts_; }
 
+  /// mgmt, while the owner lcore tracks (inside its seqcount read section).
+  Counts counts_relaxed() const noexcept {
+    Counts c;
+    c.received = __atomic_load_n(&counts_.received, __ATOMIC_RELAXED);
+    c.duplicate = __atomic_load_n(&counts_.duplicate, __ATOMIC_RELAXED);
+    c.out_of_order = __atomic_load_n(&counts_.out_of_order, __ATOMIC_RELAXED);
+    c.beyond_window = __atomic_load_n(&counts_.beyond_window, __ATOMIC_RELAXED);
+    c.missing = __atomic_load_n(&counts_.missing, __ATOMIC_RELAXED);
+    c.next_seq = __atomic_load_n(&counts_.next_seq, __ATOMIC_RELAXED);
+    return c;
+  }
+
  private:
   static constexpr uint64_t kWords = kWindow / 64;
   void set_bit(uint64_t seq) noexcept { bits_[(seq / 64) % kWords] |= uint64_t{1} << (seq % 64); }

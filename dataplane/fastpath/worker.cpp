@@ -146,12 +146,29 @@ uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
   // Read after the burst: a clock read before it could predate a frame sent by another
   // lcore and give a negative latency.
   const uint32_t rx_ns = tsc_to_ns32(rte_rdtsc(), ctx.ns_per_tsc_q32);
+  // Seqcount writer: odd while the stream state changes. The release fence keeps the
+  // odd value ahead of the updates, the release store keeps the even one behind them.
+  const uint64_t seq = ctx.rx_seq.load(std::memory_order_relaxed);
+  ctx.rx_seq.store(seq + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
   rx_account_burst(ctx, queue, pkts, n, rx_ns);
+  ctx.rx_seq.store(seq + 2, std::memory_order_release);
   rte_pktmbuf_free_bulk(pkts, n);
   return n;
 }
 
 namespace {
+
+// Applies a rate change that mgmt published; a request overtaken while being read is
+// picked up on the next iteration.
+void apply_rate_request(TxLane& lane, uint64_t generation, uint64_t now_tsc) noexcept {
+  const uint64_t interval_fp = lane.requested_interval_fp.load(std::memory_order_relaxed);
+  const uint32_t max_lag = lane.requested_max_lag.load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (lane.rate_generation.load(std::memory_order_relaxed) != generation) return;
+  lane.pacer.set_rate(interval_fp, max_lag, now_tsc);
+  lane.applied_rate_generation = generation;
+}
 
 void finish_lane(TxLane& lane, uint64_t now_tsc) noexcept {
   uint64_t stop = now_tsc;
@@ -175,7 +192,6 @@ int run_worker(void* arg) noexcept {
   for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
     TxLane& lane = ctx.tx_lanes[i];
     lane.pacer.restart(start);
-    lane.start_tsc = start;
     lane.end_tsc = lane.duration_tsc != 0 ? start + lane.duration_tsc : kUnlimited;
   }
   uint32_t active = ctx.n_tx_lanes;
@@ -187,11 +203,14 @@ int run_worker(void* arg) noexcept {
       for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
         TxLane& lane = ctx.tx_lanes[i];
         if (lane.finished) continue;
-        if (stop || lane.remaining == 0 || now_tsc >= lane.end_tsc) {
+        if (stop || lane.remaining == 0 || now_tsc >= lane.end_tsc ||
+            lane.stop_request.load(std::memory_order_relaxed)) {
           finish_lane(lane, now_tsc);
           --active;
           continue;
         }
+        const uint64_t generation = lane.rate_generation.load(std::memory_order_acquire);
+        if (generation != lane.applied_rate_generation) apply_rate_request(lane, generation, now_tsc);
         tx_lane_burst(lane, now_tsc, tx_ns);
       }
     }

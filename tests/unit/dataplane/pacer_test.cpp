@@ -105,6 +105,36 @@ TEST(Pacer, PacedBurstsKeepRateInsideBurst) {
   EXPECT_EQ(sent, 6u);
 }
 
+TEST(Pacer, RateChangeFromSlowToFastTakesEffectAtOnce) {
+  Pacer pacer = Pacer::paced(pacer_interval_fp(1.0, kTscHz), 0, 64);  // 1 pps
+  EXPECT_EQ(pacer.due(0, 32), 1u);                                    // next due in 1 s
+  const uint64_t now = kTscHz / 10;
+  pacer.set_rate(pacer_interval_fp(1e6, kTscHz), 64, now);  // 1 Mpps from 100 ms on
+  EXPECT_EQ(pacer.due(now + 2500, 32), 1u);                  // due 1 us later, not in 0.9 s
+  const uint64_t sent = run_virtual(pacer, now + 2501, 0.1, 200);
+  EXPECT_NEAR(static_cast<double>(sent), 100'000.0, 500.0);
+}
+
+TEST(Pacer, RateChangeFromFastToSlowCarriesNoCredit) {
+  Pacer pacer = Pacer::paced(pacer_interval_fp(1e6, kTscHz), 0, 10'000);
+  const uint64_t now = kTscHz / 100;  // 10 ms of 1 Mpps owed, never asked for
+  pacer.set_rate(pacer_interval_fp(1000.0, kTscHz), 64, now);
+  uint64_t sent = 0;
+  for (int i = 0; i < 100; ++i) sent += pacer.due(now, 32);
+  EXPECT_EQ(sent, 1u);  // one frame now, not the 10000 the old rate had accrued
+}
+
+TEST(Pacer, RateChangeBetweenPacedAndUnpaced) {
+  Pacer pacer = Pacer::unpaced();
+  pacer.restart(0);
+  EXPECT_EQ(pacer.due(1000, 32), 32u);
+  pacer.set_rate(pacer_interval_fp(1e6, kTscHz), 64, 5000);
+  EXPECT_EQ(pacer.due(5000, 32), 1u);
+  EXPECT_EQ(pacer.due(5001, 32), 0u);
+  pacer.set_rate(0, 64, 6000);
+  EXPECT_EQ(pacer.due(6000, 32), 32u);
+}
+
 TEST(Pacer, RebaseKeepsRateOverLongRuns) {
   // Start just before a rebase point; the rate must not jump across it.
   Pacer pacer = Pacer::paced(pacer_interval_fp(1e6, kTscHz), 0, 64);
