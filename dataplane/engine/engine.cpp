@@ -25,6 +25,7 @@
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/stream_builder.hpp"
 #include "dataplane/port/port.hpp"
+#include "dataplane/profile/load_toml.hpp"
 
 #include <rte_pause.h>
 
@@ -154,7 +155,9 @@ struct PortState {
   uint64_t speed_bps = 0;  ///< for rate conversion: the profile's speed, else the link's
   rte_mempool* rx_pool = nullptr;
   bool configured = false;
+  bool started = true;     ///< configure_port starts it; finish stops it, start starts it again
   bool closed = false;
+  PortCounters baseline;   ///< counters at the start of the run: reports are per run
   bool tx_checksum_offload = false;
   uint64_t rx_after_drain = 0;
 };
@@ -184,6 +187,7 @@ struct Engine::State {
 
   ~State();
   Result<void> build();
+  void free_run();
   Result<void> build_ports();
   Result<void> build_streams();
   Result<void> build_lcores();
@@ -196,15 +200,25 @@ struct Engine::State {
 Engine::State::~State() {
   stop_lcores();
   close_ports();
+  free_run();
+  for (PortState& p : ports) rte_mempool_free(p.rx_pool);
+}
+
+// Frees what one run of streams needs (stream pools, per-lcore state); the ports stay.
+void Engine::State::free_run() {
   for (LcoreState& l : lcores) {
     numa_delete_array(l.lanes, l.n_lanes);
     numa_delete_array(l.rxqs, l.n_rxqs);
     numa_delete_array(l.streams, l.n_streams);
     numa_delete_array(l.trackers, l.n_trackers);
     numa_delete_array(l.ctx, 1);
+    LcoreState fresh;
+    fresh.lcore_id = l.lcore_id;
+    fresh.socket = l.socket;
+    l = std::move(fresh);
   }
   for (StreamState& s : streams) rte_mempool_free(s.pool);
-  for (PortState& p : ports) rte_mempool_free(p.rx_pool);
+  streams.clear();
 }
 
 void Engine::State::stop_lcores() {
@@ -476,6 +490,34 @@ Result<void> Engine::State::build() {
   return build_lcores();
 }
 
+Result<void> Engine::set_streams(const std::vector<lr::profile::StreamCfg>& streams) {
+  State& st = *state_;
+  if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing the set of streams");
+  lr::profile::Profile candidate = st.profile;
+  candidate.streams = streams;
+  try {
+    lr::profile::validate_profile(candidate);
+  } catch (const lr::profile::ConfigError& error) {
+    return make_error(Errc::kInvalid, error.reason());
+  }
+  st.free_run();
+  st.profile.streams = streams;
+  if (auto ok = st.build_streams(); !ok) {
+    st.free_run();
+    return ok;
+  }
+  if (auto ok = st.build_lcores(); !ok) {
+    st.free_run();
+    return ok;
+  }
+  st.finished = false;
+  return {};
+}
+
+const lr::profile::Profile& Engine::profile() const noexcept { return state_->profile; }
+
+bool Engine::running() const noexcept { return state_->launched; }
+
 Engine::Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Engine::~Engine() = default;
 
@@ -520,7 +562,21 @@ std::string Engine::describe_plan() const {
 
 Result<void> Engine::start() {
   State& st = *state_;
-  if (st.launched || st.finished) return make_error(Errc::kBusy, "the engine already ran");
+  if (st.launched) return make_error(Errc::kBusy, "traffic is already running");
+  if (st.finished) {
+    // A new run of the same streams: fresh counters, pools and trackers.
+    if (auto ok = set_streams(st.profile.streams); !ok) return ok;
+  }
+  for (PortState& p : st.ports) {
+    if (p.closed) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", p.cfg.name));
+    if (!p.started) {
+      if (int rc = rte_eth_dev_start(p.info.port_id); rc != 0)
+        return make_error(Errc::kInvalid, fmt::format("port '{}': rte_eth_dev_start", p.cfg.name), -rc);
+      p.started = true;
+    }
+    p.rx_after_drain = 0;
+    if (auto counters = read_port_counters(p.info.port_id)) p.baseline = *counters;
+  }
   // Common start a little ahead, so every lane begins on the same TSC.
   st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
   for (LcoreState& l : st.lcores) {
@@ -620,7 +676,7 @@ std::vector<PortLiveCounters> Engine::live_counters() const {
   return out;
 }
 
-RunReport Engine::finish(bool interrupted) {
+RunReport Engine::finish(bool interrupted, AfterRun after) {
   State& st = *state_;
   RunReport report;
   report.profile_path = st.profile.path;
@@ -664,7 +720,7 @@ RunReport Engine::finish(bool interrupted) {
     r.socket = p.info.socket;
     r.link_up = p.link.up;
     r.link_speed_bps = p.link.speed_bps;
-    if (auto counters = read_port_counters(p.info.port_id)) r.counters = *counters;
+    if (auto counters = read_port_counters(p.info.port_id)) r.counters = *counters - p.baseline;
     for (const LcoreState& l : st.lcores)
       for (size_t i = 0; i < l.n_rxqs; ++i)
         if (l.rxqs[i].port_id == p.info.port_id) r.rx_no_signature += l.rxqs[i].no_signature;
@@ -672,9 +728,18 @@ RunReport Engine::finish(bool interrupted) {
     report.ports.push_back(std::move(r));
   }
 
-  st.close_ports();
+  // Stopping a port makes its TX queues give back the stream mbufs they hold; closing
+  // it also releases the RX queues' mbufs (some PMDs keep them while stopped).
+  if (after == AfterRun::kClosePorts) {
+    st.close_ports();
+    for (const PortState& p : st.ports) report.mbufs_not_returned += p.rx_pool->size - rte_mempool_avail_count(p.rx_pool);
+  } else {
+    for (PortState& p : st.ports) {
+      if (p.configured && p.started && !p.closed) rte_eth_dev_stop(p.info.port_id);
+      p.started = false;
+    }
+  }
   for (const StreamState& s : st.streams) report.mbufs_not_returned += s.pool->size - rte_mempool_avail_count(s.pool);
-  for (const PortState& p : st.ports) report.mbufs_not_returned += p.rx_pool->size - rte_mempool_avail_count(p.rx_pool);
   return report;
 }
 

@@ -24,12 +24,16 @@ struct PortLiveCounters {
   uint64_t rx_bytes = 0;  ///< incl. FCS
 };
 
+/// What finish does with the ports: a one-shot run closes them (and then checks every
+/// pool, RX included); a service keeps them for the next run (stopped: TX pools checked).
+enum class AfterRun : uint8_t { kClosePorts, kKeepPorts };
+
 class Engine {
  public:
   /// Brings up the profile's ports, builds stream plans and their template mempools and
   /// assigns queues to worker lcores. Errors: kNoDevice, kInvalid (NUMA, rates, queues),
   /// kNotSupported, kNoMemory, each with the port or stream it concerns.
-  static Result<std::unique_ptr<Engine>> create(const profile::Profile& profile);
+  static Result<std::unique_ptr<Engine>> create(const lr::profile::Profile& profile);
 
   ~Engine();
   Engine(const Engine&) = delete;
@@ -39,8 +43,18 @@ class Engine {
   std::string describe_plan() const;
   const std::vector<std::string>& warnings() const noexcept;
 
-  /// Launches the worker lcores; traffic starts on all lanes at one TSC.
+  /// Launches the worker lcores; traffic starts on all lanes at one TSC. After a
+  /// finish, starts a new run of the same streams with fresh counters.
+  /// Errors: kBusy (already running).
   Result<void> start();
+
+  /// Replaces the set of streams (validated against the ports, like a profile).
+  /// Errors: kBusy (traffic running), kInvalid (the reason, naming key and stream),
+  /// kNoMemory.
+  Result<void> set_streams(const std::vector<lr::profile::StreamCfg>& streams);
+
+  const lr::profile::Profile& profile() const noexcept;
+  bool running() const noexcept;
 
   /// True when every lane has finished (count or duration reached, or stopped).
   bool tx_finished() const;
@@ -55,14 +69,15 @@ class Engine {
   /// Changes a stream's rate, also while it runs: each lane takes the new rate at its
   /// next burst, without a pause. Returns the new frames/s (0: unpaced).
   /// Errors: kInvalid (no such stream; a rate the port cannot carry).
-  Result<double> set_stream_rate(const std::string& stream, const profile::Rate& rate);
+  Result<double> set_stream_rate(const std::string& stream, const lr::profile::Rate& rate);
 
   /// Stops one stream's TX lanes; the others go on. Errors: kInvalid (no such stream).
   Result<void> stop_stream(const std::string& stream);
 
   /// Stops TX, lets RX drain for the profile's drain interval, stops the lcores, reads
-  /// all counters, closes the ports and checks that every mbuf came back.
-  RunReport finish(bool interrupted);
+  /// all counters, stops or closes the ports and checks that every mbuf came back. Port
+  /// counters in the report are what this run added.
+  RunReport finish(bool interrupted, AfterRun after = AfterRun::kClosePorts);
 
   struct State;
 

@@ -108,6 +108,11 @@ Result<PortCounters> read_port_counters(uint16_t port_id) {
                       stats.imissed,  stats.ierrors,  stats.oerrors, stats.rx_nombuf};
 }
 
+PortCounters PortCounters::operator-(const PortCounters& b) const noexcept {
+  return PortCounters{ipackets - b.ipackets, opackets - b.opackets, ibytes - b.ibytes, obytes - b.obytes,
+                      imissed - b.imissed,   ierrors - b.ierrors,   oerrors - b.oerrors, rx_nombuf - b.rx_nombuf};
+}
+
 void close_port(uint16_t port_id) {
   rte_eth_dev_stop(port_id);
   rte_eth_dev_close(port_id);

@@ -43,6 +43,9 @@ struct PortCounters {
   uint64_t ierrors = 0;
   uint64_t oerrors = 0;
   uint64_t rx_nombuf = 0;
+
+  /// Counters since `baseline` (what one run added).
+  PortCounters operator-(const PortCounters& baseline) const noexcept;
 };
 
 /// Finds the ethdev port EAL made for `cfg.device`. Errors: kNoDevice.

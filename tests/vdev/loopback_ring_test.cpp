@@ -21,7 +21,7 @@ std::vector<std::string> eal_test_args() {
   // Three lcores on the CI machine's two CPUs: workers 1 and 2 share CPU 1.
   return {"vdev_loopback_ring", "--lcores=0@0,1@1,2@1", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
           "--log-level", "lib.eal:warning",
-          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_null0"};
+          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_ring7", "--vdev=net_null0"};
 }
 
 namespace {
@@ -241,6 +241,60 @@ rate = "50kpps"
   EXPECT_EQ(r.streams[0].tx_packets, stopped_at);
   EXPECT_EQ(r.streams[0].target_pps, 1000.0);
   EXPECT_EQ(r.mbufs_not_returned, 0u);
+}
+
+// A service keeps its ports between runs: each run counts from zero, the port
+// counters in each report are that run's, and the set of streams can change between.
+TEST(LoopbackRing, RunsAgainOnTheSamePortsWithNewStreams) {
+  const profile::Profile profile = profile::load_profile_text(R"(
+[run]
+drain = "50ms"
+[[port]]
+name = "p7"
+device = "net_ring7"
+speed = "10G"
+[[stream]]
+name = "first"
+tx_port = "p7"
+rx_port = "p7"
+rate = "max"
+count = 5000
+)", "vdev-test.toml");
+  auto engine = dp::Engine::create(profile);
+  ASSERT_TRUE(engine) << to_string(engine.error());
+  dp::Engine& e = **engine;
+  std::atomic<bool> interrupt{false};
+  for (int run = 0; run < 2; ++run) {
+    ASSERT_TRUE(e.start());
+    while (!e.tx_finished()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const dp::RunReport r = e.finish(false, dp::AfterRun::kKeepPorts);
+    ASSERT_EQ(r.streams.size(), 1u);
+    EXPECT_EQ(r.streams[0].tx_packets, 5000u) << "run " << run;
+    EXPECT_EQ(r.streams[0].rx_packets, 5000u) << "run " << run;
+    EXPECT_EQ(r.ports[0].counters.opackets, 5000u) << "run " << run;
+    EXPECT_EQ(r.mbufs_not_returned, 0u);
+  }
+  std::vector<profile::StreamCfg> streams = e.profile().streams;
+  streams[0].name = "second";
+  streams[0].count = 700;
+  streams.push_back(streams[0]);
+  streams[1].name = "third";
+  streams[1].frame.sizes = {1000};
+  ASSERT_TRUE(e.set_streams(streams));
+  ASSERT_TRUE(e.start());
+  EXPECT_EQ(e.set_streams(streams).error().code, Errc::kBusy);  // not while running
+  while (!e.tx_finished()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const dp::RunReport r = e.finish(false);
+  ASSERT_EQ(r.streams.size(), 2u);
+  EXPECT_EQ(r.streams[0].rx_packets, 700u);
+  EXPECT_EQ(r.streams[1].rx_bytes, 700u * 1000);
+  EXPECT_EQ(r.ports[0].counters.opackets, 1400u);
+  EXPECT_EQ(r.mbufs_not_returned, 0u);
+
+  streams[1].tx_port = "nowhere";
+  auto refused = e.set_streams(streams);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().context, "stream 'third': no [[port]] is named 'nowhere'");
 }
 
 TEST(LoopbackRing, TransmitOnlyStreamHasNoReceiveSide) {
