@@ -16,6 +16,7 @@
 #include "dataplane/eal/eal_args.hpp"
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/oneshot.hpp"
+#include "dataplane/mgmt/serve.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
 namespace {
@@ -41,18 +42,25 @@ int fail(int code, const std::string& message) {
 int main(int argc, char** argv) {
   CLI::App app{
       "linerate-dataplane: DPDK traffic generator and receiver with exact per-stream loss and latency.\n\n"
-      "One-shot mode: runs the streams of a profile on its ports, prints a live line per second,\n"
-      "then a per-stream table; --report writes the same results as JSON. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops traffic,\n"
-      "drains, and still writes the full report.",
+      "One-shot mode (default): runs the streams of a profile on its ports, prints a live line per\n"
+      "second, then a per-stream table; --report writes the same results as JSON. Ctrl-C (SIGINT,\n"
+      "SIGTERM, SIGHUP) stops traffic, drains, and still writes the full report.\n\n"
+      "Service mode (--serve): brings the ports up with the profile's streams installed and answers\n"
+      "JSON-RPC on a Unix socket ([control] socket, or --socket) until stopped; the `linerate`\n"
+      "command is its client. A run still going when the service stops is reported as above.",
       "linerate-dataplane"};
   std::string config_path;
   std::string report_path;
   bool quiet = false;
   bool plan_only = false;
+  bool serve = false;
+  std::string socket_path;
   app.add_option("-c,--config", config_path, "profile (TOML); see config/README.md")->required();
   app.add_option("-r,--report", report_path, "write the JSON report to this file");
   app.add_flag("-q,--quiet", quiet, "no live lines");
   app.add_flag("--plan-only", plan_only, "bring the ports up, print the plan and exit");
+  app.add_flag("--serve", serve, "service mode: answer the control socket until stopped");
+  app.add_option("--socket", socket_path, "control socket path (default: the profile's [control] socket)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -77,9 +85,11 @@ int main(int argc, char** argv) {
   if (rte_eal_init(static_cast<int>(eal_argv.size()), eal_argv.data()) < 0)
     return fail(kExitCannotRun, fmt::format("EAL initialisation failed: {} (arguments: {})", rte_strerror(rte_errno),
                                             fmt::join(eal_args, " ")));
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  std::signal(SIGHUP, on_signal);  // a closed terminal still gets its report
+  if (!serve) {
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    std::signal(SIGHUP, on_signal);  // a closed terminal still gets its report
+  }
 
   int code = 0;
   {
@@ -91,23 +101,30 @@ int main(int argc, char** argv) {
     std::printf("%s", (*engine)->describe_plan().c_str());
     for (const std::string& warning : (*engine)->warnings()) std::printf("warning: %s\n", warning.c_str());
     std::fflush(stdout);
+    std::optional<lr::Result<lr::dp::RunReport>> report;
     if (plan_only) {
       (*engine)->finish(false);
+    } else if (serve) {
+      auto served = lr::dp::serve(**engine, socket_path.empty() ? profile.control.socket : socket_path,
+                                  profile.control.group);
+      if (!served) report = std::unexpected(served.error());
+      else if (*served) report = std::move(**served);  // a run was still going
     } else {
-      auto report = lr::dp::run_oneshot(**engine, g_interrupt, quiet || !profile.run.live ? nullptr : stdout);
-      if (!report) {
-        code = fail(kExitCannotRun, lr::to_string(report.error()));
-      } else {
-        std::printf("\n%s", lr::dp::format_table(*report).c_str());
-        if (report->interrupted) std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
-        if (!report_path.empty()) {
-          std::ofstream out(report_path, std::ios::trunc);
-          out << lr::dp::to_json(*report).dump(2) << "\n";
-          if (!out) code = fail(kExitReport, fmt::format("writing the report file '{}' failed", report_path));
-          else std::printf("report: %s\n", report_path.c_str());
-        }
-        if (code == 0 && report->mbufs_not_returned != 0) code = kExitLeak;
+      report = lr::dp::run_oneshot(**engine, g_interrupt, quiet || !profile.run.live ? nullptr : stdout);
+    }
+    if (report && !*report) {
+      code = fail(kExitCannotRun, lr::to_string(report->error()));
+    } else if (report) {
+      const lr::dp::RunReport& r = **report;
+      std::printf("\n%s", lr::dp::format_table(r).c_str());
+      if (r.interrupted) std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
+      if (!report_path.empty()) {
+        std::ofstream out(report_path, std::ios::trunc);
+        out << lr::dp::to_json(r).dump(2) << "\n";
+        if (!out) code = fail(kExitReport, fmt::format("writing the report file '{}' failed", report_path));
+        else std::printf("report: %s\n", report_path.c_str());
       }
+      if (code == 0 && r.mbufs_not_returned != 0) code = kExitLeak;
     }
   }
   rte_eal_cleanup();

@@ -194,6 +194,7 @@ struct Engine::State {
   void stop_lcores();
   void close_ports();
   StreamReport collect_stream(size_t s, Reading reading) const;
+  PortReport collect_port(size_t p) const;
   StreamState* find_stream(const std::string& name);
 };
 
@@ -256,7 +257,24 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
   r.target_pps = stream.pps;
   const bool live = reading == Reading::kLive;
   const uint64_t now_tsc = rte_rdtsc();
+  // Receive side first: a frame counted as received was sent before, so while traffic
+  // runs `lost` (tx - rx) is never negative; it includes the frames in flight.
   fast::LatencyHist latency;
+  for (const LcoreState& l : lcores) {
+    if (!stream.cfg.rx_port || l.streams == nullptr || !l.streams[s].enabled) continue;
+    const fast::RxStream& rx = l.streams[s];
+    fast::LatencyHist lcore_latency;
+    const RxCounts c = live ? read_rx_live(*l.ctx, rx, lcore_latency) : read_rx_final(rx);
+    latency.merge(live ? lcore_latency : rx.latency);
+    r.rx_packets += c.received;
+    r.duplicate += c.duplicate;
+    r.out_of_order += c.out_of_order;
+    r.beyond_window += c.beyond_window;
+    r.rx_bytes += c.rx_bytes;
+    r.late += c.late;
+    r.misdelivered += c.misdelivered;
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
   for (const LcoreState& l : lcores) {
     for (size_t i = 0; i < l.n_lanes; ++i) {
       if (l.lane_refs[i].stream != s) continue;
@@ -272,29 +290,38 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
         r.tx_pps_achieved += static_cast<double>(tx_packets) * static_cast<double>(tsc_hz) /
                              static_cast<double>(stop_tsc - lane.start_tsc);
     }
-    if (!stream.cfg.rx_port || l.streams == nullptr || !l.streams[s].enabled) continue;
-    const fast::RxStream& rx = l.streams[s];
-    fast::LatencyHist lcore_latency;
-    const RxCounts c = live ? read_rx_live(*l.ctx, rx, lcore_latency) : read_rx_final(rx);
-    latency.merge(live ? lcore_latency : rx.latency);
-    r.rx_packets += c.received;
-    r.duplicate += c.duplicate;
-    r.out_of_order += c.out_of_order;
-    r.beyond_window += c.beyond_window;
-    r.rx_bytes += c.rx_bytes;
-    r.late += c.late;
-    r.misdelivered += c.misdelivered;
   }
   r.tx_l1_bps_achieved = r.tx_packets == 0 ? 0
                          : r.tx_pps_achieved * (static_cast<double>(r.tx_bytes) / static_cast<double>(r.tx_packets) +
                                                 kWireOverheadBytes) * 8.0;
   if (stream.cfg.rx_port) {
     r.lost = static_cast<int64_t>(r.tx_packets) - static_cast<int64_t>(r.rx_packets - r.duplicate);
+    // Live, a frame can be received before its TX lane has counted its burst.
+    if (live && r.lost < 0) r.lost = 0;
     r.latency = LatencySummary{latency.count(),          latency.min(),           latency.mean(),
                                latency.percentile(0.50), latency.percentile(0.90), latency.percentile(0.99),
                                latency.percentile(0.999), latency.percentile(0.9999), latency.max(),
                                latency.jitter()};
   }
+  return r;
+}
+
+PortReport Engine::State::collect_port(size_t index) const {
+  const PortState& p = ports[index];
+  PortReport r;
+  r.name = p.cfg.name;
+  r.device = p.cfg.device;
+  r.driver = p.info.driver;
+  r.port_id = p.info.port_id;
+  r.socket = p.info.socket;
+  r.link_up = p.link.up;
+  r.link_speed_bps = p.link.speed_bps;
+  if (!p.closed)
+    if (auto counters = read_port_counters(p.info.port_id)) r.counters = *counters - p.baseline;
+  for (const LcoreState& l : lcores)
+    for (size_t i = 0; i < l.n_rxqs; ++i)
+      if (l.rxqs[i].port_id == p.info.port_id) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);
+  r.rx_after_drain = p.rx_after_drain;
   return r;
 }
 
@@ -639,6 +666,8 @@ Result<double> Engine::set_stream_rate(const std::string& name, const profile::R
   }
   stream->cfg.rate = rate;
   stream->pps = *pps;
+  for (lr::profile::StreamCfg& s : st.profile.streams)
+    if (s.name == name) s.rate = rate;  // the next run keeps it
   return *pps;
 }
 
@@ -651,6 +680,12 @@ Result<void> Engine::stop_stream(const std::string& name) {
     for (size_t i = 0; i < l.n_lanes; ++i)
       if (l.lane_refs[i].stream == index) l.lanes[i].stop_request.store(true, std::memory_order_relaxed);
   return {};
+}
+
+std::vector<PortReport> Engine::port_reports() const {
+  std::vector<PortReport> out;
+  for (size_t p = 0; p < state_->ports.size(); ++p) out.push_back(state_->collect_port(p));
+  return out;
 }
 
 std::vector<PortLiveCounters> Engine::live_counters() const {
@@ -711,22 +746,7 @@ RunReport Engine::finish(bool interrupted, AfterRun after) {
 
   for (size_t s = 0; s < st.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
 
-  for (const PortState& p : st.ports) {
-    PortReport r;
-    r.name = p.cfg.name;
-    r.device = p.cfg.device;
-    r.driver = p.info.driver;
-    r.port_id = p.info.port_id;
-    r.socket = p.info.socket;
-    r.link_up = p.link.up;
-    r.link_speed_bps = p.link.speed_bps;
-    if (auto counters = read_port_counters(p.info.port_id)) r.counters = *counters - p.baseline;
-    for (const LcoreState& l : st.lcores)
-      for (size_t i = 0; i < l.n_rxqs; ++i)
-        if (l.rxqs[i].port_id == p.info.port_id) r.rx_no_signature += l.rxqs[i].no_signature;
-    r.rx_after_drain = p.rx_after_drain;
-    report.ports.push_back(std::move(r));
-  }
+  for (size_t p = 0; p < st.ports.size(); ++p) report.ports.push_back(st.collect_port(p));
 
   // Stopping a port makes its TX queues give back the stream mbufs they hold; closing
   // it also releases the RX queues' mbufs (some PMDs keep them while stopped).

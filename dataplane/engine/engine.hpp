@@ -61,6 +61,9 @@ class Engine {
 
   std::vector<PortLiveCounters> live_counters() const;
 
+  /// Each port: identity, link, the port's counters since the current run started.
+  std::vector<PortReport> port_reports() const;
+
   /// Per-stream results so far, while traffic runs: TX counters read relaxed, RX state
   /// read consistently per lcore (seqcount), `lost` including frames still in flight.
   /// Before start or after finish, the exact values.

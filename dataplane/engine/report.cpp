@@ -6,70 +6,75 @@
 
 namespace lr::dp {
 
+nlohmann::json to_json(const StreamReport& s) {
+  using nlohmann::json;
+  json j{
+      {"name", s.name},
+      {"tx_port", s.tx_port},
+      {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
+      {"frame_bytes_mean", s.frame_bytes_mean},
+      {"target_pps", s.target_pps == 0 ? json(nullptr) : json(s.target_pps)},
+      {"tx_packets", s.tx_packets},
+      {"tx_bytes", s.tx_bytes},
+      {"tx_pps_achieved", s.tx_pps_achieved},
+      {"tx_l1_bps_achieved", s.tx_l1_bps_achieved},
+      {"tx_queue_full", s.tx_queue_full},
+  };
+  if (s.rx_port) {
+    const LatencySummary& l = s.latency;
+    j.update(json{
+        {"rx_packets", s.rx_packets},
+        {"rx_bytes", s.rx_bytes},
+        {"lost", s.lost},
+        {"duplicate", s.duplicate},
+        {"out_of_order", s.out_of_order},
+        {"late", s.late},
+        {"beyond_window", s.beyond_window},
+        {"misdelivered", s.misdelivered},
+        {"latency_ns",
+         {{"samples", l.samples},
+          {"min", l.min_ns},
+          {"mean", l.mean_ns},
+          {"p50", l.p50_ns},
+          {"p90", l.p90_ns},
+          {"p99", l.p99_ns},
+          {"p999", l.p999_ns},
+          {"p9999", l.p9999_ns},
+          {"max", l.max_ns},
+          {"jitter", l.jitter_ns}}},
+    });
+  }
+  return j;
+}
+
+nlohmann::json to_json(const PortReport& p) {
+  return nlohmann::json{
+      {"name", p.name},
+      {"device", p.device},
+      {"driver", p.driver},
+      {"port_id", p.port_id},
+      {"socket", p.socket},
+      {"link_up", p.link_up},
+      {"link_speed_bps", p.link_speed_bps},
+      {"ipackets", p.counters.ipackets},
+      {"opackets", p.counters.opackets},
+      {"ibytes", p.counters.ibytes},
+      {"obytes", p.counters.obytes},
+      {"imissed", p.counters.imissed},
+      {"ierrors", p.counters.ierrors},
+      {"oerrors", p.counters.oerrors},
+      {"rx_nombuf", p.counters.rx_nombuf},
+      {"rx_no_signature", p.rx_no_signature},
+      {"rx_after_drain", p.rx_after_drain},
+  };
+}
+
 nlohmann::json to_json(const RunReport& r) {
   using nlohmann::json;
   json streams = json::array();
-  for (const StreamReport& s : r.streams) {
-    json j{
-        {"name", s.name},
-        {"tx_port", s.tx_port},
-        {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
-        {"frame_bytes_mean", s.frame_bytes_mean},
-        {"target_pps", s.target_pps == 0 ? json(nullptr) : json(s.target_pps)},
-        {"tx_packets", s.tx_packets},
-        {"tx_bytes", s.tx_bytes},
-        {"tx_pps_achieved", s.tx_pps_achieved},
-        {"tx_l1_bps_achieved", s.tx_l1_bps_achieved},
-        {"tx_queue_full", s.tx_queue_full},
-    };
-    if (s.rx_port) {
-      const LatencySummary& l = s.latency;
-      j.update(json{
-          {"rx_packets", s.rx_packets},
-          {"rx_bytes", s.rx_bytes},
-          {"lost", s.lost},
-          {"duplicate", s.duplicate},
-          {"out_of_order", s.out_of_order},
-          {"late", s.late},
-          {"beyond_window", s.beyond_window},
-          {"misdelivered", s.misdelivered},
-          {"latency_ns",
-           {{"samples", l.samples},
-            {"min", l.min_ns},
-            {"mean", l.mean_ns},
-            {"p50", l.p50_ns},
-            {"p90", l.p90_ns},
-            {"p99", l.p99_ns},
-            {"p999", l.p999_ns},
-            {"p9999", l.p9999_ns},
-            {"max", l.max_ns},
-            {"jitter", l.jitter_ns}}},
-      });
-    }
-    streams.push_back(std::move(j));
-  }
+  for (const StreamReport& s : r.streams) streams.push_back(to_json(s));
   json ports = json::array();
-  for (const PortReport& p : r.ports) {
-    ports.push_back(json{
-        {"name", p.name},
-        {"device", p.device},
-        {"driver", p.driver},
-        {"port_id", p.port_id},
-        {"socket", p.socket},
-        {"link_up", p.link_up},
-        {"link_speed_bps", p.link_speed_bps},
-        {"ipackets", p.counters.ipackets},
-        {"opackets", p.counters.opackets},
-        {"ibytes", p.counters.ibytes},
-        {"obytes", p.counters.obytes},
-        {"imissed", p.counters.imissed},
-        {"ierrors", p.counters.ierrors},
-        {"oerrors", p.counters.oerrors},
-        {"rx_nombuf", p.counters.rx_nombuf},
-        {"rx_no_signature", p.rx_no_signature},
-        {"rx_after_drain", p.rx_after_drain},
-    });
-  }
+  for (const PortReport& p : r.ports) ports.push_back(to_json(p));
   return json{
       {"schema", "linerate.run_report/1"},
       {"profile", r.profile_path},

@@ -74,6 +74,8 @@ struct RunReport {
 };
 
 nlohmann::json to_json(const RunReport& report);
+nlohmann::json to_json(const StreamReport& stream);
+nlohmann::json to_json(const PortReport& port);
 
 /// Human table: one row per stream, then one per port.
 std::string format_table(const RunReport& report);

@@ -113,6 +113,19 @@ PortCounters PortCounters::operator-(const PortCounters& b) const noexcept {
                       imissed - b.imissed,   ierrors - b.ierrors,   oerrors - b.oerrors, rx_nombuf - b.rx_nombuf};
 }
 
+Result<std::vector<std::pair<std::string, uint64_t>>> read_xstats(uint16_t port_id) {
+  const int n = rte_eth_xstats_get_names(port_id, nullptr, 0);
+  if (n < 0) return make_error(Errc::kNotSupported, fmt::format("port {}: xstats names", port_id), -n);
+  std::vector<rte_eth_xstat_name> names(static_cast<size_t>(n));
+  std::vector<rte_eth_xstat> values(static_cast<size_t>(n));
+  if (rte_eth_xstats_get_names(port_id, names.data(), static_cast<unsigned>(n)) != n ||
+      rte_eth_xstats_get(port_id, values.data(), static_cast<unsigned>(n)) != n)
+    return make_error(Errc::kNotSupported, fmt::format("port {}: xstats changed while being read", port_id));
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (int i = 0; i < n; ++i) out.emplace_back(names[values[i].id].name, values[i].value);
+  return out;
+}
+
 void close_port(uint16_t port_id) {
   rte_eth_dev_stop(port_id);
   rte_eth_dev_close(port_id);

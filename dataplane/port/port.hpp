@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dataplane/common/result.hpp"
 #include "dataplane/profile/profile.hpp"
@@ -60,6 +62,10 @@ Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& c
 LinkState wait_link(uint16_t port_id, uint32_t wait_ms);
 
 Result<PortCounters> read_port_counters(uint16_t port_id);
+
+/// The port's extended statistics, name and value, in the driver's order.
+/// Errors: kNotSupported.
+Result<std::vector<std::pair<std::string, uint64_t>>> read_xstats(uint16_t port_id);
 
 /// Stops and closes the port; queues release the mbufs they hold.
 void close_port(uint16_t port_id);

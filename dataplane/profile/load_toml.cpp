@@ -375,6 +375,16 @@ Profile read_root(const toml::table& root, const std::string& file) {
     TableReader r(*run, "run.", file);
     read_run(r, profile.run);
   }
+  if (const toml::table* control = in.subtable("control")) {
+    TableReader r(*control, "control.", file);
+    if (auto v = r.string("socket")) {
+      if (v->empty() || v->size() > 107)
+        r.fail(r.find("socket"), "socket", "a Unix socket path must have 1 to 107 characters");
+      profile.control.socket = *v;
+    }
+    if (auto v = r.string("group")) profile.control.group = *v;
+    r.finish();
+  }
   in.find("port");
   in.find("stream");
   in.finish();

@@ -28,6 +28,11 @@ struct EalCfg {
   std::vector<std::string> extra_args;   ///< appended verbatim to the EAL arguments
 };
 
+struct ControlCfg {
+  std::string socket = "/run/linerate/dataplane.sock";  ///< --serve: the control socket
+  std::string group;  ///< also let members of this group connect (root and our own uid always may)
+};
+
 struct RunCfg {
   uint64_t drain_ns = 500'000'000;   ///< RX keeps polling this long after TX stops
   bool live = true;                  ///< print a line per second while traffic runs
@@ -148,6 +153,7 @@ struct Profile {
   std::string path;  ///< file the profile was read from, for messages
   EalCfg eal;
   RunCfg run;
+  ControlCfg control;
   std::vector<PortCfg> ports;
   std::vector<StreamCfg> streams;
 

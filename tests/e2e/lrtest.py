@@ -71,6 +71,8 @@ class NetnsCase(DataplaneCase):
 def main():
     global BINARY
     BINARY = sys.argv.pop(1)
+    if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
+        sys.modules["__main__"].LINERATE = sys.argv.pop(1)  # the CLI, for tests that use it
     unittest.main(verbosity=2)
 
 

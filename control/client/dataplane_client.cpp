@@ -1,0 +1,66 @@
+#include "control/client/dataplane_client.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/write.hpp>
+#include <cstdlib>
+
+#include "dataplane/api/rpc.hpp"
+
+namespace lr::ctl {
+
+namespace asio = boost::asio;
+using Local = asio::local::stream_protocol;
+
+struct DataplaneClient::Impl {
+  asio::io_context io;
+  Local::socket socket{io};
+  std::string buffer;
+  std::string path;
+};
+
+DataplaneClient::DataplaneClient(const std::string& socket_path) : impl_(std::make_unique<Impl>()) {
+  impl_->path = socket_path;
+  boost::system::error_code ec;
+  impl_->socket.connect(Local::endpoint(socket_path), ec);
+  if (ec)
+    throw ConnectionError(fmt::format("cannot reach the data plane at {}: {} (is `linerate-dataplane --serve` "
+                                      "running? --socket or $LINERATE_SOCKET pick another socket)",
+                                      socket_path, ec.message()));
+}
+
+DataplaneClient::~DataplaneClient() = default;
+
+nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::json& params) {
+  const int64_t id = next_id_++;
+  const std::string request = api::make_request(id, method, params) + "\n";
+  boost::system::error_code ec;
+  asio::write(impl_->socket, asio::buffer(request), ec);
+  if (ec) throw ConnectionError(fmt::format("sending to {}: {}", impl_->path, ec.message()));
+  const size_t n = asio::read_until(impl_->socket, asio::dynamic_buffer(impl_->buffer), '\n', ec);
+  if (ec) throw ConnectionError(fmt::format("the data plane at {} hung up: {}", impl_->path, ec.message()));
+  const std::string line = impl_->buffer.substr(0, n - 1);
+  impl_->buffer.erase(0, n);
+  nlohmann::json reply;
+  try {
+    reply = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::exception& error) {
+    throw ConnectionError(fmt::format("the data plane answered something that is not JSON: {}", error.what()));
+  }
+  if (reply.contains("error")) {
+    const nlohmann::json& error = reply["error"];
+    throw RpcCallError(error.value("code", 0), error.value("message", std::string("unknown error")));
+  }
+  return reply.value("result", nlohmann::json());
+}
+
+std::string default_socket_path(const std::string& option) {
+  if (!option.empty()) return option;
+  if (const char* env = std::getenv("LINERATE_SOCKET"); env != nullptr && *env != '\0') return env;
+  return "/run/linerate/dataplane.sock";
+}
+
+}  // namespace lr::ctl

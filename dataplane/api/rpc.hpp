@@ -1,0 +1,71 @@
+#pragma once
+// The control socket's protocol: JSON-RPC 2.0, one request per line (newline-delimited
+// UTF-8 JSON, at most kMaxRequestBytes), one response line per request. Versioned by
+// `hello` (protocol) and by adding methods, never by changing old ones. Linked by the
+// data plane (server) and by the `linerate` control process (client).
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace lr::api {
+
+inline constexpr int kProtocolVersion = 1;
+inline constexpr size_t kMaxRequestBytes = 64 * 1024;
+
+/// JSON-RPC error codes: the standard ones, then linerate's (server range).
+enum class RpcCode : int {
+  kParseError = -32700,      ///< not JSON
+  kInvalidRequest = -32600,  ///< JSON, but not a JSON-RPC 2.0 request
+  kMethodNotFound = -32601,
+  kInvalidParams = -32602,
+  kInternalError = -32603,
+  kRequestTooLarge = -32000,
+  kPortOwned = -32001,       ///< another session owns a port the call would change
+  kBusy = -32002,            ///< e.g. traffic running
+  kNotSupported = -32003,
+  kNoDevice = -32004,
+  kFailed = -32005,          ///< the data plane tried and could not
+};
+
+/// An error a method or the codec answers with. Thrown on the control path only.
+class RpcError : public std::runtime_error {
+ public:
+  RpcError(RpcCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  RpcCode code() const noexcept { return code_; }
+
+ private:
+  RpcCode code_;
+};
+
+struct Request {
+  nlohmann::json id;      ///< null for a notification (no response expected)
+  bool notification = false;
+  std::string method;
+  nlohmann::json params;  ///< object (possibly empty)
+};
+
+/// Parses one request line. Throws RpcError (kParseError, kInvalidRequest,
+/// kRequestTooLarge) with a message that says what is wrong and where.
+Request parse_request(std::string_view line);
+
+std::string make_result(const nlohmann::json& id, const nlohmann::json& result);
+std::string make_error(const nlohmann::json& id, RpcCode code, const std::string& message);
+std::string make_request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
+
+/// Typed access to `params` that throws kInvalidParams naming the parameter.
+class Params {
+ public:
+  explicit Params(const nlohmann::json& params) : params_(params) {}
+  std::string string(const char* key) const;
+  std::optional<std::string> optional_string(const char* key) const;
+  std::vector<std::string> strings(const char* key) const;  ///< absent: empty
+  double number(const char* key, double min, double max) const;
+
+ private:
+  const nlohmann::json& params_;
+};
+
+}  // namespace lr::api

@@ -1,0 +1,201 @@
+#include "dataplane/mgmt/dataplane_methods.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "dataplane/profile/quantity.hpp"
+
+namespace lr::dp {
+
+using api::RpcCode;
+using api::RpcError;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+RpcCode rpc_code(Errc code) {
+  switch (code) {
+    case Errc::kInvalid: return RpcCode::kInvalidParams;
+    case Errc::kBusy: return RpcCode::kBusy;
+    case Errc::kNotSupported: return RpcCode::kNotSupported;
+    case Errc::kNoDevice: return RpcCode::kNoDevice;
+    case Errc::kNoMemory:
+    case Errc::kTimeout: return RpcCode::kFailed;
+  }
+  return RpcCode::kFailed;
+}
+
+template <class T>
+T value_or_throw(Result<T> result) {
+  if (!result) throw RpcError(rpc_code(result.error().code), to_string(result.error()));
+  if constexpr (!std::is_void_v<T>) return std::move(*result);
+}
+
+const profile::PortCfg& port_named(const Engine& engine, const std::string& name) {
+  const profile::PortCfg* port = engine.profile().find_port(name);
+  if (port == nullptr) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}'", name));
+  return *port;
+}
+
+const profile::StreamCfg& stream_named(const Engine& engine, const std::string& name) {
+  for (const profile::StreamCfg& s : engine.profile().streams)
+    if (s.name == name) return s;
+  throw RpcError(RpcCode::kInvalidParams, fmt::format("params.stream: no stream is named '{}'", name));
+}
+
+// A stream changes what leaves its TX port and what its RX port counts.
+void check_stream_ports(const PortOwnership& ownership, const Session& session, const profile::StreamCfg& s) {
+  ownership.check_may_change(session, s.tx_port);
+  if (s.rx_port) ownership.check_may_change(session, *s.rx_port);
+}
+
+}  // namespace
+
+void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership) {
+  d.add("hello", "Protocol handshake. params: {client?}. Returns server, version, protocol, session.", false,
+        [](Session& session, const api::Params& p) {
+          if (auto client = p.optional_string("client")) session.client = *client;
+          return json{{"server", "linerate-dataplane"},
+                      {"version", kVersion},
+                      {"protocol", api::kProtocolVersion},
+                      {"session", session.id}};
+        });
+  d.add("methods.list", "Every method with its help and whether it changes state.", false,
+        [&d](Session&, const api::Params&) { return d.list(); });
+
+  d.add("port.list", "Ports: name, device, driver, socket, link, owner session (null: none).", false,
+        [&](Session&, const api::Params&) {
+          json out = json::array();
+          for (const PortReport& r : engine.port_reports()) {
+            const auto owner = ownership.owner(r.name);
+            out.push_back({{"name", r.name},
+                           {"device", r.device},
+                           {"driver", r.driver},
+                           {"port_id", r.port_id},
+                           {"socket", r.socket},
+                           {"link_up", r.link_up},
+                           {"link_speed_bps", r.link_speed_bps},
+                           {"owner", owner ? json(*owner) : json(nullptr)}});
+          }
+          return out;
+        });
+  d.add("port.stats", "The port's own counters since the current run started. params: {port}.", false,
+        [&](Session&, const api::Params& p) {
+          const std::string name = port_named(engine, p.string("port")).name;
+          for (const PortReport& r : engine.port_reports())
+            if (r.name == name) return to_json(r);
+          throw RpcError(RpcCode::kNoDevice, fmt::format("port '{}' has no counters", name));
+        });
+  d.add("port.xstats", "Extended statistics of a port. params: {port, filter?}: names containing filter.", false,
+        [&](Session&, const api::Params& p) {
+          const std::string name = port_named(engine, p.string("port")).name;
+          const std::string filter = p.optional_string("filter").value_or("");
+          uint16_t port_id = 0;
+          for (const PortReport& r : engine.port_reports())
+            if (r.name == name) port_id = r.port_id;
+          json out = json::object();
+          for (const auto& [key, value] : value_or_throw(read_xstats(port_id)))
+            if (filter.empty() || key.find(filter) != std::string::npos) out[key] = value;
+          return out;
+        });
+
+  d.add("stream.list", "Streams: name, ports, rate, frame size, lanes.", false, [&](Session&, const api::Params&) {
+    json out = json::array();
+    const std::vector<StreamReport> live = engine.live_stream_stats();
+    for (size_t i = 0; i < engine.profile().streams.size(); ++i) {
+      const profile::StreamCfg& s = engine.profile().streams[i];
+      out.push_back({{"name", s.name},
+                     {"tx_port", s.tx_port},
+                     {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
+                     {"frame_bytes_mean", s.frame.mean()},
+                     {"lanes", s.lanes},
+                     {"target_pps", i < live.size() && live[i].target_pps > 0 ? json(live[i].target_pps) : json(nullptr)}});
+    }
+    return out;
+  });
+  d.add("stream.set_rate",
+        "Changes a stream's rate, also while it runs. params: {stream, rate}: rate as in profiles "
+        "('10%', '1.5Mpps', '5Gbps', '5Gbps-l2', 'max'). Returns target_pps.",
+        true, [&](Session& session, const api::Params& p) {
+          const profile::StreamCfg& s = stream_named(engine, p.string("stream"));
+          const std::string text = p.string("rate");
+          const auto rate = profile::parse_rate(text);
+          if (!rate)
+            throw RpcError(RpcCode::kInvalidParams,
+                           fmt::format("params.rate: '{}' is not a rate: write '10%', '1.5Mpps', '5Gbps' (L1), "
+                                       "'5Gbps-l2' or 'max'", text));
+          check_stream_ports(ownership, session, s);
+          const double pps = value_or_throw(engine.set_stream_rate(s.name, *rate));
+          return json{{"stream", s.name}, {"target_pps", pps > 0 ? json(pps) : json(nullptr)}};
+        });
+  d.add("stream.stop", "Stops one stream's transmission; the others go on. params: {stream}.", true,
+        [&](Session& session, const api::Params& p) {
+          const profile::StreamCfg& s = stream_named(engine, p.string("stream"));
+          check_stream_ports(ownership, session, s);
+          value_or_throw(engine.stop_stream(s.name));
+          return json{{"stream", s.name}, {"stopped", true}};
+        });
+
+  d.add("traffic.start", "Starts every stream (a new run with fresh counters).", true,
+        [&](Session& session, const api::Params&) {
+          for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
+          value_or_throw(engine.start());
+          return json{{"running", true}};
+        });
+  d.add("traffic.stop",
+        "Stops every stream, drains, and returns the run's report (the one-shot mode's JSON report).", true,
+        [&](Session& session, const api::Params&) {
+          if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
+          for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
+          return to_json(engine.finish(false, AfterRun::kKeepPorts));
+        });
+  d.add("traffic.status", "Whether traffic runs, and whether every stream has finished sending.", false,
+        [&](Session&, const api::Params&) {
+          return json{{"running", engine.running()}, {"tx_finished", engine.running() && engine.tx_finished()}};
+        });
+
+  d.add("stats.streams", "Per-stream results so far (lost includes frames in flight while running).", false,
+        [&](Session&, const api::Params&) {
+          json out = json::array();
+          for (const StreamReport& s : engine.live_stream_stats()) out.push_back(to_json(s));
+          return out;
+        });
+  d.add("stats.ports",
+        "Per port: what linerate sent and received so far (tx/rx packets and bytes incl. FCS) and the port's own "
+        "counters since the run started.",
+        false, [&](Session&, const api::Params&) {
+          json out = json::array();
+          const std::vector<PortReport> ports = engine.port_reports();
+          const std::vector<PortLiveCounters> live = engine.live_counters();
+          for (size_t i = 0; i < ports.size() && i < live.size(); ++i) {
+            json j = to_json(ports[i]);
+            j["linerate"] = {{"tx_packets", live[i].tx_packets},
+                             {"tx_bytes", live[i].tx_bytes},
+                             {"rx_packets", live[i].rx_packets},
+                             {"rx_bytes", live[i].rx_bytes}};
+            out.push_back(std::move(j));
+          }
+          return out;
+        });
+
+  d.add("session.acquire",
+        "Makes this session the owner of ports: other sessions cannot change them until released or this "
+        "connection closes. params: {ports}.",
+        false, [&](Session& session, const api::Params& p) {
+          const std::vector<std::string> ports = p.strings("ports");
+          if (ports.empty()) throw RpcError(RpcCode::kInvalidParams, "params.ports: name at least one port");
+          for (const std::string& port : ports) port_named(engine, port);
+          ownership.acquire(session, ports);
+          return json{{"session", session.id}, {"owned", ports}};
+        });
+  d.add("session.release", "Releases ports (all of this session's without params.ports).", false,
+        [&](Session& session, const api::Params& p) {
+          ownership.release(session, p.strings("ports"));
+          return json{{"session", session.id}};
+        });
+}
+
+}  // namespace lr::dp

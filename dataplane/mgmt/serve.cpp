@@ -1,0 +1,30 @@
+#include "dataplane/mgmt/serve.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <csignal>
+#include <cstdio>
+
+#include "dataplane/mgmt/dataplane_methods.hpp"
+#include "dataplane/mgmt/rpc_server.hpp"
+
+namespace lr::dp {
+
+Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group) {
+  boost::asio::io_context io;
+  Dispatcher dispatcher;
+  PortOwnership ownership;
+  register_dataplane_methods(dispatcher, engine, ownership);
+  RpcServer server(io, dispatcher, ownership, ServerOptions{socket_path, group});
+  if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+  signals.async_wait([&io](const boost::system::error_code&, int) { io.stop(); });
+  std::printf("serving on %s (linerate --socket %s ...); Ctrl-C ends the service\n", socket_path.c_str(),
+              socket_path.c_str());
+  std::fflush(stdout);
+  io.run();
+  if (engine.running()) return std::optional<RunReport>(engine.finish(true));
+  return std::optional<RunReport>();
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,17 @@
+#pragma once
+// Service mode (`linerate-dataplane --serve`): the ports are up, the profile's streams
+// installed, and the control socket answers until SIGINT / SIGTERM / SIGHUP. Traffic
+// starts and stops on request; a run still going at shutdown is finished and its
+// report printed (and written to `report_path` when given). Thread: mgmt.
+
+#include <string>
+
+#include "dataplane/common/result.hpp"
+#include "dataplane/engine/engine.hpp"
+
+namespace lr::dp {
+
+/// Returns the report of a run that was still going at shutdown, if any.
+Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group);
+
+}  // namespace lr::dp

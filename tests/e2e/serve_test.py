@@ -1,0 +1,260 @@
+"""Service mode: linerate-dataplane --serve on net_ring, driven over its control socket
+by raw JSON-RPC clients and by the `linerate` CLI: sessions and port ownership, clients
+that vanish mid-run, malformed and oversized requests, live rate changes, and the report
+of a run that is still going when the service is stopped."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import unittest
+
+import lrtest
+
+LINERATE = None  # the CLI: lrtest.main sets it from the second argument
+
+PROFILE = """
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+[run]
+drain = "100ms"
+[control]
+socket = "%s"
+[[port]]
+name = "p0"
+device = "net_ring0"
+speed = "10G"
+[[stream]]
+name = "s1"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 128
+rate = "20kpps"
+"""
+
+
+class Client:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.settimeout(20)
+        self.sock.connect(path)
+        self.file = self.sock.makefile("rw")
+        self.next_id = 1
+
+    def send_line(self, line):
+        self.file.write(line + "\n")
+        self.file.flush()
+        return json.loads(self.file.readline())
+
+    def call(self, method, **params):
+        self.next_id += 1
+        return self.send_line(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}))
+
+    def result(self, method, **params):
+        reply = self.call(method, **params)
+        if "error" in reply:
+            raise AssertionError("%s failed: %s" % (method, reply["error"]))
+        return reply["result"]
+
+    def close(self):
+        self.file.close()
+        self.sock.close()
+
+
+class Serve(lrtest.DataplaneCase):
+    def setUp(self):
+        super().setUp()
+        self.sock_path = os.path.join(self.dir, "dp.sock")
+        profile = self.write_profile(PROFILE % self.sock_path)
+        self.report = os.path.join(self.dir, "final.json")
+        self.proc = subprocess.Popen([lrtest.BINARY, "--config", profile, "--serve", "--report", self.report],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(self.stop_service)
+        for _ in range(200):
+            if os.path.exists(self.sock_path):
+                break
+            if self.proc.poll() is not None:
+                self.fail("data plane exited: %s" % self.proc.stderr.read())
+            time.sleep(0.05)
+        self.assertTrue(os.path.exists(self.sock_path), "no control socket")
+        self.assertEqual(os.stat(self.sock_path).st_mode & 0o777, 0o660)
+
+    def stop_service(self, signum=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signum)
+            try:
+                self.out, self.err = self.proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                raise
+        return self.proc.returncode
+
+    def cli(self, *args):
+        return subprocess.run([LINERATE, "--socket", self.sock_path, *args], capture_output=True, text=True, timeout=60)
+
+    def stream_stats(self, client):
+        return client.result("stats.streams")[0]
+
+    def test_ownership_is_per_session_and_ends_with_the_connection(self):
+        a, b = Client(self.sock_path), Client(self.sock_path)
+        session_a = a.result("hello", client="owner-a")["session"]
+        self.assertEqual(a.result("session.acquire", ports=["p0"])["owned"], ["p0"])
+        self.assertEqual(b.result("port.list")[0]["owner"], session_a)  # read-only calls stay open
+        refused = b.call("stream.set_rate", stream="s1", rate="1kpps")
+        self.assertEqual(refused["error"]["code"], -32001)
+        self.assertIn("port 'p0' is owned by session %d ('owner-a', pid %d" % (session_a, os.getpid()),
+                      refused["error"]["message"])
+        self.assertEqual(b.call("traffic.start")["error"]["code"], -32001)
+        a.close()  # the owner goes away: its ports are free
+        for _ in range(100):
+            if b.result("port.list")[0]["owner"] is None:
+                break
+            time.sleep(0.02)
+        self.assertEqual(b.result("stream.set_rate", stream="s1", rate="1kpps")["target_pps"], 1000.0)
+        b.close()
+
+    def test_client_killed_mid_run_leaves_traffic_running(self):
+        # A separate process owns the port, starts traffic, and is killed with SIGKILL.
+        script = ("import json,socket,time,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f=s.makefile('rw')\n"
+                  "for m,p in (('session.acquire',{'ports':['p0']}),('traffic.start',{})):\n"
+                  "  f.write(json.dumps({'jsonrpc':'2.0','id':1,'method':m,'params':p})+'\\n'); f.flush(); f.readline()\n"
+                  "print('started', flush=True); time.sleep(60)")
+        owner = subprocess.Popen([sys.executable, "-c", script, self.sock_path], stdout=subprocess.PIPE, text=True)
+        self.assertEqual(owner.stdout.readline().strip(), "started")
+        owner.kill()
+        owner.wait()
+        client = Client(self.sock_path)
+        first = self.stream_stats(client)
+        time.sleep(0.5)
+        second = self.stream_stats(client)
+        self.assertGreater(second["tx_packets"], first["tx_packets"], "traffic goes on without its client")
+        self.assertGreaterEqual(second["rx_packets"], first["rx_packets"])
+        self.assertTrue(client.result("traffic.status")["running"])
+        report = client.result("traffic.stop")  # the port is free again
+        s = report["streams"][0]
+        self.assertGreaterEqual(s["tx_packets"], second["tx_packets"])
+        self.assertEqual(s["rx_packets"], s["tx_packets"])
+        self.assertEqual(s["lost"], 0)
+        self.assertEqual(report["mbufs_not_returned"], 0)
+        client.close()
+
+    def test_malformed_and_oversized_requests_leave_it_answering(self):
+        client = Client(self.sock_path)
+        client.result("traffic.start")
+        bad_lines = ["not json", "[]", "{}", '{"jsonrpc":"2.0"}', '{"jsonrpc":"1.0","id":1,"method":"hello"}',
+                     '{"jsonrpc":"2.0","id":1,"method":"stream.set_rate","params":{"stream":5,"rate":"1kpps"}}',
+                     '{"jsonrpc":"2.0","id":1,"method":"stream.set_rate","params":{"stream":"s1","rate":"fast"}}',
+                     '{"jsonrpc":"2.0","id":1,"method":"stream.set_rate","params":{"stream":"zz","rate":"1kpps"}}',
+                     '{"jsonrpc":"2.0","id":1,"method":"port.xstats","params":{"port":"p9"}}',
+                     '{"jsonrpc":"2.0","id":1,"method":"no.such.method"}', "\x00\xff\xfe garbage"]
+        expected = [-32700, -32600, -32600, -32600, -32600, -32602, -32602, -32602, -32602, -32601, -32700]
+        for _ in range(20):
+            for line, code in zip(bad_lines, expected):
+                self.assertEqual(client.send_line(line)["error"]["code"], code, line)
+        # 70 KB without a newline: refused, and that connection is closed.
+        big = Client(self.sock_path)
+        big.sock.sendall(b'{"jsonrpc":"2.0","id":1,"method":"hello","params":{"x":"' + b"x" * 70000)
+        reply = json.loads(big.file.readline())
+        self.assertEqual(reply["error"]["code"], -32000)
+        self.assertIn("request exceeds 65536 bytes", reply["error"]["message"])
+        try:
+            self.assertEqual(big.file.readline(), "")  # closed ...
+        except ConnectionResetError:
+            pass  # ... with our unread bytes still in its buffer
+        # Still answering, traffic untouched, counters intact.
+        self.assertEqual(client.result("hello")["protocol"], 1)
+        self.assertTrue(client.result("traffic.status")["running"])
+        time.sleep(0.3)
+        report = client.result("traffic.stop")
+        s = report["streams"][0]
+        self.assertGreater(s["tx_packets"], 0)
+        self.assertEqual(s["rx_packets"], s["tx_packets"])
+        self.assertEqual(s["lost"], 0)
+        self.assertEqual(s["target_pps"], 20000.0)  # the refused rate changes changed nothing
+        client.close()
+
+    def test_rate_change_while_running(self):
+        client = Client(self.sock_path)
+        client.result("stream.set_rate", stream="s1", rate="200kpps")
+        client.result("traffic.start")
+        time.sleep(0.3)
+        self.assertEqual(client.result("stream.set_rate", stream="s1", rate="500pps")["target_pps"], 500.0)
+        time.sleep(0.05)
+        before, t0 = self.stream_stats(client)["tx_packets"], time.monotonic()
+        time.sleep(0.5)
+        after, t1 = self.stream_stats(client)["tx_packets"], time.monotonic()
+        # An upper bound only (CI never asserts that a rate was reached): 500 pps from here on.
+        self.assertLessEqual(after - before, 500 * (t1 - t0) + 2)
+        self.assertEqual(client.result("stream.list")[0]["target_pps"], 500.0)
+        report = client.result("traffic.stop")
+        self.assertEqual(report["streams"][0]["lost"], 0)
+        # A new run keeps the new rate and counts from zero.
+        client.result("traffic.start")
+        time.sleep(0.2)
+        report = client.result("traffic.stop")
+        self.assertLessEqual(report["streams"][0]["tx_packets"], 500 * report["duration_s"] + 2)
+        self.assertEqual(report["streams"][0]["rx_packets"], report["streams"][0]["tx_packets"])
+        client.close()
+
+    def test_cli(self):
+        ports = self.cli("ports")
+        self.assertEqual(ports.returncode, 0, ports.stderr)
+        self.assertRegex(ports.stdout, r"p0 +net_ring0 +net_ring +0 +up +10 +-")
+        self.assertEqual(self.cli("start").stdout, "traffic started\n")
+        time.sleep(0.3)
+        stats = self.cli("--json", "stats")
+        self.assertEqual(stats.returncode, 0, stats.stderr)
+        self.assertGreater(json.loads(stats.stdout)[0]["tx_packets"], 0)
+        rate = self.cli("rate", "s1", "1Mpps")
+        self.assertEqual(rate.stdout, "stream 's1' now at 1.000000 Mpps\n")
+        too_fast = self.cli("rate", "s1", "20Mpps")
+        self.assertEqual(too_fast.returncode, 1)
+        self.assertEqual(too_fast.stderr, "linerate: stream 's1' asks 20.000 Mpps but port 'p0' at 10 Gbit/s carries "
+                                          "at most 8.446 Mpps of 128-byte frames (error -32602)\n")
+        report_file = os.path.join(self.dir, "cli-report.json")
+        stop = self.cli("stop", "--report", report_file)
+        self.assertEqual(stop.returncode, 0, stop.stderr)
+        self.assertRegex(stop.stdout, r"s1 +\d+")
+        with open(report_file) as f:
+            report = json.load(f)
+        self.assertEqual(report["schema"], "linerate.run_report/1")
+        self.assertEqual(report["streams"][0]["lost"], 0)
+        self.assertEqual(self.cli("stop").returncode, 1)  # not running
+        gone = subprocess.run([LINERATE, "--socket", os.path.join(self.dir, "none.sock"), "ports"],
+                              capture_output=True, text=True)
+        self.assertEqual(gone.returncode, 3)
+        self.assertIn("cannot reach the data plane at", gone.stderr)
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"), "needs root and setpriv")
+    def test_other_users_are_refused(self):
+        os.chmod(self.sock_path, 0o666)  # past the file mode: the peer-credential check decides
+        os.chmod(self.dir, 0o755)
+        # The refusal comes at once, before any request.
+        probe = ("import socket,sys; s=socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect(sys.argv[1]); "
+                 "print(s.makefile().readline())")
+        out = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                              probe, self.sock_path], capture_output=True, text=True, timeout=30)
+        self.assertIn("permission denied: uid 65534 is not root, the data plane's user", out.stdout, out.stderr)
+
+    def test_stopping_the_service_reports_the_running_run(self):
+        client = Client(self.sock_path)
+        client.result("traffic.start")
+        time.sleep(0.3)
+        client.close()
+        self.assertEqual(self.stop_service(signal.SIGTERM), 0, self.err)
+        self.assertIn("(interrupted", self.out)
+        with open(self.report) as f:
+            report = json.load(f)
+        self.assertTrue(report["interrupted"])
+        s = report["streams"][0]
+        self.assertGreater(s["tx_packets"], 0)
+        self.assertEqual(s["rx_packets"], s["tx_packets"])
+        self.assertFalse(os.path.exists(self.sock_path), "the socket is removed")
+
+
+if __name__ == "__main__":
+    lrtest.main()

@@ -1,0 +1,124 @@
+// The control protocol's codec and dispatch: every error path answers with its code
+// and a message a person can act on.
+
+#include <gtest/gtest.h>
+
+#include "dataplane/api/rpc.hpp"
+#include "dataplane/mgmt/dispatcher.hpp"
+
+namespace lr::dp {
+namespace {
+
+using api::RpcCode;
+using nlohmann::json;
+
+class RpcDispatch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dispatcher_.add("echo", "returns params", false, [](Session&, const api::Params& p) {
+      return json{{"text", p.string("text")}, {"n", p.number("n", 0, 10)}};
+    });
+    dispatcher_.add("change", "changes p0", true, [this](Session& s, const api::Params&) {
+      ownership_.check_may_change(s, "p0");
+      return json{{"changed", true}};
+    });
+    dispatcher_.add("boom", "throws", false, [](Session&, const api::Params&) -> json {
+      throw std::runtime_error("internal failure");
+    });
+  }
+
+  json call(Session& session, const std::string& line) { return json::parse(dispatcher_.handle(session, line)); }
+
+  static void expect_error(const json& reply, RpcCode code, const std::string& message) {
+    ASSERT_TRUE(reply.contains("error")) << reply.dump();
+    EXPECT_EQ(reply["error"]["code"], static_cast<int>(code));
+    EXPECT_EQ(reply["error"]["message"], message);
+  }
+
+  Dispatcher dispatcher_;
+  PortOwnership ownership_;
+  Session a_{1, Peer{100, 0, 0}, "alice"};
+  Session b_{2, Peer{200, 0, 0}, ""};
+};
+
+TEST_F(RpcDispatch, AnswersAValidRequest) {
+  const json reply = call(a_, R"({"jsonrpc":"2.0","id":7,"method":"echo","params":{"text":"hi","n":3}})");
+  EXPECT_EQ(reply["id"], 7);
+  EXPECT_EQ(reply["result"]["text"], "hi");
+  EXPECT_EQ(reply["result"]["n"], 3.0);
+}
+
+TEST_F(RpcDispatch, NotJson) {
+  expect_error(call(a_, "{\"jsonrpc\": "), RpcCode::kParseError,
+               "request is not JSON: byte 13: syntax error while parsing value - unexpected end of input; expected "
+               "'[', '{', or a literal");
+}
+
+TEST_F(RpcDispatch, NotARequest) {
+  expect_error(call(a_, "[1,2]"), RpcCode::kInvalidRequest, "request must be a JSON object");
+  expect_error(call(a_, R"({"id":1,"method":"echo"})"), RpcCode::kInvalidRequest,
+               "request must have \"jsonrpc\": \"2.0\"");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1})"), RpcCode::kInvalidRequest,
+               "request must have a \"method\" string");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":[1],"method":"echo"})"), RpcCode::kInvalidRequest,
+               "\"id\" must be a string, an integer or null");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":[1]})"), RpcCode::kInvalidRequest,
+               "\"params\" must be an object of named parameters");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","extra":1})"), RpcCode::kInvalidRequest,
+               "unknown member \"extra\" in the request");
+}
+
+TEST_F(RpcDispatch, UnknownMethod) {
+  const json reply = call(a_, R"({"jsonrpc":"2.0","id":"x","method":"nope"})");
+  EXPECT_EQ(reply["id"], "x");
+  expect_error(reply, RpcCode::kMethodNotFound, "no method 'nope' (methods.list lists them)");
+}
+
+TEST_F(RpcDispatch, WrongParams) {
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"n":1}})"), RpcCode::kInvalidParams,
+               "params.text: is required");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":5,"n":1}})"),
+               RpcCode::kInvalidParams, "params.text: expected a string, found number");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"a","n":11}})"),
+               RpcCode::kInvalidParams, "params.n: 11 is out of range [0, 10]");
+}
+
+TEST_F(RpcDispatch, TooLarge) {
+  const std::string big = R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":")" +
+                          std::string(api::kMaxRequestBytes, 'x') + R"("}})";
+  expect_error(call(a_, big), RpcCode::kRequestTooLarge,
+               "request of " + std::to_string(big.size()) + " bytes exceeds the 65536-byte limit");
+}
+
+TEST_F(RpcDispatch, HandlerFailureIsAnInternalError) {
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"boom"})"), RpcCode::kInternalError, "internal failure");
+}
+
+TEST_F(RpcDispatch, NotificationGetsNoReply) {
+  EXPECT_EQ(dispatcher_.handle(a_, R"({"jsonrpc":"2.0","method":"echo","params":{"text":"a","n":1}})"), "");
+}
+
+TEST_F(RpcDispatch, OwnedPortRefusesOthersUntilReleased) {
+  ownership_.acquire(a_, {"p0"});
+  EXPECT_EQ(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"change"})")["result"]["changed"], true);
+  expect_error(call(b_, R"({"jsonrpc":"2.0","id":1,"method":"change"})"), RpcCode::kPortOwned,
+               "port 'p0' is owned by session 1 ('alice', pid 100, uid 0); it can be changed once that session "
+               "releases it or disconnects");
+  EXPECT_THROW(ownership_.acquire(b_, {"p0"}), api::RpcError);
+  ownership_.release_all(a_.id);  // the connection closed
+  EXPECT_EQ(call(b_, R"({"jsonrpc":"2.0","id":1,"method":"change"})")["result"]["changed"], true);
+  ownership_.acquire(b_, {"p0"});
+  EXPECT_EQ(ownership_.owner("p0"), 2u);
+  ownership_.release(b_, {});
+  EXPECT_FALSE(ownership_.owner("p0").has_value());
+}
+
+TEST_F(RpcDispatch, ListsMethodsWithHelp) {
+  const json list = dispatcher_.list();
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0]["name"], "boom");
+  EXPECT_EQ(list[1]["mutating"], true);
+}
+
+}  // namespace
+}  // namespace lr::dp
