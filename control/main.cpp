@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "control/cli/run_command.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
 
@@ -44,6 +45,11 @@ int main(int argc, char** argv) {
   app.add_option("--socket", socket_option, "data plane socket (default: $LINERATE_SOCKET, else /run/linerate/dataplane.sock)");
   app.add_flag("--json", as_json, "print the data plane's JSON instead of a table");
 
+  auto* run = app.add_subcommand("run", "run a profile: uses the serving data plane, or starts one for the run");
+  lr::ctl::RunOptions run_options;
+  run->add_option("profile", run_options.profile_path, "profile (TOML); see config/README.md")->required();
+  run->add_option("-r,--report", run_options.report_path, "write the JSON report to this file");
+  run->add_flag("-q,--quiet", [&](int64_t) { run_options.live = false; }, "no live lines");
   auto* hello = app.add_subcommand("hello", "protocol version and session of the data plane");
   auto* methods = app.add_subcommand("methods", "every method the data plane answers, with its help");
   auto* ports = app.add_subcommand("ports", "ports: device, driver, NUMA socket, link, owner");
@@ -80,6 +86,11 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*run) {
+      run_options.socket = socket_option;
+      run_options.as_json = as_json;
+      return lr::ctl::run_profile(run_options);
+    }
     lr::ctl::DataplaneClient client(lr::ctl::default_socket_path(socket_option));
     client.call("hello", {{"client", "linerate-cli"}});
     if (*hello) {

@@ -235,7 +235,9 @@ void Engine::State::stop_lcores() {
 void Engine::State::close_ports() {
   for (PortState& p : ports) {
     if (p.configured && !p.closed) {
-      close_port(p.info.port_id);
+      if (p.started) rte_eth_dev_stop(p.info.port_id);
+      rte_eth_dev_close(p.info.port_id);
+      p.started = false;
       p.closed = true;
     }
   }

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
 
 namespace lr::dp {
@@ -137,6 +138,36 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           check_stream_ports(ownership, session, s);
           value_or_throw(engine.stop_stream(s.name));
           return json{{"stream", s.name}, {"stopped", true}};
+        });
+
+  d.add("stream.load",
+        "Replaces the streams with a profile's (TOML text, as in profile files; its [[stream]] tables are taken, "
+        "their ports must exist here). Not while traffic runs. params: {profile, path?}: path names it in errors.",
+        true, [&](Session& session, const api::Params& p) {
+          const std::string text = p.string("profile");
+          const std::string path = p.optional_string("path").value_or("params.profile");
+          profile::Profile loaded;
+          try {
+            loaded = profile::load_profile_text(text, path);
+          } catch (const profile::ConfigError& error) {
+            throw RpcError(RpcCode::kInvalidParams, error.what());
+          }
+          std::string have;
+          for (const profile::PortCfg& port : engine.profile().ports) have += (have.empty() ? "" : ", ") + port.name;
+          for (const profile::StreamCfg& s : loaded.streams) {
+            for (const std::string& port : {s.tx_port, s.rx_port.value_or(s.tx_port)}) {
+              if (engine.profile().find_port(port) == nullptr)
+                throw RpcError(RpcCode::kInvalidParams,
+                               fmt::format("stream '{}' uses port '{}', which this data plane does not have (it has {})",
+                                           s.name, port, have));
+            }
+            check_stream_ports(ownership, session, s);
+          }
+          for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
+          value_or_throw(engine.set_streams(loaded.streams));
+          json names = json::array();
+          for (const profile::StreamCfg& s : loaded.streams) names.push_back(s.name);
+          return json{{"streams", names}};
         });
 
   d.add("traffic.start", "Starts every stream (a new run with fresh counters).", true,

@@ -126,9 +126,5 @@ Result<std::vector<std::pair<std::string, uint64_t>>> read_xstats(uint16_t port_
   return out;
 }
 
-void close_port(uint16_t port_id) {
-  rte_eth_dev_stop(port_id);
-  rte_eth_dev_close(port_id);
-}
 
 }  // namespace lr::dp

@@ -67,7 +67,5 @@ Result<PortCounters> read_port_counters(uint16_t port_id);
 /// Errors: kNotSupported.
 Result<std::vector<std::pair<std::string, uint64_t>>> read_xstats(uint16_t port_id);
 
-/// Stops and closes the port; queues release the mbufs they hold.
-void close_port(uint16_t port_id);
 
 }  // namespace lr::dp

@@ -7,6 +7,8 @@ import time
 
 import lrtest
 
+LINERATE = None  # the CLI: lrtest.main sets it from the second argument
+
 RING = """
 [eal]
 lcores = "0-1"
@@ -130,6 +132,31 @@ rate = "20Mpps"
                               capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.returncode, 4)
         self.assertIn("cannot write the report file '/nonexistent/dir/r.json'", proc.stderr)
+
+    def test_linerate_run_starts_its_own_data_plane(self):
+        # No data plane serves: `linerate run` starts one for the run and stops it after.
+        profile = self.write_profile(RING + """
+[[stream]]
+name = "s1"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 256
+rate = "100kpps"
+count = 30000
+""")
+        report_path = os.path.join(self.dir, "report.json")
+        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody-serves.sock"))
+        before = {d for d in os.listdir("/tmp") if d.startswith("linerate-run-")}
+        proc = subprocess.run([LINERATE, "run", profile, "--report", report_path], capture_output=True, text=True,
+                              timeout=120, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("stream 's1' p0 -> p0", proc.stdout)  # the data plane's plan
+        self.assertRegex(proc.stdout, r"s1 +30000 +[0-9.]+ +30000 +0 +0 +0")
+        with open(report_path) as f:
+            s = json.load(f)["streams"][0]
+        self.assertEqual((s["tx_packets"], s["rx_packets"], s["tx_bytes"], s["lost"]), (30000, 30000, 30000 * 256, 0))
+        after = {d for d in os.listdir("/tmp") if d.startswith("linerate-run-")}
+        self.assertEqual(after - before, set(), "the run's socket directory is removed")
 
     def test_bad_cli_argument(self):
         proc = subprocess.run([lrtest.BINARY, "--config"], capture_output=True, text=True, timeout=60)

@@ -229,6 +229,21 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(gone.returncode, 3)
         self.assertIn("cannot reach the data plane at", gone.stderr)
 
+    def test_run_uses_the_serving_data_plane(self):
+        profile = self.write_profile(PROFILE.replace('rate = "20kpps"', 'rate = "50kpps"\ncount = 20000')
+                                     % self.sock_path, "run.toml")
+        report_file = os.path.join(self.dir, "run-report.json")
+        run = self.cli("run", profile, "--report", report_file)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(report_file) as f:
+            s = json.load(f)["streams"][0]
+        self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"]), (20000, 20000, 0))
+        self.assertIsNone(self.proc.poll(), "the serving data plane keeps serving")
+        bad = self.cli("run", self.write_profile(PROFILE.replace('tx_port = "p0"', 'tx_port = "p7"') % self.sock_path,
+                                                 "bad.toml"))
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("stream 's1': no [[port]] is named 'p7'", bad.stderr)
+
     @unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"), "needs root and setpriv")
     def test_other_users_are_refused(self):
         os.chmod(self.sock_path, 0o666)  # past the file mode: the peer-credential check decides

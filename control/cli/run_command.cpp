@@ -1,0 +1,184 @@
+#include "control/cli/run_command.hpp"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "control/cli/tables.hpp"
+#include "control/client/dataplane_client.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+std::atomic<bool> g_interrupt{false};
+extern "C" void on_interrupt(int) { g_interrupt.store(true); }
+
+// linerate-dataplane beside this executable (installed), in the build tree, or on PATH.
+std::string dataplane_binary() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (const auto& candidate : {self.parent_path() / "linerate-dataplane",
+                                  self.parent_path().parent_path() / "dataplane" / "linerate-dataplane"})
+      if (std::filesystem::exists(candidate)) return candidate.string();
+  }
+  return "linerate-dataplane";
+}
+
+// A data plane started for this run, stopped (SIGTERM, then waited for) at the end.
+class SpawnedDataplane {
+ public:
+  SpawnedDataplane(const std::string& profile_path, const std::string& socket_path) {
+    const std::string binary = dataplane_binary();
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::setpgid(0, 0);  // Ctrl-C in the terminal is for linerate, which stops the run cleanly
+      ::execlp(binary.c_str(), binary.c_str(), "--config", profile_path.c_str(), "--serve", "--socket",
+               socket_path.c_str(), static_cast<char*>(nullptr));
+      std::fprintf(stderr, "linerate: cannot start %s: %s\n", binary.c_str(), std::strerror(errno));
+      std::_Exit(127);
+    }
+  }
+  ~SpawnedDataplane() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  /// Exit status if it has exited already.
+  std::optional<int> exited() {
+    int status = 0;
+    if (pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    return std::nullopt;
+  }
+  bool started() const { return pid_ > 0; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+std::string live_line(double elapsed, const json& before, const json& after, double seconds) {
+  std::string line = fmt::format("[{:7.1f}s]", elapsed);
+  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
+    const json& a = after[i]["linerate"];
+    const json& b = before[i]["linerate"];
+    const auto rate = [&](const char* packets, const char* bytes) {
+      const double n = a.value(packets, 0.0) - b.value(packets, 0.0);
+      const double l1_bits = (a.value(bytes, 0.0) - b.value(bytes, 0.0) + n * 20) * 8;
+      return fmt::format("{:8.3f} Mpps {:7.3f} Gbit/s", n / seconds / 1e6, l1_bits / seconds / 1e9);
+    };
+    line += fmt::format("  {}: tx {} rx {}", after[i].value("name", ""), rate("tx_packets", "tx_bytes"),
+                        rate("rx_packets", "rx_bytes"));
+  }
+  return line;
+}
+
+}  // namespace
+
+int run_profile(const RunOptions& options) {
+  std::ifstream file(options.profile_path);
+  if (!file) {
+    std::fprintf(stderr, "linerate: cannot read the profile %s\n", options.profile_path.c_str());
+    return 2;
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+
+  std::unique_ptr<DataplaneClient> client;
+  std::unique_ptr<SpawnedDataplane> spawned;
+  std::string temp_dir;
+  const std::string socket = default_socket_path(options.socket);
+  try {
+    client = std::make_unique<DataplaneClient>(socket);
+    // A running data plane: this profile's streams replace its streams.
+    client->call("stream.load", {{"profile", text.str()}, {"path", options.profile_path}});
+  } catch (const ConnectionError&) {
+    if (!options.socket.empty()) throw;  // the user named a socket: do not start another data plane
+    char dir_template[] = "/tmp/linerate-run-XXXXXX";
+    if (::mkdtemp(dir_template) == nullptr) throw ConnectionError("cannot create a directory for the data plane's socket");
+    temp_dir = dir_template;
+    const std::string own_socket = temp_dir + "/dataplane.sock";
+    spawned = std::make_unique<SpawnedDataplane>(options.profile_path, own_socket);
+    for (int waited_ms = 0; !client; waited_ms += 50) {
+      if (auto status = spawned->exited()) {
+        std::filesystem::remove_all(temp_dir);
+        std::fprintf(stderr, "linerate: the data plane exited with status %d before serving\n", *status);
+        return 1;
+      }
+      try {
+        client = std::make_unique<DataplaneClient>(own_socket);
+      } catch (const ConnectionError&) {
+        if (waited_ms > 120'000) throw ConnectionError("the data plane did not open its socket within 2 minutes");
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+  }
+
+  g_interrupt.store(false);
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+  ::sigaction(SIGHUP, &action, nullptr);
+
+  client->call("traffic.start");
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto last = t0;
+  json previous = client->call("stats.ports");
+  while (!g_interrupt.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (client->call("traffic.status").value("tx_finished", false)) break;
+    const auto now = clock::now();
+    if (options.live && !options.as_json && now - last >= std::chrono::seconds(1)) {
+      json current = client->call("stats.ports");
+      std::printf("%s\n", live_line(std::chrono::duration<double>(now - t0).count(), previous, current,
+                                    std::chrono::duration<double>(now - last).count())
+                              .c_str());
+      std::fflush(stdout);
+      previous = std::move(current);
+      last = now;
+    }
+  }
+  json report = client->call("traffic.stop");
+  report["interrupted"] = g_interrupt.load();
+  report["profile"] = options.profile_path;
+  int code = 0;
+  if (options.as_json) std::printf("%s\n", report.dump(2).c_str());
+  else std::printf("\n%s", report_table(report).c_str());
+  if (report["interrupted"].get<bool>() && !options.as_json)
+    std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
+  if (!options.report_path.empty()) {
+    std::ofstream out(options.report_path, std::ios::trunc);
+    out << report.dump(2) << "\n";
+    if (!out) {
+      std::fprintf(stderr, "linerate: writing the report file '%s' failed\n", options.report_path.c_str());
+      code = 4;
+    } else if (!options.as_json) {
+      std::printf("report: %s\n", options.report_path.c_str());
+    }
+  }
+  client.reset();
+  spawned.reset();
+  if (!temp_dir.empty()) std::filesystem::remove_all(temp_dir);
+  return code;
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,22 @@
+#pragma once
+// `linerate run PROFILE`: the one-command run. Uses the data plane serving the socket,
+// or starts one for this run (in its own process group, so Ctrl-C reaches only us) and
+// stops it after. Installs the profile's streams, starts traffic, prints a live line a
+// second, stops when every stream is done or on Ctrl-C, and prints / writes the report.
+
+#include <string>
+
+namespace lr::ctl {
+
+struct RunOptions {
+  std::string profile_path;
+  std::string socket;       ///< "" : default_socket_path
+  std::string report_path;  ///< "" : no file
+  bool as_json = false;
+  bool live = true;
+};
+
+/// Returns the process exit code (0 done, 1 refused, 3 no data plane, 4 report file).
+int run_profile(const RunOptions& options);
+
+}  // namespace lr::ctl
