@@ -15,6 +15,7 @@
 #include "control/cli/run_command.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
+#include "control/export/http_exporter.hpp"
 
 namespace {
 
@@ -50,6 +51,10 @@ int main(int argc, char** argv) {
   run->add_option("profile", run_options.profile_path, "profile (TOML); see config/README.md")->required();
   run->add_option("-r,--report", run_options.report_path, "write the JSON report to this file");
   run->add_flag("-q,--quiet", [&](int64_t) { run_options.live = false; }, "no live lines");
+  auto* exporter = app.add_subcommand("exporter", "serve Prometheus metrics of the data plane over HTTP");
+  lr::ctl::ExporterOptions exporter_options;
+  exporter->add_option("--listen", exporter_options.listen, "ADDRESS:PORT to listen on (port 0: any free one)")
+      ->capture_default_str();
   auto* hello = app.add_subcommand("hello", "protocol version and session of the data plane");
   auto* methods = app.add_subcommand("methods", "every method the data plane answers, with its help");
   auto* ports = app.add_subcommand("ports", "ports: device, driver, NUMA socket, link, owner");
@@ -86,6 +91,10 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*exporter) {
+      exporter_options.socket = lr::ctl::default_socket_path(socket_option);
+      return lr::ctl::run_exporter(exporter_options);
+    }
     if (*run) {
       run_options.socket = socket_option;
       run_options.as_json = as_json;

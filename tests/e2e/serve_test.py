@@ -244,6 +244,32 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(bad.returncode, 1)
         self.assertIn("stream 's1': no [[port]] is named 'p7'", bad.stderr)
 
+    def test_prometheus_exporter(self):
+        client = Client(self.sock_path)
+        client.result("traffic.start")
+        time.sleep(0.3)
+        exporter = subprocess.Popen([LINERATE, "--socket", self.sock_path, "exporter", "--listen", "127.0.0.1:0"],
+                                    stdout=subprocess.PIPE, text=True)
+        self.addCleanup(exporter.kill)
+        port = int(exporter.stdout.readline().split()[2].split(":")[1])
+        import urllib.request
+        page = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=20).read().decode()
+        self.assertIn("lr_up 1\n", page)
+        self.assertRegex(page, r'lr_stream_tx_packets_total\{stream="s1",port="p0"\} [1-9]')
+        self.assertIn('lr_port_queue_rx_packets_total{port="p0",queue="0"}', page)
+        if shutil.which("promtool"):
+            check = subprocess.run(["promtool", "check", "metrics"], input=page, capture_output=True, text=True)
+            self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+        report = client.result("traffic.stop")
+        after = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=20).read().decode()
+        self.assertIn('lr_stream_rx_packets_total{stream="s1",port="p0"} %d\n' % report["streams"][0]["rx_packets"],
+                      after)
+        with self.assertRaises(urllib.error.HTTPError):
+            urllib.request.urlopen("http://127.0.0.1:%d/other" % port, timeout=20)
+        client.close()
+        self.stop_service()
+        self.assertIn("lr_up 0\n", urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=20).read().decode())
+
     @unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"), "needs root and setpriv")
     def test_other_users_are_refused(self):
         os.chmod(self.sock_path, 0o666)  # past the file mode: the peer-credential check decides

@@ -1,0 +1,139 @@
+#include "control/export/http_exporter.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+
+#include "control/client/dataplane_client.hpp"
+#include "control/export/prometheus.hpp"
+
+namespace lr::ctl {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+std::string scrape(const std::string& socket) {
+  try {
+    DataplaneClient client(socket);
+    const nlohmann::json ports = client.call("stats.ports");
+    const nlohmann::json streams = client.call("stats.streams");
+    nlohmann::json xstats = nlohmann::json::object();
+    for (const nlohmann::json& p : ports) {
+      const std::string name = p.value("name", "");
+      try {
+        xstats[name] = client.call("port.xstats", {{"port", name}});
+      } catch (const RpcCallError&) {
+        // A port without xstats still has its other metrics.
+      }
+    }
+    return prometheus_text(ports, streams, xstats);
+  } catch (const std::exception&) {
+    return prometheus_down_text();
+  }
+}
+
+namespace {
+
+// One HTTP connection: read a request, answer it, close (scrapers reconnect cheaply).
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+ public:
+  HttpSession(tcp::socket socket, std::string dataplane_socket)
+      : stream_(std::move(socket)), dataplane_socket_(std::move(dataplane_socket)) {}
+
+  void start() {
+    stream_.expires_after(std::chrono::seconds(10));
+    http::async_read(stream_, buffer_, request_,
+                     [self = shared_from_this()](beast::error_code ec, size_t) { self->answer(ec); });
+  }
+
+ private:
+  void answer(beast::error_code ec) {
+    if (ec) return;
+    response_.version(request_.version());
+    response_.keep_alive(false);
+    if (request_.method() != http::verb::get && request_.method() != http::verb::head) {
+      response_.result(http::status::method_not_allowed);
+      response_.set(http::field::content_type, "text/plain");
+      response_.body() = "only GET /metrics\n";
+    } else if (request_.target() == "/metrics") {
+      response_.result(http::status::ok);
+      response_.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+      response_.body() = scrape(dataplane_socket_);
+    } else {
+      response_.result(http::status::not_found);
+      response_.set(http::field::content_type, "text/plain");
+      response_.body() = "linerate exporter: metrics are at /metrics\n";
+    }
+    response_.prepare_payload();
+    http::async_write(stream_, response_, [self = shared_from_this()](beast::error_code, size_t) {
+      beast::error_code ignored;
+      self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    });
+  }
+
+  beast::tcp_stream stream_;
+  std::string dataplane_socket_;
+  beast::flat_buffer buffer_;
+  http::request<http::string_body> request_;
+  http::response<http::string_body> response_;
+};
+
+void accept_loop(tcp::acceptor& acceptor, const std::string& dataplane_socket) {
+  acceptor.async_accept([&acceptor, &dataplane_socket](beast::error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted) return;
+    if (!ec) std::make_shared<HttpSession>(std::move(socket), dataplane_socket)->start();
+    accept_loop(acceptor, dataplane_socket);
+  });
+}
+
+}  // namespace
+
+int run_exporter(const ExporterOptions& options) {
+  const size_t colon = options.listen.rfind(':');
+  unsigned port = 0;
+  const char* port_begin = options.listen.data() + colon + 1;
+  const char* port_end = options.listen.data() + options.listen.size();
+  if (colon == std::string::npos || std::from_chars(port_begin, port_end, port).ptr != port_end || port > 65535) {
+    std::fprintf(stderr, "linerate: --listen '%s' is not ADDRESS:PORT (e.g. 127.0.0.1:9477)\n", options.listen.c_str());
+    return 2;
+  }
+  std::string host = options.listen.substr(0, colon);
+  if (host.size() > 1 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  beast::error_code ec;
+  const asio::ip::address address = asio::ip::make_address(host, ec);
+  if (ec) {
+    std::fprintf(stderr, "linerate: --listen '%s': '%s' is not an IP address\n", options.listen.c_str(), host.c_str());
+    return 2;
+  }
+  asio::io_context io;
+  tcp::acceptor acceptor(io);
+  const tcp::endpoint endpoint(address, static_cast<uint16_t>(port));
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    std::fprintf(stderr, "linerate: cannot listen on %s: %s\n", options.listen.c_str(), ec.message().c_str());
+    return 1;
+  }
+  const tcp::endpoint bound = acceptor.local_endpoint();
+  std::printf("listening on %s:%u (metrics at /metrics), data plane at %s\n", bound.address().to_string().c_str(),
+              bound.port(), options.socket.c_str());
+  std::fflush(stdout);
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
+  accept_loop(acceptor, options.socket);
+  io.run();
+  return 0;
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,22 @@
+#pragma once
+// `linerate exporter`: an HTTP endpoint (Boost.Beast) serving /metrics for Prometheus.
+// Each scrape asks the data plane over its control socket, so the page is as fresh as
+// the scrape; a data plane that cannot be reached gives lr_up 0, not an HTTP error.
+
+#include <string>
+
+namespace lr::ctl {
+
+struct ExporterOptions {
+  std::string listen = "127.0.0.1:9477";  ///< address:port; port 0 picks a free one
+  std::string socket;                     ///< the data plane's control socket
+};
+
+/// Serves until SIGINT / SIGTERM. Prints "listening on ADDRESS:PORT" once bound.
+/// Returns the exit code (2: bad --listen, 1: cannot bind).
+int run_exporter(const ExporterOptions& options);
+
+/// The /metrics page for the data plane at `socket`.
+std::string scrape(const std::string& socket);
+
+}  // namespace lr::ctl

@@ -1,0 +1,175 @@
+#include "control/export/prometheus.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <regex>
+#include <vector>
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+// Label values escaped as the exposition format asks (\\, \", \n).
+std::string escape(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+// One metric family: HELP and TYPE once, then its samples.
+class Family {
+ public:
+  Family(std::string name, std::string type, std::string help)
+      : name_(std::move(name)), type_(std::move(type)), help_(std::move(help)) {}
+
+  void add(const std::vector<std::pair<std::string, std::string>>& labels, double value, const std::string& suffix = "") {
+    std::string text = name_ + suffix;
+    if (!labels.empty()) {
+      text += '{';
+      for (size_t i = 0; i < labels.size(); ++i)
+        text += fmt::format("{}{}=\"{}\"", i == 0 ? "" : ",", labels[i].first, escape(labels[i].second));
+      text += '}';
+    }
+    samples_.push_back(fmt::format("{} {}", text, fmt::format("{}", value)));
+  }
+
+  std::string text() const {
+    if (samples_.empty()) return "";
+    std::string out = fmt::format("# HELP {} {}\n# TYPE {} {}\n", name_, help_, name_, type_);
+    for (const std::string& s : samples_) out += s + "\n";
+    return out;
+  }
+
+ private:
+  std::string name_;
+  std::string type_;
+  std::string help_;
+  std::vector<std::string> samples_;
+};
+
+double number(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+// xstat names become metric-name-safe: lower case, [a-z0-9_].
+std::string metric_safe(const std::string& name) {
+  std::string out;
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
+  return out;
+}
+
+}  // namespace
+
+std::string prometheus_down_text() {
+  Family up("lr_up", "gauge", "Whether the exporter reached the data plane (1) or not (0).");
+  up.add({}, 0);
+  return up.text();
+}
+
+std::string prometheus_text(const json& ports, const json& streams, const json& xstats) {
+  Family up("lr_up", "gauge", "Whether the exporter reached the data plane (1) or not (0).");
+  up.add({}, 1);
+
+  Family link_up("lr_port_link_up", "gauge", "Link status of the port (1 up, 0 down).");
+  Family link_speed("lr_port_link_speed_bytes_per_second", "gauge", "Link speed the port reports, in bytes/s (bit/s / 8).");
+  Family rx_packets("lr_port_rx_packets_total", "counter", "Frames the port received in the current run (ipackets).");
+  Family tx_packets("lr_port_tx_packets_total", "counter", "Frames the port sent in the current run (opackets).");
+  Family rx_bytes("lr_port_rx_bytes_total", "counter", "Bytes the port received in the current run (ibytes).");
+  Family tx_bytes("lr_port_tx_bytes_total", "counter", "Bytes the port sent in the current run (obytes).");
+  Family rx_missed("lr_port_rx_missed_packets_total", "counter", "Frames the port dropped for a full RX ring (imissed).");
+  Family rx_errors("lr_port_rx_errors_total", "counter", "Erroneous frames the port received (ierrors).");
+  Family tx_errors("lr_port_tx_errors_total", "counter", "Frames the port failed to send (oerrors).");
+  Family no_signature("lr_port_rx_unsigned_packets_total", "counter",
+                      "Frames received without a linerate signature in the current run.");
+  for (const json& p : ports) {
+    const std::vector<std::pair<std::string, std::string>> port{{"port", p.value("name", "")}};
+    link_up.add(port, p.value("link_up", false) ? 1 : 0);
+    link_speed.add(port, number(p, "link_speed_bps") / 8);
+    rx_packets.add(port, number(p, "ipackets"));
+    tx_packets.add(port, number(p, "opackets"));
+    rx_bytes.add(port, number(p, "ibytes"));
+    tx_bytes.add(port, number(p, "obytes"));
+    rx_missed.add(port, number(p, "imissed"));
+    rx_errors.add(port, number(p, "ierrors"));
+    tx_errors.add(port, number(p, "oerrors"));
+    no_signature.add(port, number(p, "rx_no_signature"));
+  }
+
+  Family s_tx("lr_stream_tx_packets_total", "counter", "Frames of the stream sent in the current run.");
+  Family s_rx("lr_stream_rx_packets_total", "counter", "Frames of the stream received on its RX port.");
+  Family s_lost("lr_stream_lost_packets", "gauge",
+                "Frames sent and not received (tx - (rx - duplicates)); while traffic runs it includes frames in flight.");
+  Family s_dup("lr_stream_duplicate_packets_total", "counter", "Frames of the stream received more than once.");
+  Family s_ooo("lr_stream_out_of_order_packets_total", "counter", "Frames of the stream received out of order.");
+  Family s_late("lr_stream_late_packets_total", "counter", "Frames slower than the stream's late threshold.");
+  Family s_rate("lr_stream_tx_rate_packets_per_second", "gauge", "Achieved TX rate of the stream in the current run.");
+  Family s_latency("lr_stream_latency_seconds", "summary", "One-way latency of the stream's frames.");
+  Family s_jitter("lr_stream_jitter_seconds", "gauge", "Mean absolute difference of consecutive latencies.");
+  for (const json& s : streams) {
+    const std::string name = s.value("name", "");
+    s_tx.add({{"stream", name}, {"port", s.value("tx_port", "")}}, number(s, "tx_packets"));
+    s_rate.add({{"stream", name}}, number(s, "tx_pps_achieved"));
+    if (!s.contains("rx_packets")) continue;
+    const std::vector<std::pair<std::string, std::string>> labels{{"stream", name}, {"port", s.value("rx_port", "")}};
+    s_rx.add(labels, number(s, "rx_packets"));
+    s_lost.add({{"stream", name}}, number(s, "lost"));
+    s_dup.add({{"stream", name}}, number(s, "duplicate"));
+    s_ooo.add({{"stream", name}}, number(s, "out_of_order"));
+    s_late.add({{"stream", name}}, number(s, "late"));
+    const json latency = s.value("latency_ns", json::object());
+    for (const auto& [quantile, key] : {std::pair{"0.5", "p50"}, {"0.9", "p90"}, {"0.99", "p99"}, {"0.999", "p999"},
+                                        {"0.9999", "p9999"}})
+      s_latency.add({{"stream", name}, {"quantile", quantile}}, number(latency, key) * 1e-9);
+    const double samples = number(latency, "samples");
+    s_latency.add({{"stream", name}}, number(latency, "mean") * samples * 1e-9, "_sum");
+    s_latency.add({{"stream", name}}, samples, "_count");
+    s_jitter.add({{"stream", name}}, number(latency, "jitter") * 1e-9);
+  }
+
+  // xstats: "rx_q3_packets" -> lr_port_queue_rx_packets_total{port, queue="3"}; the rest
+  // -> lr_port_xstat_<name>_total{port}. Families keyed by metric name.
+  std::map<std::string, Family> xfamilies;
+  static const std::regex per_queue(R"(^(rx|tx)_q(\d+)_(.+)$)");
+  for (const auto& [port, values] : xstats.items()) {
+    for (const auto& [raw, value] : values.items()) {
+      if (!value.is_number()) continue;
+      std::smatch m;
+      std::string metric;
+      std::string help;
+      std::vector<std::pair<std::string, std::string>> labels{{"port", port}};
+      if (std::regex_match(raw, m, per_queue)) {
+        const std::string base = m[1].str() + "_" + m[3].str();
+        metric = "lr_port_queue_" + metric_safe(base) + "_total";
+        help = "Per-queue extended statistic " + base + " of the port (driver's xstats).";
+        labels.emplace_back("queue", m[2].str());
+      } else {
+        metric = "lr_port_xstat_" + metric_safe(raw) + "_total";
+        help = "Extended statistic " + raw + " of the port (driver's xstats).";
+      }
+      auto it = xfamilies.find(metric);
+      if (it == xfamilies.end()) it = xfamilies.emplace(metric, Family(metric, "counter", help)).first;
+      it->second.add(labels, value.get<double>());
+    }
+  }
+
+  std::string out;
+  for (const Family* f : {&up, &link_up, &link_speed, &rx_packets, &tx_packets, &rx_bytes, &tx_bytes, &rx_missed,
+                          &rx_errors, &tx_errors, &no_signature, &s_tx, &s_rx, &s_lost, &s_dup, &s_ooo, &s_late,
+                          &s_rate, &s_latency, &s_jitter})
+    out += f->text();
+  for (const auto& [name, family] : xfamilies) out += family.text();
+  return out;
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,17 @@
+#pragma once
+// Prometheus text exposition (format 0.0.4) of a data plane's state: port counters,
+// per-stream results and latency, and xstats (per-queue ones with a queue label).
+// Pure: built from the JSON the control socket returns, so it is tested without one.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace lr::ctl {
+
+/// `ports`: stats.ports; `streams`: stats.streams; `xstats`: {port name: port.xstats}.
+std::string prometheus_text(const nlohmann::json& ports, const nlohmann::json& streams, const nlohmann::json& xstats);
+
+/// The page when the data plane cannot be reached: lr_up 0 and nothing else.
+std::string prometheus_down_text();
+
+}  // namespace lr::ctl

@@ -1,0 +1,60 @@
+// The Prometheus page from the control socket's JSON: names, types, labels, units.
+
+#include "control/export/prometheus.hpp"
+
+#include <gtest/gtest.h>
+
+namespace lr::ctl {
+namespace {
+
+using nlohmann::json;
+
+const json kPorts = json::parse(R"([{"name":"p0","link_up":true,"link_speed_bps":40000000000,"ipackets":10,
+  "opackets":12,"ibytes":640,"obytes":768,"imissed":1,"ierrors":0,"oerrors":0,"rx_no_signature":2}])");
+const json kStreams = json::parse(R"([{"name":"s\"1","tx_port":"p0","rx_port":"p0","tx_packets":12,"rx_packets":10,
+  "lost":2,"duplicate":0,"out_of_order":1,"late":0,"tx_pps_achieved":1000.5,
+  "latency_ns":{"samples":10,"mean":1500,"p50":1000,"p90":2000,"p99":3000,"p999":3000,"p9999":3000,"jitter":250}},
+  {"name":"txonly","tx_port":"p0","rx_port":null,"tx_packets":5,"tx_pps_achieved":10}])");
+const json kXstats = json::parse(R"({"p0":{"rx_good_packets":10,"rx_q0_packets":7,"rx_q1_packets":3,"tx_q0_bytes":768}})");
+
+bool has_line(const std::string& text, const std::string& line) {
+  return text.find("\n" + line + "\n") != std::string::npos || text.rfind(line + "\n", 0) == 0;
+}
+
+TEST(Prometheus, PortCountersInBaseUnits) {
+  const std::string text = prometheus_text(kPorts, kStreams, kXstats);
+  EXPECT_TRUE(has_line(text, "lr_up 1"));
+  EXPECT_TRUE(has_line(text, "# TYPE lr_port_rx_packets_total counter"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_packets_total{port=\"p0\"} 10"));
+  EXPECT_TRUE(has_line(text, "lr_port_link_speed_bytes_per_second{port=\"p0\"} 5000000000"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_missed_packets_total{port=\"p0\"} 1"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_unsigned_packets_total{port=\"p0\"} 2"));
+}
+
+TEST(Prometheus, StreamsWithEscapedLabelsAndLatencySummaryInSeconds) {
+  const std::string text = prometheus_text(kPorts, kStreams, kXstats);
+  EXPECT_TRUE(has_line(text, "lr_stream_tx_packets_total{stream=\"s\\\"1\",port=\"p0\"} 12"));
+  EXPECT_TRUE(has_line(text, "lr_stream_lost_packets{stream=\"s\\\"1\"} 2"));
+  EXPECT_TRUE(has_line(text, "# TYPE lr_stream_latency_seconds summary"));
+  EXPECT_TRUE(has_line(text, "lr_stream_latency_seconds{stream=\"s\\\"1\",quantile=\"0.99\"} 3e-06"));
+  EXPECT_TRUE(has_line(text, "lr_stream_latency_seconds_sum{stream=\"s\\\"1\"} 1.5e-05"));
+  EXPECT_TRUE(has_line(text, "lr_stream_latency_seconds_count{stream=\"s\\\"1\"} 10"));
+  EXPECT_TRUE(has_line(text, "lr_stream_tx_packets_total{stream=\"txonly\",port=\"p0\"} 5"));
+  EXPECT_EQ(text.find("lr_stream_rx_packets_total{stream=\"txonly\""), std::string::npos) << "no RX side";
+}
+
+TEST(Prometheus, PerQueueXstatsGetAQueueLabel) {
+  const std::string text = prometheus_text(kPorts, kStreams, kXstats);
+  EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"0\"} 7"));
+  EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"1\"} 3"));
+  EXPECT_TRUE(has_line(text, "lr_port_xstat_rx_good_packets_total{port=\"p0\"} 10"));
+  // One HELP/TYPE per family, even with several queues.
+  size_t count = 0;
+  for (size_t at = 0; (at = text.find("# TYPE lr_port_queue_rx_packets_total", at)) != std::string::npos; ++at) ++count;
+  EXPECT_EQ(count, 1u);
+}
+
+TEST(Prometheus, DownPageSaysSo) { EXPECT_EQ(prometheus_down_text(), "# HELP lr_up Whether the exporter reached the data plane (1) or not (0).\n# TYPE lr_up gauge\nlr_up 0\n"); }
+
+}  // namespace
+}  // namespace lr::ctl
