@@ -14,8 +14,10 @@
 
 #include "control/cli/run_command.hpp"
 #include "control/cli/tables.hpp"
+#include "control/cli/watch_commands.hpp"
 #include "control/client/dataplane_client.hpp"
 #include "control/export/http_exporter.hpp"
+#include "dataplane/profile/quantity.hpp"
 
 namespace {
 
@@ -59,6 +61,12 @@ int main(int argc, char** argv) {
   auto* methods = app.add_subcommand("methods", "every method the data plane answers, with its help");
   auto* ports = app.add_subcommand("ports", "ports: device, driver, NUMA socket, link, owner");
   auto* streams = app.add_subcommand("streams", "streams: ports, frame size, lanes, target rate");
+  auto* top = app.add_subcommand("top", "live view: per port Mpps and Gbit/s, per stream loss and latency");
+  auto* record = app.add_subcommand("record", "write stats and xstats as JSON lines until Ctrl-C");
+  std::string record_path;
+  std::string interval_text = "1s";
+  record->add_option("file", record_path, "JSONL file (appended to)")->required();
+  record->add_option("--interval", interval_text, "time between samples, e.g. 1s, 500ms")->capture_default_str();
   auto* stats = app.add_subcommand("stats", "per-stream results so far: tx, rx, loss, reorder, latency");
   bool watch = false;
   stats->add_flag("-w,--watch", watch, "refresh every second until Ctrl-C");
@@ -78,6 +86,10 @@ int main(int argc, char** argv) {
   std::string filter;
   xstats->add_option("port", port_name, "port name")->required();
   xstats->add_option("-f,--filter", filter, "only names containing this");
+  bool xstats_watch = false;
+  bool xstats_rate = false;
+  xstats->add_flag("-w,--watch", xstats_watch, "refresh every second until Ctrl-C");
+  xstats->add_flag("--rate", xstats_rate, "with --watch: per-second change beside each value");
   auto* call = app.add_subcommand("call", "call any method: linerate call METHOD '{\"param\": ...}'");
   std::string method;
   std::string params_text = "{}";
@@ -102,6 +114,17 @@ int main(int argc, char** argv) {
     }
     lr::ctl::DataplaneClient client(lr::ctl::default_socket_path(socket_option));
     client.call("hello", {{"client", "linerate-cli"}});
+    if (*top) return lr::ctl::run_top(client);
+    if (*record) {
+      const auto interval_ns = lr::profile::parse_duration_ns(interval_text);
+      if (!interval_ns || *interval_ns < 10'000'000) {
+        std::fprintf(stderr, "linerate: --interval '%s' is not a duration of at least 10ms (e.g. 1s, 500ms)\n",
+                     interval_text.c_str());
+        return kExitUsage;
+      }
+      return lr::ctl::run_record(client, record_path, static_cast<double>(*interval_ns) / 1e9);
+    }
+    if (*xstats && xstats_watch) return lr::ctl::run_xstats_watch(client, port_name, filter, xstats_rate);
     if (*hello) {
       print(client.call("hello", {{"client", "linerate-cli"}}), true, "");
     } else if (*methods) {

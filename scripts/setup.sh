@@ -14,7 +14,7 @@ packages=(
   dpdk dpdk-dev libdpdk-dev
   libspdlog-dev libfmt-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
   libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev
-  python3 tshark iproute2 nftables procps kmod util-linux curl prometheus
+  python3 tshark iproute2 nftables procps kmod util-linux curl prometheus clang-14 tmux
 )
 
 missing=()

@@ -17,6 +17,8 @@ Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket
   register_dataplane_methods(dispatcher, engine, ownership);
   RpcServer server(io, dispatcher, ownership, ServerOptions{socket_path, group});
   if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
+  // A shell starts background jobs with SIGINT ignored; the service still wants it.
+  for (int signum : {SIGINT, SIGTERM, SIGHUP}) std::signal(signum, SIG_DFL);
   boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
   signals.async_wait([&io](const boost::system::error_code&, int) { io.stop(); });
   std::printf("serving on %s (linerate --socket %s ...); Ctrl-C ends the service\n", socket_path.c_str(),

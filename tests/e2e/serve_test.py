@@ -244,6 +244,52 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(bad.returncode, 1)
         self.assertIn("stream 's1': no [[port]] is named 'p7'", bad.stderr)
 
+    def test_record_writes_a_time_series(self):
+        Client(self.sock_path).result("traffic.start")
+        path = os.path.join(self.dir, "series.jsonl")
+        rec = subprocess.Popen([LINERATE, "--socket", self.sock_path, "record", path, "--interval", "200ms"],
+                               stderr=subprocess.PIPE, text=True)
+        time.sleep(1.3)
+        rec.send_signal(signal.SIGINT)
+        _, err = rec.communicate(timeout=20)
+        self.assertEqual(rec.returncode, 0, err)
+        with open(path) as f:
+            lines = [json.loads(line) for line in f]
+        self.assertGreaterEqual(len(lines), 4)
+        self.assertIn("recorded %d samples" % len(lines), err)
+        tx = [line["streams"][0]["tx_packets"] for line in lines]
+        self.assertEqual(tx, sorted(tx))  # a counter never goes back within a run
+        self.assertTrue(all(line["ports"][0]["name"] == "p0" and "xstats" in line for line in lines))
+        self.assertGreater(lines[-1]["t"], lines[0]["t"])
+        bad = self.cli("record", path, "--interval", "soon")
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--interval 'soon' is not a duration", bad.stderr)
+
+    @unittest.skipUnless(shutil.which("tmux"), "needs tmux")
+    def test_top_shows_live_view_and_restores_the_terminal(self):
+        Client(self.sock_path).result("traffic.start")
+        session = "lr-top-%d" % os.getpid()
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "30"], check=True)
+        self.addCleanup(subprocess.run, ["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run(["tmux", "send-keys", "-t", session, "%s --socket %s top; echo TOP-EXIT=$?" %
+                        (LINERATE, self.sock_path), "Enter"], check=True)
+        screen = ""
+        for _ in range(50):
+            time.sleep(0.1)
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+            if "s1 " in screen and "traffic running" in screen:
+                break
+        self.assertIn("linerate top", screen)
+        self.assertRegex(screen, r"p0 +0\.0[0-9]{2} ")  # 20 kpps = 0.020 Mpps
+        subprocess.run(["tmux", "send-keys", "-t", session, "C-c"], check=True)
+        for _ in range(50):
+            time.sleep(0.1)
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+            if "TOP-EXIT=" in screen:
+                break
+        self.assertIn("TOP-EXIT=0", screen)
+        self.assertNotIn("linerate top", screen, "the alternate screen is gone")
+
     def test_prometheus_exporter(self):
         client = Client(self.sock_path)
         client.result("traffic.start")

@@ -1,0 +1,157 @@
+#include "control/cli/watch_commands.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include "control/cli/tables.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_stop(int) { g_stop.store(true); }
+
+void catch_stop_signals() {
+  g_stop.store(false);
+  struct sigaction action {};
+  action.sa_handler = on_stop;
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+  ::sigaction(SIGHUP, &action, nullptr);
+}
+
+// Sleeps up to `seconds`, waking early on Ctrl-C.
+void pause_for(double seconds) {
+  const auto until = clock_type::now() + std::chrono::duration<double>(seconds);
+  while (!g_stop.load() && clock_type::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+// The alternate screen with a hidden cursor, given back however we leave.
+class Screen {
+ public:
+  Screen() { std::printf("\033[?1049h\033[?25l"); }
+  ~Screen() {
+    std::printf("\033[?25h\033[?1049l");
+    std::fflush(stdout);
+  }
+};
+
+std::string port_rates(const json& before, const json& after, double seconds) {
+  std::string out = fmt::format("{:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "port", "tx_Mpps", "tx_Gbit/s",
+                                "rx_Mpps", "rx_Gbit/s", "imissed", "ierrors");
+  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
+    const json& a = after[i]["linerate"];
+    const json& b = before[i]["linerate"];
+    const auto pps = [&](const char* key) { return (a.value(key, 0.0) - b.value(key, 0.0)) / seconds; };
+    const double tx_pps = pps("tx_packets");
+    const double rx_pps = pps("rx_packets");
+    // L1: frame bytes (FCS included) plus 20 bytes of preamble, SFD and gap each.
+    out += fmt::format("{:<12} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10} {:>10}\n", after[i].value("name", ""),
+                       tx_pps / 1e6, (pps("tx_bytes") + tx_pps * 20) * 8 / 1e9, rx_pps / 1e6,
+                       (pps("rx_bytes") + rx_pps * 20) * 8 / 1e9, after[i].value("imissed", uint64_t{0}),
+                       after[i].value("ierrors", uint64_t{0}));
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_top(DataplaneClient& client) {
+  catch_stop_signals();
+  Screen screen;
+  json before = client.call("stats.ports");
+  auto last = clock_type::now();
+  while (!g_stop.load()) {
+    pause_for(1.0);
+    const json after = client.call("stats.ports");
+    const json streams = client.call("stats.streams");
+    const json status = client.call("traffic.status");
+    const auto now = clock_type::now();
+    const double seconds = std::chrono::duration<double>(now - last).count();
+    std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (Ctrl-C quits)\n\n%s\n%s",
+                fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
+                status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
+                port_rates(before, after, seconds).c_str(), stream_stats_table(streams).c_str());
+    std::fflush(stdout);
+    before = after;
+    last = now;
+  }
+  return 0;
+}
+
+int run_xstats_watch(DataplaneClient& client, const std::string& port, const std::string& filter, bool rates) {
+  catch_stop_signals();
+  json params{{"port", port}};
+  if (!filter.empty()) params["filter"] = filter;
+  json before = client.call("port.xstats", params);
+  auto last = clock_type::now();
+  while (!g_stop.load()) {
+    pause_for(1.0);
+    const json after = client.call("port.xstats", params);
+    const auto now = clock_type::now();
+    const double seconds = std::chrono::duration<double>(now - last).count();
+    std::string table = fmt::format("\033[H\033[2J{:<40} {:>20}{}\n", "xstat", "value", rates ? fmt::format(" {:>16}", "per_second") : "");
+    for (const auto& [name, value] : after.items()) {
+      table += fmt::format("{:<40} {:>20}", name, value.dump());
+      if (rates && before.contains(name) && value.is_number() && before[name].is_number())
+        table += fmt::format(" {:>16.1f}", (value.get<double>() - before[name].get<double>()) / seconds);
+      table += "\n";
+    }
+    std::printf("%s", table.c_str());
+    std::fflush(stdout);
+    before = after;
+    last = now;
+  }
+  return 0;
+}
+
+int run_record(DataplaneClient& client, const std::string& path, double interval_s) {
+  std::ofstream out(path, std::ios::app);
+  if (!out) {
+    std::fprintf(stderr, "linerate: cannot write %s\n", path.c_str());
+    return 1;
+  }
+  catch_stop_signals();
+  const auto t0 = clock_type::now();
+  uint64_t samples = 0;
+  while (!g_stop.load()) {
+    const json ports = client.call("stats.ports");
+    json xstats = json::object();
+    for (const json& p : ports) {
+      try {
+        xstats[p.value("name", "")] = client.call("port.xstats", {{"port", p.value("name", "")}});
+      } catch (const RpcCallError&) {
+        // A port without xstats is recorded without them.
+      }
+    }
+    const json line{{"time", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(std::time(nullptr)))},
+                    {"t", std::chrono::duration<double>(clock_type::now() - t0).count()},
+                    {"traffic", client.call("traffic.status")},
+                    {"ports", ports},
+                    {"streams", client.call("stats.streams")},
+                    {"xstats", xstats}};
+    out << line.dump() << "\n";
+    out.flush();
+    if (!out) {
+      std::fprintf(stderr, "linerate: writing %s failed\n", path.c_str());
+      return 1;
+    }
+    ++samples;
+    pause_for(interval_s);
+  }
+  std::fprintf(stderr, "linerate: recorded %llu samples to %s\n", static_cast<unsigned long long>(samples), path.c_str());
+  return 0;
+}
+
+}  // namespace lr::ctl
