@@ -97,6 +97,13 @@ std::vector<std::string> Params::strings(const char* key) const {
   return out;
 }
 
+std::optional<bool> Params::optional_bool(const char* key) const {
+  const auto it = params_.find(key);
+  if (it == params_.end()) return std::nullopt;
+  if (!it->is_boolean()) bad_param(key, fmt::format("expected true or false, found {}", type_name(*it)));
+  return it->get<bool>();
+}
+
 double Params::number(const char* key, double min, double max) const {
   const auto it = params_.find(key);
   if (it == params_.end()) bad_param(key, "is required");

@@ -63,6 +63,8 @@ class Params {
   std::optional<std::string> optional_string(const char* key) const;
   std::vector<std::string> strings(const char* key) const;  ///< absent: empty
   double number(const char* key, double min, double max) const;
+  std::optional<bool> optional_bool(const char* key) const;
+  bool has(const char* key) const { return params_.contains(key); }
 
  private:
   const nlohmann::json& params_;

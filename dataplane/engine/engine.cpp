@@ -589,9 +589,11 @@ std::string Engine::describe_plan() const {
   return out;
 }
 
-Result<void> Engine::start() {
+Result<void> Engine::start(const std::vector<std::string>& only_streams) {
   State& st = *state_;
   if (st.launched) return make_error(Errc::kBusy, "traffic is already running");
+  for (const std::string& name : only_streams)
+    if (st.find_stream(name) == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
   if (st.finished) {
     // A new run of the same streams: fresh counters, pools and trackers.
     if (auto ok = set_streams(st.profile.streams); !ok) return ok;
@@ -611,7 +613,15 @@ Result<void> Engine::start() {
   for (LcoreState& l : st.lcores) {
     LR_CHECK(l.ctx != nullptr);
     l.ctx->start_tsc = st.start_tsc;
-    for (size_t i = 0; i < l.n_lanes; ++i) l.lanes[i].start_tsc = st.start_tsc;  // before launch: no race
+    for (size_t i = 0; i < l.n_lanes; ++i) {
+      fast::TxLane& lane = l.lanes[i];
+      lane.start_tsc = st.start_tsc;  // before launch: no race
+      // Streams left out of this run end at their first iteration, having sent nothing.
+      const std::string& name = st.streams[l.lane_refs[i].stream].cfg.name;
+      const bool selected = only_streams.empty() ||
+                            std::find(only_streams.begin(), only_streams.end(), name) != only_streams.end();
+      lane.stop_request.store(!selected, std::memory_order_relaxed);
+    }
   }
   for (LcoreState& l : st.lcores) {
     // An lcore with no queue stays parked: on a machine with fewer CPUs than lcores
@@ -682,6 +692,116 @@ Result<void> Engine::stop_stream(const std::string& name) {
     for (size_t i = 0; i < l.n_lanes; ++i)
       if (l.lane_refs[i].stream == index) l.lanes[i].stop_request.store(true, std::memory_order_relaxed);
   return {};
+}
+
+nlohmann::json Engine::lcore_reports() const {
+  const State& st = *state_;
+  nlohmann::json out = nlohmann::json::array();
+  for (const LcoreState& l : st.lcores) {
+    nlohmann::json lanes = nlohmann::json::array();
+    for (size_t i = 0; i < l.n_lanes; ++i) {
+      const fast::TxLane& lane = l.lanes[i];
+      lanes.push_back({{"stream", st.streams[l.lane_refs[i].stream].cfg.name},
+                       {"lane", lane.lane},
+                       {"port_id", lane.port_id},
+                       {"queue", lane.queue_id},
+                       {"tx_packets", fast::counter_read(lane.tx_packets)},
+                       {"tx_queue_full", fast::counter_read(lane.queue_full)},
+                       {"alloc_failures", fast::counter_read(lane.alloc_failures)},
+                       {"done", lane.done.load(std::memory_order_acquire)}});
+    }
+    nlohmann::json queues = nlohmann::json::array();
+    for (size_t i = 0; i < l.n_rxqs; ++i) {
+      const fast::RxQueue& q = l.rxqs[i];
+      queues.push_back({{"port_id", q.port_id},
+                        {"queue", q.queue_id},
+                        {"rx_packets", fast::counter_read(q.rx_packets)},
+                        {"rx_bytes", fast::counter_read(q.rx_bytes)},
+                        {"rx_no_signature", fast::counter_read(q.no_signature)}});
+    }
+    out.push_back({{"lcore", l.lcore_id}, {"socket", l.socket}, {"tx_lanes", lanes}, {"rx_queues", queues}});
+  }
+  return out;
+}
+
+Result<nlohmann::json> Engine::latency_histogram(const std::string& name) const {
+  const State& st = *state_;
+  size_t index = st.streams.size();
+  for (size_t i = 0; i < st.streams.size(); ++i)
+    if (st.streams[i].cfg.name == name) index = i;
+  if (index == st.streams.size()) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
+  if (!st.streams[index].cfg.rx_port)
+    return make_error(Errc::kInvalid, fmt::format("stream '{}' is transmit-only: it has no latency here", name));
+  fast::LatencyHist merged;
+  for (const LcoreState& l : st.lcores) {
+    if (l.streams == nullptr || !l.streams[index].enabled) continue;
+    fast::LatencyHist copy;
+    copy.load_summary_relaxed(l.streams[index].latency);
+    copy.load_buckets_relaxed(l.streams[index].latency);
+    merged.merge(copy);
+  }
+  nlohmann::json buckets = nlohmann::json::array();
+  for (uint32_t b = 0; b < fast::LatencyHist::kBuckets; ++b) {
+    const uint64_t count = merged.buckets()[b];
+    if (count != 0)
+      buckets.push_back({{"low_ns", fast::LatencyHist::bucket_low(b)}, {"high_ns", fast::LatencyHist::bucket_high(b)},
+                         {"count", count}});
+  }
+  return nlohmann::json{{"stream", name}, {"samples", merged.count()}, {"buckets", buckets}};
+}
+
+namespace {
+
+Result<void> port_op_result(int rc, const char* what, const PortState& p) {
+  if (rc == 0) return {};
+  if (rc == -ENOTSUP)
+    return make_error(Errc::kNotSupported,
+                      fmt::format("{} is not supported by {} on port {} ('{}')", what, p.info.driver, p.info.port_id, p.cfg.name));
+  return make_error(Errc::kInvalid, fmt::format("port '{}': {}", p.cfg.name, what), -rc);
+}
+
+}  // namespace
+
+Result<void> Engine::set_promiscuous(const std::string& port, bool on) {
+  for (PortState& p : state_->ports)
+    if (p.cfg.name == port) {
+      const int rc = on ? rte_eth_promiscuous_enable(p.info.port_id) : rte_eth_promiscuous_disable(p.info.port_id);
+      if (auto ok = port_op_result(rc, on ? "promiscuous mode on" : "promiscuous mode off", p); !ok) return ok;
+      p.cfg.promiscuous = on;
+      return {};
+    }
+  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+}
+
+Result<void> Engine::set_link(const std::string& port, bool up) {
+  for (PortState& p : state_->ports)
+    if (p.cfg.name == port) {
+      const int rc = up ? rte_eth_dev_set_link_up(p.info.port_id) : rte_eth_dev_set_link_down(p.info.port_id);
+      if (auto ok = port_op_result(rc, up ? "link up" : "link down", p); !ok) return ok;
+      p.link = wait_link(p.info.port_id, up ? kLinkWaitMs : 0);
+      return {};
+    }
+  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+}
+
+Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
+  State& st = *state_;
+  if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing an MTU");
+  for (PortState& p : st.ports) {
+    if (p.cfg.name != port) continue;
+    for (const StreamState& s : st.streams) {
+      const uint32_t max_frame = mtu + 14u + kFcsBytes + (s.cfg.vlan ? 4u : 0u);
+      if (s.cfg.tx_port == port && s.cfg.frame.largest() > max_frame)
+        return make_error(Errc::kInvalid, fmt::format("stream '{}' sends {}-byte frames, which MTU {} cannot carry",
+                                                      s.cfg.name, s.cfg.frame.largest(), mtu));
+    }
+    if (auto ok = port_op_result(rte_eth_dev_set_mtu(p.info.port_id, mtu), "setting the MTU", p); !ok) return ok;
+    p.cfg.mtu = mtu;
+    for (lr::profile::PortCfg& cfg : st.profile.ports)
+      if (cfg.name == port) cfg.mtu = mtu;
+    return {};
+  }
+  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
 }
 
 std::vector<PortReport> Engine::port_reports() const {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "dataplane/common/result.hpp"
 #include "dataplane/engine/report.hpp"
 #include "dataplane/profile/profile.hpp"
@@ -43,10 +45,10 @@ class Engine {
   std::string describe_plan() const;
   const std::vector<std::string>& warnings() const noexcept;
 
-  /// Launches the worker lcores; traffic starts on all lanes at one TSC. After a
-  /// finish, starts a new run of the same streams with fresh counters.
-  /// Errors: kBusy (already running).
-  Result<void> start();
+  /// Launches the worker lcores; traffic starts on all lanes at one TSC (only the lanes
+  /// of `only_streams` when given). After a finish, starts a new run of the same
+  /// streams with fresh counters. Errors: kBusy (already running), kInvalid (no such stream).
+  Result<void> start(const std::vector<std::string>& only_streams = {});
 
   /// Replaces the set of streams (validated against the ports, like a profile).
   /// Errors: kBusy (traffic running), kInvalid (the reason, naming key and stream),
@@ -63,6 +65,19 @@ class Engine {
 
   /// Each port: identity, link, the port's counters since the current run started.
   std::vector<PortReport> port_reports() const;
+
+  /// Per worker lcore: socket, its TX lanes and RX queues with their counters.
+  nlohmann::json lcore_reports() const;
+
+  /// A stream's latency histogram merged over its RX lcores: non-empty buckets as
+  /// {low_ns, high_ns, count}. Errors: kInvalid (no such stream, or transmit-only).
+  Result<nlohmann::json> latency_histogram(const std::string& stream) const;
+
+  /// Port settings. Errors: kInvalid (no such port; MTU too small for a stream's frames),
+  /// kBusy (MTU while traffic runs), kNotSupported ("... is not supported by <driver>").
+  Result<void> set_promiscuous(const std::string& port, bool on);
+  Result<void> set_link(const std::string& port, bool up);
+  Result<void> set_mtu(const std::string& port, uint16_t mtu);
 
   /// Per-stream results so far, while traffic runs: TX counters read relaxed, RX state
   /// read consistently per lcore (seqcount), `lost` including frames still in flight.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "dataplane/profile/load_toml.hpp"
@@ -103,6 +104,24 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           return out;
         });
 
+  d.add("port.set",
+        "Changes port settings: params {port, promiscuous?: bool, link?: \"up\"|\"down\", mtu?: 68-9600}. "
+        "MTU only while traffic is stopped. Returns the port.",
+        true, [&](Session& session, const api::Params& p) {
+          const std::string name = port_named(engine, p.string("port")).name;
+          ownership.check_may_change(session, name);
+          if (const auto v = p.optional_bool("promiscuous")) value_or_throw(engine.set_promiscuous(name, *v));
+          if (const auto v = p.optional_string("link")) {
+            if (*v != "up" && *v != "down")
+              throw RpcError(RpcCode::kInvalidParams, fmt::format("params.link: '{}' is not up or down", *v));
+            value_or_throw(engine.set_link(name, *v == "up"));
+          }
+          if (p.has("mtu")) value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600))));
+          for (const PortReport& r : engine.port_reports())
+            if (r.name == name) return to_json(r);
+          return json();
+        });
+
   d.add("stream.list", "Streams: name, ports, rate, frame size, lanes.", false, [&](Session&, const api::Params&) {
     json out = json::array();
     const std::vector<StreamReport> live = engine.live_stream_stats();
@@ -170,16 +189,100 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           return json{{"streams", names}};
         });
 
-  d.add("traffic.start", "Starts every stream (a new run with fresh counters).", true,
-        [&](Session& session, const api::Params&) {
-          for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          value_or_throw(engine.start());
-          return json{{"running", true}};
+  d.add("stream.add",
+        "Adds the [[stream]] tables of TOML text (as in profiles; names must be new). Not while traffic runs. "
+        "params: {profile, path?}.",
+        true, [&](Session& session, const api::Params& p) {
+          const std::string text = p.string("profile");
+          const std::string path = p.optional_string("path").value_or("params.profile");
+          // The streams are read against this data plane's ports: its [[port]] tables come first.
+          std::string ports_toml;
+          for (const profile::PortCfg& port : engine.profile().ports)
+            ports_toml += fmt::format("[[port]]\nname = {}\ndevice = {}\nrx_queues = {}\ntx_queues = {}\n",
+                                      json(port.name).dump(), json(port.device).dump(), port.rx_queues, port.tx_queues);
+          profile::Profile loaded;
+          try {
+            loaded = profile::load_profile_text(ports_toml + text, path);
+          } catch (const profile::ConfigError& error) {
+            // Line numbers in the caller's text: ours come first.
+            const auto lines = static_cast<uint32_t>(std::count(ports_toml.begin(), ports_toml.end(), '\n'));
+            const profile::SourceLoc loc{error.loc().line > lines ? error.loc().line - lines : error.loc().line,
+                                         error.loc().column};
+            throw RpcError(RpcCode::kInvalidParams,
+                           profile::ConfigError(error.file(), loc, error.key(), error.reason()).what());
+          }
+          std::vector<profile::StreamCfg> streams = engine.profile().streams;
+          json added = json::array();
+          const auto lines = static_cast<uint32_t>(std::count(ports_toml.begin(), ports_toml.end(), '\n'));
+          for (size_t i = 0; i < loaded.streams.size(); ++i) {
+            const profile::StreamCfg& s = loaded.streams[i];
+            for (const profile::StreamCfg& existing : streams)
+              if (existing.name == s.name)
+                throw RpcError(RpcCode::kInvalidParams,
+                               profile::ConfigError(path, {s.loc.line - lines, s.loc.column},
+                                                    fmt::format("stream[{}].name", i),
+                                                    fmt::format("a stream named '{}' exists already; stream.remove "
+                                                                "it first", s.name))
+                                   .what());
+          }
+          for (const profile::StreamCfg& s : loaded.streams) {
+            check_stream_ports(ownership, session, s);
+            streams.push_back(s);
+            added.push_back(s.name);
+          }
+          value_or_throw(engine.set_streams(streams));
+          return json{{"added", added}};
+        });
+  d.add("stream.remove", "Removes a stream. Not while traffic runs. params: {stream}.", true,
+        [&](Session& session, const api::Params& p) {
+          const profile::StreamCfg& s = stream_named(engine, p.string("stream"));
+          check_stream_ports(ownership, session, s);
+          const std::string name = s.name;
+          std::vector<profile::StreamCfg> streams;
+          for (const profile::StreamCfg& other : engine.profile().streams)
+            if (other.name != name) streams.push_back(other);
+          value_or_throw(engine.set_streams(streams));
+          return json{{"removed", name}};
+        });
+
+  d.add("traffic.start",
+        "Starts a new run with fresh counters: every stream, or only params.streams, or only the streams sent "
+        "from params.ports.",
+        true, [&](Session& session, const api::Params& p) {
+          std::vector<std::string> selected = p.strings("streams");
+          const std::vector<std::string> ports = p.strings("ports");
+          for (const std::string& port : ports) port_named(engine, port);
+          for (const profile::StreamCfg& s : engine.profile().streams)
+            if (std::find(ports.begin(), ports.end(), s.tx_port) != ports.end()) selected.push_back(s.name);
+          if (!ports.empty() && selected.empty())
+            throw RpcError(RpcCode::kInvalidParams, "params.ports: no stream is sent from these ports");
+          for (const profile::StreamCfg& s : engine.profile().streams)
+            if (selected.empty() || std::find(selected.begin(), selected.end(), s.name) != selected.end())
+              check_stream_ports(ownership, session, s);
+          value_or_throw(engine.start(selected));
+          return json{{"running", true}, {"streams", selected.empty() ? json("all") : json(selected)}};
         });
   d.add("traffic.stop",
-        "Stops every stream, drains, and returns the run's report (the one-shot mode's JSON report).", true,
-        [&](Session& session, const api::Params&) {
+        "Ends the run: stops every stream, drains, and returns the run's report (the one-shot mode's JSON report). "
+        "With params.streams or params.ports, stops only those streams (see stream.stop) and the run goes on.",
+        true, [&](Session& session, const api::Params& p) {
           if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
+          const std::vector<std::string> streams = p.strings("streams");
+          const std::vector<std::string> ports = p.strings("ports");
+          if (!streams.empty() || !ports.empty()) {
+            for (const std::string& port : ports) port_named(engine, port);
+            json stopped = json::array();
+            for (const profile::StreamCfg& s : engine.profile().streams) {
+              const bool chosen = std::find(streams.begin(), streams.end(), s.name) != streams.end() ||
+                                  std::find(ports.begin(), ports.end(), s.tx_port) != ports.end();
+              if (!chosen) continue;
+              check_stream_ports(ownership, session, s);
+              value_or_throw(engine.stop_stream(s.name));
+              stopped.push_back(s.name);
+            }
+            for (const std::string& name : streams) stream_named(engine, name);
+            return json{{"stopped", stopped}};
+          }
           for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
           return to_json(engine.finish(false, AfterRun::kKeepPorts));
         });
@@ -211,6 +314,11 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           }
           return out;
         });
+
+  d.add("stats.lcores", "Per worker lcore: its TX lanes and RX queues with their counters.", false,
+        [&](Session&, const api::Params&) { return engine.lcore_reports(); });
+  d.add("stats.histogram", "A stream's latency histogram: non-empty buckets {low_ns, high_ns, count}. params: {stream}.",
+        false, [&](Session&, const api::Params& p) { return value_or_throw(engine.latency_histogram(p.string("stream"))); });
 
   d.add("session.acquire",
         "Makes this session the owner of ports: other sessions cannot change them until released or this "

@@ -244,6 +244,47 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(bad.returncode, 1)
         self.assertIn("stream 's1': no [[port]] is named 'p7'", bad.stderr)
 
+    def test_streams_ports_and_partial_traffic(self):
+        client = Client(self.sock_path)
+        added = client.result("stream.add", profile='[[stream]]\nname = "s2"\ntx_port = "p0"\nrx_port = "p0"\n'
+                                                     'frame_size = 256\nrate = "10kpps"\n')
+        self.assertEqual(added["added"], ["s2"])
+        self.assertEqual([s["name"] for s in client.result("stream.list")], ["s1", "s2"])
+        dup = client.call("stream.add", profile='\n[[stream]]\nname = "s2"\ntx_port = "p0"\n')
+        self.assertEqual(dup["error"]["code"], -32602)
+        self.assertEqual(dup["error"]["message"],
+                         "params.profile:2:1: key 'stream[0].name': a stream named 's2' exists already; "
+                         "stream.remove it first")
+        self.assertEqual(client.call("stream.add", profile="[[stream]]\nname = \"x\"\ntx_port = \"p0\"\nrate = 5\n")
+                         ["error"]["message"], "params.profile:4:8: key 'stream[0].rate': expected a string, found an integer")
+        # Only s2 runs; then only s2 stops and the run goes on.
+        self.assertEqual(client.result("traffic.start", streams=["s2"])["streams"], ["s2"])
+        time.sleep(0.3)
+        stats = {s["name"]: s for s in client.result("stats.streams")}
+        self.assertEqual(stats["s1"]["tx_packets"], 0)
+        self.assertGreater(stats["s2"]["tx_packets"], 0)
+        self.assertEqual(client.call("stream.add", profile="")["error"]["code"], -32002)  # not while running
+        self.assertEqual(client.result("traffic.stop", streams=["s2"])["stopped"], ["s2"])
+        self.assertTrue(client.result("traffic.status")["running"])
+        lcores = client.result("stats.lcores")
+        self.assertEqual(sorted(l["stream"] for l in lcores[0]["tx_lanes"]), ["s1", "s2"])
+        histogram = client.result("stats.histogram", stream="s2")
+        self.assertEqual(sum(b["count"] for b in histogram["buckets"]), histogram["samples"])
+        self.assertEqual(histogram["samples"], client.result("stats.streams")[1]["rx_packets"])
+        report = client.result("traffic.stop")
+        self.assertEqual(report["streams"][0]["tx_packets"], 0)
+        self.assertEqual(report["streams"][1]["rx_packets"], report["streams"][1]["tx_packets"])
+        self.assertEqual(client.result("stream.remove", stream="s2"), {"removed": "s2"})
+        self.assertEqual([s["name"] for s in client.result("stream.list")], ["s1"])
+        # Port settings: what net_ring can do, and a plain answer for what it cannot.
+        self.assertFalse(client.call("port.set", port="p0", promiscuous=False).get("error"))
+        mtu = client.call("port.set", port="p0", mtu=9000)
+        self.assertEqual(mtu["error"]["code"], -32003)
+        self.assertEqual(mtu["error"]["message"], "setting the MTU is not supported by net_ring on port 0 ('p0')")
+        self.assertEqual(client.call("port.set", port="p0", link="sideways")["error"]["message"],
+                         "params.link: 'sideways' is not up or down")
+        client.close()
+
     def test_record_writes_a_time_series(self):
         Client(self.sock_path).result("traffic.start")
         path = os.path.join(self.dir, "series.jsonl")
