@@ -17,6 +17,7 @@
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/oneshot.hpp"
 #include "dataplane/mgmt/serve.hpp"
+#include "dataplane/mgmt/telemetry.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
 namespace {
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
     std::signal(SIGHUP, on_signal);  // a closed terminal still gets its report
   }
 
+  lr::dp::register_telemetry_commands();
   int code = 0;
   {
     auto engine = lr::dp::Engine::create(profile);
@@ -110,7 +112,9 @@ int main(int argc, char** argv) {
       if (!served) report = std::unexpected(served.error());
       else if (*served) report = std::move(**served);  // a run was still going
     } else {
-      report = lr::dp::run_oneshot(**engine, g_interrupt, quiet || !profile.run.live ? nullptr : stdout);
+      lr::dp::Engine& e = **engine;
+      report = lr::dp::run_oneshot(e, g_interrupt, quiet || !profile.run.live ? nullptr : stdout,
+                                   [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); });
     }
     if (report && !*report) {
       code = fail(kExitCannotRun, lr::to_string(report->error()));

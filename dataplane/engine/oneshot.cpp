@@ -25,7 +25,8 @@ std::string format_live_line(double elapsed_s, const std::vector<PortLiveCounter
   return line;
 }
 
-Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, std::FILE* live) {
+Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, std::FILE* live,
+                              const std::function<void()>& every_second) {
   using clock = std::chrono::steady_clock;
   if (auto ok = engine.start(); !ok) return std::unexpected(ok.error());
   const auto t0 = clock::now();
@@ -39,7 +40,12 @@ Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     const auto now = clock::now();
-    if (live != nullptr && now - last >= std::chrono::seconds(1)) {
+    if (now - last >= std::chrono::seconds(1)) {
+      if (every_second) every_second();
+      if (live == nullptr) {
+        last = now;
+        continue;
+      }
       auto current = engine.live_counters();
       const std::string line = format_live_line(std::chrono::duration<double>(now - t0).count(), previous, current,
                                                 std::chrono::duration<double>(now - last).count());

@@ -5,13 +5,16 @@
 
 #include <atomic>
 #include <cstdio>
+#include <functional>
 
 #include "dataplane/engine/engine.hpp"
 
 namespace lr::dp {
 
-/// `live`: where the per-second lines go (nullptr: none).
-Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, std::FILE* live);
+/// `live`: where the per-second lines go (nullptr: none); `every_second`, if set, is
+/// called about once a second while traffic runs (e.g. to publish telemetry).
+Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, std::FILE* live,
+                              const std::function<void()>& every_second = {});
 
 /// One live line: per port Mpps and Gbit/s (L1) over `seconds`, from two samples.
 std::string format_live_line(double elapsed_s, const std::vector<PortLiveCounters>& before,

@@ -2,11 +2,14 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 
 #include "dataplane/mgmt/dataplane_methods.hpp"
 #include "dataplane/mgmt/rpc_server.hpp"
+#include "dataplane/mgmt/telemetry.hpp"
 
 namespace lr::dp {
 
@@ -21,6 +24,16 @@ Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket
   for (int signum : {SIGINT, SIGTERM, SIGHUP}) std::signal(signum, SIG_DFL);
   boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
   signals.async_wait([&io](const boost::system::error_code&, int) { io.stop(); });
+  // The telemetry snapshot, once a second.
+  boost::asio::steady_timer timer(io);
+  std::function<void()> publish = [&] {
+    publish_stream_stats(engine.live_stream_stats());
+    timer.expires_after(std::chrono::seconds(1));
+    timer.async_wait([&](const boost::system::error_code& ec) {
+      if (!ec) publish();
+    });
+  };
+  publish();
   std::printf("serving on %s (linerate --socket %s ...); Ctrl-C ends the service\n", socket_path.c_str(),
               socket_path.c_str());
   std::fflush(stdout);

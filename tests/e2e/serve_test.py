@@ -20,6 +20,7 @@ PROFILE = """
 [eal]
 lcores = "0-1"
 huge_pages = "off"
+extra_args = ["--file-prefix", "%s"]
 [run]
 drain = "100ms"
 [control]
@@ -69,7 +70,9 @@ class Serve(lrtest.DataplaneCase):
     def setUp(self):
         super().setUp()
         self.sock_path = os.path.join(self.dir, "dp.sock")
-        profile = self.write_profile(PROFILE % self.sock_path)
+        self.prefix = "lr-e2e-%d" % os.getpid()
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + self.prefix, True)
+        profile = self.write_profile(PROFILE % (self.prefix, self.sock_path))
         self.report = os.path.join(self.dir, "final.json")
         self.proc = subprocess.Popen([lrtest.BINARY, "--config", profile, "--serve", "--report", self.report],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -231,7 +234,7 @@ class Serve(lrtest.DataplaneCase):
 
     def test_run_uses_the_serving_data_plane(self):
         profile = self.write_profile(PROFILE.replace('rate = "20kpps"', 'rate = "50kpps"\ncount = 20000')
-                                     % self.sock_path, "run.toml")
+                                     % (self.prefix, self.sock_path), "run.toml")
         report_file = os.path.join(self.dir, "run-report.json")
         run = self.cli("run", profile, "--report", report_file)
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -239,8 +242,8 @@ class Serve(lrtest.DataplaneCase):
             s = json.load(f)["streams"][0]
         self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"]), (20000, 20000, 0))
         self.assertIsNone(self.proc.poll(), "the serving data plane keeps serving")
-        bad = self.cli("run", self.write_profile(PROFILE.replace('tx_port = "p0"', 'tx_port = "p7"') % self.sock_path,
-                                                 "bad.toml"))
+        bad = self.cli("run", self.write_profile(PROFILE.replace('tx_port = "p0"', 'tx_port = "p7"')
+                                                 % (self.prefix, self.sock_path), "bad.toml"))
         self.assertEqual(bad.returncode, 1)
         self.assertIn("stream 's1': no [[port]] is named 'p7'", bad.stderr)
 
@@ -283,6 +286,21 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(mtu["error"]["message"], "setting the MTU is not supported by net_ring on port 0 ('p0')")
         self.assertEqual(client.call("port.set", port="p0", link="sideways")["error"]["message"],
                          "params.link: 'sideways' is not up or down")
+        client.close()
+
+    @unittest.skipUnless(shutil.which("dpdk-telemetry.py"), "needs dpdk-telemetry.py (package dpdk)")
+    def test_stream_stats_in_dpdk_telemetry(self):
+        client = Client(self.sock_path)
+        client.result("traffic.start")
+        time.sleep(1.5)  # the snapshot is published once a second
+        out = subprocess.run(["dpdk-telemetry.py", "-f", self.prefix], input="/linerate/streams\n/linerate/stream,s1\n",
+                             capture_output=True, text=True, timeout=30).stdout
+        replies = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+        self.assertIn({"/linerate/streams": ["s1"]}, replies)
+        stream = next(r["/linerate/stream"] for r in replies if "/linerate/stream" in r)
+        self.assertEqual(stream["name"], "s1")
+        self.assertGreater(stream["tx_packets"], 0)
+        self.assertLessEqual(stream["tx_packets"], client.result("stats.streams")[0]["tx_packets"])
         client.close()
 
     def test_record_writes_a_time_series(self):
