@@ -191,7 +191,7 @@ TEST(LoadToml, MissingFileIsAClearError) {
 }
 
 TEST(LoadToml, ShippedExamplesLoad) {
-  for (const char* name : {"loopback.toml", "rfc2544_64b.toml", "veth_af_packet.toml", "pcap_capture.toml"}) {
+  for (const char* name : {"loopback.toml", "rfc2544_64b.toml", "veth_af_packet.toml", "pcap_capture.toml", "service.toml"}) {
     const std::string path = std::string(LR_SOURCE_ROOT) + "/config/examples/" + name;
     EXPECT_NO_THROW(load_profile_file(path)) << path;
   }
