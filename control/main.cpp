@@ -4,12 +4,14 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "control/cli/run_command.hpp"
@@ -71,9 +73,32 @@ int main(int argc, char** argv) {
   bool watch = false;
   stats->add_flag("-w,--watch", watch, "refresh every second until Ctrl-C");
   auto* start = app.add_subcommand("start", "start traffic (a new run with fresh counters)");
+  std::vector<std::string> only_streams;
+  std::vector<std::string> only_ports;
+  start->add_option("-s,--stream", only_streams, "only this stream (repeatable)");
+  start->add_option("-p,--port", only_ports, "only the streams sent from this port (repeatable)");
   auto* stop = app.add_subcommand("stop", "stop traffic, drain, print the run's report");
   std::string report_path;
   stop->add_option("-r,--report", report_path, "also write the JSON report to this file");
+  stop->add_option("-s,--stream", only_streams, "stop only this stream; the run goes on (repeatable)");
+  stop->add_option("-p,--port", only_ports, "stop only the streams sent from this port (repeatable)");
+  auto* load = app.add_subcommand("load", "replace the data plane's streams with a profile's");
+  auto* stream_add = app.add_subcommand("stream-add", "add the streams of a profile to the data plane's");
+  std::string profile_file;
+  load->add_option("profile", profile_file, "profile (TOML)")->required()->check(CLI::ExistingFile);
+  stream_add->add_option("profile", profile_file, "profile (TOML) whose [[stream]] tables to add")
+      ->required()
+      ->check(CLI::ExistingFile);
+  auto* stream_remove = app.add_subcommand("stream-remove", "remove a stream");
+  auto* port_set = app.add_subcommand("port-set", "change a port: promiscuous mode, link up / down, MTU");
+  std::string promiscuous;
+  std::string link;
+  int mtu = 0;
+  port_set->add_option("--promiscuous", promiscuous, "on or off")->check(CLI::IsMember({"on", "off"}));
+  port_set->add_option("--link", link, "up or down")->check(CLI::IsMember({"up", "down"}));
+  port_set->add_option("--mtu", mtu, "MTU in bytes (traffic stopped)")->check(CLI::Range(68, 9600));
+  auto* lcores = app.add_subcommand("lcores", "worker lcores: their TX lanes and RX queues with counters");
+  auto* histogram = app.add_subcommand("histogram", "a stream's latency histogram");
   auto* rate = app.add_subcommand("rate", "change a stream's rate, also while it runs");
   std::string stream_name;
   std::string rate_text;
@@ -81,8 +106,11 @@ int main(int argc, char** argv) {
   rate->add_option("rate", rate_text, "'10%', '1.5Mpps', '5Gbps' (L1), '5Gbps-l2' or 'max'")->required();
   auto* stop_stream = app.add_subcommand("stop-stream", "stop one stream; the others go on");
   stop_stream->add_option("stream", stream_name, "stream name")->required();
+  stream_remove->add_option("stream", stream_name, "stream name")->required();
+  histogram->add_option("stream", stream_name, "stream name")->required();
   auto* xstats = app.add_subcommand("xstats", "a port's extended statistics");
   std::string port_name;
+  port_set->add_option("port", port_name, "port name")->required();
   std::string filter;
   xstats->add_option("port", port_name, "port name")->required();
   xstats->add_option("-f,--filter", filter, "only names containing this");
@@ -156,7 +184,53 @@ int main(int argc, char** argv) {
         }
       }
     } else if (*start) {
-      print(client.call("traffic.start"), as_json, "traffic started\n");
+      json params = json::object();
+      if (!only_streams.empty()) params["streams"] = only_streams;
+      if (!only_ports.empty()) params["ports"] = only_ports;
+      print(client.call("traffic.start", params), as_json, "traffic started\n");
+    } else if (*stop && (!only_streams.empty() || !only_ports.empty())) {
+      json params = json::object();
+      if (!only_streams.empty()) params["streams"] = only_streams;
+      if (!only_ports.empty()) params["ports"] = only_ports;
+      const json result = client.call("traffic.stop", params);
+      print(result, as_json, fmt::format("stopped: {}\n", fmt::join(result.value("stopped", std::vector<std::string>{}), ", ")));
+    } else if (*load || *stream_add) {
+      std::ifstream in(profile_file);
+      std::stringstream text;
+      text << in.rdbuf();
+      const json result = client.call(*load ? "stream.load" : "stream.add", {{"profile", text.str()}, {"path", profile_file}});
+      const json names = result.contains("streams") ? result["streams"] : result.value("added", json::array());
+      print(result, as_json, fmt::format("streams: {}\n", fmt::join(names.get<std::vector<std::string>>(), ", ")));
+    } else if (*stream_remove) {
+      print(client.call("stream.remove", {{"stream", stream_name}}), as_json, fmt::format("stream '{}' removed\n", stream_name));
+    } else if (*port_set) {
+      json params{{"port", port_name}};
+      if (!promiscuous.empty()) params["promiscuous"] = promiscuous == "on";
+      if (!link.empty()) params["link"] = link;
+      if (mtu != 0) params["mtu"] = mtu;
+      const json result = client.call("port.set", params);
+      print(result, as_json, lr::ctl::ports_table(json::array({result})));
+    } else if (*lcores) {
+      const json result = client.call("stats.lcores");
+      std::string table = fmt::format("{:>6} {:>6}  {}\n", "lcore", "socket", "work");
+      for (const json& l : result) {
+        std::string work;
+        for (const json& lane : l["tx_lanes"])
+          work += fmt::format("tx {}#{} port {} q{} ({} frames)  ", lane.value("stream", ""), lane.value("lane", 0),
+                              lane.value("port_id", 0), lane.value("queue", 0), lane.value("tx_packets", uint64_t{0}));
+        for (const json& q : l["rx_queues"])
+          work += fmt::format("rx port {} q{} ({} frames)  ", q.value("port_id", 0), q.value("queue", 0),
+                              q.value("rx_packets", uint64_t{0}));
+        table += fmt::format("{:>6} {:>6}  {}\n", l.value("lcore", 0), l.value("socket", 0), work);
+      }
+      print(result, as_json, table);
+    } else if (*histogram) {
+      const json result = client.call("stats.histogram", {{"stream", stream_name}});
+      std::string table = fmt::format("{:>14} {:>14} {:>14}\n", "from_ns", "to_ns", "frames");
+      for (const json& b : result["buckets"])
+        table += fmt::format("{:>14} {:>14} {:>14}\n", b.value("low_ns", uint64_t{0}), b.value("high_ns", uint64_t{0}),
+                             b.value("count", uint64_t{0}));
+      print(result, as_json, table);
     } else if (*stop) {
       const json report = client.call("traffic.stop");
       if (!report_path.empty()) {

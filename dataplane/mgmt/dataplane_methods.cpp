@@ -54,6 +54,43 @@ void check_stream_ports(const PortOwnership& ownership, const Session& session, 
   if (s.rx_port) ownership.check_may_change(session, *s.rx_port);
 }
 
+// Streams from TOML text: a whole profile (its ports must exist here, by name), or only
+// [[stream]] tables, read against this data plane's ports. Errors name the caller's
+// lines.
+std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::string& text, const std::string& path) {
+  std::string have;
+  for (const profile::PortCfg& port : engine.profile().ports) have += (have.empty() ? "" : ", ") + port.name;
+  try {
+    const profile::Profile loaded = profile::load_profile_text(text, path);
+    for (const profile::StreamCfg& s : loaded.streams) {
+      for (const std::string& port : {s.tx_port, s.rx_port.value_or(s.tx_port)}) {
+        if (engine.profile().find_port(port) == nullptr)
+          throw RpcError(RpcCode::kInvalidParams,
+                         fmt::format("stream '{}' uses port '{}', which this data plane does not have (it has {})",
+                                     s.name, port, have));
+      }
+    }
+    return loaded.streams;
+  } catch (const profile::ConfigError& error) {
+    if (error.key() != "port") throw RpcError(RpcCode::kInvalidParams, error.what());
+  }
+  // No [[port]]: the streams alone, read after a copy of this data plane's ports.
+  std::string ports_toml;
+  for (const profile::PortCfg& port : engine.profile().ports)
+    ports_toml += fmt::format("[[port]]\nname = {}\ndevice = {}\nrx_queues = {}\ntx_queues = {}\n",
+                              json(port.name).dump(), json(port.device).dump(), port.rx_queues, port.tx_queues);
+  const auto lines = static_cast<uint32_t>(std::count(ports_toml.begin(), ports_toml.end(), '\n'));
+  try {
+    profile::Profile loaded = profile::load_profile_text(ports_toml + text, path);
+    for (profile::StreamCfg& s : loaded.streams) s.loc.line -= lines;
+    return loaded.streams;
+  } catch (const profile::ConfigError& error) {
+    const profile::SourceLoc loc{error.loc().line > lines ? error.loc().line - lines : error.loc().line,
+                                 error.loc().column};
+    throw RpcError(RpcCode::kInvalidParams, profile::ConfigError(error.file(), loc, error.key(), error.reason()).what());
+  }
+}
+
 }  // namespace
 
 void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership) {
@@ -163,29 +200,13 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
         "Replaces the streams with a profile's (TOML text, as in profile files; its [[stream]] tables are taken, "
         "their ports must exist here). Not while traffic runs. params: {profile, path?}: path names it in errors.",
         true, [&](Session& session, const api::Params& p) {
-          const std::string text = p.string("profile");
-          const std::string path = p.optional_string("path").value_or("params.profile");
-          profile::Profile loaded;
-          try {
-            loaded = profile::load_profile_text(text, path);
-          } catch (const profile::ConfigError& error) {
-            throw RpcError(RpcCode::kInvalidParams, error.what());
-          }
-          std::string have;
-          for (const profile::PortCfg& port : engine.profile().ports) have += (have.empty() ? "" : ", ") + port.name;
-          for (const profile::StreamCfg& s : loaded.streams) {
-            for (const std::string& port : {s.tx_port, s.rx_port.value_or(s.tx_port)}) {
-              if (engine.profile().find_port(port) == nullptr)
-                throw RpcError(RpcCode::kInvalidParams,
-                               fmt::format("stream '{}' uses port '{}', which this data plane does not have (it has {})",
-                                           s.name, port, have));
-            }
-            check_stream_ports(ownership, session, s);
-          }
+          const std::vector<profile::StreamCfg> streams =
+              load_streams(engine, p.string("profile"), p.optional_string("path").value_or("params.profile"));
+          for (const profile::StreamCfg& s : streams) check_stream_ports(ownership, session, s);
           for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          value_or_throw(engine.set_streams(loaded.streams));
+          value_or_throw(engine.set_streams(streams));
           json names = json::array();
-          for (const profile::StreamCfg& s : loaded.streams) names.push_back(s.name);
+          for (const profile::StreamCfg& s : streams) names.push_back(s.name);
           return json{{"streams", names}};
         });
 
@@ -193,34 +214,17 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
         "Adds the [[stream]] tables of TOML text (as in profiles; names must be new). Not while traffic runs. "
         "params: {profile, path?}.",
         true, [&](Session& session, const api::Params& p) {
-          const std::string text = p.string("profile");
           const std::string path = p.optional_string("path").value_or("params.profile");
-          // The streams are read against this data plane's ports: its [[port]] tables come first.
-          std::string ports_toml;
-          for (const profile::PortCfg& port : engine.profile().ports)
-            ports_toml += fmt::format("[[port]]\nname = {}\ndevice = {}\nrx_queues = {}\ntx_queues = {}\n",
-                                      json(port.name).dump(), json(port.device).dump(), port.rx_queues, port.tx_queues);
           profile::Profile loaded;
-          try {
-            loaded = profile::load_profile_text(ports_toml + text, path);
-          } catch (const profile::ConfigError& error) {
-            // Line numbers in the caller's text: ours come first.
-            const auto lines = static_cast<uint32_t>(std::count(ports_toml.begin(), ports_toml.end(), '\n'));
-            const profile::SourceLoc loc{error.loc().line > lines ? error.loc().line - lines : error.loc().line,
-                                         error.loc().column};
-            throw RpcError(RpcCode::kInvalidParams,
-                           profile::ConfigError(error.file(), loc, error.key(), error.reason()).what());
-          }
+          loaded.streams = load_streams(engine, p.string("profile"), path);
           std::vector<profile::StreamCfg> streams = engine.profile().streams;
           json added = json::array();
-          const auto lines = static_cast<uint32_t>(std::count(ports_toml.begin(), ports_toml.end(), '\n'));
           for (size_t i = 0; i < loaded.streams.size(); ++i) {
             const profile::StreamCfg& s = loaded.streams[i];
             for (const profile::StreamCfg& existing : streams)
               if (existing.name == s.name)
                 throw RpcError(RpcCode::kInvalidParams,
-                               profile::ConfigError(path, {s.loc.line - lines, s.loc.column},
-                                                    fmt::format("stream[{}].name", i),
+                               profile::ConfigError(path, s.loc, fmt::format("stream[{}].name", i),
                                                     fmt::format("a stream named '{}' exists already; stream.remove "
                                                                 "it first", s.name))
                                    .what());

@@ -303,6 +303,30 @@ class Serve(lrtest.DataplaneCase):
         self.assertLessEqual(stream["tx_packets"], client.result("stats.streams")[0]["tx_packets"])
         client.close()
 
+    def test_cli_stream_and_port_subcommands(self):
+        extra = self.write_profile('[[stream]]\nname = "s2"\ntx_port = "p0"\nrx_port = "p0"\nrate = "10kpps"\n', "s2.toml")
+        self.assertEqual(self.cli("stream-add", extra).stdout, "streams: s2\n")
+        again = self.cli("stream-add", extra)
+        self.assertEqual(again.returncode, 1)
+        self.assertIn("s2.toml:1:1: key 'stream[0].name': a stream named 's2' exists already", again.stderr)
+        self.assertEqual(self.cli("start", "--stream", "s2").returncode, 0)
+        time.sleep(0.3)
+        lcores = self.cli("lcores").stdout
+        self.assertRegex(lcores, r"tx s2#0 port 0 q0 \([1-9]\d* frames\)")
+        self.assertRegex(lcores, r"tx s1#0 port 0 q0 \(0 frames\)")
+        self.assertEqual(self.cli("stop", "--stream", "s2").stdout, "stopped: s2\n")
+        histogram = self.cli("histogram", "s2")
+        self.assertRegex(histogram.stdout, r"from_ns +to_ns +frames\n +\d+ +\d+ +\d+")
+        self.assertEqual(self.cli("port-set", "p0", "--mtu", "9000").returncode, 1)  # traffic still runs
+        self.assertEqual(self.cli("stop").returncode, 0)
+        self.assertEqual(self.cli("stream-remove", "s2").stdout, "stream 's2' removed\n")
+        whole = self.write_profile(PROFILE.replace('name = "s1"', 'name = "s9"') % (self.prefix, self.sock_path), "w.toml")
+        self.assertEqual(self.cli("load", whole).stdout, "streams: s9\n")
+        promisc = self.cli("port-set", "p0", "--promiscuous", "off")
+        self.assertEqual(promisc.returncode, 0, promisc.stderr)
+        mtu = self.cli("port-set", "p0", "--mtu", "9000")
+        self.assertEqual(mtu.stderr, "linerate: setting the MTU is not supported by net_ring on port 0 ('p0') (error -32003)\n")
+
     def test_record_writes_a_time_series(self):
         Client(self.sock_path).result("traffic.start")
         path = os.path.join(self.dir, "series.jsonl")
