@@ -97,6 +97,9 @@ int main(int argc, char** argv) {
   port_set->add_option("--promiscuous", promiscuous, "on or off")->check(CLI::IsMember({"on", "off"}));
   port_set->add_option("--link", link, "up or down")->check(CLI::IsMember({"up", "down"}));
   port_set->add_option("--mtu", mtu, "MTU in bytes (traffic stopped)")->check(CLI::Range(68, 9600));
+  std::string port_state;
+  port_set->add_option("--state", port_state, "started or stopped (traffic stopped)")
+      ->check(CLI::IsMember({"started", "stopped"}));
   auto* lcores = app.add_subcommand("lcores", "worker lcores: their TX lanes and RX queues with counters");
   auto* histogram = app.add_subcommand("histogram", "a stream's latency histogram");
   auto* rate = app.add_subcommand("rate", "change a stream's rate, also while it runs");
@@ -208,6 +211,7 @@ int main(int argc, char** argv) {
       if (!promiscuous.empty()) params["promiscuous"] = promiscuous == "on";
       if (!link.empty()) params["link"] = link;
       if (mtu != 0) params["mtu"] = mtu;
+      if (!port_state.empty()) params["state"] = port_state;
       const json result = client.call("port.set", params);
       print(result, as_json, lr::ctl::ports_table(json::array({result})));
     } else if (*lcores) {

@@ -141,6 +141,7 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
   // -> lr_port_xstat_<name>_total{port}. Families keyed by metric name.
   std::map<std::string, Family> xfamilies;
   static const std::regex per_queue(R"(^(rx|tx)_q(\d+)_(.+)$)");
+  static const std::regex per_priority(R"(^(rx|tx)_prio(\d)_(.+)$)");  // e.g. mlx5's rx_prio3_pause
   for (const auto& [port, values] : xstats.items()) {
     for (const auto& [raw, value] : values.items()) {
       if (!value.is_number()) continue;
@@ -148,7 +149,12 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
       std::string metric;
       std::string help;
       std::vector<std::pair<std::string, std::string>> labels{{"port", port}};
-      if (std::regex_match(raw, m, per_queue)) {
+      if (std::regex_match(raw, m, per_priority)) {
+        const std::string base = m[1].str() + "_" + m[3].str();
+        metric = "lr_port_priority_" + metric_safe(base) + "_total";
+        help = "Per-priority extended statistic " + base + " of the port (driver's xstats).";
+        labels.emplace_back("priority", m[2].str());
+      } else if (std::regex_match(raw, m, per_queue)) {
         const std::string base = m[1].str() + "_" + m[3].str();
         metric = "lr_port_queue_" + metric_safe(base) + "_total";
         help = "Per-queue extended statistic " + base + " of the port (driver's xstats).";

@@ -795,10 +795,32 @@ Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
         return make_error(Errc::kInvalid, fmt::format("stream '{}' sends {}-byte frames, which MTU {} cannot carry",
                                                       s.cfg.name, s.cfg.frame.largest(), mtu));
     }
-    if (auto ok = port_op_result(rte_eth_dev_set_mtu(p.info.port_id, mtu), "setting the MTU", p); !ok) return ok;
+    // Many PMDs change the MTU only on a stopped port: stop it (no worker uses it while
+    // traffic is stopped), set, start it again.
+    const bool was_started = p.started;
+    if (was_started) rte_eth_dev_stop(p.info.port_id);
+    const int rc = rte_eth_dev_set_mtu(p.info.port_id, mtu);
+    if (was_started) rte_eth_dev_start(p.info.port_id);
+    if (auto ok = port_op_result(rc, "setting the MTU", p); !ok) return ok;
     p.cfg.mtu = mtu;
     for (lr::profile::PortCfg& cfg : st.profile.ports)
       if (cfg.name == port) cfg.mtu = mtu;
+    return {};
+  }
+  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+}
+
+Result<void> Engine::set_port_started(const std::string& port, bool started) {
+  State& st = *state_;
+  if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before starting or stopping a port");
+  for (PortState& p : st.ports) {
+    if (p.cfg.name != port) continue;
+    if (p.closed) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", port));
+    if (started == p.started) return {};
+    const int rc = started ? rte_eth_dev_start(p.info.port_id) : rte_eth_dev_stop(p.info.port_id);
+    if (auto ok = port_op_result(rc, started ? "starting the port" : "stopping the port", p); !ok) return ok;
+    p.started = started;
+    if (started) p.link = wait_link(p.info.port_id, kLinkWaitMs);
     return {};
   }
   return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));

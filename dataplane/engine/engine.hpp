@@ -78,6 +78,8 @@ class Engine {
   Result<void> set_promiscuous(const std::string& port, bool on);
   Result<void> set_link(const std::string& port, bool up);
   Result<void> set_mtu(const std::string& port, uint16_t mtu);
+  /// Starts or stops a port between runs (traffic.start starts every port it needs).
+  Result<void> set_port_started(const std::string& port, bool started);
 
   /// Per-stream results so far, while traffic runs: TX counters read relaxed, RX state
   /// read consistently per lcore (seqcount), `lost` including frames still in flight.

@@ -142,8 +142,9 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
         });
 
   d.add("port.set",
-        "Changes port settings: params {port, promiscuous?: bool, link?: \"up\"|\"down\", mtu?: 68-9600}. "
-        "MTU only while traffic is stopped. Returns the port.",
+        "Changes port settings: params {port, promiscuous?: bool, link?: \"up\"|\"down\", mtu?: 68-9600, "
+        "state?: \"started\"|\"stopped\"}. MTU and state only while traffic is stopped (the port is stopped and "
+        "restarted around an MTU change). Returns the port.",
         true, [&](Session& session, const api::Params& p) {
           const std::string name = port_named(engine, p.string("port")).name;
           ownership.check_may_change(session, name);
@@ -154,6 +155,11 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
             value_or_throw(engine.set_link(name, *v == "up"));
           }
           if (p.has("mtu")) value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600))));
+          if (const auto v = p.optional_string("state")) {
+            if (*v != "started" && *v != "stopped")
+              throw RpcError(RpcCode::kInvalidParams, fmt::format("params.state: '{}' is not started or stopped", *v));
+            value_or_throw(engine.set_port_started(name, *v == "started"));
+          }
           for (const PortReport& r : engine.port_reports())
             if (r.name == name) return to_json(r);
           return json();

@@ -324,6 +324,12 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(self.cli("load", whole).stdout, "streams: s9\n")
         promisc = self.cli("port-set", "p0", "--promiscuous", "off")
         self.assertEqual(promisc.returncode, 0, promisc.stderr)
+        self.assertEqual(self.cli("port-set", "p0", "--state", "stopped").returncode, 0)
+        self.assertEqual(self.cli("port-set", "p0", "--state", "started").returncode, 0)
+        self.assertEqual(self.cli("start").returncode, 0)  # a stopped port is started by the run anyway
+        self.assertEqual(self.cli("port-set", "p0", "--state", "stopped").stderr,
+                         "linerate: traffic is running: stop it before starting or stopping a port (error -32002)\n")
+        self.assertEqual(self.cli("stop").returncode, 0)
         mtu = self.cli("port-set", "p0", "--mtu", "9000")
         self.assertEqual(mtu.stderr, "linerate: setting the MTU is not supported by net_ring on port 0 ('p0') (error -32003)\n")
 

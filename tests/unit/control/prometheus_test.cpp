@@ -15,7 +15,8 @@ const json kStreams = json::parse(R"([{"name":"s\"1","tx_port":"p0","rx_port":"p
   "lost":2,"duplicate":0,"out_of_order":1,"late":0,"tx_pps_achieved":1000.5,
   "latency_ns":{"samples":10,"mean":1500,"p50":1000,"p90":2000,"p99":3000,"p999":3000,"p9999":3000,"jitter":250}},
   {"name":"txonly","tx_port":"p0","rx_port":null,"tx_packets":5,"tx_pps_achieved":10}])");
-const json kXstats = json::parse(R"({"p0":{"rx_good_packets":10,"rx_q0_packets":7,"rx_q1_packets":3,"tx_q0_bytes":768}})");
+const json kXstats = json::parse(
+    R"({"p0":{"rx_good_packets":10,"rx_q0_packets":7,"rx_q1_packets":3,"tx_q0_bytes":768,"rx_prio3_pause":4}})");
 
 bool has_line(const std::string& text, const std::string& line) {
   return text.find("\n" + line + "\n") != std::string::npos || text.rfind(line + "\n", 0) == 0;
@@ -48,6 +49,7 @@ TEST(Prometheus, PerQueueXstatsGetAQueueLabel) {
   EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"0\"} 7"));
   EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"1\"} 3"));
   EXPECT_TRUE(has_line(text, "lr_port_xstat_rx_good_packets_total{port=\"p0\"} 10"));
+  EXPECT_TRUE(has_line(text, "lr_port_priority_rx_pause_total{port=\"p0\",priority=\"3\"} 4"));
   // One HELP/TYPE per family, even with several queues.
   size_t count = 0;
   for (size_t at = 0; (at = text.find("# TYPE lr_port_queue_rx_packets_total", at)) != std::string::npos; ++at) ++count;
