@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <map>
+#include <string_view>
 #include <regex>
 #include <vector>
 
@@ -69,6 +71,42 @@ std::string metric_safe(const std::string& name) {
   return out;
 }
 
+// A metric read from one key of the control socket's JSON, times `scale` (to base units).
+struct Metric {
+  const char* name;
+  const char* type;
+  const char* help;
+  const char* key;
+  double scale = 1;
+};
+
+constexpr Metric kPortMetrics[] = {
+    {"lr_port_link_up", "gauge", "Link status of the port (1 up, 0 down).", "link_up"},
+    {"lr_port_link_speed_bytes_per_second", "gauge", "Link speed the port reports, in bytes/s (bit/s / 8).",
+     "link_speed_bps", 1.0 / 8},
+    {"lr_port_rx_packets_total", "counter", "Frames the port received in the current run (ipackets).", "ipackets"},
+    {"lr_port_tx_packets_total", "counter", "Frames the port sent in the current run (opackets).", "opackets"},
+    {"lr_port_rx_bytes_total", "counter", "Bytes the port received in the current run (ibytes).", "ibytes"},
+    {"lr_port_tx_bytes_total", "counter", "Bytes the port sent in the current run (obytes).", "obytes"},
+    {"lr_port_rx_missed_packets_total", "counter", "Frames the port dropped for a full RX ring (imissed).", "imissed"},
+    {"lr_port_rx_errors_total", "counter", "Erroneous frames the port received (ierrors).", "ierrors"},
+    {"lr_port_tx_errors_total", "counter", "Frames the port failed to send (oerrors).", "oerrors"},
+    {"lr_port_rx_unsigned_packets_total", "counter", "Frames received without a linerate signature in the current run.",
+     "rx_no_signature"},
+};
+
+constexpr Metric kStreamMetrics[] = {
+    {"lr_stream_tx_packets_total", "counter", "Frames of the stream sent in the current run.", "tx_packets"},
+    {"lr_stream_tx_rate_packets_per_second", "gauge", "Achieved TX rate of the stream in the current run.",
+     "tx_pps_achieved"},
+    {"lr_stream_rx_packets_total", "counter", "Frames of the stream received on its RX port.", "rx_packets"},
+    {"lr_stream_lost_packets", "gauge",
+     "Frames sent and not received (tx - (rx - duplicates)); while traffic runs it includes frames in flight.", "lost"},
+    {"lr_stream_duplicate_packets_total", "counter", "Frames of the stream received more than once.", "duplicate"},
+    {"lr_stream_out_of_order_packets_total", "counter", "Frames of the stream received out of order.", "out_of_order"},
+    {"lr_stream_late_packets_total", "counter", "Frames slower than the stream's late threshold.", "late"},
+};
+
 }  // namespace
 
 std::string prometheus_down_text() {
@@ -81,52 +119,38 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
   Family up("lr_up", "gauge", "Whether the exporter reached the data plane (1) or not (0).");
   up.add({}, 1);
 
-  Family link_up("lr_port_link_up", "gauge", "Link status of the port (1 up, 0 down).");
-  Family link_speed("lr_port_link_speed_bytes_per_second", "gauge", "Link speed the port reports, in bytes/s (bit/s / 8).");
-  Family rx_packets("lr_port_rx_packets_total", "counter", "Frames the port received in the current run (ipackets).");
-  Family tx_packets("lr_port_tx_packets_total", "counter", "Frames the port sent in the current run (opackets).");
-  Family rx_bytes("lr_port_rx_bytes_total", "counter", "Bytes the port received in the current run (ibytes).");
-  Family tx_bytes("lr_port_tx_bytes_total", "counter", "Bytes the port sent in the current run (obytes).");
-  Family rx_missed("lr_port_rx_missed_packets_total", "counter", "Frames the port dropped for a full RX ring (imissed).");
-  Family rx_errors("lr_port_rx_errors_total", "counter", "Erroneous frames the port received (ierrors).");
-  Family tx_errors("lr_port_tx_errors_total", "counter", "Frames the port failed to send (oerrors).");
-  Family no_signature("lr_port_rx_unsigned_packets_total", "counter",
-                      "Frames received without a linerate signature in the current run.");
+  std::vector<Family> port_families;
+  for (const Metric& m : kPortMetrics) port_families.emplace_back(m.name, m.type, m.help);
   for (const json& p : ports) {
     const std::vector<std::pair<std::string, std::string>> port{{"port", p.value("name", "")}};
-    link_up.add(port, p.value("link_up", false) ? 1 : 0);
-    link_speed.add(port, number(p, "link_speed_bps") / 8);
-    rx_packets.add(port, number(p, "ipackets"));
-    tx_packets.add(port, number(p, "opackets"));
-    rx_bytes.add(port, number(p, "ibytes"));
-    tx_bytes.add(port, number(p, "obytes"));
-    rx_missed.add(port, number(p, "imissed"));
-    rx_errors.add(port, number(p, "ierrors"));
-    tx_errors.add(port, number(p, "oerrors"));
-    no_signature.add(port, number(p, "rx_no_signature"));
+    for (size_t i = 0; i < std::size(kPortMetrics); ++i) {
+      const Metric& m = kPortMetrics[i];
+      const double value = std::string_view(m.key) == "link_up" ? (p.value("link_up", false) ? 1 : 0) : number(p, m.key);
+      port_families[i].add(port, value * m.scale);
+    }
   }
 
-  Family s_tx("lr_stream_tx_packets_total", "counter", "Frames of the stream sent in the current run.");
-  Family s_rx("lr_stream_rx_packets_total", "counter", "Frames of the stream received on its RX port.");
-  Family s_lost("lr_stream_lost_packets", "gauge",
-                "Frames sent and not received (tx - (rx - duplicates)); while traffic runs it includes frames in flight.");
-  Family s_dup("lr_stream_duplicate_packets_total", "counter", "Frames of the stream received more than once.");
-  Family s_ooo("lr_stream_out_of_order_packets_total", "counter", "Frames of the stream received out of order.");
-  Family s_late("lr_stream_late_packets_total", "counter", "Frames slower than the stream's late threshold.");
-  Family s_rate("lr_stream_tx_rate_packets_per_second", "gauge", "Achieved TX rate of the stream in the current run.");
+  // Stream metrics; the receive-side ones only for streams with an RX port.
+  std::vector<Family> stream_families;
+  for (const Metric& m : kStreamMetrics) stream_families.emplace_back(m.name, m.type, m.help);
+  for (const json& s : streams) {
+    const std::string name = s.value("name", "");
+    const bool rx = s.contains("rx_packets");
+    for (size_t i = 0; i < std::size(kStreamMetrics); ++i) {
+      const Metric& m = kStreamMetrics[i];
+      const std::string_view key = m.key;
+      if (!rx && key != "tx_packets" && key != "tx_pps_achieved") continue;
+      std::vector<std::pair<std::string, std::string>> labels{{"stream", name}};
+      if (key == "tx_packets") labels.emplace_back("port", s.value("tx_port", ""));
+      if (key == "rx_packets") labels.emplace_back("port", s.value("rx_port", ""));
+      stream_families[i].add(labels, number(s, m.key) * m.scale);
+    }
+  }
   Family s_latency("lr_stream_latency_seconds", "summary", "One-way latency of the stream's frames.");
   Family s_jitter("lr_stream_jitter_seconds", "gauge", "Mean absolute difference of consecutive latencies.");
   for (const json& s : streams) {
-    const std::string name = s.value("name", "");
-    s_tx.add({{"stream", name}, {"port", s.value("tx_port", "")}}, number(s, "tx_packets"));
-    s_rate.add({{"stream", name}}, number(s, "tx_pps_achieved"));
     if (!s.contains("rx_packets")) continue;
-    const std::vector<std::pair<std::string, std::string>> labels{{"stream", name}, {"port", s.value("rx_port", "")}};
-    s_rx.add(labels, number(s, "rx_packets"));
-    s_lost.add({{"stream", name}}, number(s, "lost"));
-    s_dup.add({{"stream", name}}, number(s, "duplicate"));
-    s_ooo.add({{"stream", name}}, number(s, "out_of_order"));
-    s_late.add({{"stream", name}}, number(s, "late"));
+    const std::string name = s.value("name", "");
     const json latency = s.value("latency_ns", json::object());
     for (const auto& [quantile, key] : {std::pair{"0.5", "p50"}, {"0.9", "p90"}, {"0.99", "p99"}, {"0.999", "p999"},
                                         {"0.9999", "p9999"}})
@@ -170,10 +194,11 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
   }
 
   std::string out;
-  for (const Family* f : {&up, &link_up, &link_speed, &rx_packets, &tx_packets, &rx_bytes, &tx_bytes, &rx_missed,
-                          &rx_errors, &tx_errors, &no_signature, &s_tx, &s_rx, &s_lost, &s_dup, &s_ooo, &s_late,
-                          &s_rate, &s_latency, &s_jitter})
-    out += f->text();
+  out += up.text();
+  for (const Family& f : port_families) out += f.text();
+  for (const Family& f : stream_families) out += f.text();
+  out += s_latency.text();
+  out += s_jitter.text();
   for (const auto& [name, family] : xfamilies) out += family.text();
   return out;
 }
