@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets the host up (scripts/setup.sh) and runs every test suite:
 #   unit, vdev, e2e          on the release build (build/)
-#   unit, vdev               again under AddressSanitizer + UBSan (build-asan/)
+#   fuzz                     the control socket's request parser, 60 s (clang libFuzzer)
+#   unit, vdev, e2e          again under AddressSanitizer + UBSan (build-asan/): both
+#                            programs instrumented, any finding aborts the test
 # Exits non-zero if any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,4 +38,4 @@ scripts/fuzz.sh 60
 # DPDK maps memory in ways LeakSanitizer cannot follow at exit; leaks of our own
 # objects show as mbufs_not_returned in the vdev tests instead.
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  meson test -C build-asan --suite unit --suite vdev --print-errorlogs --num-processes 2
+  meson test -C build-asan --suite unit --suite vdev --suite e2e --print-errorlogs --num-processes 2
