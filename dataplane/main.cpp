@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   std::string socket_path;
   app.add_option("-c,--config", config_path, "profile (TOML); see config/README.md")->required();
   app.add_option("-r,--report", report_path, "write the JSON report to this file");
-  app.add_flag("-q,--quiet", quiet, "no live lines");
+  app.add_flag("-q,--quiet", quiet, "no live lines (one-shot), no banner (--serve)");
   app.add_flag("--plan-only", plan_only, "bring the ports up, print the plan and exit");
   app.add_flag("--serve", serve, "service mode: answer the control socket until stopped");
   app.add_option("--socket", socket_path, "control socket path (default: the profile's [control] socket)");
@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
       (*engine)->finish(false);
     } else if (serve) {
       auto served = lr::dp::serve(**engine, socket_path.empty() ? profile.control.socket : socket_path,
-                                  profile.control.group);
+                                  profile.control.group, !quiet);
       if (!served) report = std::unexpected(served.error());
       else if (*served) report = std::move(**served);  // a run was still going
     } else {

@@ -47,7 +47,7 @@ class SpawnedDataplane {
     pid_ = ::fork();
     if (pid_ == 0) {
       ::setpgid(0, 0);  // Ctrl-C in the terminal is for linerate, which stops the run cleanly
-      ::execlp(binary.c_str(), binary.c_str(), "--config", profile_path.c_str(), "--serve", "--socket",
+      ::execlp(binary.c_str(), binary.c_str(), "--config", profile_path.c_str(), "--serve", "--quiet", "--socket",
                socket_path.c_str(), static_cast<char*>(nullptr));
       std::fprintf(stderr, "linerate: cannot start %s: %s\n", binary.c_str(), std::strerror(errno));
       std::_Exit(127);

@@ -13,7 +13,8 @@
 
 namespace lr::dp {
 
-Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group) {
+Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
+                                       bool announce) {
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
@@ -34,9 +35,11 @@ Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket
     });
   };
   publish();
-  std::printf("serving on %s (linerate --socket %s ...); Ctrl-C ends the service\n", socket_path.c_str(),
-              socket_path.c_str());
-  std::fflush(stdout);
+  if (announce) {
+    std::printf("serving on %s (linerate --socket %s ...); Ctrl-C ends the service\n", socket_path.c_str(),
+                socket_path.c_str());
+    std::fflush(stdout);
+  }
   io.run();
   if (engine.running()) return std::optional<RunReport>(engine.finish(true));
   return std::optional<RunReport>();

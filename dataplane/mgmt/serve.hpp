@@ -12,6 +12,8 @@
 namespace lr::dp {
 
 /// Returns the report of a run that was still going at shutdown, if any.
-Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group);
+/// `announce`: print where it serves.
+Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
+                                       bool announce = true);
 
 }  // namespace lr::dp
