@@ -74,6 +74,16 @@ class SpawnedDataplane {
   pid_t pid_ = -1;
 };
 
+// A directory removed with everything in it when the run ends, however it ends.
+struct TempDir {
+  std::string path;
+  ~TempDir() {
+    if (path.empty()) return;
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
 std::string live_line(double elapsed, const json& before, const json& after, double seconds) {
   std::string line = fmt::format("[{:7.1f}s]", elapsed);
   for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
@@ -101,9 +111,10 @@ int run_profile(const RunOptions& options) {
   std::stringstream text;
   text << file.rdbuf();
 
+  // Declared first, destroyed last: the data plane stops before its socket directory goes.
+  TempDir temp_dir;
   std::unique_ptr<DataplaneClient> client;
   std::unique_ptr<SpawnedDataplane> spawned;
-  std::string temp_dir;
   const std::string socket = default_socket_path(options.socket);
   try {
     client = std::make_unique<DataplaneClient>(socket);
@@ -113,12 +124,11 @@ int run_profile(const RunOptions& options) {
     if (!options.socket.empty()) throw;  // the user named a socket: do not start another data plane
     char dir_template[] = "/tmp/linerate-run-XXXXXX";
     if (::mkdtemp(dir_template) == nullptr) throw ConnectionError("cannot create a directory for the data plane's socket");
-    temp_dir = dir_template;
-    const std::string own_socket = temp_dir + "/dataplane.sock";
+    temp_dir.path = dir_template;
+    const std::string own_socket = temp_dir.path + "/dataplane.sock";
     spawned = std::make_unique<SpawnedDataplane>(options.profile_path, own_socket);
     for (int waited_ms = 0; !client; waited_ms += 50) {
       if (auto status = spawned->exited()) {
-        std::filesystem::remove_all(temp_dir);
         std::fprintf(stderr, "linerate: the data plane exited with status %d before serving\n", *status);
         return 1;
       }
@@ -175,9 +185,6 @@ int run_profile(const RunOptions& options) {
       std::printf("report: %s\n", options.report_path.c_str());
     }
   }
-  client.reset();
-  spawned.reset();
-  if (!temp_dir.empty()) std::filesystem::remove_all(temp_dir);
   return code;
 }
 
