@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "control/cli/module_command.hpp"
 #include "control/cli/run_command.hpp"
 #include "control/cli/tables.hpp"
 #include "control/cli/watch_commands.hpp"
@@ -55,6 +56,13 @@ int main(int argc, char** argv) {
   run->add_option("profile", run_options.profile_path, "profile (TOML); see config/README.md")->required();
   run->add_option("-r,--report", run_options.report_path, "write the JSON report to this file");
   run->add_flag("-q,--quiet", [&](int64_t) { run_options.live = false; }, "no live lines");
+  auto* module = app.add_subcommand("module", "optical / copper module EEPROM");
+  module->require_subcommand(1);
+  auto* module_decode = module->add_subcommand("decode", "decode a saved EEPROM image (ethtool -m IFACE raw on > FILE)");
+  std::string module_file;
+  bool module_hex = false;
+  module_decode->add_option("file", module_file, "image: 256 bytes (A0h) or 512 (A0h + A2h)")->required();
+  module_decode->add_flag("--hex", module_hex, "also print the bytes");
   auto* exporter = app.add_subcommand("exporter", "serve Prometheus metrics of the data plane over HTTP");
   lr::ctl::ExporterOptions exporter_options;
   exporter->add_option("--listen", exporter_options.listen, "ADDRESS:PORT to listen on (port 0: any free one)")
@@ -134,6 +142,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*module_decode) return lr::ctl::decode_module_file(module_file, as_json, module_hex);
     if (*exporter) {
       exporter_options.socket = lr::ctl::default_socket_path(socket_option);
       return lr::ctl::run_exporter(exporter_options);

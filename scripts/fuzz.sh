@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for a bounded
-# time: scripts/fuzz.sh [seconds per target, default 60]. Exits non-zero on a finding;
+# time: scripts/fuzz.sh [seconds per target, default 60]. Targets: the control socket's
+# request parser, the SFF-8472 module EEPROM decoder. Exits non-zero on a finding;
 # the crashing input is left in build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,17 +14,24 @@ mkdir -p build-fuzz
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I.)
 "$cxx" "${flags[@]}" -o build-fuzz/rpc_request_fuzz tests/fuzz/rpc_request_fuzz.cpp \
   dataplane/mgmt/dispatcher.cpp dataplane/api/rpc.cpp -lfmt
-mkdir -p build-fuzz/corpus-rpc
-cd build-fuzz
-set +e
-./rpc_request_fuzz -max_total_time="$secs" -max_len=4096 -print_final_stats=1 corpus-rpc ../tests/fuzz/corpus/rpc \
-  > rpc_request_fuzz.log 2>&1
-rc=$?
-set -e
-grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" rpc_request_fuzz.log || true
-if ((rc != 0)); then
-  tail -40 rpc_request_fuzz.log
-  echo "fuzz: rpc_request_fuzz found a failing input (build-fuzz/crash-*)"
-  exit "$rc"
-fi
-echo "fuzz: rpc_request_fuzz ran ${secs}s without a finding"
+"$cxx" "${flags[@]}" -o build-fuzz/sff8472_fuzz tests/fuzz/sff8472_fuzz.cpp dataplane/port/module/sff8472.cpp -lfmt
+
+# run TARGET CORPUS MAX_LEN: bounded, the findings' inputs stay in build-fuzz/.
+run() {
+  local target=$1 corpus=$2 max_len=$3
+  mkdir -p "build-fuzz/corpus-$target"
+  set +e
+  (cd build-fuzz && "./$target" -max_total_time="$secs" -max_len="$max_len" -print_final_stats=1 \
+     "corpus-$target" "../$corpus" > "$target.log" 2>&1)
+  local rc=$?
+  set -e
+  grep -E "^(stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" "build-fuzz/$target.log" || true
+  if ((rc != 0)); then
+    tail -40 "build-fuzz/$target.log"
+    echo "fuzz: $target found a failing input (build-fuzz/crash-*)"
+    exit "$rc"
+  fi
+  echo "fuzz: $target ran ${secs}s without a finding"
+}
+run rpc_request_fuzz tests/fuzz/corpus/rpc 4096
+run sff8472_fuzz tests/fuzz/corpus/sff8472 640

@@ -32,8 +32,9 @@ if [[ ! -f build-asan/build.ninja ]]; then
   meson setup build-asan --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
 ninja -C build-asan >/dev/null
-# The control socket's request parser under libFuzzer (clang, ASan + UBSan), bounded.
-scripts/fuzz.sh 60
+# The control socket's request parser and the EEPROM decoder under libFuzzer (clang,
+# ASan + UBSan), bounded.
+scripts/fuzz.sh 45
 
 # DPDK maps memory in ways LeakSanitizer cannot follow at exit; leaks of our own
 # objects show as mbufs_not_returned in the vdev tests instead.

@@ -158,6 +158,34 @@ count = 30000
         after = {d for d in os.listdir("/tmp") if d.startswith("linerate-run-")}
         self.assertEqual(after - before, set(), "the run's socket directory is removed")
 
+    def test_module_decode(self):
+        # An SFP28 image built from SFF-8472: A0h serial ID, A2h thresholds and live values.
+        b = bytearray(512)
+        b[0], b[2], b[3], b[12], b[66], b[92] = 0x03, 0x07, 0x10, 0xFF, 103, 0x68
+        b[20:36] = b"ACME OPTICS".ljust(16)
+        b[40:56] = b"SFP28-SR-100".ljust(16)
+        b[60:62] = (850).to_bytes(2, "big")
+        b[63] = sum(b[0:63]) & 0xFF
+        b[95] = sum(b[64:95]) & 0xFF
+        for at, v in [(32, 12589), (34, 398), (36, 10000), (38, 501), (96, int(35.5 * 256)), (104, 400)]:
+            b[256 + at:258 + at] = v.to_bytes(2, "big")
+        path = os.path.join(self.dir, "sfp.bin")
+        with open(path, "wb") as f:
+            f.write(b)
+        out = subprocess.run([LINERATE, "module", "decode", path], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r"Vendor PN +: SFP28-SR-100\n")
+        self.assertRegex(out.stdout, r"rx_power +: 0\.0400 mW / -13\.98 dBm\n")
+        self.assertRegex(out.stdout, r"rx_power status +: BEYOND: low warning\n")
+        js = json.loads(subprocess.run([LINERATE, "--json", "module", "decode", path], capture_output=True,
+                                       text=True).stdout)
+        self.assertEqual(js["monitors"][0]["value"], 35.5)
+        with open(path, "wb") as f:
+            f.write(b[:100])
+        short = subprocess.run([LINERATE, "module", "decode", path], capture_output=True, text=True)
+        self.assertEqual(short.returncode, 1)
+        self.assertIn("SFF-8472 image is 100 bytes; the A0h page needs 256", short.stderr)
+
     def test_bad_cli_argument(self):
         proc = subprocess.run([lrtest.BINARY, "--config"], capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.returncode, 2)

@@ -1,0 +1,237 @@
+#include "dataplane/port/module/sff8472.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace lr::module {
+
+namespace {
+
+constexpr size_t kPage = 256;
+
+uint16_t be16(std::span<const uint8_t> b, size_t at) { return static_cast<uint16_t>(b[at] << 8 | b[at + 1]); }
+int16_t be16s(std::span<const uint8_t> b, size_t at) { return static_cast<int16_t>(be16(b, at)); }
+
+float be_float(std::span<const uint8_t> b, size_t at) {
+  const uint32_t raw = static_cast<uint32_t>(b[at]) << 24 | static_cast<uint32_t>(b[at + 1]) << 16 |
+                       static_cast<uint32_t>(b[at + 2]) << 8 | b[at + 3];
+  return std::bit_cast<float>(raw);
+}
+
+// ASCII field, trailing spaces removed, anything unprintable shown as '?'.
+std::string ascii(std::span<const uint8_t> b, size_t from, size_t len) {
+  std::string out;
+  for (size_t i = from; i < from + len; ++i) out += (b[i] >= 0x20 && b[i] < 0x7F) ? static_cast<char>(b[i]) : '?';
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+bool checksum_ok(std::span<const uint8_t> b, size_t from, size_t to, size_t at) {
+  uint32_t sum = 0;
+  for (size_t i = from; i <= to; ++i) sum += b[i];
+  return (sum & 0xFF) == b[at];
+}
+
+std::string identifier_name(uint8_t id) {
+  switch (id) {
+    case 0x02: return "module soldered to motherboard";
+    case 0x03: return "SFP/SFP+/SFP28";
+    default: return "unknown";
+  }
+}
+
+std::string connector_name(uint8_t c) {  // SFF-8024 table 4-3
+  switch (c) {
+    case 0x01: return "SC";
+    case 0x07: return "LC";
+    case 0x0B: return "optical pigtail";
+    case 0x0C: return "MPO 1x12";
+    case 0x21: return "copper pigtail";
+    case 0x22: return "RJ45";
+    case 0x23: return "no separable connector";
+    default: return "unknown";
+  }
+}
+
+// The A2h scalar conversions (internal calibration; external applies slope and offset).
+struct Calibration {
+  double t_slope = 1, t_offset = 0, v_slope = 1, v_offset = 0, i_slope = 1, i_offset = 0, p_slope = 1, p_offset = 0;
+  std::array<double, 5> rx{0, 1, 0, 0, 0};  // Rx_PWR(0..4)
+};
+
+}  // namespace
+
+double mw_to_dbm(double mw) {
+  return mw <= 0 ? -std::numeric_limits<double>::infinity() : 10.0 * std::log10(mw);
+}
+
+std::string Monitor::beyond() const {
+  if (value > high_alarm) return "high alarm";
+  if (value < low_alarm) return "low alarm";
+  if (value > high_warning) return "high warning";
+  if (value < low_warning) return "low warning";
+  return "";
+}
+
+Sff8472 decode_sff8472(std::span<const uint8_t> image) {
+  if (image.size() < kPage)
+    throw DecodeError(fmt::format("SFF-8472 image is {} bytes; the A0h page needs 256", image.size()));
+  if (image.size() != kPage && image.size() != 2 * kPage)
+    throw DecodeError(fmt::format("SFF-8472 image is {} bytes; expected 256 (A0h) or 512 (A0h + A2h)", image.size()));
+  const auto a0 = image.first(kPage);
+  Sff8472 m;
+  m.identifier = a0[0];
+  m.identifier_name = identifier_name(a0[0]);
+  if (a0[0] != 0x03 && a0[0] != 0x02)
+    throw DecodeError(fmt::format("byte 0 (identifier) is 0x{:02x}, not an SFF-8472 module (0x03 SFP)", a0[0]));
+  m.connector = a0[2];
+  m.connector_name = connector_name(a0[2]);
+  // Compliance codes: the Ethernet ones users ask about (SFF-8472 table 5-3, SFF-8024 4-4).
+  if (a0[3] & 0x10) m.compliance.emplace_back("10GBASE-SR");
+  if (a0[3] & 0x20) m.compliance.emplace_back("10GBASE-LR");
+  if (a0[3] & 0x40) m.compliance.emplace_back("10GBASE-LRM");
+  if (a0[3] & 0x80) m.compliance.emplace_back("10GBASE-ER");
+  if (a0[6] & 0x01) m.compliance.emplace_back("1000BASE-SX");
+  if (a0[6] & 0x02) m.compliance.emplace_back("1000BASE-LX");
+  if (a0[6] & 0x08) m.compliance.emplace_back("1000BASE-T");
+  if (a0[8] & 0x04) m.compliance.emplace_back("passive cable");
+  if (a0[8] & 0x08) m.compliance.emplace_back("active cable");
+  switch (a0[36]) {
+    case 0x00: break;
+    case 0x02: m.compliance.emplace_back("25GBASE-SR"); break;
+    case 0x03: m.compliance.emplace_back("25GBASE-LR"); break;
+    case 0x04: m.compliance.emplace_back("25GBASE-ER"); break;
+    case 0x0B: m.compliance.emplace_back("25GBASE-CR CA-L"); break;
+    case 0x0C: m.compliance.emplace_back("25GBASE-CR CA-S"); break;
+    case 0x0D: m.compliance.emplace_back("25GBASE-CR CA-N"); break;
+    default: m.compliance.push_back(fmt::format("extended compliance 0x{:02x}", a0[36])); break;
+  }
+  m.nominal_rate_mbd = a0[12] == 0xFF ? a0[66] * 250u : a0[12] * 100u;
+  if (a0[14] != 0) m.lengths_m.emplace_back("SMF", a0[14] * 1000u);
+  else if (a0[15] != 0) m.lengths_m.emplace_back("SMF", a0[15] * 100u);
+  if (a0[16] != 0) m.lengths_m.emplace_back("OM2", a0[16] * 10u);
+  if (a0[17] != 0) m.lengths_m.emplace_back("OM1", a0[17] * 10u);
+  if (a0[18] != 0) m.lengths_m.emplace_back((a0[8] & 0x0C) ? "copper" : "OM4", (a0[8] & 0x0C) ? a0[18] : a0[18] * 10u);
+  if (a0[19] != 0) m.lengths_m.emplace_back("OM3", a0[19] * 10u);
+  m.vendor_name = ascii(a0, 20, 16);
+  m.vendor_oui = {a0[37], a0[38], a0[39]};
+  m.vendor_pn = ascii(a0, 40, 16);
+  m.vendor_rev = ascii(a0, 56, 4);
+  m.wavelength_nm = (a0[8] & 0x0C) ? 0 : be16(a0, 60);
+  m.vendor_sn = ascii(a0, 68, 16);
+  m.date_code = ascii(a0, 84, 8);
+  m.base_checksum_ok = checksum_ok(a0, 0, 62, 63);
+  m.ext_checksum_ok = checksum_ok(a0, 64, 94, 95);
+  m.ddm_implemented = (a0[92] & 0x40) != 0;
+  m.externally_calibrated = (a0[92] & 0x10) != 0;
+  m.rx_power_is_average = (a0[92] & 0x08) != 0;
+  if (!m.ddm_implemented || image.size() < 2 * kPage) return m;
+
+  const auto a2 = image.subspan(kPage, kPage);
+  Calibration cal;
+  if (m.externally_calibrated) {
+    for (size_t i = 0; i < 5; ++i) cal.rx[4 - i] = be_float(a2, 56 + 4 * i);  // Rx_PWR(4) first
+    cal.i_slope = be16(a2, 76) / 256.0, cal.i_offset = be16s(a2, 78);
+    cal.p_slope = be16(a2, 80) / 256.0, cal.p_offset = be16s(a2, 82);
+    cal.t_slope = be16(a2, 84) / 256.0, cal.t_offset = be16s(a2, 86);
+    cal.v_slope = be16(a2, 88) / 256.0, cal.v_offset = be16s(a2, 90);
+  }
+  // Raw A2h words to units: temperature 1/256 C (signed), voltage 100 uV, bias 2 uA,
+  // power 0.1 uW, each after calibration.
+  const auto temperature = [&](size_t at) { return (cal.t_slope * be16s(a2, at) + cal.t_offset) / 256.0; };
+  const auto voltage = [&](size_t at) { return (cal.v_slope * be16(a2, at) + cal.v_offset) * 1e-4; };
+  const auto bias = [&](size_t at) { return (cal.i_slope * be16(a2, at) + cal.i_offset) * 2e-3; };
+  const auto tx_power = [&](size_t at) { return (cal.p_slope * be16(a2, at) + cal.p_offset) * 1e-4; };
+  const auto rx_power = [&](size_t at) {
+    const double raw = be16(a2, at);
+    double sum = 0;
+    for (size_t k = 0; k < 5; ++k) sum += cal.rx[k] * std::pow(raw, static_cast<double>(k));
+    return sum * 1e-4;
+  };
+  struct Layout {
+    const char* name;
+    const char* unit;
+    size_t threshold_at;
+    size_t value_at;
+    uint8_t flag_byte;  // offset into 112.. / 116..
+    uint8_t high_bit;
+  };
+  constexpr Layout kLayout[] = {{"temperature", "C", 0, 96, 0, 7},  {"voltage", "V", 8, 98, 0, 5},
+                                {"bias", "mA", 16, 100, 0, 3},      {"tx_power", "mW", 24, 102, 0, 1},
+                                {"rx_power", "mW", 32, 104, 1, 7}};
+  for (const Layout& l : kLayout) {
+    const auto convert = [&](size_t at) {
+      switch (l.value_at) {
+        case 96: return temperature(at);
+        case 98: return voltage(at);
+        case 100: return bias(at);
+        case 102: return tx_power(at);
+        default: return rx_power(at);
+      }
+    };
+    Monitor mon;
+    mon.name = l.name;
+    mon.unit = l.unit;
+    mon.value = convert(l.value_at);
+    mon.high_alarm = convert(l.threshold_at);
+    mon.low_alarm = convert(l.threshold_at + 2);
+    mon.high_warning = convert(l.threshold_at + 4);
+    mon.low_warning = convert(l.threshold_at + 6);
+    const uint8_t both = static_cast<uint8_t>(1u << l.high_bit | 1u << (l.high_bit - 1));
+    mon.alarm_flag = (a2[112 + l.flag_byte] & both) != 0;
+    mon.warning_flag = (a2[116 + l.flag_byte] & both) != 0;
+    m.monitors.push_back(std::move(mon));
+  }
+  return m;
+}
+
+std::string format_sff8472(const Sff8472& m) {
+  std::string out;
+  const auto line = [&](const std::string& key, const std::string& value) { out += fmt::format("{:<42}: {}\n", key, value); };
+  line("Identifier", fmt::format("0x{:02x} ({})", m.identifier, m.identifier_name));
+  line("Connector", fmt::format("0x{:02x} ({})", m.connector, m.connector_name));
+  std::string compliance;
+  for (const std::string& c : m.compliance) compliance += (compliance.empty() ? "" : ", ") + c;
+  line("Transceiver compliance", compliance.empty() ? "none declared" : compliance);
+  line("Nominal bit rate", fmt::format("{}MBd", m.nominal_rate_mbd));
+  for (const auto& [media, metres] : m.lengths_m) line(fmt::format("Length ({})", media), fmt::format("{}m", metres));
+  line("Laser wavelength", m.wavelength_nm != 0 ? fmt::format("{}nm", m.wavelength_nm) : std::string("n/a (copper)"));
+  line("Vendor name", m.vendor_name);
+  line("Vendor OUI", fmt::format("{:02x}:{:02x}:{:02x}", m.vendor_oui[0], m.vendor_oui[1], m.vendor_oui[2]));
+  line("Vendor PN", m.vendor_pn);
+  line("Vendor rev", m.vendor_rev);
+  line("Vendor SN", m.vendor_sn);
+  line("Date code", m.date_code);
+  line("Checksums (base, extended)", fmt::format("{}, {}", m.base_checksum_ok ? "ok" : "BAD", m.ext_checksum_ok ? "ok" : "BAD"));
+  if (!m.ddm_implemented) {
+    line("Diagnostics", "not implemented by the module");
+    return out;
+  }
+  if (m.monitors.empty()) {
+    line("Diagnostics", "implemented, but the image has no A2h page");
+    return out;
+  }
+  line("Calibration", m.externally_calibrated ? "external" : "internal");
+  const auto value = [](const Monitor& mon, double v) {
+    if (mon.unit == "mW") return fmt::format("{:.4f} mW / {:.2f} dBm", v, mw_to_dbm(v));
+    if (mon.unit == "C") return fmt::format("{:.2f} degrees C", v);
+    if (mon.unit == "V") return fmt::format("{:.4f} V", v);
+    return fmt::format("{:.3f} mA", v);
+  };
+  for (const Monitor& mon : m.monitors) {
+    line(mon.name, value(mon, mon.value));
+    line(mon.name + " high alarm / warning", fmt::format("{} / {}", value(mon, mon.high_alarm), value(mon, mon.high_warning)));
+    line(mon.name + " low alarm / warning", fmt::format("{} / {}", value(mon, mon.low_alarm), value(mon, mon.low_warning)));
+    const std::string beyond = mon.beyond();
+    line(mon.name + " status", fmt::format("{}{}{}", beyond.empty() ? "within thresholds" : "BEYOND: " + beyond,
+                                           mon.alarm_flag ? ", module alarm flag set" : "",
+                                           mon.warning_flag ? ", module warning flag set" : ""));
+  }
+  return out;
+}
+
+}  // namespace lr::module
