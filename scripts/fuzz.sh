@@ -14,7 +14,8 @@ mkdir -p build-fuzz
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I.)
 "$cxx" "${flags[@]}" -o build-fuzz/rpc_request_fuzz tests/fuzz/rpc_request_fuzz.cpp \
   dataplane/mgmt/dispatcher.cpp dataplane/api/rpc.cpp -lfmt
-"$cxx" "${flags[@]}" -o build-fuzz/sff8472_fuzz tests/fuzz/sff8472_fuzz.cpp dataplane/port/module/sff8472.cpp -lfmt
+"$cxx" "${flags[@]}" -o build-fuzz/sff8472_fuzz tests/fuzz/sff8472_fuzz.cpp dataplane/port/module/sff8472.cpp \
+  dataplane/port/module/sff8636.cpp -lfmt
 
 # run TARGET CORPUS MAX_LEN: bounded, the findings' inputs stay in build-fuzz/.
 run() {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dataplane/port/module/sff8472.hpp"
+#include "dataplane/port/module/sff8636.hpp"
 
 namespace lr::ctl {
 
@@ -25,9 +26,9 @@ std::string hex_dump(const std::vector<uint8_t>& bytes) {
   return out;
 }
 
-nlohmann::json to_json(const module::Sff8472& m) {
+nlohmann::json monitors_json(const std::vector<module::Monitor>& list) {
   nlohmann::json monitors = nlohmann::json::array();
-  for (const module::Monitor& mon : m.monitors) {
+  for (const module::Monitor& mon : list) {
     nlohmann::json j{{"name", mon.name},          {"unit", mon.unit},
                      {"value", mon.value},        {"high_alarm", mon.high_alarm},
                      {"low_alarm", mon.low_alarm}, {"high_warning", mon.high_warning},
@@ -37,6 +38,27 @@ nlohmann::json to_json(const module::Sff8472& m) {
                                                                                     : nlohmann::json(module::mw_to_dbm(mon.value));
     monitors.push_back(std::move(j));
   }
+  return monitors;
+}
+
+std::string oui(const std::array<uint8_t, 3>& o) { return fmt::format("{:02x}:{:02x}:{:02x}", o[0], o[1], o[2]); }
+
+nlohmann::json to_json(const module::Sff8636& m) {
+  nlohmann::json lengths = nlohmann::json::object();
+  for (const auto& [media, metres] : m.lengths_m) lengths[media] = metres;
+  return nlohmann::json{{"layout", "SFF-8636"},          {"identifier", m.identifier},
+                        {"identifier_name", m.identifier_name}, {"connector", m.connector_name},
+                        {"compliance", m.compliance},    {"nominal_rate_mbd", m.nominal_rate_mbd},
+                        {"lengths_m", lengths},          {"wavelength_nm", m.wavelength_nm},
+                        {"vendor_name", m.vendor_name},  {"vendor_oui", oui(m.vendor_oui)},
+                        {"vendor_pn", m.vendor_pn},      {"vendor_rev", m.vendor_rev},
+                        {"vendor_sn", m.vendor_sn},      {"date_code", m.date_code},
+                        {"checksums_ok", m.base_checksum_ok && m.ext_checksum_ok},
+                        {"thresholds", m.has_thresholds}, {"monitors", monitors_json(m.monitors)}};
+}
+
+nlohmann::json to_json(const module::Sff8472& m) {
+  const nlohmann::json monitors = monitors_json(m.monitors);
   nlohmann::json lengths = nlohmann::json::object();
   for (const auto& [media, metres] : m.lengths_m) lengths[media] = metres;
   return nlohmann::json{{"layout", "SFF-8472"},
@@ -74,17 +96,23 @@ int decode_module_file(const std::string& path, bool as_json, bool hex) {
     return 1;
   }
   const uint8_t id = bytes[0];
-  if (id == 0x0C || id == 0x0D || id == 0x11 || id == 0x18 || id == 0x19 || id == 0x1E) {
+  if (id == 0x18 || id == 0x19 || id == 0x1E) {
     std::fprintf(stderr,
-                 "linerate: %s: identifier 0x%02x is a QSFP/QSFP-DD/OSFP module (SFF-8636 or CMIS); this build "
-                 "decodes SFF-8472 (SFP) images only\n",
+                 "linerate: %s: identifier 0x%02x is a CMIS module (QSFP-DD / QSFP56 / OSFP); this build decodes "
+                 "SFF-8472 (SFP) and SFF-8636 (QSFP) images\n",
                  path.c_str(), id);
     return 1;
   }
   try {
-    const module::Sff8472 m = module::decode_sff8472(bytes);
-    if (as_json) std::printf("%s\n", to_json(m).dump(2).c_str());
-    else std::printf("%s", module::format_sff8472(m).c_str());
+    if (id == 0x0C || id == 0x0D || id == 0x11) {
+      const module::Sff8636 m = module::decode_sff8636(bytes);
+      if (as_json) std::printf("%s\n", to_json(m).dump(2).c_str());
+      else std::printf("%s", module::format_sff8636(m).c_str());
+    } else {
+      const module::Sff8472 m = module::decode_sff8472(bytes);
+      if (as_json) std::printf("%s\n", to_json(m).dump(2).c_str());
+      else std::printf("%s", module::format_sff8472(m).c_str());
+    }
   } catch (const module::DecodeError& error) {
     std::fprintf(stderr, "linerate: %s: %s\n", path.c_str(), error.what());
     return 1;

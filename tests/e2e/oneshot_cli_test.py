@@ -180,6 +180,20 @@ count = 30000
         js = json.loads(subprocess.run([LINERATE, "--json", "module", "decode", path], capture_output=True,
                                        text=True).stdout)
         self.assertEqual(js["monitors"][0]["value"], 35.5)
+        # A QSFP28 (SFF-8636) dump: lane 3 below its page 03h low alarm.
+        q = bytearray(640)
+        q[0] = q[128] = 0x11
+        q[168:184] = b"QSFP28-SR4".ljust(16)
+        for lane in range(4):
+            q[34 + 2 * lane:36 + 2 * lane] = (200 if lane == 2 else 6000).to_bytes(2, "big")
+        q[512 + 176 - 128:512 + 176 - 128 + 4] = (34674).to_bytes(2, "big") + (355).to_bytes(2, "big")  # RX high/low alarm
+        qpath = os.path.join(self.dir, "qsfp.bin")
+        with open(qpath, "wb") as f:
+            f.write(q)
+        qout = subprocess.run([LINERATE, "module", "decode", qpath], capture_output=True, text=True)
+        self.assertEqual(qout.returncode, 0, qout.stderr)
+        self.assertRegex(qout.stdout, r"Identifier +: 0x11 \(QSFP28\)\n")
+        self.assertRegex(qout.stdout, r"rx_power\[3\] status +: BEYOND: low alarm\n")
         with open(path, "wb") as f:
             f.write(b[:100])
         short = subprocess.run([LINERATE, "module", "decode", path], capture_output=True, text=True)

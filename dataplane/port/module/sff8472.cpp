@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "dataplane/port/module/eeprom_bytes.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -11,10 +13,10 @@ namespace lr::module {
 
 namespace {
 
-constexpr size_t kPage = 256;
-
-uint16_t be16(std::span<const uint8_t> b, size_t at) { return static_cast<uint16_t>(b[at] << 8 | b[at + 1]); }
-int16_t be16s(std::span<const uint8_t> b, size_t at) { return static_cast<int16_t>(be16(b, at)); }
+using detail::ascii;
+using detail::be16;
+using detail::be16s;
+using detail::checksum_ok;
 
 float be_float(std::span<const uint8_t> b, size_t at) {
   const uint32_t raw = static_cast<uint32_t>(b[at]) << 24 | static_cast<uint32_t>(b[at + 1]) << 16 |
@@ -22,19 +24,8 @@ float be_float(std::span<const uint8_t> b, size_t at) {
   return std::bit_cast<float>(raw);
 }
 
-// ASCII field, trailing spaces removed, anything unprintable shown as '?'.
-std::string ascii(std::span<const uint8_t> b, size_t from, size_t len) {
-  std::string out;
-  for (size_t i = from; i < from + len; ++i) out += (b[i] >= 0x20 && b[i] < 0x7F) ? static_cast<char>(b[i]) : '?';
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
+constexpr size_t kPage = 256;
 
-bool checksum_ok(std::span<const uint8_t> b, size_t from, size_t to, size_t at) {
-  uint32_t sum = 0;
-  for (size_t i = from; i <= to; ++i) sum += b[i];
-  return (sum & 0xFF) == b[at];
-}
 
 std::string identifier_name(uint8_t id) {
   switch (id) {
@@ -70,6 +61,7 @@ double mw_to_dbm(double mw) {
 }
 
 std::string Monitor::beyond() const {
+  if (!has_thresholds()) return "";
   if (value > high_alarm) return "high alarm";
   if (value < low_alarm) return "low alarm";
   if (value > high_warning) return "high warning";
@@ -189,6 +181,34 @@ Sff8472 decode_sff8472(std::span<const uint8_t> image) {
   return m;
 }
 
+std::string format_monitors(const std::vector<Monitor>& monitors, bool with_thresholds) {
+  std::string out;
+  const auto line = [&](const std::string& key, const std::string& value) { out += fmt::format("{:<42}: {}\n", key, value); };
+  const auto value = [](const Monitor& mon, double v) {
+    if (mon.unit == "mW") return fmt::format("{:.4f} mW / {:.2f} dBm", v, mw_to_dbm(v));
+    if (mon.unit == "C") return fmt::format("{:.2f} degrees C", v);
+    if (mon.unit == "V") return fmt::format("{:.4f} V", v);
+    return fmt::format("{:.3f} mA", v);
+  };
+  for (const Monitor& mon : monitors) {
+    line(mon.name, value(mon, mon.value));
+    const std::string flags = fmt::format("{}{}", mon.alarm_flag ? ", module alarm flag set" : "",
+                                          mon.warning_flag ? ", module warning flag set" : "");
+    if (!with_thresholds) {
+      if (!flags.empty()) line(mon.name + " status", flags.substr(2));
+      continue;
+    }
+    line(mon.name + " high alarm / warning", fmt::format("{} / {}", value(mon, mon.high_alarm), value(mon, mon.high_warning)));
+    line(mon.name + " low alarm / warning", fmt::format("{} / {}", value(mon, mon.low_alarm), value(mon, mon.low_warning)));
+    const std::string beyond = mon.beyond();
+    const std::string status = !mon.has_thresholds() ? std::string("no thresholds set by the module")
+                               : beyond.empty()      ? std::string("within thresholds")
+                                                     : "BEYOND: " + beyond;
+    line(mon.name + " status", status + flags);
+  }
+  return out;
+}
+
 std::string format_sff8472(const Sff8472& m) {
   std::string out;
   const auto line = [&](const std::string& key, const std::string& value) { out += fmt::format("{:<42}: {}\n", key, value); };
@@ -216,21 +236,7 @@ std::string format_sff8472(const Sff8472& m) {
     return out;
   }
   line("Calibration", m.externally_calibrated ? "external" : "internal");
-  const auto value = [](const Monitor& mon, double v) {
-    if (mon.unit == "mW") return fmt::format("{:.4f} mW / {:.2f} dBm", v, mw_to_dbm(v));
-    if (mon.unit == "C") return fmt::format("{:.2f} degrees C", v);
-    if (mon.unit == "V") return fmt::format("{:.4f} V", v);
-    return fmt::format("{:.3f} mA", v);
-  };
-  for (const Monitor& mon : m.monitors) {
-    line(mon.name, value(mon, mon.value));
-    line(mon.name + " high alarm / warning", fmt::format("{} / {}", value(mon, mon.high_alarm), value(mon, mon.high_warning)));
-    line(mon.name + " low alarm / warning", fmt::format("{} / {}", value(mon, mon.low_alarm), value(mon, mon.low_warning)));
-    const std::string beyond = mon.beyond();
-    line(mon.name + " status", fmt::format("{}{}{}", beyond.empty() ? "within thresholds" : "BEYOND: " + beyond,
-                                           mon.alarm_flag ? ", module alarm flag set" : "",
-                                           mon.warning_flag ? ", module warning flag set" : ""));
-  }
+  out += format_monitors(m.monitors);
   return out;
 }
 

@@ -31,8 +31,12 @@ struct Monitor {
   double low_warning = 0;
   bool alarm_flag = false;    ///< the module's own latched alarm flag (high or low)
   bool warning_flag = false;  ///< the module's own latched warning flag
-  /// "high alarm", "low warning", ... from comparing value with the thresholds; "" within.
+  /// "high alarm", "low warning", ... from comparing value with the thresholds; "" within
+  /// (or when the module left all four thresholds zero: it set none).
   std::string beyond() const;
+  bool has_thresholds() const noexcept {
+    return high_alarm != 0 || low_alarm != 0 || high_warning != 0 || low_warning != 0;
+  }
 };
 
 struct Sff8472 {
@@ -64,6 +68,9 @@ Sff8472 decode_sff8472(std::span<const uint8_t> image);
 
 /// mW to dBm; -inf for 0 mW.
 double mw_to_dbm(double mw);
+
+/// Value, thresholds and status lines of `monitors` (without thresholds: values only).
+std::string format_monitors(const std::vector<Monitor>& monitors, bool with_thresholds = true);
 
 /// The decoded module as `ethtool -m` prints it, with the thresholds and what is beyond.
 std::string format_sff8472(const Sff8472& module);
