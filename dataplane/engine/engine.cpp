@@ -68,8 +68,9 @@ struct LaneRef {
   uint32_t stream = 0;
 };
 
-// kLive: the lcores are running; counters are read relaxed and the RX state under each
-// lcore's seqcount. kFinal: the lcores have returned; everything is read exactly.
+// kLive: the lcores are running: a lane still sending has run until now, and `lost`
+// (which then includes frames in flight) is never shown negative. kFinal: the lcores have
+// returned and every count is exact.
 enum class Reading : uint8_t { kLive, kFinal };
 
 namespace {
@@ -85,11 +86,12 @@ struct RxCounts {
   uint64_t misdelivered = 0;
 };
 
-// Reads a running lcore's RX state of one stream: the counters under the lcore's
-// seqcount, retried until no RX burst overlapped the read (bounded: a read that never
-// finds a quiet moment keeps its last attempt, a burst's worth apart at most); the
-// histogram buckets after it.
-RxCounts read_rx_live(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::LatencyHist& latency) {
+// Reads what one lcore counted of one stream's reception: the counters under the
+// lcore's seqcount, retried until no RX burst overlapped the read (bounded: a read that
+// never finds a quiet moment keeps its last attempt, a burst's worth apart at most); the
+// histogram buckets after it. Once the lcore has returned the count is even and still,
+// so the first attempt is exact.
+RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::LatencyHist& latency) {
   RxCounts c;
   for (int attempt = 0; attempt < 10000; ++attempt) {
     const uint64_t before = ctx.rx_seq.load(std::memory_order_acquire);
@@ -113,21 +115,6 @@ RxCounts read_rx_live(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast:
     if (ctx.rx_seq.load(std::memory_order_relaxed) == before) break;
   }
   latency.load_buckets_relaxed(rx.latency);
-  return c;
-}
-
-RxCounts read_rx_final(const fast::RxStream& rx) {
-  RxCounts c;
-  for (uint16_t lane = 0; lane < rx.n_lanes; ++lane) {
-    const fast::SeqTracker::Counts& t = rx.lanes[lane].counts();
-    c.received += t.received;
-    c.duplicate += t.duplicate;
-    c.out_of_order += t.out_of_order;
-    c.beyond_window += t.beyond_window;
-  }
-  c.rx_bytes = rx.rx_bytes;
-  c.late = rx.late;
-  c.misdelivered = rx.misdelivered;
   return c;
 }
 
@@ -266,8 +253,8 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     if (!stream.cfg.rx_port || l.streams == nullptr || !l.streams[s].enabled) continue;
     const fast::RxStream& rx = l.streams[s];
     fast::LatencyHist lcore_latency;
-    const RxCounts c = live ? read_rx_live(*l.ctx, rx, lcore_latency) : read_rx_final(rx);
-    latency.merge(live ? lcore_latency : rx.latency);
+    const RxCounts c = read_rx(*l.ctx, rx, lcore_latency);
+    latency.merge(lcore_latency);
     r.rx_packets += c.received;
     r.duplicate += c.duplicate;
     r.out_of_order += c.out_of_order;
@@ -736,8 +723,7 @@ Result<nlohmann::json> Engine::latency_histogram(const std::string& name) const 
   for (const LcoreState& l : st.lcores) {
     if (l.streams == nullptr || !l.streams[index].enabled) continue;
     fast::LatencyHist copy;
-    copy.load_summary_relaxed(l.streams[index].latency);
-    copy.load_buckets_relaxed(l.streams[index].latency);
+    read_rx(*l.ctx, l.streams[index], copy);
     merged.merge(copy);
   }
   nlohmann::json buckets = nlohmann::json::array();
