@@ -86,17 +86,9 @@ struct TempDir {
 
 std::string live_line(double elapsed, const json& before, const json& after, double seconds) {
   std::string line = fmt::format("[{:7.1f}s]", elapsed);
-  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
-    const json& a = after[i]["linerate"];
-    const json& b = before[i]["linerate"];
-    const auto rate = [&](const char* packets, const char* bytes) {
-      const double n = a.value(packets, 0.0) - b.value(packets, 0.0);
-      const double l1_bits = (a.value(bytes, 0.0) - b.value(bytes, 0.0) + n * 20) * 8;
-      return fmt::format("{:8.3f} Mpps {:7.3f} Gbit/s", n / seconds / 1e6, l1_bits / seconds / 1e9);
-    };
-    line += fmt::format("  {}: tx {} rx {}", after[i].value("name", ""), rate("tx_packets", "tx_bytes"),
-                        rate("rx_packets", "rx_bytes"));
-  }
+  for (const PortRate& r : port_rates(before, after, seconds))
+    line += fmt::format("  {}: tx {:8.3f} Mpps {:7.3f} Gbit/s rx {:8.3f} Mpps {:7.3f} Gbit/s", r.name, r.tx_pps / 1e6,
+                        r.tx_l1_bps / 1e9, r.rx_pps / 1e6, r.rx_l1_bps / 1e9);
   return line;
 }
 

@@ -20,6 +20,23 @@ std::string ns(const json& latency, const char* key) {
 
 }  // namespace
 
+std::vector<PortRate> port_rates(const json& before, const json& after, double seconds) {
+  std::vector<PortRate> out;
+  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
+    const json& a = after[i]["linerate"];
+    const json& b = before[i]["linerate"];
+    const auto per_second = [&](const char* key) { return (a.value(key, 0.0) - b.value(key, 0.0)) / seconds; };
+    PortRate r;
+    r.name = after[i].value("name", "");
+    r.tx_pps = per_second("tx_packets");
+    r.rx_pps = per_second("rx_packets");
+    r.tx_l1_bps = (per_second("tx_bytes") + r.tx_pps * 20) * 8;
+    r.rx_l1_bps = (per_second("rx_bytes") + r.rx_pps * 20) * 8;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 std::string ports_table(const json& ports) {
   std::string out = fmt::format("{:<12} {:<28} {:<14} {:>6} {:>5} {:>10} {:>7}\n", "port", "device", "driver",
                                 "socket", "link", "Gbit/s", "owner");

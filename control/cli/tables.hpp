@@ -4,8 +4,21 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace lr::ctl {
+
+/// What linerate sent and received on a port between two stats.ports results.
+struct PortRate {
+  std::string name;
+  double tx_pps = 0;
+  double tx_l1_bps = 0;  ///< frame bytes (FCS included) plus 20 bytes of preamble, SFD and gap each
+  double rx_pps = 0;
+  double rx_l1_bps = 0;
+};
+
+/// Per-port rates from two stats.ports results taken `seconds` apart.
+std::vector<PortRate> port_rates(const nlohmann::json& before, const nlohmann::json& after, double seconds);
 
 std::string ports_table(const nlohmann::json& ports);
 std::string streams_table(const nlohmann::json& streams);

@@ -47,21 +47,14 @@ class Screen {
   }
 };
 
-std::string port_rates(const json& before, const json& after, double seconds) {
+std::string port_rates_table(const json& before, const json& after, double seconds) {
   std::string out = fmt::format("{:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "port", "tx_Mpps", "tx_Gbit/s",
                                 "rx_Mpps", "rx_Gbit/s", "imissed", "ierrors");
-  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
-    const json& a = after[i]["linerate"];
-    const json& b = before[i]["linerate"];
-    const auto pps = [&](const char* key) { return (a.value(key, 0.0) - b.value(key, 0.0)) / seconds; };
-    const double tx_pps = pps("tx_packets");
-    const double rx_pps = pps("rx_packets");
-    // L1: frame bytes (FCS included) plus 20 bytes of preamble, SFD and gap each.
-    out += fmt::format("{:<12} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10} {:>10}\n", after[i].value("name", ""),
-                       tx_pps / 1e6, (pps("tx_bytes") + tx_pps * 20) * 8 / 1e9, rx_pps / 1e6,
-                       (pps("rx_bytes") + rx_pps * 20) * 8 / 1e9, after[i].value("imissed", uint64_t{0}),
-                       after[i].value("ierrors", uint64_t{0}));
-  }
+  const std::vector<PortRate> rates = port_rates(before, after, seconds);
+  for (size_t i = 0; i < rates.size(); ++i)
+    out += fmt::format("{:<12} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10} {:>10}\n", rates[i].name,
+                       rates[i].tx_pps / 1e6, rates[i].tx_l1_bps / 1e9, rates[i].rx_pps / 1e6, rates[i].rx_l1_bps / 1e9,
+                       after[i].value("imissed", uint64_t{0}), after[i].value("ierrors", uint64_t{0}));
   return out;
 }
 
@@ -82,7 +75,7 @@ int run_top(DataplaneClient& client) {
     std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (Ctrl-C quits)\n\n%s\n%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
                 status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
-                port_rates(before, after, seconds).c_str(), stream_stats_table(streams).c_str());
+                port_rates_table(before, after, seconds).c_str(), stream_stats_table(streams).c_str());
     std::fflush(stdout);
     before = after;
     last = now;
