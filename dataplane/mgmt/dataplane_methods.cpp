@@ -42,6 +42,14 @@ const profile::PortCfg& port_named(const Engine& engine, const std::string& name
   return *port;
 }
 
+// The report (identity, link, counters) of the port named `name`; kInvalidParams if none.
+PortReport port_report(const Engine& engine, const std::string& name) {
+  port_named(engine, name);
+  for (PortReport& r : engine.port_reports())
+    if (r.name == name) return std::move(r);
+  throw RpcError(RpcCode::kNoDevice, fmt::format("port '{}' has no counters", name));
+}
+
 const profile::StreamCfg& stream_named(const Engine& engine, const std::string& name) {
   for (const profile::StreamCfg& s : engine.profile().streams)
     if (s.name == name) return s;
@@ -122,19 +130,11 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           return out;
         });
   d.add("port.stats", "The port's own counters since the current run started. params: {port}.", false,
-        [&](Session&, const api::Params& p) {
-          const std::string name = port_named(engine, p.string("port")).name;
-          for (const PortReport& r : engine.port_reports())
-            if (r.name == name) return to_json(r);
-          throw RpcError(RpcCode::kNoDevice, fmt::format("port '{}' has no counters", name));
-        });
+        [&](Session&, const api::Params& p) { return to_json(port_report(engine, p.string("port"))); });
   d.add("port.xstats", "Extended statistics of a port. params: {port, filter?}: names containing filter.", false,
         [&](Session&, const api::Params& p) {
-          const std::string name = port_named(engine, p.string("port")).name;
+          const uint16_t port_id = port_report(engine, p.string("port")).port_id;
           const std::string filter = p.optional_string("filter").value_or("");
-          uint16_t port_id = 0;
-          for (const PortReport& r : engine.port_reports())
-            if (r.name == name) port_id = r.port_id;
           json out = json::object();
           for (const auto& [key, value] : value_or_throw(read_xstats(port_id)))
             if (filter.empty() || key.find(filter) != std::string::npos) out[key] = value;
@@ -160,9 +160,7 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
               throw RpcError(RpcCode::kInvalidParams, fmt::format("params.state: '{}' is not started or stopped", *v));
             value_or_throw(engine.set_port_started(name, *v == "started"));
           }
-          for (const PortReport& r : engine.port_reports())
-            if (r.name == name) return to_json(r);
-          return json();
+          return to_json(port_report(engine, name));
         });
 
   d.add("stream.list", "Streams: name, ports, rate, frame size, lanes.", false, [&](Session&, const api::Params&) {
@@ -221,12 +219,11 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
         "params: {profile, path?}.",
         true, [&](Session& session, const api::Params& p) {
           const std::string path = p.optional_string("path").value_or("params.profile");
-          profile::Profile loaded;
-          loaded.streams = load_streams(engine, p.string("profile"), path);
+          const std::vector<profile::StreamCfg> loaded = load_streams(engine, p.string("profile"), path);
           std::vector<profile::StreamCfg> streams = engine.profile().streams;
           json added = json::array();
-          for (size_t i = 0; i < loaded.streams.size(); ++i) {
-            const profile::StreamCfg& s = loaded.streams[i];
+          for (size_t i = 0; i < loaded.size(); ++i) {
+            const profile::StreamCfg& s = loaded[i];
             for (const profile::StreamCfg& existing : streams)
               if (existing.name == s.name)
                 throw RpcError(RpcCode::kInvalidParams,
@@ -235,7 +232,7 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
                                                                 "it first", s.name))
                                    .what());
           }
-          for (const profile::StreamCfg& s : loaded.streams) {
+          for (const profile::StreamCfg& s : loaded) {
             check_stream_ports(ownership, session, s);
             streams.push_back(s);
             added.push_back(s.name);
