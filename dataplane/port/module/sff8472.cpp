@@ -144,40 +144,29 @@ Sff8472 decode_sff8472(std::span<const uint8_t> image) {
     for (size_t k = 0; k < 5; ++k) sum += cal.rx[k] * std::pow(raw, static_cast<double>(k));
     return sum * 1e-4;
   };
-  struct Layout {
-    const char* name;
-    const char* unit;
-    size_t threshold_at;
-    size_t value_at;
-    uint8_t flag_byte;  // offset into 112.. / 116..
-    uint8_t high_bit;
-  };
-  constexpr Layout kLayout[] = {{"temperature", "C", 0, 96, 0, 7},  {"voltage", "V", 8, 98, 0, 5},
-                                {"bias", "mA", 16, 100, 0, 3},      {"tx_power", "mW", 24, 102, 0, 1},
-                                {"rx_power", "mW", 32, 104, 1, 7}};
-  for (const Layout& l : kLayout) {
-    const auto convert = [&](size_t at) {
-      switch (l.value_at) {
-        case 96: return temperature(at);
-        case 98: return voltage(at);
-        case 100: return bias(at);
-        case 102: return tx_power(at);
-        default: return rx_power(at);
-      }
-    };
+  // One monitor: its value, the four thresholds that follow `threshold_at` (high alarm,
+  // low alarm, high warning, low warning) and its two bits in the alarm (112..) and
+  // warning (116..) flag bytes.
+  const auto add = [&](const char* name, const char* unit, size_t threshold_at, size_t value_at, size_t flag_byte,
+                       unsigned high_bit, auto convert) {
     Monitor mon;
-    mon.name = l.name;
-    mon.unit = l.unit;
-    mon.value = convert(l.value_at);
-    mon.high_alarm = convert(l.threshold_at);
-    mon.low_alarm = convert(l.threshold_at + 2);
-    mon.high_warning = convert(l.threshold_at + 4);
-    mon.low_warning = convert(l.threshold_at + 6);
-    const uint8_t both = static_cast<uint8_t>(1u << l.high_bit | 1u << (l.high_bit - 1));
-    mon.alarm_flag = (a2[112 + l.flag_byte] & both) != 0;
-    mon.warning_flag = (a2[116 + l.flag_byte] & both) != 0;
+    mon.name = name;
+    mon.unit = unit;
+    mon.value = convert(value_at);
+    mon.high_alarm = convert(threshold_at);
+    mon.low_alarm = convert(threshold_at + 2);
+    mon.high_warning = convert(threshold_at + 4);
+    mon.low_warning = convert(threshold_at + 6);
+    const auto both = static_cast<uint8_t>(1u << high_bit | 1u << (high_bit - 1));
+    mon.alarm_flag = (a2[112 + flag_byte] & both) != 0;
+    mon.warning_flag = (a2[116 + flag_byte] & both) != 0;
     m.monitors.push_back(std::move(mon));
-  }
+  };
+  add("temperature", "C", 0, 96, 0, 7, temperature);
+  add("voltage", "V", 8, 98, 0, 5, voltage);
+  add("bias", "mA", 16, 100, 0, 3, bias);
+  add("tx_power", "mW", 24, 102, 0, 1, tx_power);
+  add("rx_power", "mW", 32, 104, 1, 7, rx_power);
   return m;
 }
 
