@@ -43,25 +43,11 @@ nlohmann::json monitors_json(const std::vector<module::Monitor>& list) {
 
 std::string oui(const std::array<uint8_t, 3>& o) { return fmt::format("{:02x}:{:02x}:{:02x}", o[0], o[1], o[2]); }
 
-nlohmann::json to_json(const module::Sff8636& m) {
+// The serial ID fields every SFF layout has.
+nlohmann::json identity_json(const module::ModuleIdentity& m, const char* layout) {
   nlohmann::json lengths = nlohmann::json::object();
   for (const auto& [media, metres] : m.lengths_m) lengths[media] = metres;
-  return nlohmann::json{{"layout", "SFF-8636"},          {"identifier", m.identifier},
-                        {"identifier_name", m.identifier_name}, {"connector", m.connector_name},
-                        {"compliance", m.compliance},    {"nominal_rate_mbd", m.nominal_rate_mbd},
-                        {"lengths_m", lengths},          {"wavelength_nm", m.wavelength_nm},
-                        {"vendor_name", m.vendor_name},  {"vendor_oui", oui(m.vendor_oui)},
-                        {"vendor_pn", m.vendor_pn},      {"vendor_rev", m.vendor_rev},
-                        {"vendor_sn", m.vendor_sn},      {"date_code", m.date_code},
-                        {"checksums_ok", m.base_checksum_ok && m.ext_checksum_ok},
-                        {"thresholds", m.has_thresholds}, {"monitors", monitors_json(m.monitors)}};
-}
-
-nlohmann::json to_json(const module::Sff8472& m) {
-  const nlohmann::json monitors = monitors_json(m.monitors);
-  nlohmann::json lengths = nlohmann::json::object();
-  for (const auto& [media, metres] : m.lengths_m) lengths[media] = metres;
-  return nlohmann::json{{"layout", "SFF-8472"},
+  return nlohmann::json{{"layout", layout},
                         {"identifier", m.identifier},
                         {"identifier_name", m.identifier_name},
                         {"connector", m.connector_name},
@@ -70,15 +56,27 @@ nlohmann::json to_json(const module::Sff8472& m) {
                         {"lengths_m", lengths},
                         {"wavelength_nm", m.wavelength_nm},
                         {"vendor_name", m.vendor_name},
-                        {"vendor_oui", fmt::format("{:02x}:{:02x}:{:02x}", m.vendor_oui[0], m.vendor_oui[1], m.vendor_oui[2])},
+                        {"vendor_oui", oui(m.vendor_oui)},
                         {"vendor_pn", m.vendor_pn},
                         {"vendor_rev", m.vendor_rev},
                         {"vendor_sn", m.vendor_sn},
                         {"date_code", m.date_code},
-                        {"checksums_ok", m.base_checksum_ok && m.ext_checksum_ok},
-                        {"ddm_implemented", m.ddm_implemented},
-                        {"externally_calibrated", m.externally_calibrated},
-                        {"monitors", monitors}};
+                        {"checksums_ok", m.base_checksum_ok && m.ext_checksum_ok}};
+}
+
+nlohmann::json to_json(const module::Sff8636& m) {
+  nlohmann::json j = identity_json(m, "SFF-8636");
+  j["thresholds"] = m.has_thresholds;
+  j["monitors"] = monitors_json(m.monitors);
+  return j;
+}
+
+nlohmann::json to_json(const module::Sff8472& m) {
+  nlohmann::json j = identity_json(m, "SFF-8472");
+  j["ddm_implemented"] = m.ddm_implemented;
+  j["externally_calibrated"] = m.externally_calibrated;
+  j["monitors"] = monitors_json(m.monitors);
+  return j;
 }
 
 }  // namespace

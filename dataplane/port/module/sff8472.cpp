@@ -35,6 +35,8 @@ std::string identifier_name(uint8_t id) {
   }
 }
 
+}  // namespace
+
 std::string connector_name(uint8_t c) {  // SFF-8024 table 4-3
   switch (c) {
     case 0x01: return "SC";
@@ -47,6 +49,8 @@ std::string connector_name(uint8_t c) {  // SFF-8024 table 4-3
     default: return "unknown";
   }
 }
+
+namespace {
 
 // The A2h scalar conversions (internal calibration; external applies slope and offset).
 struct Calibration {
@@ -198,7 +202,7 @@ std::string format_monitors(const std::vector<Monitor>& monitors, bool with_thre
   return out;
 }
 
-std::string format_sff8472(const Sff8472& m) {
+std::string format_identity(const ModuleIdentity& m) {
   std::string out;
   const auto line = [&](const std::string& key, const std::string& value) { out += fmt::format("{:<42}: {}\n", key, value); };
   line("Identifier", fmt::format("0x{:02x} ({})", m.identifier, m.identifier_name));
@@ -216,6 +220,13 @@ std::string format_sff8472(const Sff8472& m) {
   line("Vendor SN", m.vendor_sn);
   line("Date code", m.date_code);
   line("Checksums (base, extended)", fmt::format("{}, {}", m.base_checksum_ok ? "ok" : "BAD", m.ext_checksum_ok ? "ok" : "BAD"));
+  return out;
+}
+
+std::string format_sff8472(const Sff8472& m) {
+  std::string out;
+  const auto line = [&](const std::string& key, const std::string& value) { out += fmt::format("{:<42}: {}\n", key, value); };
+  out += format_identity(m);
   if (!m.ddm_implemented) {
     line("Diagnostics", "not implemented by the module");
     return out;

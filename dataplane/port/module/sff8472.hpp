@@ -39,28 +39,38 @@ struct Monitor {
   }
 };
 
-struct Sff8472 {
+/// What every SFF module says about itself (serial ID), whatever its layout.
+struct ModuleIdentity {
   uint8_t identifier = 0;
   std::string identifier_name;
   uint8_t connector = 0;
-  std::string connector_name;
+  std::string connector_name;  ///< SFF-8024 connector code
+  std::vector<std::string> compliance;  ///< e.g. "10GBASE-SR", "100GBASE-SR4"
+  uint32_t nominal_rate_mbd = 0;
+  std::vector<std::pair<std::string, uint32_t>> lengths_m;  ///< media and supported length in metres
+  double wavelength_nm = 0;  ///< 0 for copper
   std::string vendor_name;
   std::array<uint8_t, 3> vendor_oui{};
   std::string vendor_pn;
   std::string vendor_rev;
   std::string vendor_sn;
   std::string date_code;  ///< YYMMDD plus lot code, as stored
-  uint32_t nominal_rate_mbd = 0;
-  uint16_t wavelength_nm = 0;  ///< 0 for copper
-  std::vector<std::string> compliance;  ///< e.g. "10GBASE-SR", "25GBASE-SR"
-  std::vector<std::pair<std::string, uint32_t>> lengths_m;  ///< media and supported length in metres
   bool base_checksum_ok = false;
   bool ext_checksum_ok = false;
+};
+
+struct Sff8472 : ModuleIdentity {
   bool ddm_implemented = false;
   bool externally_calibrated = false;
   bool rx_power_is_average = false;  ///< else OMA
   std::vector<Monitor> monitors;     ///< empty without diagnostics (or without the A2h page)
 };
+
+/// SFF-8024 connector code name ("LC", "MPO 1x12", ...), "unknown" for others.
+std::string connector_name(uint8_t code);
+
+/// Identifier, connector, compliance, rate, lengths, wavelength, vendor and checksum lines.
+std::string format_identity(const ModuleIdentity& module);
 
 /// Decodes `image`: 256 bytes (A0h) or 512 bytes (A0h then A2h, as `ethtool -m raw on`
 /// gives them). Throws DecodeError for an image that is too short or not SFF-8472.

@@ -50,13 +50,8 @@ Sff8636 decode_sff8636(std::span<const uint8_t> image) {
   if (image[128] != image[0])
     throw DecodeError(fmt::format("byte 128 (page 00h identifier) is 0x{:02x} but byte 0 says 0x{:02x}: not one "
                                   "module's pages", image[128], image[0]));
-  switch (image[130]) {
-    case 0x07: m.connector_name = "LC"; break;
-    case 0x0C: m.connector_name = "MPO 1x12"; break;
-    case 0x21: m.connector_name = "copper pigtail"; break;
-    case 0x23: m.connector_name = "no separable connector"; break;
-    default: m.connector_name = fmt::format("0x{:02x}", image[130]); break;
-  }
+  m.connector = image[130];
+  m.connector_name = connector_name(image[130]);
   static constexpr const char* kByte131[] = {"40G active cable", "40GBASE-LR4", "40GBASE-SR4", "40GBASE-CR4",
                                              "10GBASE-SR",       "10GBASE-LR",  "10GBASE-LRM"};
   for (int bit = 0; bit < 7; ++bit)
@@ -117,21 +112,7 @@ Sff8636 decode_sff8636(std::span<const uint8_t> image) {
 std::string format_sff8636(const Sff8636& m) {
   std::string out;
   const auto line = [&](const std::string& key, const std::string& value) { out += fmt::format("{:<42}: {}\n", key, value); };
-  line("Identifier", fmt::format("0x{:02x} ({})", m.identifier, m.identifier_name));
-  line("Connector", m.connector_name);
-  std::string compliance;
-  for (const std::string& c : m.compliance) compliance += (compliance.empty() ? "" : ", ") + c;
-  line("Transceiver compliance", compliance.empty() ? "none declared" : compliance);
-  line("Nominal bit rate", fmt::format("{}MBd", m.nominal_rate_mbd));
-  for (const auto& [media, metres] : m.lengths_m) line(fmt::format("Length ({})", media), fmt::format("{}m", metres));
-  line("Laser wavelength", fmt::format("{:.2f}nm", m.wavelength_nm));
-  line("Vendor name", m.vendor_name);
-  line("Vendor OUI", fmt::format("{:02x}:{:02x}:{:02x}", m.vendor_oui[0], m.vendor_oui[1], m.vendor_oui[2]));
-  line("Vendor PN", m.vendor_pn);
-  line("Vendor rev", m.vendor_rev);
-  line("Vendor SN", m.vendor_sn);
-  line("Date code", m.date_code);
-  line("Checksums (base, extended)", fmt::format("{}, {}", m.base_checksum_ok ? "ok" : "BAD", m.ext_checksum_ok ? "ok" : "BAD"));
+  out += format_identity(m);
   if (!m.has_thresholds) line("Thresholds", "not in this image (upper page 03h needs the 640-byte dump)");
   out += format_monitors(m.monitors, m.has_thresholds);
   return out;

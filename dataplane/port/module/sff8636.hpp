@@ -13,24 +13,9 @@
 
 namespace lr::module {
 
-struct Sff8636 {
-  uint8_t identifier = 0;
-  std::string identifier_name;
-  std::string connector_name;
-  std::vector<std::string> compliance;
-  uint32_t nominal_rate_mbd = 0;
-  std::vector<std::pair<std::string, uint32_t>> lengths_m;
-  double wavelength_nm = 0;
-  std::string vendor_name;
-  std::array<uint8_t, 3> vendor_oui{};
-  std::string vendor_pn;
-  std::string vendor_rev;
-  std::string vendor_sn;
-  std::string date_code;
-  bool base_checksum_ok = false;
-  bool ext_checksum_ok = false;
+struct Sff8636 : ModuleIdentity {
   bool rx_power_is_average = false;
-  bool has_thresholds = false;  ///< the image holds upper page 03h
+  bool has_thresholds = false;    ///< the image holds upper page 03h
   std::vector<Monitor> monitors;  ///< temperature, voltage, then bias / tx_power / rx_power per lane ("bias[1]")
 };
 
