@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   auto* module_decode = module->add_subcommand("decode", "decode a saved EEPROM image (ethtool -m IFACE raw on > FILE)");
   std::string module_file;
   bool module_hex = false;
-  module_decode->add_option("file", module_file, "image: 256 bytes (A0h) or 512 (A0h + A2h)")->required();
+  module_decode->add_option("file", module_file, "image: SFF-8472 256 / 512 bytes, SFF-8636 256 / 640, CMIS 256 / 768")->required();
   module_decode->add_flag("--hex", module_hex, "also print the bytes");
   auto* exporter = app.add_subcommand("exporter", "serve Prometheus metrics of the data plane over HTTP");
   lr::ctl::ExporterOptions exporter_options;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for a bounded
 # time: scripts/fuzz.sh [seconds per target, default 60]. Targets: the control socket's
-# request parser, the SFF-8472 module EEPROM decoder. Exits non-zero on a finding;
+# request parser, the module EEPROM decoders (SFF-8472, SFF-8636, CMIS). Exits non-zero on a finding;
 # the crashing input is left in build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +14,8 @@ mkdir -p build-fuzz
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I.)
 "$cxx" "${flags[@]}" -o build-fuzz/rpc_request_fuzz tests/fuzz/rpc_request_fuzz.cpp \
   dataplane/mgmt/dispatcher.cpp dataplane/api/rpc.cpp -lfmt
-"$cxx" "${flags[@]}" -o build-fuzz/sff8472_fuzz tests/fuzz/sff8472_fuzz.cpp dataplane/port/module/sff8472.cpp \
-  dataplane/port/module/sff8636.cpp -lfmt
+"$cxx" "${flags[@]}" -o build-fuzz/module_eeprom_fuzz tests/fuzz/module_eeprom_fuzz.cpp \
+  dataplane/port/module/{module_identity,sff8472,sff8636,cmis,decoded_module}.cpp -lfmt
 
 # run TARGET CORPUS MAX_LEN: bounded, the findings' inputs stay in build-fuzz/.
 run() {
@@ -35,4 +35,4 @@ run() {
   echo "fuzz: $target ran ${secs}s without a finding"
 }
 run rpc_request_fuzz tests/fuzz/corpus/rpc 4096
-run sff8472_fuzz tests/fuzz/corpus/sff8472 640
+run module_eeprom_fuzz tests/fuzz/corpus/module_eeprom 800

@@ -1,7 +1,7 @@
 #pragma once
 // SFF-8636 (QSFP+ / QSFP28) module EEPROM decoder: the lower page (live values and
 // flags), upper page 00h (serial ID) and, in a full image, upper page 03h (thresholds).
-// Pure, like the SFF-8472 decoder, and reusing its Monitor.
+// Pure, like the SFF-8472 decoder, and sharing its Monitor.
 
 #include <array>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/port/module/sff8472.hpp"
+#include "dataplane/port/module/module_identity.hpp"
 
 namespace lr::module {
 

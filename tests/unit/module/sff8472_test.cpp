@@ -7,8 +7,9 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <vector>
+
+#include "tests/unit/module/eeprom_image.hpp"
 
 namespace lr::module {
 namespace {
@@ -75,11 +76,7 @@ class Sff8472Image {
   std::vector<uint8_t> bytes_;
 };
 
-const Monitor& monitor(const Sff8472& m, const std::string& name) {
-  for (const Monitor& mon : m.monitors)
-    if (mon.name == name) return mon;
-  throw std::runtime_error("no monitor " + name);
-}
+const Monitor& monitor(const Sff8472& m, const std::string& name) { return test::monitor_named(m.monitors, name); }
 
 TEST(Sff8472, SerialIdFields) {
   Sff8472Image image;
@@ -202,17 +199,8 @@ TEST(Sff8472, TruncatedOrForeignImagesGiveClearErrors) {
 }
 
 TEST(Sff8472, RandomImagesNeverCrash) {
-  std::mt19937 rng(3);
-  for (int round = 0; round < 20000; ++round) {
-    std::vector<uint8_t> bytes(rng() % 2 ? 512 : rng() % 600);
-    for (auto& b : bytes) b = static_cast<uint8_t>(rng());
-    if (!bytes.empty() && rng() % 2) bytes[0] = 0x03;
-    try {
-      const Sff8472 m = decode_sff8472(bytes);
-      (void)format_sff8472(m);
-    } catch (const DecodeError&) {
-    }
-  }
+  test::decode_random_images(3, {256, 512}, 600, 0x03,
+                             [](const std::vector<uint8_t>& bytes) { (void)format_sff8472(decode_sff8472(bytes)); });
 }
 
 }  // namespace

@@ -4,16 +4,17 @@
 
 #include <gtest/gtest.h>
 
-#include <random>
 #include <vector>
+
+#include "tests/unit/module/eeprom_image.hpp"
 
 namespace lr::module {
 namespace {
 
 // A QSFP28 100GBASE-SR4, 640-byte dump as `ethtool -m raw on` gives it.
-class Sff8636Image {
+class Sff8636Image : public test::EepromImage {
  public:
-  Sff8636Image() : b_(640, 0) {
+  Sff8636Image() : EepromImage(640) {
     b_[0] = 0x11;
     b_[128] = 0x11;
     b_[130] = 0x0C;  // MPO 1x12
@@ -48,36 +49,17 @@ class Sff8636Image {
     thresholds(184, 7500 * 2, 1000, 6500 * 2, 1500);
     thresholds(192, 34674, 1000, 17378, 1500);
   }
-  void ascii(size_t at, size_t len, const std::string& s) {
-    for (size_t i = 0; i < len; ++i) b_[at + i] = i < s.size() ? static_cast<uint8_t>(s[i]) : ' ';
-  }
-  void be16(size_t at, uint16_t v) {
-    b_[at] = static_cast<uint8_t>(v >> 8);
-    b_[at + 1] = static_cast<uint8_t>(v);
-  }
   void thresholds(size_t page_byte, uint16_t ha, uint16_t la, uint16_t hw, uint16_t lw) {
     const size_t at = 512 + page_byte - 128;
     be16(at, ha), be16(at + 2, la), be16(at + 4, hw), be16(at + 6, lw);
   }
   void fix_checksums() {
-    uint32_t sum = 0;
-    for (size_t i = 128; i <= 190; ++i) sum += b_[i];
-    b_[191] = static_cast<uint8_t>(sum);
-    sum = 0;
-    for (size_t i = 192; i <= 222; ++i) sum += b_[i];
-    b_[223] = static_cast<uint8_t>(sum);
+    checksum(128, 190, 191);
+    checksum(192, 222, 223);
   }
-  std::vector<uint8_t>& bytes() { return b_; }
-
- private:
-  std::vector<uint8_t> b_;
 };
 
-const Monitor& monitor(const Sff8636& m, const std::string& name) {
-  for (const Monitor& mon : m.monitors)
-    if (mon.name == name) return mon;
-  throw std::runtime_error("no monitor " + name);
-}
+const Monitor& monitor(const Sff8636& m, const std::string& name) { return test::monitor_named(m.monitors, name); }
 
 TEST(Sff8636, SerialIdFromUpperPage00h) {
   Sff8636Image image;
@@ -156,16 +138,8 @@ TEST(Sff8636, WrongSizesAndIdentifiersAreClearErrors) {
 }
 
 TEST(Sff8636, RandomImagesNeverCrash) {
-  std::mt19937 rng(5);
-  for (int round = 0; round < 20000; ++round) {
-    std::vector<uint8_t> bytes(rng() % 2 ? 640 : (rng() % 2 ? 256 : rng() % 700));
-    for (auto& b : bytes) b = static_cast<uint8_t>(rng());
-    if (bytes.size() > 128 && rng() % 2) bytes[0] = bytes[128] = 0x11;
-    try {
-      (void)format_sff8636(decode_sff8636(bytes));
-    } catch (const DecodeError&) {
-    }
-  }
+  test::decode_random_images(5, {256, 640}, 700, 0x11,
+                             [](const std::vector<uint8_t>& bytes) { (void)format_sff8636(decode_sff8636(bytes)); });
 }
 
 }  // namespace

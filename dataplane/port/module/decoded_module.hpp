@@ -1,0 +1,30 @@
+#pragma once
+// Any module image to its decoded form, chosen by the SFF-8024 identifier in byte 0, and
+// that form as text (like `ethtool -m`) or JSON. Used by `linerate module decode FILE`
+// and `linerate module show PORT` alike.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <variant>
+
+#include "dataplane/port/module/cmis.hpp"
+#include "dataplane/port/module/sff8472.hpp"
+#include "dataplane/port/module/sff8636.hpp"
+
+namespace lr::module {
+
+using DecodedModule = std::variant<Sff8472, Sff8636, Cmis>;
+
+/// Throws DecodeError: empty image, unknown identifier, or the layout's own errors.
+DecodedModule decode_module(std::span<const uint8_t> image);
+
+std::string format_module(const DecodedModule& module);
+
+nlohmann::json module_to_json(const DecodedModule& module);
+
+/// Rows of 16 bytes with their offset, as `ethtool -m hex on`.
+std::string hex_dump(std::span<const uint8_t> bytes);
+
+}  // namespace lr::module

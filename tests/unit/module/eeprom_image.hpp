@@ -1,0 +1,61 @@
+#pragma once
+// Test helpers shared by the EEPROM decoder tests: an image built field by field, the
+// monitor lookup by name, and the random-image robustness loop.
+
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dataplane/port/module/module_identity.hpp"
+
+namespace lr::module::test {
+
+class EepromImage {
+ public:
+  explicit EepromImage(size_t size) : b_(size, 0) {}
+  void ascii(size_t at, size_t len, const std::string& s) {
+    for (size_t i = 0; i < len; ++i) b_[at + i] = i < s.size() ? static_cast<uint8_t>(s[i]) : ' ';
+  }
+  void be16(size_t at, uint16_t v) {
+    b_[at] = static_cast<uint8_t>(v >> 8);
+    b_[at + 1] = static_cast<uint8_t>(v);
+  }
+  /// Byte `at` = low byte of the sum of bytes from..to (the SFF and CMIS checksums).
+  void checksum(size_t from, size_t to, size_t at) {
+    uint32_t sum = 0;
+    for (size_t i = from; i <= to; ++i) sum += b_[i];
+    b_[at] = static_cast<uint8_t>(sum);
+  }
+  std::vector<uint8_t>& bytes() { return b_; }
+
+ protected:
+  std::vector<uint8_t> b_;
+};
+
+inline const Monitor& monitor_named(const std::vector<Monitor>& monitors, const std::string& name) {
+  for (const Monitor& mon : monitors)
+    if (mon.name == name) return mon;
+  throw std::runtime_error("no monitor " + name);
+}
+
+/// 20000 random images, of the layout's sizes or any size up to `max_size`, half with the
+/// layout's identifier in bytes 0 and 128: decoding and printing either works or throws
+/// DecodeError.
+template <class DecodeAndFormat>
+void decode_random_images(uint32_t seed, std::vector<size_t> sizes, size_t max_size, uint8_t identifier,
+                          DecodeAndFormat decode_and_format) {
+  std::mt19937 rng(seed);
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<uint8_t> bytes(rng() % 2 ? sizes[rng() % sizes.size()] : rng() % max_size);
+    for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+    if (bytes.size() > 128 && rng() % 2) bytes[0] = bytes[128] = identifier;
+    try {
+      decode_and_format(bytes);
+    } catch (const DecodeError&) {
+    }
+  }
+}
+
+}  // namespace lr::module::test
