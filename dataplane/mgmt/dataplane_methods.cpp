@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
 
@@ -17,24 +18,6 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
-
-RpcCode rpc_code(Errc code) {
-  switch (code) {
-    case Errc::kInvalid: return RpcCode::kInvalidParams;
-    case Errc::kBusy: return RpcCode::kBusy;
-    case Errc::kNotSupported: return RpcCode::kNotSupported;
-    case Errc::kNoDevice: return RpcCode::kNoDevice;
-    case Errc::kNoMemory:
-    case Errc::kTimeout: return RpcCode::kFailed;
-  }
-  return RpcCode::kFailed;
-}
-
-template <class T>
-T value_or_throw(Result<T> result) {
-  if (!result) throw RpcError(rpc_code(result.error().code), to_string(result.error()));
-  if constexpr (!std::is_void_v<T>) return std::move(*result);
-}
 
 const profile::PortCfg& port_named(const Engine& engine, const std::string& name) {
   const profile::PortCfg* port = engine.profile().find_port(name);
@@ -101,7 +84,8 @@ std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::st
 
 }  // namespace
 
-void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership) {
+void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership,
+                                std::function<void()> before_run) {
   d.add("hello", "Protocol handshake. params: {client?}. Returns server, version, protocol, session.", false,
         [](Session& session, const api::Params& p) {
           if (auto client = p.optional_string("client")) session.client = *client;
@@ -266,6 +250,7 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           for (const profile::StreamCfg& s : engine.profile().streams)
             if (selected.empty() || std::find(selected.begin(), selected.end(), s.name) != selected.end())
               check_stream_ports(ownership, session, s);
+          if (before_run) before_run();
           value_or_throw(engine.start(selected));
           return json{{"running", true}, {"streams", selected.empty() ? json("all") : json(selected)}};
         });

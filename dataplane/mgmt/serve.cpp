@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "dataplane/mgmt/dataplane_methods.hpp"
+#include "dataplane/mgmt/port_control_methods.hpp"
 #include "dataplane/mgmt/rpc_server.hpp"
 #include "dataplane/mgmt/telemetry.hpp"
 
@@ -18,7 +19,9 @@ Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
-  register_dataplane_methods(dispatcher, engine, ownership);
+  PortControls controls(engine, system_kernel_io());
+  register_dataplane_methods(dispatcher, engine, ownership, [&controls] { controls.mark_baselines(); });
+  register_port_control_methods(dispatcher, controls, ownership);
   RpcServer server(io, dispatcher, ownership, ServerOptions{socket_path, group});
   if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
   // A shell starts background jobs with SIGINT ignored; the service still wants it.
@@ -35,6 +38,16 @@ Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket
     });
   };
   publish();
+  // Link changes are evidence for every later test: looked for every 100 ms.
+  boost::asio::steady_timer link_timer(io);
+  std::function<void()> poll_links = [&] {
+    controls.poll_links();
+    link_timer.expires_after(std::chrono::milliseconds(100));
+    link_timer.async_wait([&](const boost::system::error_code& ec) {
+      if (!ec) poll_links();
+    });
+  };
+  poll_links();
   if (announce) {
     std::printf("serving on %s (linerate --socket %s ...); Ctrl-C ends the service\n", socket_path.c_str(),
                 socket_path.c_str());

@@ -1,0 +1,224 @@
+#include "dataplane/mgmt/port_control_methods.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "dataplane/mgmt/rpc_result.hpp"
+#include "dataplane/profile/quantity.hpp"
+
+namespace lr::dp {
+
+using api::RpcCode;
+using api::RpcError;
+using nlohmann::json;
+
+PortControls::PortControls(const Engine& engine, std::unique_ptr<KernelIo> io) : io_(std::move(io)) {
+  for (const PortReport& r : engine.port_reports())
+    ports_.push_back(std::make_unique<PortControl>(r.name, r.port_id, r.driver, find_kernel_netdev(r.port_id, r.device, *io_)));
+  poll_links();
+  mark_baselines();
+}
+
+PortControl& PortControls::at(const std::string& name) {
+  std::string have;
+  for (auto& p : ports_) {
+    if (p->name() == name) return *p;
+    have += (have.empty() ? "" : ", ") + p->name();
+  }
+  throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}' (there are: {})", name, have));
+}
+
+void PortControls::mark_baselines() {
+  for (auto& p : ports_) p->mark_baseline();
+}
+
+void PortControls::poll_links() {
+  for (auto& p : ports_) p->poll_link();
+}
+
+namespace {
+
+std::vector<std::string> mode_list(uint32_t modes) {
+  std::vector<std::string> out;
+  for (uint32_t bit = 1; bit <= kFecAuto; bit <<= 1)
+    if (modes & bit) out.push_back(fec_names(bit));
+  return out;
+}
+
+json priorities(uint8_t mask) {
+  json out = json::array();
+  for (int p = 0; p < 8; ++p)
+    if (mask >> p & 1) out.push_back(p);
+  return out;
+}
+
+json link_json(PortControl& port, const Served<LinkStatus>& s) {
+  return json{{"port", port.name()},       {"backend", backend_name(s.backend)}, {"netdev", port.netdev_name()},
+              {"up", s.value.up},          {"speed_mbps", s.value.speed_mbps},   {"full_duplex", s.value.full_duplex},
+              {"autoneg", s.value.autoneg}, {"supported", s.value.supported},     {"advertised", s.value.advertised}};
+}
+
+json fec_json(PortControl& port, const Served<FecStatus>& s) {
+  json capability = json::array();
+  for (const FecCapability& c : s.value.capability)
+    capability.push_back(json{{"speed_mbps", c.speed_mbps}, {"modes", mode_list(c.modes)}});
+  return json{{"port", port.name()},
+              {"backend", backend_name(s.backend)},
+              {"configured", mode_list(s.value.configured)},
+              {"active", s.value.active != 0 ? json(fec_names(s.value.active)) : json(nullptr)},
+              {"capability", capability}};
+}
+
+json pause_json(PortControl& port, const Served<PauseStatus>& s) {
+  const char* mode = s.value.rx && s.value.tx ? "both" : s.value.rx ? "rx" : s.value.tx ? "tx" : "off";
+  return json{{"port", port.name()}, {"backend", backend_name(s.backend)}, {"mode", mode},
+              {"rx", s.value.rx},    {"tx", s.value.tx},                  {"autoneg", s.value.autoneg}};
+}
+
+json pfc_json(PortControl& port, const Served<PfcStatus>& s) {
+  return json{{"port", port.name()},
+              {"backend", backend_name(s.backend)},
+              {"priorities", priorities(s.value.enabled)},
+              {"capable_tcs", s.value.capable},
+              {"requests", s.value.requests},
+              {"indications", s.value.indications}};
+}
+
+uint8_t priority_mask(const api::Params& p) {
+  uint8_t mask = 0;
+  for (const std::string& s : p.strings("priorities")) {
+    if (s.size() != 1 || s[0] < '0' || s[0] > '7')
+      throw RpcError(RpcCode::kInvalidParams, fmt::format("params.priorities: '{}' is not a priority 0-7", s));
+    mask = static_cast<uint8_t>(mask | 1u << (s[0] - '0'));
+  }
+  return mask;
+}
+
+std::string iso_time(std::chrono::system_clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count() % 1000;
+  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(t)), ms);
+}
+
+}  // namespace
+
+void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwnership& ownership) {
+  // Captured by value below: it outlives this function inside the handlers.
+  const auto changeable = [&ports, &ownership](Session& session, const api::Params& p) -> PortControl& {
+    PortControl& port = ports.at(p.string("port"));
+    ownership.check_may_change(session, port.name());
+    return port;
+  };
+
+  d.add("port.link",
+        "Link state and settings: up, speed, duplex, autoneg, and (from the kernel netdev) the supported and "
+        "advertised link modes. params: {port}.",
+        false, [&](Session&, const api::Params& p) {
+          PortControl& port = ports.at(p.string("port"));
+          return link_json(port, value_or_throw(port.link()));
+        });
+  d.add("port.link_set",
+        "Sets the link: params {port, up?: bool, autoneg?: bool, speed?: \"50G\" (fixed with autoneg false, else "
+        "advertise that speed's modes), advertise?: [link modes]}. Returns the link read back.",
+        true, [&, changeable](Session& session, const api::Params& p) {
+          PortControl& port = changeable(session, p);
+          LinkRequest request;
+          request.up = p.optional_bool("up");
+          request.autoneg = p.optional_bool("autoneg");
+          if (const auto speed = p.optional_string("speed")) {
+            const auto bps = profile::parse_link_speed_bps(*speed);
+            if (!bps) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.speed: '{}' is not a link speed (e.g. 50G)", *speed));
+            request.speed_mbps = static_cast<uint32_t>(*bps / 1'000'000);
+          }
+          if (p.has("advertise")) request.advertise = p.strings("advertise");
+          return link_json(port, value_or_throw(port.set_link(request, fmt::format("set by session {}", session.id))));
+        });
+  d.add("port.link_history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
+        false, [&](Session&, const api::Params& p) {
+          PortControl& port = ports.at(p.string("port"));
+          json events = json::array();
+          for (const LinkEvent& e : port.link_history())
+            events.push_back(json{{"at", iso_time(e.at)}, {"up", e.up}, {"speed_mbps", e.speed_mbps}, {"cause", e.cause}});
+          return json{{"port", port.name()}, {"events", events}};
+        });
+
+  d.add("port.fec", "FEC: configured and active mode, capability per speed. params: {port}.", false,
+        [&](Session&, const api::Params& p) {
+          PortControl& port = ports.at(p.string("port"));
+          return fec_json(port, value_or_throw(port.fec()));
+        });
+  d.add("port.fec_set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto}. Returns it read back.", true,
+        [&](Session& session, const api::Params& p) {
+          PortControl& port = changeable(session, p);
+          const std::string name = p.string("mode");
+          const auto mode = parse_fec_mode(name);
+          if (!mode) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not off, baser, rs, llrs or auto", name));
+          return fec_json(port, value_or_throw(port.set_fec(*mode)));
+        });
+
+  d.add("port.pause", "802.3x pause: rx / tx / autoneg. params: {port}.", false, [&](Session&, const api::Params& p) {
+    PortControl& port = ports.at(p.string("port"));
+    return pause_json(port, value_or_throw(port.pause()));
+  });
+  d.add("port.pause_set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool}. Returns it read back.",
+        true, [&, changeable](Session& session, const api::Params& p) {
+          PortControl& port = changeable(session, p);
+          const std::string mode = p.string("mode");
+          if (mode != "rx" && mode != "tx" && mode != "both" && mode != "off")
+            throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not rx, tx, both or off", mode));
+          const PauseStatus want{mode == "rx" || mode == "both", mode == "tx" || mode == "both",
+                                 p.optional_bool("autoneg").value_or(false)};
+          return pause_json(port, value_or_throw(port.set_pause(want)));
+        });
+
+  d.add("port.pfc", "PFC: priorities with PFC on, and per priority the PFC frames sent / received. params: {port}.",
+        false, [&](Session&, const api::Params& p) {
+          PortControl& port = ports.at(p.string("port"));
+          return pfc_json(port, value_or_throw(port.pfc()));
+        });
+  d.add("port.pfc_set",
+        "Sets PFC: params {port, priorities: [\"3\", \"4\"]} (empty: off). Returns it read back (read_back false "
+        "when only ethdev could set it).",
+        true, [&, changeable](Session& session, const api::Params& p) {
+          PortControl& port = changeable(session, p);
+          bool read_back = false;
+          json out = pfc_json(port, value_or_throw(port.set_pfc(priority_mask(p), read_back)));
+          out["read_back"] = read_back;
+          return out;
+        });
+
+  d.add("port.module", "The module EEPROM, as bytes (hex) for `linerate module show`. params: {port}.", false,
+        [&](Session&, const api::Params& p) {
+          PortControl& port = ports.at(p.string("port"));
+          const auto eeprom = value_or_throw(port.module_eeprom());
+          std::string hex;
+          for (uint8_t b : eeprom.value) hex += fmt::format("{:02x}", b);
+          return json{{"port", port.name()}, {"backend", backend_name(eeprom.backend)}, {"size", eeprom.value.size()},
+                      {"eeprom_hex", hex}};
+        });
+
+  d.add("port.counters",
+        "Every counter of the port from every source (ethdev stats, xstats, the kernel's ethtool -S and FEC "
+        "statistics) with its canonical name, its value since the current run started and its total. "
+        "params: {port, filter?}: names (own or canonical) containing filter.",
+        false, [&](Session&, const api::Params& p) {
+          PortControl& port = ports.at(p.string("port"));
+          const std::string filter = p.optional_string("filter").value_or("");
+          std::vector<std::string> errors;
+          json counters = json::array();
+          for (const MergedCounter& m : port.counters(&errors)) {
+            if (!filter.empty() && m.counter.name.find(filter) == std::string::npos &&
+                m.canonical.find(filter) == std::string::npos)
+              continue;
+            counters.push_back(json{{"name", m.counter.name},
+                                    {"source", m.counter.source},
+                                    {"canonical", m.canonical.empty() ? json(nullptr) : json(m.canonical)},
+                                    {"value", m.since_baseline},
+                                    {"total", m.counter.value}});
+          }
+          return json{{"port", port.name()}, {"netdev", port.netdev_name()}, {"counters", counters}, {"errors", errors}};
+        });
+}
+
+}  // namespace lr::dp

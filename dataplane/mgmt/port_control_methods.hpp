@@ -1,0 +1,33 @@
+#pragma once
+// Port control over the control socket: port.link / link_set / link_history, port.fec /
+// fec_set, port.pause / pause_set, port.pfc / pfc_set, port.module, port.counters.
+// Thread: mgmt.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dataplane/engine/engine.hpp"
+#include "dataplane/mgmt/dispatcher.hpp"
+#include "dataplane/port/port_control.hpp"
+
+namespace lr::dp {
+
+/// One PortControl per engine port, by name, over one KernelIo.
+class PortControls {
+ public:
+  PortControls(const Engine& engine, std::unique_ptr<KernelIo> io);
+  /// Throws RpcError kInvalidParams naming the ports there are.
+  PortControl& at(const std::string& name);
+  std::vector<std::unique_ptr<PortControl>>& all() { return ports_; }
+  void mark_baselines();
+  void poll_links();
+
+ private:
+  std::unique_ptr<KernelIo> io_;
+  std::vector<std::unique_ptr<PortControl>> ports_;
+};
+
+void register_port_control_methods(Dispatcher& dispatcher, PortControls& ports, PortOwnership& ownership);
+
+}  // namespace lr::dp

@@ -1,0 +1,379 @@
+#include "dataplane/port/port_control.hpp"
+
+#include <fmt/format.h>
+#include <net/if.h>
+#include <rte_ethdev.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+#include "dataplane/port/counter_names.hpp"
+#include "dataplane/port/port.hpp"
+
+namespace lr::dp {
+
+namespace {
+
+constexpr size_t kHistoryLength = 256;
+
+// DPDK FEC capability bits <-> FecMode (22.11 has no LLRS).
+constexpr std::array<std::pair<rte_eth_fec_mode, FecMode>, 4> kEthdevFec{{{RTE_ETH_FEC_NOFEC, kFecOff},
+                                                                           {RTE_ETH_FEC_AUTO, kFecAuto},
+                                                                           {RTE_ETH_FEC_BASER, kFecBaseR},
+                                                                           {RTE_ETH_FEC_RS, kFecRs}}};
+
+uint32_t fec_from_ethdev(uint32_t capa) {
+  uint32_t modes = 0;
+  for (const auto& [dpdk, mode] : kEthdevFec)
+    if (capa & RTE_ETH_FEC_MODE_TO_CAPA(dpdk)) modes |= mode;
+  return modes;
+}
+
+uint32_t fec_to_ethdev(uint32_t modes) {
+  uint32_t capa = 0;
+  for (const auto& [dpdk, mode] : kEthdevFec)
+    if (modes & mode) capa |= RTE_ETH_FEC_MODE_TO_CAPA(dpdk);
+  return capa;
+}
+
+bool not_supported(int rc) { return rc == -ENOTSUP || rc == -EOPNOTSUPP; }
+
+PauseStatus pause_from_mode(rte_eth_fc_mode mode, bool autoneg) {
+  return PauseStatus{mode == RTE_ETH_FC_RX_PAUSE || mode == RTE_ETH_FC_FULL,
+                     mode == RTE_ETH_FC_TX_PAUSE || mode == RTE_ETH_FC_FULL, autoneg};
+}
+
+rte_eth_fc_mode mode_from_pause(const PauseStatus& p) {
+  if (p.rx && p.tx) return RTE_ETH_FC_FULL;
+  if (p.rx) return RTE_ETH_FC_RX_PAUSE;
+  if (p.tx) return RTE_ETH_FC_TX_PAUSE;
+  return RTE_ETH_FC_NONE;
+}
+
+}  // namespace
+
+PortControl::PortControl(std::string name, uint16_t port_id, std::string driver, std::unique_ptr<KernelNetdev> netdev)
+    : name_(std::move(name)), port_id_(port_id), driver_(std::move(driver)), netdev_(std::move(netdev)) {}
+
+Error PortControl::unsupported(const std::string& what, const Error* kernel_error) const {
+  std::string text = fmt::format("{} is not supported by {} on port {} ('{}')", what, driver_, port_id_, name_);
+  if (kernel_error != nullptr) text += fmt::format(", nor through its kernel netdev: {}", kernel_error->context);
+  else if (!netdev_) text += " (it has no kernel netdev to fall back on)";
+  return Error{Errc::kNotSupported, kernel_error != nullptr ? kernel_error->sys_errno : ENOTSUP, std::move(text)};
+}
+
+// ---- link ----
+
+Result<Served<LinkStatus>> PortControl::link() {
+  rte_eth_link l{};
+  if (int rc = rte_eth_link_get_nowait(port_id_, &l); rc != 0)
+    return make_error(Errc::kNoDevice, fmt::format("link of port '{}'", name_), -rc);
+  LinkStatus status;
+  status.up = l.link_status == RTE_ETH_LINK_UP;
+  status.speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
+  status.full_duplex = l.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
+  status.autoneg = l.link_autoneg == RTE_ETH_LINK_AUTONEG;
+  Backend backend = Backend::kEthdev;
+  // The kernel knows the link modes (supported, advertised) that ethdev does not show.
+  if (netdev_) {
+    if (auto k = netdev_->link()) {
+      status.autoneg = k->autoneg;
+      status.supported = std::move(k->supported);
+      status.advertised = std::move(k->advertised);
+      if (status.speed_mbps == 0) status.speed_mbps = k->speed_mbps;
+      backend = Backend::kKernel;
+    }
+  }
+  return Served<LinkStatus>{std::move(status), backend};
+}
+
+Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, const std::string& cause) {
+  Backend backend = Backend::kEthdev;
+  if (request.autoneg || request.speed_mbps || request.advertise) {
+    if (!netdev_) return std::unexpected(unsupported("link speed / autoneg set", nullptr));
+    auto before = netdev_->link();
+    if (!before) return std::unexpected(unsupported("link speed / autoneg set", &before.error()));
+    LinkRequest speed_only = request;
+    speed_only.up.reset();
+    if (auto ok = netdev_->set_link(speed_only); !ok) {
+      if (ok.error().code == Errc::kNotSupported) return std::unexpected(unsupported("link speed / autoneg set", &ok.error()));
+      return std::unexpected(ok.error());
+    }
+    auto after = netdev_->link();
+    const bool autoneg_wanted = request.autoneg.value_or(request.advertise ? true : before->autoneg);
+    const bool taken = after && after->autoneg == autoneg_wanted &&
+                       (!request.advertise || std::is_permutation(request.advertise->begin(), request.advertise->end(),
+                                                                  after->advertised.begin(), after->advertised.end()));
+    if (!taken) {
+      LinkRequest restore;
+      restore.autoneg = before->autoneg;
+      if (before->autoneg) restore.advertise = before->advertised;
+      else if (before->speed_mbps != 0) restore.speed_mbps = before->speed_mbps;
+      (void)netdev_->set_link(restore);
+      return make_error(Errc::kInvalid, fmt::format("link set on port '{}': {} accepted it but reads back something "
+                                                    "else; the previous settings were restored", name_,
+                                                    netdev_->ifname()));
+    }
+    backend = Backend::kKernel;
+  }
+  if (request.up) {
+    const int rc = *request.up ? rte_eth_dev_set_link_up(port_id_) : rte_eth_dev_set_link_down(port_id_);
+    if (not_supported(rc)) return std::unexpected(unsupported(*request.up ? "link up" : "link down", nullptr));
+    if (rc != 0) return make_error(Errc::kInvalid, fmt::format("link {} on port '{}'", *request.up ? "up" : "down", name_), -rc);
+  }
+  auto status = link();
+  if (!status) return std::unexpected(status.error());
+  record_link(status->value, cause);
+  status->backend = backend;
+  return status;
+}
+
+void PortControl::record_link(const LinkStatus& status, const std::string& cause) {
+  const std::pair<bool, uint32_t> now{status.up, status.up ? status.speed_mbps : 0};
+  if (last_link_ == now) return;
+  last_link_ = now;
+  history_.push_back(LinkEvent{std::chrono::system_clock::now(), now.first, now.second, cause});
+  if (history_.size() > kHistoryLength) history_.pop_front();
+}
+
+void PortControl::poll_link() {
+  rte_eth_link l{};
+  if (rte_eth_link_get_nowait(port_id_, &l) != 0) return;
+  LinkStatus status;
+  status.up = l.link_status == RTE_ETH_LINK_UP;
+  status.speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
+  record_link(status, history_.empty() ? "first seen" : "observed");
+}
+
+// ---- FEC ----
+
+Result<Served<FecStatus>> PortControl::fec() {
+  const int n = rte_eth_fec_get_capability(port_id_, nullptr, 0);
+  if (!not_supported(n)) {
+    if (n < 0) return make_error(Errc::kInvalid, fmt::format("FEC capability of port '{}'", name_), -n);
+    std::vector<rte_eth_fec_capa> capa(static_cast<size_t>(n));
+    const int got = rte_eth_fec_get_capability(port_id_, capa.data(), static_cast<unsigned>(n));
+    uint32_t current = 0;
+    if (got < 0 || rte_eth_fec_get(port_id_, &current) != 0)
+      return make_error(Errc::kInvalid, fmt::format("FEC get on port '{}'", name_));
+    FecStatus status;
+    status.configured = status.active = fec_from_ethdev(current);
+    for (int i = 0; i < std::min(got, n); ++i)
+      status.capability.push_back(FecCapability{capa[static_cast<size_t>(i)].speed, fec_from_ethdev(capa[static_cast<size_t>(i)].capa)});
+    return Served<FecStatus>{std::move(status), Backend::kEthdev};
+  }
+  if (!netdev_) return std::unexpected(unsupported("FEC get", nullptr));
+  auto k = netdev_->fec();
+  if (!k) return std::unexpected(k.error().code == Errc::kNotSupported ? unsupported("FEC get", &k.error()) : k.error());
+  return Served<FecStatus>{std::move(*k), Backend::kKernel};
+}
+
+Result<Served<FecStatus>> PortControl::set_fec(uint32_t mode) {
+  auto before = fec();
+  if (!before) {
+    if (before.error().code == Errc::kNotSupported)
+      return std::unexpected(Error{Errc::kNotSupported, before.error().sys_errno,
+                                   std::string("FEC set") + before.error().context.substr(before.error().context.find(" is not"))});
+    return std::unexpected(before.error());
+  }
+  const auto apply = [&](uint32_t m) -> Result<void> {
+    if (before->backend == Backend::kEthdev) {
+      if (int rc = rte_eth_fec_set(port_id_, fec_to_ethdev(m)); rc != 0)
+        return make_error(not_supported(rc) ? Errc::kNotSupported : Errc::kInvalid,
+                          fmt::format("FEC set {} on port '{}' ({})", fec_names(m), name_, driver_), -rc);
+      return {};
+    }
+    return netdev_->set_fec(m);
+  };
+  if (auto ok = apply(mode); !ok) return std::unexpected(ok.error());
+  auto after = fec();
+  if (!after || (after->value.configured & mode) == 0) {
+    (void)apply(before->value.configured);
+    return make_error(Errc::kInvalid, fmt::format("FEC set {} on port '{}': the port reads back {}; the previous mode "
+                                                  "({}) was restored", fec_names(mode), name_,
+                                                  after ? fec_names(after->value.configured) : "nothing",
+                                                  fec_names(before->value.configured)));
+  }
+  return after;
+}
+
+// ---- 802.3x pause ----
+
+Result<Served<PauseStatus>> PortControl::pause() {
+  rte_eth_fc_conf fc{};
+  const int rc = rte_eth_dev_flow_ctrl_get(port_id_, &fc);
+  if (rc == 0) return Served<PauseStatus>{pause_from_mode(fc.mode, fc.autoneg != 0), Backend::kEthdev};
+  if (!not_supported(rc)) return make_error(Errc::kInvalid, fmt::format("pause get on port '{}'", name_), -rc);
+  if (!netdev_) return std::unexpected(unsupported("pause get", nullptr));
+  auto k = netdev_->pause();
+  if (!k) return std::unexpected(k.error().code == Errc::kNotSupported ? unsupported("pause get", &k.error()) : k.error());
+  return Served<PauseStatus>{*k, Backend::kKernel};
+}
+
+Result<Served<PauseStatus>> PortControl::set_pause(const PauseStatus& want) {
+  auto before = pause();
+  if (!before) {
+    if (before.error().code != Errc::kNotSupported) return std::unexpected(before.error());
+    return std::unexpected(unsupported("pause set", nullptr));
+  }
+  const auto apply = [&](const PauseStatus& p) -> Result<void> {
+    if (before->backend == Backend::kKernel) return netdev_->set_pause(p);
+    rte_eth_fc_conf fc{};
+    if (int rc = rte_eth_dev_flow_ctrl_get(port_id_, &fc); rc != 0)
+      return make_error(Errc::kInvalid, fmt::format("pause get on port '{}'", name_), -rc);
+    fc.mode = mode_from_pause(p);
+    fc.autoneg = p.autoneg;
+    if (int rc = rte_eth_dev_flow_ctrl_set(port_id_, &fc); rc != 0)
+      return make_error(not_supported(rc) ? Errc::kNotSupported : Errc::kInvalid,
+                        fmt::format("pause set on port '{}' ({})", name_, driver_), -rc);
+    return {};
+  };
+  if (auto ok = apply(want); !ok) return std::unexpected(ok.error());
+  auto after = pause();
+  if (!after || after->value.rx != want.rx || after->value.tx != want.tx) {
+    (void)apply(before->value);
+    return make_error(Errc::kInvalid, fmt::format("pause set on port '{}': the port reads back rx {} tx {}; the "
+                                                  "previous setting was restored", name_,
+                                                  after && after->value.rx ? "on" : "off",
+                                                  after && after->value.tx ? "on" : "off"));
+  }
+  return after;
+}
+
+// ---- PFC ----
+
+Result<Served<PfcStatus>> PortControl::pfc() {
+  if (!netdev_)
+    return std::unexpected(unsupported("PFC get (DPDK 22.11 ethdev can set PFC but not read it)", nullptr));
+  auto k = netdev_->pfc();
+  if (!k) return std::unexpected(k.error().code == Errc::kNotSupported ? unsupported("PFC get", &k.error()) : k.error());
+  return Served<PfcStatus>{std::move(*k), Backend::kKernel};
+}
+
+Result<Served<PfcStatus>> PortControl::set_pfc(uint8_t enabled, bool& read_back) {
+  read_back = false;
+  Error kernel_error{Errc::kNotSupported, ENOTSUP, "no kernel netdev"};
+  if (netdev_) {
+    auto before = netdev_->pfc();
+    if (before) {
+      if (auto ok = netdev_->set_pfc(enabled); !ok) return std::unexpected(ok.error());
+      auto after = netdev_->pfc();
+      if (!after || after->enabled != enabled) {
+        (void)netdev_->set_pfc(before->enabled);
+        return make_error(Errc::kInvalid, fmt::format("PFC set on port '{}': {} reads back priorities 0x{:02x}, not "
+                                                      "0x{:02x}; the previous setting was restored", name_,
+                                                      netdev_->ifname(), after ? after->enabled : 0, enabled));
+      }
+      read_back = true;
+      return Served<PfcStatus>{std::move(*after), Backend::kKernel};
+    }
+    kernel_error = before.error();
+  }
+  // ethdev: one call per priority, no read back.
+  for (uint8_t priority = 0; priority < 8; ++priority) {
+    rte_eth_pfc_conf conf{};
+    conf.fc.mode = (enabled >> priority & 1) ? RTE_ETH_FC_FULL : RTE_ETH_FC_NONE;
+    conf.fc.pause_time = 0xFFFF;
+    conf.priority = priority;
+    const int rc = rte_eth_dev_priority_flow_ctrl_set(port_id_, &conf);
+    if (not_supported(rc)) return std::unexpected(unsupported("PFC set", netdev_ ? &kernel_error : nullptr));
+    if (rc != 0)
+      return make_error(Errc::kInvalid, fmt::format("PFC set on port '{}' ({}), priority {}", name_, driver_, priority), -rc);
+  }
+  PfcStatus status;
+  status.enabled = enabled;
+  return Served<PfcStatus>{std::move(status), Backend::kEthdev};
+}
+
+// ---- module EEPROM ----
+
+Result<Served<std::vector<uint8_t>>> PortControl::module_eeprom() {
+  rte_eth_dev_module_info info{};
+  const int rc = rte_eth_dev_get_module_info(port_id_, &info);
+  if (rc == 0 && info.eeprom_len > 0) {
+    std::vector<uint8_t> bytes(info.eeprom_len);
+    rte_dev_eeprom_info request{};
+    request.data = bytes.data();
+    request.length = info.eeprom_len;
+    if (int erc = rte_eth_dev_get_module_eeprom(port_id_, &request); erc != 0)
+      return make_error(Errc::kInvalid, fmt::format("module EEPROM read on port '{}' ({})", name_, driver_), -erc);
+    return Served<std::vector<uint8_t>>{std::move(bytes), Backend::kEthdev};
+  }
+  if (rc != 0 && !not_supported(rc))
+    return make_error(Errc::kInvalid, fmt::format("module info on port '{}' ({})", name_, driver_), -rc);
+  if (!netdev_) return std::unexpected(unsupported("module EEPROM read", nullptr));
+  auto k = netdev_->module_eeprom();
+  if (!k)
+    return std::unexpected(k.error().code == Errc::kNotSupported ? unsupported("module EEPROM read", &k.error()) : k.error());
+  return Served<std::vector<uint8_t>>{std::move(*k), Backend::kKernel};
+}
+
+// ---- counters ----
+
+std::vector<MergedCounter> PortControl::counters(std::vector<std::string>* errors) {
+  std::vector<NamedCounter> all;
+  const auto note = [&](const Error& e) {
+    if (errors != nullptr) errors->push_back(to_string(e));
+  };
+  if (auto basic = read_port_counters(port_id_)) {
+    const std::array<std::pair<const char*, uint64_t>, 8> fields{{{"ipackets", basic->ipackets},
+                                                                   {"opackets", basic->opackets},
+                                                                   {"ibytes", basic->ibytes},
+                                                                   {"obytes", basic->obytes},
+                                                                   {"imissed", basic->imissed},
+                                                                   {"ierrors", basic->ierrors},
+                                                                   {"oerrors", basic->oerrors},
+                                                                   {"rx_nombuf", basic->rx_nombuf}}};
+    for (const auto& [name, value] : fields) all.push_back(NamedCounter{name, "ethdev", value});
+  } else {
+    note(basic.error());
+  }
+  if (auto xstats = read_xstats(port_id_)) {
+    for (auto& [name, value] : *xstats) all.push_back(NamedCounter{std::move(name), "xstats", value});
+  } else {
+    note(xstats.error());
+  }
+  if (netdev_) {
+    for (auto source : {&KernelNetdev::ethtool_stats, &KernelNetdev::fec_stats}) {
+      auto kernel = ((*netdev_).*source)();
+      if (kernel) all.insert(all.end(), kernel->begin(), kernel->end());
+      else if (kernel.error().code != Errc::kNotSupported) note(kernel.error());
+    }
+  }
+  std::vector<MergedCounter> out;
+  out.reserve(all.size());
+  for (NamedCounter& c : all) {
+    const auto base = baseline_.find(c.source + "/" + c.name);
+    const uint64_t since = base == baseline_.end() ? c.value : c.value - std::min(c.value, base->second);
+    std::string canonical = canonical_counter_name(c.source, c.name);
+    out.push_back(MergedCounter{std::move(c), std::move(canonical), since});
+  }
+  return out;
+}
+
+void PortControl::mark_baseline() {
+  baseline_.clear();
+  for (const MergedCounter& m : counters()) baseline_[m.counter.source + "/" + m.counter.name] = m.counter.value;
+}
+
+// ---- discovery ----
+
+std::unique_ptr<KernelNetdev> find_kernel_netdev(uint16_t port_id, const std::string& device, KernelIo& io) {
+  rte_eth_dev_info info{};
+  if (rte_eth_dev_info_get(port_id, &info) == 0 && info.if_index != 0) {
+    char name[IF_NAMESIZE] = {};
+    if (if_indextoname(info.if_index, name) != nullptr) return std::make_unique<KernelNetdev>(name, io);
+  }
+  // A PCI device ("0000:3b:00.0", maybe with ",devargs") whose kernel driver kept a netdev.
+  const std::string pci = device.substr(0, device.find(','));
+  std::error_code ec;
+  const std::filesystem::path net = std::filesystem::path("/sys/bus/pci/devices") / pci / "net";
+  if (pci.find(':') != std::string::npos && std::filesystem::is_directory(net, ec)) {
+    for (const auto& entry : std::filesystem::directory_iterator(net, ec))
+      return std::make_unique<KernelNetdev>(entry.path().filename().string(), io);
+  }
+  return nullptr;
+}
+
+}  // namespace lr::dp

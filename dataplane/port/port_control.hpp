@@ -1,0 +1,94 @@
+#pragma once
+// Port control over two backends: DPDK ethdev, and the port's kernel netdev when the
+// device has one (bifurcated mlx5, af_packet / af_xdp / tap over a Linux interface).
+// Each operation goes to the backend that can do it and says which one did; a set is
+// read back and, when the port does not take it, undone. Thread: mgmt.
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dataplane/common/result.hpp"
+#include "dataplane/port/kernel/kernel_netdev.hpp"
+#include "dataplane/port/port_settings.hpp"
+
+namespace lr::dp {
+
+template <class T>
+struct Served {
+  T value;
+  Backend backend = Backend::kEthdev;
+};
+
+/// A link state change seen on the port, with when it was seen.
+struct LinkEvent {
+  std::chrono::system_clock::time_point at;
+  bool up = false;
+  uint32_t speed_mbps = 0;
+  std::string cause;  ///< "observed", "set by session 3", "start"
+};
+
+/// One counter of the merged view: cumulative, and since the baseline (the run's start).
+struct MergedCounter {
+  NamedCounter counter;
+  std::string canonical;   ///< "" when only the driver's name applies
+  uint64_t since_baseline = 0;
+};
+
+class PortControl {
+ public:
+  /// `netdev` may be null: the port has no kernel netdev (net_ring, net_null, vfio PCI).
+  PortControl(std::string name, uint16_t port_id, std::string driver, std::unique_ptr<KernelNetdev> netdev);
+
+  const std::string& name() const noexcept { return name_; }
+  uint16_t port_id() const noexcept { return port_id_; }
+  /// The kernel netdev's name, "" when there is none.
+  std::string netdev_name() const { return netdev_ ? netdev_->ifname() : std::string(); }
+
+  Result<Served<LinkStatus>> link();
+  /// Up / down through ethdev; speed, autoneg and advertised modes through the kernel
+  /// netdev. Returns the link read back.
+  Result<Served<LinkStatus>> set_link(const LinkRequest& request, const std::string& cause);
+  Result<Served<FecStatus>> fec();
+  Result<Served<FecStatus>> set_fec(uint32_t mode);
+  Result<Served<PauseStatus>> pause();
+  Result<Served<PauseStatus>> set_pause(const PauseStatus& pause);
+  /// PFC from the kernel's DCB (it reads back); ethdev can only set it (DPDK 22.11 has no
+  /// PFC get), so a set served by ethdev comes back with `read_back` false.
+  Result<Served<PfcStatus>> pfc();
+  Result<Served<PfcStatus>> set_pfc(uint8_t enabled, bool& read_back);
+  Result<Served<std::vector<uint8_t>>> module_eeprom();
+
+  /// Every counter of every source, with its canonical name and its value since the
+  /// baseline. Sources that fail are skipped (their error is in `errors`).
+  std::vector<MergedCounter> counters(std::vector<std::string>* errors = nullptr);
+  /// Takes the current values as the baseline (at each run's start).
+  void mark_baseline();
+
+  /// Reads the link and records a change. Called by the mgmt loop every 100 ms.
+  void poll_link();
+  const std::deque<LinkEvent>& link_history() const noexcept { return history_; }
+
+ private:
+  Error unsupported(const std::string& what, const Error* kernel_error) const;
+  void record_link(const LinkStatus& status, const std::string& cause);
+
+  std::string name_;
+  uint16_t port_id_;
+  std::string driver_;
+  std::unique_ptr<KernelNetdev> netdev_;
+  std::map<std::string, uint64_t> baseline_;  // "source/name" -> value
+  std::deque<LinkEvent> history_;
+  std::optional<std::pair<bool, uint32_t>> last_link_;
+};
+
+/// The kernel netdev behind ethdev port `port_id`: from the ethdev's if_index, else the
+/// PCI address's net/ directory in sysfs; null when there is none.
+std::unique_ptr<KernelNetdev> find_kernel_netdev(uint16_t port_id, const std::string& device, KernelIo& io);
+
+}  // namespace lr::dp

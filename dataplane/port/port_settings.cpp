@@ -1,0 +1,28 @@
+#include "dataplane/port/port_settings.hpp"
+
+#include <array>
+#include <utility>
+
+namespace lr::dp {
+
+namespace {
+
+constexpr std::array<std::pair<uint32_t, const char*>, 5> kFecNames{
+    {{kFecOff, "off"}, {kFecBaseR, "baser"}, {kFecRs, "rs"}, {kFecLlrs, "llrs"}, {kFecAuto, "auto"}}};
+
+}  // namespace
+
+std::string fec_names(uint32_t modes) {
+  std::string out;
+  for (const auto& [bit, name] : kFecNames)
+    if (modes & bit) out += (out.empty() ? "" : "|") + std::string(name);
+  return out;
+}
+
+std::optional<uint32_t> parse_fec_mode(const std::string& name) {
+  for (const auto& [bit, known] : kFecNames)
+    if (name == known) return bit;
+  return std::nullopt;
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,70 @@
+#pragma once
+// What port control reads and sets, whichever backend (DPDK ethdev or the kernel netdev)
+// serves it: link, FEC, 802.3x pause, PFC, and named counters with their source.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lr::dp {
+
+/// Who served a port-control operation.
+enum class Backend : uint8_t { kEthdev, kKernel };
+inline const char* backend_name(Backend b) { return b == Backend::kEthdev ? "ethdev" : "kernel"; }
+
+struct LinkStatus {
+  bool up = false;
+  uint32_t speed_mbps = 0;   ///< 0: unknown
+  bool full_duplex = true;
+  bool autoneg = false;
+  uint32_t lanes = 0;        ///< 0: not reported
+  std::vector<std::string> supported;   ///< link modes ("50000baseKR2/Full"), kernel only
+  std::vector<std::string> advertised;
+};
+
+/// A link change; unset fields stay as they are.
+struct LinkRequest {
+  std::optional<bool> up;
+  std::optional<bool> autoneg;
+  std::optional<uint32_t> speed_mbps;                 ///< fixed speed (autoneg off) or the one to advertise
+  std::optional<std::vector<std::string>> advertise;  ///< exact link modes, e.g. {"50000baseKR/Full"}
+};
+
+/// FEC modes as a bit set (one name each: off, baser, rs, llrs, auto).
+enum FecMode : uint32_t { kFecOff = 1, kFecBaseR = 2, kFecRs = 4, kFecLlrs = 8, kFecAuto = 16 };
+std::string fec_names(uint32_t modes);                       ///< "rs|baser", "" for none
+std::optional<uint32_t> parse_fec_mode(const std::string& name);  ///< one mode
+
+struct FecCapability {
+  uint32_t speed_mbps = 0;  ///< 0: any speed (the kernel reports one set per port)
+  uint32_t modes = 0;
+};
+
+struct FecStatus {
+  uint32_t configured = 0;  ///< what was asked (may be auto)
+  uint32_t active = 0;      ///< what the link runs now; 0 when the link is down or not reported
+  std::vector<FecCapability> capability;
+};
+
+struct PauseStatus {
+  bool rx = false;
+  bool tx = false;
+  bool autoneg = false;
+};
+
+struct PfcStatus {
+  uint8_t enabled = 0;      ///< bit p: PFC on priority p
+  uint8_t capable = 0;      ///< how many traffic classes may have PFC on (0: not reported)
+  std::vector<uint64_t> requests;     ///< per priority: PFC frames sent (kernel DCB), else empty
+  std::vector<uint64_t> indications;  ///< per priority: PFC frames received
+};
+
+/// One counter in the merged view: "source/name" is unique per port.
+struct NamedCounter {
+  std::string name;
+  std::string source;  ///< "ethdev", "xstats", "ethtool", "fec"
+  uint64_t value = 0;
+};
+
+}  // namespace lr::dp
