@@ -13,8 +13,8 @@ packages=(
   build-essential g++ meson ninja-build pkg-config
   dpdk dpdk-dev libdpdk-dev
   libspdlog-dev libfmt-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
-  libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev
-  python3 tshark iproute2 nftables procps kmod util-linux curl prometheus clang-14 tmux
+  libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev libmnl-dev
+  python3 tshark iproute2 nftables procps kmod util-linux curl prometheus clang-14 tmux ethtool
 )
 
 missing=()

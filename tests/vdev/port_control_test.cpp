@@ -1,0 +1,173 @@
+// PortControl on virtual ports: which backend serves each operation, read back after a
+// set and undo when the port does not take it, the clear "not supported" errors, and the
+// merged counter view with per-run deltas. The kernel netdev is the fake mlx5 one.
+
+#include "dataplane/port/port_control.hpp"
+
+#include <gtest/gtest.h>
+#include <rte_ethdev.h>
+
+#include <algorithm>
+
+#include "tests/support/eal_env.hpp"
+#include "tests/support/fake_kernel_io.hpp"
+
+namespace lr::test {
+
+std::vector<std::string> eal_test_args() {
+  return {"vdev_port_control", "--lcores=0@0", "--no-huge", "-m", "256", "--no-pci", "--no-shconf",
+          "--log-level", "lib.eal:warning", "--vdev=net_null0", "--vdev=net_ring0"};
+}
+
+namespace {
+
+uint16_t port_of(const char* name) {
+  uint16_t id = 0;
+  EXPECT_EQ(rte_eth_dev_get_port_by_name(name, &id), 0) << name;
+  return id;
+}
+
+struct PortControlTest : ::testing::Test {
+  FakeKernelIo io;
+  dp::PortControl port{"p0", port_of("net_null0"), "net_null", std::make_unique<dp::KernelNetdev>("eth9", io)};
+  dp::PortControl bare{"r0", port_of("net_ring0"), "net_ring", nullptr};
+};
+
+TEST_F(PortControlTest, FecFallsBackToTheKernelAndIsReadBack) {
+  auto fec = port.fec();
+  ASSERT_TRUE(fec) << to_string(fec.error());
+  EXPECT_EQ(fec->backend, dp::Backend::kKernel);
+  EXPECT_EQ(dp::fec_names(fec->value.configured), "auto");
+  auto set = port.set_fec(dp::kFecRs);
+  ASSERT_TRUE(set) << to_string(set.error());
+  EXPECT_EQ(set->backend, dp::Backend::kKernel);
+  EXPECT_EQ(dp::fec_names(set->value.configured), "rs");
+}
+
+TEST_F(PortControlTest, ASetThePortDoesNotTakeIsUndoneAndReported) {
+  ASSERT_TRUE(port.set_fec(dp::kFecRs));
+  io.ignore_sets = true;
+  io.sets = 0;
+  const auto set = port.set_fec(dp::kFecBaseR);
+  ASSERT_FALSE(set);
+  EXPECT_EQ(set.error().code, Errc::kInvalid);
+  EXPECT_EQ(set.error().context,
+            "FEC set baser on port 'p0': the port reads back rs; the previous mode (rs) was restored");
+  EXPECT_EQ(io.sets, 2);  // the set, then the restore
+  io.ignore_sets = false;
+  bool read_back = true;
+  ASSERT_TRUE(port.set_pfc(0x08, read_back));
+  EXPECT_TRUE(read_back);
+  io.ignore_sets = true;
+  const auto pfc = port.set_pfc(0x18, read_back);
+  ASSERT_FALSE(pfc);
+  EXPECT_NE(pfc.error().context.find("reads back priorities 0x08, not 0x18"), std::string::npos);
+}
+
+TEST_F(PortControlTest, PauseAndPfcFromTheKernel) {
+  auto pause = port.set_pause(dp::PauseStatus{true, true, false});
+  ASSERT_TRUE(pause) << to_string(pause.error());
+  EXPECT_EQ(pause->backend, dp::Backend::kKernel);
+  EXPECT_TRUE(pause->value.rx && pause->value.tx);
+  bool read_back = false;
+  auto pfc = port.set_pfc(0x08, read_back);
+  ASSERT_TRUE(pfc);
+  EXPECT_EQ(pfc->backend, dp::Backend::kKernel);
+  EXPECT_EQ(io.pfc_enabled, 0x08);
+}
+
+TEST_F(PortControlTest, NeitherBackendSaysSoPlainly) {
+  io.dcb_supported = false;
+  bool read_back = true;
+  const auto pfc = port.set_pfc(0x08, read_back);
+  ASSERT_FALSE(pfc);
+  EXPECT_EQ(pfc.error().code, Errc::kNotSupported);
+  EXPECT_EQ(pfc.error().context,
+            "PFC set is not supported by net_null on port " + std::to_string(port.port_id()) +
+                " ('p0'), nor through its kernel netdev: PFC get (DCB) is not supported by the kernel netdev eth9 "
+                "(mlx5_core)");
+  const auto fec = bare.set_fec(dp::kFecRs);
+  ASSERT_FALSE(fec);
+  EXPECT_EQ(fec.error().code, Errc::kNotSupported);
+  EXPECT_EQ(fec.error().context, "FEC set is not supported by net_ring on port " + std::to_string(bare.port_id()) +
+                                     " ('r0') (it has no kernel netdev to fall back on)");
+  const auto eeprom = bare.module_eeprom();
+  ASSERT_FALSE(eeprom);
+  EXPECT_EQ(eeprom.error().code, Errc::kNotSupported);
+  dp::LinkRequest speed;
+  speed.speed_mbps = 50000;
+  const auto link = bare.set_link(speed, "test");
+  ASSERT_FALSE(link);
+  EXPECT_EQ(link.error().context.rfind("link speed / autoneg set is not supported by net_ring", 0), 0u);
+}
+
+TEST_F(PortControlTest, LinkModesComeFromTheKernelAndASetIsUndoneWhenIgnored) {
+  auto link = port.link();
+  ASSERT_TRUE(link);
+  EXPECT_EQ(link->backend, dp::Backend::kKernel);
+  EXPECT_EQ(link->value.advertised, (std::vector<std::string>{"50000baseCR2/Full", "50000baseCR/Full"}));
+  dp::LinkRequest request;
+  request.advertise = std::vector<std::string>{"50000baseCR/Full"};
+  auto set = port.set_link(request, "test");
+  ASSERT_TRUE(set) << to_string(set.error());
+  EXPECT_EQ(set->value.advertised, (std::vector<std::string>{"50000baseCR/Full"}));
+  io.ignore_sets = true;
+  request.advertise = std::vector<std::string>{"25000baseCR/Full"};
+  const auto ignored = port.set_link(request, "test");
+  ASSERT_FALSE(ignored);
+  EXPECT_NE(ignored.error().context.find("the previous settings were restored"), std::string::npos);
+}
+
+TEST_F(PortControlTest, MergedCountersCarryTheirSourceCanonicalNameAndRunDelta) {
+  port.mark_baseline();
+  for (auto& [name, value] : io.stats)
+    if (name == "rx_prio3_pause") value += 5;
+  io.fec_corrected[1] += 9;
+  std::vector<std::string> errors;
+  const auto counters = port.counters(&errors);
+  EXPECT_TRUE(errors.empty());
+  const auto find = [&](const std::string& source, const std::string& name) {
+    const auto it = std::find_if(counters.begin(), counters.end(), [&](const dp::MergedCounter& c) {
+      return c.counter.source == source && c.counter.name == name;
+    });
+    EXPECT_NE(it, counters.end()) << source << "/" << name;
+    return it == counters.end() ? dp::MergedCounter{} : *it;
+  };
+  EXPECT_EQ(find("ethdev", "ipackets").canonical, "rx_packets");
+  EXPECT_EQ(find("xstats", "rx_good_packets").canonical, "rx_packets");
+  const dp::MergedCounter pause = find("ethtool", "rx_prio3_pause");
+  EXPECT_EQ(pause.canonical, "rx_pause_prio3");
+  EXPECT_EQ(pause.counter.value, 22u);
+  EXPECT_EQ(pause.since_baseline, 5u);
+  const dp::MergedCounter lane0 = find("fec", "corrected_blocks_lane0");
+  EXPECT_EQ(lane0.canonical, "fec_corrected_blocks_lane0");
+  EXPECT_EQ(lane0.since_baseline, 9u);
+  EXPECT_EQ(find("fec", "corrected_blocks").since_baseline, 0u);  // the fake's total did not move
+}
+
+TEST_F(PortControlTest, LinkHistoryRecordsChangesOnly) {
+  bare.poll_link();
+  bare.poll_link();
+  ASSERT_EQ(bare.link_history().size(), 1u);
+  EXPECT_EQ(bare.link_history()[0].cause, "first seen");
+  EXPECT_FALSE(bare.link_history()[0].up);  // a ring that was never started
+  dp::LinkRequest request;
+  request.up = true;
+  const auto up = bare.set_link(request, "set by test");  // net_ring has link up / down
+  ASSERT_TRUE(up) << to_string(up.error());
+  ASSERT_EQ(bare.link_history().size(), 2u);
+  EXPECT_TRUE(bare.link_history()[1].up);
+  EXPECT_EQ(bare.link_history()[1].cause, "set by test");
+  bare.poll_link();  // still up: nothing new
+  EXPECT_EQ(bare.link_history().size(), 2u);
+  request.up = false;
+  ASSERT_TRUE(bare.set_link(request, "set by test"));
+  ASSERT_EQ(bare.link_history().size(), 3u);
+  EXPECT_FALSE(bare.link_history()[2].up);
+  const auto unsupported = port.set_link(request, "set by test");  // net_null has no link up / down
+  ASSERT_FALSE(unsupported);
+  EXPECT_EQ(unsupported.error().context.rfind("link down is not supported by net_null", 0), 0u);
+}
+
+}  // namespace
+}  // namespace lr::test
