@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "control/cli/module_command.hpp"
+#include "control/cli/port_commands.hpp"
 #include "control/cli/run_command.hpp"
 #include "control/cli/tables.hpp"
 #include "control/cli/watch_commands.hpp"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
   bool module_hex = false;
   module_decode->add_option("file", module_file, "image: SFF-8472 256 / 512 bytes, SFF-8636 256 / 640, CMIS 256 / 768")->required();
   module_decode->add_flag("--hex", module_hex, "also print the bytes");
+  const lr::ctl::PortCommands port_commands(app, *module);
   auto* exporter = app.add_subcommand("exporter", "serve Prometheus metrics of the data plane over HTTP");
   lr::ctl::ExporterOptions exporter_options;
   exporter->add_option("--listen", exporter_options.listen, "ADDRESS:PORT to listen on (port 0: any free one)")
@@ -119,12 +121,13 @@ int main(int argc, char** argv) {
   stop_stream->add_option("stream", stream_name, "stream name")->required();
   stream_remove->add_option("stream", stream_name, "stream name")->required();
   histogram->add_option("stream", stream_name, "stream name")->required();
-  auto* xstats = app.add_subcommand("xstats", "a port's extended statistics");
+  auto* xstats = app.add_subcommand(
+      "xstats", "a port's counters from every source (ethdev, xstats, ethtool -S, FEC) under one naming scheme");
   std::string port_name;
   port_set->add_option("port", port_name, "port name")->required();
   std::string filter;
   xstats->add_option("port", port_name, "port name")->required();
-  xstats->add_option("-f,--filter", filter, "only names containing this");
+  xstats->add_option("-f,--filter", filter, "only counters whose name or canonical name contains this");
   bool xstats_watch = false;
   bool xstats_rate = false;
   xstats->add_flag("-w,--watch", xstats_watch, "refresh every second until Ctrl-C");
@@ -155,6 +158,7 @@ int main(int argc, char** argv) {
     lr::ctl::DataplaneClient client(lr::ctl::default_socket_path(socket_option));
     client.call("hello", {{"client", "linerate-cli"}});
     if (*top) return lr::ctl::run_top(client);
+    if (port_commands.chosen()) return port_commands.run(client, as_json);
     if (*record) {
       const auto interval_ns = lr::profile::parse_duration_ns(interval_text);
       if (!interval_ns || *interval_ns < 10'000'000) {
@@ -266,10 +270,8 @@ int main(int argc, char** argv) {
     } else if (*xstats) {
       json params{{"port", port_name}};
       if (!filter.empty()) params["filter"] = filter;
-      const json result = client.call("port.xstats", params);
-      std::string table;
-      for (const auto& [name, value] : result.items()) table += fmt::format("{:<40} {:>20}\n", name, value.dump());
-      print(result, as_json, table);
+      const json result = client.call("port.counters", params);
+      print(result, as_json, lr::ctl::counters_table(result));
     } else if (*call) {
       json params;
       try {

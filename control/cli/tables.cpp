@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace lr::ctl {
 
 using nlohmann::json;
@@ -88,6 +90,31 @@ std::string report_table(const json& report) {
                        p.value("rx_no_signature", uint64_t{0}));
   if (report.value("mbufs_not_returned", uint64_t{0}) != 0)
     out += fmt::format("\nWARNING: {} mbufs did not return to their pools\n", report["mbufs_not_returned"].get<uint64_t>());
+  return out;
+}
+
+std::string counters_table(const json& counters, const json& before, double seconds) {
+  std::map<std::string, double> earlier;
+  if (before.is_object())
+    for (const json& c : before.value("counters", json::array()))
+      earlier[c.value("source", "") + "/" + c.value("name", "")] = c.value("total", 0.0);
+  const bool rates = !earlier.empty() && seconds > 0;
+  std::string out = fmt::format("{:<28} {:<36} {:<8} {:>16} {:>18}{}\n", "canonical", "name", "source", "this_run",
+                                "total", rates ? fmt::format(" {:>14}", "per_second") : "");
+  for (const json& c : counters.value("counters", json::array())) {
+    const json canonical = c.value("canonical", json());
+    const std::string key = c.value("source", "") + "/" + c.value("name", "");
+    out += fmt::format("{:<28} {:<36} {:<8} {:>16} {:>18}", canonical.is_string() ? canonical.get<std::string>() : "-",
+                       c.value("name", ""), c.value("source", ""), c.value("value", uint64_t{0}),
+                       c.value("total", uint64_t{0}));
+    if (rates) {
+      const auto it = earlier.find(key);
+      out += it == earlier.end() ? fmt::format(" {:>14}", "-")
+                                 : fmt::format(" {:>14.1f}", (c.value("total", 0.0) - it->second) / seconds);
+    }
+    out += "\n";
+  }
+  for (const json& e : counters.value("errors", json::array())) out += "unreadable: " + e.get<std::string>() + "\n";
   return out;
 }
 

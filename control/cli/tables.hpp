@@ -27,4 +27,8 @@ std::string stream_stats_table(const nlohmann::json& stats);
 /// A run report (traffic.stop): the stream table, then the ports' own counters.
 std::string report_table(const nlohmann::json& report);
 
+/// port.counters as a table: canonical name, the driver's name, source, this run, total;
+/// with `before` (an earlier port.counters) and `seconds`, also the change per second.
+std::string counters_table(const nlohmann::json& counters, const nlohmann::json& before = nullptr, double seconds = 0);
+
 }  // namespace lr::ctl

@@ -87,21 +87,14 @@ int run_xstats_watch(DataplaneClient& client, const std::string& port, const std
   catch_stop_signals();
   json params{{"port", port}};
   if (!filter.empty()) params["filter"] = filter;
-  json before = client.call("port.xstats", params);
+  json before = client.call("port.counters", params);
   auto last = clock_type::now();
   while (!g_stop.load()) {
     pause_for(1.0);
-    const json after = client.call("port.xstats", params);
+    const json after = client.call("port.counters", params);
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
-    std::string table = fmt::format("\033[H\033[2J{:<40} {:>20}{}\n", "xstat", "value", rates ? fmt::format(" {:>16}", "per_second") : "");
-    for (const auto& [name, value] : after.items()) {
-      table += fmt::format("{:<40} {:>20}", name, value.dump());
-      if (rates && before.contains(name) && value.is_number() && before[name].is_number())
-        table += fmt::format(" {:>16.1f}", (value.get<double>() - before[name].get<double>()) / seconds);
-      table += "\n";
-    }
-    std::printf("%s", table.c_str());
+    std::printf("\033[H\033[2J%s", counters_table(after, rates ? before : json(), seconds).c_str());  // home + clear
     std::fflush(stdout);
     before = after;
     last = now;
@@ -120,12 +113,12 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
   uint64_t samples = 0;
   while (!g_stop.load()) {
     const json ports = client.call("stats.ports");
-    json xstats = json::object();
+    json counters = json::object();
     for (const json& p : ports) {
       try {
-        xstats[p.value("name", "")] = client.call("port.xstats", {{"port", p.value("name", "")}});
+        counters[p.value("name", "")] = client.call("port.counters", {{"port", p.value("name", "")}})["counters"];
       } catch (const RpcCallError&) {
-        // A port without xstats is recorded without them.
+        // A port whose counters cannot be read is recorded without them.
       }
     }
     const json line{{"time", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(std::time(nullptr)))},
@@ -133,7 +126,7 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
                     {"traffic", client.call("traffic.status")},
                     {"ports", ports},
                     {"streams", client.call("stats.streams")},
-                    {"xstats", xstats}};
+                    {"counters", counters}};
     out << line.dump() << "\n";
     out.flush();
     if (!out) {

@@ -1,6 +1,6 @@
 #pragma once
 // The `linerate` subcommands that keep polling until Ctrl-C: top (a live terminal
-// view), xstats --watch, record (a JSONL time series).
+// view), xstats --watch (the merged counters), record (a JSONL time series).
 
 #include <string>
 
@@ -12,11 +12,11 @@ namespace lr::ctl {
 /// loss, reorder and latency. Restores the terminal on exit. Returns the exit code.
 int run_top(DataplaneClient& client);
 
-/// A port's xstats every second; with `rates`, per-second differences beside them.
+/// A port's merged counters (port.counters) every second; with `rates`, per-second changes.
 int run_xstats_watch(DataplaneClient& client, const std::string& port, const std::string& filter, bool rates);
 
 /// Appends one JSON object per `interval_ms` to `path`: time, ports (stats.ports),
-/// streams (stats.streams) and xstats per port. Each line is flushed as written.
+/// streams (stats.streams) and the merged counters per port. Each line is flushed as written.
 int run_record(DataplaneClient& client, const std::string& path, double interval_s);
 
 }  // namespace lr::ctl

@@ -26,16 +26,16 @@ std::string scrape(const std::string& socket) {
     DataplaneClient client(socket);
     const nlohmann::json ports = client.call("stats.ports");
     const nlohmann::json streams = client.call("stats.streams");
-    nlohmann::json xstats = nlohmann::json::object();
+    nlohmann::json counters = nlohmann::json::object();
     for (const nlohmann::json& p : ports) {
       const std::string name = p.value("name", "");
       try {
-        xstats[name] = client.call("port.xstats", {{"port", name}});
+        counters[name] = client.call("port.counters", {{"port", name}});
       } catch (const RpcCallError&) {
-        // A port without xstats still has its other metrics.
+        // A port whose counters cannot be read still has its other metrics.
       }
     }
-    return prometheus_text(ports, streams, xstats);
+    return prometheus_text(ports, streams, counters);
   } catch (const std::exception&) {
     return prometheus_down_text();
   }

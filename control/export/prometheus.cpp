@@ -115,7 +115,7 @@ std::string prometheus_down_text() {
   return up.text();
 }
 
-std::string prometheus_text(const json& ports, const json& streams, const json& xstats) {
+std::string prometheus_text(const json& ports, const json& streams, const json& counters) {
   Family up("lr_up", "gauge", "Whether the exporter reached the data plane (1) or not (0).");
   up.add({}, 1);
 
@@ -161,35 +161,47 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
     s_jitter.add({{"stream", name}}, number(latency, "jitter") * 1e-9);
   }
 
-  // xstats: "rx_q3_packets" -> lr_port_queue_rx_packets_total{port, queue="3"}; the rest
-  // -> lr_port_xstat_<name>_total{port}. Families keyed by metric name.
+  // The merged counter view (port.counters): a counter with a canonical name becomes
+  // lr_port_counter_<canonical>_total{port, [priority | lane], source, name}; per-queue
+  // driver counters lr_port_queue_<base>_total{port, queue, source}; the rest
+  // lr_port_<source>_<name>_total{port}. Totals: Prometheus counters are cumulative.
   std::map<std::string, Family> xfamilies;
   static const std::regex per_queue(R"(^(rx|tx)_q(\d+)_(.+)$)");
-  static const std::regex per_priority(R"(^(rx|tx)_prio(\d)_(.+)$)");  // e.g. mlx5's rx_prio3_pause
-  for (const auto& [port, values] : xstats.items()) {
-    for (const auto& [raw, value] : values.items()) {
-      if (!value.is_number()) continue;
+  static const std::regex indexed(R"(^(.+)_(prio|lane)(\d+)$)");
+  for (const auto& [port, view] : counters.items()) {
+    for (const json& c : view.value("counters", json::array())) {
+      const std::string raw = c.value("name", "");
+      const std::string source = c.value("source", "");
+      const json canonical = c.value("canonical", json());
+      const json total = c.value("total", json());
+      if (!total.is_number()) continue;
       std::smatch m;
       std::string metric;
       std::string help;
       std::vector<std::pair<std::string, std::string>> labels{{"port", port}};
-      if (std::regex_match(raw, m, per_priority)) {
-        const std::string base = m[1].str() + "_" + m[3].str();
-        metric = "lr_port_priority_" + metric_safe(base) + "_total";
-        help = "Per-priority extended statistic " + base + " of the port (driver's xstats).";
-        labels.emplace_back("priority", m[2].str());
+      if (canonical.is_string()) {
+        std::string base = canonical.get<std::string>();
+        if (std::regex_match(base, m, indexed)) {
+          labels.emplace_back(m[2].str() == "prio" ? "priority" : "lane", m[3].str());
+          base = m[1].str();
+        }
+        metric = "lr_port_counter_" + metric_safe(base) + "_total";
+        help = "Port counter " + base + " (one name across drivers; the driver's name and source in labels).";
+        labels.emplace_back("source", source);
+        labels.emplace_back("name", raw);
       } else if (std::regex_match(raw, m, per_queue)) {
         const std::string base = m[1].str() + "_" + m[3].str();
         metric = "lr_port_queue_" + metric_safe(base) + "_total";
-        help = "Per-queue extended statistic " + base + " of the port (driver's xstats).";
+        help = "Per-queue statistic " + base + " of the port.";
         labels.emplace_back("queue", m[2].str());
+        labels.emplace_back("source", source);
       } else {
-        metric = "lr_port_xstat_" + metric_safe(raw) + "_total";
-        help = "Extended statistic " + raw + " of the port (driver's xstats).";
+        metric = "lr_port_" + metric_safe(source + "_" + raw) + "_total";
+        help = "Statistic " + raw + " of the port (" + source + ").";
       }
       auto it = xfamilies.find(metric);
       if (it == xfamilies.end()) it = xfamilies.emplace(metric, Family(metric, "counter", help)).first;
-      it->second.add(labels, value.get<double>());
+      it->second.add(labels, total.get<double>());
     }
   }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Prometheus text exposition (format 0.0.4) of a data plane's state: port counters,
-// per-stream results and latency, and xstats (per-queue ones with a queue label).
+// per-stream results and latency, and the merged counter view (ethdev, xstats, ethtool,
+// FEC) with priority / lane / queue labels.
 // Pure: built from the JSON the control socket returns, so it is tested without one.
 
 #include <nlohmann/json.hpp>
@@ -8,8 +9,8 @@
 
 namespace lr::ctl {
 
-/// `ports`: stats.ports; `streams`: stats.streams; `xstats`: {port name: port.xstats}.
-std::string prometheus_text(const nlohmann::json& ports, const nlohmann::json& streams, const nlohmann::json& xstats);
+/// `ports`: stats.ports; `streams`: stats.streams; `counters`: {port name: port.counters}.
+std::string prometheus_text(const nlohmann::json& ports, const nlohmann::json& streams, const nlohmann::json& counters);
 
 /// The page when the data plane cannot be reached: lr_up 0 and nothing else.
 std::string prometheus_down_text();

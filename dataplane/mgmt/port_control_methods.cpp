@@ -96,6 +96,14 @@ uint8_t priority_mask(const api::Params& p) {
   return mask;
 }
 
+// The port of params.port, which `session` may change.
+PortControl& changeable(PortControls& ports, const PortOwnership& ownership, const Session& session,
+                        const api::Params& p) {
+  PortControl& port = ports.at(p.string("port"));
+  ownership.check_may_change(session, port.name());
+  return port;
+}
+
 std::string iso_time(std::chrono::system_clock::time_point t) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count() % 1000;
   return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(t)), ms);
@@ -104,12 +112,7 @@ std::string iso_time(std::chrono::system_clock::time_point t) {
 }  // namespace
 
 void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwnership& ownership) {
-  // Captured by value below: it outlives this function inside the handlers.
-  const auto changeable = [&ports, &ownership](Session& session, const api::Params& p) -> PortControl& {
-    PortControl& port = ports.at(p.string("port"));
-    ownership.check_may_change(session, port.name());
-    return port;
-  };
+
 
   d.add("port.link",
         "Link state and settings: up, speed, duplex, autoneg, and (from the kernel netdev) the supported and "
@@ -121,8 +124,8 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
   d.add("port.link_set",
         "Sets the link: params {port, up?: bool, autoneg?: bool, speed?: \"50G\" (fixed with autoneg false, else "
         "advertise that speed's modes), advertise?: [link modes]}. Returns the link read back.",
-        true, [&, changeable](Session& session, const api::Params& p) {
-          PortControl& port = changeable(session, p);
+        true, [&](Session& session, const api::Params& p) {
+          PortControl& port = changeable(ports, ownership, session, p);
           LinkRequest request;
           request.up = p.optional_bool("up");
           request.autoneg = p.optional_bool("autoneg");
@@ -150,7 +153,7 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
         });
   d.add("port.fec_set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto}. Returns it read back.", true,
         [&](Session& session, const api::Params& p) {
-          PortControl& port = changeable(session, p);
+          PortControl& port = changeable(ports, ownership, session, p);
           const std::string name = p.string("mode");
           const auto mode = parse_fec_mode(name);
           if (!mode) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not off, baser, rs, llrs or auto", name));
@@ -162,8 +165,8 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
     return pause_json(port, value_or_throw(port.pause()));
   });
   d.add("port.pause_set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool}. Returns it read back.",
-        true, [&, changeable](Session& session, const api::Params& p) {
-          PortControl& port = changeable(session, p);
+        true, [&](Session& session, const api::Params& p) {
+          PortControl& port = changeable(ports, ownership, session, p);
           const std::string mode = p.string("mode");
           if (mode != "rx" && mode != "tx" && mode != "both" && mode != "off")
             throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not rx, tx, both or off", mode));
@@ -180,8 +183,8 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
   d.add("port.pfc_set",
         "Sets PFC: params {port, priorities: [\"3\", \"4\"]} (empty: off). Returns it read back (read_back false "
         "when only ethdev could set it).",
-        true, [&, changeable](Session& session, const api::Params& p) {
-          PortControl& port = changeable(session, p);
+        true, [&](Session& session, const api::Params& p) {
+          PortControl& port = changeable(ports, ownership, session, p);
           bool read_back = false;
           json out = pfc_json(port, value_or_throw(port.set_pfc(priority_mask(p), read_back)));
           out["read_back"] = read_back;

@@ -75,9 +75,11 @@ Result<Served<LinkStatus>> PortControl::link() {
   status.full_duplex = l.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
   status.autoneg = l.link_autoneg == RTE_ETH_LINK_AUTONEG;
   Backend backend = Backend::kEthdev;
-  // The kernel knows the link modes (supported, advertised) that ethdev does not show.
+  // The kernel knows the link modes (supported, advertised) that ethdev does not show,
+  // and its carrier is the wire's state (af_packet's ethdev link stays up regardless).
   if (netdev_) {
     if (auto k = netdev_->link()) {
+      status.up = k->up;
       status.autoneg = k->autoneg;
       status.supported = std::move(k->supported);
       status.advertised = std::move(k->advertised);
@@ -138,12 +140,16 @@ void PortControl::record_link(const LinkStatus& status, const std::string& cause
 }
 
 void PortControl::poll_link() {
+  const auto cause = history_.empty() ? "first seen" : "observed";
+  if (netdev_) {
+    if (auto k = netdev_->link()) return record_link(*k, cause);
+  }
   rte_eth_link l{};
   if (rte_eth_link_get_nowait(port_id_, &l) != 0) return;
   LinkStatus status;
   status.up = l.link_status == RTE_ETH_LINK_UP;
   status.speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
-  record_link(status, history_.empty() ? "first seen" : "observed");
+  record_link(status, cause);
 }
 
 // ---- FEC ----

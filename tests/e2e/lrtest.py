@@ -1,9 +1,11 @@
 """Helpers for the e2e tests: run linerate-dataplane on a profile in a temp dir."""
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 BINARY = None  # set from argv[1] by main()
@@ -46,6 +48,47 @@ class DataplaneCase(unittest.TestCase):
             if p["name"] == name:
                 return p
         self.fail("no port %s in report" % name)
+
+
+class Client:
+    """A raw JSON-RPC client of the data plane's control socket."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.settimeout(20)
+        self.sock.connect(path)
+        self.file = self.sock.makefile("rw")
+        self.next_id = 1
+
+    def send_line(self, line):
+        self.file.write(line + "\n")
+        self.file.flush()
+        return json.loads(self.file.readline())
+
+    def call(self, method, **params):
+        self.next_id += 1
+        return self.send_line(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}))
+
+    def result(self, method, **params):
+        reply = self.call(method, **params)
+        if "error" in reply:
+            raise AssertionError("%s failed: %s" % (method, reply["error"]))
+        return reply["result"]
+
+    def close(self):
+        self.file.close()
+        self.sock.close()
+
+
+def wait_for_socket(test, proc, path):
+    """Waits until the service `proc` listens on `path` (fails the test if it exits)."""
+    for _ in range(200):
+        if os.path.exists(path):
+            return
+        if proc.poll() is not None:
+            test.fail("data plane exited: %s" % proc.stderr.read())
+        time.sleep(0.05)
+    test.fail("no control socket at %s" % path)
 
 
 def sh(*cmd):

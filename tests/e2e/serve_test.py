@@ -38,32 +38,7 @@ rate = "20kpps"
 """
 
 
-class Client:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.settimeout(20)
-        self.sock.connect(path)
-        self.file = self.sock.makefile("rw")
-        self.next_id = 1
-
-    def send_line(self, line):
-        self.file.write(line + "\n")
-        self.file.flush()
-        return json.loads(self.file.readline())
-
-    def call(self, method, **params):
-        self.next_id += 1
-        return self.send_line(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}))
-
-    def result(self, method, **params):
-        reply = self.call(method, **params)
-        if "error" in reply:
-            raise AssertionError("%s failed: %s" % (method, reply["error"]))
-        return reply["result"]
-
-    def close(self):
-        self.file.close()
-        self.sock.close()
+Client = lrtest.Client
 
 
 class Serve(lrtest.DataplaneCase):
@@ -77,13 +52,7 @@ class Serve(lrtest.DataplaneCase):
         self.proc = subprocess.Popen([lrtest.BINARY, "--config", profile, "--serve", "--report", self.report],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.addCleanup(self.stop_service)
-        for _ in range(200):
-            if os.path.exists(self.sock_path):
-                break
-            if self.proc.poll() is not None:
-                self.fail("data plane exited: %s" % self.proc.stderr.read())
-            time.sleep(0.05)
-        self.assertTrue(os.path.exists(self.sock_path), "no control socket")
+        lrtest.wait_for_socket(self, self.proc, self.sock_path)
         self.assertEqual(os.stat(self.sock_path).st_mode & 0o777, 0o660)
 
     def stop_service(self, signum=signal.SIGTERM):
@@ -348,7 +317,7 @@ class Serve(lrtest.DataplaneCase):
         self.assertIn("recorded %d samples" % len(lines), err)
         tx = [line["streams"][0]["tx_packets"] for line in lines]
         self.assertEqual(tx, sorted(tx))  # a counter never goes back within a run
-        self.assertTrue(all(line["ports"][0]["name"] == "p0" and "xstats" in line for line in lines))
+        self.assertTrue(all(line["ports"][0]["name"] == "p0" and "counters" in line for line in lines))
         self.assertGreater(lines[-1]["t"], lines[0]["t"])
         bad = self.cli("record", path, "--interval", "soon")
         self.assertEqual(bad.returncode, 2)
@@ -391,7 +360,8 @@ class Serve(lrtest.DataplaneCase):
         page = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=20).read().decode()
         self.assertIn("lr_up 1\n", page)
         self.assertRegex(page, r'lr_stream_tx_packets_total\{stream="s1",port="p0"\} [1-9]')
-        self.assertIn('lr_port_queue_rx_packets_total{port="p0",queue="0"}', page)
+        self.assertIn('lr_port_queue_rx_packets_total{port="p0",queue="0",source="xstats"}', page)
+        self.assertRegex(page, r'lr_port_counter_tx_packets_total\{port="p0",source="ethdev",name="opackets"\} [1-9]')
         if shutil.which("promtool"):
             check = subprocess.run(["promtool", "check", "metrics"], input=page, capture_output=True, text=True)
             self.assertEqual(check.returncode, 0, check.stdout + check.stderr)

@@ -15,8 +15,14 @@ const json kStreams = json::parse(R"([{"name":"s\"1","tx_port":"p0","rx_port":"p
   "lost":2,"duplicate":0,"out_of_order":1,"late":0,"tx_pps_achieved":1000.5,
   "latency_ns":{"samples":10,"mean":1500,"p50":1000,"p90":2000,"p99":3000,"p999":3000,"p9999":3000,"jitter":250}},
   {"name":"txonly","tx_port":"p0","rx_port":null,"tx_packets":5,"tx_pps_achieved":10}])");
-const json kXstats = json::parse(
-    R"({"p0":{"rx_good_packets":10,"rx_q0_packets":7,"rx_q1_packets":3,"tx_q0_bytes":768,"rx_prio3_pause":4}})");
+const json kXstats = json::parse(R"({"p0":{"counters":[
+  {"name":"rx_good_packets","source":"xstats","canonical":"rx_packets","value":4,"total":10},
+  {"name":"rx_q0_packets","source":"xstats","canonical":null,"value":7,"total":7},
+  {"name":"rx_q1_packets","source":"xstats","canonical":null,"value":3,"total":3},
+  {"name":"tx_q0_bytes","source":"xstats","canonical":null,"value":768,"total":768},
+  {"name":"rx_prio3_pause","source":"ethtool","canonical":"rx_pause_prio3","value":1,"total":4},
+  {"name":"corrected_bits_lane1","source":"fec","canonical":"fec_corrected_bits_lane1","value":0,"total":30},
+  {"name":"peer_ifindex","source":"ethtool","canonical":null,"value":5,"total":5}]}})");
 
 bool has_line(const std::string& text, const std::string& line) {
   return text.find("\n" + line + "\n") != std::string::npos || text.rfind(line + "\n", 0) == 0;
@@ -44,12 +50,16 @@ TEST(Prometheus, StreamsWithEscapedLabelsAndLatencySummaryInSeconds) {
   EXPECT_EQ(text.find("lr_stream_rx_packets_total{stream=\"txonly\""), std::string::npos) << "no RX side";
 }
 
-TEST(Prometheus, PerQueueXstatsGetAQueueLabel) {
+TEST(Prometheus, MergedCountersWithQueuePriorityLaneAndSourceLabels) {
   const std::string text = prometheus_text(kPorts, kStreams, kXstats);
-  EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"0\"} 7"));
-  EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"1\"} 3"));
-  EXPECT_TRUE(has_line(text, "lr_port_xstat_rx_good_packets_total{port=\"p0\"} 10"));
-  EXPECT_TRUE(has_line(text, "lr_port_priority_rx_pause_total{port=\"p0\",priority=\"3\"} 4"));
+  EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"0\",source=\"xstats\"} 7"));
+  EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"1\",source=\"xstats\"} 3"));
+  EXPECT_TRUE(has_line(text, "lr_port_counter_rx_packets_total{port=\"p0\",source=\"xstats\",name=\"rx_good_packets\"} 10"));
+  EXPECT_TRUE(has_line(
+      text, "lr_port_counter_rx_pause_total{port=\"p0\",priority=\"3\",source=\"ethtool\",name=\"rx_prio3_pause\"} 4"));
+  EXPECT_TRUE(has_line(
+      text, "lr_port_counter_fec_corrected_bits_total{port=\"p0\",lane=\"1\",source=\"fec\",name=\"corrected_bits_lane1\"} 30"));
+  EXPECT_TRUE(has_line(text, "lr_port_ethtool_peer_ifindex_total{port=\"p0\"} 5"));
   // One HELP/TYPE per family, even with several queues.
   size_t count = 0;
   for (size_t at = 0; (at = text.find("# TYPE lr_port_queue_rx_packets_total", at)) != std::string::npos; ++at) ++count;

@@ -1,0 +1,165 @@
+#include "control/cli/port_commands.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstdio>
+
+#include "control/cli/module_command.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+std::string joined(const json& list, const char* none = "none") {
+  std::vector<std::string> items;
+  for (const json& item : list) items.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+  return items.empty() ? std::string(none) : fmt::format("{}", fmt::join(items, ", "));
+}
+
+std::string served_by(const json& r) {
+  const std::string netdev = r.value("netdev", "");
+  return fmt::format("port {} ({}{})", r.value("port", ""), r.value("backend", ""),
+                     netdev.empty() ? "" : "; kernel netdev " + netdev);
+}
+
+std::string link_text(const json& r) {
+  std::string out = fmt::format("{}: link {}, {} Mb/s, {} duplex, autoneg {}\n", served_by(r),
+                                r.value("up", false) ? "up" : "down", r.value("speed_mbps", 0),
+                                r.value("full_duplex", true) ? "full" : "half", r.value("autoneg", false) ? "on" : "off");
+  if (!r.value("supported", json::array()).empty()) {
+    out += "  supported:  " + joined(r["supported"]) + "\n";
+    out += "  advertised: " + joined(r["advertised"]) + "\n";
+  }
+  return out;
+}
+
+std::string history_text(const json& r) {
+  std::string out = fmt::format("{:<26} {:<5} {:>11}  {}\n", "at", "link", "speed_mbps", "cause");
+  for (const json& e : r.value("events", json::array()))
+    out += fmt::format("{:<26} {:<5} {:>11}  {}\n", e.value("at", ""), e.value("up", false) ? "up" : "down",
+                       e.value("speed_mbps", 0), e.value("cause", ""));
+  return out;
+}
+
+std::string fec_text(const json& r) {
+  const json active = r.value("active", json());
+  std::string out = fmt::format("{}: FEC configured {}, active {}\n", served_by(r), joined(r["configured"]),
+                                active.is_string() ? active.get<std::string>() : "none (link down or not reported)");
+  for (const json& c : r.value("capability", json::array()))
+    out += fmt::format("  capability at {}: {}\n",
+                       c.value("speed_mbps", 0) == 0 ? "any speed" : fmt::format("{} Mb/s", c.value("speed_mbps", 0)),
+                       joined(c["modes"]));
+  return out;
+}
+
+std::string pause_text(const json& r) {
+  return fmt::format("{}: 802.3x pause {} (rx {}, tx {}), autoneg {}\n", served_by(r), r.value("mode", ""),
+                     r.value("rx", false) ? "on" : "off", r.value("tx", false) ? "on" : "off",
+                     r.value("autoneg", false) ? "on" : "off");
+}
+
+std::string pfc_text(const json& r) {
+  std::string out = fmt::format("{}: PFC on priorities {}", served_by(r), joined(r["priorities"], "none (off)"));
+  if (r.value("capable_tcs", 0) != 0) out += fmt::format(" ({} traffic classes may have PFC)", r.value("capable_tcs", 0));
+  if (r.contains("read_back") && !r.value("read_back", false)) out += " [set through ethdev, which cannot read it back]";
+  out += "\n";
+  const json requests = r.value("requests", json::array());
+  const json indications = r.value("indications", json::array());
+  if (!requests.empty()) {
+    out += fmt::format("  {:>8} {:>16} {:>16}\n", "priority", "pfc_sent", "pfc_received");
+    for (size_t p = 0; p < requests.size() && p < indications.size(); ++p)
+      out += fmt::format("  {:>8} {:>16} {:>16}\n", p, requests[p].get<uint64_t>(), indications[p].get<uint64_t>());
+  }
+  return out;
+}
+
+}  // namespace
+
+PortCommands::PortCommands(CLI::App& app, CLI::App& module) {
+  link_ = app.add_subcommand("link", "a port's link: state, speed, autoneg, link modes; set them; --history");
+  link_->add_option("port", port_, "port name")->required();
+  link_->add_flag("--up", up_, "bring the link up");
+  link_->add_flag("--down", down_, "take the link down");
+  link_->add_option("--autoneg", autoneg_, "on or off")->check(CLI::IsMember({"on", "off"}));
+  link_->add_option("--speed", speed_, "e.g. 50G: fixed with --autoneg off, else advertise that speed's modes");
+  link_->add_option("--advertise", advertise_, "advertise exactly these link modes, e.g. 50000baseCR/Full (repeatable)");
+  link_->add_flag("--history", history_, "the link changes seen on the port, with when");
+  fec_ = app.add_subcommand("fec", "a port's FEC: configured, active, capability; --set MODE");
+  fec_->add_option("port", port_, "port name")->required();
+  fec_->add_option("--set", set_, "off, baser, rs, llrs or auto")->check(CLI::IsMember({"off", "baser", "rs", "llrs", "auto"}));
+  pause_ = app.add_subcommand("pause", "a port's 802.3x pause; --set rx|tx|both|off");
+  pause_->add_option("port", port_, "port name")->required();
+  pause_->add_option("--set", set_, "rx, tx, both or off")->check(CLI::IsMember({"rx", "tx", "both", "off"}));
+  pfc_ = app.add_subcommand("pfc", "a port's priority flow control; --set 3,4 or --set off");
+  pfc_->add_option("port", port_, "port name")->required();
+  pfc_->add_option("--set", set_, "priorities with PFC on, comma-separated (e.g. 3,4), or off");
+  module_show_ = module.add_subcommand("show", "read and decode the module in a port (like ethtool -m)");
+  module_show_->add_option("port", port_, "port name")->required();
+  module_show_->add_flag("--hex", hex_, "also print the bytes");
+}
+
+bool PortCommands::chosen() const { return *link_ || *fec_ || *pause_ || *pfc_ || *module_show_; }
+
+int PortCommands::run(DataplaneClient& client, bool as_json) const {
+  const auto print = [&](const json& result, const std::string& text) {
+    if (as_json) std::printf("%s\n", result.dump(2).c_str());
+    else std::printf("%s", text.c_str());
+    return 0;
+  };
+  const json port{{"port", port_}};
+  if (*link_) {
+    if (history_) {
+      const json result = client.call("port.link_history", port);
+      return print(result, history_text(result));
+    }
+    json params = port;
+    if (up_ && down_) {
+      std::fprintf(stderr, "linerate: --up and --down together\n");
+      return 2;
+    }
+    if (up_ || down_) params["up"] = up_;
+    if (!autoneg_.empty()) params["autoneg"] = autoneg_ == "on";
+    if (!speed_.empty()) params["speed"] = speed_;
+    if (!advertise_.empty()) params["advertise"] = advertise_;
+    const json result = client.call(params.size() > 1 ? "port.link_set" : "port.link", params);
+    return print(result, link_text(result));
+  }
+  if (*fec_) {
+    const json result = set_.empty() ? client.call("port.fec", port) : client.call("port.fec_set", {{"port", port_}, {"mode", set_}});
+    return print(result, fec_text(result));
+  }
+  if (*pause_) {
+    const json result = set_.empty() ? client.call("port.pause", port) : client.call("port.pause_set", {{"port", port_}, {"mode", set_}});
+    return print(result, pause_text(result));
+  }
+  if (*pfc_) {
+    if (set_.empty()) {
+      const json result = client.call("port.pfc", port);
+      return print(result, pfc_text(result));
+    }
+    std::vector<std::string> priorities;
+    if (set_ != "off") {
+      for (size_t at = 0; at <= set_.size();) {
+        const size_t comma = std::min(set_.find(',', at), set_.size());
+        priorities.push_back(set_.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
+    const json result = client.call("port.pfc_set", {{"port", port_}, {"priorities", priorities}});
+    return print(result, pfc_text(result));
+  }
+  // module show
+  const json result = client.call("port.module", port);
+  const std::string hex = result.value("eeprom_hex", "");
+  std::vector<uint8_t> bytes;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  if (!as_json)
+    std::printf("port %s: module EEPROM read through %s (%zu bytes)\n", port_.c_str(), result.value("backend", "").c_str(),
+                bytes.size());
+  return print_module(bytes, "port " + port_, as_json, hex_);
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,35 @@
+#pragma once
+// `linerate link | fec | pause | pfc | module show`: port control through the data plane
+// (port.link*, port.fec*, port.pause*, port.pfc*, port.module), printed as text or JSON.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "control/client/dataplane_client.hpp"
+
+namespace lr::ctl {
+
+class PortCommands {
+ public:
+  /// Adds the subcommands to `app`, and `show` to the existing `module` subcommand.
+  PortCommands(CLI::App& app, CLI::App& module);
+  /// Whether one of these subcommands was given.
+  bool chosen() const;
+  /// Runs the chosen one; throws what DataplaneClient throws. Returns the exit code.
+  int run(DataplaneClient& client, bool as_json) const;
+
+ private:
+  CLI::App* link_;
+  CLI::App* fec_;
+  CLI::App* pause_;
+  CLI::App* pfc_;
+  CLI::App* module_show_;
+  std::string port_;
+  bool up_ = false, down_ = false, history_ = false, hex_ = false;
+  std::string autoneg_, speed_, set_;
+  std::vector<std::string> advertise_;
+};
+
+}  // namespace lr::ctl

@@ -1,0 +1,147 @@
+"""Port control against a real kernel netdev: a data plane serving an af_packet port on a
+veth pair in a namespace this test makes and removes. The port's kernel backend is the
+veth: its link state, its flaps (the peer taken down and up), its `ethtool -S` strings in
+the merged counter view next to ethdev's per-run counts, and the clear "not supported"
+errors for what veth lacks (pause, FEC, PFC, module EEPROM, link speed).
+
+    [linerate port a] lpa ==veth== lpb
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+import unittest
+
+import lrtest
+
+LINERATE = None  # the CLI: lrtest.main sets it from the second argument
+
+PROFILE = """
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+extra_args = ["--file-prefix", "%s"]
+[run]
+drain = "200ms"
+[control]
+socket = "%s"
+[[port]]
+name = "a"
+device = "net_af_packet0,iface=lpa"
+speed = "1G"
+[[stream]]
+name = "out"
+tx_port = "a"
+frame_size = 128
+rate = "20kpps"
+count = 1000
+"""
+
+
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("ip") and shutil.which("ethtool"),
+                     "needs root, iproute2 and ethtool")
+class VethPortControl(lrtest.NetnsCase):
+    def setUp(self):
+        super().setUp()
+        self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
+        self.nsexec("ip", "link", "add", "lpa", "type", "veth", "peer", "name", "lpb")
+        for dev in ("lpa", "lpb"):
+            self.nsexec("ip", "link", "set", dev, "up")
+        self.sock_path = os.path.join(self.dir, "dp.sock")
+        prefix = "lr-pc-%d" % os.getpid()
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
+        profile = self.write_profile(PROFILE % (prefix, self.sock_path))
+        self.proc = subprocess.Popen(["ip", "netns", "exec", self.ns, lrtest.BINARY, "--config", profile, "--serve"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(self.stop_service)
+        lrtest.wait_for_socket(self, self.proc, self.sock_path)
+        self.client = lrtest.Client(self.sock_path)
+        self.addCleanup(self.client.close)
+
+    def stop_service(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.communicate(timeout=30)
+
+    def cli(self, *args):
+        return subprocess.run([LINERATE, "--socket", self.sock_path, *args], capture_output=True, text=True, timeout=60)
+
+    def wait_for_event(self, up):
+        for _ in range(50):
+            events = self.client.result("port.link_history", port="a")["events"]
+            if events[-1]["up"] == up:
+                return events
+            time.sleep(0.1)
+        self.fail("no link %s event in %s" % ("up" if up else "down", events))
+
+    def test_link_state_and_flaps_come_from_the_veth(self):
+        link = json.loads(self.cli("--json", "link", "a").stdout)
+        self.assertEqual((link["backend"], link["netdev"], link["up"], link["speed_mbps"]), ("kernel", "lpa", True, 10000))
+        self.nsexec("ip", "link", "set", "lpb", "down")  # the far end goes away: lpa loses carrier
+        down = self.wait_for_event(False)
+        self.assertEqual(down[-1]["cause"], "observed")
+        self.assertFalse(self.client.result("port.link", port="a")["up"])
+        self.nsexec("ip", "link", "set", "lpb", "up")
+        events = self.wait_for_event(True)
+        self.assertEqual([e["up"] for e in events], [True, False, True])
+        history = self.cli("link", "a", "--history")
+        self.assertEqual(history.returncode, 0, history.stderr)
+        self.assertEqual(len(history.stdout.strip().splitlines()), 4)  # header + three events
+        self.assertIn(" down ", history.stdout)
+
+    def test_merged_counters_hold_the_veths_ethtool_strings_and_per_run_counts(self):
+        self.client.result("traffic.start")
+        for _ in range(100):
+            if self.client.result("traffic.status").get("all_sent"):
+                break
+            time.sleep(0.05)
+        self.client.result("traffic.stop")
+        view = json.loads(self.cli("--json", "xstats", "a").stdout)
+        self.assertEqual(view["netdev"], "lpa")
+        ethtool = subprocess.run(["ip", "netns", "exec", self.ns, "ethtool", "-S", "lpa"], capture_output=True,
+                                 text=True, check=True).stdout
+        names = [line.split(":")[0].strip() for line in ethtool.splitlines()[1:] if ":" in line]
+        self.assertEqual([c["name"] for c in view["counters"] if c["source"] == "ethtool"], names)
+        by_key = {(c["source"], c["name"]): c for c in view["counters"]}
+        sent = by_key[("ethdev", "opackets")]
+        self.assertEqual(sent["canonical"], "tx_packets")
+        self.assertEqual(sent["value"], 1000)  # this run: exactly the stream's count
+        self.assertEqual(by_key[("xstats", "tx_good_packets")]["value"], 1000)
+        table = self.cli("xstats", "a", "--filter", "tx_packets")
+        self.assertRegex(table.stdout, r"tx_packets\s+opackets\s+ethdev\s+1000\s+")
+
+    def test_what_veth_lacks_is_refused_plainly(self):
+        expect = {
+            ("pause", "a"): "pause get is not supported by net_af_packet on port 0 ('a'), nor through its kernel "
+                            "netdev: pause get is not supported by the kernel netdev lpa (veth)",
+            ("fec", "a", "--set", "rs"): "FEC set is not supported by net_af_packet on port 0 ('a'), nor through its "
+                                         "kernel netdev: FEC get is not supported by the kernel netdev lpa (veth)",
+            ("pfc", "a"): "PFC get is not supported by net_af_packet on port 0 ('a'), nor through its kernel netdev: "
+                          "PFC get (DCB) is not supported by the kernel netdev lpa (veth)",
+            ("module", "show", "a"): "module EEPROM read is not supported by net_af_packet on port 0 ('a'), nor "
+                                     "through its kernel netdev: module EEPROM read is not supported by the kernel "
+                                     "netdev lpa (veth)",
+            ("link", "a", "--speed", "1G", "--autoneg", "off"):
+                "link speed / autoneg set is not supported by net_af_packet on port 0 ('a'), nor through its kernel "
+                "netdev: link set is not supported by the kernel netdev lpa (veth)",
+        }
+        for args, message in expect.items():
+            out = self.cli(*args)
+            self.assertEqual(out.returncode, 1, args)
+            self.assertIn(message, out.stderr, args)
+            self.assertIn("(error -32003)", out.stderr, args)
+        # A port another session owns is not changed at all.
+        self.client.result("session.acquire", ports=["a"])
+        owned = self.cli("pause", "a", "--set", "rx")
+        self.assertEqual(owned.returncode, 1)
+        self.assertIn("port 'a' is owned by session", owned.stderr)
+        self.assertIn("(error -32001)", owned.stderr)
+        # Nothing changed: the link is as it was.
+        link = self.client.result("port.link", port="a")
+        self.assertEqual((link["up"], link["speed_mbps"], link["autoneg"]), (True, 10000, False))
+
+
+if __name__ == "__main__":
+    lrtest.main()
