@@ -100,6 +100,13 @@ int main(int argc, char** argv) {
       rte_eal_cleanup();
       return fail(kExitCannotRun, lr::to_string(engine.error()));
     }
+    // Port control (FEC, pause, PFC, flow rules) from the profile, on the ports now up.
+    lr::dp::PortControls controls(**engine, lr::dp::system_kernel_io());
+    if (auto applied = controls.apply_profile(profile); !applied) {
+      (*engine)->finish(false);
+      rte_eal_cleanup();
+      return fail(kExitCannotRun, lr::to_string(applied.error()));
+    }
     std::printf("%s", (*engine)->describe_plan().c_str());
     for (const std::string& warning : (*engine)->warnings()) std::printf("warning: %s\n", warning.c_str());
     std::fflush(stdout);
@@ -107,7 +114,7 @@ int main(int argc, char** argv) {
     if (plan_only) {
       (*engine)->finish(false);
     } else if (serve) {
-      auto served = lr::dp::serve(**engine, socket_path.empty() ? profile.control.socket : socket_path,
+      auto served = lr::dp::serve(**engine, controls, socket_path.empty() ? profile.control.socket : socket_path,
                                   profile.control.group, !quiet);
       if (!served) report = std::unexpected(served.error());
       else if (*served) report = std::move(**served);  // a run was still going

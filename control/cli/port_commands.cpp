@@ -99,9 +99,28 @@ PortCommands::PortCommands(CLI::App& app, CLI::App& module) {
   module_show_ = module.add_subcommand("show", "read and decode the module in a port (like ethtool -m)");
   module_show_->add_option("port", port_, "port name")->required();
   module_show_->add_flag("--hex", hex_, "also print the bytes");
+
+  auto* flow = app.add_subcommand("flow", "rte_flow steering rules: list, check, add, delete, flush, isolate");
+  flow->require_subcommand(1);
+  flow_list_ = flow->add_subcommand("list", "the port's rules with their counters");
+  flow_check_ = flow->add_subcommand("check", "validate a rule with the PMD without creating it");
+  flow_add_ = flow->add_subcommand("add", "validate and create a rule");
+  flow_delete_ = flow->add_subcommand("delete", "destroy one rule");
+  flow_flush_ = flow->add_subcommand("flush", "destroy every rule of the port");
+  flow_isolate_ = flow->add_subcommand("isolate", "isolated mode on or off (most PMDs: set flow_isolate in the profile)");
+  for (CLI::App* sub : {flow_list_, flow_check_, flow_add_, flow_delete_, flow_flush_, flow_isolate_})
+    sub->add_option("port", port_, "port name")->required();
+  for (CLI::App* sub : {flow_check_, flow_add_})
+    sub->add_option("rule", rule_words_, "pattern ITEM [FIELD is VALUE]... / ... actions ACTION ... (see the README)")
+        ->required();
+  flow_delete_->add_option("id", flow_id_, "rule id (flow list shows them)")->required();
+  flow_isolate_->add_option("state", set_, "on or off")->required()->check(CLI::IsMember({"on", "off"}));
 }
 
-bool PortCommands::chosen() const { return *link_ || *fec_ || *pause_ || *pfc_ || *module_show_; }
+bool PortCommands::chosen() const {
+  return *link_ || *fec_ || *pause_ || *pfc_ || *module_show_ || *flow_list_ || *flow_check_ || *flow_add_ ||
+         *flow_delete_ || *flow_flush_ || *flow_isolate_;
+}
 
 int PortCommands::run(DataplaneClient& client, bool as_json) const {
   const auto print = [&](const json& result, const std::string& text) {
@@ -150,6 +169,36 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
     }
     const json result = client.call("port.pfc_set", {{"port", port_}, {"priorities", priorities}});
     return print(result, pfc_text(result));
+  }
+  if (*flow_list_) {
+    const json result = client.call("flow.list", port);
+    std::string text = fmt::format("{:>4} {:>14} {:>16}  {}\n", "id", "hits", "bytes", "rule");
+    for (const json& r : result["rules"]) {
+      const auto count = [&](const char* key) {
+        return r[key].is_number() ? std::to_string(r[key].get<uint64_t>()) : std::string("-");
+      };
+      text += fmt::format("{:>4} {:>14} {:>16}  {}\n", r.value("id", 0), count("hits"), count("bytes"), r.value("rule", ""));
+      if (r.contains("counter_error")) text += "       counters: " + r.value("counter_error", "") + "\n";
+    }
+    return print(result, text);
+  }
+  if (*flow_check_ || *flow_add_) {
+    const std::string rule = fmt::format("{}", fmt::join(rule_words_, " "));
+    const json result = client.call(*flow_add_ ? "flow.create" : "flow.validate", {{"port", port_}, {"rule", rule}});
+    return print(result, *flow_add_ ? fmt::format("port {}: rule {} created\n", port_, result.value("id", 0))
+                                    : fmt::format("port {}: the PMD accepts the rule\n", port_));
+  }
+  if (*flow_delete_) {
+    const json result = client.call("flow.destroy", {{"port", port_}, {"id", flow_id_}});
+    return print(result, fmt::format("port {}: rule {} destroyed\n", port_, flow_id_));
+  }
+  if (*flow_flush_) {
+    const json result = client.call("flow.flush", port);
+    return print(result, fmt::format("port {}: {} rules destroyed\n", port_, result.value("destroyed", 0)));
+  }
+  if (*flow_isolate_) {
+    const json result = client.call("flow.isolate", {{"port", port_}, {"on", set_ == "on"}});
+    return print(result, fmt::format("port {}: isolated mode {}\n", port_, set_));
   }
   // module show
   const json result = client.call("port.module", port);

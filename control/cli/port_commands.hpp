@@ -1,6 +1,7 @@
 #pragma once
-// `linerate link | fec | pause | pfc | module show`: port control through the data plane
-// (port.link*, port.fec*, port.pause*, port.pfc*, port.module), printed as text or JSON.
+// `linerate link | fec | pause | pfc | module show | flow`: port control through the data
+// plane (port.link*, port.fec*, port.pause*, port.pfc*, port.module, flow.*), printed as
+// text or JSON.
 
 #include <CLI/CLI.hpp>
 
@@ -26,6 +27,14 @@ class PortCommands {
   CLI::App* pause_;
   CLI::App* pfc_;
   CLI::App* module_show_;
+  CLI::App* flow_list_;
+  CLI::App* flow_add_;
+  CLI::App* flow_check_;
+  CLI::App* flow_delete_;
+  CLI::App* flow_flush_;
+  CLI::App* flow_isolate_;
+  std::vector<std::string> rule_words_;
+  uint32_t flow_id_ = 0;
   std::string port_;
   bool up_ = false, down_ = false, history_ = false, hex_ = false;
   std::string autoneg_, speed_, set_;

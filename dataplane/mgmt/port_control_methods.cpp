@@ -30,6 +30,37 @@ PortControl& PortControls::at(const std::string& name) {
   throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}' (there are: {})", name, have));
 }
 
+Result<void> PortControls::apply_profile(const profile::Profile& profile) {
+  for (const profile::PortCfg& cfg : profile.ports) {
+    PortControl* port = nullptr;
+    for (auto& p : ports_)
+      if (p->name() == cfg.name) port = p.get();
+    if (port == nullptr) continue;
+    const auto failed = [&](const char* key, const Error& e) {
+      return make_error(e.code, fmt::format("port '{}' (profile line {}) {}: {}", cfg.name, cfg.loc.line, key, e.context),
+                        e.sys_errno);
+    };
+    if (!cfg.fec.empty())
+      if (auto ok = port->set_fec(*parse_fec_mode(cfg.fec)); !ok) return failed("fec", ok.error());
+    if (!cfg.pause.empty()) {
+      const PauseStatus want{cfg.pause == "rx" || cfg.pause == "both", cfg.pause == "tx" || cfg.pause == "both", false};
+      if (auto ok = port->set_pause(want); !ok) return failed("pause", ok.error());
+    }
+    if (cfg.pfc_priorities) {
+      uint8_t mask = 0;
+      for (unsigned p : *cfg.pfc_priorities) mask = static_cast<uint8_t>(mask | 1u << p);
+      bool read_back = false;
+      if (auto ok = port->set_pfc(mask, read_back); !ok) return failed("pfc", ok.error());
+    }
+    for (size_t i = 0; i < cfg.flow_rules.size(); ++i) {
+      auto rule = FlowRule::parse(cfg.flow_rules[i]);
+      if (!rule) return failed(fmt::format("flow_rules[{}]", i).c_str(), rule.error());
+      if (auto ok = port->flows().create(std::move(*rule)); !ok) return failed(fmt::format("flow_rules[{}]", i).c_str(), ok.error());
+    }
+  }
+  return {};
+}
+
 void PortControls::mark_baselines() {
   for (auto& p : ports_) p->mark_baseline();
 }
@@ -221,6 +252,59 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
                                     {"total", m.counter.value}});
           }
           return json{{"port", port.name()}, {"netdev", port.netdev_name()}, {"counters", counters}, {"errors", errors}};
+        });
+
+  d.add("flow.validate",
+        "Checks a flow rule with the PMD without creating it: params {port, rule} (the flow language: "
+        "\"pattern eth / udp dst is 4791 actions queue index 1 / count\").",
+        false, [&](Session&, const api::Params& p) {
+          PortControl& port = ports.at(p.string("port"));
+          auto rule = FlowRule::parse(p.string("rule"));
+          if (!rule) throw RpcError(RpcCode::kInvalidParams, "params.rule: " + rule.error().context);
+          value_or_throw(port.flows().validate(*rule));
+          return json{{"port", port.name()}, {"valid", true}};
+        });
+  d.add("flow.create", "Validates and creates a flow rule: params {port, rule}. Returns its id on the port.", true,
+        [&](Session& session, const api::Params& p) {
+          PortControl& port = changeable(ports, ownership, session, p);
+          auto rule = FlowRule::parse(p.string("rule"));
+          if (!rule) throw RpcError(RpcCode::kInvalidParams, "params.rule: " + rule.error().context);
+          const uint32_t id = value_or_throw(port.flows().create(std::move(*rule)));
+          return json{{"port", port.name()}, {"id", id}};
+        });
+  d.add("flow.list", "The port's flow rules with their counters (rules with a count action). params: {port}.", false,
+        [&](Session&, const api::Params& p) {
+          PortControl& port = ports.at(p.string("port"));
+          json rules = json::array();
+          for (const FlowInfo& f : port.flows().list()) {
+            json r{{"id", f.id}, {"rule", f.rule}};
+            r["hits"] = f.hits ? json(*f.hits) : json(nullptr);
+            r["bytes"] = f.bytes ? json(*f.bytes) : json(nullptr);
+            if (!f.counter_error.empty()) r["counter_error"] = f.counter_error;
+            rules.push_back(std::move(r));
+          }
+          return json{{"port", port.name()}, {"rules", rules}};
+        });
+  d.add("flow.destroy", "Destroys one flow rule: params {port, id}.", true, [&](Session& session, const api::Params& p) {
+    PortControl& port = changeable(ports, ownership, session, p);
+    const auto id = static_cast<uint32_t>(p.number("id", 1, 4294967295.0));
+    value_or_throw(port.flows().destroy(id));
+    return json{{"port", port.name()}, {"destroyed", id}};
+  });
+  d.add("flow.flush", "Destroys every flow rule of the port: params {port}.", true,
+        [&](Session& session, const api::Params& p) {
+          PortControl& port = changeable(ports, ownership, session, p);
+          return json{{"port", port.name()}, {"destroyed", value_or_throw(port.flows().flush())}};
+        });
+  d.add("flow.isolate",
+        "Isolated mode on or off: params {port, on: bool}. Most PMDs take it only before the port is configured "
+        "(set flow_isolate in the profile); their refusal is returned as it is.",
+        true, [&](Session& session, const api::Params& p) {
+          PortControl& port = changeable(ports, ownership, session, p);
+          const auto on = p.optional_bool("on");
+          if (!on) throw RpcError(RpcCode::kInvalidParams, "params.on: expected true or false");
+          value_or_throw(port.flows().isolate(*on));
+          return json{{"port", port.name()}, {"isolated", *on}};
         });
 }
 

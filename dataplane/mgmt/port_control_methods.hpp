@@ -20,6 +20,9 @@ class PortControls {
   /// Throws RpcError kInvalidParams naming the ports there are.
   PortControl& at(const std::string& name);
   std::vector<std::unique_ptr<PortControl>>& all() { return ports_; }
+  /// The profile's fec, pause, pfc and flow_rules on each port, each read back. Errors
+  /// name the port, the key and the reason; the ports stay as they were for what failed.
+  Result<void> apply_profile(const profile::Profile& profile);
   void mark_baselines();
   void poll_links();
 

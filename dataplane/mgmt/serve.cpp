@@ -8,18 +8,16 @@
 #include <cstdio>
 
 #include "dataplane/mgmt/dataplane_methods.hpp"
-#include "dataplane/mgmt/port_control_methods.hpp"
 #include "dataplane/mgmt/rpc_server.hpp"
 #include "dataplane/mgmt/telemetry.hpp"
 
 namespace lr::dp {
 
-Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
-                                       bool announce) {
+Result<std::optional<RunReport>> serve(Engine& engine, PortControls& controls, const std::string& socket_path,
+                                       const std::string& group, bool announce) {
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
-  PortControls controls(engine, system_kernel_io());
   register_dataplane_methods(dispatcher, engine, ownership, [&controls] { controls.mark_baselines(); });
   register_port_control_methods(dispatcher, controls, ownership);
   RpcServer server(io, dispatcher, ownership, ServerOptions{socket_path, group});

@@ -8,12 +8,13 @@
 
 #include "dataplane/common/result.hpp"
 #include "dataplane/engine/engine.hpp"
+#include "dataplane/mgmt/port_control_methods.hpp"
 
 namespace lr::dp {
 
 /// Returns the report of a run that was still going at shutdown, if any.
 /// `announce`: print where it serves.
-Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
-                                       bool announce = true);
+Result<std::optional<RunReport>> serve(Engine& engine, PortControls& controls, const std::string& socket_path,
+                                       const std::string& group, bool announce = true);
 
 }  // namespace lr::dp

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <rte_ethdev.h>
+#include <rte_flow.h>
 
 #include <chrono>
 #include <thread>
@@ -55,6 +56,13 @@ Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& c
   if (cfg.checksum_offload && (info.tx_offload_capa & kCsumOffloads) == kCsumOffloads) {
     conf.txmode.offloads |= kCsumOffloads;
     setup.tx_checksum_offload = true;
+  }
+  // Isolated mode is taken before configuration by most PMDs (mlx5 among them).
+  if (cfg.flow_isolate) {
+    rte_flow_error error{};
+    if (int rc = rte_flow_isolate(port_id, 1, &error); rc != 0)
+      return make_error(Errc::kNotSupported, fmt::format("port '{}': flow_isolate: {} says: {}", cfg.name, info.driver,
+                                                         error.message != nullptr ? error.message : "refused"), -rc);
   }
   if (int rc = rte_eth_dev_configure(port_id, cfg.rx_queues, cfg.tx_queues, &conf); rc != 0)
     return make_error(Errc::kInvalid, fmt::format("port '{}': rte_eth_dev_configure", cfg.name), -rc);

@@ -54,7 +54,11 @@ rte_eth_fc_mode mode_from_pause(const PauseStatus& p) {
 }  // namespace
 
 PortControl::PortControl(std::string name, uint16_t port_id, std::string driver, std::unique_ptr<KernelNetdev> netdev)
-    : name_(std::move(name)), port_id_(port_id), driver_(std::move(driver)), netdev_(std::move(netdev)) {}
+    : name_(std::move(name)),
+      port_id_(port_id),
+      driver_(std::move(driver)),
+      netdev_(std::move(netdev)),
+      flows_(port_id_, name_, driver_) {}
 
 Error PortControl::unsupported(const std::string& what, const Error* kernel_error) const {
   std::string text = fmt::format("{} is not supported by {} on port {} ('{}')", what, driver_, port_id_, name_);

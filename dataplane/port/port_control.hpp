@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dataplane/common/result.hpp"
+#include "dataplane/port/flow/port_flows.hpp"
 #include "dataplane/port/kernel/kernel_netdev.hpp"
 #include "dataplane/port/port_settings.hpp"
 
@@ -70,6 +71,9 @@ class PortControl {
   /// Takes the current values as the baseline (at each run's start).
   void mark_baseline();
 
+  /// The port's rte_flow rules.
+  PortFlows& flows() noexcept { return flows_; }
+
   /// Reads the link and records a change. Called by the mgmt loop every 100 ms.
   void poll_link();
   const std::deque<LinkEvent>& link_history() const noexcept { return history_; }
@@ -82,6 +86,7 @@ class PortControl {
   uint16_t port_id_;
   std::string driver_;
   std::unique_ptr<KernelNetdev> netdev_;
+  PortFlows flows_;
   std::map<std::string, uint64_t> baseline_;  // "source/name" -> value
   std::deque<LinkEvent> history_;
   std::optional<std::pair<bool, uint32_t>> last_link_;

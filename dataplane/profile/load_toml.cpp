@@ -180,6 +180,31 @@ PortCfg read_port(TableReader& in) {
     auto& lcores = std::string_view(key) == "rx_lcores" ? port.rx_lcores : port.tx_lcores;
     for (const toml::node& item : *array) lcores.push_back(in.integer_of<unsigned>(&item, key, 0, 1023));
   }
+  if (auto v = in.string("fec")) {
+    if (*v != "off" && *v != "baser" && *v != "rs" && *v != "llrs" && *v != "auto")
+      in.fail(in.find("fec"), "fec", fmt::format("'{}' is not one of off, baser, rs, llrs, auto", *v));
+    port.fec = *v;
+  }
+  if (auto v = in.string("pause")) {
+    if (*v != "rx" && *v != "tx" && *v != "both" && *v != "off")
+      in.fail(in.find("pause"), "pause", fmt::format("'{}' is not one of rx, tx, both, off", *v));
+    port.pause = *v;
+  }
+  if (const toml::node* node = in.find("pfc")) {
+    const toml::array* array = node->as_array();
+    if (array == nullptr) in.fail(node, "pfc", "expected an array of priorities 0-7, e.g. [3, 4] ([] turns PFC off)");
+    port.pfc_priorities.emplace();
+    for (const toml::node& item : *array) port.pfc_priorities->push_back(in.integer_of<unsigned>(&item, "pfc", 0, 7));
+  }
+  if (const toml::node* node = in.find("flow_rules")) {
+    const toml::array* array = node->as_array();
+    if (array == nullptr) in.fail(node, "flow_rules", "expected an array of rules, e.g. [\"pattern eth / udp dst is 4791 actions queue index 1\"]");
+    for (const toml::node& item : *array) {
+      if (!item.is_string()) in.fail(&item, "flow_rules", "expected an array of strings");
+      port.flow_rules.push_back(item.as_string()->get());
+    }
+  }
+  if (auto v = in.boolean("flow_isolate")) port.flow_isolate = *v;
   in.finish();
   return port;
 }

@@ -51,6 +51,12 @@ struct PortCfg {
   uint64_t speed_bps = 0;           ///< 0: use the link speed the port reports
   std::vector<unsigned> rx_lcores;  ///< RX queue q -> rx_lcores[q % size]; empty: automatic
   std::vector<unsigned> tx_lcores;  ///< TX queue q -> tx_lcores[q % size]; empty: automatic
+  // Port control applied at start-up (after the port is up), each read back:
+  std::string fec;                  ///< "", or off / baser / rs / llrs / auto
+  std::string pause;                ///< "", or rx / tx / both / off (802.3x)
+  std::optional<std::vector<unsigned>> pfc_priorities;  ///< PFC on these priorities ([]: PFC off)
+  std::vector<std::string> flow_rules;  ///< rte_flow rules in the flow language (dataplane/port/flow)
+  bool flow_isolate = false;        ///< only traffic the rules steer reaches the queues
   SourceLoc loc;
 };
 

@@ -1,0 +1,294 @@
+#include "dataplane/port/flow/flow_rule.hpp"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <rte_ethdev.h>
+
+#include <charconv>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <optional>
+
+namespace lr::dp {
+
+namespace {
+
+std::vector<std::string> words_of(std::string_view text) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while (at < text.size()) {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n')) ++at;
+    if (at >= text.size()) break;
+    if (text[at] == '/' || text[at] == ',') {  // separators stand alone even without spaces
+      words.emplace_back(1, '/');
+      ++at;
+      continue;
+    }
+    const size_t end = text.find_first_of(" \t\n/,", at);
+    words.emplace_back(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    at = end == std::string_view::npos ? text.size() : end;
+  }
+  return words;
+}
+
+std::optional<uint64_t> number(const std::string& word, uint64_t max) {
+  uint64_t v = 0;
+  const int base = word.starts_with("0x") ? 16 : 10;
+  const char* first = word.data() + (base == 16 ? 2 : 0);
+  const auto [ptr, ec] = std::from_chars(first, word.data() + word.size(), v, base);
+  if (ec != std::errc() || ptr != word.data() + word.size() || first == ptr || v > max) return std::nullopt;
+  return v;
+}
+
+// A field's value and mask as big-endian bytes written into the spec and mask structs.
+struct FieldType {
+  const char* what;  // for errors: "a MAC address"
+  size_t bytes;
+  std::function<bool(const std::string&, uint8_t*)> parse;  // writes `bytes` network-order bytes
+};
+
+bool parse_uint(const std::string& word, uint8_t* out, size_t bytes, uint64_t max) {
+  const auto v = number(word, max);
+  if (!v) return false;
+  for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(*v >> (8 * (bytes - 1 - i)));
+  return true;
+}
+
+const FieldType kU8{"a number 0-255", 1, [](const std::string& w, uint8_t* o) { return parse_uint(w, o, 1, 0xFF); }};
+const FieldType kU16{"a number 0-65535", 2, [](const std::string& w, uint8_t* o) { return parse_uint(w, o, 2, 0xFFFF); }};
+const FieldType kMac{"a MAC address (aa:bb:cc:dd:ee:ff)", 6, [](const std::string& w, uint8_t* o) {
+                       unsigned b[6];
+                       char tail = 0;
+                       if (std::sscanf(w.c_str(), "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+                                       &tail) != 6)
+                         return false;
+                       for (int i = 0; i < 6; ++i) o[i] = static_cast<uint8_t>(b[i]);
+                       return true;
+                     }};
+const FieldType kIpv4{"an IPv4 address", 4, [](const std::string& w, uint8_t* o) { return inet_pton(AF_INET, w.c_str(), o) == 1; }};
+const FieldType kIpv6{"an IPv6 address", 16, [](const std::string& w, uint8_t* o) { return inet_pton(AF_INET6, w.c_str(), o) == 1; }};
+
+// Where a field lives in its item's spec struct. VLAN pcp and vid share the TCI: they
+// are written through a mask of their own bits (see set_tci).
+struct Field {
+  const FieldType* type;
+  size_t offset;
+  uint16_t tci_bits = 0;  // non-zero: a part of vlan's TCI
+};
+
+struct ItemType {
+  rte_flow_item_type type;
+  size_t size;
+  std::map<std::string, Field, std::less<>> fields;
+};
+
+const std::map<std::string, ItemType, std::less<>>& item_types() {
+  static const std::map<std::string, ItemType, std::less<>> kItems{
+      {"eth", {RTE_FLOW_ITEM_TYPE_ETH, sizeof(rte_flow_item_eth),
+               {{"dst", {&kMac, offsetof(rte_flow_item_eth, hdr.dst_addr)}},
+                {"src", {&kMac, offsetof(rte_flow_item_eth, hdr.src_addr)}},
+                {"type", {&kU16, offsetof(rte_flow_item_eth, hdr.ether_type)}}}}},
+      {"vlan", {RTE_FLOW_ITEM_TYPE_VLAN, sizeof(rte_flow_item_vlan),
+                {{"pcp", {&kU8, offsetof(rte_flow_item_vlan, hdr.vlan_tci), 0xE000}},
+                 {"vid", {&kU16, offsetof(rte_flow_item_vlan, hdr.vlan_tci), 0x0FFF}},
+                 {"inner_type", {&kU16, offsetof(rte_flow_item_vlan, hdr.eth_proto)}}}}},
+      {"ipv4", {RTE_FLOW_ITEM_TYPE_IPV4, sizeof(rte_flow_item_ipv4),
+                {{"src", {&kIpv4, offsetof(rte_flow_item_ipv4, hdr.src_addr)}},
+                 {"dst", {&kIpv4, offsetof(rte_flow_item_ipv4, hdr.dst_addr)}},
+                 {"proto", {&kU8, offsetof(rte_flow_item_ipv4, hdr.next_proto_id)}},
+                 {"tos", {&kU8, offsetof(rte_flow_item_ipv4, hdr.type_of_service)}}}}},
+      {"ipv6", {RTE_FLOW_ITEM_TYPE_IPV6, sizeof(rte_flow_item_ipv6),
+                {{"src", {&kIpv6, offsetof(rte_flow_item_ipv6, hdr.src_addr)}},
+                 {"dst", {&kIpv6, offsetof(rte_flow_item_ipv6, hdr.dst_addr)}},
+                 {"proto", {&kU8, offsetof(rte_flow_item_ipv6, hdr.proto)}}}}},
+      {"udp", {RTE_FLOW_ITEM_TYPE_UDP, sizeof(rte_flow_item_udp),
+               {{"src", {&kU16, offsetof(rte_flow_item_udp, hdr.src_port)}},
+                {"dst", {&kU16, offsetof(rte_flow_item_udp, hdr.dst_port)}}}}},
+      {"tcp", {RTE_FLOW_ITEM_TYPE_TCP, sizeof(rte_flow_item_tcp),
+               {{"src", {&kU16, offsetof(rte_flow_item_tcp, hdr.src_port)}},
+                {"dst", {&kU16, offsetof(rte_flow_item_tcp, hdr.dst_port)}}}}},
+  };
+  return kItems;
+}
+
+// pcp / vid into the big-endian TCI: value shifted into its bits.
+void set_tci(uint8_t* tci, uint16_t bits, uint64_t value) {
+  const unsigned shift = static_cast<unsigned>(__builtin_ctz(bits));
+  const uint16_t current = static_cast<uint16_t>(tci[0] << 8 | tci[1]);
+  const uint16_t next = static_cast<uint16_t>((current & ~bits) | ((value << shift) & bits));
+  tci[0] = static_cast<uint8_t>(next >> 8);
+  tci[1] = static_cast<uint8_t>(next);
+}
+
+}  // namespace
+
+void* FlowRule::store(size_t bytes) {
+  storage_.push_back(std::make_unique<uint64_t[]>((bytes + 7) / 8));  // value-initialised: zeroed
+  return storage_.back().get();
+}
+
+Result<FlowRule> FlowRule::parse(std::string_view text) {
+  FlowRule rule;
+  rule.text_ = std::string(text);
+  rule.attr_.ingress = 1;
+  const std::vector<std::string> w = words_of(text);
+  size_t i = 0;
+  const auto fail = [&](size_t at, const std::string& why) {
+    return make_error(Errc::kInvalid, at < w.size() ? fmt::format("flow rule, word {} '{}': {}", at + 1, w[at], why)
+                                                    : fmt::format("flow rule, at the end: {}", why));
+  };
+  // Attributes.
+  while (i < w.size() && w[i] != "pattern") {
+    if (w[i] == "ingress") {
+      ++i;
+    } else if (w[i] == "priority" || w[i] == "group") {
+      const auto v = i + 1 < w.size() ? number(w[i + 1], UINT32_MAX) : std::nullopt;
+      if (!v) return fail(i + 1, "a number");
+      (w[i] == "priority" ? rule.attr_.priority : rule.attr_.group) = static_cast<uint32_t>(*v);
+      i += 2;
+    } else {
+      return fail(i, "expected 'pattern' (or ingress, priority N, group N before it)");
+    }
+  }
+  if (i >= w.size()) return fail(i, "expected 'pattern'");
+  ++i;
+  // Pattern items, separated by '/'.
+  while (i < w.size() && w[i] != "actions") {
+    if (w[i] == "/" || w[i] == "end") {
+      ++i;
+      continue;
+    }
+    const auto type = item_types().find(w[i]);
+    if (type == item_types().end()) return fail(i, "not an item (eth, vlan, ipv4, ipv6, udp, tcp)");
+    const std::string item_name = w[i++];
+    auto* spec = static_cast<uint8_t*>(rule.store(type->second.size));
+    auto* mask = static_cast<uint8_t*>(rule.store(type->second.size));
+    bool any_field = false;
+    while (i < w.size() && w[i] != "/" && w[i] != "actions" && w[i] != "end") {
+      const auto field = type->second.fields.find(w[i]);
+      if (field == type->second.fields.end()) {
+        std::string names;
+        for (const auto& [name, f] : type->second.fields) names += (names.empty() ? "" : ", ") + name;
+        return fail(i, fmt::format("{} has no such field (it has {})", item_name, names));
+      }
+      const Field& f = field->second;
+      if (i + 1 >= w.size()) return fail(i, "expected 'is VALUE' or 'spec VALUE mask MASK' after the field");
+      const std::string how = w[i + 1];
+      if (how != "is" && how != "spec") return fail(i + 1, "expected 'is' or 'spec'");
+      if (i + 2 >= w.size()) return fail(i + 2, "a value");
+      std::vector<uint8_t> value(f.type->bytes), bits(f.type->bytes, 0xFF);
+      if (!f.type->parse(w[i + 2], value.data())) return fail(i + 2, f.type->what);
+      size_t next = i + 3;
+      if (how == "spec") {
+        if (next + 1 >= w.size() || w[next] != "mask") return fail(next, "expected 'mask MASK' after 'spec VALUE'");
+        if (!f.type->parse(w[next + 1], bits.data())) return fail(next + 1, f.type->what);
+        next += 2;
+      }
+      if (f.tci_bits != 0) {
+        uint64_t v = 0, m = 0;
+        for (uint8_t b : value) v = v << 8 | b;
+        for (uint8_t b : bits) m = m << 8 | b;
+        const uint64_t limit = f.tci_bits >> __builtin_ctz(f.tci_bits);
+        if (v > limit) return fail(i + 2, fmt::format("a number 0-{}", limit));
+        set_tci(spec + f.offset, f.tci_bits, v);
+        set_tci(mask + f.offset, f.tci_bits, m);
+      } else {
+        for (size_t b = 0; b < f.type->bytes; ++b) {
+          spec[f.offset + b] = static_cast<uint8_t>(value[b] & bits[b]);
+          mask[f.offset + b] = bits[b];
+        }
+      }
+      any_field = true;
+      i = next;
+    }
+    rte_flow_item item{};
+    item.type = type->second.type;
+    item.spec = any_field ? spec : nullptr;  // a bare item matches any header of its kind
+    item.mask = any_field ? mask : nullptr;
+    rule.items_.push_back(item);
+    rule.item_names_.push_back(item_name);
+  }
+  if (rule.items_.empty()) return fail(i, "the pattern needs at least one item");
+  rule.items_.push_back(rte_flow_item{RTE_FLOW_ITEM_TYPE_END, nullptr, nullptr, nullptr});
+  if (i >= w.size()) return fail(i, "expected 'actions'");
+  ++i;
+  // Actions.
+  while (i < w.size()) {
+    if (w[i] == "/" || w[i] == "end") {
+      ++i;
+      continue;
+    }
+    const std::string name = w[i++];
+    rte_flow_action action{};
+    if (name == "drop") {
+      action.type = RTE_FLOW_ACTION_TYPE_DROP;
+    } else if (name == "count") {
+      action.type = RTE_FLOW_ACTION_TYPE_COUNT;
+      action.conf = rule.store(sizeof(rte_flow_action_count));
+      rule.counts_ = true;
+    } else if (name == "queue") {
+      if (i + 1 >= w.size() || w[i] != "index") return fail(i, "expected 'index N'");
+      const auto q = number(w[i + 1], UINT16_MAX);
+      if (!q) return fail(i + 1, "a queue number");
+      auto* conf = static_cast<rte_flow_action_queue*>(rule.store(sizeof(rte_flow_action_queue)));
+      conf->index = static_cast<uint16_t>(*q);
+      rule.max_queue_ = std::max(rule.max_queue_, static_cast<int>(*q));
+      action.type = RTE_FLOW_ACTION_TYPE_QUEUE;
+      action.conf = conf;
+      i += 2;
+    } else if (name == "mark") {
+      if (i + 1 >= w.size() || w[i] != "id") return fail(i, "expected 'id N'");
+      const auto id = number(w[i + 1], UINT32_MAX);
+      if (!id) return fail(i + 1, "a mark id 0-4294967295");
+      auto* conf = static_cast<rte_flow_action_mark*>(rule.store(sizeof(rte_flow_action_mark)));
+      conf->id = static_cast<uint32_t>(*id);
+      action.type = RTE_FLOW_ACTION_TYPE_MARK;
+      action.conf = conf;
+      i += 2;
+    } else if (name == "rss") {
+      if (i >= w.size() || w[i] != "queues") return fail(i, "expected 'queues N...'");
+      ++i;
+      std::vector<uint16_t> queues;
+      while (i < w.size() && w[i] != "/" && w[i] != "end") {
+        const auto q = number(w[i], UINT16_MAX);
+        if (!q) return fail(i, "a queue number");
+        queues.push_back(static_cast<uint16_t>(*q));
+        rule.max_queue_ = std::max(rule.max_queue_, static_cast<int>(*q));
+        ++i;
+      }
+      if (queues.empty()) return fail(i, "rss needs at least one queue");
+      auto* list = static_cast<uint16_t*>(rule.store(queues.size() * sizeof(uint16_t)));
+      std::memcpy(list, queues.data(), queues.size() * sizeof(uint16_t));
+      auto* conf = static_cast<rte_flow_action_rss*>(rule.store(sizeof(rte_flow_action_rss)));
+      conf->func = RTE_ETH_HASH_FUNCTION_DEFAULT;
+      conf->types = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP;
+      conf->queue_num = static_cast<uint32_t>(queues.size());
+      conf->queue = list;
+      action.type = RTE_FLOW_ACTION_TYPE_RSS;
+      action.conf = conf;
+    } else {
+      return fail(i - 1, "not an action (queue, rss, drop, mark, count)");
+    }
+    rule.actions_.push_back(action);
+    rule.action_names_.push_back(name);
+  }
+  if (rule.actions_.empty()) return fail(i, "the rule needs at least one action");
+  rule.actions_.push_back(rte_flow_action{RTE_FLOW_ACTION_TYPE_END, nullptr});
+  return rule;
+}
+
+std::string FlowRule::describe_cause(const void* cause) const {
+  if (cause == nullptr) return "";
+  for (size_t k = 0; k + 1 < items_.size(); ++k) {
+    const rte_flow_item& it = items_[k];
+    if (cause == &it || cause == it.spec || cause == it.mask || cause == it.last)
+      return fmt::format("item {} ({})", k + 1, item_names_[k]);
+  }
+  for (size_t k = 0; k + 1 < actions_.size(); ++k)
+    if (cause == &actions_[k] || cause == actions_[k].conf) return fmt::format("action {} ({})", k + 1, action_names_[k]);
+  if (cause == &attr_) return "the attributes";
+  return "";
+}
+
+}  // namespace lr::dp
