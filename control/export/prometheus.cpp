@@ -162,7 +162,7 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
   }
 
   // The merged counter view (port.counters): a counter with a canonical name becomes
-  // lr_port_counter_<canonical>_total{port, [priority | lane], source, name}; per-queue
+  // lr_nic_<canonical>_total{port, [priority | lane], source, name}; per-queue
   // driver counters lr_port_queue_<base>_total{port, queue, source}; the rest
   // lr_port_<source>_<name>_total{port}. Totals: Prometheus counters are cumulative.
   std::map<std::string, Family> xfamilies;
@@ -185,7 +185,7 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
           labels.emplace_back(m[2].str() == "prio" ? "priority" : "lane", m[3].str());
           base = m[1].str();
         }
-        metric = "lr_port_counter_" + metric_safe(base) + "_total";
+        metric = "lr_nic_" + metric_safe(base) + "_total";
         help = "Port counter " + base + " (one name across drivers; the driver's name and source in labels).";
         labels.emplace_back("source", source);
         labels.emplace_back("name", raw);

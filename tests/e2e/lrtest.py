@@ -1,6 +1,8 @@
 """Helpers for the e2e tests: run linerate-dataplane on a profile in a temp dir."""
 import json
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -109,6 +111,33 @@ class NetnsCase(DataplaneCase):
 
     def run_in_netns(self, profile_text, *args):
         return self.run_dataplane(profile_text, *args, prefix=["ip", "netns", "exec", self.ns])
+
+
+class NetnsServiceCase(NetnsCase):
+    """A data plane serving in this test's namespace. The profile template gets the
+    EAL file prefix and the control socket path, in that order (%s, %s)."""
+
+    def start_service(self, profile_template):
+        self.sock_path = os.path.join(self.dir, "dp.sock")
+        prefix = "lr-%s-%d" % (type(self).__name__.lower()[:8], os.getpid())
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
+        profile = self.write_profile(profile_template % (prefix, self.sock_path))
+        self.proc = subprocess.Popen(["ip", "netns", "exec", self.ns, BINARY, "--config", profile, "--serve"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(self.stop_service)
+        wait_for_socket(self, self.proc, self.sock_path)
+        self.client = Client(self.sock_path)
+        self.addCleanup(self.client.close)
+
+    def stop_service(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.communicate(timeout=30)
+
+    def cli(self, *args):
+        """The `linerate` CLI on this service's socket."""
+        linerate = sys.modules["__main__"].LINERATE
+        return subprocess.run([linerate, "--socket", self.sock_path, *args], capture_output=True, text=True, timeout=60)
 
 
 def main():

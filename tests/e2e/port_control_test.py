@@ -9,7 +9,6 @@ errors for what veth lacks (pause, FEC, PFC, module EEPROM, link speed).
 import json
 import os
 import shutil
-import signal
 import subprocess
 import time
 import unittest
@@ -42,31 +41,14 @@ count = 1000
 
 @unittest.skipUnless(os.geteuid() == 0 and shutil.which("ip") and shutil.which("ethtool"),
                      "needs root, iproute2 and ethtool")
-class VethPortControl(lrtest.NetnsCase):
+class VethPortControl(lrtest.NetnsServiceCase):
     def setUp(self):
         super().setUp()
         self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
         self.nsexec("ip", "link", "add", "lpa", "type", "veth", "peer", "name", "lpb")
         for dev in ("lpa", "lpb"):
             self.nsexec("ip", "link", "set", dev, "up")
-        self.sock_path = os.path.join(self.dir, "dp.sock")
-        prefix = "lr-pc-%d" % os.getpid()
-        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
-        profile = self.write_profile(PROFILE % (prefix, self.sock_path))
-        self.proc = subprocess.Popen(["ip", "netns", "exec", self.ns, lrtest.BINARY, "--config", profile, "--serve"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.addCleanup(self.stop_service)
-        lrtest.wait_for_socket(self, self.proc, self.sock_path)
-        self.client = lrtest.Client(self.sock_path)
-        self.addCleanup(self.client.close)
-
-    def stop_service(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            self.proc.communicate(timeout=30)
-
-    def cli(self, *args):
-        return subprocess.run([LINERATE, "--socket", self.sock_path, *args], capture_output=True, text=True, timeout=60)
+        self.start_service(PROFILE)
 
     def wait_for_event(self, up):
         for _ in range(50):

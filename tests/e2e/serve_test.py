@@ -361,7 +361,7 @@ class Serve(lrtest.DataplaneCase):
         self.assertIn("lr_up 1\n", page)
         self.assertRegex(page, r'lr_stream_tx_packets_total\{stream="s1",port="p0"\} [1-9]')
         self.assertIn('lr_port_queue_rx_packets_total{port="p0",queue="0",source="xstats"}', page)
-        self.assertRegex(page, r'lr_port_counter_tx_packets_total\{port="p0",source="ethdev",name="opackets"\} [1-9]')
+        self.assertRegex(page, r'lr_nic_tx_packets_total\{port="p0",source="ethdev",name="opackets"\} [1-9]')
         if shutil.which("promtool"):
             check = subprocess.run(["promtool", "check", "metrics"], input=page, capture_output=True, text=True)
             self.assertEqual(check.returncode, 0, check.stdout + check.stderr)

@@ -8,7 +8,6 @@ PMD validates but cannot create them. Validation and the PMD's refusals are test
 anyway; the steering part is skipped there, saying why."""
 import os
 import shutil
-import signal
 import subprocess
 import time
 import unittest
@@ -62,28 +61,11 @@ for _ in range(count):
 
 
 @unittest.skipUnless(os.geteuid() == 0 and shutil.which("ip"), "needs root and iproute2")
-class TapFlow(lrtest.NetnsCase):
+class TapFlow(lrtest.NetnsServiceCase):
     def setUp(self):
         super().setUp()
         self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
-        self.sock_path = os.path.join(self.dir, "dp.sock")
-        prefix = "lr-flow-%d" % os.getpid()
-        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
-        profile = self.write_profile(PROFILE % (prefix, self.sock_path))
-        self.proc = subprocess.Popen(["ip", "netns", "exec", self.ns, lrtest.BINARY, "--config", profile, "--serve"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.addCleanup(self.stop_service)
-        lrtest.wait_for_socket(self, self.proc, self.sock_path)
-        self.client = lrtest.Client(self.sock_path)
-        self.addCleanup(self.client.close)
-
-    def stop_service(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            self.proc.communicate(timeout=30)
-
-    def cli(self, *args):
-        return subprocess.run([LINERATE, "--socket", self.sock_path, *args], capture_output=True, text=True, timeout=60)
+        self.start_service(PROFILE)
 
     def error(self, method, **params):
         reply = self.client.call(method, **params)

@@ -54,11 +54,11 @@ TEST(Prometheus, MergedCountersWithQueuePriorityLaneAndSourceLabels) {
   const std::string text = prometheus_text(kPorts, kStreams, kXstats);
   EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"0\",source=\"xstats\"} 7"));
   EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"1\",source=\"xstats\"} 3"));
-  EXPECT_TRUE(has_line(text, "lr_port_counter_rx_packets_total{port=\"p0\",source=\"xstats\",name=\"rx_good_packets\"} 10"));
+  EXPECT_TRUE(has_line(text, "lr_nic_rx_packets_total{port=\"p0\",source=\"xstats\",name=\"rx_good_packets\"} 10"));
   EXPECT_TRUE(has_line(
-      text, "lr_port_counter_rx_pause_total{port=\"p0\",priority=\"3\",source=\"ethtool\",name=\"rx_prio3_pause\"} 4"));
+      text, "lr_nic_rx_pause_total{port=\"p0\",priority=\"3\",source=\"ethtool\",name=\"rx_prio3_pause\"} 4"));
   EXPECT_TRUE(has_line(
-      text, "lr_port_counter_fec_corrected_bits_total{port=\"p0\",lane=\"1\",source=\"fec\",name=\"corrected_bits_lane1\"} 30"));
+      text, "lr_nic_fec_corrected_bits_total{port=\"p0\",lane=\"1\",source=\"fec\",name=\"corrected_bits_lane1\"} 30"));
   EXPECT_TRUE(has_line(text, "lr_port_ethtool_peer_ifindex_total{port=\"p0\"} 5"));
   // One HELP/TYPE per family, even with several queues.
   size_t count = 0;
