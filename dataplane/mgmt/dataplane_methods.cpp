@@ -239,7 +239,7 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
   d.add("traffic.start",
         "Starts a new run with fresh counters: every stream, or only params.streams, or only the streams sent "
         "from params.ports.",
-        true, [&](Session& session, const api::Params& p) {
+        true, [&, before_run](Session& session, const api::Params& p) {  // a copy: the parameter dies with this call
           std::vector<std::string> selected = p.strings("streams");
           const std::vector<std::string> ports = p.strings("ports");
           for (const std::string& port : ports) port_named(engine, port);

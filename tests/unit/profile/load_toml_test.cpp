@@ -190,8 +190,32 @@ TEST(LoadToml, MissingFileIsAClearError) {
   }
 }
 
+TEST(LoadToml, PortControlKeys) {
+  const Profile p = load(std::string(kMinimal) + R"(fec = "rs"
+pause = "off"
+pfc = [3, 4]
+flow_rules = ["pattern eth / udp dst is 4791 actions queue index 0"]
+flow_isolate = true
+)");
+  EXPECT_EQ(p.ports[0].fec, "rs");
+  EXPECT_EQ(p.ports[0].pause, "off");
+  EXPECT_EQ(p.ports[0].pfc_priorities, (std::vector<unsigned>{3, 4}));
+  EXPECT_EQ(p.ports[0].flow_rules.size(), 1u);
+  EXPECT_TRUE(p.ports[0].flow_isolate);
+  EXPECT_FALSE(load(kMinimal).ports[0].pfc_priorities.has_value());  // unset: PFC left as it is
+  EXPECT_EQ(load(std::string(kMinimal) + "pfc = []\n").ports[0].pfc_priorities, std::vector<unsigned>{});
+  EXPECT_EQ(error_of(std::string(kMinimal) + "fec = \"rs528\"\n"),
+            "test.toml:5:7: key 'port[0].fec': 'rs528' is not one of off, baser, rs, llrs, auto");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "pfc = [8]\n"),
+            "test.toml:5:8: key 'port[0].pfc': 8 is out of range [0, 7]");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "flow_rules = \"pattern eth actions drop\"\n"),
+            "test.toml:5:14: key 'port[0].flow_rules': expected an array of rules, e.g. [\"pattern eth / udp dst is "
+            "4791 actions queue index 1\"]");
+}
+
 TEST(LoadToml, ShippedExamplesLoad) {
-  for (const char* name : {"loopback.toml", "rfc2544_64b.toml", "veth_af_packet.toml", "pcap_capture.toml", "service.toml"}) {
+  for (const char* name : {"loopback.toml", "rfc2544_64b.toml", "veth_af_packet.toml", "pcap_capture.toml", "service.toml",
+                           "lossless_roce.toml"}) {
     const std::string path = std::string(LR_SOURCE_ROOT) + "/config/examples/" + name;
     EXPECT_NO_THROW(load_profile_file(path)) << path;
   }
