@@ -796,6 +796,19 @@ Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
   return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
 }
 
+Result<void> Engine::set_link_speeds(const std::string& port, uint32_t link_speeds) {
+  State& st = *state_;
+  if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing link speeds");
+  for (PortState& p : st.ports) {
+    if (p.cfg.name != port) continue;
+    if (p.closed || !p.started) return make_error(Errc::kInvalid, fmt::format("port '{}' is not started", port));
+    if (auto ok = reconfigure_link_speeds(p.info, p.cfg, p.tx_checksum_offload, link_speeds); !ok) return ok;
+    p.link = wait_link(p.info.port_id, kLinkWaitMs);
+    return {};
+  }
+  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+}
+
 Result<void> Engine::set_port_started(const std::string& port, bool started) {
   State& st = *state_;
   if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before starting or stopping a port");

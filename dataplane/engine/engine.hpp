@@ -78,6 +78,9 @@ class Engine {
   Result<void> set_promiscuous(const std::string& port, bool on);
   Result<void> set_link(const std::string& port, bool up);
   Result<void> set_mtu(const std::string& port, uint16_t mtu);
+  /// Link speed negotiation through ethdev (`link_speeds` bits, see link_speeds_bits):
+  /// the port is reconfigured and restarted, then its link awaited. Not while traffic runs.
+  Result<void> set_link_speeds(const std::string& port, uint32_t link_speeds);
   /// Starts or stops a port between runs (traffic.start starts every port it needs).
   Result<void> set_port_started(const std::string& port, bool started);
 

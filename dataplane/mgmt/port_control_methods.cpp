@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "dataplane/mgmt/rpc_result.hpp"
+#include "dataplane/port/port.hpp"
 #include "dataplane/profile/quantity.hpp"
 
 namespace lr::dp {
@@ -14,9 +15,15 @@ using api::RpcCode;
 using api::RpcError;
 using nlohmann::json;
 
-PortControls::PortControls(const Engine& engine, std::unique_ptr<KernelIo> io) : io_(std::move(io)) {
-  for (const PortReport& r : engine.port_reports())
+PortControls::PortControls(Engine& engine, std::unique_ptr<KernelIo> io) : io_(std::move(io)) {
+  for (const PortReport& r : engine.port_reports()) {
     ports_.push_back(std::make_unique<PortControl>(r.name, r.port_id, r.driver, find_kernel_netdev(r.port_id, r.device, *io_)));
+    const profile::PortCfg* cfg = engine.profile().find_port(r.name);
+    const uint32_t configured =
+        cfg != nullptr ? link_speeds_bits(cfg->autoneg, static_cast<uint32_t>(cfg->speed_bps / 1'000'000)).value_or(0) : 0;
+    ports_.back()->set_reconfigure(
+        [&engine, name = r.name](uint32_t link_speeds) { return engine.set_link_speeds(name, link_speeds); }, configured);
+  }
   poll_links();
   mark_baselines();
 }

@@ -16,7 +16,8 @@ namespace lr::dp {
 /// One PortControl per engine port, by name, over one KernelIo.
 class PortControls {
  public:
-  PortControls(const Engine& engine, std::unique_ptr<KernelIo> io);
+  /// Ethdev link speed changes go through `engine` (it reconfigures the port).
+  PortControls(Engine& engine, std::unique_ptr<KernelIo> io);
   /// Throws RpcError kInvalidParams naming the ports there are.
   PortControl& at(const std::string& name);
   std::vector<std::unique_ptr<PortControl>>& all() { return ports_; }

@@ -33,6 +33,34 @@ Result<PortInfo> find_port(const profile::PortCfg& cfg) {
   return info;
 }
 
+namespace {
+
+// The rte_eth_conf configure_port uses, so that a reconfiguration keeps it.
+rte_eth_conf port_conf(const PortInfo& info, const profile::PortCfg& cfg, bool tx_checksum_offload, PortSetup* setup) {
+  rte_eth_conf conf{};
+  if (cfg.rx_queues > 1) {
+    const uint64_t rss_hf = (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.rss_offloads;
+    if (rss_hf != 0) {
+      conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+      conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
+    } else if (setup != nullptr) {
+      setup->warning = fmt::format("port '{}' ({}) has no RSS: each RX queue gets what the device puts there", cfg.name,
+                                   info.driver);
+    }
+  }
+  if (tx_checksum_offload) conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+  return conf;
+}
+
+}  // namespace
+
+Result<uint32_t> link_speeds_bits(std::optional<bool> autoneg, uint32_t speed_mbps) {
+  if (!autoneg || (*autoneg && speed_mbps == 0)) return RTE_ETH_LINK_SPEED_AUTONEG;
+  const uint32_t bit = rte_eth_speed_bitflag(speed_mbps, RTE_ETH_LINK_FULL_DUPLEX);
+  if (bit == 0) return make_error(Errc::kInvalid, fmt::format("{} Mb/s is not a link speed ethdev knows", speed_mbps));
+  return *autoneg ? bit : (bit | RTE_ETH_LINK_SPEED_FIXED);
+}
+
 Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool) {
   PortSetup setup;
   const uint16_t port_id = info.port_id;
@@ -41,22 +69,12 @@ Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& c
                       fmt::format("port '{}' ({}) has at most {} RX and {} TX queues; the profile asks {} and {}",
                                   cfg.name, info.driver, info.max_rx_queues, info.max_tx_queues, cfg.rx_queues,
                                   cfg.tx_queues));
-  rte_eth_conf conf{};
-  if (cfg.rx_queues > 1) {
-    const uint64_t rss_hf = (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.rss_offloads;
-    if (rss_hf != 0) {
-      conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-      conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
-    } else {
-      setup.warning = fmt::format("port '{}' ({}) has no RSS: each RX queue gets what the device puts there", cfg.name,
-                            info.driver);
-    }
-  }
   constexpr uint64_t kCsumOffloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
-  if (cfg.checksum_offload && (info.tx_offload_capa & kCsumOffloads) == kCsumOffloads) {
-    conf.txmode.offloads |= kCsumOffloads;
-    setup.tx_checksum_offload = true;
-  }
+  setup.tx_checksum_offload = cfg.checksum_offload && (info.tx_offload_capa & kCsumOffloads) == kCsumOffloads;
+  rte_eth_conf conf = port_conf(info, cfg, setup.tx_checksum_offload, &setup);
+  auto speeds = link_speeds_bits(cfg.autoneg, static_cast<uint32_t>(cfg.speed_bps / 1'000'000));
+  if (!speeds) return std::unexpected(Error{Errc::kInvalid, 0, fmt::format("port '{}': {}", cfg.name, speeds.error().context)});
+  conf.link_speeds = *speeds;
   // Isolated mode is taken before configuration by most PMDs (mlx5 among them).
   if (cfg.flow_isolate) {
     rte_flow_error error{};
@@ -91,6 +109,22 @@ Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& c
       return make_error(Errc::kInvalid, fmt::format("port '{}': promiscuous mode", cfg.name), -rc);
   }
   return setup;
+}
+
+Result<void> reconfigure_link_speeds(const PortInfo& info, const profile::PortCfg& cfg, bool tx_checksum_offload,
+                                     uint32_t link_speeds) {
+  rte_eth_conf conf = port_conf(info, cfg, tx_checksum_offload, nullptr);
+  conf.link_speeds = link_speeds;
+  if (int rc = rte_eth_dev_stop(info.port_id); rc != 0)
+    return make_error(Errc::kInvalid, fmt::format("port '{}': stopping it to change link speeds", cfg.name), -rc);
+  const int rc = rte_eth_dev_configure(info.port_id, cfg.rx_queues, cfg.tx_queues, &conf);
+  const int start_rc = rte_eth_dev_start(info.port_id);
+  if (rc != 0)
+    return make_error(rc == -ENOTSUP || rc == -EINVAL ? Errc::kNotSupported : Errc::kInvalid,
+                      fmt::format("port '{}': {} refuses link_speeds 0x{:x}", cfg.name, info.driver, link_speeds), -rc);
+  if (start_rc != 0)
+    return make_error(Errc::kInvalid, fmt::format("port '{}': restarting it after the link change", cfg.name), -start_rc);
+  return {};
 }
 
 LinkState wait_link(uint16_t port_id, uint32_t wait_ms) {

@@ -2,6 +2,7 @@
 // Port bring-up and counters over ethdev. Thread: mgmt (main lcore) only.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +58,17 @@ Result<PortInfo> find_port(const profile::PortCfg& cfg);
 /// offload (when the port has it and the profile allows it), MTU and promiscuous mode,
 /// and starts the port. Errors: kInvalid, kNotSupported, kNoMemory.
 Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool);
+
+/// The ethdev link_speeds bits: 0 (autoneg, every speed) when `autoneg` is unset or true
+/// without a speed; the speed alone when advertised; FIXED | the speed when forced.
+/// Errors: kInvalid for a speed ethdev has no bit for.
+Result<uint32_t> link_speeds_bits(std::optional<bool> autoneg, uint32_t speed_mbps);
+
+/// Reconfigures a configured port with new link_speeds (stopped, configured with the same
+/// queues and offloads, started). The port's queues stay set up. Errors: kInvalid,
+/// kNotSupported with the driver's refusal.
+Result<void> reconfigure_link_speeds(const PortInfo& info, const profile::PortCfg& cfg, bool tx_checksum_offload,
+                                     uint32_t link_speeds);
 
 /// Link state, waiting up to `wait_ms` for the link to come up.
 LinkState wait_link(uint16_t port_id, uint32_t wait_ms);

@@ -79,6 +79,13 @@ Result<Served<LinkStatus>> PortControl::link() {
   status.full_duplex = l.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
   status.autoneg = l.link_autoneg == RTE_ETH_LINK_AUTONEG;
   Backend backend = Backend::kEthdev;
+  rte_eth_dev_info info{};
+  if (rte_eth_dev_info_get(port_id_, &info) == 0) {
+    for (uint32_t mbps : {10u, 100u, 1000u, 2500u, 5000u, 10000u, 20000u, 25000u, 40000u, 50000u, 56000u, 100000u,
+                          200000u, 400000u})
+      if (info.speed_capa & rte_eth_speed_bitflag(mbps, RTE_ETH_LINK_FULL_DUPLEX))
+        status.supported.push_back(fmt::format("{}Mb/s", mbps));
+  }
   // The kernel knows the link modes (supported, advertised) that ethdev does not show,
   // and its carrier is the wire's state (af_packet's ethdev link stays up regardless).
   if (netdev_) {
@@ -96,8 +103,12 @@ Result<Served<LinkStatus>> PortControl::link() {
 
 Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, const std::string& cause) {
   Backend backend = Backend::kEthdev;
-  if (request.autoneg || request.speed_mbps || request.advertise) {
-    if (!netdev_) return std::unexpected(unsupported("link speed / autoneg set", nullptr));
+  if ((request.autoneg || request.speed_mbps || request.advertise) && !netdev_) {
+    if (!reconfigure_ || request.advertise)
+      return std::unexpected(unsupported(request.advertise ? "advertising exact link modes" : "link speed / autoneg set",
+                                         nullptr));
+    if (auto ok = set_ethdev_speeds(request); !ok) return std::unexpected(ok.error());
+  } else if (request.autoneg || request.speed_mbps || request.advertise) {
     auto before = netdev_->link();
     if (!before) return std::unexpected(unsupported("link speed / autoneg set", &before.error()));
     LinkRequest speed_only = request;
@@ -133,6 +144,30 @@ Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, con
   record_link(status->value, cause);
   status->backend = backend;
   return status;
+}
+
+Result<void> PortControl::set_ethdev_speeds(const LinkRequest& request) {
+  const bool autoneg = request.autoneg.value_or(true);
+  auto bits = link_speeds_bits(autoneg, request.speed_mbps.value_or(0));
+  if (!bits) return std::unexpected(bits.error());
+  const uint32_t before = link_speeds_;
+  if (auto ok = reconfigure_(*bits); !ok) {
+    if (ok.error().code == Errc::kNotSupported) return std::unexpected(unsupported("link speed / autoneg set", nullptr));
+    return std::unexpected(ok.error());
+  }
+  link_speeds_ = *bits;
+  // Read back: a link that came up must be at the forced or advertised speed.
+  rte_eth_link l{};
+  const bool up = rte_eth_link_get_nowait(port_id_, &l) == 0 && l.link_status == RTE_ETH_LINK_UP;
+  if (up && request.speed_mbps && l.link_speed != *request.speed_mbps) {
+    const uint32_t got = l.link_speed;
+    (void)reconfigure_(before);
+    link_speeds_ = before;
+    return make_error(Errc::kInvalid, fmt::format("link set on port '{}': {} came up at {} Mb/s, not {}; the previous "
+                                                  "link settings were restored", name_, driver_, got,
+                                                  *request.speed_mbps));
+  }
+  return {};
 }
 
 void PortControl::record_link(const LinkStatus& status, const std::string& cause) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,7 +54,8 @@ class PortControl {
 
   Result<Served<LinkStatus>> link();
   /// Up / down through ethdev; speed, autoneg and advertised modes through the kernel
-  /// netdev. Returns the link read back.
+  /// netdev, else through ethdev link_speeds (`reconfigure`, when given; ethdev has no
+  /// lane counts: exact link modes need the kernel). Returns the link read back.
   Result<Served<LinkStatus>> set_link(const LinkRequest& request, const std::string& cause);
   Result<Served<FecStatus>> fec();
   Result<Served<FecStatus>> set_fec(uint32_t mode);
@@ -71,6 +73,13 @@ class PortControl {
   /// Takes the current values as the baseline (at each run's start).
   void mark_baseline();
 
+  /// How this port's ethdev link_speeds are changed (the engine reconfigures the port).
+  using Reconfigure = std::function<Result<void>(uint32_t link_speeds)>;
+  void set_reconfigure(Reconfigure reconfigure, uint32_t current_link_speeds) {
+    reconfigure_ = std::move(reconfigure);
+    link_speeds_ = current_link_speeds;
+  }
+
   /// The port's rte_flow rules.
   PortFlows& flows() noexcept { return flows_; }
 
@@ -81,12 +90,15 @@ class PortControl {
  private:
   Error unsupported(const std::string& what, const Error* kernel_error) const;
   void record_link(const LinkStatus& status, const std::string& cause);
+  Result<void> set_ethdev_speeds(const LinkRequest& request);
 
   std::string name_;
   uint16_t port_id_;
   std::string driver_;
   std::unique_ptr<KernelNetdev> netdev_;
   PortFlows flows_;
+  Reconfigure reconfigure_;
+  uint32_t link_speeds_ = 0;
   std::map<std::string, uint64_t> baseline_;  // "source/name" -> value
   std::deque<LinkEvent> history_;
   std::optional<std::pair<bool, uint32_t>> last_link_;

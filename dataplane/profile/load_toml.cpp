@@ -180,6 +180,10 @@ PortCfg read_port(TableReader& in) {
     auto& lcores = std::string_view(key) == "rx_lcores" ? port.rx_lcores : port.tx_lcores;
     for (const toml::node& item : *array) lcores.push_back(in.integer_of<unsigned>(&item, key, 0, 1023));
   }
+  if (auto v = in.boolean("autoneg")) {
+    if (!*v && port.speed_bps == 0) in.fail(in.find("autoneg"), "autoneg", "false needs a speed to force: set speed too");
+    port.autoneg = *v;
+  }
   if (auto v = in.string("fec")) {
     if (*v != "off" && *v != "baser" && *v != "rs" && *v != "llrs" && *v != "auto")
       in.fail(in.find("fec"), "fec", fmt::format("'{}' is not one of off, baser, rs, llrs, auto", *v));

@@ -51,6 +51,9 @@ struct PortCfg {
   uint64_t speed_bps = 0;           ///< 0: use the link speed the port reports
   std::vector<unsigned> rx_lcores;  ///< RX queue q -> rx_lcores[q % size]; empty: automatic
   std::vector<unsigned> tx_lcores;  ///< TX queue q -> tx_lcores[q % size]; empty: automatic
+  /// Link speed negotiation at configuration: unset leaves the port's default (autoneg,
+  /// every speed); false forces `speed`; true advertises `speed` only (or every speed).
+  std::optional<bool> autoneg;
   // Port control applied at start-up (after the port is up), each read back:
   std::string fec;                  ///< "", or off / baser / rs / llrs / auto
   std::string pause;                ///< "", or rx / tx / both / off (802.3x)

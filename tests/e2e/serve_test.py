@@ -272,6 +272,27 @@ class Serve(lrtest.DataplaneCase):
         self.assertLessEqual(stream["tx_packets"], client.result("stats.streams")[0]["tx_packets"])
         client.close()
 
+    def test_link_speed_through_ethdev_is_read_back(self):
+        forced = self.cli("link", "p0", "--autoneg", "off", "--speed", "50G")
+        self.assertEqual(forced.returncode, 1)
+        self.assertIn("link set on port 'p0': net_ring came up at 10000 Mb/s, not 50000; the previous link settings "
+                      "were restored", forced.stderr)
+        same = self.cli("--json", "link", "p0", "--autoneg", "off", "--speed", "10G")
+        self.assertEqual(same.returncode, 0, same.stderr)
+        self.assertEqual((json.loads(same.stdout)["up"], json.loads(same.stdout)["speed_mbps"]), (True, 10000))
+        modes = self.cli("link", "p0", "--advertise", "10000baseT/Full")
+        self.assertIn("advertising exact link modes is not supported by net_ring on port 0 ('p0') (it has no kernel "
+                      "netdev to fall back on)", modes.stderr)
+        # The port reconfigured twice still carries a run exactly.
+        client = Client(self.sock_path)
+        client.result("traffic.start")
+        time.sleep(0.5)
+        report = client.result("traffic.stop")
+        stream = report["streams"][0]
+        self.assertGreater(stream["tx_packets"], 0)
+        self.assertEqual((stream["rx_packets"], stream["lost"]), (stream["tx_packets"], 0))
+        client.close()
+
     def test_cli_stream_and_port_subcommands(self):
         extra = self.write_profile('[[stream]]\nname = "s2"\ntx_port = "p0"\nrx_port = "p0"\nrate = "10kpps"\n', "s2.toml")
         self.assertEqual(self.cli("stream-add", extra).stdout, "streams: s2\n")

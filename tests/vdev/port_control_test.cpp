@@ -169,5 +169,30 @@ TEST_F(PortControlTest, LinkHistoryRecordsChangesOnly) {
   EXPECT_EQ(unsupported.error().context.rfind("link down is not supported by net_null", 0), 0u);
 }
 
+TEST_F(PortControlTest, EthdevLinkSpeedsWithoutANetdevAreReadBackAndRestored) {
+  std::vector<uint32_t> calls;
+  bare.set_reconfigure([&](uint32_t bits) {
+    calls.push_back(bits);
+    return Result<void>{};
+  }, 0);
+  dp::LinkRequest request;
+  request.up = true;
+  ASSERT_TRUE(bare.set_link(request, "test"));  // net_ring: up at 10G
+  request = dp::LinkRequest{};
+  request.autoneg = false;
+  request.speed_mbps = 10000;
+  ASSERT_TRUE(bare.set_link(request, "test"));
+  request.autoneg = true;
+  request.speed_mbps = 25000;  // advertised only 25G, but the ring stays at 10G
+  const auto refused = bare.set_link(request, "test");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().context, "link set on port 'r0': net_ring came up at 10000 Mb/s, not 25000; the previous "
+                                     "link settings were restored");
+  request.speed_mbps.reset();
+  ASSERT_TRUE(bare.set_link(request, "test"));  // autoneg, every speed
+  EXPECT_EQ(calls, (std::vector<uint32_t>{RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_10G, RTE_ETH_LINK_SPEED_25G,
+                                          RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_10G, RTE_ETH_LINK_SPEED_AUTONEG}));
+}
+
 }  // namespace
 }  // namespace lr::test

@@ -206,6 +206,9 @@ flow_isolate = true
   EXPECT_EQ(load(std::string(kMinimal) + "pfc = []\n").ports[0].pfc_priorities, std::vector<unsigned>{});
   EXPECT_EQ(error_of(std::string(kMinimal) + "fec = \"rs528\"\n"),
             "test.toml:5:7: key 'port[0].fec': 'rs528' is not one of off, baser, rs, llrs, auto");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "autoneg = false\n"),
+            "test.toml:5:11: key 'port[0].autoneg': false needs a speed to force: set speed too");
+  EXPECT_EQ(load(std::string(kMinimal) + "speed = \"25G\"\nautoneg = false\n").ports[0].autoneg, false);
   EXPECT_EQ(error_of(std::string(kMinimal) + "pfc = [8]\n"),
             "test.toml:5:8: key 'port[0].pfc': 8 is out of range [0, 7]");
   EXPECT_EQ(error_of(std::string(kMinimal) + "flow_rules = \"pattern eth actions drop\"\n"),
