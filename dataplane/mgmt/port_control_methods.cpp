@@ -269,7 +269,7 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
           auto rule = FlowRule::parse(p.string("rule"));
           if (!rule) throw RpcError(RpcCode::kInvalidParams, "params.rule: " + rule.error().context);
           value_or_throw(port.flows().validate(*rule));
-          return json{{"port", port.name()}, {"valid", true}};
+          return json{{"port", port.name()}, {"backend", "ethdev"}, {"valid", true}};
         });
   d.add("flow.create", "Validates and creates a flow rule: params {port, rule}. Returns its id on the port.", true,
         [&](Session& session, const api::Params& p) {
@@ -277,7 +277,7 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
           auto rule = FlowRule::parse(p.string("rule"));
           if (!rule) throw RpcError(RpcCode::kInvalidParams, "params.rule: " + rule.error().context);
           const uint32_t id = value_or_throw(port.flows().create(std::move(*rule)));
-          return json{{"port", port.name()}, {"id", id}};
+          return json{{"port", port.name()}, {"backend", "ethdev"}, {"id", id}};
         });
   d.add("flow.list", "The port's flow rules with their counters (rules with a count action). params: {port}.", false,
         [&](Session&, const api::Params& p) {
@@ -290,18 +290,18 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
             if (!f.counter_error.empty()) r["counter_error"] = f.counter_error;
             rules.push_back(std::move(r));
           }
-          return json{{"port", port.name()}, {"rules", rules}};
+          return json{{"port", port.name()}, {"backend", "ethdev"}, {"rules", rules}};
         });
   d.add("flow.destroy", "Destroys one flow rule: params {port, id}.", true, [&](Session& session, const api::Params& p) {
     PortControl& port = changeable(ports, ownership, session, p);
     const auto id = static_cast<uint32_t>(p.number("id", 1, 4294967295.0));
     value_or_throw(port.flows().destroy(id));
-    return json{{"port", port.name()}, {"destroyed", id}};
+    return json{{"port", port.name()}, {"backend", "ethdev"}, {"destroyed", id}};
   });
   d.add("flow.flush", "Destroys every flow rule of the port: params {port}.", true,
         [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
-          return json{{"port", port.name()}, {"destroyed", value_or_throw(port.flows().flush())}};
+          return json{{"port", port.name()}, {"backend", "ethdev"}, {"destroyed", value_or_throw(port.flows().flush())}};
         });
   d.add("flow.isolate",
         "Isolated mode on or off: params {port, on: bool}. Most PMDs take it only before the port is configured "
@@ -311,7 +311,7 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
           const auto on = p.optional_bool("on");
           if (!on) throw RpcError(RpcCode::kInvalidParams, "params.on: expected true or false");
           value_or_throw(port.flows().isolate(*on));
-          return json{{"port", port.name()}, {"isolated", *on}};
+          return json{{"port", port.name()}, {"backend", "ethdev"}, {"isolated", *on}};
         });
 }
 

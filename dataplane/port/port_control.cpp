@@ -39,6 +39,14 @@ uint32_t fec_to_ethdev(uint32_t modes) {
 
 bool not_supported(int rc) { return rc == -ENOTSUP || rc == -EOPNOTSUPP; }
 
+// A set starts by reading: "FEC get is not supported by ..." becomes "FEC set is not
+// supported by ..." (same backends, same reasons).
+Error as_set_error(Error e, const std::string& what) {
+  if (e.code == Errc::kNotSupported && e.context.starts_with(what + " get"))
+    e.context.replace(what.size() + 1, 3, "set");
+  return e;
+}
+
 PauseStatus pause_from_mode(rte_eth_fc_mode mode, bool autoneg) {
   return PauseStatus{mode == RTE_ETH_FC_RX_PAUSE || mode == RTE_ETH_FC_FULL,
                      mode == RTE_ETH_FC_TX_PAUSE || mode == RTE_ETH_FC_FULL, autoneg};
@@ -216,12 +224,7 @@ Result<Served<FecStatus>> PortControl::fec() {
 
 Result<Served<FecStatus>> PortControl::set_fec(uint32_t mode) {
   auto before = fec();
-  if (!before) {
-    if (before.error().code == Errc::kNotSupported)
-      return std::unexpected(Error{Errc::kNotSupported, before.error().sys_errno,
-                                   std::string("FEC set") + before.error().context.substr(before.error().context.find(" is not"))});
-    return std::unexpected(before.error());
-  }
+  if (!before) return std::unexpected(as_set_error(before.error(), "FEC"));
   const auto apply = [&](uint32_t m) -> Result<void> {
     if (before->backend == Backend::kEthdev) {
       if (int rc = rte_eth_fec_set(port_id_, fec_to_ethdev(m)); rc != 0)
@@ -258,10 +261,7 @@ Result<Served<PauseStatus>> PortControl::pause() {
 
 Result<Served<PauseStatus>> PortControl::set_pause(const PauseStatus& want) {
   auto before = pause();
-  if (!before) {
-    if (before.error().code != Errc::kNotSupported) return std::unexpected(before.error());
-    return std::unexpected(unsupported("pause set", nullptr));
-  }
+  if (!before) return std::unexpected(as_set_error(before.error(), "pause"));
   const auto apply = [&](const PauseStatus& p) -> Result<void> {
     if (before->backend == Backend::kKernel) return netdev_->set_pause(p);
     rte_eth_fc_conf fc{};

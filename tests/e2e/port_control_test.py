@@ -98,6 +98,9 @@ class VethPortControl(lrtest.NetnsServiceCase):
         expect = {
             ("pause", "a"): "pause get is not supported by net_af_packet on port 0 ('a'), nor through its kernel "
                             "netdev: pause get is not supported by the kernel netdev lpa (veth)",
+            ("pause", "a", "--set", "rx"): "pause set is not supported by net_af_packet on port 0 ('a'), nor through "
+                                           "its kernel netdev: pause get is not supported by the kernel netdev lpa "
+                                           "(veth)",
             ("fec", "a", "--set", "rs"): "FEC set is not supported by net_af_packet on port 0 ('a'), nor through its "
                                          "kernel netdev: FEC get is not supported by the kernel netdev lpa (veth)",
             ("pfc", "a"): "PFC get is not supported by net_af_packet on port 0 ('a'), nor through its kernel netdev: "
