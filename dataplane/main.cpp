@@ -121,7 +121,9 @@ int main(int argc, char** argv) {
     } else {
       lr::dp::Engine& e = **engine;
       report = lr::dp::run_oneshot(e, g_interrupt, quiet || !profile.run.live ? nullptr : stdout,
-                                   [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); });
+                                   [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); },
+                                   [&controls] { controls.poll_links(); });
+      controls.poll_links();
     }
     if (report && !*report) {
       code = fail(kExitCannotRun, lr::to_string(report->error()));
@@ -129,9 +131,11 @@ int main(int argc, char** argv) {
       const lr::dp::RunReport& r = **report;
       std::printf("\n%s", lr::dp::format_table(r).c_str());
       if (r.interrupted) std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
+      const std::string flaps = controls.link_changes_text();
+      if (!flaps.empty()) std::printf("link changes:\n%s", flaps.c_str());
       if (!report_path.empty()) {
         std::ofstream out(report_path, std::ios::trunc);
-        out << lr::dp::to_json(r).dump(2) << "\n";
+        out << controls.with_link_history(lr::dp::to_json(r)).dump(2) << "\n";
         if (!out) code = fail(kExitReport, fmt::format("writing the report file '{}' failed", report_path));
         else std::printf("report: %s\n", report_path.c_str());
       }

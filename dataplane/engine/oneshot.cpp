@@ -26,11 +26,12 @@ std::string format_live_line(double elapsed_s, const std::vector<PortLiveCounter
 }
 
 Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, std::FILE* live,
-                              const std::function<void()>& every_second) {
+                              const std::function<void()>& every_second, const std::function<void()>& every_100ms) {
   using clock = std::chrono::steady_clock;
   if (auto ok = engine.start(); !ok) return std::unexpected(ok.error());
   const auto t0 = clock::now();
   auto last = t0;
+  auto last_poll = t0;
   auto previous = engine.live_counters();
   bool interrupted = false;
   while (!engine.tx_finished()) {
@@ -40,6 +41,10 @@ Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     const auto now = clock::now();
+    if (every_100ms && now - last_poll >= std::chrono::milliseconds(100)) {
+      every_100ms();
+      last_poll = now;
+    }
     if (now - last >= std::chrono::seconds(1)) {
       if (every_second) every_second();
       if (live == nullptr) {

@@ -78,6 +78,42 @@ void PortControls::poll_links() {
 
 namespace {
 
+std::string iso_time(std::chrono::system_clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count() % 1000;
+  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(t)), ms);
+}
+
+json events_json(const PortControl& port) {
+  json events = json::array();
+  for (const LinkEvent& e : port.link_history())
+    events.push_back(json{{"at", iso_time(e.at)}, {"up", e.up}, {"speed_mbps", e.speed_mbps}, {"cause", e.cause}});
+  return events;
+}
+
+}  // namespace
+
+json PortControls::with_link_history(json report) const {
+  if (!report.contains("ports")) return report;
+  for (json& p : report["ports"])
+    for (const auto& port : ports_)
+      if (p.value("name", "") == port->name()) p["link_events"] = events_json(*port);
+  return report;
+}
+
+std::string PortControls::link_changes_text() const {
+  std::string out;
+  for (const auto& port : ports_) {
+    const auto& history = port->link_history();
+    for (size_t i = 1; i < history.size(); ++i)
+      out += fmt::format("  {} {} {} ({})\n", iso_time(history[i].at), port->name(),
+                         history[i].up ? fmt::format("up at {} Mb/s", history[i].speed_mbps) : std::string("down"),
+                         history[i].cause);
+  }
+  return out;
+}
+
+namespace {
+
 std::vector<std::string> mode_list(uint32_t modes) {
   std::vector<std::string> out;
   for (uint32_t bit = 1; bit <= kFecAuto; bit <<= 1)
@@ -142,10 +178,6 @@ PortControl& changeable(PortControls& ports, const PortOwnership& ownership, con
   return port;
 }
 
-std::string iso_time(std::chrono::system_clock::time_point t) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count() % 1000;
-  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(t)), ms);
-}
 
 }  // namespace
 
@@ -178,10 +210,7 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
   d.add("port.link_history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
         false, [&](Session&, const api::Params& p) {
           PortControl& port = ports.at(p.string("port"));
-          json events = json::array();
-          for (const LinkEvent& e : port.link_history())
-            events.push_back(json{{"at", iso_time(e.at)}, {"up", e.up}, {"speed_mbps", e.speed_mbps}, {"cause", e.cause}});
-          return json{{"port", port.name()}, {"events", events}};
+          return json{{"port", port.name()}, {"events", events_json(port)}};
         });
 
   d.add("port.fec", "FEC: configured and active mode, capability per speed. params: {port}.", false,

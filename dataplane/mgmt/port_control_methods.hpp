@@ -26,6 +26,10 @@ class PortControls {
   Result<void> apply_profile(const profile::Profile& profile);
   void mark_baselines();
   void poll_links();
+  /// `report` (a run report's JSON) with each port's link history added as "link_events".
+  nlohmann::json with_link_history(nlohmann::json report) const;
+  /// One line per link change after the first state seen ("" when the links never changed).
+  std::string link_changes_text() const;
 
  private:
   std::unique_ptr<KernelIo> io_;

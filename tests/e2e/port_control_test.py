@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 import time
 import unittest
 
@@ -93,6 +94,44 @@ class VethPortControl(lrtest.NetnsServiceCase):
         self.assertEqual(by_key[("xstats", "tx_good_packets")]["value"], 1000)
         table = self.cli("xstats", "a", "--filter", "tx_packets")
         self.assertRegex(table.stdout, r"tx_packets\s+opackets\s+ethdev\s+1000\s+")
+
+    def test_a_one_shot_report_carries_the_links_flaps(self):
+        self.nsexec("ip", "link", "add", "lqa", "type", "veth", "peer", "name", "lqb")
+        for dev in ("lqa", "lqb"):
+            self.nsexec("ip", "link", "set", dev, "up")
+
+        def flap():
+            time.sleep(1.0)
+            self.nsexec("ip", "link", "set", "lqb", "down")
+            time.sleep(0.5)
+            self.nsexec("ip", "link", "set", "lqb", "up")
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/lr-oneshot-%d" % os.getpid(), True)
+        flapper = threading.Thread(target=flap)
+        flapper.start()
+        proc, report = self.run_in_netns("""
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+extra_args = ["--file-prefix", "lr-oneshot-%d"]
+[run]
+drain = "100ms"
+[[port]]
+name = "q"
+device = "net_af_packet1,iface=lqa"
+speed = "1G"
+[[stream]]
+name = "out"
+tx_port = "q"
+frame_size = 128
+rate = "1kpps"
+duration = "3s"
+""" % os.getpid(), "--quiet")
+        flapper.join()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        events = self.port(report, "q")["link_events"]
+        self.assertEqual([e["up"] for e in events], [True, False, True])
+        self.assertEqual([e["cause"] for e in events], ["first seen", "observed", "observed"])
+        self.assertRegex(proc.stdout, r"link changes:\n  \S+ q down \(observed\)\n  \S+ q up at 10000 Mb/s \(observed\)\n")
 
     def test_what_veth_lacks_is_refused_plainly(self):
         expect = {
