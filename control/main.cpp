@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   auto* ports = app.add_subcommand("ports", "ports: device, driver, NUMA socket, link, owner");
   auto* streams = app.add_subcommand("streams", "streams: ports, frame size, lanes, target rate");
   auto* top = app.add_subcommand("top", "live view: per port Mpps and Gbit/s, per stream loss and latency");
-  auto* record = app.add_subcommand("record", "write stats and xstats as JSON lines until Ctrl-C");
+  auto* record = app.add_subcommand("record", "write stats and the merged port counters as JSON lines until Ctrl-C");
   std::string record_path;
   std::string interval_text = "1s";
   record->add_option("file", record_path, "JSONL file (appended to)")->required();
