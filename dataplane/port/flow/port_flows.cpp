@@ -33,7 +33,8 @@ const char* error_type_name(rte_flow_error_type type) {
 }  // namespace
 
 PortFlows::~PortFlows() {
-  if (!flows_.empty()) (void)flush();
+  // A closed port took its rules with it; only a live one is flushed.
+  if (!flows_.empty() && rte_eth_dev_is_valid_port(port_id_)) (void)flush();
 }
 
 Error PortFlows::refused(const char* what, int rc, const rte_flow_error& error, const FlowRule* rule) const {
