@@ -78,6 +78,7 @@ Error PortControl::unsupported(const std::string& what, const Error* kernel_erro
 // ---- link ----
 
 Result<Served<LinkStatus>> PortControl::link() {
+  if (!rte_eth_dev_is_valid_port(port_id_)) return make_error(Errc::kNoDevice, fmt::format("port '{}' is closed", name_));
   rte_eth_link l{};
   if (int rc = rte_eth_link_get_nowait(port_id_, &l); rc != 0)
     return make_error(Errc::kNoDevice, fmt::format("link of port '{}'", name_), -rc);
@@ -187,6 +188,7 @@ void PortControl::record_link(const LinkStatus& status, const std::string& cause
 }
 
 void PortControl::poll_link() {
+  if (!rte_eth_dev_is_valid_port(port_id_)) return;  // closed at the end of a run: nothing more to see
   const auto cause = history_.empty() ? "first seen" : "observed";
   if (netdev_) {
     if (auto k = netdev_->link()) return record_link(*k, cause);
