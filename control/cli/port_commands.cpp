@@ -159,11 +159,17 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
       const json result = client.call("port.pfc", port);
       return print(result, pfc_text(result));
     }
-    std::vector<std::string> priorities;
+    std::vector<int> priorities;
     if (set_ != "off") {
       for (size_t at = 0; at <= set_.size();) {
         const size_t comma = std::min(set_.find(',', at), set_.size());
-        priorities.push_back(set_.substr(at, comma - at));
+        const std::string item = set_.substr(at, comma - at);
+        if (item.size() != 1 || item[0] < '0' || item[0] > '7') {
+          std::fprintf(stderr, "linerate: --set '%s': '%s' is not a priority 0-7 (write e.g. 3,4 or off)\n",
+                       set_.c_str(), item.c_str());
+          return 2;
+        }
+        priorities.push_back(item[0] - '0');
         at = comma + 1;
       }
     }

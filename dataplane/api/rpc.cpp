@@ -97,6 +97,21 @@ std::vector<std::string> Params::strings(const char* key) const {
   return out;
 }
 
+std::vector<int64_t> Params::integers(const char* key, int64_t min, int64_t max) const {
+  std::vector<int64_t> out;
+  const auto it = params_.find(key);
+  if (it == params_.end()) return out;
+  const std::string expected = fmt::format("expected an array of integers {}-{}", min, max);
+  if (!it->is_array()) bad_param(key, fmt::format("{}, found {}", expected, type_name(*it)));
+  for (const json& item : *it) {
+    if (!item.is_number_integer()) bad_param(key, fmt::format("{}, found {}", expected, item.dump()));
+    const auto v = item.get<int64_t>();
+    if (v < min || v > max) bad_param(key, fmt::format("{} is out of range [{}, {}]", v, min, max));
+    out.push_back(v);
+  }
+  return out;
+}
+
 std::optional<bool> Params::optional_bool(const char* key) const {
   const auto it = params_.find(key);
   if (it == params_.end()) return std::nullopt;

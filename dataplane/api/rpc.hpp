@@ -62,6 +62,7 @@ class Params {
   std::string string(const char* key) const;
   std::optional<std::string> optional_string(const char* key) const;
   std::vector<std::string> strings(const char* key) const;  ///< absent: empty
+  std::vector<int64_t> integers(const char* key, int64_t min, int64_t max) const;  ///< absent: empty
   double number(const char* key, double min, double max) const;
   std::optional<bool> optional_bool(const char* key) const;
   bool has(const char* key) const { return params_.contains(key); }

@@ -162,11 +162,7 @@ json pfc_json(PortControl& port, const Served<PfcStatus>& s) {
 
 uint8_t priority_mask(const api::Params& p) {
   uint8_t mask = 0;
-  for (const std::string& s : p.strings("priorities")) {
-    if (s.size() != 1 || s[0] < '0' || s[0] > '7')
-      throw RpcError(RpcCode::kInvalidParams, fmt::format("params.priorities: '{}' is not a priority 0-7", s));
-    mask = static_cast<uint8_t>(mask | 1u << (s[0] - '0'));
-  }
+  for (int64_t priority : p.integers("priorities", 0, 7)) mask = static_cast<uint8_t>(mask | 1u << priority);
   return mask;
 }
 
@@ -248,7 +244,7 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
           return pfc_json(port, value_or_throw(port.pfc()));
         });
   d.add("port.pfc_set",
-        "Sets PFC: params {port, priorities: [\"3\", \"4\"]} (empty: off). Returns it read back (read_back false "
+        "Sets PFC: params {port, priorities: [3, 4]} (empty: off). Returns it read back (read_back false "
         "when only ethdev could set it).",
         true, [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);

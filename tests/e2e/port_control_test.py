@@ -144,6 +144,8 @@ duration = "3s"
                                          "kernel netdev: FEC get is not supported by the kernel netdev lpa (veth)",
             ("pfc", "a"): "PFC get is not supported by net_af_packet on port 0 ('a'), nor through its kernel netdev: "
                           "PFC get (DCB) is not supported by the kernel netdev lpa (veth)",
+            ("pfc", "a", "--set", "3"): "PFC set is not supported by net_af_packet on port 0 ('a'), nor through its "
+                                        "kernel netdev: PFC get (DCB) is not supported by the kernel netdev lpa (veth)",
             ("module", "show", "a"): "module EEPROM read is not supported by net_af_packet on port 0 ('a'), nor "
                                      "through its kernel netdev: module EEPROM read is not supported by the kernel "
                                      "netdev lpa (veth)",
@@ -156,6 +158,11 @@ duration = "3s"
             self.assertEqual(out.returncode, 1, args)
             self.assertIn(message, out.stderr, args)
             self.assertIn("(error -32003)", out.stderr, args)
+        bad = self.cli("pfc", "a", "--set", "3,9")
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--set '3,9': '9' is not a priority 0-7", bad.stderr)
+        self.assertEqual(self.client.call("port.pfc_set", port="a", priorities=["3"])["error"]["message"],
+                         "params.priorities: expected an array of integers 0-7, found \"3\"")
         # A port another session owns is not changed at all.
         self.client.result("session.acquire", ports=["a"])
         owned = self.cli("pause", "a", "--set", "rx")

@@ -16,7 +16,7 @@ class RpcDispatch : public ::testing::Test {
  protected:
   void SetUp() override {
     dispatcher_.add("echo", "returns params", false, [](Session&, const api::Params& p) {
-      return json{{"text", p.string("text")}, {"n", p.number("n", 0, 10)}};
+      return json{{"text", p.string("text")}, {"n", p.number("n", 0, 10)}, {"list", p.integers("list", 0, 7)}};
     });
     dispatcher_.add("change", "changes p0", true, [this](Session& s, const api::Params&) {
       ownership_.check_may_change(s, "p0");
@@ -81,6 +81,14 @@ TEST_F(RpcDispatch, WrongParams) {
                RpcCode::kInvalidParams, "params.text: expected a string, found number");
   expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"a","n":11}})"),
                RpcCode::kInvalidParams, "params.n: 11 is out of range [0, 10]");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"a","n":1,"list":[3,"4"]}})"),
+               RpcCode::kInvalidParams, "params.list: expected an array of integers 0-7, found \"4\"");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"a","n":1,"list":[8]}})"),
+               RpcCode::kInvalidParams, "params.list: 8 is out of range [0, 7]");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"a","n":1,"list":3}})"),
+               RpcCode::kInvalidParams, "params.list: expected an array of integers 0-7, found number");
+  const json ok = call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"a","n":1,"list":[3,4]}})");
+  EXPECT_EQ(ok["result"]["list"], json::parse("[3,4]"));
 }
 
 TEST_F(RpcDispatch, TooLarge) {
