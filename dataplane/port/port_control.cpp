@@ -345,6 +345,13 @@ Result<Served<std::vector<uint8_t>>> PortControl::module_eeprom() {
     request.length = info.eeprom_len;
     if (int erc = rte_eth_dev_get_module_eeprom(port_id_, &request); erc != 0)
       return make_error(Errc::kInvalid, fmt::format("module EEPROM read on port '{}' ({})", name_, driver_), -erc);
+    // ethdev reads a flat image; a CMIS module's lane pages are banked, which the kernel
+    // netdev (ethtool netlink page reads) can fetch: prefer its fuller image.
+    const bool cmis = !bytes.empty() && (bytes[0] == 0x18 || bytes[0] == 0x19 || bytes[0] == 0x1E);
+    if (cmis && netdev_) {
+      if (auto paged = netdev_->module_eeprom(); paged && paged->size() > bytes.size())
+        return Served<std::vector<uint8_t>>{std::move(*paged), Backend::kKernel};
+    }
     return Served<std::vector<uint8_t>>{std::move(bytes), Backend::kEthdev};
   }
   if (rc != 0 && !not_supported(rc))
