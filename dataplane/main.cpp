@@ -120,9 +120,10 @@ int main(int argc, char** argv) {
       else if (*served) report = std::move(**served);  // a run was still going
     } else {
       lr::dp::Engine& e = **engine;
+      controls.mark_baselines();  // the report's NIC counters are this run's
       report = lr::dp::run_oneshot(e, g_interrupt, quiet || !profile.run.live ? nullptr : stdout,
                                    [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); },
-                                   [&controls] { controls.poll_links(); });
+                                   [&controls] { controls.poll_links(); }, [&controls] { controls.snapshot_counters(); });
       controls.poll_links();
     }
     if (report && !*report) {
@@ -135,7 +136,7 @@ int main(int argc, char** argv) {
       if (!flaps.empty()) std::printf("link changes:\n%s", flaps.c_str());
       if (!report_path.empty()) {
         std::ofstream out(report_path, std::ios::trunc);
-        out << controls.with_link_history(lr::dp::to_json(r)).dump(2) << "\n";
+        out << controls.annotate_report(lr::dp::to_json(r)).dump(2) << "\n";
         if (!out) code = fail(kExitReport, fmt::format("writing the report file '{}' failed", report_path));
         else std::printf("report: %s\n", report_path.c_str());
       }

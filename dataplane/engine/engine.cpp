@@ -854,7 +854,7 @@ std::vector<PortLiveCounters> Engine::live_counters() const {
   return out;
 }
 
-RunReport Engine::finish(bool interrupted, AfterRun after) {
+RunReport Engine::finish(bool interrupted, AfterRun after, const std::function<void()>& before_close) {
   State& st = *state_;
   RunReport report;
   report.profile_path = st.profile.path;
@@ -890,6 +890,7 @@ RunReport Engine::finish(bool interrupted, AfterRun after) {
   for (size_t s = 0; s < st.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
 
   for (size_t p = 0; p < st.ports.size(); ++p) report.ports.push_back(st.collect_port(p));
+  if (before_close) before_close();
 
   // Stopping a port makes its TX queues give back the stream mbufs they hold; closing
   // it also releases the RX queues' mbufs (some PMDs keep them while stopped).

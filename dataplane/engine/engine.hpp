@@ -5,6 +5,7 @@
 // Thread: mgmt (main lcore) only; EAL must be initialised.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,7 +101,10 @@ class Engine {
   /// Stops TX, lets RX drain for the profile's drain interval, stops the lcores, reads
   /// all counters, stops or closes the ports and checks that every mbuf came back. Port
   /// counters in the report are what this run added.
-  RunReport finish(bool interrupted, AfterRun after = AfterRun::kClosePorts);
+  /// `before_close`, if set, runs after the drain and before the ports are closed or
+  /// stopped: the last moment their counters can be read for this run.
+  RunReport finish(bool interrupted, AfterRun after = AfterRun::kClosePorts,
+                   const std::function<void()>& before_close = {});
 
   struct State;
 

@@ -26,7 +26,8 @@ std::string format_live_line(double elapsed_s, const std::vector<PortLiveCounter
 }
 
 Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, std::FILE* live,
-                              const std::function<void()>& every_second, const std::function<void()>& every_100ms) {
+                              const std::function<void()>& every_second, const std::function<void()>& every_100ms,
+                              const std::function<void()>& before_close) {
   using clock = std::chrono::steady_clock;
   if (auto ok = engine.start(); !ok) return std::unexpected(ok.error());
   const auto t0 = clock::now();
@@ -60,7 +61,7 @@ Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt
       last = now;
     }
   }
-  return engine.finish(interrupted);
+  return engine.finish(interrupted, AfterRun::kClosePorts, before_close);
 }
 
 }  // namespace lr::dp

@@ -84,8 +84,7 @@ std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::st
 
 }  // namespace
 
-void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership,
-                                std::function<void()> before_run) {
+void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership, RunHooks hooks) {
   d.add("hello", "Protocol handshake. params: {client?}. Returns server, version, protocol, session.", false,
         [](Session& session, const api::Params& p) {
           if (auto client = p.optional_string("client")) session.client = *client;
@@ -239,7 +238,7 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
   d.add("traffic.start",
         "Starts a new run with fresh counters: every stream, or only params.streams, or only the streams sent "
         "from params.ports.",
-        true, [&, before_run](Session& session, const api::Params& p) {  // a copy: the parameter dies with this call
+        true, [&, hooks](Session& session, const api::Params& p) {  // a copy: the parameter dies with this call
           std::vector<std::string> selected = p.strings("streams");
           const std::vector<std::string> ports = p.strings("ports");
           for (const std::string& port : ports) port_named(engine, port);
@@ -250,14 +249,14 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           for (const profile::StreamCfg& s : engine.profile().streams)
             if (selected.empty() || std::find(selected.begin(), selected.end(), s.name) != selected.end())
               check_stream_ports(ownership, session, s);
-          if (before_run) before_run();
+          if (hooks.before_run) hooks.before_run();
           value_or_throw(engine.start(selected));
           return json{{"running", true}, {"streams", selected.empty() ? json("all") : json(selected)}};
         });
   d.add("traffic.stop",
         "Ends the run: stops every stream, drains, and returns the run's report (the one-shot mode's JSON report). "
         "With params.streams or params.ports, stops only those streams (see stream.stop) and the run goes on.",
-        true, [&](Session& session, const api::Params& p) {
+        true, [&, hooks](Session& session, const api::Params& p) {
           if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
           const std::vector<std::string> streams = p.strings("streams");
           const std::vector<std::string> ports = p.strings("ports");
@@ -276,7 +275,8 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
             return json{{"stopped", stopped}};
           }
           for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          return to_json(engine.finish(false, AfterRun::kKeepPorts));
+          json report = to_json(engine.finish(false, AfterRun::kKeepPorts, hooks.before_close));
+          return hooks.annotate_report ? hooks.annotate_report(std::move(report)) : report;
         });
   d.add("traffic.status", "Whether traffic runs, and whether every stream has finished sending.", false,
         [&](Session&, const api::Params&) {

@@ -10,8 +10,15 @@
 
 namespace lr::dp {
 
-/// `before_run` (may be empty) is called as each run starts, e.g. to take counter baselines.
-void register_dataplane_methods(Dispatcher& dispatcher, Engine& engine, PortOwnership& ownership,
-                                std::function<void()> before_run = {});
+/// What the run methods call around each run (each may be empty): as it starts (e.g. to
+/// take counter baselines), before its ports stop (to read their counters), and on its
+/// report's JSON (to add what port control saw).
+struct RunHooks {
+  std::function<void()> before_run;
+  std::function<void()> before_close;
+  std::function<nlohmann::json(nlohmann::json)> annotate_report;
+};
+
+void register_dataplane_methods(Dispatcher& dispatcher, Engine& engine, PortOwnership& ownership, RunHooks hooks = {});
 
 }  // namespace lr::dp

@@ -92,11 +92,34 @@ json events_json(const PortControl& port) {
 
 }  // namespace
 
-json PortControls::with_link_history(json report) const {
+namespace {
+
+json counters_json(const std::vector<MergedCounter>& counters) {
+  json out = json::array();
+  for (const MergedCounter& m : counters)
+    out.push_back(json{{"name", m.counter.name},
+                       {"source", m.counter.source},
+                       {"canonical", m.canonical.empty() ? json(nullptr) : json(m.canonical)},
+                       {"value", m.since_baseline},
+                       {"total", m.counter.value}});
+  return out;
+}
+
+}  // namespace
+
+void PortControls::snapshot_counters() {
+  for (auto& port : ports_) counters_[port->name()] = counters_json(port->counters());
+}
+
+json PortControls::annotate_report(json report) const {
   if (!report.contains("ports")) return report;
-  for (json& p : report["ports"])
-    for (const auto& port : ports_)
-      if (p.value("name", "") == port->name()) p["link_events"] = events_json(*port);
+  for (json& p : report["ports"]) {
+    for (const auto& port : ports_) {
+      if (p.value("name", "") != port->name()) continue;
+      p["link_events"] = events_json(*port);
+      if (const auto it = counters_.find(port->name()); it != counters_.end()) p["nic_counters"] = it->second;
+    }
+  }
   return report;
 }
 

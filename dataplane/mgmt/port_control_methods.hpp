@@ -3,6 +3,7 @@
 // fec_set, port.pause / pause_set, port.pfc / pfc_set, port.module, port.counters.
 // Thread: mgmt.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,14 +27,19 @@ class PortControls {
   Result<void> apply_profile(const profile::Profile& profile);
   void mark_baselines();
   void poll_links();
-  /// `report` (a run report's JSON) with each port's link history added as "link_events".
-  nlohmann::json with_link_history(nlohmann::json report) const;
+  /// Reads every port's merged counters for this run (before its ports stop or close).
+  void snapshot_counters();
+  /// `report` (a run report's JSON) with, per port, its link history ("link_events") and the
+  /// merged counters of the last snapshot ("nic_counters": name, source, canonical, value
+  /// this run, total).
+  nlohmann::json annotate_report(nlohmann::json report) const;
   /// One line per link change after the first state seen ("" when the links never changed).
   std::string link_changes_text() const;
 
  private:
   std::unique_ptr<KernelIo> io_;
   std::vector<std::unique_ptr<PortControl>> ports_;
+  std::map<std::string, nlohmann::json> counters_;  // port -> its last snapshot
 };
 
 void register_port_control_methods(Dispatcher& dispatcher, PortControls& ports, PortOwnership& ownership);

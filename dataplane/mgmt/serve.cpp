@@ -18,7 +18,10 @@ Result<std::optional<RunReport>> serve(Engine& engine, PortControls& controls, c
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
-  register_dataplane_methods(dispatcher, engine, ownership, [&controls] { controls.mark_baselines(); });
+  register_dataplane_methods(dispatcher, engine, ownership,
+                             RunHooks{[&controls] { controls.mark_baselines(); },
+                                      [&controls] { controls.snapshot_counters(); },
+                                      [&controls](nlohmann::json report) { return controls.annotate_report(std::move(report)); }});
   register_port_control_methods(dispatcher, controls, ownership);
   RpcServer server(io, dispatcher, ownership, ServerOptions{socket_path, group});
   if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
@@ -52,7 +55,9 @@ Result<std::optional<RunReport>> serve(Engine& engine, PortControls& controls, c
     std::fflush(stdout);
   }
   io.run();
-  if (engine.running()) return std::optional<RunReport>(engine.finish(true));
+  if (engine.running()) return std::optional<RunReport>(engine.finish(true, AfterRun::kClosePorts, [&controls] {
+    controls.snapshot_counters();
+  }));
   return std::optional<RunReport>();
 }
 

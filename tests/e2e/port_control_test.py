@@ -80,7 +80,9 @@ class VethPortControl(lrtest.NetnsServiceCase):
             if self.client.result("traffic.status").get("all_sent"):
                 break
             time.sleep(0.05)
-        self.client.result("traffic.stop")
+        stopped = self.client.result("traffic.stop")
+        in_report = {(c["source"], c["name"]): c for c in self.port(stopped, "a")["nic_counters"]}
+        self.assertEqual(in_report[("ethdev", "opackets")]["value"], 1000)  # the run's report carries them too
         view = json.loads(self.cli("--json", "xstats", "a").stdout)
         self.assertEqual(view["netdev"], "lpa")
         ethtool = subprocess.run(["ip", "netns", "exec", self.ns, "ethtool", "-S", "lpa"], capture_output=True,
@@ -128,6 +130,12 @@ duration = "3s"
 """ % os.getpid(), "--quiet")
         flapper.join()
         self.assertEqual(proc.returncode, 0, proc.stderr)
+        nic = {(c["source"], c["name"]): c for c in self.port(report, "q")["nic_counters"]}
+        sent = self.stream(report, "out")["tx_packets"]
+        self.assertGreater(sent, 2000)
+        self.assertEqual(nic[("ethdev", "opackets")]["value"], sent)  # read after the drain, before the close
+        self.assertEqual(nic[("ethdev", "opackets")]["canonical"], "tx_packets")
+        self.assertIn(("ethtool", "peer_ifindex"), nic)
         events = self.port(report, "q")["link_events"]
         self.assertEqual([e["up"] for e in events], [True, False, True])
         self.assertEqual([e["cause"] for e in events], ["first seen", "observed", "observed"])
