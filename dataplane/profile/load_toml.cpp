@@ -62,6 +62,20 @@ class TableReader {
     return node->as_string()->get();
   }
 
+  /// An array of strings; `not_an_array` says what to write instead.
+  std::optional<std::vector<std::string>> strings(const char* key, const std::string& not_an_array) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    const toml::array* array = node->as_array();
+    if (array == nullptr) fail(node, key, not_an_array);
+    std::vector<std::string> out;
+    for (const toml::node& item : *array) {
+      if (!item.is_string()) fail(&item, key, "expected an array of strings");
+      out.push_back(item.as_string()->get());
+    }
+    return out;
+  }
+
   std::string required_string(const char* key) {
     auto value = string(key);
     if (!value) fail(nullptr, key, "is required");
@@ -141,14 +155,7 @@ void read_eal(TableReader& in, EalCfg& eal) {
     else in.fail(in.find("huge_pages"), "huge_pages", fmt::format("'{}' is not one of auto, on, off", *v));
   }
   if (auto v = in.boolean("allow_cross_numa")) eal.allow_cross_numa = *v;
-  if (const toml::node* node = in.find("extra_args")) {
-    const toml::array* array = node->as_array();
-    if (array == nullptr) in.fail(node, "extra_args", "expected an array of strings");
-    for (const toml::node& item : *array) {
-      if (!item.is_string()) in.fail(&item, "extra_args", "expected an array of strings");
-      eal.extra_args.push_back(item.as_string()->get());
-    }
-  }
+  if (auto v = in.strings("extra_args", "expected an array of strings")) eal.extra_args = std::move(*v);
   in.finish();
 }
 
@@ -200,14 +207,9 @@ PortCfg read_port(TableReader& in) {
     port.pfc_priorities.emplace();
     for (const toml::node& item : *array) port.pfc_priorities->push_back(in.integer_of<unsigned>(&item, "pfc", 0, 7));
   }
-  if (const toml::node* node = in.find("flow_rules")) {
-    const toml::array* array = node->as_array();
-    if (array == nullptr) in.fail(node, "flow_rules", "expected an array of rules, e.g. [\"pattern eth / udp dst is 4791 actions queue index 1\"]");
-    for (const toml::node& item : *array) {
-      if (!item.is_string()) in.fail(&item, "flow_rules", "expected an array of strings");
-      port.flow_rules.push_back(item.as_string()->get());
-    }
-  }
+  if (auto v = in.strings("flow_rules",
+                          "expected an array of rules, e.g. [\"pattern eth / udp dst is 4791 actions queue index 1\"]"))
+    port.flow_rules = std::move(*v);
   if (auto v = in.boolean("flow_isolate")) port.flow_isolate = *v;
   in.finish();
   return port;
