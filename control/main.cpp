@@ -6,13 +6,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <atomic>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "control/cli/module_command.hpp"
 #include "control/cli/port_commands.hpp"
@@ -26,9 +22,6 @@
 namespace {
 
 using nlohmann::json;
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_signal(int) { g_stop.store(true); }
 
 // Exit codes: 0 done, 1 the data plane refused (JSON-RPC error), 2 bad arguments,
 // 3 no data plane reachable.
@@ -189,15 +182,7 @@ int main(int argc, char** argv) {
         const json result = client.call("stats.streams");
         print(result, as_json, lr::ctl::stream_stats_table(result));
       } else {
-        std::signal(SIGINT, on_signal);
-        std::signal(SIGTERM, on_signal);
-        while (!g_stop.load()) {
-          const json result = client.call("stats.streams");
-          if (as_json) std::printf("%s\n", result.dump().c_str());
-          else std::printf("\033[H\033[2J%s", lr::ctl::stream_stats_table(result).c_str());  // home + clear
-          std::fflush(stdout);
-          for (int i = 0; i < 10 && !g_stop.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
+        return lr::ctl::run_stats_watch(client, as_json);
       }
     } else if (*start) {
       json params = json::object();

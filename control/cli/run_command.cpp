@@ -5,7 +5,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
 
@@ -23,9 +23,6 @@ namespace lr::ctl {
 using nlohmann::json;
 
 namespace {
-
-std::atomic<bool> g_interrupt{false};
-extern "C" void on_interrupt(int) { g_interrupt.store(true); }
 
 // linerate-dataplane beside this executable (installed), in the build tree, or on PATH.
 std::string dataplane_binary() {
@@ -133,19 +130,14 @@ int run_profile(const RunOptions& options) {
     }
   }
 
-  g_interrupt.store(false);
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  ::sigaction(SIGINT, &action, nullptr);
-  ::sigaction(SIGTERM, &action, nullptr);
-  ::sigaction(SIGHUP, &action, nullptr);
+  catch_stop_signals();
 
   client->call("traffic.start");
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   auto last = t0;
   json previous = client->call("stats.ports");
-  while (!g_interrupt.load()) {
+  while (!stop_requested()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     if (client->call("traffic.status").value("tx_finished", false)) break;
     const auto now = clock::now();
@@ -160,7 +152,7 @@ int run_profile(const RunOptions& options) {
     }
   }
   json report = client->call("traffic.stop");
-  report["interrupted"] = g_interrupt.load();
+  report["interrupted"] = stop_requested();
   report["profile"] = options.profile_path;
   int code = 0;
   if (options.as_json) std::printf("%s\n", report.dump(2).c_str());

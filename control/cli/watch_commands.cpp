@@ -2,14 +2,13 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-#include <signal.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <thread>
 
+#include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 
 namespace lr::ctl {
@@ -18,24 +17,6 @@ using nlohmann::json;
 using clock_type = std::chrono::steady_clock;
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_stop(int) { g_stop.store(true); }
-
-void catch_stop_signals() {
-  g_stop.store(false);
-  struct sigaction action {};
-  action.sa_handler = on_stop;
-  ::sigaction(SIGINT, &action, nullptr);
-  ::sigaction(SIGTERM, &action, nullptr);
-  ::sigaction(SIGHUP, &action, nullptr);
-}
-
-// Sleeps up to `seconds`, waking early on Ctrl-C.
-void pause_for(double seconds) {
-  const auto until = clock_type::now() + std::chrono::duration<double>(seconds);
-  while (!g_stop.load() && clock_type::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-}
 
 // The alternate screen with a hidden cursor, given back however we leave.
 class Screen {
@@ -65,8 +46,8 @@ int run_top(DataplaneClient& client) {
   Screen screen;
   json before = client.call("stats.ports");
   auto last = clock_type::now();
-  while (!g_stop.load()) {
-    pause_for(1.0);
+  while (!stop_requested()) {
+    sleep_unless_stopped(1.0);
     const json after = client.call("stats.ports");
     const json streams = client.call("stats.streams");
     const json status = client.call("traffic.status");
@@ -83,14 +64,26 @@ int run_top(DataplaneClient& client) {
   return 0;
 }
 
+int run_stats_watch(DataplaneClient& client, bool as_json) {
+  catch_stop_signals();
+  while (!stop_requested()) {
+    const json result = client.call("stats.streams");
+    if (as_json) std::printf("%s\n", result.dump().c_str());
+    else std::printf("\033[H\033[2J%s", stream_stats_table(result).c_str());  // home + clear
+    std::fflush(stdout);
+    sleep_unless_stopped(1.0);
+  }
+  return 0;
+}
+
 int run_xstats_watch(DataplaneClient& client, const std::string& port, const std::string& filter, bool rates) {
   catch_stop_signals();
   json params{{"port", port}};
   if (!filter.empty()) params["filter"] = filter;
   json before = client.call("port.counters", params);
   auto last = clock_type::now();
-  while (!g_stop.load()) {
-    pause_for(1.0);
+  while (!stop_requested()) {
+    sleep_unless_stopped(1.0);
     const json after = client.call("port.counters", params);
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
@@ -111,7 +104,7 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
   catch_stop_signals();
   const auto t0 = clock_type::now();
   uint64_t samples = 0;
-  while (!g_stop.load()) {
+  while (!stop_requested()) {
     const json ports = client.call("stats.ports");
     json counters = json::object();
     for (const json& p : ports) {
@@ -134,7 +127,7 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
       return 1;
     }
     ++samples;
-    pause_for(interval_s);
+    sleep_unless_stopped(interval_s);
   }
   std::fprintf(stderr, "linerate: recorded %llu samples to %s\n", static_cast<unsigned long long>(samples), path.c_str());
   return 0;

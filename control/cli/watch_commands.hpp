@@ -1,6 +1,6 @@
 #pragma once
 // The `linerate` subcommands that keep polling until Ctrl-C: top (a live terminal
-// view), xstats --watch (the merged counters), record (a JSONL time series).
+// view), stats --watch, xstats --watch (the merged counters), record (a JSONL time series).
 
 #include <string>
 
@@ -11,6 +11,9 @@ namespace lr::ctl {
 /// Full-screen view refreshed every second: per port Rx/Tx Mpps and Gbit/s, per stream
 /// loss, reorder and latency. Restores the terminal on exit. Returns the exit code.
 int run_top(DataplaneClient& client);
+
+/// Per-stream results every second (with `as_json`, one JSON line each).
+int run_stats_watch(DataplaneClient& client, bool as_json);
 
 /// A port's merged counters (port.counters) every second; with `rates`, per-second changes.
 int run_xstats_watch(DataplaneClient& client, const std::string& port, const std::string& filter, bool rates);
