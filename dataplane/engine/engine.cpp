@@ -180,6 +180,8 @@ struct Engine::State {
   Result<void> build_lcores();
   void stop_lcores();
   void close_ports();
+  /// The port named `name`. Errors: kInvalid.
+  Result<PortState*> port_named(const std::string& name);
   StreamReport collect_stream(size_t s, Reading reading) const;
   PortReport collect_port(size_t p) const;
   StreamState* find_stream(const std::string& name);
@@ -748,81 +750,82 @@ Result<void> port_op_result(int rc, const char* what, const PortState& p) {
 
 }  // namespace
 
+Result<PortState*> Engine::State::port_named(const std::string& name) {
+  for (PortState& p : ports)
+    if (p.cfg.name == name) return &p;
+  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", name));
+}
+
 Result<void> Engine::set_promiscuous(const std::string& port, bool on) {
-  for (PortState& p : state_->ports)
-    if (p.cfg.name == port) {
-      const int rc = on ? rte_eth_promiscuous_enable(p.info.port_id) : rte_eth_promiscuous_disable(p.info.port_id);
-      if (auto ok = port_op_result(rc, on ? "promiscuous mode on" : "promiscuous mode off", p); !ok) return ok;
-      p.cfg.promiscuous = on;
-      return {};
-    }
-  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+  auto found = state_->port_named(port);
+  if (!found) return std::unexpected(found.error());
+  PortState& p = **found;
+  const int rc = on ? rte_eth_promiscuous_enable(p.info.port_id) : rte_eth_promiscuous_disable(p.info.port_id);
+  if (auto ok = port_op_result(rc, on ? "promiscuous mode on" : "promiscuous mode off", p); !ok) return ok;
+  p.cfg.promiscuous = on;
+  return {};
 }
 
 Result<void> Engine::set_link(const std::string& port, bool up) {
-  for (PortState& p : state_->ports)
-    if (p.cfg.name == port) {
-      const int rc = up ? rte_eth_dev_set_link_up(p.info.port_id) : rte_eth_dev_set_link_down(p.info.port_id);
-      if (auto ok = port_op_result(rc, up ? "link up" : "link down", p); !ok) return ok;
-      p.link = wait_link(p.info.port_id, up ? kLinkWaitMs : 0);
-      return {};
-    }
-  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+  auto found = state_->port_named(port);
+  if (!found) return std::unexpected(found.error());
+  PortState& p = **found;
+  const int rc = up ? rte_eth_dev_set_link_up(p.info.port_id) : rte_eth_dev_set_link_down(p.info.port_id);
+  if (auto ok = port_op_result(rc, up ? "link up" : "link down", p); !ok) return ok;
+  p.link = wait_link(p.info.port_id, up ? kLinkWaitMs : 0);
+  return {};
 }
 
 Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
   State& st = *state_;
   if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing an MTU");
-  for (PortState& p : st.ports) {
-    if (p.cfg.name != port) continue;
-    for (const StreamState& s : st.streams) {
-      const uint32_t max_frame = mtu + 14u + kFcsBytes + (s.cfg.vlan ? 4u : 0u);
-      if (s.cfg.tx_port == port && s.cfg.frame.largest() > max_frame)
-        return make_error(Errc::kInvalid, fmt::format("stream '{}' sends {}-byte frames, which MTU {} cannot carry",
-                                                      s.cfg.name, s.cfg.frame.largest(), mtu));
-    }
-    // Many PMDs change the MTU only on a stopped port: stop it (no worker uses it while
-    // traffic is stopped), set, start it again.
-    const bool was_started = p.started;
-    if (was_started) rte_eth_dev_stop(p.info.port_id);
-    const int rc = rte_eth_dev_set_mtu(p.info.port_id, mtu);
-    if (was_started) rte_eth_dev_start(p.info.port_id);
-    if (auto ok = port_op_result(rc, "setting the MTU", p); !ok) return ok;
-    p.cfg.mtu = mtu;
-    for (lr::profile::PortCfg& cfg : st.profile.ports)
-      if (cfg.name == port) cfg.mtu = mtu;
-    return {};
+  auto found = st.port_named(port);
+  if (!found) return std::unexpected(found.error());
+  PortState& p = **found;
+  for (const StreamState& s : st.streams) {
+    const uint32_t max_frame = mtu + 14u + kFcsBytes + (s.cfg.vlan ? 4u : 0u);
+    if (s.cfg.tx_port == port && s.cfg.frame.largest() > max_frame)
+      return make_error(Errc::kInvalid, fmt::format("stream '{}' sends {}-byte frames, which MTU {} cannot carry",
+                                                    s.cfg.name, s.cfg.frame.largest(), mtu));
   }
-  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+  // Many PMDs change the MTU only on a stopped port: stop it (no worker uses it while
+  // traffic is stopped), set, start it again.
+  const bool was_started = p.started;
+  if (was_started) rte_eth_dev_stop(p.info.port_id);
+  const int rc = rte_eth_dev_set_mtu(p.info.port_id, mtu);
+  if (was_started) rte_eth_dev_start(p.info.port_id);
+  if (auto ok = port_op_result(rc, "setting the MTU", p); !ok) return ok;
+  p.cfg.mtu = mtu;
+  for (lr::profile::PortCfg& cfg : st.profile.ports)
+    if (cfg.name == port) cfg.mtu = mtu;
+  return {};
 }
 
 Result<void> Engine::set_link_speeds(const std::string& port, uint32_t link_speeds) {
   State& st = *state_;
   if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing link speeds");
-  for (PortState& p : st.ports) {
-    if (p.cfg.name != port) continue;
-    if (p.closed || !p.started) return make_error(Errc::kInvalid, fmt::format("port '{}' is not started", port));
-    if (auto ok = reconfigure_link_speeds(p.info, p.cfg, p.tx_checksum_offload, link_speeds); !ok) return ok;
-    p.link = wait_link(p.info.port_id, kLinkWaitMs);
-    return {};
-  }
-  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+  auto found = st.port_named(port);
+  if (!found) return std::unexpected(found.error());
+  PortState& p = **found;
+  if (p.closed || !p.started) return make_error(Errc::kInvalid, fmt::format("port '{}' is not started", port));
+  if (auto ok = reconfigure_link_speeds(p.info, p.cfg, p.tx_checksum_offload, link_speeds); !ok) return ok;
+  p.link = wait_link(p.info.port_id, kLinkWaitMs);
+  return {};
 }
 
 Result<void> Engine::set_port_started(const std::string& port, bool started) {
   State& st = *state_;
   if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before starting or stopping a port");
-  for (PortState& p : st.ports) {
-    if (p.cfg.name != port) continue;
-    if (p.closed) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", port));
-    if (started == p.started) return {};
-    const int rc = started ? rte_eth_dev_start(p.info.port_id) : rte_eth_dev_stop(p.info.port_id);
-    if (auto ok = port_op_result(rc, started ? "starting the port" : "stopping the port", p); !ok) return ok;
-    p.started = started;
-    if (started) p.link = wait_link(p.info.port_id, kLinkWaitMs);
-    return {};
-  }
-  return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", port));
+  auto found = st.port_named(port);
+  if (!found) return std::unexpected(found.error());
+  PortState& p = **found;
+  if (p.closed) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", port));
+  if (started == p.started) return {};
+  const int rc = started ? rte_eth_dev_start(p.info.port_id) : rte_eth_dev_stop(p.info.port_id);
+  if (auto ok = port_op_result(rc, started ? "starting the port" : "stopping the port", p); !ok) return ok;
+  p.started = started;
+  if (started) p.link = wait_link(p.info.port_id, kLinkWaitMs);
+  return {};
 }
 
 std::vector<PortReport> Engine::port_reports() const {
