@@ -127,15 +127,25 @@ Result<void> reconfigure_link_speeds(const PortInfo& info, const profile::PortCf
   return {};
 }
 
+Result<LinkStatus> read_ethdev_link(uint16_t port_id) {
+  rte_eth_link link{};
+  if (int rc = rte_eth_link_get_nowait(port_id, &link); rc != 0)
+    return make_error(Errc::kNoDevice, fmt::format("link of port {}", port_id), -rc);
+  LinkStatus status;
+  status.up = link.link_status == RTE_ETH_LINK_UP;
+  status.speed_mbps = link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : link.link_speed;
+  status.full_duplex = link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
+  status.autoneg = link.link_autoneg == RTE_ETH_LINK_AUTONEG;
+  return status;
+}
+
 LinkState wait_link(uint16_t port_id, uint32_t wait_ms) {
   LinkState state;
   for (uint32_t waited = 0;; waited += 100) {
-    rte_eth_link link{};
-    if (rte_eth_link_get_nowait(port_id, &link) == 0) {
-      state.up = link.link_status == RTE_ETH_LINK_UP;
-      state.full_duplex = link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
-      if (link.link_speed != RTE_ETH_SPEED_NUM_NONE && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
-        state.speed_bps = uint64_t{link.link_speed} * 1'000'000;
+    if (const auto link = read_ethdev_link(port_id)) {
+      state.up = link->up;
+      state.full_duplex = link->full_duplex;
+      state.speed_bps = uint64_t{link->speed_mbps} * 1'000'000;
     }
     if (state.up || waited >= wait_ms) return state;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dataplane/common/result.hpp"
+#include "dataplane/port/port_settings.hpp"
 #include "dataplane/profile/profile.hpp"
 
 struct rte_mempool;
@@ -69,6 +70,10 @@ Result<uint32_t> link_speeds_bits(std::optional<bool> autoneg, uint32_t speed_mb
 /// kNotSupported with the driver's refusal.
 Result<void> reconfigure_link_speeds(const PortInfo& info, const profile::PortCfg& cfg, bool tx_checksum_offload,
                                      uint32_t link_speeds);
+
+/// The ethdev's link now, without waiting: up, speed (0 when unknown), duplex, autoneg.
+/// Errors: kNoDevice.
+Result<LinkStatus> read_ethdev_link(uint16_t port_id);
 
 /// Link state, waiting up to `wait_ms` for the link to come up.
 LinkState wait_link(uint16_t port_id, uint32_t wait_ms);

@@ -79,14 +79,9 @@ Error PortControl::unsupported(const std::string& what, const Error* kernel_erro
 
 Result<Served<LinkStatus>> PortControl::link() {
   if (!rte_eth_dev_is_valid_port(port_id_)) return make_error(Errc::kNoDevice, fmt::format("port '{}' is closed", name_));
-  rte_eth_link l{};
-  if (int rc = rte_eth_link_get_nowait(port_id_, &l); rc != 0)
-    return make_error(Errc::kNoDevice, fmt::format("link of port '{}'", name_), -rc);
-  LinkStatus status;
-  status.up = l.link_status == RTE_ETH_LINK_UP;
-  status.speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
-  status.full_duplex = l.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
-  status.autoneg = l.link_autoneg == RTE_ETH_LINK_AUTONEG;
+  auto read = read_ethdev_link(port_id_);
+  if (!read) return std::unexpected(read.error());
+  LinkStatus status = std::move(*read);
   Backend backend = Backend::kEthdev;
   rte_eth_dev_info info{};
   if (rte_eth_dev_info_get(port_id_, &info) == 0) {
@@ -166,10 +161,9 @@ Result<void> PortControl::set_ethdev_speeds(const LinkRequest& request) {
   }
   link_speeds_ = *bits;
   // Read back: a link that came up must be at the forced or advertised speed.
-  rte_eth_link l{};
-  const bool up = rte_eth_link_get_nowait(port_id_, &l) == 0 && l.link_status == RTE_ETH_LINK_UP;
-  if (up && request.speed_mbps && l.link_speed != *request.speed_mbps) {
-    const uint32_t got = l.link_speed;
+  const auto link = read_ethdev_link(port_id_);
+  if (link && link->up && request.speed_mbps && link->speed_mbps != *request.speed_mbps) {
+    const uint32_t got = link->speed_mbps;
     (void)reconfigure_(before);
     link_speeds_ = before;
     return make_error(Errc::kInvalid, fmt::format("link set on port '{}': {} came up at {} Mb/s, not {}; the previous "
@@ -193,12 +187,7 @@ void PortControl::poll_link() {
   if (netdev_) {
     if (auto k = netdev_->link()) return record_link(*k, cause);
   }
-  rte_eth_link l{};
-  if (rte_eth_link_get_nowait(port_id_, &l) != 0) return;
-  LinkStatus status;
-  status.up = l.link_status == RTE_ETH_LINK_UP;
-  status.speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
-  record_link(status, cause);
+  if (const auto status = read_ethdev_link(port_id_)) record_link(*status, cause);
 }
 
 // ---- FEC ----

@@ -18,7 +18,6 @@ struct LinkStatus {
   uint32_t speed_mbps = 0;   ///< 0: unknown
   bool full_duplex = true;
   bool autoneg = false;
-  uint32_t lanes = 0;        ///< 0: not reported
   std::vector<std::string> supported;   ///< link modes ("50000baseKR2/Full"), kernel only
   std::vector<std::string> advertised;
 };
