@@ -17,25 +17,11 @@ namespace {
 
 constexpr size_t kHistoryLength = 256;
 
-// DPDK FEC capability bits <-> FecMode (22.11 has no LLRS).
-constexpr std::array<std::pair<rte_eth_fec_mode, FecMode>, 4> kEthdevFec{{{RTE_ETH_FEC_NOFEC, kFecOff},
-                                                                           {RTE_ETH_FEC_AUTO, kFecAuto},
-                                                                           {RTE_ETH_FEC_BASER, kFecBaseR},
-                                                                           {RTE_ETH_FEC_RS, kFecRs}}};
-
-uint32_t fec_from_ethdev(uint32_t capa) {
-  uint32_t modes = 0;
-  for (const auto& [dpdk, mode] : kEthdevFec)
-    if (capa & RTE_ETH_FEC_MODE_TO_CAPA(dpdk)) modes |= mode;
-  return modes;
-}
-
-uint32_t fec_to_ethdev(uint32_t modes) {
-  uint32_t capa = 0;
-  for (const auto& [dpdk, mode] : kEthdevFec)
-    if (modes & mode) capa |= RTE_ETH_FEC_MODE_TO_CAPA(dpdk);
-  return capa;
-}
+// DPDK FEC capability bits (22.11 has no LLRS).
+constexpr std::pair<uint32_t, uint32_t> kEthdevFec[] = {{RTE_ETH_FEC_MODE_TO_CAPA(RTE_ETH_FEC_NOFEC), kFecOff},
+                                                         {RTE_ETH_FEC_MODE_TO_CAPA(RTE_ETH_FEC_AUTO), kFecAuto},
+                                                         {RTE_ETH_FEC_MODE_TO_CAPA(RTE_ETH_FEC_BASER), kFecBaseR},
+                                                         {RTE_ETH_FEC_MODE_TO_CAPA(RTE_ETH_FEC_RS), kFecRs}};
 
 bool not_supported(int rc) { return rc == -ENOTSUP || rc == -EOPNOTSUPP; }
 
@@ -202,9 +188,9 @@ Result<Served<FecStatus>> PortControl::fec() {
     if (got < 0 || rte_eth_fec_get(port_id_, &current) != 0)
       return make_error(Errc::kInvalid, fmt::format("FEC get on port '{}'", name_));
     FecStatus status;
-    status.configured = status.active = fec_from_ethdev(current);
+    status.configured = status.active = fec_from_backend(current, kEthdevFec);
     for (int i = 0; i < std::min(got, n); ++i)
-      status.capability.push_back(FecCapability{capa[static_cast<size_t>(i)].speed, fec_from_ethdev(capa[static_cast<size_t>(i)].capa)});
+      status.capability.push_back(FecCapability{capa[static_cast<size_t>(i)].speed, fec_from_backend(capa[static_cast<size_t>(i)].capa, kEthdevFec)});
     return Served<FecStatus>{std::move(status), Backend::kEthdev};
   }
   if (!netdev_) return std::unexpected(unsupported("FEC get", nullptr));
@@ -218,7 +204,7 @@ Result<Served<FecStatus>> PortControl::set_fec(uint32_t mode) {
   if (!before) return std::unexpected(as_set_error(before.error(), "FEC"));
   const auto apply = [&](uint32_t m) -> Result<void> {
     if (before->backend == Backend::kEthdev) {
-      if (int rc = rte_eth_fec_set(port_id_, fec_to_ethdev(m)); rc != 0)
+      if (int rc = rte_eth_fec_set(port_id_, fec_to_backend(m, kEthdevFec)); rc != 0)
         return make_error(not_supported(rc) ? Errc::kNotSupported : Errc::kInvalid,
                           fmt::format("FEC set {} on port '{}' ({})", fec_names(m), name_, driver_), -rc);
       return {};

@@ -25,4 +25,18 @@ std::optional<uint32_t> parse_fec_mode(const std::string& name) {
   return std::nullopt;
 }
 
+uint32_t fec_from_backend(uint32_t theirs, FecBitMap map) {
+  uint32_t ours = 0;
+  for (const auto& [their_bit, our_bit] : map)
+    if (theirs & their_bit) ours |= our_bit;
+  return ours;
+}
+
+uint32_t fec_to_backend(uint32_t ours, FecBitMap map) {
+  uint32_t theirs = 0;
+  for (const auto& [their_bit, our_bit] : map)
+    if (ours & our_bit) theirs |= their_bit;
+  return theirs;
+}
+
 }  // namespace lr::dp

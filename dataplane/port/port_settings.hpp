@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,11 @@ struct LinkRequest {
 enum FecMode : uint32_t { kFecOff = 1, kFecBaseR = 2, kFecRs = 4, kFecLlrs = 8, kFecAuto = 16 };
 std::string fec_names(uint32_t modes);                       ///< "rs|baser", "" for none
 std::optional<uint32_t> parse_fec_mode(const std::string& name);  ///< one mode
+
+/// A backend's FEC bits <-> FecMode bits: pairs (theirs, ours), translated both ways.
+using FecBitMap = std::span<const std::pair<uint32_t, uint32_t>>;
+uint32_t fec_from_backend(uint32_t theirs, FecBitMap map);
+uint32_t fec_to_backend(uint32_t ours, FecBitMap map);
 
 struct FecCapability {
   uint32_t speed_mbps = 0;  ///< 0: any speed (the kernel reports one set per port)

@@ -70,25 +70,12 @@ void for_each_nested(const nlattr* nest, Fn fn) {
   }, &fn);
 }
 
-uint32_t fec_from_kernel(uint32_t k) {
-  uint32_t modes = 0;
-  if (k & ETHTOOL_FEC_OFF) modes |= kFecOff;
-  if (k & ETHTOOL_FEC_BASER) modes |= kFecBaseR;
-  if (k & ETHTOOL_FEC_RS) modes |= kFecRs;
-  if (k & ETHTOOL_FEC_LLRS) modes |= kFecLlrs;
-  if (k & ETHTOOL_FEC_AUTO) modes |= kFecAuto;
-  return modes;
-}
-
-uint32_t fec_to_kernel(uint32_t modes) {
-  uint32_t k = 0;
-  if (modes & kFecOff) k |= ETHTOOL_FEC_OFF;
-  if (modes & kFecBaseR) k |= ETHTOOL_FEC_BASER;
-  if (modes & kFecRs) k |= ETHTOOL_FEC_RS;
-  if (modes & kFecLlrs) k |= ETHTOOL_FEC_LLRS;
-  if (modes & kFecAuto) k |= ETHTOOL_FEC_AUTO;
-  return k;
-}
+// The kernel's ETHTOOL_FEC_* bits.
+constexpr std::pair<uint32_t, uint32_t> kKernelFec[] = {{ETHTOOL_FEC_OFF, kFecOff},
+                                                         {ETHTOOL_FEC_BASER, kFecBaseR},
+                                                         {ETHTOOL_FEC_RS, kFecRs},
+                                                         {ETHTOOL_FEC_LLRS, kFecLlrs},
+                                                         {ETHTOOL_FEC_AUTO, kFecAuto}};
 
 // ETHTOOL_GLINKSETTINGS with its three link-mode bitmaps (supported, advertising, peer)
 // in one buffer, as the ioctl takes it.
@@ -243,8 +230,8 @@ Result<FecStatus> KernelNetdev::fec() {
   param.cmd = ETHTOOL_GFECPARAM;
   if (int rc = ethtool(&param); rc != 0) return std::unexpected(failure("FEC get", rc));
   FecStatus status;
-  status.configured = fec_from_kernel(param.fec);
-  status.active = fec_from_kernel(param.active_fec);
+  status.configured = fec_from_backend(param.fec, kKernelFec);
+  status.active = fec_from_backend(param.active_fec, kKernelFec);
   // What the port can do: the FEC bits of its supported link modes (one set per port).
   int rc = 0;
   if (auto ls = read_link_settings(*io_, ifname_, rc); ls) {
@@ -261,7 +248,7 @@ Result<FecStatus> KernelNetdev::fec() {
 Result<void> KernelNetdev::set_fec(uint32_t modes) {
   ethtool_fecparam param{};
   param.cmd = ETHTOOL_SFECPARAM;
-  param.fec = fec_to_kernel(modes);
+  param.fec = fec_to_backend(modes, kKernelFec);
   if (int rc = ethtool(&param); rc != 0) return std::unexpected(failure("FEC set", rc));
   return {};
 }
