@@ -444,31 +444,31 @@ Result<std::vector<uint8_t>> KernelNetdev::module_eeprom() {
     if (!upper) return std::unexpected(upper.error());
     std::vector<uint8_t> image = *lower;
     image.insert(image.end(), upper->begin(), upper->end());
-    const auto append_pages = [&](uint8_t i2c, std::initializer_list<uint8_t> pages, uint32_t offset) {
+    // Optional pages, all or none: without them the 256-byte image still decodes.
+    struct PageRead {
+      uint8_t i2c_address;
+      uint8_t page;
+      uint32_t offset;
+    };
+    const auto append_all = [&](std::initializer_list<PageRead> reads) {
       std::vector<uint8_t> extra;
-      for (uint8_t page : pages) {
-        auto bytes = eeprom_page(i2c, page, 0, offset);
-        if (!bytes) return;  // optional pages: the 256-byte image still decodes
+      for (const PageRead& r : reads) {
+        auto bytes = eeprom_page(r.i2c_address, r.page, 0, r.offset);
+        if (!bytes) return;
         extra.insert(extra.end(), bytes->begin(), bytes->end());
       }
       image.insert(image.end(), extra.begin(), extra.end());
     };
     switch (image[0]) {
       case 0x03:  // SFP: A2h (diagnostics) when the module has them
-        if (image[92] & 0x40) {
-          auto a2_low = eeprom_page(0x51, 0, 0, 0);
-          auto a2_high = eeprom_page(0x51, 0, 0, 128);
-          if (a2_low && a2_high) {
-            image.insert(image.end(), a2_low->begin(), a2_low->end());
-            image.insert(image.end(), a2_high->begin(), a2_high->end());
-          }
-        }
+        if (image[92] & 0x40) append_all({{0x51, 0, 0}, {0x51, 0, 128}});
         break;
       case 0x0C: case 0x0D: case 0x11:  // SFF-8636: pages 01h-03h unless flat
-        if ((image[2] & 0x04) == 0) append_pages(0x50, {0x01, 0x02, 0x03}, 128);
+        if ((image[2] & 0x04) == 0) append_all({{0x50, 0x01, 128}, {0x50, 0x02, 128}, {0x50, 0x03, 128}});
         break;
       case 0x18: case 0x19: case 0x1E:  // CMIS: pages 01h, 02h, 10h, 11h of bank 0 unless flat
-        if ((image[2] & 0x80) == 0) append_pages(0x50, {0x01, 0x02, 0x10, 0x11}, 128);
+        if ((image[2] & 0x80) == 0)
+          append_all({{0x50, 0x01, 128}, {0x50, 0x02, 128}, {0x50, 0x10, 128}, {0x50, 0x11, 128}});
         break;
       default: break;
     }
