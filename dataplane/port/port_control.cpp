@@ -93,36 +93,10 @@ Result<Served<LinkStatus>> PortControl::link() {
 
 Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, const std::string& cause) {
   Backend backend = Backend::kEthdev;
-  if ((request.autoneg || request.speed_mbps || request.advertise) && !netdev_) {
-    if (!reconfigure_ || request.advertise)
-      return std::unexpected(unsupported(request.advertise ? "advertising exact link modes" : "link speed / autoneg set",
-                                         nullptr));
-    if (auto ok = set_ethdev_speeds(request); !ok) return std::unexpected(ok.error());
-  } else if (request.autoneg || request.speed_mbps || request.advertise) {
-    auto before = netdev_->link();
-    if (!before) return std::unexpected(unsupported("link speed / autoneg set", &before.error()));
-    LinkRequest speed_only = request;
-    speed_only.up.reset();
-    if (auto ok = netdev_->set_link(speed_only); !ok) {
-      if (ok.error().code == Errc::kNotSupported) return std::unexpected(unsupported("link speed / autoneg set", &ok.error()));
-      return std::unexpected(ok.error());
-    }
-    auto after = netdev_->link();
-    const bool autoneg_wanted = request.autoneg.value_or(request.advertise ? true : before->autoneg);
-    const bool taken = after && after->autoneg == autoneg_wanted &&
-                       (!request.advertise || std::is_permutation(request.advertise->begin(), request.advertise->end(),
-                                                                  after->advertised.begin(), after->advertised.end()));
-    if (!taken) {
-      LinkRequest restore;
-      restore.autoneg = before->autoneg;
-      if (before->autoneg) restore.advertise = before->advertised;
-      else if (before->speed_mbps != 0) restore.speed_mbps = before->speed_mbps;
-      (void)netdev_->set_link(restore);
-      return make_error(Errc::kInvalid, fmt::format("link set on port '{}': {} accepted it but reads back something "
-                                                    "else; the previous settings were restored", name_,
-                                                    netdev_->ifname()));
-    }
-    backend = Backend::kKernel;
+  if (request.autoneg || request.speed_mbps || request.advertise) {
+    auto ok = netdev_ ? set_kernel_speeds(request) : set_ethdev_speeds(request);
+    if (!ok) return std::unexpected(ok.error());
+    backend = netdev_ ? Backend::kKernel : Backend::kEthdev;
   }
   if (request.up) {
     const int rc = *request.up ? rte_eth_dev_set_link_up(port_id_) : rte_eth_dev_set_link_down(port_id_);
@@ -136,7 +110,37 @@ Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, con
   return status;
 }
 
+Result<void> PortControl::set_kernel_speeds(const LinkRequest& request) {
+  auto before = netdev_->link();
+  if (!before) return std::unexpected(unsupported("link speed / autoneg set", &before.error()));
+  LinkRequest speed_only = request;
+  speed_only.up.reset();  // up / down is ethdev's
+  if (auto ok = netdev_->set_link(speed_only); !ok) {
+    if (ok.error().code == Errc::kNotSupported) return std::unexpected(unsupported("link speed / autoneg set", &ok.error()));
+    return std::unexpected(ok.error());
+  }
+  auto after = netdev_->link();
+  const bool autoneg_wanted = request.autoneg.value_or(request.advertise ? true : before->autoneg);
+  const bool taken = after && after->autoneg == autoneg_wanted &&
+                     (!request.advertise || std::is_permutation(request.advertise->begin(), request.advertise->end(),
+                                                                after->advertised.begin(), after->advertised.end()));
+  if (!taken) {
+    LinkRequest restore;
+    restore.autoneg = before->autoneg;
+    if (before->autoneg) restore.advertise = before->advertised;
+    else if (before->speed_mbps != 0) restore.speed_mbps = before->speed_mbps;
+    (void)netdev_->set_link(restore);
+    return make_error(Errc::kInvalid, fmt::format("link set on port '{}': {} accepted it but reads back something "
+                                                  "else; the previous settings were restored", name_,
+                                                  netdev_->ifname()));
+  }
+  return {};
+}
+
 Result<void> PortControl::set_ethdev_speeds(const LinkRequest& request) {
+  if (!reconfigure_ || request.advertise)
+    return std::unexpected(
+        unsupported(request.advertise ? "advertising exact link modes" : "link speed / autoneg set", nullptr));
   const bool autoneg = request.autoneg.value_or(true);
   auto bits = link_speeds_bits(autoneg, request.speed_mbps.value_or(0));
   if (!bits) return std::unexpected(bits.error());

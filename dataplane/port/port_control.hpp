@@ -90,6 +90,7 @@ class PortControl {
  private:
   Error unsupported(const std::string& what, const Error* kernel_error) const;
   void record_link(const LinkStatus& status, const std::string& cause);
+  Result<void> set_kernel_speeds(const LinkRequest& request);
   Result<void> set_ethdev_speeds(const LinkRequest& request);
 
   std::string name_;
