@@ -770,8 +770,7 @@ Result<void> Engine::set_link(const std::string& port, bool up) {
   auto found = state_->port_named(port);
   if (!found) return std::unexpected(found.error());
   PortState& p = **found;
-  const int rc = up ? rte_eth_dev_set_link_up(p.info.port_id) : rte_eth_dev_set_link_down(p.info.port_id);
-  if (auto ok = port_op_result(rc, up ? "link up" : "link down", p); !ok) return ok;
+  if (auto ok = set_ethdev_link(p.info, p.cfg.name, up); !ok) return ok;
   p.link = wait_link(p.info.port_id, up ? kLinkWaitMs : 0);
   return {};
 }

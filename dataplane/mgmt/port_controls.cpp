@@ -18,8 +18,10 @@ PortControls::PortControls(Engine& engine, std::unique_ptr<KernelIo> io) : io_(s
     const profile::PortCfg* cfg = engine.profile().find_port(r.name);
     const uint32_t configured =
         cfg != nullptr ? link_speeds_bits(cfg->autoneg, static_cast<uint32_t>(cfg->speed_bps / 1'000'000)).value_or(0) : 0;
-    ports_.back()->set_reconfigure(
-        [&engine, name = r.name](uint32_t link_speeds) { return engine.set_link_speeds(name, link_speeds); }, configured);
+    ports_.back()->set_engine_calls(
+        {[&engine, name = r.name](bool up) { return engine.set_link(name, up); },
+         [&engine, name = r.name](uint32_t link_speeds) { return engine.set_link_speeds(name, link_speeds); }},
+        configured);
   }
   poll_links();
   mark_baselines();

@@ -127,6 +127,16 @@ Result<void> reconfigure_link_speeds(const PortInfo& info, const profile::PortCf
   return {};
 }
 
+Result<void> set_ethdev_link(const PortInfo& info, const std::string& port_name, bool up) {
+  const char* what = up ? "link up" : "link down";
+  const int rc = up ? rte_eth_dev_set_link_up(info.port_id) : rte_eth_dev_set_link_down(info.port_id);
+  if (rc == -ENOTSUP)
+    return make_error(Errc::kNotSupported, fmt::format("{} is not supported by {} on port {} ('{}')", what, info.driver,
+                                                       info.port_id, port_name));
+  if (rc != 0) return make_error(Errc::kInvalid, fmt::format("port '{}': {}", port_name, what), -rc);
+  return {};
+}
+
 Result<LinkStatus> read_ethdev_link(uint16_t port_id) {
   rte_eth_link link{};
   if (int rc = rte_eth_link_get_nowait(port_id, &link); rc != 0)

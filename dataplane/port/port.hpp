@@ -71,6 +71,10 @@ Result<uint32_t> link_speeds_bits(std::optional<bool> autoneg, uint32_t speed_mb
 Result<void> reconfigure_link_speeds(const PortInfo& info, const profile::PortCfg& cfg, bool tx_checksum_offload,
                                      uint32_t link_speeds);
 
+/// Sets the link up or down through ethdev. Errors: kNotSupported ("link up is not
+/// supported by net_null on port 0 ('p0')"), kInvalid with the PMD's errno.
+Result<void> set_ethdev_link(const PortInfo& info, const std::string& port_name, bool up);
+
 /// The ethdev's link now, without waiting: up, speed (0 when unknown), duplex, autoneg.
 /// Errors: kNoDevice.
 Result<LinkStatus> read_ethdev_link(uint16_t port_id);

@@ -99,9 +99,8 @@ Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, con
     backend = netdev_ ? Backend::kKernel : Backend::kEthdev;
   }
   if (request.up) {
-    const int rc = *request.up ? rte_eth_dev_set_link_up(port_id_) : rte_eth_dev_set_link_down(port_id_);
-    if (not_supported(rc)) return std::unexpected(unsupported(*request.up ? "link up" : "link down", nullptr));
-    if (rc != 0) return make_error(Errc::kInvalid, fmt::format("link {} on port '{}'", *request.up ? "up" : "down", name_), -rc);
+    if (!engine_.set_link_up) return std::unexpected(unsupported(*request.up ? "link up" : "link down", nullptr));
+    if (auto ok = engine_.set_link_up(*request.up); !ok) return std::unexpected(ok.error());
   }
   auto status = link();
   if (!status) return std::unexpected(status.error());
@@ -138,14 +137,14 @@ Result<void> PortControl::set_kernel_speeds(const LinkRequest& request) {
 }
 
 Result<void> PortControl::set_ethdev_speeds(const LinkRequest& request) {
-  if (!reconfigure_ || request.advertise)
+  if (!engine_.set_link_speeds || request.advertise)
     return std::unexpected(
         unsupported(request.advertise ? "advertising exact link modes" : "link speed / autoneg set", nullptr));
   const bool autoneg = request.autoneg.value_or(true);
   auto bits = link_speeds_bits(autoneg, request.speed_mbps.value_or(0));
   if (!bits) return std::unexpected(bits.error());
   const uint32_t before = link_speeds_;
-  if (auto ok = reconfigure_(*bits); !ok) {
+  if (auto ok = engine_.set_link_speeds(*bits); !ok) {
     if (ok.error().code == Errc::kNotSupported) return std::unexpected(unsupported("link speed / autoneg set", nullptr));
     return std::unexpected(ok.error());
   }
@@ -154,7 +153,7 @@ Result<void> PortControl::set_ethdev_speeds(const LinkRequest& request) {
   const auto link = read_ethdev_link(port_id_);
   if (link && link->up && request.speed_mbps && link->speed_mbps != *request.speed_mbps) {
     const uint32_t got = link->speed_mbps;
-    (void)reconfigure_(before);
+    (void)engine_.set_link_speeds(before);
     link_speeds_ = before;
     return make_error(Errc::kInvalid, fmt::format("link set on port '{}': {} came up at {} Mb/s, not {}; the previous "
                                                   "link settings were restored", name_, driver_, got,

@@ -53,9 +53,9 @@ class PortControl {
   std::string netdev_name() const { return netdev_ ? netdev_->ifname() : std::string(); }
 
   Result<Served<LinkStatus>> link();
-  /// Up / down through ethdev; speed, autoneg and advertised modes through the kernel
-  /// netdev, else through ethdev link_speeds (`reconfigure`, when given; ethdev has no
-  /// lane counts: exact link modes need the kernel). Returns the link read back.
+  /// Up / down through ethdev (the engine's call); speed, autoneg and advertised modes
+  /// through the kernel netdev, else through ethdev link_speeds (the engine's call; ethdev
+  /// has no lane counts: exact link modes need the kernel). Returns the link read back.
   Result<Served<LinkStatus>> set_link(const LinkRequest& request, const std::string& cause);
   Result<Served<FecStatus>> fec();
   Result<Served<FecStatus>> set_fec(uint32_t mode);
@@ -73,10 +73,14 @@ class PortControl {
   /// Takes the current values as the baseline (at each run's start).
   void mark_baseline();
 
-  /// How this port's ethdev link_speeds are changed (the engine reconfigures the port).
-  using Reconfigure = std::function<Result<void>(uint32_t link_speeds)>;
-  void set_reconfigure(Reconfigure reconfigure, uint32_t current_link_speeds) {
-    reconfigure_ = std::move(reconfigure);
+  /// What goes through the engine, which owns the port's configuration and its view of
+  /// the link: link up / down, and new ethdev link_speeds (it reconfigures the port).
+  struct EngineCalls {
+    std::function<Result<void>(bool up)> set_link_up;
+    std::function<Result<void>(uint32_t link_speeds)> set_link_speeds;
+  };
+  void set_engine_calls(EngineCalls calls, uint32_t current_link_speeds) {
+    engine_ = std::move(calls);
     link_speeds_ = current_link_speeds;
   }
 
@@ -98,7 +102,7 @@ class PortControl {
   std::string driver_;
   std::unique_ptr<KernelNetdev> netdev_;
   PortFlows flows_;
-  Reconfigure reconfigure_;
+  EngineCalls engine_;
   uint32_t link_speeds_ = 0;
   std::map<std::string, uint64_t> baseline_;  // "source/name" -> value
   std::deque<LinkEvent> history_;

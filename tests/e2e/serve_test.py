@@ -283,6 +283,13 @@ class Serve(lrtest.DataplaneCase):
         modes = self.cli("link", "p0", "--advertise", "10000baseT/Full")
         self.assertIn("advertising exact link modes is not supported by net_ring on port 0 ('p0') (it has no kernel "
                       "netdev to fall back on)", modes.stderr)
+        # Up / down through port control is what the port list shows too (one engine view).
+        client = Client(self.sock_path)
+        self.assertEqual(self.cli("link", "p0", "--down").returncode, 0)
+        self.assertFalse(client.result("port.list")[0]["link_up"])
+        self.assertEqual(self.cli("link", "p0", "--up").returncode, 0)
+        self.assertTrue(client.result("port.list")[0]["link_up"])
+        client.close()
         # The port reconfigured twice still carries a run exactly.
         client = Client(self.sock_path)
         client.result("traffic.start")

@@ -2,6 +2,7 @@
 // set and undo when the port does not take it, the clear "not supported" errors, and the
 // merged counter view with per-run deltas. The kernel netdev is the fake mlx5 one.
 
+#include "dataplane/port/port.hpp"
 #include "dataplane/port/port_control.hpp"
 
 #include <gtest/gtest.h>
@@ -27,7 +28,19 @@ uint16_t port_of(const char* name) {
   return id;
 }
 
+// Link up / down as the engine does it for its ports (set_ethdev_link), without an engine.
+dp::PortControl::EngineCalls ethdev_link(const char* vdev, const char* name, const char* driver) {
+  dp::PortInfo info;
+  info.port_id = port_of(vdev);
+  info.driver = driver;
+  return {[info, name = std::string(name)](bool up) { return dp::set_ethdev_link(info, name, up); }, {}};
+}
+
 struct PortControlTest : ::testing::Test {
+  PortControlTest() {
+    port.set_engine_calls(ethdev_link("net_null0", "p0", "net_null"), 0);
+    bare.set_engine_calls(ethdev_link("net_ring0", "r0", "net_ring"), 0);
+  }
   FakeKernelIo io;
   dp::PortControl port{"p0", port_of("net_null0"), "net_null", std::make_unique<dp::KernelNetdev>("eth9", io)};
   dp::PortControl bare{"r0", port_of("net_ring0"), "net_ring", nullptr};
@@ -171,10 +184,12 @@ TEST_F(PortControlTest, LinkHistoryRecordsChangesOnly) {
 
 TEST_F(PortControlTest, EthdevLinkSpeedsWithoutANetdevAreReadBackAndRestored) {
   std::vector<uint32_t> calls;
-  bare.set_reconfigure([&](uint32_t bits) {
+  dp::PortControl::EngineCalls engine = ethdev_link("net_ring0", "r0", "net_ring");
+  engine.set_link_speeds = [&](uint32_t bits) {
     calls.push_back(bits);
     return Result<void>{};
-  }, 0);
+  };
+  bare.set_engine_calls(std::move(engine), 0);
   dp::LinkRequest request;
   request.up = true;
   ASSERT_TRUE(bare.set_link(request, "test"));  // net_ring: up at 10G
