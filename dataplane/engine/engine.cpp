@@ -39,8 +39,6 @@ namespace {
 constexpr unsigned kPoolCache = 256;
 // Frames in flight beyond the descriptor rings (vdev rings, lcore caches, bursts).
 constexpr unsigned kPoolSlack = 8192;
-// A lane that falls behind may catch up by this much, in time and at least 2 bursts.
-constexpr double kMaxLagSeconds = 100e-6;
 constexpr uint32_t kLinkWaitMs = 5000;
 
 unsigned pool_size(uint64_t needed) {
@@ -55,7 +53,7 @@ std::string now_iso8601() {
 // Writes the stream's template into every mbuf once, when the pool is made: the TX
 // loop then touches only the signature and the varying fields.
 void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*index*/) {
-  const auto* plan = static_cast<const plan::TxStreamPlan*>(opaque);
+  const auto* plan = static_cast<const wire::TxStreamPlan*>(opaque);
   auto* m = static_cast<rte_mbuf*>(obj);
   std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM, plan->template_bytes.data(),
               plan->template_bytes.size());
@@ -151,7 +149,7 @@ struct PortState {
 
 struct StreamState {
   profile::StreamCfg cfg;
-  std::unique_ptr<plan::TxStreamPlan> plan;
+  std::unique_ptr<wire::TxStreamPlan> plan;
   rte_mempool* pool = nullptr;
   uint16_t tx_port = 0;  ///< index into ports
   double pps = 0;        ///< 0: unpaced
@@ -392,8 +390,13 @@ Result<void> Engine::State::build_streams() {
     auto pps = plan::stream_pps(cfg, tx.speed_bps, tx.cfg.name);
     if (!pps) return std::unexpected(pps.error());
     s.pps = *pps;
-    s.plan = std::make_unique<plan::TxStreamPlan>(plan::build_stream_plan(cfg, static_cast<uint16_t>(i)));
-    s.plan->hw_checksum = tx.tx_checksum_offload;
+    s.plan = std::make_unique<wire::TxStreamPlan>(plan::build_stream_plan(cfg, static_cast<uint16_t>(i)));
+    if (tx.tx_checksum_offload) {
+      wire::TxStreamPlan& p = *s.plan;
+      p.hw_checksum = true;
+      p.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
+      p.tx_offload = rte_mbuf_tx_offload(p.l3_offset, p.l4_offset - p.l3_offset, 8, 0, 0, 0, 0);
+    }
     for (uint16_t lane = 0; lane < cfg.lanes; ++lane) {
       const auto queue = static_cast<uint16_t>((i + lane) % tx.cfg.tx_queues);
       s.lanes.emplace_back(queue, lcore_plan.tx_lcore(s.tx_port, queue));
@@ -451,18 +454,15 @@ Result<void> Engine::State::build_lcores() {
       t.port_id = ports[stream.tx_port].info.port_id;
       t.queue_id = stream.lanes[lane].first;
       t.lane = static_cast<uint8_t>(lane);
-      if (stream.plan->hw_checksum) {
-        const plan::TxStreamPlan& p = *stream.plan;
-        t.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM |
-                     (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
-        t.tx_offload = rte_mbuf_tx_offload(p.l3_offset, p.l4_offset - p.l3_offset, 8, 0, 0, 0, 0);
-      }
+      t.cursor = fast::cursor_at(*stream.plan, 0);
+      t.lag_window_fp = fast::lag_window_fp(tsc_hz);
       if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
       t.duration_tsc = static_cast<uint64_t>(static_cast<double>(cfg.duration_ns) * static_cast<double>(tsc_hz) / 1e9);
       if (stream.pps > 0) {
-        const double lane_pps = stream.pps / cfg.lanes;
-        const auto max_lag = static_cast<uint32_t>(std::max(2.0 * fast::kTxBurst, lane_pps * kMaxLagSeconds));
-        t.pacer = fast::Pacer::paced(fast::pacer_interval_fp(lane_pps, tsc_hz), 0, max_lag);
+        const uint64_t interval_fp = fast::pacer_interval_fp(stream.pps / cfg.lanes, tsc_hz);
+        t.pacer = fast::Pacer::paced(interval_fp, 0, fast::pacer_max_lag(interval_fp, t.lag_window_fp));
+        t.requested_interval_fp.store(interval_fp, std::memory_order_relaxed);  // before launch: no race
+        t.applied_interval_fp = interval_fp;
       }
       if (cfg.burst) {
         const uint32_t packets = cfg.burst->packets / cfg.lanes + (lane < cfg.burst->packets % cfg.lanes ? 1 : 0);
@@ -651,18 +651,13 @@ Result<double> Engine::set_stream_rate(const std::string& name, const profile::R
   const PortState& tx = st.ports[stream->tx_port];
   auto pps = plan::stream_pps(cfg, tx.speed_bps, tx.cfg.name);
   if (!pps) return std::unexpected(pps.error());
-  const double lane_pps = *pps / cfg.lanes;
-  const uint64_t interval_fp = *pps > 0 ? fast::pacer_interval_fp(lane_pps, st.tsc_hz) : 0;
-  const auto max_lag = static_cast<uint32_t>(std::max(2.0 * fast::kTxBurst, lane_pps * kMaxLagSeconds));
+  const uint64_t interval_fp = *pps > 0 ? fast::pacer_interval_fp(*pps / cfg.lanes, st.tsc_hz) : 0;
   const auto index = static_cast<uint32_t>(stream - st.streams.data());
   for (LcoreState& l : st.lcores) {
     for (size_t i = 0; i < l.n_lanes; ++i) {
       if (l.lane_refs[i].stream != index) continue;
-      fast::TxLane& lane = l.lanes[i];
-      lane.requested_interval_fp.store(interval_fp, std::memory_order_relaxed);
-      lane.requested_max_lag.store(max_lag, std::memory_order_relaxed);
-      // Release: the lane that sees the new generation sees the values above.
-      lane.rate_generation.store(lane.rate_generation.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+      // One word, nothing else published with it: relaxed suffices.
+      l.lanes[i].requested_interval_fp.store(interval_fp, std::memory_order_relaxed);
     }
   }
   stream->cfg.rate = rate;

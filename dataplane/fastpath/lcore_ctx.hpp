@@ -9,13 +9,15 @@
 #include <rte_common.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
 #include "dataplane/fastpath/latency_hist.hpp"
 #include "dataplane/fastpath/pacer.hpp"
 #include "dataplane/fastpath/seq_tracker.hpp"
-#include "dataplane/plan/stream_plan.hpp"
+#include "dataplane/fastpath/packet_writer.hpp"
+#include "dataplane/wire/tx_stream_plan.hpp"
 
 struct rte_mempool;
 
@@ -26,25 +28,32 @@ inline constexpr uint16_t kTxBurst = 32;
 inline constexpr uint16_t kRxBurst = 32;
 inline constexpr uint64_t kUnlimited = std::numeric_limits<uint64_t>::max();
 
-/// One (stream, lane): a TX queue's share of a stream.
+/// One (stream, lane): a TX queue's share of a stream. Cache lines by who touches them
+/// and how often (the static_asserts below hold the layout to this comment):
+///   0-1  owner, every burst: pacer, queue, plan, pool, limits, the frame cursor's
+///        sequence and size position. The cursor's per-field counts run on into line 2,
+///        touched only by streams that vary fields; line 2 then holds owner fields read
+///        once per run or per rate change.
+///   3    owner writes per burst, mgmt reads: counters.
+///   4    mgmt writes, owner reads once per iteration: rate and stop requests.
 struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
-  // Hot, owner only.
-  const plan::TxStreamPlan* plan = nullptr;
-  rte_mempool* pool = nullptr;
+  // Lines 0-1.
+  Pacer pacer;
   uint16_t port_id = 0;
   uint16_t queue_id = 0;
   uint8_t lane = 0;
   bool finished = false;        ///< owner's view of `done`
-  uint64_t ol_flags = 0;        ///< TX offload flags for every frame (checksum offload), else 0
-  uint64_t tx_offload = 0;      ///< l2_len / l3_len / l4_len for the offload
-  uint64_t next_seq = 0;
+  const wire::TxStreamPlan* plan = nullptr;
+  rte_mempool* pool = nullptr;
   uint64_t remaining = kUnlimited;  ///< frames left (count mode)
-  uint64_t duration_tsc = 0;        ///< 0: no duration limit
   uint64_t end_tsc = kUnlimited;
-  uint64_t applied_rate_generation = 0;
-  Pacer pacer;
+  FrameCursor cursor;               ///< the next frame to send
+  // Line 2, after the cursor: owner, cold.
+  uint64_t applied_interval_fp = 0;  ///< the rate in force (see requested_interval_fp)
+  uint64_t lag_window_fp = 0;        ///< see pacer_max_lag; set before launch
+  uint64_t duration_tsc = 0;         ///< 0: no duration limit; set before launch
 
-  // Written by the owner, read by mgmt (relaxed counters; done with release).
+  // Line 3. Relaxed counters; done with release.
   alignas(RTE_CACHE_LINE_SIZE) uint64_t tx_packets = 0;
   uint64_t tx_bytes = 0;        ///< frame bytes incl. FCS
   uint64_t queue_full = 0;      ///< frames the TX queue refused (resent later, never counted as sent)
@@ -53,15 +62,24 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint64_t stop_tsc = 0;
   std::atomic<bool> done{false};
 
-  // Written by mgmt, read by the owner once per loop iteration; a line of their own so
-  // mgmt's rare stores do not bounce the counters' line. A rate request is the two
-  // values, published by bumping rate_generation (release); the owner reads the
-  // generation again after them and retries on a change, so it never mixes requests.
-  alignas(RTE_CACHE_LINE_SIZE) std::atomic<uint64_t> rate_generation{0};
-  std::atomic<uint64_t> requested_interval_fp{0};  ///< Q16 TSC cycles per frame, 0: unpaced
-  std::atomic<uint32_t> requested_max_lag{0};
-  std::atomic<bool> stop_request{false};            ///< finish this lane now
+  // Line 4. A rate request is one word, the pacer interval (Q16 TSC cycles per frame,
+  // 0: unpaced), so a reader can never see half of one request and half of another,
+  // and relaxed ordering suffices: nothing else is published with it. The owner applies
+  // it when it differs from the interval in force (asking for the rate already in force
+  // changes nothing) and derives the catch-up from it.
+  alignas(RTE_CACHE_LINE_SIZE) std::atomic<uint64_t> requested_interval_fp{0};
+  std::atomic<bool> stop_request{false};  ///< finish this lane now
 };
+
+static_assert(offsetof(TxLane, plan) < RTE_CACHE_LINE_SIZE + 1, "TxLane: the pacer and queue overflow line 0");
+static_assert(offsetof(TxLane, cursor) + offsetof(FrameCursor, vary_k) <= 2 * RTE_CACHE_LINE_SIZE,
+              "TxLane: what every burst touches overflows lines 0-1");
+static_assert(offsetof(TxLane, duration_tsc) < 3 * RTE_CACHE_LINE_SIZE, "TxLane: line 2 overflows");
+static_assert(offsetof(TxLane, tx_packets) == 3 * RTE_CACHE_LINE_SIZE);
+static_assert(offsetof(TxLane, done) < 4 * RTE_CACHE_LINE_SIZE, "TxLane: the counters overflow line 3");
+static_assert(offsetof(TxLane, requested_interval_fp) == 4 * RTE_CACHE_LINE_SIZE);
+static_assert(sizeof(TxLane) == 5 * RTE_CACHE_LINE_SIZE);
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "a rate request must be one plain word");
 
 /// One RX queue polled by this lcore.
 struct RxQueue {

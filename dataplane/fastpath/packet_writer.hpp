@@ -10,9 +10,9 @@
 #include <cstring>
 
 #include "dataplane/common/check.hpp"
-#include "dataplane/fastpath/checksum.hpp"
-#include "dataplane/fastpath/signature.hpp"
-#include "dataplane/plan/stream_plan.hpp"
+#include "dataplane/wire/checksum.hpp"
+#include "dataplane/wire/signature.hpp"
+#include "dataplane/wire/tx_stream_plan.hpp"
 
 namespace lr::fast {
 
@@ -25,23 +25,58 @@ inline uint64_t mix64(uint64_t x) noexcept {
   return x ^ (x >> 31);
 }
 
-/// Index into plan.sizes of the frame with lane sequence `seq`.
-inline uint32_t size_index(const plan::TxStreamPlan& plan, uint64_t seq, uint8_t lane) noexcept {
-  if (!plan.multi_size) return 0;
-  if (!plan.size_schedule.empty()) return plan.size_schedule[seq % plan.size_schedule.size()];
-  if (plan.range_order == profile::RangeOrder::kIncrement) return static_cast<uint32_t>(seq % plan.sizes.size());
-  return static_cast<uint32_t>(mix64(seq ^ (uint64_t{lane} << 56) ^ 0x5EED) % plan.sizes.size());
+/// An index in [0, n) from a hash by multiply-shift (Lemire, "Fast Random Integer
+/// Generation in an Interval", 2019): the high 32 bits scaled to n, no division.
+inline uint32_t hash_to_index(uint64_t hash, uint32_t n) noexcept {
+  return static_cast<uint32_t>(((hash >> 32) * n) >> 32);
 }
 
-/// Value of a varying field for the frame with lane sequence `seq`.
-inline uint64_t vary_value(const plan::VaryPlan& v, uint64_t seq, uint8_t lane, uint32_t index) noexcept {
-  uint64_t k = 0;
-  switch (v.op) {
-    case profile::VaryOp::kIncrement: k = seq % v.count; break;
-    case profile::VaryOp::kDecrement: k = 0 - (seq % v.count); break;  // base - n * step, wrapping
-    case profile::VaryOp::kRandom: k = mix64(seq ^ (uint64_t{lane} << 48) ^ (uint64_t{index} << 40)) % v.count; break;
+/// Where a lane stands for the frame with sequence `seq`: its place in the size
+/// schedule and each varying field's k = seq mod count. The TX loop advances it frame by
+/// frame with one compare per field, so no frame pays for a 64-bit division (20 to 40
+/// cycles each on the CPUs we target); only `cursor_at` divides, on cold paths.
+struct FrameCursor {
+  uint64_t seq = 0;
+  uint32_t size_pos = 0;                          ///< index into plan.size_schedule
+  uint32_t vary_k[wire::kMaxVaryFields] = {};     ///< per plan.vary entry
+};
+
+/// The cursor of frame `seq` from scratch. Cold: at lane start and after a burst the
+/// queue took only in part (its frames are rebuilt with the same sequence numbers).
+inline FrameCursor cursor_at(const wire::TxStreamPlan& plan, uint64_t seq) noexcept {
+  FrameCursor c;
+  c.seq = seq;
+  if (!plan.size_schedule.empty()) c.size_pos = static_cast<uint32_t>(seq % plan.size_schedule.size());
+  for (size_t i = 0; i < plan.vary.size() && i < wire::kMaxVaryFields; ++i)
+    c.vary_k[i] = static_cast<uint32_t>(seq % plan.vary[i].count);
+  return c;
+}
+
+/// Moves `c` to the next frame: equal to cursor_at(plan, c.seq + 1).
+[[gnu::always_inline]] inline void advance(const wire::TxStreamPlan& plan, FrameCursor& c) noexcept {
+  ++c.seq;
+  if (!plan.size_schedule.empty() && ++c.size_pos == plan.size_schedule.size()) c.size_pos = 0;
+  const size_t n_vary = plan.vary.size();
+  for (size_t i = 0; i < n_vary; ++i)
+    if (++c.vary_k[i] == plan.vary[i].count) c.vary_k[i] = 0;
+}
+
+/// Index into plan.sizes of the frame at `c`.
+inline uint32_t size_index(const wire::TxStreamPlan& plan, const FrameCursor& c, uint8_t lane) noexcept {
+  if (!plan.multi_size) return 0;
+  if (!plan.random_size) return plan.size_schedule[c.size_pos];
+  return hash_to_index(mix64(c.seq ^ (uint64_t{lane} << 56) ^ 0x5EED), static_cast<uint32_t>(plan.sizes.size()));
+}
+
+/// Value of varying field `index` for the frame at `c`.
+inline uint64_t vary_value(const wire::VaryPlan& v, const FrameCursor& c, uint8_t lane, uint32_t index) noexcept {
+  switch (v.order) {
+    case wire::IndexOrder::kUp: return v.base + uint64_t{c.vary_k[index]} * v.step;
+    case wire::IndexOrder::kDown: return v.base - uint64_t{c.vary_k[index]} * v.step;  // wraps; the writer keeps the width
+    case wire::IndexOrder::kHashed: break;
   }
-  return v.base + k * v.step;  // wraps; the writer keeps the field's width
+  const uint64_t hash = mix64(c.seq ^ (uint64_t{lane} << 48) ^ (uint64_t{index} << 40));
+  return v.base + uint64_t{hash_to_index(hash, v.count)} * v.step;
 }
 
 /// Writes varying fields, lengths, checksums and the signature of one frame.
@@ -55,9 +90,10 @@ inline uint64_t vary_value(const plan::VaryPlan& v, uint64_t seq, uint8_t lane, 
 /// kMultiSize: plan.multi_size; a fixed-size stream never moves its signature or lengths.
 /// Both are template parameters so the TX loop picks the variant once per burst.
 template <bool kHwChecksum = false, bool kMultiSize = true>
-[[gnu::always_inline]] inline void write_frame(uint8_t* frame, const plan::TxStreamPlan& plan,
-                                               const plan::SizeEntry& size, uint16_t& last_sig_offset,
-                                               const Signature& sig, uint64_t seq) noexcept {
+[[gnu::always_inline]] inline void write_frame(uint8_t* frame, const wire::TxStreamPlan& plan,
+                                               const wire::SizeEntry& size, uint16_t& last_sig_offset,
+                                               const wire::Signature& sig, const FrameCursor& cursor) noexcept {
+  using namespace lr::wire;  // the wire format's own helpers, one layer down
   LR_DASSERT(size.data_len >= plan.header_bytes + kSignatureBytes);
   LR_DASSERT(size.data_len <= plan.template_bytes.size());
   LR_DASSERT(kMultiSize == plan.multi_size || kMultiSize);
@@ -70,14 +106,12 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
     store_be16(frame + l4 + 4, size.udp_len);
   }
   uint32_t index = 0;
-  for (const plan::VaryPlan& v : plan.vary) {
-    const uint64_t value = vary_value(v, seq, sig.lane, index++);
+  for (const VaryPlan& v : plan.vary) {
+    const uint64_t value = vary_value(v, cursor, sig.lane, index++);
     uint8_t* at = frame + v.offset;
     switch (v.width) {
       case 2: {
-        const uint16_t word = v.field == profile::VaryField::kVlanId
-                                  ? static_cast<uint16_t>(v.fixed_bits | (value & 0x0FFF))
-                                  : static_cast<uint16_t>(value);
+        const auto word = static_cast<uint16_t>(v.fixed_bits | (value & v.value_mask));
         store_be16(at, word);
         if (!kHwChecksum && v.in_udp_csum) udp_sum += word;
         break;

@@ -19,28 +19,32 @@ uint64_t tsc_ns_multiplier(uint64_t tsc_hz) noexcept {
 
 namespace {
 
-// Writes the per-frame bytes of `n` frames; the variant is chosen once per burst.
+// Writes the per-frame bytes of `n` frames from `cursor` on, leaving it at the frame
+// after them; the variant is chosen once per burst.
 template <bool kHwChecksum, bool kMultiSize>
-void fill_burst(TxLane& lane, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns, uint16_t* lens) noexcept {
-  const plan::TxStreamPlan& plan = *lane.plan;
+void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns,
+                uint16_t* lens) noexcept {
+  const wire::TxStreamPlan& plan = *lane.plan;
   uint16_t no_offset = 0;
+  const uint64_t ol_flags = plan.ol_flags;
+  const uint64_t tx_offload = plan.tx_offload;
   for (uint32_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
-    const uint64_t seq = lane.next_seq + i;
-    const plan::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, seq, lane.lane)] : plan.sizes[0];
+    const wire::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, cursor, lane.lane)] : plan.sizes[0];
     LR_DASSERT(RTE_PKTMBUF_HEADROOM + size.data_len <= m->buf_len);
     m->data_off = RTE_PKTMBUF_HEADROOM;
     auto* data = rte_pktmbuf_mtod(m, uint8_t*);
     // Multi-size streams: the mbuf's private area remembers where this buffer's last
     // signature was, so it can be cleared from the payload.
     uint16_t& last_sig_offset = kMultiSize ? *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) : no_offset;
-    const Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(seq), tx_ns};
-    write_frame<kHwChecksum, kMultiSize>(data, plan, size, last_sig_offset, sig, seq);
+    const wire::Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(cursor.seq), tx_ns};
+    write_frame<kHwChecksum, kMultiSize>(data, plan, size, last_sig_offset, sig, cursor);
     m->data_len = size.data_len;
     m->pkt_len = size.data_len;
-    m->ol_flags = lane.ol_flags;
-    if (kHwChecksum) m->tx_offload = lane.tx_offload;
+    m->ol_flags = ol_flags;
+    if (kHwChecksum) m->tx_offload = tx_offload;
     lens[i] = size.data_len;
+    advance(plan, cursor);
   }
 }
 
@@ -60,24 +64,26 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
     return 0;
   }
   uint16_t lens[kTxBurst];
-  const plan::TxStreamPlan& plan = *lane.plan;
+  const wire::TxStreamPlan& plan = *lane.plan;
+  const uint64_t first_seq = lane.cursor.seq;
   if (plan.hw_checksum) {
-    if (plan.multi_size) fill_burst<true, true>(lane, pkts, n, tx_ns, lens);
-    else fill_burst<true, false>(lane, pkts, n, tx_ns, lens);
+    if (plan.multi_size) fill_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
+    else fill_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
   } else {
-    if (plan.multi_size) fill_burst<false, true>(lane, pkts, n, tx_ns, lens);
-    else fill_burst<false, false>(lane, pkts, n, tx_ns, lens);
+    if (plan.multi_size) fill_burst<false, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
+    else fill_burst<false, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
   }
   const uint16_t sent = rte_eth_tx_burst(lane.port_id, lane.queue_id, pkts, static_cast<uint16_t>(n));
   if (sent < n) {
-    // Not sent, so not numbered: the next burst reuses these sequence numbers.
+    // Not sent, so not numbered: the next burst rebuilds these frames with the same
+    // sequence numbers (and so the same sizes and field values).
     rte_pktmbuf_free_bulk(pkts + sent, n - sent);
     lane.pacer.refund(n - sent);
     counter_add(lane.queue_full, n - sent);
+    lane.cursor = cursor_at(plan, first_seq + sent);
   }
   uint64_t bytes = 0;
   for (uint16_t i = 0; i < sent; ++i) bytes += lens[i] + 4u;  // + FCS
-  lane.next_seq += sent;
   if (lane.remaining != kUnlimited) lane.remaining -= sent;
   counter_add(lane.tx_packets, sent);
   counter_add(lane.tx_bytes, bytes);
@@ -100,15 +106,15 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
     const rte_mbuf* m = pkts[i];
     const uint32_t len = m->pkt_len;
     bytes += len + 4u;
-    Signature sig;
+    wire::Signature sig;
     bool found;
     if (m->nb_segs == 1) {
-      found = locate_signature(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len, sig);
+      found = wire::locate_signature(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len, sig);
     } else {
-      uint8_t copy[kSignatureBytes];
+      uint8_t copy[wire::kSignatureBytes];
       const auto* at = static_cast<const uint8_t*>(
-          len >= kSignatureBytes ? rte_pktmbuf_read(m, len - kSignatureBytes, kSignatureBytes, copy) : nullptr);
-      found = at != nullptr && read_signature(at, sig);
+          len >= wire::kSignatureBytes ? rte_pktmbuf_read(m, len - wire::kSignatureBytes, wire::kSignatureBytes, copy) : nullptr);
+      found = at != nullptr && wire::read_signature(at, sig);
     }
     if (!found || sig.stream_id >= ctx.n_streams) {
       ++no_signature;
@@ -159,15 +165,10 @@ uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
 
 namespace {
 
-// Applies a rate change that mgmt published; a request overtaken while being read is
-// picked up on the next iteration.
-void apply_rate_request(TxLane& lane, uint64_t generation, uint64_t now_tsc) noexcept {
-  const uint64_t interval_fp = lane.requested_interval_fp.load(std::memory_order_relaxed);
-  const uint32_t max_lag = lane.requested_max_lag.load(std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_acquire);
-  if (lane.rate_generation.load(std::memory_order_relaxed) != generation) return;
-  lane.pacer.set_rate(interval_fp, max_lag, now_tsc);
-  lane.applied_rate_generation = generation;
+// Applies a rate change that mgmt published (one word: see TxLane line 3).
+void apply_rate_request(TxLane& lane, uint64_t interval_fp, uint64_t now_tsc) noexcept {
+  lane.pacer.set_rate(interval_fp, pacer_max_lag(interval_fp, lane.lag_window_fp), now_tsc);
+  lane.applied_interval_fp = interval_fp;
 }
 
 void finish_lane(TxLane& lane, uint64_t now_tsc) noexcept {
@@ -209,8 +210,8 @@ int run_worker(void* arg) noexcept {
           --active;
           continue;
         }
-        const uint64_t generation = lane.rate_generation.load(std::memory_order_acquire);
-        if (generation != lane.applied_rate_generation) apply_rate_request(lane, generation, now_tsc);
+        const uint64_t interval_fp = lane.requested_interval_fp.load(std::memory_order_relaxed);
+        if (interval_fp != lane.applied_interval_fp) apply_rate_request(lane, interval_fp, now_tsc);
         tx_lane_burst(lane, now_tsc, tx_ns);
       }
     }

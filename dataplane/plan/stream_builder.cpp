@@ -4,13 +4,16 @@
 #include <numeric>
 
 #include "dataplane/common/line_rate.hpp"
-#include "dataplane/fastpath/checksum.hpp"
-#include "dataplane/fastpath/signature.hpp"
+#include "dataplane/wire/checksum.hpp"
+#include "dataplane/wire/signature.hpp"
 
 namespace lr::plan {
 
-using fast::store_be16;
-using fast::store_be32;
+using wire::SizeEntry;
+using wire::store_be16;
+using wire::store_be32;
+using wire::TxStreamPlan;
+using wire::VaryPlan;
 
 namespace {
 
@@ -63,8 +66,11 @@ void write_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
 VaryPlan make_vary(const profile::VaryCfg& cfg, const profile::StreamCfg& s, const TxStreamPlan& plan) {
   using profile::VaryField;
   VaryPlan v;
-  v.field = cfg.field;
-  v.op = cfg.op;
+  switch (cfg.op) {
+    case profile::VaryOp::kIncrement: v.order = wire::IndexOrder::kUp; break;
+    case profile::VaryOp::kDecrement: v.order = wire::IndexOrder::kDown; break;
+    case profile::VaryOp::kRandom: v.order = wire::IndexOrder::kHashed; break;
+  }
   v.count = cfg.count;
   v.step = cfg.step;
   const uint16_t l3 = plan.l3_offset;
@@ -78,6 +84,7 @@ VaryPlan make_vary(const profile::VaryCfg& cfg, const profile::StreamCfg& s, con
       break;
     case VaryField::kVlanId:
       v.width = 2, v.offset = 14, v.base = s.vlan->id;
+      v.value_mask = 0x0FFF;
       v.fixed_bits = static_cast<uint16_t>(s.vlan->pcp << 13);
       break;
     case VaryField::kIpSrc:
@@ -94,7 +101,7 @@ VaryPlan make_vary(const profile::VaryCfg& cfg, const profile::StreamCfg& s, con
         // The low 32 bits of the address vary; the rest stays in the template.
         v.offset = static_cast<uint16_t>(l3 + (src ? 8 : 24) + 12);
         const auto& addr = src ? s.ipv6.src : s.ipv6.dst;
-        v.base = fast::load_be32(addr.data() + 12);
+        v.base = wire::load_be32(addr.data() + 12);
       }
       break;
     }
@@ -126,14 +133,14 @@ SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
   for (const VaryPlan& v : plan.vary) std::memset(h.data() + v.offset, 0, v.width);
 
   if (!plan.ipv6) {
-    e.ip_base_sum = fast::csum_partial(h.data() + l3, 20);
+    e.ip_base_sum = wire::csum_partial(h.data() + l3, 20);
     // Pseudo-header: source, destination, zero + protocol, UDP length.
-    e.phdr_base_sum = fast::csum_partial(h.data() + l3 + 12, 8) + kIpProtoUdp + e.udp_len;
+    e.phdr_base_sum = wire::csum_partial(h.data() + l3 + 12, 8) + kIpProtoUdp + e.udp_len;
   } else {
-    e.phdr_base_sum = fast::csum_partial(h.data() + l3 + 8, 32) + kIpProtoUdp + e.udp_len;
+    e.phdr_base_sum = wire::csum_partial(h.data() + l3 + 8, 32) + kIpProtoUdp + e.udp_len;
   }
   e.udp_base_sum = e.phdr_base_sum;
-  e.udp_base_sum += fast::csum_partial(h.data() + l4, 8);
+  e.udp_base_sum += wire::csum_partial(h.data() + l4, 8);
   return e;
 }
 
@@ -164,7 +171,7 @@ std::vector<uint16_t> imix_schedule(const std::vector<uint32_t>& weights) {
   return order;
 }
 
-TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t stream_id) {
+wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t stream_id) {
   TxStreamPlan plan;
   plan.stream_id = stream_id;
   plan.n_lanes = s.lanes;
@@ -187,7 +194,12 @@ TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t stream_id) 
     case profile::FrameSizeKind::kRange:
       for (uint32_t size = s.frame.min; size <= s.frame.max; ++size)
         plan.sizes.push_back(make_size_entry(plan, static_cast<uint16_t>(size)));
-      plan.range_order = s.frame.order;
+      if (s.frame.order == profile::RangeOrder::kRandom) {
+        plan.random_size = true;
+      } else {
+        plan.size_schedule.resize(plan.sizes.size());
+        std::iota(plan.size_schedule.begin(), plan.size_schedule.end(), uint16_t{0});
+      }
       break;
   }
   plan.multi_size = plan.sizes.size() > 1;

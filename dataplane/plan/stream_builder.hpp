@@ -5,13 +5,14 @@
 // known-good frames.
 
 #include <cstdint>
+#include <vector>
 
-#include "dataplane/plan/stream_plan.hpp"
 #include "dataplane/profile/profile.hpp"
+#include "dataplane/wire/tx_stream_plan.hpp"
 
 namespace lr::plan {
 
-TxStreamPlan build_stream_plan(const profile::StreamCfg& stream, uint16_t stream_id);
+wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& stream, uint16_t stream_id);
 
 /// Weighted, interleaved order of size indexes (smooth weighted round robin), so a
 /// 7:4:1 IMIX does not send its seven small frames back to back.

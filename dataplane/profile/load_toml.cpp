@@ -8,7 +8,7 @@
 #include <toml++/toml.h>
 
 #include "dataplane/common/line_rate.hpp"
-#include "dataplane/fastpath/signature.hpp"
+#include "dataplane/wire/signature.hpp"
 #include "dataplane/profile/quantity.hpp"
 
 namespace lr::profile {
@@ -372,7 +372,12 @@ StreamCfg read_stream(TableReader& in) {
     for (const toml::node& item : *array) {
       if (!item.is_table()) in.fail(&item, "vary", "each entry must be a table");
       TableReader v(*item.as_table(), in.prefix() + "vary.", in.file());
-      stream.vary.push_back(read_vary(v, stream));
+      const VaryCfg vary = read_vary(v, stream);
+      // One entry per field: a second would overwrite the first's bytes in every frame.
+      for (const VaryCfg& earlier : stream.vary)
+        if (earlier.field == vary.field)
+          v.fail(v.find("field"), "field", "this field already varies in an earlier entry of this stream");
+      stream.vary.push_back(vary);
     }
   }
   in.finish();
@@ -470,7 +475,7 @@ void validate_profile(const Profile& profile) {
       throw ConfigError(file, s.loc, key + "frame_size",
                         fmt::format("stream '{}': a {}-byte frame cannot hold its {} bytes of headers, the {}-byte "
                                     "signature and the FCS; the smallest frame for this stream is {} bytes",
-                                    s.name, s.frame.smallest(), header_bytes(s), fast::kSignatureBytes, min_frame));
+                                    s.name, s.frame.smallest(), header_bytes(s), wire::kSignatureBytes, min_frame));
     if (s.count != 0 && s.count < s.lanes)
       throw ConfigError(file, s.loc, key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }

@@ -4,7 +4,7 @@
 #include <numeric>
 
 #include "dataplane/common/line_rate.hpp"
-#include "dataplane/fastpath/signature.hpp"
+#include "dataplane/wire/signature.hpp"
 
 namespace lr::profile {
 
@@ -51,7 +51,7 @@ uint16_t header_bytes(const StreamCfg& stream) noexcept {
 }
 
 uint16_t min_frame_bytes(const StreamCfg& stream) noexcept {
-  const auto needed = static_cast<uint16_t>(header_bytes(stream) + fast::kSignatureBytes + kFcsBytes);
+  const auto needed = static_cast<uint16_t>(header_bytes(stream) + wire::kSignatureBytes + kFcsBytes);
   return std::max<uint16_t>(needed, kMinFrameBytes);
 }
 

@@ -33,17 +33,18 @@ void BM_RxAccounting(benchmark::State& state) {
   }
   lr::profile::StreamCfg cfg;
   cfg.vlan = lr::profile::VlanCfg{100, 3};
-  std::vector<lr::plan::TxStreamPlan> plans;
+  std::vector<lr::wire::TxStreamPlan> plans;
   for (uint16_t s = 0; s < n_streams; ++s) plans.push_back(lr::plan::build_stream_plan(cfg, s));
   // Frames of n_streams streams interleaved, each stream in sequence.
   for (uint32_t i = 0; i < kFrames; ++i) {
     rte_mbuf* m = mbufs[i];
-    const lr::plan::TxStreamPlan& plan = plans[i % n_streams];
+    const lr::wire::TxStreamPlan& plan = plans[i % n_streams];
     auto* data = rte_pktmbuf_mtod(m, uint8_t*);
     std::copy(plan.template_bytes.begin(), plan.template_bytes.end(), data);
     uint16_t last = 0;
     lr::fast::write_frame(data, plan, plan.sizes[0], last,
-                          lr::fast::Signature{plan.stream_id, 0, i / n_streams, 1000}, i / n_streams);
+                          lr::wire::Signature{plan.stream_id, 0, i / n_streams, 1000},
+                          lr::fast::cursor_at(plan, i / n_streams));
     m->data_len = m->pkt_len = plan.sizes[0].data_len;
   }
   std::vector<lr::fast::RxStream> streams(n_streams);

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace lr::fast {
+namespace lr::wire {
 
 inline constexpr uint16_t kSignatureBytes = 14;
 inline constexpr uint16_t kSignatureMagic = 0x4C52;
@@ -130,4 +130,4 @@ inline bool locate_signature(const uint8_t* frame, uint32_t len, Signature& sig)
   return read_signature(frame + ip_end - kSignatureBytes, sig);
 }
 
-}  // namespace lr::fast
+}  // namespace lr::wire

@@ -38,10 +38,12 @@ std::string hex(const uint8_t* data, size_t len) {
 }
 
 // Writes frame `seq` of `plan` into `buffer` (which keeps what earlier frames left).
-std::string write(const plan::TxStreamPlan& plan, std::vector<uint8_t>& buffer, uint16_t& last_sig, uint8_t lane,
+std::string write(const wire::TxStreamPlan& plan, std::vector<uint8_t>& buffer, uint16_t& last_sig, uint8_t lane,
                   uint64_t seq, uint32_t tx_ns) {
-  const plan::SizeEntry& size = plan.sizes[size_index(plan, seq, lane)];
-  write_frame(buffer.data(), plan, size, last_sig, Signature{plan.stream_id, lane, static_cast<uint32_t>(seq), tx_ns}, seq);
+  const FrameCursor cursor = cursor_at(plan, seq);
+  const wire::SizeEntry& size = plan.sizes[size_index(plan, cursor, lane)];
+  write_frame(buffer.data(), plan, size, last_sig, wire::Signature{plan.stream_id, lane, static_cast<uint32_t>(seq), tx_ns},
+              cursor);
   return hex(buffer.data(), size.data_len);
 }
 
@@ -51,14 +53,15 @@ TEST(PacketWriter, VlanIpv4MinimumFrameMatchesReference) {
   s.vlan = profile::VlanCfg{100, 3};
   s.ipv4.dscp = 26;
   s.udp = {1024, 4791};
-  const plan::TxStreamPlan plan = plan::build_stream_plan(s, 0);
+  const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
   std::vector<uint8_t> buffer = plan.template_bytes;
   uint16_t last_sig = 0;
   EXPECT_EQ(write(plan, buffer, last_sig, 0, 5, 0x12345678), kVlanIpv4Min);
   // The fixed-size variant the TX loop uses for this stream writes the same bytes.
   std::vector<uint8_t> fixed = plan.template_bytes;
   uint16_t unused = 0;
-  write_frame<false, false>(fixed.data(), plan, plan.sizes[0], unused, Signature{0, 0, 5, 0x12345678}, 5);
+  write_frame<false, false>(fixed.data(), plan, plan.sizes[0], unused, wire::Signature{0, 0, 5, 0x12345678},
+                            cursor_at(plan, 5));
   EXPECT_EQ(hex(fixed.data(), fixed.size()), kVlanIpv4Min);
 }
 
@@ -72,7 +75,7 @@ TEST(PacketWriter, Ipv6SignatureAtOddOffsetMatchesReference) {
   s.udp = {5000, 5001};
   s.lanes = 3;
   s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 64, 1});
-  const plan::TxStreamPlan plan = plan::build_stream_plan(s, 7);
+  const wire::TxStreamPlan plan = plan::build_stream_plan(s, 7);
   std::vector<uint8_t> buffer = plan.template_bytes;
   uint16_t last_sig = 0;
   EXPECT_EQ(write(plan, buffer, last_sig, 2, 3, 0xDEADBEEF), kIpv6OddLength);
@@ -86,7 +89,7 @@ TEST(PacketWriter, ImixFramesReuseOneBufferAndKeepChecksumsExact) {
   s.eth_src = *profile::parse_mac("02:00:00:00:00:10");
   s.vary.push_back({profile::VaryField::kIpDst, profile::VaryOp::kIncrement, 10, 2});
   s.vary.push_back({profile::VaryField::kEthSrc, profile::VaryOp::kDecrement, 4, 1});
-  const plan::TxStreamPlan plan = plan::build_stream_plan(s, 1);
+  const wire::TxStreamPlan plan = plan::build_stream_plan(s, 1);
   ASSERT_TRUE(plan.multi_size);
   // One buffer for all four frames, as an mbuf that returns to its pool each time:
   // the longer frames must not carry the shorter frames' old signatures in their payload.
@@ -102,19 +105,19 @@ TEST(PacketWriter, RandomFieldStaysInRangeAndRepeatsForSameSequence) {
   profile::StreamCfg s;
   s.udp.dst = 2000;
   s.vary.push_back({profile::VaryField::kUdpDst, profile::VaryOp::kRandom, 100, 1});
-  const plan::TxStreamPlan plan = plan::build_stream_plan(s, 0);
+  const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
   std::vector<uint8_t> buffer = plan.template_bytes;
   uint16_t last_sig = 0;
   std::vector<bool> seen(100, false);
   for (uint64_t seq = 0; seq < 2000; ++seq) {
     write(plan, buffer, last_sig, 0, seq, 0);
-    const uint16_t port = load_be16(buffer.data() + 36);
+    const uint16_t port = wire::load_be16(buffer.data() + 36);
     ASSERT_GE(port, 2000);
     ASSERT_LT(port, 2100);
     seen[port - 2000] = true;
     // A frame the queue refused is rebuilt with the same sequence: same value.
     write(plan, buffer, last_sig, 0, seq, 0);
-    ASSERT_EQ(load_be16(buffer.data() + 36), port);
+    ASSERT_EQ(wire::load_be16(buffer.data() + 36), port);
   }
   EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 100);
 }
@@ -130,18 +133,19 @@ TEST(PacketWriter, HardwareChecksumLeavesPseudoHeaderSumForTheNic) {
     if (v6) s.ip_version = profile::IpVersion::kV6;
     s.vary.push_back({profile::VaryField::kIpSrc, profile::VaryOp::kRandom, 1000, 1});
     s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 7, 1});
-    plan::TxStreamPlan plan = plan::build_stream_plan(s, 3);
+    wire::TxStreamPlan plan = plan::build_stream_plan(s, 3);
     plan.hw_checksum = true;
     std::vector<uint8_t> buffer = plan.template_bytes;
     uint16_t last_sig = 0;
     for (uint64_t seq = 0; seq < 50; ++seq) {
-      const plan::SizeEntry& size = plan.sizes[size_index(plan, seq, 0)];
-      write_frame<true>(buffer.data(), plan, size, last_sig, Signature{3, 0, static_cast<uint32_t>(seq), 0}, seq);
+      const FrameCursor cursor = cursor_at(plan, seq);
+      const wire::SizeEntry& size = plan.sizes[size_index(plan, cursor, 0)];
+      write_frame<true>(buffer.data(), plan, size, last_sig, wire::Signature{3, 0, static_cast<uint32_t>(seq), 0}, cursor);
       uint16_t expected;
       if (v6) {
         expected = rte_ipv6_phdr_cksum(reinterpret_cast<const rte_ipv6_hdr*>(buffer.data() + 14), 0);
       } else {
-        EXPECT_EQ(load_be16(buffer.data() + 14 + 10), 0) << "IPv4 checksum left to the NIC";
+        EXPECT_EQ(wire::load_be16(buffer.data() + 14 + 10), 0) << "IPv4 checksum left to the NIC";
         expected = rte_ipv4_phdr_cksum(reinterpret_cast<const rte_ipv4_hdr*>(buffer.data() + 14), 0);
       }
       // DPDK returns the sum in network order as stored in memory.
@@ -169,12 +173,60 @@ TEST(StreamBuilder, RangeHasOneEntryPerSize) {
   s.frame.min = 64;
   s.frame.max = 1518;
   s.frame.order = profile::RangeOrder::kIncrement;
-  const plan::TxStreamPlan plan = plan::build_stream_plan(s, 0);
+  const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
   ASSERT_EQ(plan.sizes.size(), 1455u);
   EXPECT_EQ(plan.template_bytes.size(), 1514u);
-  EXPECT_EQ(plan.sizes[size_index(plan, 0, 0)].data_len, 60);
-  EXPECT_EQ(plan.sizes[size_index(plan, 1454, 0)].data_len, 1514);
-  EXPECT_EQ(plan.sizes[size_index(plan, 1455, 0)].data_len, 60);
+  EXPECT_EQ(plan.sizes[size_index(plan, cursor_at(plan, 0), 0)].data_len, 60);
+  EXPECT_EQ(plan.sizes[size_index(plan, cursor_at(plan, 1454), 0)].data_len, 1514);
+  EXPECT_EQ(plan.sizes[size_index(plan, cursor_at(plan, 1455), 0)].data_len, 60);
+}
+
+// The TX loop steps a cursor frame by frame instead of dividing: after any number of
+// steps it is exactly the cursor computed from the sequence, for IMIX schedules and
+// every field's count (one, odd, a power of two, the largest), also from a start far
+// into the sequence.
+TEST(FrameCursor, SteppingEqualsComputingFromTheSequence) {
+  profile::StreamCfg s;
+  s.frame.kind = profile::FrameSizeKind::kImix;
+  s.frame.sizes = {64, 594, 1518};
+  s.frame.weights = {7, 4, 1};
+  s.vlan = profile::VlanCfg{100, 3};
+  s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 1, 1});
+  s.vary.push_back({profile::VaryField::kUdpDst, profile::VaryOp::kDecrement, 7, 3});
+  s.vary.push_back({profile::VaryField::kVlanId, profile::VaryOp::kIncrement, 4096, 1});
+  s.vary.push_back({profile::VaryField::kIpSrc, profile::VaryOp::kIncrement, 4294967295u, 1});
+  s.vary.push_back({profile::VaryField::kIpDst, profile::VaryOp::kRandom, 1000, 2});
+  const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
+  for (const uint64_t start : {uint64_t{0}, uint64_t{4294967290}, uint64_t{1} << 40}) {
+    FrameCursor stepped = cursor_at(plan, start);
+    for (uint64_t seq = start; seq < start + 20000; ++seq) {
+      const FrameCursor computed = cursor_at(plan, seq);
+      ASSERT_EQ(stepped.seq, seq);
+      ASSERT_EQ(stepped.size_pos, computed.size_pos) << "seq " << seq;
+      for (uint32_t i = 0; i < plan.vary.size(); ++i) {
+        ASSERT_EQ(stepped.vary_k[i], computed.vary_k[i]) << "seq " << seq << " field " << i;
+        ASSERT_EQ(vary_value(plan.vary[i], stepped, 0, i), vary_value(plan.vary[i], computed, 0, i));
+      }
+      advance(plan, stepped);
+    }
+  }
+  // The values the profile asks for: increment and decrement by step, modulo count.
+  const FrameCursor at = cursor_at(plan, 100);
+  EXPECT_EQ(vary_value(plan.vary[0], at, 0, 0), s.udp.src);
+  EXPECT_EQ(static_cast<uint16_t>(vary_value(plan.vary[1], at, 0, 1)), static_cast<uint16_t>(s.udp.dst - (100 % 7) * 3));
+  EXPECT_EQ(vary_value(plan.vary[2], at, 0, 2), 100u + 100u);
+}
+
+// Hashed indexes (random sizes and fields) stay in [0, count) and use all of it.
+TEST(FrameCursor, HashedIndexesCoverTheirRange) {
+  std::vector<int> hits(1000);
+  for (uint64_t seq = 0; seq < 100000; ++seq) {
+    const uint32_t k = hash_to_index(mix64(seq), 1000);
+    ASSERT_LT(k, 1000u);
+    ++hits[k];
+  }
+  for (int h : hits) EXPECT_GT(h, 50);  // 100 expected each
+  EXPECT_EQ(hash_to_index(~uint64_t{0}, 4294967295u), 4294967294u);
 }
 
 }  // namespace

@@ -1,13 +1,13 @@
-#include "dataplane/fastpath/signature.hpp"
+#include "dataplane/wire/signature.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-#include "dataplane/fastpath/checksum.hpp"
+#include "dataplane/wire/checksum.hpp"
 
-namespace lr::fast {
+namespace lr::wire {
 namespace {
 
 TEST(Signature, RoundTripsEveryField) {
@@ -99,4 +99,4 @@ TEST(Signature, ArbitraryFramesNeverReadOutsideOrMatch) {
 }
 
 }  // namespace
-}  // namespace lr::fast
+}  // namespace lr::wire

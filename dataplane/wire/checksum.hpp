@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace lr::fast {
+namespace lr::wire {
 
 /// Ones'-complement sum of `len` bytes as big-endian 16-bit words. `odd_start` says the
 /// first byte sits at an odd offset from the start of the checksummed region.
@@ -54,4 +54,4 @@ inline uint32_t load_be32(const uint8_t* src) noexcept {
          static_cast<uint32_t>(src[2]) << 8 | src[3];
 }
 
-}  // namespace lr::fast
+}  // namespace lr::wire
