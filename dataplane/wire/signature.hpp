@@ -72,10 +72,16 @@ inline SignatureWords encode_signature(const Signature& sig) noexcept {
   return w;
 }
 
-/// Writes the 14 signature bytes at `dst`.
+/// Writes the 14 signature bytes at `dst`, as 8 + 4 + 2 byte stores straight from
+/// registers: a 6-byte memcpy made the compiler spill the words to the stack and load
+/// them back in pieces, a store-forwarding stall that perf put at a fifth of the TX
+/// burst's samples.
 inline void write_signature(uint8_t* dst, const SignatureWords& words) noexcept {
+  const auto hi_low = static_cast<uint32_t>(words.hi);
+  const auto hi_high = static_cast<uint16_t>(words.hi >> 32);
   std::memcpy(dst, &words.lo, 8);
-  std::memcpy(dst + 8, &words.hi, 6);
+  std::memcpy(dst + 8, &hi_low, 4);
+  std::memcpy(dst + 12, &hi_high, 2);
 }
 
 inline void write_signature(uint8_t* dst, const Signature& sig) noexcept {
