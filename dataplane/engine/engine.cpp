@@ -766,8 +766,17 @@ Result<void> Engine::set_link(const std::string& port, bool up) {
   if (!found) return std::unexpected(found.error());
   PortState& p = **found;
   if (auto ok = set_ethdev_link(p.info, p.cfg.name, up); !ok) return ok;
-  p.link = wait_link(p.info.port_id, up ? kLinkWaitMs : 0);
+  p.link = wait_link(p.info.port_id, 0);  // no wait: the caller polls with link_up (mgmt: on a timer)
   return {};
+}
+
+Result<bool> Engine::link_up(const std::string& port) {
+  auto found = state_->port_named(port);
+  if (!found) return std::unexpected(found.error());
+  PortState& p = **found;
+  if (p.closed) return false;
+  p.link = wait_link(p.info.port_id, 0);
+  return p.link.up;
 }
 
 Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
@@ -818,7 +827,7 @@ Result<void> Engine::set_port_started(const std::string& port, bool started) {
   const int rc = started ? rte_eth_dev_start(p.info.port_id) : rte_eth_dev_stop(p.info.port_id);
   if (auto ok = port_op_result(rc, started ? "starting the port" : "stopping the port", p); !ok) return ok;
   p.started = started;
-  if (started) p.link = wait_link(p.info.port_id, kLinkWaitMs);
+  p.link = wait_link(p.info.port_id, 0);  // no wait: the caller polls with link_up
   return {};
 }
 
@@ -851,17 +860,35 @@ std::vector<PortLiveCounters> Engine::live_counters() const {
   return out;
 }
 
+void Engine::stop_tx() {
+  if (!state_->launched) return;
+  for (LcoreState& l : state_->lcores) l.ctx->stop_tx.store(true, std::memory_order_release);
+}
+
+std::chrono::nanoseconds Engine::drain_interval() const noexcept {
+  return std::chrono::nanoseconds(state_->profile.run.drain_ns);
+}
+
 RunReport Engine::finish(bool interrupted, AfterRun after, const std::function<void()>& before_close) {
+  if (state_->launched) {
+    stop_tx();
+    // Every lane answers within one loop iteration.
+    while (!tx_finished()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(drain_interval());
+  }
+  return finish_drained(interrupted, after, before_close);
+}
+
+RunReport Engine::finish_drained(bool interrupted, AfterRun after, const std::function<void()>& before_close) {
   State& st = *state_;
   RunReport report;
   report.profile_path = st.profile.path;
   report.interrupted = interrupted;
   report.warnings = st.warnings;
   if (st.launched) {
+    // The lanes have stopped (stop_tx, then tx_finished): the lcores now only receive,
+    // and return within one loop iteration of stop_rx.
     for (LcoreState& l : st.lcores) l.ctx->stop_tx.store(true, std::memory_order_release);
-    // Every lane answers within one loop iteration.
-    while (!tx_finished()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    std::this_thread::sleep_for(std::chrono::nanoseconds(st.profile.run.drain_ns));
     for (LcoreState& l : st.lcores) l.ctx->stop_rx.store(true, std::memory_order_release);
     rte_eal_mp_wait_lcore();
     st.launched = false;

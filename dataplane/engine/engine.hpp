@@ -4,6 +4,7 @@
 // it from main(), and the control server (later) drives the same calls over the socket.
 // Thread: mgmt (main lcore) only; EAL must be initialised.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -77,12 +78,17 @@ class Engine {
   /// Port settings. Errors: kInvalid (no such port; MTU too small for a stream's frames),
   /// kBusy (MTU while traffic runs), kNotSupported ("... is not supported by <driver>").
   Result<void> set_promiscuous(const std::string& port, bool on);
+  /// Asks for the link up or down and returns without waiting for it: a link takes
+  /// from microseconds (vdevs) to seconds (autoneg on a real NIC); poll link_up.
   Result<void> set_link(const std::string& port, bool up);
+  /// Reads the port's link now (and keeps it for port_reports). Errors: kInvalid (no such port).
+  Result<bool> link_up(const std::string& port);
   Result<void> set_mtu(const std::string& port, uint16_t mtu);
   /// Link speed negotiation through ethdev (`link_speeds` bits, see link_speeds_bits):
   /// the port is reconfigured and restarted, then its link awaited. Not while traffic runs.
   Result<void> set_link_speeds(const std::string& port, uint32_t link_speeds);
-  /// Starts or stops a port between runs (traffic.start starts every port it needs).
+  /// Starts or stops a port between runs (traffic.start starts every port it needs);
+  /// does not wait for its link (poll link_up).
   Result<void> set_port_started(const std::string& port, bool started);
 
   /// Per-stream results so far, while traffic runs: TX counters read relaxed, RX state
@@ -97,6 +103,14 @@ class Engine {
 
   /// Stops one stream's TX lanes; the others go on. Errors: kInvalid (no such stream).
   Result<void> stop_stream(const std::string& stream);
+
+  /// The end of a run in steps, for a caller with an event loop: stop_tx, then wait
+  /// (timers, not sleeps) until tx_finished and then for drain_interval, then
+  /// finish_drained. `finish` below does the same, sleeping in between.
+  void stop_tx();
+  std::chrono::nanoseconds drain_interval() const noexcept;
+  RunReport finish_drained(bool interrupted, AfterRun after = AfterRun::kClosePorts,
+                           const std::function<void()>& before_close = {});
 
   /// Stops TX, lets RX drain for the profile's drain interval, stops the lcores, reads
   /// all counters, stops or closes the ports and checks that every mbuf came back. Port

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <set>
 
+#include "dataplane/mgmt/link_waiter.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
+#include "dataplane/mgmt/run_ender.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
 
@@ -84,7 +86,10 @@ std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::st
 
 }  // namespace
 
-void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership, RunHooks hooks) {
+void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership,
+                                RunHooks hooks) {
+  // Shared by the handlers that hold it; lives as long as the dispatcher's methods.
+  const auto ender = std::make_shared<RunEnder>(io, engine);
   d.add("hello", "Protocol handshake. params: {client?}. Returns server, version, protocol, session.", false,
         [](Session& session, const api::Params& p) {
           if (auto client = p.optional_string("client")) session.client = *client;
@@ -124,26 +129,35 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           return out;
         });
 
-  d.add("port.set",
+  d.add_async("port.set",
         "Changes port settings: params {port, promiscuous?: bool, link?: \"up\"|\"down\", mtu?: 68-9600, "
         "state?: \"started\"|\"stopped\"}. MTU and state only while traffic is stopped (the port is stopped and "
-        "restarted around an MTU change). Returns the port.",
-        true, [&](Session& session, const api::Params& p) {
+        "restarted around an MTU change). A link brought up or a port started is awaited (up to 5 s, on a timer: "
+        "other sessions are answered meanwhile). Returns the port.",
+        true, [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
           const std::string name = port_named(engine, p.string("port")).name;
           ownership.check_may_change(session, name);
+          bool await = false;
           if (const auto v = p.optional_bool("promiscuous")) value_or_throw(engine.set_promiscuous(name, *v));
           if (const auto v = p.optional_string("link")) {
             if (*v != "up" && *v != "down")
               throw RpcError(RpcCode::kInvalidParams, fmt::format("params.link: '{}' is not up or down", *v));
             value_or_throw(engine.set_link(name, *v == "up"));
+            await = *v == "up";
           }
           if (p.has("mtu")) value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600))));
           if (const auto v = p.optional_string("state")) {
             if (*v != "started" && *v != "stopped")
               throw RpcError(RpcCode::kInvalidParams, fmt::format("params.state: '{}' is not started or stopped", *v));
             value_or_throw(engine.set_port_started(name, *v == "started"));
+            await = await || *v == "started";
           }
-          return to_json(port_report(engine, name));
+          const auto answer = [&engine, name, reply](bool) { reply.complete([&] { return to_json(port_report(engine, name)); }); };
+          if (!await) {
+            answer(false);
+            return;
+          }
+          await_link(io, [&engine, name] { return engine.link_up(name).value_or(false); }, kLinkWait, answer);
         });
 
   d.add("stream.list", "Streams: name, ports, rate, frame size, lanes.", false, [&](Session&, const api::Params&) {
@@ -253,11 +267,13 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
           value_or_throw(engine.start(selected));
           return json{{"running", true}, {"streams", selected.empty() ? json("all") : json(selected)}};
         });
-  d.add("traffic.stop",
+  d.add_async("traffic.stop",
         "Ends the run: stops every stream, drains, and returns the run's report (the one-shot mode's JSON report). "
-        "With params.streams or params.ports, stops only those streams (see stream.stop) and the run goes on.",
-        true, [&, hooks](Session& session, const api::Params& p) {
+        "With params.streams or params.ports, stops only those streams (see stream.stop) and the run goes on. "
+        "The drain runs on a timer: other sessions are answered meanwhile.",
+        true, [&, hooks, ender](Session& session, const api::Params& p, Reply reply) {
           if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
+          if (ender->ending()) throw RpcError(RpcCode::kBusy, "the run is already ending (its drain is in progress)");
           const std::vector<std::string> streams = p.strings("streams");
           const std::vector<std::string> ports = p.strings("ports");
           if (!streams.empty() || !ports.empty()) {
@@ -272,11 +288,16 @@ void register_dataplane_methods(Dispatcher& d, Engine& engine, PortOwnership& ow
               stopped.push_back(s.name);
             }
             for (const std::string& name : streams) stream_named(engine, name);
-            return json{{"stopped", stopped}};
+            reply(json{{"stopped", stopped}});
+            return;
           }
           for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          json report = to_json(engine.finish(false, AfterRun::kKeepPorts, hooks.before_close));
-          return hooks.annotate_report ? hooks.annotate_report(std::move(report)) : report;
+          ender->end(AfterRun::kKeepPorts, hooks.before_close, [hooks, reply](RunReport finished) {
+            reply.complete([&] {
+              json report = to_json(finished);
+              return hooks.annotate_report ? hooks.annotate_report(std::move(report)) : report;
+            });
+          });
         });
   d.add("traffic.status", "Whether traffic runs, and whether every stream has finished sending.", false,
         [&](Session&, const api::Params&) {

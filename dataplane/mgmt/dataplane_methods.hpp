@@ -3,6 +3,7 @@
 // hello, methods.list, port.*, stream.*, traffic.*, stats.*, session.*.
 // Thread: mgmt (the Asio loop on the main lcore).
 
+#include <boost/asio/io_context.hpp>
 #include <functional>
 
 #include "dataplane/engine/engine.hpp"
@@ -19,6 +20,7 @@ struct RunHooks {
   std::function<nlohmann::json(nlohmann::json)> annotate_report;
 };
 
-void register_dataplane_methods(Dispatcher& dispatcher, Engine& engine, PortOwnership& ownership, RunHooks hooks = {});
+void register_dataplane_methods(Dispatcher& dispatcher, boost::asio::io_context& io, Engine& engine,
+                                PortOwnership& ownership, RunHooks hooks = {});
 
 }  // namespace lr::dp

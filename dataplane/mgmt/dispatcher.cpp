@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+#include <optional>
+
 namespace lr::dp {
 
 using api::RpcCode;
@@ -43,32 +46,91 @@ std::optional<uint64_t> PortOwnership::owner(const std::string& port) const {
   return it->second.session;
 }
 
+struct Reply::State {
+  nlohmann::json id;
+  bool notification = false;
+  Respond respond;
+  bool answered = false;
+
+  void answer(std::string line) {
+    if (answered) return;
+    answered = true;
+    respond(notification ? std::string() : std::move(line));
+  }
+};
+
+Reply::Reply(nlohmann::json id, bool notification, Respond respond)
+    : state_(std::make_shared<State>(State{std::move(id), notification, std::move(respond)})) {}
+
+void Reply::operator()(const nlohmann::json& result) const { state_->answer(api::make_result(state_->id, result)); }
+
+void Reply::fail(RpcCode code, const std::string& message) const {
+  state_->answer(api::make_error(state_->id, code, message));
+}
+
+void Reply::complete(const std::function<nlohmann::json()>& make_result) const {
+  try {
+    (*this)(make_result());
+  } catch (const RpcError& error) {
+    fail(error.code(), error.what());
+  } catch (const nlohmann::json::exception& error) {
+    fail(RpcCode::kInvalidParams, error.what());
+  } catch (const std::exception& error) {
+    fail(RpcCode::kInternalError, error.what());
+  }
+}
+
 void Dispatcher::add(std::string name, std::string help, bool mutating, Handler handler) {
-  methods_[std::move(name)] = Method{std::move(help), mutating, std::move(handler)};
+  methods_[std::move(name)] = Method{std::move(help), mutating, std::move(handler), nullptr};
+}
+
+void Dispatcher::add_async(std::string name, std::string help, bool mutating, AsyncHandler handler) {
+  methods_[std::move(name)] = Method{std::move(help), mutating, nullptr, std::move(handler)};
+}
+
+void Dispatcher::handle(Session& session, std::string_view line, Reply::Respond respond) const {
+  nlohmann::json id = nullptr;
+  bool notification = false;
+  const Method* method = nullptr;
+  api::Request request;
+  // Parsing and lookup: errors are answered even for notifications that could not be
+  // parsed as such.
+  try {
+    request = api::parse_request(line);
+    id = request.id;
+    notification = request.notification;
+    const auto found = methods_.find(request.method);
+    if (found == methods_.end())
+      throw RpcError(RpcCode::kMethodNotFound, fmt::format("no method '{}' (methods.list lists them)", request.method));
+    method = &found->second;
+  } catch (const RpcError& error) {
+    respond(notification ? std::string() : api::make_error(id, error.code(), error.what()));
+    return;
+  }
+  const Reply reply(id, notification, std::move(respond));
+  const api::Params params(request.params);
+  if (method->handler) {
+    reply.complete([&] { return method->handler(session, params); });
+    return;
+  }
+  try {
+    method->async_handler(session, params, reply);
+  } catch (const RpcError& error) {
+    reply.fail(error.code(), error.what());
+  } catch (const nlohmann::json::exception& error) {
+    reply.fail(RpcCode::kInvalidParams, error.what());
+  } catch (const std::exception& error) {
+    reply.fail(RpcCode::kInternalError, error.what());
+  }
 }
 
 std::string Dispatcher::handle(Session& session, std::string_view line) const {
-  nlohmann::json id = nullptr;
-  bool notification = false;
-  try {
-    api::Request request = api::parse_request(line);
-    id = request.id;
-    notification = request.notification;
-    const auto method = methods_.find(request.method);
-    if (method == methods_.end())
-      throw RpcError(RpcCode::kMethodNotFound,
-                     fmt::format("no method '{}' (methods.list lists them)", request.method));
-    const api::Params params(request.params);
-    nlohmann::json result = method->second.handler(session, params);
-    return notification ? std::string() : api::make_result(id, result);
-  } catch (const RpcError& error) {
-    // Errors are answered even for notifications that could not be parsed as such.
-    return notification ? std::string() : api::make_error(id, error.code(), error.what());
-  } catch (const nlohmann::json::exception& error) {
-    return notification ? std::string() : api::make_error(id, RpcCode::kInvalidParams, error.what());
-  } catch (const std::exception& error) {
-    return notification ? std::string() : api::make_error(id, RpcCode::kInternalError, error.what());
-  }
+  // Shared: an asynchronous method may answer after this returns.
+  auto out = std::make_shared<std::optional<std::string>>();
+  handle(session, line, [out](std::string response) { *out = std::move(response); });
+  if (*out) return **out;
+  return api::make_error(nullptr, RpcCode::kInternalError,
+                         "the method answers asynchronously; it needs the control server's event loop");
 }
 
 nlohmann::json Dispatcher::list() const {

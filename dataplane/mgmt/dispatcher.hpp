@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -53,15 +54,44 @@ class PortOwnership {
   std::map<std::string, Owner, std::less<>> owners_;
 };
 
+/// The completion of an asynchronous method: answers its request once, later (after a
+/// timer, a drain, a link coming up). Copies share the one answer; calls after the
+/// first are ignored. Thread: mgmt.
+class Reply {
+ public:
+  using Respond = std::function<void(std::string)>;  ///< the response line ("" for a notification)
+  Reply(nlohmann::json id, bool notification, Respond respond);
+
+  void operator()(const nlohmann::json& result) const;
+  void fail(api::RpcCode code, const std::string& message) const;
+  /// Runs `make_result` and answers with its value, or with the error it throws
+  /// (RpcError, JSON errors and other exceptions, as for a synchronous method).
+  void complete(const std::function<nlohmann::json()>& make_result) const;
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
 class Dispatcher {
  public:
   using Handler = std::function<nlohmann::json(Session&, const api::Params&)>;
+  /// Starts the work and returns at once; `reply` answers when it is done. The control
+  /// thread never waits inside a handler: other sessions, the link poll and telemetry
+  /// go on meanwhile. A throw before returning answers with that error.
+  using AsyncHandler = std::function<void(Session&, const api::Params&, Reply reply)>;
 
   /// Registers a method; `mutating` methods are listed as such (they check ownership).
   void add(std::string name, std::string help, bool mutating, Handler handler);
+  void add_async(std::string name, std::string help, bool mutating, AsyncHandler handler);
 
-  /// One request line in, one response line out (empty for a notification). Never
-  /// throws: every failure becomes a JSON-RPC error object.
+  /// One request line in; `respond` gets the response line (empty for a notification),
+  /// now or, for an asynchronous method, once it completes. Never throws: every failure
+  /// becomes a JSON-RPC error object.
+  void handle(Session& session, std::string_view line, Reply::Respond respond) const;
+
+  /// The same for callers without an event loop (tests, the fuzzer): the response of a
+  /// method that answered before returning, else an internal error saying so.
   std::string handle(Session& session, std::string_view line) const;
 
   /// [{name, help, mutating}] in name order.
@@ -71,7 +101,8 @@ class Dispatcher {
   struct Method {
     std::string help;
     bool mutating = false;
-    Handler handler;
+    Handler handler;             ///< one of the two
+    AsyncHandler async_handler;
   };
   std::map<std::string, Method, std::less<>> methods_;
 };

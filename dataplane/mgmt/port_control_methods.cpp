@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "dataplane/mgmt/link_waiter.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/profile/quantity.hpp"
 
@@ -78,7 +79,8 @@ PortControl& changeable(PortControls& ports, const PortOwnership& ownership, con
 
 }  // namespace
 
-void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwnership& ownership) {
+void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, PortControls& ports,
+                                   PortOwnership& ownership) {
 
 
   d.add("port.link",
@@ -88,10 +90,11 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
           PortControl& port = ports.at(p.string("port"));
           return link_json(port, value_or_throw(port.link()));
         });
-  d.add("port.link_set",
+  d.add_async("port.link_set",
         "Sets the link: params {port, up?: bool, autoneg?: bool, speed?: \"50G\" (fixed with autoneg false, else "
-        "advertise that speed's modes), advertise?: [link modes]}. Returns the link read back.",
-        true, [&](Session& session, const api::Params& p) {
+        "advertise that speed's modes), advertise?: [link modes]}. Returns the link read back; a link brought up "
+        "is awaited first (up to 5 s, on a timer: other sessions are answered meanwhile).",
+        true, [&](Session& session, const api::Params& p, Reply reply) {
           PortControl& port = changeable(ports, ownership, session, p);
           LinkRequest request;
           request.up = p.optional_bool("up");
@@ -102,7 +105,20 @@ void register_port_control_methods(Dispatcher& d, PortControls& ports, PortOwner
             request.speed_mbps = static_cast<uint32_t>(*bps / 1'000'000);
           }
           if (p.has("advertise")) request.advertise = p.strings("advertise");
-          return link_json(port, value_or_throw(port.set_link(request, fmt::format("set by session {}", session.id))));
+          const Served<LinkStatus> set = value_or_throw(port.set_link(request, fmt::format("set by session {}", session.id)));
+          if (!request.up.value_or(false) || set.value.up) {
+            reply(link_json(port, set));
+            return;
+          }
+          const auto read = [&port] { return port.link(); };
+          await_link(io, [read] { const auto l = read(); return l && l->value.up; }, kLinkWait,
+                     [&port, read, backend = set.backend, reply](bool) {
+                       reply.complete([&] {
+                         Served<LinkStatus> now = value_or_throw(read());
+                         now.backend = backend;
+                         return link_json(port, now);
+                       });
+                     });
         });
   d.add("port.link_history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
         false, [&](Session&, const api::Params& p) {

@@ -56,9 +56,17 @@ class RpcServer::Connection : public std::enable_shared_from_this<Connection> {
                              std::string line = buffer_.substr(0, n - 1);
                              buffer_.erase(0, n);
                              if (!line.empty() && line.back() == '\r') line.pop_back();
-                             const std::string reply = line.empty() ? std::string() : dispatcher_.handle(session_, line);
-                             if (reply.empty()) read();
-                             else send(reply + "\n", false);
+                             if (line.empty()) {
+                               read();
+                               return;
+                             }
+                             // One request at a time per connection: the next is read once
+                             // this one is answered, which for an asynchronous method is
+                             // later, while other connections go on.
+                             dispatcher_.handle(session_, line, [this, self](std::string reply) {
+                               if (reply.empty()) read();
+                               else send(std::move(reply) + "\n", false);
+                             });
                            });
   }
 

@@ -18,11 +18,11 @@ Result<std::optional<RunReport>> serve(Engine& engine, PortControls& controls, c
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
-  register_dataplane_methods(dispatcher, engine, ownership,
+  register_dataplane_methods(dispatcher, io, engine, ownership,
                              RunHooks{[&controls] { controls.mark_baselines(); },
                                       [&controls] { controls.snapshot_counters(); },
                                       [&controls](nlohmann::json report) { return controls.annotate_report(std::move(report)); }});
-  register_port_control_methods(dispatcher, controls, ownership);
+  register_port_control_methods(dispatcher, io, controls, ownership);
   RpcServer server(io, dispatcher, ownership, ServerOptions{socket_path, group});
   if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
   // A shell starts background jobs with SIGINT ignored; the service still wants it.
