@@ -14,7 +14,8 @@ packages=(
   dpdk dpdk-dev libdpdk-dev
   libspdlog-dev libfmt-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
   libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev libmnl-dev
-  python3 tshark iproute2 nftables procps kmod util-linux curl prometheus clang-14 tmux ethtool
+  python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
+  clang-14 libclang-rt-14-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
 )
 
 missing=()

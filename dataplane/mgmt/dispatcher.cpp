@@ -106,6 +106,12 @@ void Dispatcher::handle(Session& session, std::string_view line, Reply::Respond 
   } catch (const RpcError& error) {
     respond(notification ? std::string() : api::make_error(id, error.code(), error.what()));
     return;
+  } catch (const nlohmann::json::exception& error) {  // e.g. a number too large for a double
+    respond(notification ? std::string() : api::make_error(id, RpcCode::kParseError, error.what()));
+    return;
+  } catch (const std::exception& error) {
+    respond(notification ? std::string() : api::make_error(id, RpcCode::kInternalError, error.what()));
+    return;
   }
   const Reply reply(id, notification, std::move(respond));
   const api::Params params(request.params);

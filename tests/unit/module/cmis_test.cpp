@@ -195,10 +195,5 @@ TEST(DecodedModule, ChoosesTheLayoutByIdentifierAndSaysWhyOtherwise) {
   }
 }
 
-TEST(Cmis, RandomImagesNeverCrash) {
-  test::decode_random_images(7, {256, 768}, 900, 0x18,
-                             [](const std::vector<uint8_t>& bytes) { (void)format_module(decode_module(bytes)); });
-}
-
 }  // namespace
 }  // namespace lr::module

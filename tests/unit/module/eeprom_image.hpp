@@ -3,7 +3,6 @@
 // monitor lookup by name, and the random-image robustness loop.
 
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,24 +37,6 @@ inline const Monitor& monitor_named(const std::vector<Monitor>& monitors, const 
   for (const Monitor& mon : monitors)
     if (mon.name == name) return mon;
   throw std::runtime_error("no monitor " + name);
-}
-
-/// 20000 random images, of the layout's sizes or any size up to `max_size`, half with the
-/// layout's identifier in bytes 0 and 128: decoding and printing either works or throws
-/// DecodeError.
-template <class DecodeAndFormat>
-void decode_random_images(uint32_t seed, std::vector<size_t> sizes, size_t max_size, uint8_t identifier,
-                          DecodeAndFormat decode_and_format) {
-  std::mt19937 rng(seed);
-  for (int round = 0; round < 20000; ++round) {
-    std::vector<uint8_t> bytes(rng() % 2 ? sizes[rng() % sizes.size()] : rng() % max_size);
-    for (auto& b : bytes) b = static_cast<uint8_t>(rng());
-    if (bytes.size() > 128 && rng() % 2) bytes[0] = bytes[128] = identifier;
-    try {
-      decode_and_format(bytes);
-    } catch (const DecodeError&) {
-    }
-  }
 }
 
 }  // namespace lr::module::test

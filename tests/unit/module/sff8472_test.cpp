@@ -198,10 +198,5 @@ TEST(Sff8472, TruncatedOrForeignImagesGiveClearErrors) {
   }
 }
 
-TEST(Sff8472, RandomImagesNeverCrash) {
-  test::decode_random_images(3, {256, 512}, 600, 0x03,
-                             [](const std::vector<uint8_t>& bytes) { (void)format_sff8472(decode_sff8472(bytes)); });
-}
-
 }  // namespace
 }  // namespace lr::module

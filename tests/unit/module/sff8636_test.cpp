@@ -137,10 +137,5 @@ TEST(Sff8636, WrongSizesAndIdentifiersAreClearErrors) {
   }
 }
 
-TEST(Sff8636, RandomImagesNeverCrash) {
-  test::decode_random_images(5, {256, 640}, 700, 0x11,
-                             [](const std::vector<uint8_t>& bytes) { (void)format_sff8636(decode_sff8636(bytes)); });
-}
-
 }  // namespace
 }  // namespace lr::module
