@@ -1,6 +1,6 @@
 #pragma once
-// Test helpers shared by the EEPROM decoder tests: an image built field by field, the
-// monitor lookup by name, and the random-image robustness loop.
+// Test helpers shared by the EEPROM decoder tests: an image built field by field and the
+// monitor lookup by name.
 
 #include <cstdint>
 #include <stdexcept>
