@@ -10,27 +10,11 @@ import time
 import unittest
 
 import lrtest
+import serve_test
 
-PROFILE = """
-[eal]
-lcores = "0-1"
-huge_pages = "off"
-extra_args = ["--file-prefix", "%s"]
-[run]
-drain = "2s"
-[control]
-socket = "%s"
-[[port]]
-name = "p0"
-device = "net_ring0"
-speed = "10G"
-[[stream]]
-name = "s1"
-tx_port = "p0"
-rx_port = "p0"
-frame_size = 128
-rate = "20kpps"
-"""
+# The service profile of serve_test (net_ring loopback, one paced stream) with a long drain.
+PROFILE = serve_test.PROFILE.replace('drain = "100ms"', 'drain = "2s"')
+assert 'drain = "2s"' in PROFILE
 
 
 class ControlThread(lrtest.DataplaneCase):

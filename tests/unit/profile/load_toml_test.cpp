@@ -177,6 +177,14 @@ TEST(LoadToml, VaryOnAbsentVlanIsRefused) {
   EXPECT_EQ(error_of(text), "test.toml:8:20: key 'stream[0].vary.field': vlan.id varies but the stream has no vlan table");
 }
 
+TEST(LoadToml, FieldVaryingTwiceIsRefusedAtTheSecondEntry) {
+  const std::string text = std::string(kMinimal) +
+                           "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\n"
+                           "vary = [ { field = \"udp.src\", count = 4 }, { field = \"udp.src\", op = \"random\" } ]\n";
+  EXPECT_EQ(error_of(text), "test.toml:8:54: key 'stream[0].vary.field': this field already varies in an earlier entry of "
+                            "this stream");
+}
+
 TEST(LoadToml, NoPortIsRefused) {
   EXPECT_EQ(error_of("[eal]\nlcores = \"0-1\"\n"), "test.toml:1:1: key 'port': the profile has no [[port]]");
 }
