@@ -1,3 +1,5 @@
+// One concept over 500 lines: every profile key's reader with its range, default and the
+// file:line:column error that names it. Splitting it by table would scatter one schema.
 #include "dataplane/profile/load_toml.hpp"
 
 #include <fmt/format.h>
