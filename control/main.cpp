@@ -14,6 +14,7 @@
 #include "control/cli/port_commands.hpp"
 #include "control/cli/run_command.hpp"
 #include "control/cli/tables.hpp"
+#include "control/views/run_views.hpp"
 #include "control/cli/watch_commands.hpp"
 #include "control/client/dataplane_client.hpp"
 #include "control/export/http_exporter.hpp"
@@ -180,7 +181,7 @@ int main(int argc, char** argv) {
     } else if (*stats) {
       if (!watch) {
         const json result = client.call("stats.streams");
-        print(result, as_json, lr::ctl::stream_stats_table(result));
+        print(result, as_json, lr::ctl::stream_table(lr::ctl::stream_reports(result)));
       } else {
         return lr::ctl::run_stats_watch(client, as_json);
       }
@@ -243,7 +244,7 @@ int main(int argc, char** argv) {
           return kExitRefused;
         }
       }
-      print(report, as_json, lr::ctl::report_table(report));
+      print(report, as_json, lr::ctl::run_table(lr::api::run_report_from_json(report)));
     } else if (*rate) {
       const json result = client.call("stream.set_rate", {{"stream", stream_name}, {"rate", rate_text}});
       const json target = result.value("target_pps", json());

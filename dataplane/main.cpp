@@ -13,6 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "control/views/run_views.hpp"
 #include "dataplane/eal/eal_args.hpp"
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/oneshot.hpp"
@@ -121,7 +122,13 @@ int main(int argc, char** argv) {
     } else {
       lr::dp::Engine& e = **engine;
       controls.mark_baselines();  // the report's NIC counters are this run's
-      report = lr::dp::run_oneshot(e, g_interrupt, quiet || !profile.run.live ? nullptr : stdout,
+      lr::dp::LiveLine live;
+      if (!quiet && profile.run.live)
+        live = [](double elapsed_s, const auto& before, const auto& after, double seconds) {
+          std::printf("%s\n", lr::ctl::live_line(elapsed_s, before, after, seconds).c_str());
+          std::fflush(stdout);
+        };
+      report = lr::dp::run_oneshot(e, g_interrupt, live,
                                    [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); },
                                    [&controls] { controls.poll_links(); }, [&controls] { controls.snapshot_counters(); });
       controls.poll_links();
@@ -130,13 +137,13 @@ int main(int argc, char** argv) {
       code = fail(kExitCannotRun, lr::to_string(report->error()));
     } else if (report) {
       const lr::dp::RunReport& r = **report;
-      std::printf("\n%s", lr::dp::format_table(r).c_str());
+      std::printf("\n%s", lr::ctl::run_table(r).c_str());
       if (r.interrupted) std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
       const std::string flaps = controls.link_changes_text();
       if (!flaps.empty()) std::printf("link changes:\n%s", flaps.c_str());
       if (!report_path.empty()) {
         std::ofstream out(report_path, std::ios::trunc);
-        out << controls.annotate_report(lr::dp::to_json(r)).dump(2) << "\n";
+        out << controls.annotate_report(lr::api::to_json(r)).dump(2) << "\n";
         if (!out) code = fail(kExitReport, fmt::format("writing the report file '{}' failed", report_path));
         else std::printf("report: %s\n", report_path.c_str());
       }

@@ -16,6 +16,7 @@
 
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
+#include "control/views/run_views.hpp"
 #include "control/client/dataplane_client.hpp"
 
 namespace lr::ctl {
@@ -81,13 +82,6 @@ struct TempDir {
   }
 };
 
-std::string live_line(double elapsed, const json& before, const json& after, double seconds) {
-  std::string line = fmt::format("[{:7.1f}s]", elapsed);
-  for (const PortRate& r : port_rates(before, after, seconds))
-    line += fmt::format("  {}: tx {:8.3f} Mpps {:7.3f} Gbit/s rx {:8.3f} Mpps {:7.3f} Gbit/s", r.name, r.tx_pps / 1e6,
-                        r.tx_l1_bps / 1e9, r.rx_pps / 1e6, r.rx_l1_bps / 1e9);
-  return line;
-}
 
 }  // namespace
 
@@ -143,8 +137,8 @@ int run_profile(const RunOptions& options) {
     const auto now = clock::now();
     if (options.live && !options.as_json && now - last >= std::chrono::seconds(1)) {
       json current = client->call("stats.ports");
-      std::printf("%s\n", live_line(std::chrono::duration<double>(now - t0).count(), previous, current,
-                                    std::chrono::duration<double>(now - last).count())
+      std::printf("%s\n", live_line(std::chrono::duration<double>(now - t0).count(), port_traffic(previous),
+                                    port_traffic(current), std::chrono::duration<double>(now - last).count())
                               .c_str());
       std::fflush(stdout);
       previous = std::move(current);
@@ -156,7 +150,7 @@ int run_profile(const RunOptions& options) {
   report["profile"] = options.profile_path;
   int code = 0;
   if (options.as_json) std::printf("%s\n", report.dump(2).c_str());
-  else std::printf("\n%s", report_table(report).c_str());
+  else std::printf("\n%s", run_table(api::run_report_from_json(report)).c_str());
   if (report["interrupted"].get<bool>() && !options.as_json)
     std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
   if (!options.report_path.empty()) {

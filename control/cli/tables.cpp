@@ -16,26 +16,21 @@ std::string text_or_dash(const json& value) {
   return value.dump();
 }
 
-std::string ns(const json& latency, const char* key) {
-  return latency.is_object() ? fmt::format("{}ns", latency.value(key, uint64_t{0})) : "-";
-}
-
 }  // namespace
 
-std::vector<PortRate> port_rates(const json& before, const json& after, double seconds) {
-  std::vector<PortRate> out;
-  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
-    const json& a = after[i]["linerate"];
-    const json& b = before[i]["linerate"];
-    const auto per_second = [&](const char* key) { return (a.value(key, 0.0) - b.value(key, 0.0)) / seconds; };
-    PortRate r;
-    r.name = after[i].value("name", "");
-    r.tx_pps = per_second("tx_packets");
-    r.rx_pps = per_second("rx_packets");
-    r.tx_l1_bps = (per_second("tx_bytes") + r.tx_pps * 20) * 8;
-    r.rx_l1_bps = (per_second("rx_bytes") + r.rx_pps * 20) * 8;
-    out.push_back(std::move(r));
+std::vector<api::PortTraffic> port_traffic(const json& stats_ports) {
+  std::vector<api::PortTraffic> out;
+  for (const json& port : stats_ports) {
+    api::PortTraffic traffic = api::port_traffic_from_json(port.value("linerate", json::object()));
+    traffic.name = port.value("name", "");
+    out.push_back(std::move(traffic));
   }
+  return out;
+}
+
+std::vector<api::StreamReport> stream_reports(const json& stats_streams) {
+  std::vector<api::StreamReport> out;
+  for (const json& stream : stats_streams) out.push_back(api::stream_report_from_json(stream));
   return out;
 }
 
@@ -58,38 +53,6 @@ std::string streams_table(const json& streams) {
                        text_or_dash(s.value("rx_port", json())), s.value("frame_bytes_mean", 0.0), s.value("lanes", 0),
                        target.is_number() ? fmt::format("{:.6f}", target.get<double>() / 1e6) : std::string("max"));
   }
-  return out;
-}
-
-std::string stream_stats_table(const json& stats) {
-  std::string out = fmt::format("{:<16} {:>12} {:>9} {:>12} {:>10} {:>6} {:>6} {:>9} {:>9} {:>9}\n", "stream",
-                                "tx_packets", "tx_Mpps", "rx_packets", "lost", "dup", "ooo", "lat_p50", "lat_p99",
-                                "lat_max");
-  for (const json& s : stats) {
-    const bool rx = s.contains("rx_packets");
-    const json latency = s.value("latency_ns", json());
-    out += fmt::format("{:<16} {:>12} {:>9.4f} {:>12} {:>10} {:>6} {:>6} {:>9} {:>9} {:>9}\n", s.value("name", ""),
-                       s.value("tx_packets", uint64_t{0}), s.value("tx_pps_achieved", 0.0) / 1e6,
-                       rx ? std::to_string(s.value("rx_packets", uint64_t{0})) : "-",
-                       rx ? std::to_string(s.value("lost", int64_t{0})) : "-",
-                       rx ? std::to_string(s.value("duplicate", uint64_t{0})) : "-",
-                       rx ? std::to_string(s.value("out_of_order", uint64_t{0})) : "-", ns(latency, "p50"),
-                       ns(latency, "p99"), ns(latency, "max"));
-  }
-  return out;
-}
-
-std::string report_table(const json& report) {
-  std::string out = stream_stats_table(report.value("streams", json::array()));
-  out += fmt::format("\n{:<12} {:>12} {:>12} {:>9} {:>9} {:>9} {:>12}\n", "port", "opackets", "ipackets", "imissed",
-                     "ierrors", "oerrors", "no_signature");
-  for (const json& p : report.value("ports", json::array()))
-    out += fmt::format("{:<12} {:>12} {:>12} {:>9} {:>9} {:>9} {:>12}\n", p.value("name", ""),
-                       p.value("opackets", uint64_t{0}), p.value("ipackets", uint64_t{0}),
-                       p.value("imissed", uint64_t{0}), p.value("ierrors", uint64_t{0}), p.value("oerrors", uint64_t{0}),
-                       p.value("rx_no_signature", uint64_t{0}));
-  if (report.value("mbufs_not_returned", uint64_t{0}) != 0)
-    out += fmt::format("\nWARNING: {} mbufs did not return to their pools\n", report["mbufs_not_returned"].get<uint64_t>());
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
+#include "control/views/run_views.hpp"
 
 namespace lr::ctl {
 
@@ -31,11 +32,14 @@ class Screen {
 std::string port_rates_table(const json& before, const json& after, double seconds) {
   std::string out = fmt::format("{:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "port", "tx_Mpps", "tx_Gbit/s",
                                 "rx_Mpps", "rx_Gbit/s", "imissed", "ierrors");
-  const std::vector<PortRate> rates = port_rates(before, after, seconds);
-  for (size_t i = 0; i < rates.size(); ++i)
-    out += fmt::format("{:<12} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10} {:>10}\n", rates[i].name,
-                       rates[i].tx_pps / 1e6, rates[i].tx_l1_bps / 1e9, rates[i].rx_pps / 1e6, rates[i].rx_l1_bps / 1e9,
-                       after[i].value("imissed", uint64_t{0}), after[i].value("ierrors", uint64_t{0}));
+  const std::vector<api::PortTraffic> earlier = port_traffic(before);
+  const std::vector<api::PortTraffic> later = port_traffic(after);
+  for (size_t i = 0; i < later.size() && i < earlier.size(); ++i) {
+    const api::PortRate r = api::port_rate(earlier[i], later[i], seconds);
+    out += fmt::format("{:<12} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10} {:>10}\n", r.name, r.tx_pps / 1e6,
+                       r.tx_l1_bps / 1e9, r.rx_pps / 1e6, r.rx_l1_bps / 1e9, after[i].value("imissed", uint64_t{0}),
+                       after[i].value("ierrors", uint64_t{0}));
+  }
   return out;
 }
 
@@ -56,7 +60,7 @@ int run_top(DataplaneClient& client) {
     std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (Ctrl-C quits)\n\n%s\n%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
                 status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
-                port_rates_table(before, after, seconds).c_str(), stream_stats_table(streams).c_str());
+                port_rates_table(before, after, seconds).c_str(), stream_table(stream_reports(streams)).c_str());
     std::fflush(stdout);
     before = after;
     last = now;
@@ -69,7 +73,7 @@ int run_stats_watch(DataplaneClient& client, bool as_json) {
   while (!stop_requested()) {
     const json result = client.call("stats.streams");
     if (as_json) std::printf("%s\n", result.dump().c_str());
-    else std::printf("\033[H\033[2J%s", stream_stats_table(result).c_str());  // home + clear
+    else std::printf("\033[H\033[2J%s", stream_table(stream_reports(result)).c_str());  // home + clear
     std::fflush(stdout);
     sleep_unless_stopped(1.0);
   }

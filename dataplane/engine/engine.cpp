@@ -284,11 +284,9 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
                              static_cast<double>(stop_tsc - lane.start_tsc);
     }
   }
-  r.tx_l1_bps_achieved = r.tx_packets == 0 ? 0
-                         : r.tx_pps_achieved * (static_cast<double>(r.tx_bytes) / static_cast<double>(r.tx_packets) +
-                                                kWireOverheadBytes) * 8.0;
+  r.tx_l1_bps_achieved = api::l1_bps_of(r.tx_pps_achieved, r.tx_bytes, r.tx_packets);
   if (stream.cfg.rx_port) {
-    r.lost = static_cast<int64_t>(r.tx_packets) - static_cast<int64_t>(r.rx_packets - r.duplicate);
+    r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);
     // Live, a frame can be received before its TX lane has counted its burst.
     if (live && r.lost < 0) r.lost = 0;
     r.latency = LatencySummary{latency.count(),          latency.min(),           latency.mean(),
@@ -841,11 +839,11 @@ std::vector<PortReport> Engine::port_reports() const {
   return out;
 }
 
-std::vector<PortLiveCounters> Engine::live_counters() const {
+std::vector<PortTraffic> Engine::live_counters() const {
   const State& st = *state_;
-  std::vector<PortLiveCounters> out;
+  std::vector<PortTraffic> out;
   for (const PortState& p : st.ports) {
-    PortLiveCounters c;
+    PortTraffic c;
     c.name = p.cfg.name;
     for (const LcoreState& l : st.lcores) {
       for (size_t i = 0; i < l.n_lanes; ++i) {

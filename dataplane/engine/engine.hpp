@@ -14,19 +14,17 @@
 #include <nlohmann/json.hpp>
 
 #include "dataplane/common/result.hpp"
-#include "dataplane/engine/report.hpp"
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::dp {
 
-/// What linerate itself counted on a port so far (relaxed reads of lcore counters).
-struct PortLiveCounters {
-  std::string name;
-  uint64_t tx_packets = 0;
-  uint64_t tx_bytes = 0;  ///< incl. FCS
-  uint64_t rx_packets = 0;
-  uint64_t rx_bytes = 0;  ///< incl. FCS
-};
+// The report's types are the protocol's (dataplane/api/run_report.hpp).
+using api::LatencySummary;
+using api::PortReport;
+using api::PortTraffic;
+using api::RunReport;
+using api::StreamReport;
 
 /// What finish does with the ports: a one-shot run closes them (and then checks every
 /// pool, RX included); a service keeps them for the next run (stopped: TX pools checked).
@@ -63,7 +61,8 @@ class Engine {
   /// True when every lane has finished (count or duration reached, or stopped).
   bool tx_finished() const;
 
-  std::vector<PortLiveCounters> live_counters() const;
+  /// What linerate sent and received per port so far (relaxed reads of lcore counters).
+  std::vector<PortTraffic> live_counters() const;
 
   /// Each port: identity, link, the port's counters since the current run started.
   std::vector<PortReport> port_reports() const;

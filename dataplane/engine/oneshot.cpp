@@ -5,27 +5,10 @@
 #include <chrono>
 #include <thread>
 
-#include "dataplane/common/line_rate.hpp"
 
 namespace lr::dp {
 
-std::string format_live_line(double elapsed_s, const std::vector<PortLiveCounters>& before,
-                             const std::vector<PortLiveCounters>& after, double seconds) {
-  std::string line = fmt::format("[{:7.1f}s]", elapsed_s);
-  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
-    const auto rate = [&](uint64_t packets, uint64_t bytes) {
-      const double pps = static_cast<double>(packets) / seconds;
-      const double l1_bps = static_cast<double>(bytes + packets * kWireOverheadBytes) * 8.0 / seconds;
-      return fmt::format("{:8.3f} Mpps {:7.3f} Gbit/s", pps / 1e6, l1_bps / 1e9);
-    };
-    line += fmt::format("  {}: tx {} rx {}", after[i].name,
-                        rate(after[i].tx_packets - before[i].tx_packets, after[i].tx_bytes - before[i].tx_bytes),
-                        rate(after[i].rx_packets - before[i].rx_packets, after[i].rx_bytes - before[i].rx_bytes));
-  }
-  return line;
-}
-
-Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, std::FILE* live,
+Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, const LiveLine& live,
                               const std::function<void()>& every_second, const std::function<void()>& every_100ms,
                               const std::function<void()>& before_close) {
   using clock = std::chrono::steady_clock;
@@ -48,15 +31,13 @@ Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt
     }
     if (now - last >= std::chrono::seconds(1)) {
       if (every_second) every_second();
-      if (live == nullptr) {
+      if (!live) {
         last = now;
         continue;
       }
       auto current = engine.live_counters();
-      const std::string line = format_live_line(std::chrono::duration<double>(now - t0).count(), previous, current,
-                                                std::chrono::duration<double>(now - last).count());
-      std::fprintf(live, "%s\n", line.c_str());
-      std::fflush(live);
+      live(std::chrono::duration<double>(now - t0).count(), previous, current,
+           std::chrono::duration<double>(now - last).count());
       previous = std::move(current);
       last = now;
     }

@@ -7,6 +7,7 @@
 
 #include "dataplane/mgmt/link_waiter.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
+#include "dataplane/port/port.hpp"
 #include "dataplane/mgmt/run_ender.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
@@ -316,13 +317,10 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
         false, [&](Session&, const api::Params&) {
           json out = json::array();
           const std::vector<PortReport> ports = engine.port_reports();
-          const std::vector<PortLiveCounters> live = engine.live_counters();
+          const std::vector<PortTraffic> live = engine.live_counters();
           for (size_t i = 0; i < ports.size() && i < live.size(); ++i) {
             json j = to_json(ports[i]);
-            j["linerate"] = {{"tx_packets", live[i].tx_packets},
-                             {"tx_bytes", live[i].tx_bytes},
-                             {"rx_packets", live[i].rx_packets},
-                             {"rx_bytes", live[i].rx_bytes}};
+            j["linerate"] = to_json(live[i]);
             out.push_back(std::move(j));
           }
           return out;

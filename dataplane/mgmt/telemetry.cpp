@@ -11,7 +11,7 @@ namespace {
 
 struct Snapshot {
   std::mutex mutex;  // taken by mgmt (publish) and the telemetry thread (commands), never by lcores
-  std::vector<StreamReport> streams;
+  std::vector<api::StreamReport> streams;
 };
 
 Snapshot& snapshot() {
@@ -23,7 +23,7 @@ int streams_command(const char* /*cmd*/, const char* /*params*/, rte_tel_data* d
   Snapshot& s = snapshot();
   std::lock_guard lock(s.mutex);
   rte_tel_data_start_array(data, RTE_TEL_STRING_VAL);
-  for (const StreamReport& r : s.streams) rte_tel_data_add_array_string(data, r.name.c_str());
+  for (const api::StreamReport& r : s.streams) rte_tel_data_add_array_string(data, r.name.c_str());
   return 0;
 }
 
@@ -31,7 +31,7 @@ int stream_command(const char* /*cmd*/, const char* params, rte_tel_data* data) 
   if (params == nullptr || *params == '\0') return -EINVAL;
   Snapshot& s = snapshot();
   std::lock_guard lock(s.mutex);
-  for (const StreamReport& r : s.streams) {
+  for (const api::StreamReport& r : s.streams) {
     if (r.name != params) continue;
     rte_tel_data_start_dict(data);
     rte_tel_data_add_dict_string(data, "name", r.name.c_str());
@@ -63,7 +63,7 @@ void register_telemetry_commands() {
                              "A linerate stream's counters and latency in ns (about a second old). Parameter: name");
 }
 
-void publish_stream_stats(const std::vector<StreamReport>& streams) {
+void publish_stream_stats(const std::vector<api::StreamReport>& streams) {
   Snapshot& s = snapshot();
   std::lock_guard lock(s.mutex);
   s.streams = streams;

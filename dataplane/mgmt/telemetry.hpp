@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "dataplane/engine/report.hpp"
+#include "dataplane/api/run_report.hpp"
 
 namespace lr::dp {
 
@@ -17,6 +17,6 @@ namespace lr::dp {
 void register_telemetry_commands();
 
 /// Replaces the snapshot the telemetry commands answer from. Thread: mgmt.
-void publish_stream_stats(const std::vector<StreamReport>& streams);
+void publish_stream_stats(const std::vector<api::StreamReport>& streams);
 
 }  // namespace lr::dp

@@ -170,11 +170,6 @@ Result<PortCounters> read_port_counters(uint16_t port_id) {
                       stats.imissed,  stats.ierrors,  stats.oerrors, stats.rx_nombuf};
 }
 
-PortCounters PortCounters::operator-(const PortCounters& b) const noexcept {
-  return PortCounters{ipackets - b.ipackets, opackets - b.opackets, ibytes - b.ibytes, obytes - b.obytes,
-                      imissed - b.imissed,   ierrors - b.ierrors,   oerrors - b.oerrors, rx_nombuf - b.rx_nombuf};
-}
-
 Result<std::vector<std::pair<std::string, uint64_t>>> read_xstats(uint16_t port_id) {
   const int n = rte_eth_xstats_get_names(port_id, nullptr, 0);
   if (n < 0) return make_error(Errc::kNotSupported, fmt::format("port {}: xstats names", port_id), -n);

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/common/result.hpp"
 #include "dataplane/port/port_settings.hpp"
 #include "dataplane/profile/profile.hpp"
@@ -37,20 +38,7 @@ struct LinkState {
   bool full_duplex = true;
 };
 
-/// What the port itself counted (rte_eth_stats).
-struct PortCounters {
-  uint64_t ipackets = 0;
-  uint64_t opackets = 0;
-  uint64_t ibytes = 0;
-  uint64_t obytes = 0;
-  uint64_t imissed = 0;
-  uint64_t ierrors = 0;
-  uint64_t oerrors = 0;
-  uint64_t rx_nombuf = 0;
-
-  /// Counters since `baseline` (what one run added).
-  PortCounters operator-(const PortCounters& baseline) const noexcept;
-};
+using api::PortCounters;  ///< what the port itself counted (rte_eth_stats)
 
 /// Finds the ethdev port EAL made for `cfg.device`. Errors: kNoDevice.
 Result<PortInfo> find_port(const profile::PortCfg& cfg);

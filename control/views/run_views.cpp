@@ -1,0 +1,70 @@
+#include "control/views/run_views.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace lr::ctl {
+
+namespace {
+
+// Name columns as wide as the longest name (at least the header's), so long stream and
+// port names keep the table aligned.
+template <class Rows>
+size_t name_width(const Rows& rows, size_t at_least) {
+  size_t width = at_least;
+  for (const auto& row : rows) width = std::max(width, row.name.size());
+  return width;
+}
+
+std::string ns(uint64_t value) { return fmt::format("{}ns", value); }
+
+}  // namespace
+
+std::string stream_table(const std::vector<api::StreamReport>& streams) {
+  const size_t w = name_width(streams, 16);
+  std::string out = fmt::format("{:<{}} {:>12} {:>10} {:>12} {:>10} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}\n",
+                                "stream", w, "tx_packets", "tx_Mpps", "rx_packets", "lost", "dup", "ooo", "late",
+                                "lat_min", "lat_p50", "lat_p99", "lat_max");
+  for (const api::StreamReport& s : streams) {
+    if (s.rx_port) {
+      const api::LatencySummary& l = s.latency;
+      out += fmt::format("{:<{}} {:>12} {:>10.4f} {:>12} {:>10} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}\n", s.name, w,
+                         s.tx_packets, s.tx_pps_achieved / 1e6, s.rx_packets, s.lost, s.duplicate, s.out_of_order,
+                         s.late, ns(l.min_ns), ns(l.p50_ns), ns(l.p99_ns), ns(l.max_ns));
+    } else {
+      out += fmt::format("{:<{}} {:>12} {:>10.4f} {:>12}   (transmit only)\n", s.name, w, s.tx_packets,
+                         s.tx_pps_achieved / 1e6, "-");
+    }
+  }
+  return out;
+}
+
+std::string run_table(const api::RunReport& r) {
+  std::string out = stream_table(r.streams);
+  const size_t w = name_width(r.ports, 12);
+  size_t driver_w = 10;
+  for (const api::PortReport& p : r.ports) driver_w = std::max(driver_w, p.driver.size());
+  out += fmt::format("\n{:<{}} {:<{}} {:>12} {:>12} {:>9} {:>9} {:>9} {:>12}\n", "port", w, "driver", driver_w,
+                     "opackets", "ipackets", "imissed", "ierrors", "oerrors", "no_signature");
+  for (const api::PortReport& p : r.ports)
+    out += fmt::format("{:<{}} {:<{}} {:>12} {:>12} {:>9} {:>9} {:>9} {:>12}\n", p.name, w, p.driver, driver_w,
+                       p.counters.opackets, p.counters.ipackets, p.counters.imissed, p.counters.ierrors,
+                       p.counters.oerrors, p.rx_no_signature);
+  if (r.mbufs_not_returned != 0)
+    out += fmt::format("\nWARNING: {} mbufs did not return to their pools\n", r.mbufs_not_returned);
+  return out;
+}
+
+std::string live_line(double elapsed_s, const std::vector<api::PortTraffic>& before,
+                      const std::vector<api::PortTraffic>& after, double seconds) {
+  std::string line = fmt::format("[{:7.1f}s]", elapsed_s);
+  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
+    const api::PortRate r = api::port_rate(before[i], after[i], seconds);
+    line += fmt::format("  {}: tx {:8.3f} Mpps {:7.3f} Gbit/s rx {:8.3f} Mpps {:7.3f} Gbit/s", r.name, r.tx_pps / 1e6,
+                        r.tx_l1_bps / 1e9, r.rx_pps / 1e6, r.rx_l1_bps / 1e9);
+  }
+  return line;
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,28 @@
+#pragma once
+// The human views of a run, one of each, from the report's structs (the protocol's,
+// dataplane/api/run_report.hpp): the stream table (stats, the end of a run), the run
+// table (streams, then the ports' own counters) and the live line. Both programs print
+// through these: `linerate` after reading the JSON back, the one-shot data plane from
+// the structs it built. Pure: no DPDK, no sockets.
+
+#include <string>
+#include <vector>
+
+#include "dataplane/api/run_report.hpp"
+
+namespace lr::ctl {
+
+/// One row per stream: tx packets, achieved Mpps, rx packets, lost, duplicate, out of
+/// order, late, latency min / p50 / p99 / max; a transmit-only stream shows dashes.
+std::string stream_table(const std::vector<api::StreamReport>& streams);
+
+/// The stream table, then one row per port (driver, its own counters, frames without a
+/// signature), then a warning when mbufs did not come back.
+std::string run_table(const api::RunReport& report);
+
+/// One line a second while traffic runs: per port tx / rx Mpps and L1 Gbit/s between two
+/// samples taken `seconds` apart (ports matched by position).
+std::string live_line(double elapsed_s, const std::vector<api::PortTraffic>& before,
+                      const std::vector<api::PortTraffic>& after, double seconds);
+
+}  // namespace lr::ctl

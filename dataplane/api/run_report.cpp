@@ -1,0 +1,199 @@
+#include "dataplane/api/run_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "dataplane/common/line_rate.hpp"
+
+namespace lr::api {
+
+using nlohmann::json;
+
+namespace {
+
+// Each struct's JSON names, written once: to_json and the readers both walk these lists
+// (fn(name, member)). Optional and nested fields are handled beside them.
+template <class S, class Fn>
+void stream_tx_fields(S& s, Fn&& fn) {
+  fn("name", s.name);
+  fn("tx_port", s.tx_port);
+  fn("frame_bytes_mean", s.frame_bytes_mean);
+  fn("tx_packets", s.tx_packets);
+  fn("tx_bytes", s.tx_bytes);
+  fn("tx_pps_achieved", s.tx_pps_achieved);
+  fn("tx_l1_bps_achieved", s.tx_l1_bps_achieved);
+  fn("tx_queue_full", s.tx_queue_full);
+}
+
+template <class S, class Fn>
+void stream_rx_fields(S& s, Fn&& fn) {
+  fn("rx_packets", s.rx_packets);
+  fn("rx_bytes", s.rx_bytes);
+  fn("lost", s.lost);
+  fn("duplicate", s.duplicate);
+  fn("out_of_order", s.out_of_order);
+  fn("late", s.late);
+  fn("beyond_window", s.beyond_window);
+  fn("misdelivered", s.misdelivered);
+}
+
+template <class L, class Fn>
+void latency_fields(L& l, Fn&& fn) {
+  fn("samples", l.samples);
+  fn("min", l.min_ns);
+  fn("mean", l.mean_ns);
+  fn("p50", l.p50_ns);
+  fn("p90", l.p90_ns);
+  fn("p99", l.p99_ns);
+  fn("p999", l.p999_ns);
+  fn("p9999", l.p9999_ns);
+  fn("max", l.max_ns);
+  fn("jitter", l.jitter_ns);
+}
+
+template <class P, class Fn>
+void port_fields(P& p, Fn&& fn) {
+  fn("name", p.name);
+  fn("device", p.device);
+  fn("driver", p.driver);
+  fn("port_id", p.port_id);
+  fn("socket", p.socket);
+  fn("link_up", p.link_up);
+  fn("link_speed_bps", p.link_speed_bps);
+  fn("ipackets", p.counters.ipackets);
+  fn("opackets", p.counters.opackets);
+  fn("ibytes", p.counters.ibytes);
+  fn("obytes", p.counters.obytes);
+  fn("imissed", p.counters.imissed);
+  fn("ierrors", p.counters.ierrors);
+  fn("oerrors", p.counters.oerrors);
+  fn("rx_nombuf", p.counters.rx_nombuf);
+  fn("rx_no_signature", p.rx_no_signature);
+  fn("rx_after_drain", p.rx_after_drain);
+}
+
+template <class R, class Fn>
+void run_fields(R& r, Fn&& fn) {
+  fn("profile", r.profile_path);
+  fn("started_at", r.started_at);
+  fn("duration_s", r.duration_s);
+  fn("interrupted", r.interrupted);
+  fn("mbufs_not_returned", r.mbufs_not_returned);
+  fn("warnings", r.warnings);
+}
+
+template <class P, class Fn>
+void traffic_fields(P& p, Fn&& fn) {
+  fn("name", p.name);
+  fn("tx_packets", p.tx_packets);
+  fn("tx_bytes", p.tx_bytes);
+  fn("rx_packets", p.rx_packets);
+  fn("rx_bytes", p.rx_bytes);
+}
+
+auto writer(json& j) {
+  return [&j](const char* key, const auto& value) { j[key] = value; };
+}
+
+auto reader(const json& j) {
+  return [&j](const char* key, auto& value) {
+    const auto it = j.find(key);
+    if (it != j.end() && !it->is_null()) it->get_to(value);
+  };
+}
+
+constexpr const char* kSchema = "linerate.run_report/1";
+
+}  // namespace
+
+PortCounters PortCounters::operator-(const PortCounters& b) const noexcept {
+  return PortCounters{ipackets - b.ipackets, opackets - b.opackets, ibytes - b.ibytes, obytes - b.obytes,
+                      imissed - b.imissed,   ierrors - b.ierrors,   oerrors - b.oerrors, rx_nombuf - b.rx_nombuf};
+}
+
+json to_json(const StreamReport& s) {
+  json j = json::object();
+  stream_tx_fields(s, writer(j));
+  j["rx_port"] = s.rx_port ? json(*s.rx_port) : json(nullptr);
+  j["target_pps"] = s.target_pps == 0 ? json(nullptr) : json(s.target_pps);  // null: unpaced
+  if (s.rx_port) {
+    stream_rx_fields(s, writer(j));
+    json latency = json::object();
+    latency_fields(s.latency, writer(latency));
+    j["latency_ns"] = std::move(latency);
+  }
+  return j;
+}
+
+json to_json(const PortReport& p) {
+  json j = json::object();
+  port_fields(p, writer(j));
+  return j;
+}
+
+json to_json(const PortTraffic& p) {
+  json j = json::object();
+  traffic_fields(p, writer(j));
+  return j;
+}
+
+json to_json(const RunReport& r) {
+  json j{{"schema", kSchema}};
+  run_fields(r, writer(j));
+  json streams = json::array();
+  for (const StreamReport& s : r.streams) streams.push_back(to_json(s));
+  json ports = json::array();
+  for (const PortReport& p : r.ports) ports.push_back(to_json(p));
+  j["streams"] = std::move(streams);
+  j["ports"] = std::move(ports);
+  return j;
+}
+
+StreamReport stream_report_from_json(const json& j) {
+  StreamReport s;
+  stream_tx_fields(s, reader(j));
+  if (const auto it = j.find("rx_port"); it != j.end() && it->is_string()) s.rx_port = it->get<std::string>();
+  if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) s.target_pps = it->get<double>();
+  stream_rx_fields(s, reader(j));
+  if (const auto it = j.find("latency_ns"); it != j.end() && it->is_object()) latency_fields(s.latency, reader(*it));
+  return s;
+}
+
+PortReport port_report_from_json(const json& j) {
+  PortReport p;
+  port_fields(p, reader(j));
+  return p;
+}
+
+PortTraffic port_traffic_from_json(const json& j) {
+  PortTraffic p;
+  traffic_fields(p, reader(j));
+  return p;
+}
+
+RunReport run_report_from_json(const json& j) {
+  RunReport r;
+  run_fields(r, reader(j));
+  for (const json& s : j.value("streams", json::array())) r.streams.push_back(stream_report_from_json(s));
+  for (const json& p : j.value("ports", json::array())) r.ports.push_back(port_report_from_json(p));
+  return r;
+}
+
+double l1_bps_of(double pps, uint64_t bytes, uint64_t packets) noexcept {
+  if (packets == 0) return 0;
+  return l1_bps(pps, static_cast<double>(bytes) / static_cast<double>(packets));
+}
+
+PortRate port_rate(const PortTraffic& before, const PortTraffic& after, double seconds) noexcept {
+  PortRate r;
+  r.name = after.name;
+  if (seconds <= 0) return r;
+  const auto rate = [seconds](uint64_t packets, uint64_t bytes, double& pps, double& bps) {
+    pps = static_cast<double>(packets) / seconds;
+    bps = static_cast<double>(bytes + packets * kWireOverheadBytes) * 8.0 / seconds;
+  };
+  rate(after.tx_packets - before.tx_packets, after.tx_bytes - before.tx_bytes, r.tx_pps, r.tx_l1_bps);
+  rate(after.rx_packets - before.rx_packets, after.rx_bytes - before.rx_bytes, r.rx_pps, r.rx_l1_bps);
+  return r;
+}
+
+}  // namespace lr::api

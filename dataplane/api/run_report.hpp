@@ -1,0 +1,133 @@
+#pragma once
+// The results of a run: the report's structs and their JSON form (schema in
+// config/README.md), defined once and linked by both processes: the data plane writes
+// them, the `linerate` CLI reads them back (from_json) for its views. Also the report's
+// arithmetic, so both sides compute `lost` and rates one way. Pure: no DPDK.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace lr::api {
+
+/// What a port itself counted (rte_eth_stats), cumulative or over a run.
+struct PortCounters {
+  uint64_t ipackets = 0;
+  uint64_t opackets = 0;
+  uint64_t ibytes = 0;
+  uint64_t obytes = 0;
+  uint64_t imissed = 0;
+  uint64_t ierrors = 0;
+  uint64_t oerrors = 0;
+  uint64_t rx_nombuf = 0;
+
+  /// Counters since `baseline` (what one run added).
+  PortCounters operator-(const PortCounters& baseline) const noexcept;
+};
+
+/// What linerate itself sent and received on a port so far (stats.ports; the live line).
+struct PortTraffic {
+  std::string name;
+  uint64_t tx_packets = 0;
+  uint64_t tx_bytes = 0;  ///< incl. FCS
+  uint64_t rx_packets = 0;
+  uint64_t rx_bytes = 0;  ///< incl. FCS
+};
+
+struct LatencySummary {
+  uint64_t samples = 0;
+  uint64_t min_ns = 0;
+  double mean_ns = 0;
+  uint64_t p50_ns = 0;
+  uint64_t p90_ns = 0;
+  uint64_t p99_ns = 0;
+  uint64_t p999_ns = 0;
+  uint64_t p9999_ns = 0;
+  uint64_t max_ns = 0;
+  double jitter_ns = 0;
+};
+
+struct StreamReport {
+  std::string name;
+  std::string tx_port;
+  std::optional<std::string> rx_port;
+  double frame_bytes_mean = 0;
+  double target_pps = 0;        ///< 0: unpaced ("max")
+  uint64_t tx_packets = 0;
+  uint64_t tx_bytes = 0;        ///< incl. FCS
+  double tx_pps_achieved = 0;
+  double tx_l1_bps_achieved = 0;
+  uint64_t tx_queue_full = 0;
+  // Receive side: meaningful only with rx_port.
+  uint64_t rx_packets = 0;
+  uint64_t rx_bytes = 0;
+  int64_t lost = 0;             ///< tx - (rx - duplicate): negative if more arrived than were sent
+  uint64_t duplicate = 0;
+  uint64_t out_of_order = 0;
+  uint64_t late = 0;
+  uint64_t beyond_window = 0;
+  uint64_t misdelivered = 0;
+  LatencySummary latency;
+};
+
+struct PortReport {
+  std::string name;
+  std::string device;
+  std::string driver;
+  uint16_t port_id = 0;
+  int socket = -1;
+  bool link_up = false;
+  uint64_t link_speed_bps = 0;
+  PortCounters counters;
+  uint64_t rx_no_signature = 0;   ///< frames linerate received without a signature
+  uint64_t rx_after_drain = 0;    ///< frames still queued when the drain interval ended
+};
+
+struct RunReport {
+  std::string profile_path;
+  std::string started_at;   ///< ISO 8601, UTC
+  double duration_s = 0;
+  bool interrupted = false; ///< stopped by SIGINT / SIGTERM
+  std::vector<StreamReport> streams;
+  std::vector<PortReport> ports;
+  uint64_t mbufs_not_returned = 0;
+  std::vector<std::string> warnings;
+};
+
+nlohmann::json to_json(const RunReport& report);
+nlohmann::json to_json(const StreamReport& stream);
+nlohmann::json to_json(const PortReport& port);
+nlohmann::json to_json(const PortTraffic& traffic);
+
+/// The JSON forms read back (fields absent in the JSON keep their defaults; fields the
+/// struct does not know, such as a report's nic_counters, are ignored). Throws
+/// nlohmann::json::exception on a field of the wrong type.
+RunReport run_report_from_json(const nlohmann::json& report);
+StreamReport stream_report_from_json(const nlohmann::json& stream);
+PortReport port_report_from_json(const nlohmann::json& port);
+PortTraffic port_traffic_from_json(const nlohmann::json& port);
+
+/// Frames lost: sent minus received once (duplicates do not make up for losses);
+/// negative when more distinct frames arrived than were sent.
+constexpr int64_t lost_frames(uint64_t tx_packets, uint64_t rx_packets, uint64_t duplicate) noexcept {
+  return static_cast<int64_t>(tx_packets) - static_cast<int64_t>(rx_packets - duplicate);
+}
+
+/// L1 bit/s of `pps` frames whose mean size is bytes / packets (FCS included): 0 without frames.
+double l1_bps_of(double pps, uint64_t bytes, uint64_t packets) noexcept;
+
+/// Frames and L1 bit/s per second between two samples of a port taken `seconds` apart.
+struct PortRate {
+  std::string name;
+  double tx_pps = 0;
+  double tx_l1_bps = 0;
+  double rx_pps = 0;
+  double rx_l1_bps = 0;
+};
+PortRate port_rate(const PortTraffic& before, const PortTraffic& after, double seconds) noexcept;
+
+}  // namespace lr::api

@@ -1,0 +1,109 @@
+// The human views of a run (one of each, shared by both programs) and the report's
+// arithmetic, from structs and from the JSON the data plane writes.
+
+#include "control/views/run_views.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace lr::ctl {
+namespace {
+
+api::RunReport sample_report() {
+  api::RunReport r;
+  r.profile_path = "p.toml";
+  r.duration_s = 2.5;
+  api::StreamReport looped;
+  looped.name = "a-stream-with-a-name-longer-than-sixteen";
+  looped.tx_port = "p0";
+  looped.rx_port = "p0";
+  looped.tx_packets = 1000;
+  looped.tx_bytes = 64000;
+  looped.tx_pps_achieved = 1e6;
+  looped.rx_packets = 998;
+  looped.duplicate = 3;
+  looped.lost = api::lost_frames(1000, 998, 3);
+  looped.latency = {998, 900, 1000.5, 1000, 1100, 1500, 1600, 1700, 2000, 12.5};
+  api::StreamReport tx_only;
+  tx_only.name = "tx";
+  tx_only.tx_port = "p0";
+  tx_only.tx_packets = 5;
+  tx_only.tx_pps_achieved = 2500;
+  r.streams = {looped, tx_only};
+  api::PortReport port;
+  port.name = "p0";
+  port.driver = "net_ring";
+  port.counters.opackets = 1005;
+  port.counters.ipackets = 998;
+  port.rx_no_signature = 7;
+  r.ports = {port};
+  return r;
+}
+
+TEST(ReportArithmetic, LostCountsDuplicatesOnce) {
+  EXPECT_EQ(api::lost_frames(1000, 998, 3), 5);   // 995 distinct frames arrived
+  EXPECT_EQ(api::lost_frames(1000, 1000, 0), 0);
+  EXPECT_EQ(api::lost_frames(10, 12, 0), -2);     // more arrived than were sent: shown, not hidden
+}
+
+TEST(ReportArithmetic, RatesIncludeThePreambleAndGap) {
+  EXPECT_DOUBLE_EQ(api::l1_bps_of(1e6, 64000, 1000), 672e6);  // (64 + 20) * 8 bits per frame
+  EXPECT_DOUBLE_EQ(api::l1_bps_of(1e6, 0, 0), 0);
+  api::PortTraffic before{"p0", 100, 6400, 50, 3200};
+  api::PortTraffic after{"p0", 1'000'100, 64'006'400, 500'050, 32'003'200};
+  const api::PortRate r = api::port_rate(before, after, 2.0);
+  EXPECT_DOUBLE_EQ(r.tx_pps, 500'000);
+  EXPECT_DOUBLE_EQ(r.tx_l1_bps, 336e6);
+  EXPECT_DOUBLE_EQ(r.rx_pps, 250'000);
+  EXPECT_DOUBLE_EQ(api::port_rate(before, after, 0).tx_pps, 0);
+}
+
+TEST(RunViews, RunTableAlignsLongNamesAndMarksTransmitOnly) {
+  const std::string table = run_table(sample_report());
+  const std::string w(40 - 6, ' ');  // the longest name is 40 characters; "stream" is 6
+  EXPECT_EQ(table,
+            "stream" + w + "   tx_packets    tx_Mpps   rx_packets       lost    dup    ooo   late   lat_min   lat_p50"
+            "   lat_p99   lat_max\n"
+            "a-stream-with-a-name-longer-than-sixteen         1000     1.0000          998          5      3      0"
+            "      0     900ns    1000ns    1500ns    2000ns\n"
+            "tx" + std::string(38, ' ') + "            5     0.0025            -   (transmit only)\n"
+            "\nport         driver         opackets     ipackets   imissed   ierrors   oerrors no_signature\n"
+            "p0           net_ring           1005          998         0         0         0            7\n");
+}
+
+TEST(RunViews, RunTableWarnsAboutMbufsNotReturned) {
+  api::RunReport r = sample_report();
+  r.mbufs_not_returned = 3;
+  EXPECT_NE(run_table(r).find("WARNING: 3 mbufs did not return to their pools"), std::string::npos);
+}
+
+TEST(RunViews, LiveLineShowsEachPortsRateOverTheInterval) {
+  const std::vector<api::PortTraffic> before{{"p0", 0, 0, 0, 0}, {"p1", 0, 0, 0, 0}};
+  const std::vector<api::PortTraffic> after{{"p0", 2'000'000, 128'000'000, 0, 0}, {"p1", 0, 0, 1'000'000, 64'000'000}};
+  EXPECT_EQ(live_line(3.04, before, after, 1.0),
+            "[    3.0s]  p0: tx    2.000 Mpps   1.344 Gbit/s rx    0.000 Mpps   0.000 Gbit/s"
+            "  p1: tx    0.000 Mpps   0.000 Gbit/s rx    1.000 Mpps   0.672 Gbit/s");
+}
+
+// What the CLI reads back is what the data plane wrote: every field, through JSON.
+TEST(RunReportJson, RoundTripKeepsEveryField) {
+  const api::RunReport r = sample_report();
+  const nlohmann::json j = api::to_json(r);
+  EXPECT_EQ(j["schema"], "linerate.run_report/1");
+  EXPECT_TRUE(j["streams"][1]["rx_port"].is_null());
+  EXPECT_FALSE(j["streams"][1].contains("lost"));       // transmit-only: no receive fields
+  EXPECT_TRUE(j["streams"][0]["target_pps"].is_null());  // unpaced
+  const api::RunReport back = api::run_report_from_json(j);
+  EXPECT_EQ(api::to_json(back), j);
+  EXPECT_EQ(run_table(back), run_table(r));
+}
+
+TEST(RunReportJson, WrongTypeIsAnError) {
+  nlohmann::json j = api::to_json(sample_report());
+  j["streams"][0]["tx_packets"] = "many";
+  EXPECT_THROW(api::run_report_from_json(j), nlohmann::json::exception);
+}
+
+}  // namespace
+}  // namespace lr::ctl
