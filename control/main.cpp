@@ -208,10 +208,10 @@ int main(int argc, char** argv) {
     } else if (*port_set) {
       json params{{"port", port_name}};
       if (!promiscuous.empty()) params["promiscuous"] = promiscuous == "on";
-      if (!link.empty()) params["link"] = link;
       if (mtu != 0) params["mtu"] = mtu;
       if (!port_state.empty()) params["state"] = port_state;
-      const json result = client.call("port.set", params);
+      if (!link.empty()) client.call("port.link.set", {{"port", port_name}, {"up", link == "up"}});
+      const json result = client.call("port.config.set", params);  // with no change: the port as it now is
       print(result, as_json, lr::ctl::ports_table(json::array({result})));
     } else if (*lcores) {
       const json result = client.call("stats.lcores");
@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
       }
       print(report, as_json, lr::ctl::run_table(lr::api::run_report_from_json(report)));
     } else if (*rate) {
-      const json result = client.call("stream.set_rate", {{"stream", stream_name}, {"rate", rate_text}});
+      const json result = client.call("stream.rate.set", {{"stream", stream_name}, {"rate", rate_text}});
       const json target = result.value("target_pps", json());
       print(result, as_json,
             fmt::format("stream '{}' now at {}\n", stream_name,

@@ -131,7 +131,7 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
   const json port{{"port", port_}};
   if (*link_) {
     if (history_) {
-      const json result = client.call("port.link_history", port);
+      const json result = client.call("port.link.history", port);
       return print(result, history_text(result));
     }
     json params = port;
@@ -143,15 +143,15 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
     if (!autoneg_.empty()) params["autoneg"] = autoneg_ == "on";
     if (!speed_.empty()) params["speed"] = speed_;
     if (!advertise_.empty()) params["advertise"] = advertise_;
-    const json result = client.call(params.size() > 1 ? "port.link_set" : "port.link", params);
+    const json result = client.call(params.size() > 1 ? "port.link.set" : "port.link", params);
     return print(result, link_text(result));
   }
   if (*fec_) {
-    const json result = set_.empty() ? client.call("port.fec", port) : client.call("port.fec_set", {{"port", port_}, {"mode", set_}});
+    const json result = set_.empty() ? client.call("port.fec", port) : client.call("port.fec.set", {{"port", port_}, {"mode", set_}});
     return print(result, fec_text(result));
   }
   if (*pause_) {
-    const json result = set_.empty() ? client.call("port.pause", port) : client.call("port.pause_set", {{"port", port_}, {"mode", set_}});
+    const json result = set_.empty() ? client.call("port.pause", port) : client.call("port.pause.set", {{"port", port_}, {"mode", set_}});
     return print(result, pause_text(result));
   }
   if (*pfc_) {
@@ -173,7 +173,7 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
         at = comma + 1;
       }
     }
-    const json result = client.call("port.pfc_set", {{"port", port_}, {"priorities", priorities}});
+    const json result = client.call("port.pfc.set", {{"port", port_}, {"priorities", priorities}});
     return print(result, pfc_text(result));
   }
   if (*flow_list_) {

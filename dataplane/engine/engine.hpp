@@ -119,9 +119,8 @@ class Engine {
   RunReport finish(bool interrupted, AfterRun after = AfterRun::kClosePorts,
                    const std::function<void()>& before_close = {});
 
-  struct State;
-
  private:
+  struct State;  // ports, streams, lcores of this profile: engine.cpp
   explicit Engine(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };

@@ -120,6 +120,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
         });
   d.add("port.stats", "The port's own counters since the current run started. params: {port}.", false,
         [&](Session&, const api::Params& p) { return to_json(port_report(engine, p.string("port"))); });
+  d.deprecate("port.stats", "port.counters (every source, this run and total)");
   d.add("port.xstats", "Extended statistics of a port. params: {port, filter?}: names containing filter.", false,
         [&](Session&, const api::Params& p) {
           const uint16_t port_id = port_report(engine, p.string("port")).port_id;
@@ -129,37 +130,47 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
             if (filter.empty() || key.find(filter) != std::string::npos) out[key] = value;
           return out;
         });
+  d.deprecate("port.xstats", "port.counters (every source, this run and total)");
 
-  d.add_async("port.set",
-        "Changes port settings: params {port, promiscuous?: bool, link?: \"up\"|\"down\", mtu?: 68-9600, "
-        "state?: \"started\"|\"stopped\"}. MTU and state only while traffic is stopped (the port is stopped and "
-        "restarted around an MTU change). A link brought up or a port started is awaited (up to 5 s, on a timer: "
-        "other sessions are answered meanwhile). Returns the port.",
-        true, [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
-          const std::string name = port_named(engine, p.string("port")).name;
-          ownership.check_may_change(session, name);
-          bool await = false;
-          if (const auto v = p.optional_bool("promiscuous")) value_or_throw(engine.set_promiscuous(name, *v));
-          if (const auto v = p.optional_string("link")) {
-            if (*v != "up" && *v != "down")
-              throw RpcError(RpcCode::kInvalidParams, fmt::format("params.link: '{}' is not up or down", *v));
-            value_or_throw(engine.set_link(name, *v == "up"));
-            await = *v == "up";
-          }
-          if (p.has("mtu")) value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600))));
-          if (const auto v = p.optional_string("state")) {
-            if (*v != "started" && *v != "stopped")
-              throw RpcError(RpcCode::kInvalidParams, fmt::format("params.state: '{}' is not started or stopped", *v));
-            value_or_throw(engine.set_port_started(name, *v == "started"));
-            await = await || *v == "started";
-          }
-          const auto answer = [&engine, name, reply](bool) { reply.complete([&] { return to_json(port_report(engine, name)); }); };
-          if (!await) {
-            answer(false);
-            return;
-          }
-          await_link(io, [&engine, name] { return engine.link_up(name).value_or(false); }, kLinkWait, answer);
-        });
+  // One handler for port.config.set and for protocol 1's port.set, which also took
+  // `link` (now port.link.set's alone: one method per action).
+  const auto set_port = [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
+    const std::string name = port_named(engine, p.string("port")).name;
+    ownership.check_may_change(session, name);
+    bool await = false;
+    if (const auto v = p.optional_bool("promiscuous")) value_or_throw(engine.set_promiscuous(name, *v));
+    if (const auto v = p.optional_string("link")) {
+      if (*v != "up" && *v != "down")
+        throw RpcError(RpcCode::kInvalidParams, fmt::format("params.link: '{}' is not up or down", *v));
+      value_or_throw(engine.set_link(name, *v == "up"));
+      await = *v == "up";
+    }
+    if (p.has("mtu")) value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600))));
+    if (const auto v = p.optional_string("state")) {
+      if (*v != "started" && *v != "stopped")
+        throw RpcError(RpcCode::kInvalidParams, fmt::format("params.state: '{}' is not started or stopped", *v));
+      value_or_throw(engine.set_port_started(name, *v == "started"));
+      await = await || *v == "started";
+    }
+    const auto answer = [&engine, name, reply](bool) { reply.complete([&] { return to_json(port_report(engine, name)); }); };
+    if (!await) {
+      answer(false);
+      return;
+    }
+    await_link(io, [&engine, name] { return engine.link_up(name).value_or(false); }, kLinkWait, answer);
+  };
+  d.add_async("port.config.set",
+              "Changes port settings: params {port, promiscuous?: bool, mtu?: 68-9600, state?: \"started\"|"
+              "\"stopped\"}. MTU and state only while traffic is stopped (the port is stopped and restarted around "
+              "an MTU change). A started port's link is awaited (up to 5 s, on a timer: other sessions are answered "
+              "meanwhile). Link up / down: port.link.set. Returns the port.",
+              true, [set_port](Session& session, const api::Params& p, Reply reply) {
+                if (p.has("link"))
+                  throw RpcError(RpcCode::kInvalidParams, "params.link: the link is set with port.link.set");
+                set_port(session, p, std::move(reply));
+              });
+  d.add_async("port.set", "", true, set_port);
+  d.deprecate("port.set", "port.config.set, and port.link.set for the link");
 
   d.add("stream.list", "Streams: name, ports, rate, frame size, lanes.", false, [&](Session&, const api::Params&) {
     json out = json::array();
@@ -175,7 +186,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
     }
     return out;
   });
-  d.add("stream.set_rate",
+  d.add("stream.rate.set",
         "Changes a stream's rate, also while it runs. params: {stream, rate}: rate as in profiles "
         "('10%', '1.5Mpps', '5Gbps', '5Gbps-l2', 'max'). Returns target_pps.",
         true, [&](Session& session, const api::Params& p) {
@@ -346,6 +357,9 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
           ownership.release(session, p.strings("ports"));
           return json{{"session", session.id}};
         });
+
+  // Protocol 1's names (before methods were named object.aspect.verb).
+  d.alias("stream.set_rate", "stream.rate.set");
 }
 
 }  // namespace lr::dp

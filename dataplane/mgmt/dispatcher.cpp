@@ -81,11 +81,24 @@ void Reply::complete(const std::function<nlohmann::json()>& make_result) const {
 }
 
 void Dispatcher::add(std::string name, std::string help, bool mutating, Handler handler) {
-  methods_[std::move(name)] = Method{std::move(help), mutating, std::move(handler), nullptr};
+  methods_[std::move(name)] = Method{std::move(help), mutating, std::move(handler), nullptr, {}};
 }
 
 void Dispatcher::add_async(std::string name, std::string help, bool mutating, AsyncHandler handler) {
-  methods_[std::move(name)] = Method{std::move(help), mutating, nullptr, std::move(handler)};
+  methods_[std::move(name)] = Method{std::move(help), mutating, nullptr, std::move(handler), {}};
+}
+
+void Dispatcher::alias(std::string old_name, const std::string& current) {
+  Method method = methods_.at(current);
+  method.help = fmt::format("Deprecated (protocol 1): the old name of {}.", current);
+  method.replaced_by = current;
+  methods_[std::move(old_name)] = std::move(method);
+}
+
+void Dispatcher::deprecate(const std::string& name, std::string replacement) {
+  Method& method = methods_.at(name);
+  method.help = fmt::format("Deprecated (protocol 1): use {}. {}", replacement, method.help);
+  method.replaced_by = std::move(replacement);
 }
 
 void Dispatcher::handle(Session& session, std::string_view line, Reply::Respond respond) const {
@@ -141,8 +154,11 @@ std::string Dispatcher::handle(Session& session, std::string_view line) const {
 
 nlohmann::json Dispatcher::list() const {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& [name, method] : methods_)
-    out.push_back({{"name", name}, {"help", method.help}, {"mutating", method.mutating}});
+  for (const auto& [name, method] : methods_) {
+    nlohmann::json entry{{"name", name}, {"help", method.help}, {"mutating", method.mutating}};
+    if (!method.replaced_by.empty()) entry["deprecated"] = method.replaced_by;
+    out.push_back(std::move(entry));
+  }
   return out;
 }
 

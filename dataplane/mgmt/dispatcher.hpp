@@ -85,6 +85,14 @@ class Dispatcher {
   void add(std::string name, std::string help, bool mutating, Handler handler);
   void add_async(std::string name, std::string help, bool mutating, AsyncHandler handler);
 
+  /// Protocol 1's old name for `current`: answers exactly as `current` does, and is
+  /// listed as deprecated, naming its replacement. Methods are renamed this way, never
+  /// removed. Precondition: `current` is registered.
+  void alias(std::string old_name, const std::string& current);
+  /// Marks a registered method deprecated in favour of `replacement` (its help says so);
+  /// it keeps answering as before.
+  void deprecate(const std::string& name, std::string replacement);
+
   /// One request line in; `respond` gets the response line (empty for a notification),
   /// now or, for an asynchronous method, once it completes. Never throws: every failure
   /// becomes a JSON-RPC error object.
@@ -94,7 +102,7 @@ class Dispatcher {
   /// method that answered before returning, else an internal error saying so.
   std::string handle(Session& session, std::string_view line) const;
 
-  /// [{name, help, mutating}] in name order.
+  /// [{name, help, mutating, deprecated?: the replacement}] in name order.
   nlohmann::json list() const;
 
  private:
@@ -103,6 +111,7 @@ class Dispatcher {
     bool mutating = false;
     Handler handler;             ///< one of the two
     AsyncHandler async_handler;
+    std::string replaced_by;     ///< deprecated: the method to use instead
   };
   std::map<std::string, Method, std::less<>> methods_;
 };

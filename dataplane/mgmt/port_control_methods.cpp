@@ -90,7 +90,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           PortControl& port = ports.at(p.string("port"));
           return link_json(port, value_or_throw(port.link()));
         });
-  d.add_async("port.link_set",
+  d.add_async("port.link.set",
         "Sets the link: params {port, up?: bool, autoneg?: bool, speed?: \"50G\" (fixed with autoneg false, else "
         "advertise that speed's modes), advertise?: [link modes]}. Returns the link read back; a link brought up "
         "is awaited first (up to 5 s, on a timer: other sessions are answered meanwhile).",
@@ -120,7 +120,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
                        });
                      });
         });
-  d.add("port.link_history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
+  d.add("port.link.history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
         false, [&](Session&, const api::Params& p) {
           PortControl& port = ports.at(p.string("port"));
           return json{{"port", port.name()}, {"events", link_events_json(port)}};
@@ -131,7 +131,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           PortControl& port = ports.at(p.string("port"));
           return fec_json(port, value_or_throw(port.fec()));
         });
-  d.add("port.fec_set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto}. Returns it read back.", true,
+  d.add("port.fec.set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto}. Returns it read back.", true,
         [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
           const std::string name = p.string("mode");
@@ -144,7 +144,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
     PortControl& port = ports.at(p.string("port"));
     return pause_json(port, value_or_throw(port.pause()));
   });
-  d.add("port.pause_set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool}. Returns it read back.",
+  d.add("port.pause.set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool}. Returns it read back.",
         true, [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
           const std::string mode = p.string("mode");
@@ -160,7 +160,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           PortControl& port = ports.at(p.string("port"));
           return pfc_json(port, value_or_throw(port.pfc()));
         });
-  d.add("port.pfc_set",
+  d.add("port.pfc.set",
         "Sets PFC: params {port, priorities: [3, 4]} (empty: off). Returns it read back (read_back false "
         "when only ethdev could set it).",
         true, [&](Session& session, const api::Params& p) {
@@ -251,6 +251,13 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           value_or_throw(port.flows().isolate(*on));
           return json{{"port", port.name()}, {"backend", "ethdev"}, {"isolated", *on}};
         });
+
+  // Protocol 1's names (before methods were named object.aspect.verb).
+  d.alias("port.link_set", "port.link.set");
+  d.alias("port.link_history", "port.link.history");
+  d.alias("port.fec_set", "port.fec.set");
+  d.alias("port.pause_set", "port.pause.set");
+  d.alias("port.pfc_set", "port.pfc.set");
 }
 
 }  // namespace lr::dp

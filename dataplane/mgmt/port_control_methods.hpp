@@ -1,7 +1,8 @@
 #pragma once
-// Port control over the control socket: port.link / link_set / link_history, port.fec /
-// fec_set, port.pause / pause_set, port.pfc / pfc_set, port.module, port.counters, and
-// flow.validate / create / list / destroy / flush / isolate. Thread: mgmt.
+// Port control over the control socket: port.link / link.set / link.history, port.fec /
+// fec.set, port.pause / pause.set, port.pfc / pfc.set, port.module, port.counters, and
+// flow.validate / create / list / destroy / flush / isolate (and protocol 1's old names
+// as deprecated aliases). Thread: mgmt.
 
 #include <boost/asio/io_context.hpp>
 

@@ -53,7 +53,7 @@ class VethPortControl(lrtest.NetnsServiceCase):
 
     def wait_for_event(self, up):
         for _ in range(50):
-            events = self.client.result("port.link_history", port="a")["events"]
+            events = self.client.result("port.link.history", port="a")["events"]
             if events[-1]["up"] == up:
                 return events
             time.sleep(0.1)
@@ -169,7 +169,7 @@ duration = "3s"
         bad = self.cli("pfc", "a", "--set", "3,9")
         self.assertEqual(bad.returncode, 2)
         self.assertIn("--set '3,9': '9' is not a priority 0-7", bad.stderr)
-        self.assertEqual(self.client.call("port.pfc_set", port="a", priorities=["3"])["error"]["message"],
+        self.assertEqual(self.client.call("port.pfc.set", port="a", priorities=["3"])["error"]["message"],
                          "params.priorities: expected an array of integers 0-7, found \"3\"")
         # A port another session owns is not changed at all.
         self.client.result("session.acquire", ports=["a"])

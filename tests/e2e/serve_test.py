@@ -76,7 +76,7 @@ class Serve(lrtest.DataplaneCase):
         session_a = a.result("hello", client="owner-a")["session"]
         self.assertEqual(a.result("session.acquire", ports=["p0"])["owned"], ["p0"])
         self.assertEqual(b.result("port.list")[0]["owner"], session_a)  # read-only calls stay open
-        refused = b.call("stream.set_rate", stream="s1", rate="1kpps")
+        refused = b.call("stream.rate.set", stream="s1", rate="1kpps")
         self.assertEqual(refused["error"]["code"], -32001)
         self.assertIn("port 'p0' is owned by session %d ('owner-a', pid %d" % (session_a, os.getpid()),
                       refused["error"]["message"])
@@ -86,7 +86,7 @@ class Serve(lrtest.DataplaneCase):
             if b.result("port.list")[0]["owner"] is None:
                 break
             time.sleep(0.02)
-        self.assertEqual(b.result("stream.set_rate", stream="s1", rate="1kpps")["target_pps"], 1000.0)
+        self.assertEqual(b.result("stream.rate.set", stream="s1", rate="1kpps")["target_pps"], 1000.0)
         b.close()
 
     def test_client_killed_mid_run_leaves_traffic_running(self):
@@ -118,9 +118,9 @@ class Serve(lrtest.DataplaneCase):
         client = Client(self.sock_path)
         client.result("traffic.start")
         bad_lines = ["not json", "[]", "{}", '{"jsonrpc":"2.0"}', '{"jsonrpc":"1.0","id":1,"method":"hello"}',
-                     '{"jsonrpc":"2.0","id":1,"method":"stream.set_rate","params":{"stream":5,"rate":"1kpps"}}',
-                     '{"jsonrpc":"2.0","id":1,"method":"stream.set_rate","params":{"stream":"s1","rate":"fast"}}',
-                     '{"jsonrpc":"2.0","id":1,"method":"stream.set_rate","params":{"stream":"zz","rate":"1kpps"}}',
+                     '{"jsonrpc":"2.0","id":1,"method":"stream.rate.set","params":{"stream":5,"rate":"1kpps"}}',
+                     '{"jsonrpc":"2.0","id":1,"method":"stream.rate.set","params":{"stream":"s1","rate":"fast"}}',
+                     '{"jsonrpc":"2.0","id":1,"method":"stream.rate.set","params":{"stream":"zz","rate":"1kpps"}}',
                      '{"jsonrpc":"2.0","id":1,"method":"port.xstats","params":{"port":"p9"}}',
                      '{"jsonrpc":"2.0","id":1,"method":"no.such.method"}', "\x00\xff\xfe garbage"]
         expected = [-32700, -32600, -32600, -32600, -32600, -32602, -32602, -32602, -32602, -32601, -32700]
@@ -151,10 +151,10 @@ class Serve(lrtest.DataplaneCase):
 
     def test_rate_change_while_running(self):
         client = Client(self.sock_path)
-        client.result("stream.set_rate", stream="s1", rate="200kpps")
+        client.result("stream.rate.set", stream="s1", rate="200kpps")
         client.result("traffic.start")
         time.sleep(0.3)
-        self.assertEqual(client.result("stream.set_rate", stream="s1", rate="500pps")["target_pps"], 500.0)
+        self.assertEqual(client.result("stream.rate.set", stream="s1", rate="500pps")["target_pps"], 500.0)
         time.sleep(0.05)
         before, t0 = self.stream_stats(client)["tx_packets"], time.monotonic()
         time.sleep(0.5)
@@ -249,12 +249,24 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(client.result("stream.remove", stream="s2"), {"removed": "s2"})
         self.assertEqual([s["name"] for s in client.result("stream.list")], ["s1"])
         # Port settings: what net_ring can do, and a plain answer for what it cannot.
-        self.assertFalse(client.call("port.set", port="p0", promiscuous=False).get("error"))
-        mtu = client.call("port.set", port="p0", mtu=9000)
+        self.assertFalse(client.call("port.config.set", port="p0", promiscuous=False).get("error"))
+        mtu = client.call("port.config.set", port="p0", mtu=9000)
         self.assertEqual(mtu["error"]["code"], -32003)
         self.assertEqual(mtu["error"]["message"], "setting the MTU is not supported by net_ring on port 0 ('p0')")
+        self.assertEqual(client.call("port.config.set", port="p0", link="down")["error"]["message"],
+                         "params.link: the link is set with port.link.set")
+        # Protocol 1's names still answer, and methods.list says what replaced them.
         self.assertEqual(client.call("port.set", port="p0", link="sideways")["error"]["message"],
                          "params.link: 'sideways' is not up or down")
+        self.assertEqual(client.result("stream.set_rate", stream="s1", rate="1kpps")["target_pps"], 1000)
+        listed = {m["name"]: m for m in client.result("methods.list")}
+        self.assertEqual(listed["stream.set_rate"]["deprecated"], "stream.rate.set")
+        self.assertEqual(listed["port.link_set"]["deprecated"], "port.link.set")
+        self.assertNotIn("deprecated", listed["port.link.set"])
+        for name, method in listed.items():  # the naming rule: object[.aspect].verb, lower case
+            self.assertRegex(name, r"^[a-z]+(\.[a-z_]+)*$")
+            if "deprecated" not in method:
+                self.assertNotRegex(name, r"_(set|get)$", name)
         client.close()
 
     @unittest.skipUnless(shutil.which("dpdk-telemetry.py"), "needs dpdk-telemetry.py (package dpdk)")
