@@ -48,40 +48,13 @@ void check_stream_ports(const PortOwnership& ownership, const Session& session, 
   if (s.rx_port) ownership.check_may_change(session, *s.rx_port);
 }
 
-// Streams from TOML text: a whole profile (its ports must exist here, by name), or only
-// [[stream]] tables, read against this data plane's ports. Errors name the caller's
-// lines.
+// Streams from TOML text (a whole profile, or [[stream]] tables alone) read against this
+// data plane's ports. Errors name the caller's lines.
 std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::string& text, const std::string& path) {
-  std::string have;
-  for (const profile::PortCfg& port : engine.profile().ports) have += (have.empty() ? "" : ", ") + port.name;
   try {
-    const profile::Profile loaded = profile::load_profile_text(text, path);
-    for (const profile::StreamCfg& s : loaded.streams) {
-      for (const std::string& port : {s.tx_port, s.rx_port.value_or(s.tx_port)}) {
-        if (engine.profile().find_port(port) == nullptr)
-          throw RpcError(RpcCode::kInvalidParams,
-                         fmt::format("stream '{}' uses port '{}', which this data plane does not have (it has {})",
-                                     s.name, port, have));
-      }
-    }
-    return loaded.streams;
+    return profile::load_streams_text(text, path, engine.profile().ports);
   } catch (const profile::ConfigError& error) {
-    if (error.key() != "port") throw RpcError(RpcCode::kInvalidParams, error.what());
-  }
-  // No [[port]]: the streams alone, read after a copy of this data plane's ports.
-  std::string ports_toml;
-  for (const profile::PortCfg& port : engine.profile().ports)
-    ports_toml += fmt::format("[[port]]\nname = {}\ndevice = {}\nrx_queues = {}\ntx_queues = {}\n",
-                              json(port.name).dump(), json(port.device).dump(), port.rx_queues, port.tx_queues);
-  const auto lines = static_cast<uint32_t>(std::count(ports_toml.begin(), ports_toml.end(), '\n'));
-  try {
-    profile::Profile loaded = profile::load_profile_text(ports_toml + text, path);
-    for (profile::StreamCfg& s : loaded.streams) s.loc.line -= lines;
-    return loaded.streams;
-  } catch (const profile::ConfigError& error) {
-    const profile::SourceLoc loc{error.loc().line > lines ? error.loc().line - lines : error.loc().line,
-                                 error.loc().column};
-    throw RpcError(RpcCode::kInvalidParams, profile::ConfigError(error.file(), loc, error.key(), error.reason()).what());
+    throw RpcError(RpcCode::kInvalidParams, error.what());
   }
 }
 

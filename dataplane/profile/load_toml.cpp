@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -386,6 +388,29 @@ StreamCfg read_stream(TableReader& in) {
   return stream;
 }
 
+// The streams of `profile` against a running data plane's ports: its own [[port]]
+// tables (if any) must name ports that exist there, and so must every stream.
+void use_known_ports(Profile& profile, const std::vector<PortCfg>& known) {
+  std::string have;
+  for (const PortCfg& port : known) have += (have.empty() ? "" : ", ") + port.name;
+  const auto exists = [&](const std::string& name) {
+    return std::any_of(known.begin(), known.end(), [&](const PortCfg& p) { return p.name == name; });
+  };
+  for (size_t i = 0; i < profile.ports.size(); ++i)
+    if (!exists(profile.ports[i].name))
+      throw ConfigError(profile.path, profile.ports[i].loc, fmt::format("port[{}].name", i),
+                        fmt::format("this data plane has no port '{}' (it has {})", profile.ports[i].name, have));
+  for (size_t i = 0; i < profile.streams.size(); ++i) {
+    const StreamCfg& s = profile.streams[i];
+    for (const std::string& port : {s.tx_port, s.rx_port.value_or(s.tx_port)})
+      if (!exists(port))
+        throw ConfigError(profile.path, s.loc, fmt::format("stream[{}].{}", i, port == s.tx_port ? "tx_port" : "rx_port"),
+                          fmt::format("stream '{}' uses port '{}', which this data plane does not have (it has {})",
+                                      s.name, port, have));
+  }
+  profile.ports = known;
+}
+
 template <class Fn>
 void for_each_table(const toml::table& root, const char* key, const std::string& file, Fn fn) {
   const toml::node* node = root.get(key);
@@ -401,7 +426,9 @@ void for_each_table(const toml::table& root, const char* key, const std::string&
   }
 }
 
-Profile read_root(const toml::table& root, const std::string& file) {
+// `known_ports`: the ports of a running data plane. Streams are then read against them:
+// [[port]] tables in the text must name one of them, and the profile's ports are theirs.
+Profile read_root(const toml::table& root, const std::string& file, const std::vector<PortCfg>* known_ports = nullptr) {
   Profile profile;
   profile.path = file;
   TableReader in(root, "", file);
@@ -434,6 +461,7 @@ Profile read_root(const toml::table& root, const std::string& file) {
     TableReader r(table, fmt::format("stream[{}].", index), file);
     profile.streams.push_back(read_stream(r));
   });
+  if (known_ports != nullptr) use_known_ports(profile, *known_ports);
   validate_profile(profile);
   return profile;
 }
@@ -483,15 +511,26 @@ void validate_profile(const Profile& profile) {
   }
 }
 
-Profile load_profile_text(std::string_view text, const std::string& path) {
-  toml::table root;
+namespace {
+
+toml::table parse_toml(std::string_view text, const std::string& path) {
   try {
-    root = toml::parse(text, path);
+    return toml::parse(text, path);
   } catch (const toml::parse_error& error) {
     throw ConfigError(path, {static_cast<uint32_t>(error.source().begin.line), static_cast<uint32_t>(error.source().begin.column)},
                       "", std::string(error.description()));
   }
-  return read_root(root, path);
+}
+
+}  // namespace
+
+Profile load_profile_text(std::string_view text, const std::string& path) {
+  return read_root(parse_toml(text, path), path);
+}
+
+std::vector<StreamCfg> load_streams_text(std::string_view text, const std::string& path,
+                                         const std::vector<PortCfg>& ports) {
+  return read_root(parse_toml(text, path), path, &ports).streams;
 }
 
 Profile load_profile_file(const std::string& path) {

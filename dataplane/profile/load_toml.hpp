@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dataplane/profile/profile.hpp"
 
@@ -31,6 +32,13 @@ Profile load_profile_file(const std::string& path);
 
 /// Reads a profile from TOML text; `path` only names it in messages. Throws ConfigError.
 Profile load_profile_text(std::string_view text, const std::string& path);
+
+/// Reads the [[stream]] tables of TOML text (a whole profile, or streams alone) against
+/// the ports of a running data plane: [[port]] tables in the text must name its ports,
+/// and so must every stream. Other tables ([eal], [run]) are checked but not used.
+/// Throws ConfigError naming the text's own lines.
+std::vector<StreamCfg> load_streams_text(std::string_view text, const std::string& path,
+                                         const std::vector<PortCfg>& ports);
 
 /// Cross-checks a parsed profile (names resolve, frames hold headers and signature,
 /// lanes fit the queues). Throws ConfigError. Called by the loaders.

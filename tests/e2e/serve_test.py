@@ -214,7 +214,8 @@ class Serve(lrtest.DataplaneCase):
         bad = self.cli("run", self.write_profile(PROFILE.replace('tx_port = "p0"', 'tx_port = "p7"')
                                                  % (self.prefix, self.sock_path), "bad.toml"))
         self.assertEqual(bad.returncode, 1)
-        self.assertIn("stream 's1': no [[port]] is named 'p7'", bad.stderr)
+        self.assertIn("bad.toml:14:1: key 'stream[0].tx_port': stream 's1' uses port 'p7', which this data plane "
+                      "does not have (it has p0)", bad.stderr)
 
     def test_streams_ports_and_partial_traffic(self):
         client = Client(self.sock_path)

@@ -234,3 +234,35 @@ TEST(LoadToml, ShippedExamplesLoad) {
 
 }  // namespace
 }  // namespace lr::profile
+
+namespace lr::profile {
+namespace {
+
+// Streams for a running data plane: read against its ports, errors at the text's own lines.
+TEST(LoadStreams, ReadAgainstARunningDataPlanesPorts) {
+  PortCfg p0;
+  p0.name = "p0";
+  p0.device = "net_ring0";
+  const std::vector<PortCfg> ports{p0};
+  const auto streams = load_streams_text("\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n", "add", ports);
+  ASSERT_EQ(streams.size(), 1u);
+  EXPECT_EQ(streams[0].loc.line, 2u);
+  const auto error = [&](const std::string& text) {
+    try {
+      load_streams_text(text, "add", ports);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error("[[stream]]\nname = \"s\"\ntx_port = \"p1\"\n"),
+            "add:1:1: key 'stream[0].tx_port': stream 's' uses port 'p1', which this data plane does not have (it has p0)");
+  EXPECT_EQ(error("[[port]]\nname = \"q\"\ndevice = \"net_null0\"\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\n"),
+            "add:1:1: key 'port[0].name': this data plane has no port 'q' (it has p0)");
+  EXPECT_EQ(error("[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nframe_size = 20\n"),
+            "add:1:1: key 'stream[0].frame_size': stream 's': a 20-byte frame cannot hold its 42 bytes of headers, the "
+            "14-byte signature and the FCS; the smallest frame for this stream is 64 bytes");
+}
+
+}  // namespace
+}  // namespace lr::profile
