@@ -680,37 +680,28 @@ Result<void> Engine::stop_stream(const std::string& name) {
   return {};
 }
 
-nlohmann::json Engine::lcore_reports() const {
+std::vector<LcoreReport> Engine::lcore_reports() const {
   const State& st = *state_;
-  nlohmann::json out = nlohmann::json::array();
+  std::vector<LcoreReport> out;
   for (const LcoreState& l : st.lcores) {
-    nlohmann::json lanes = nlohmann::json::array();
+    LcoreReport r{l.lcore_id, l.socket, {}, {}};
     for (size_t i = 0; i < l.n_lanes; ++i) {
       const fast::TxLane& lane = l.lanes[i];
-      lanes.push_back({{"stream", st.streams[l.lane_refs[i].stream].cfg.name},
-                       {"lane", lane.lane},
-                       {"port_id", lane.port_id},
-                       {"queue", lane.queue_id},
-                       {"tx_packets", fast::counter_read(lane.tx_packets)},
-                       {"tx_queue_full", fast::counter_read(lane.queue_full)},
-                       {"alloc_failures", fast::counter_read(lane.alloc_failures)},
-                       {"done", lane.done.load(std::memory_order_acquire)}});
+      r.tx_lanes.push_back({st.streams[l.lane_refs[i].stream].cfg.name, lane.lane, lane.port_id, lane.queue_id,
+                            fast::counter_read(lane.tx_packets), fast::counter_read(lane.queue_full),
+                            fast::counter_read(lane.alloc_failures), lane.done.load(std::memory_order_acquire)});
     }
-    nlohmann::json queues = nlohmann::json::array();
     for (size_t i = 0; i < l.n_rxqs; ++i) {
       const fast::RxQueue& q = l.rxqs[i];
-      queues.push_back({{"port_id", q.port_id},
-                        {"queue", q.queue_id},
-                        {"rx_packets", fast::counter_read(q.rx_packets)},
-                        {"rx_bytes", fast::counter_read(q.rx_bytes)},
-                        {"rx_no_signature", fast::counter_read(q.no_signature)}});
+      r.rx_queues.push_back({q.port_id, q.queue_id, fast::counter_read(q.rx_packets), fast::counter_read(q.rx_bytes),
+                             fast::counter_read(q.no_signature)});
     }
-    out.push_back({{"lcore", l.lcore_id}, {"socket", l.socket}, {"tx_lanes", lanes}, {"rx_queues", queues}});
+    out.push_back(std::move(r));
   }
   return out;
 }
 
-Result<nlohmann::json> Engine::latency_histogram(const std::string& name) const {
+Result<LatencyHistogram> Engine::latency_histogram(const std::string& name) const {
   const State& st = *state_;
   size_t index = st.streams.size();
   for (size_t i = 0; i < st.streams.size(); ++i)
@@ -725,14 +716,12 @@ Result<nlohmann::json> Engine::latency_histogram(const std::string& name) const 
     read_rx(*l.ctx, l.streams[index], copy);
     merged.merge(copy);
   }
-  nlohmann::json buckets = nlohmann::json::array();
+  LatencyHistogram h{name, merged.count(), {}};
   for (uint32_t b = 0; b < fast::LatencyHist::kBuckets; ++b) {
     const uint64_t count = merged.buckets()[b];
-    if (count != 0)
-      buckets.push_back({{"low_ns", fast::LatencyHist::bucket_low(b)}, {"high_ns", fast::LatencyHist::bucket_high(b)},
-                         {"count", count}});
+    if (count != 0) h.buckets.push_back({fast::LatencyHist::bucket_low(b), fast::LatencyHist::bucket_high(b), count});
   }
-  return nlohmann::json{{"stream", name}, {"samples", merged.count()}, {"buckets", buckets}};
+  return h;
 }
 
 namespace {

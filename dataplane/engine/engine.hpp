@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "dataplane/common/result.hpp"
 #include "dataplane/api/run_report.hpp"
@@ -25,6 +24,46 @@ using api::PortReport;
 using api::PortTraffic;
 using api::RunReport;
 using api::StreamReport;
+
+/// One TX lane of a worker lcore, and what it counted.
+struct LaneReport {
+  std::string stream;
+  uint8_t lane = 0;
+  uint16_t port_id = 0;
+  uint16_t queue = 0;
+  uint64_t tx_packets = 0;
+  uint64_t tx_queue_full = 0;
+  uint64_t alloc_failures = 0;
+  bool done = false;
+};
+
+/// One RX queue of a worker lcore, and what it counted.
+struct RxQueueReport {
+  uint16_t port_id = 0;
+  uint16_t queue = 0;
+  uint64_t rx_packets = 0;
+  uint64_t rx_bytes = 0;  ///< incl. FCS
+  uint64_t rx_no_signature = 0;
+};
+
+struct LcoreReport {
+  unsigned lcore = 0;
+  int socket = 0;
+  std::vector<LaneReport> tx_lanes;
+  std::vector<RxQueueReport> rx_queues;
+};
+
+/// A stream's latency histogram merged over its RX lcores: the non-empty buckets.
+struct LatencyHistogram {
+  struct Bucket {
+    uint64_t low_ns = 0;
+    uint64_t high_ns = 0;
+    uint64_t count = 0;
+  };
+  std::string stream;
+  uint64_t samples = 0;
+  std::vector<Bucket> buckets;
+};
 
 /// What finish does with the ports: a one-shot run closes them (and then checks every
 /// pool, RX included); a service keeps them for the next run (stopped: TX pools checked).
@@ -68,11 +107,11 @@ class Engine {
   std::vector<PortReport> port_reports() const;
 
   /// Per worker lcore: socket, its TX lanes and RX queues with their counters.
-  nlohmann::json lcore_reports() const;
+  std::vector<LcoreReport> lcore_reports() const;
 
   /// A stream's latency histogram merged over its RX lcores: non-empty buckets as
   /// {low_ns, high_ns, count}. Errors: kInvalid (no such stream, or transmit-only).
-  Result<nlohmann::json> latency_histogram(const std::string& stream) const;
+  Result<LatencyHistogram> latency_histogram(const std::string& stream) const;
 
   /// Port settings. Errors: kInvalid (no such port; MTU too small for a stream's frames),
   /// kBusy (MTU while traffic runs), kNotSupported ("... is not supported by <driver>").

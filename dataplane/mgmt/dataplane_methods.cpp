@@ -311,9 +311,38 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
         });
 
   d.add("stats.lcores", "Per worker lcore: its TX lanes and RX queues with their counters.", false,
-        [&](Session&, const api::Params&) { return engine.lcore_reports(); });
+        [&](Session&, const api::Params&) {
+          json out = json::array();
+          for (const LcoreReport& l : engine.lcore_reports()) {
+            json lanes = json::array();
+            for (const LaneReport& lane : l.tx_lanes)
+              lanes.push_back({{"stream", lane.stream},
+                               {"lane", lane.lane},
+                               {"port_id", lane.port_id},
+                               {"queue", lane.queue},
+                               {"tx_packets", lane.tx_packets},
+                               {"tx_queue_full", lane.tx_queue_full},
+                               {"alloc_failures", lane.alloc_failures},
+                               {"done", lane.done}});
+            json queues = json::array();
+            for (const RxQueueReport& q : l.rx_queues)
+              queues.push_back({{"port_id", q.port_id},
+                                {"queue", q.queue},
+                                {"rx_packets", q.rx_packets},
+                                {"rx_bytes", q.rx_bytes},
+                                {"rx_no_signature", q.rx_no_signature}});
+            out.push_back({{"lcore", l.lcore}, {"socket", l.socket}, {"tx_lanes", lanes}, {"rx_queues", queues}});
+          }
+          return out;
+        });
   d.add("stats.histogram", "A stream's latency histogram: non-empty buckets {low_ns, high_ns, count}. params: {stream}.",
-        false, [&](Session&, const api::Params& p) { return value_or_throw(engine.latency_histogram(p.string("stream"))); });
+        false, [&](Session&, const api::Params& p) {
+          const LatencyHistogram h = value_or_throw(engine.latency_histogram(p.string("stream")));
+          json buckets = json::array();
+          for (const LatencyHistogram::Bucket& b : h.buckets)
+            buckets.push_back({{"low_ns", b.low_ns}, {"high_ns", b.high_ns}, {"count", b.count}});
+          return json{{"stream", h.stream}, {"samples", h.samples}, {"buckets", buckets}};
+        });
 
   d.add("session.acquire",
         "Makes this session the owner of ports: other sessions cannot change them until released or this "
