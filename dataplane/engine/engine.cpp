@@ -122,19 +122,16 @@ RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::Late
 
 }  // namespace
 
+// One worker lcore's state for a run, on the lcore's socket; freed with the run (RAII).
 struct LcoreState {
   unsigned lcore_id = 0;
   int socket = 0;
-  fast::LcoreCtx* ctx = nullptr;
+  NumaArray<fast::LcoreCtx> ctx;  ///< one
   std::vector<LaneRef> lane_refs;
-  fast::TxLane* lanes = nullptr;
-  size_t n_lanes = 0;
-  fast::RxQueue* rxqs = nullptr;
-  size_t n_rxqs = 0;
-  fast::RxStream* streams = nullptr;
-  size_t n_streams = 0;
-  fast::SeqTracker* trackers = nullptr;
-  size_t n_trackers = 0;
+  NumaArray<fast::TxLane> lanes;
+  NumaArray<fast::RxQueue> rxqs;
+  NumaArray<fast::RxStream> streams;
+  NumaArray<fast::SeqTracker> trackers;
 };
 
 struct PortState {
@@ -153,7 +150,10 @@ struct PortState {
 
 struct StreamState {
   profile::StreamCfg cfg;
-  std::unique_ptr<wire::TxStreamPlan> plan;
+  // The plan its lanes read, in memory on the TX port's socket like the lanes themselves
+  // (the lcore plan keeps a port's lanes on its socket). `memory` outlives `plan`.
+  std::unique_ptr<NumaMemory> memory;
+  NumaArray<wire::TxStreamPlan> plan;  ///< one
   rte_mempool* pool = nullptr;
   uint16_t tx_port = 0;  ///< index into ports
   double pps = 0;        ///< 0: unpaced
@@ -199,11 +199,6 @@ Engine::State::~State() {
 // Frees what one run of streams needs (stream pools, per-lcore state); the ports stay.
 void Engine::State::free_run() {
   for (LcoreState& l : lcores) {
-    numa_delete_array(l.lanes, l.n_lanes);
-    numa_delete_array(l.rxqs, l.n_rxqs);
-    numa_delete_array(l.streams, l.n_streams);
-    numa_delete_array(l.trackers, l.n_trackers);
-    numa_delete_array(l.ctx, 1);
     LcoreState fresh;
     fresh.lcore_id = l.lcore_id;
     fresh.socket = l.socket;
@@ -216,8 +211,8 @@ void Engine::State::free_run() {
 void Engine::State::stop_lcores() {
   if (!launched) return;
   for (LcoreState& l : lcores) {
-    l.ctx->stop_tx.store(true, std::memory_order_release);
-    l.ctx->stop_rx.store(true, std::memory_order_release);
+    l.ctx[0].stop_tx.store(true, std::memory_order_release);
+    l.ctx[0].stop_rx.store(true, std::memory_order_release);
   }
   rte_eal_mp_wait_lcore();
   launched = false;
@@ -254,10 +249,10 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
   // runs `lost` (tx - rx) is never negative; it includes the frames in flight.
   fast::LatencyHist latency;
   for (const LcoreState& l : lcores) {
-    if (!stream.cfg.rx_port || l.streams == nullptr || !l.streams[s].enabled) continue;
+    if (!stream.cfg.rx_port || l.streams.size() == 0 || !l.streams[s].enabled) continue;
     const fast::RxStream& rx = l.streams[s];
     fast::LatencyHist lcore_latency;
-    const RxCounts c = read_rx(*l.ctx, rx, lcore_latency);
+    const RxCounts c = read_rx(l.ctx[0], rx, lcore_latency);
     latency.merge(lcore_latency);
     r.rx_packets += c.received;
     r.duplicate += c.duplicate;
@@ -269,7 +264,7 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
   }
   std::atomic_thread_fence(std::memory_order_acquire);
   for (const LcoreState& l : lcores) {
-    for (size_t i = 0; i < l.n_lanes; ++i) {
+    for (size_t i = 0; i < l.lanes.size(); ++i) {
       if (l.lane_refs[i].stream != s) continue;
       const fast::TxLane& lane = l.lanes[i];
       const uint64_t tx_packets = fast::counter_read(lane.tx_packets);
@@ -310,7 +305,7 @@ PortReport Engine::State::collect_port(size_t index) const {
   if (!p.closed)
     if (auto counters = read_port_counters(p.info.port_id)) r.counters = *counters - p.baseline;
   for (const LcoreState& l : lcores)
-    for (size_t i = 0; i < l.n_rxqs; ++i)
+    for (size_t i = 0; i < l.rxqs.size(); ++i)
       if (l.rxqs[i].port_id == p.info.port_id) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);
   r.rx_after_drain = p.rx_after_drain;
   return r;
@@ -392,12 +387,21 @@ Result<void> Engine::State::build_streams() {
     auto pps = plan::stream_pps(cfg, tx.speed_bps, tx.cfg.name);
     if (!pps) return std::unexpected(pps.error());
     s.pps = *pps;
-    s.plan = std::make_unique<wire::TxStreamPlan>(plan::build_stream_plan(cfg, static_cast<uint16_t>(i)));
+    const int socket = tx.info.socket < 0 ? SOCKET_ID_ANY : tx.info.socket;
+    wire::TxStreamPlan built = plan::build_stream_plan(cfg, static_cast<uint16_t>(i));
     if (tx.tx_checksum_offload) {
-      wire::TxStreamPlan& p = *s.plan;
+      wire::TxStreamPlan& p = built;
       p.hw_checksum = true;
       p.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
       p.tx_offload = rte_mbuf_tx_offload(p.l3_offset, p.l4_offset - p.l3_offset, 8, 0, 0, 0, 0);
+    }
+    s.memory = std::make_unique<NumaMemory>(socket);
+    s.plan = NumaArray<wire::TxStreamPlan>::make(1, socket, wire::TxStreamPlan::allocator_type(s.memory.get()));
+    try {
+      if (!s.plan.ok()) throw std::bad_alloc();
+      s.plan[0] = built;  // the arrays are copied into the socket's memory
+    } catch (const std::bad_alloc&) {
+      return make_error(Errc::kNoMemory, fmt::format("stream '{}': its plan on socket {}", cfg.name, socket));
     }
     for (uint16_t lane = 0; lane < cfg.lanes; ++lane) {
       const auto queue = static_cast<uint16_t>((i + lane) % tx.cfg.tx_queues);
@@ -406,15 +410,14 @@ Result<void> Engine::State::build_streams() {
     uint64_t needed = uint64_t{cfg.lanes} * tx.cfg.tx_descriptors + kPoolSlack + lcores.size() * kPoolCache;
     if (const profile::PortCfg* rx = cfg.rx_port ? profile.find_port(*cfg.rx_port) : nullptr)
       needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
-    const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + s.plan->template_bytes.size());
+    const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size());
     const std::string name = fmt::format("lr_tx_s{}", i);
-    const int socket = tx.info.socket < 0 ? SOCKET_ID_ANY : tx.info.socket;
     // 8 bytes of private area per mbuf: where its last signature was (see write_frame).
     s.pool = rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, 8, data_room, socket);
     if (s.pool == nullptr)
       return make_error(Errc::kNoMemory, fmt::format("stream '{}': TX mempool of {} mbufs", cfg.name, pool_size(needed)),
                         rte_errno);
-    rte_mempool_obj_iter(s.pool, fill_template, s.plan.get());
+    rte_mempool_obj_iter(s.pool, fill_template, s.plan.data());
     streams.push_back(std::move(s));
   }
   return {};
@@ -432,17 +435,14 @@ Result<void> Engine::State::build_lcores() {
     for (const QueueAssignment& a : lcore_plan.rx)
       if (a.lcore_id == lcore_id) rxqs.push_back(&a);
 
-    l.ctx = numa_new_array<fast::LcoreCtx>(1, l.socket);
-    l.n_lanes = lanes.size();
-    l.lanes = numa_new_array<fast::TxLane>(l.n_lanes, l.socket);
-    l.n_rxqs = rxqs.size();
-    l.rxqs = numa_new_array<fast::RxQueue>(l.n_rxqs, l.socket);
-    l.n_streams = streams.size();
-    l.streams = numa_new_array<fast::RxStream>(l.n_streams, l.socket);
-    for (const StreamState& s : streams) l.n_trackers += s.cfg.lanes;
-    l.trackers = l.n_rxqs != 0 ? numa_new_array<fast::SeqTracker>(l.n_trackers, l.socket) : nullptr;
-    if (l.ctx == nullptr || (l.n_lanes != 0 && l.lanes == nullptr) || (l.n_rxqs != 0 && l.rxqs == nullptr) ||
-        (l.n_streams != 0 && l.streams == nullptr) || (l.n_rxqs != 0 && l.n_trackers != 0 && l.trackers == nullptr))
+    size_t n_trackers = 0;
+    for (const StreamState& s : streams) n_trackers += s.cfg.lanes;
+    l.ctx = NumaArray<fast::LcoreCtx>::make(1, l.socket);
+    l.lanes = NumaArray<fast::TxLane>::make(lanes.size(), l.socket);
+    l.rxqs = NumaArray<fast::RxQueue>::make(rxqs.size(), l.socket);
+    l.streams = NumaArray<fast::RxStream>::make(streams.size(), l.socket);
+    if (!rxqs.empty()) l.trackers = NumaArray<fast::SeqTracker>::make(n_trackers, l.socket);
+    if (!l.ctx.ok() || !l.lanes.ok() || !l.rxqs.ok() || !l.streams.ok() || !l.trackers.ok())
       return make_error(Errc::kNoMemory, fmt::format("lcore {}: per-lcore state", lcore_id));
 
     for (size_t i = 0; i < lanes.size(); ++i) {
@@ -451,12 +451,12 @@ Result<void> Engine::State::build_lcores() {
       const profile::StreamCfg& cfg = stream.cfg;
       fast::TxLane& t = l.lanes[i];
       l.lane_refs.push_back({s});
-      t.plan = stream.plan.get();
+      t.plan = stream.plan.data();
       t.pool = stream.pool;
       t.port_id = ports[stream.tx_port].info.port_id;
       t.queue_id = stream.lanes[lane].first;
       t.lane = static_cast<uint8_t>(lane);
-      t.cursor = fast::cursor_at(*stream.plan, 0);
+      t.cursor = fast::cursor_at(stream.plan[0], 0);
       t.lag_window_fp = fast::lag_window_fp(tsc_hz);
       if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
       t.duration_tsc = static_cast<uint64_t>(static_cast<double>(cfg.duration_ns) * static_cast<double>(tsc_hz) / 1e9);
@@ -482,22 +482,22 @@ Result<void> Engine::State::build_lcores() {
       fast::RxStream& rx = l.streams[s];
       rx.n_lanes = cfg.lanes;
       rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
-      if (cfg.rx_port && l.trackers != nullptr) {
+      if (cfg.rx_port && l.trackers.size() != 0) {
         rx.enabled = true;
         for (const PortState& p : ports)
           if (p.cfg.name == *cfg.rx_port) rx.rx_port_id = p.info.port_id;
-        rx.lanes = l.trackers + tracker;
+        rx.lanes = l.trackers.data() + tracker;
       }
       tracker += cfg.lanes;
     }
-    fast::LcoreCtx& ctx = *l.ctx;
+    fast::LcoreCtx& ctx = l.ctx[0];
     ctx.lcore_id = lcore_id;
-    ctx.tx_lanes = l.lanes;
-    ctx.n_tx_lanes = static_cast<uint32_t>(l.n_lanes);
-    ctx.rx_queues = l.rxqs;
-    ctx.n_rx_queues = static_cast<uint32_t>(l.n_rxqs);
-    ctx.rx_streams = l.streams;
-    ctx.n_streams = static_cast<uint32_t>(l.n_streams);
+    ctx.tx_lanes = l.lanes.data();
+    ctx.n_tx_lanes = static_cast<uint32_t>(l.lanes.size());
+    ctx.rx_queues = l.rxqs.data();
+    ctx.n_rx_queues = static_cast<uint32_t>(l.rxqs.size());
+    ctx.rx_streams = l.streams.data();
+    ctx.n_streams = static_cast<uint32_t>(l.streams.size());
     ctx.ns_per_tsc_q32 = fast::tsc_ns_multiplier(tsc_hz);
   }
   return {};
@@ -602,9 +602,9 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
   // Common start a little ahead, so every lane begins on the same TSC.
   st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
   for (LcoreState& l : st.lcores) {
-    LR_CHECK(l.ctx != nullptr);
-    l.ctx->start_tsc = st.start_tsc;
-    for (size_t i = 0; i < l.n_lanes; ++i) {
+    LR_CHECK(l.ctx.size() == 1);
+    l.ctx[0].start_tsc = st.start_tsc;
+    for (size_t i = 0; i < l.lanes.size(); ++i) {
       fast::TxLane& lane = l.lanes[i];
       lane.start_tsc = st.start_tsc;  // before launch: no race
       // Streams left out of this run end at their first iteration, having sent nothing.
@@ -617,8 +617,8 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
   for (LcoreState& l : st.lcores) {
     // An lcore with no queue stays parked: on a machine with fewer CPUs than lcores
     // it would only steal time from the busy ones.
-    if (l.n_lanes == 0 && l.n_rxqs == 0) continue;
-    if (int rc = rte_eal_remote_launch(fast::run_worker, l.ctx, l.lcore_id); rc != 0) {
+    if (l.lanes.size() == 0 && l.rxqs.size() == 0) continue;
+    if (int rc = rte_eal_remote_launch(fast::run_worker, l.ctx.data(), l.lcore_id); rc != 0) {
       st.launched = true;  // the ones already launched must be stopped
       return make_error(Errc::kBusy, fmt::format("launching lcore {}", l.lcore_id), -rc);
     }
@@ -631,7 +631,7 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
 
 bool Engine::tx_finished() const {
   for (const LcoreState& l : state_->lcores)
-    for (size_t i = 0; i < l.n_lanes; ++i)
+    for (size_t i = 0; i < l.lanes.size(); ++i)
       if (!l.lanes[i].done.load(std::memory_order_acquire)) return false;
   return true;
 }
@@ -656,7 +656,7 @@ Result<double> Engine::set_stream_rate(const std::string& name, const profile::R
   const uint64_t interval_fp = *pps > 0 ? fast::pacer_interval_fp(*pps / cfg.lanes, st.tsc_hz) : 0;
   const auto index = static_cast<uint32_t>(stream - st.streams.data());
   for (LcoreState& l : st.lcores) {
-    for (size_t i = 0; i < l.n_lanes; ++i) {
+    for (size_t i = 0; i < l.lanes.size(); ++i) {
       if (l.lane_refs[i].stream != index) continue;
       // One word, nothing else published with it: relaxed suffices.
       l.lanes[i].requested_interval_fp.store(interval_fp, std::memory_order_relaxed);
@@ -675,7 +675,7 @@ Result<void> Engine::stop_stream(const std::string& name) {
   if (stream == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
   const auto index = static_cast<uint32_t>(stream - st.streams.data());
   for (LcoreState& l : st.lcores)
-    for (size_t i = 0; i < l.n_lanes; ++i)
+    for (size_t i = 0; i < l.lanes.size(); ++i)
       if (l.lane_refs[i].stream == index) l.lanes[i].stop_request.store(true, std::memory_order_relaxed);
   return {};
 }
@@ -685,13 +685,13 @@ std::vector<LcoreReport> Engine::lcore_reports() const {
   std::vector<LcoreReport> out;
   for (const LcoreState& l : st.lcores) {
     LcoreReport r{l.lcore_id, l.socket, {}, {}};
-    for (size_t i = 0; i < l.n_lanes; ++i) {
+    for (size_t i = 0; i < l.lanes.size(); ++i) {
       const fast::TxLane& lane = l.lanes[i];
       r.tx_lanes.push_back({st.streams[l.lane_refs[i].stream].cfg.name, lane.lane, lane.port_id, lane.queue_id,
                             fast::counter_read(lane.tx_packets), fast::counter_read(lane.queue_full),
                             fast::counter_read(lane.alloc_failures), lane.done.load(std::memory_order_acquire)});
     }
-    for (size_t i = 0; i < l.n_rxqs; ++i) {
+    for (size_t i = 0; i < l.rxqs.size(); ++i) {
       const fast::RxQueue& q = l.rxqs[i];
       r.rx_queues.push_back({q.port_id, q.queue_id, fast::counter_read(q.rx_packets), fast::counter_read(q.rx_bytes),
                              fast::counter_read(q.no_signature)});
@@ -711,9 +711,9 @@ Result<LatencyHistogram> Engine::latency_histogram(const std::string& name) cons
     return make_error(Errc::kInvalid, fmt::format("stream '{}' is transmit-only: it has no latency here", name));
   fast::LatencyHist merged;
   for (const LcoreState& l : st.lcores) {
-    if (l.streams == nullptr || !l.streams[index].enabled) continue;
+    if (l.streams.size() == 0 || !l.streams[index].enabled) continue;
     fast::LatencyHist copy;
-    read_rx(*l.ctx, l.streams[index], copy);
+    read_rx(l.ctx[0], l.streams[index], copy);
     merged.merge(copy);
   }
   LatencyHistogram h{name, merged.count(), {}};
@@ -835,12 +835,12 @@ std::vector<PortTraffic> Engine::live_counters() const {
     PortTraffic c;
     c.name = p.cfg.name;
     for (const LcoreState& l : st.lcores) {
-      for (size_t i = 0; i < l.n_lanes; ++i) {
+      for (size_t i = 0; i < l.lanes.size(); ++i) {
         if (l.lanes[i].port_id != p.info.port_id) continue;
         c.tx_packets += counter_read(l.lanes[i].tx_packets);
         c.tx_bytes += counter_read(l.lanes[i].tx_bytes);
       }
-      for (size_t i = 0; i < l.n_rxqs; ++i) {
+      for (size_t i = 0; i < l.rxqs.size(); ++i) {
         if (l.rxqs[i].port_id != p.info.port_id) continue;
         c.rx_packets += counter_read(l.rxqs[i].rx_packets);
         c.rx_bytes += counter_read(l.rxqs[i].rx_bytes);
@@ -853,7 +853,7 @@ std::vector<PortTraffic> Engine::live_counters() const {
 
 void Engine::stop_tx() {
   if (!state_->launched) return;
-  for (LcoreState& l : state_->lcores) l.ctx->stop_tx.store(true, std::memory_order_release);
+  for (LcoreState& l : state_->lcores) l.ctx[0].stop_tx.store(true, std::memory_order_release);
 }
 
 std::chrono::nanoseconds Engine::drain_interval() const noexcept {
@@ -879,8 +879,8 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after, const std::fu
   if (st.launched) {
     // The lanes have stopped (stop_tx, then tx_finished): the lcores now only receive,
     // and return within one loop iteration of stop_rx.
-    for (LcoreState& l : st.lcores) l.ctx->stop_tx.store(true, std::memory_order_release);
-    for (LcoreState& l : st.lcores) l.ctx->stop_rx.store(true, std::memory_order_release);
+    for (LcoreState& l : st.lcores) l.ctx[0].stop_tx.store(true, std::memory_order_release);
+    for (LcoreState& l : st.lcores) l.ctx[0].stop_rx.store(true, std::memory_order_release);
     rte_eal_mp_wait_lcore();
     st.launched = false;
   }

@@ -189,7 +189,7 @@ wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t strea
       break;
     case profile::FrameSizeKind::kImix:
       for (uint16_t size : s.frame.sizes) plan.sizes.push_back(make_size_entry(plan, size));
-      plan.size_schedule = imix_schedule(s.frame.weights);
+      for (uint16_t index : imix_schedule(s.frame.weights)) plan.size_schedule.push_back(index);
       break;
     case profile::FrameSizeKind::kRange:
       for (uint32_t size = s.frame.min; size <= s.frame.max; ++size)

@@ -5,7 +5,9 @@
 // profile. Nothing here is parsed or converted on an lcore. This folder (wire/) is the
 // bottom layer: it includes nothing else of linerate.
 
+#include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <vector>
 
 namespace lr::wire {
@@ -50,7 +52,17 @@ struct VaryPlan {
   uint64_t base = 0;          ///< value in the template; for VLAN the 12-bit id
 };
 
+/// The arrays are std::pmr vectors so that the data plane can copy a plan into memory on
+/// the NUMA node of the lcores that read it (a plan constructed with an allocator, then
+/// assigned: polymorphic allocators stay with their container on assignment).
 struct TxStreamPlan {
+  using allocator_type = std::pmr::polymorphic_allocator<std::byte>;
+  TxStreamPlan() = default;
+  explicit TxStreamPlan(allocator_type memory)
+      : template_bytes(memory), sizes(memory), size_schedule(memory), vary(memory) {}
+  TxStreamPlan(const TxStreamPlan&) = default;
+  TxStreamPlan& operator=(const TxStreamPlan&) = default;
+
   uint16_t stream_id = 0;
   uint16_t n_lanes = 1;
   bool ipv6 = false;
@@ -62,10 +74,10 @@ struct TxStreamPlan {
   uint16_t l3_offset = 14;
   uint16_t l4_offset = 34;
   uint16_t header_bytes = 42;
-  std::vector<uint8_t> template_bytes;  ///< largest frame, without FCS
-  std::vector<SizeEntry> sizes;         ///< fixed: 1, IMIX: one per size, range: max-min+1
-  std::vector<uint16_t> size_schedule;  ///< multi-size, not random: index into sizes, cycled by sequence
-  std::vector<VaryPlan> vary;           ///< at most kMaxVaryFields
+  std::pmr::vector<uint8_t> template_bytes;  ///< largest frame, without FCS
+  std::pmr::vector<SizeEntry> sizes;         ///< fixed: 1, IMIX: one per size, range: max-min+1
+  std::pmr::vector<uint16_t> size_schedule;  ///< multi-size, not random: index into sizes, cycled by sequence
+  std::pmr::vector<VaryPlan> vary;           ///< at most kMaxVaryFields
 };
 
 }  // namespace lr::wire

@@ -54,11 +54,11 @@ TEST(PacketWriter, VlanIpv4MinimumFrameMatchesReference) {
   s.ipv4.dscp = 26;
   s.udp = {1024, 4791};
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
-  std::vector<uint8_t> buffer = plan.template_bytes;
+  std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t last_sig = 0;
   EXPECT_EQ(write(plan, buffer, last_sig, 0, 5, 0x12345678), kVlanIpv4Min);
   // The fixed-size variant the TX loop uses for this stream writes the same bytes.
-  std::vector<uint8_t> fixed = plan.template_bytes;
+  std::vector<uint8_t> fixed(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t unused = 0;
   write_frame<false, false>(fixed.data(), plan, plan.sizes[0], unused, wire::Signature{0, 0, 5, 0x12345678},
                             cursor_at(plan, 5));
@@ -76,7 +76,7 @@ TEST(PacketWriter, Ipv6SignatureAtOddOffsetMatchesReference) {
   s.lanes = 3;
   s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 64, 1});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 7);
-  std::vector<uint8_t> buffer = plan.template_bytes;
+  std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t last_sig = 0;
   EXPECT_EQ(write(plan, buffer, last_sig, 2, 3, 0xDEADBEEF), kIpv6OddLength);
 }
@@ -93,7 +93,7 @@ TEST(PacketWriter, ImixFramesReuseOneBufferAndKeepChecksumsExact) {
   ASSERT_TRUE(plan.multi_size);
   // One buffer for all four frames, as an mbuf that returns to its pool each time:
   // the longer frames must not carry the shorter frames' old signatures in their payload.
-  std::vector<uint8_t> buffer = plan.template_bytes;
+  std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t last_sig = 0;
   EXPECT_EQ(write(plan, buffer, last_sig, 0, 0, 1000), kImixSeq0);
   EXPECT_EQ(write(plan, buffer, last_sig, 0, 1, 1001), kImixSeq1);
@@ -106,7 +106,7 @@ TEST(PacketWriter, RandomFieldStaysInRangeAndRepeatsForSameSequence) {
   s.udp.dst = 2000;
   s.vary.push_back({profile::VaryField::kUdpDst, profile::VaryOp::kRandom, 100, 1});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
-  std::vector<uint8_t> buffer = plan.template_bytes;
+  std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t last_sig = 0;
   std::vector<bool> seen(100, false);
   for (uint64_t seq = 0; seq < 2000; ++seq) {
@@ -135,7 +135,7 @@ TEST(PacketWriter, HardwareChecksumLeavesPseudoHeaderSumForTheNic) {
     s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 7, 1});
     wire::TxStreamPlan plan = plan::build_stream_plan(s, 3);
     plan.hw_checksum = true;
-    std::vector<uint8_t> buffer = plan.template_bytes;
+    std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
     uint16_t last_sig = 0;
     for (uint64_t seq = 0; seq < 50; ++seq) {
       const FrameCursor cursor = cursor_at(plan, seq);
