@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
       rte_eal_cleanup();
       return fail(kExitCannotRun, lr::to_string(applied.error()));
     }
-    std::printf("%s", (*engine)->describe_plan().c_str());
+    std::printf("%s", lr::ctl::plan_text((*engine)->plan()).c_str());
     for (const std::string& warning : (*engine)->warnings()) std::printf("warning: %s\n", warning.c_str());
     std::fflush(stdout);
     std::optional<lr::Result<lr::dp::RunReport>> report;

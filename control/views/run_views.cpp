@@ -21,6 +21,34 @@ std::string ns(uint64_t value) { return fmt::format("{}ns", value); }
 
 }  // namespace
 
+std::string plan_text(const api::RunPlan& plan) {
+  std::string out = "plan:\n";
+  for (const api::PortPlan& p : plan.ports) {
+    const std::string speed = p.speed_bps == 0 ? std::string("speed unknown")
+                                               : fmt::format("{} Gbit/s{}", static_cast<double>(p.speed_bps) / 1e9,
+                                                             p.speed_from_profile ? " (from profile)" : "");
+    out += fmt::format("  port {} '{}' {} (driver {}, socket {}, checksums in {}, link {} {})\n", p.port_id, p.name,
+                       p.device, p.driver, p.socket < 0 ? std::string("any") : std::to_string(p.socket),
+                       p.checksum_offload ? "hardware" : "software", p.link_up ? "up" : "down", speed);
+    for (const api::QueuePlan& q : p.rx_queues)
+      out += fmt::format("    rx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
+    for (const api::QueuePlan& q : p.tx_queues)
+      out += fmt::format("    tx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
+  }
+  for (const api::StreamPlan& s : plan.streams) {
+    std::string lanes;
+    for (const api::QueuePlan& lane : s.lanes) lanes += fmt::format(" q{}@lcore{}", lane.queue, lane.lcore);
+    const std::string stop = s.count != 0         ? fmt::format("{} frames", s.count)
+                             : s.duration_ns != 0 ? fmt::format("{} s", static_cast<double>(s.duration_ns) / 1e9)
+                                                  : std::string("until stopped");
+    out += fmt::format("  stream '{}' {} -> {}: {:.1f} B mean frame, {}, {}, lanes:{}\n", s.name, s.tx_port,
+                       s.rx_port.value_or("(transmit only)"), s.frame_bytes_mean,
+                       s.target_pps > 0 ? fmt::format("{:.6f} Mpps", s.target_pps / 1e6) : std::string("max rate"), stop,
+                       lanes);
+  }
+  return out;
+}
+
 std::string stream_table(const std::vector<api::StreamReport>& streams) {
   const size_t w = name_width(streams, 16);
   std::string out = fmt::format("{:<{}} {:>12} {:>10} {:>12} {:>10} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}\n",

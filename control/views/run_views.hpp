@@ -1,7 +1,7 @@
 #pragma once
 // The human views of a run, one of each, from the report's structs (the protocol's,
-// dataplane/api/run_report.hpp): the stream table (stats, the end of a run), the run
-// table (streams, then the ports' own counters) and the live line. Both programs print
+// dataplane/api/run_report.hpp): the plan, the stream table (stats, the end of a run),
+// the run table (streams, then the ports' own counters) and the live line. Both programs print
 // through these: `linerate` after reading the JSON back, the one-shot data plane from
 // the structs it built. Pure: no DPDK, no sockets.
 
@@ -11,6 +11,10 @@
 #include "dataplane/api/run_report.hpp"
 
 namespace lr::ctl {
+
+/// The plan before a run: each port (driver, socket, checksums, link and the speed rates
+/// use) with its queues' lcores, then each stream's ports, frame, rate, limit and lanes.
+std::string plan_text(const api::RunPlan& plan);
 
 /// One row per stream: tx packets, achieved Mpps, rx packets, lost, duplicate, out of
 /// order, late, latency min / p50 / p99 / max; a transmit-only stream shows dashes.

@@ -131,3 +131,45 @@ struct PortRate {
 PortRate port_rate(const PortTraffic& before, const PortTraffic& after, double seconds) noexcept;
 
 }  // namespace lr::api
+
+namespace lr::api {
+
+/// What the data plane will do, as it prints it before a run: per port its queues and
+/// their lcores, per stream its rate and lanes.
+struct QueuePlan {
+  uint16_t queue = 0;
+  unsigned lcore = 0;
+  bool cross_numa = false;
+};
+
+struct PortPlan {
+  uint16_t port_id = 0;
+  std::string name;
+  std::string device;
+  std::string driver;
+  int socket = -1;               ///< -1: any (virtual devices)
+  bool checksum_offload = false; ///< the NIC computes IPv4 / UDP checksums
+  bool link_up = false;
+  uint64_t speed_bps = 0;        ///< what rates are computed against; 0: unknown
+  bool speed_from_profile = false;
+  std::vector<QueuePlan> rx_queues;
+  std::vector<QueuePlan> tx_queues;
+};
+
+struct StreamPlan {
+  std::string name;
+  std::string tx_port;
+  std::optional<std::string> rx_port;
+  double frame_bytes_mean = 0;
+  double target_pps = 0;         ///< 0: unpaced ("max")
+  uint64_t count = 0;            ///< 0: no frame limit
+  uint64_t duration_ns = 0;      ///< 0: no time limit
+  std::vector<QueuePlan> lanes;  ///< each lane's TX queue and lcore
+};
+
+struct RunPlan {
+  std::vector<PortPlan> ports;
+  std::vector<StreamPlan> streams;
+};
+
+}  // namespace lr::api

@@ -137,7 +137,7 @@ struct LcoreState {
 struct PortState {
   profile::PortCfg cfg;
   PortInfo info;
-  LinkState link;
+  LinkStatus link;
   uint64_t speed_bps = 0;  ///< for rate conversion: the profile's speed, else the link's
   rte_mempool* rx_pool = nullptr;
   bool configured = false;
@@ -301,7 +301,7 @@ PortReport Engine::State::collect_port(size_t index) const {
   r.port_id = p.info.port_id;
   r.socket = p.info.socket;
   r.link_up = p.link.up;
-  r.link_speed_bps = p.link.speed_bps;
+  r.link_speed_bps = uint64_t{p.link.speed_mbps} * 1'000'000;
   if (!p.closed)
     if (auto counters = read_port_counters(p.info.port_id)) r.counters = *counters - p.baseline;
   for (const LcoreState& l : lcores)
@@ -359,7 +359,7 @@ Result<void> Engine::State::build_ports() {
     if (!port.link.up)
       return make_error(Errc::kInvalid, fmt::format("port '{}' ({}): link is down after {} s", cfg.name, cfg.device,
                                                     kLinkWaitMs / 1000));
-    port.speed_bps = cfg.speed_bps != 0 ? cfg.speed_bps : port.link.speed_bps;
+    port.speed_bps = cfg.speed_bps != 0 ? cfg.speed_bps : uint64_t{port.link.speed_mbps} * 1'000'000;
   }
   return {};
 }
@@ -550,32 +550,24 @@ Result<std::unique_ptr<Engine>> Engine::create(const profile::Profile& profile) 
 
 const std::vector<std::string>& Engine::warnings() const noexcept { return state_->warnings; }
 
-std::string Engine::describe_plan() const {
+api::RunPlan Engine::plan() const {
   const State& st = *state_;
-  std::string out = "plan:\n";
+  api::RunPlan out;
   for (size_t p = 0; p < st.ports.size(); ++p) {
     const PortState& port = st.ports[p];
-    out += fmt::format("  port {} '{}' {} (driver {}, socket {}, checksums in {}, link {} {})\n", port.info.port_id, port.cfg.name,
-                       port.cfg.device, port.info.driver, port.info.socket < 0 ? std::string("any") : std::to_string(port.info.socket),
-                       port.tx_checksum_offload ? "hardware" : "software",
-                       port.link.up ? "up" : "down",
-                       port.speed_bps != 0 ? fmt::format("{} Gbit/s{}", static_cast<double>(port.speed_bps) / 1e9,
-                                                         port.cfg.speed_bps != 0 ? " (from profile)" : "")
-                                           : std::string("speed unknown"));
+    api::PortPlan pp{port.info.port_id, port.cfg.name, port.cfg.device, port.info.driver, port.info.socket,
+                     port.tx_checksum_offload, port.link.up, port.speed_bps, port.cfg.speed_bps != 0, {}, {}};
     for (const QueueAssignment& a : st.lcore_plan.rx)
-      if (a.port_index == p) out += fmt::format("    rx queue {} -> lcore {}{}\n", a.queue_id, a.lcore_id, a.cross_numa ? " (cross-NUMA)" : "");
+      if (a.port_index == p) pp.rx_queues.push_back({a.queue_id, a.lcore_id, a.cross_numa});
     for (const QueueAssignment& a : st.lcore_plan.tx)
-      if (a.port_index == p) out += fmt::format("    tx queue {} -> lcore {}{}\n", a.queue_id, a.lcore_id, a.cross_numa ? " (cross-NUMA)" : "");
+      if (a.port_index == p) pp.tx_queues.push_back({a.queue_id, a.lcore_id, a.cross_numa});
+    out.ports.push_back(std::move(pp));
   }
   for (const StreamState& s : st.streams) {
-    std::string lanes;
-    for (const auto& [queue, lcore] : s.lanes) lanes += fmt::format(" q{}@lcore{}", queue, lcore);
-    const std::string stop = s.cfg.count != 0 ? fmt::format("{} frames", s.cfg.count)
-                             : s.cfg.duration_ns != 0 ? fmt::format("{} s", static_cast<double>(s.cfg.duration_ns) / 1e9)
-                                                      : std::string("until stopped");
-    out += fmt::format("  stream '{}' {} -> {}: {:.1f} B mean frame, {}, {}, lanes:{}\n", s.cfg.name, s.cfg.tx_port,
-                       s.cfg.rx_port.value_or("(transmit only)"), s.cfg.frame.mean(),
-                       s.pps > 0 ? fmt::format("{:.6f} Mpps", s.pps / 1e6) : std::string("max rate"), stop, lanes);
+    api::StreamPlan sp{s.cfg.name, s.cfg.tx_port, s.cfg.rx_port, s.cfg.frame.mean(), s.pps, s.cfg.count,
+                       s.cfg.duration_ns, {}};
+    for (const auto& [queue, lcore] : s.lanes) sp.lanes.push_back({queue, lcore, false});
+    out.streams.push_back(std::move(sp));
   }
   return out;
 }

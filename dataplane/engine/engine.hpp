@@ -81,7 +81,7 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   /// Port -> socket -> lcores -> queues, and each stream's rate and lanes.
-  std::string describe_plan() const;
+  api::RunPlan plan() const;
   const std::vector<std::string>& warnings() const noexcept;
 
   /// Launches the worker lcores; traffic starts on all lanes at one TSC (only the lanes

@@ -149,15 +149,10 @@ Result<LinkStatus> read_ethdev_link(uint16_t port_id) {
   return status;
 }
 
-LinkState wait_link(uint16_t port_id, uint32_t wait_ms) {
-  LinkState state;
+LinkStatus wait_link(uint16_t port_id, uint32_t wait_ms) {
   for (uint32_t waited = 0;; waited += 100) {
-    if (const auto link = read_ethdev_link(port_id)) {
-      state.up = link->up;
-      state.full_duplex = link->full_duplex;
-      state.speed_bps = uint64_t{link->speed_mbps} * 1'000'000;
-    }
-    if (state.up || waited >= wait_ms) return state;
+    const auto link = read_ethdev_link(port_id);
+    if ((link && link->up) || waited >= wait_ms) return link.value_or(LinkStatus{});
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
 }

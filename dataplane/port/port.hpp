@@ -32,12 +32,6 @@ struct PortSetup {
   std::string warning;               ///< e.g. no RSS for several RX queues
 };
 
-struct LinkState {
-  bool up = false;
-  uint64_t speed_bps = 0;   ///< 0: unknown
-  bool full_duplex = true;
-};
-
 using api::PortCounters;  ///< what the port itself counted (rte_eth_stats)
 
 /// Finds the ethdev port EAL made for `cfg.device`. Errors: kNoDevice.
@@ -68,7 +62,7 @@ Result<void> set_ethdev_link(const PortInfo& info, const std::string& port_name,
 Result<LinkStatus> read_ethdev_link(uint16_t port_id);
 
 /// Link state, waiting up to `wait_ms` for the link to come up.
-LinkState wait_link(uint16_t port_id, uint32_t wait_ms);
+LinkStatus wait_link(uint16_t port_id, uint32_t wait_ms);
 
 Result<PortCounters> read_port_counters(uint16_t port_id);
 

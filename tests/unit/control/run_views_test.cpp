@@ -86,6 +86,22 @@ TEST(RunViews, LiveLineShowsEachPortsRateOverTheInterval) {
             "  p1: tx    0.000 Mpps   0.000 Gbit/s rx    1.000 Mpps   0.672 Gbit/s");
 }
 
+TEST(RunViews, PlanTextNamesQueuesLcoresRatesAndLimits) {
+  api::RunPlan plan;
+  plan.ports.push_back({0, "p0", "net_ring0", "net_ring", -1, false, true, 10'000'000'000, true,
+                        {{0, 1, false}}, {{0, 1, false}, {1, 2, true}}});
+  plan.streams.push_back({"vlan64", "p0", std::string("p0"), 64, 297619.05, 0, 3'000'000'000, {{0, 1, false}}});
+  plan.streams.push_back({"blast", "p0", std::nullopt, 1518, 0, 1000, 0, {{1, 2, false}}});
+  EXPECT_EQ(plan_text(plan),
+            "plan:\n"
+            "  port 0 'p0' net_ring0 (driver net_ring, socket any, checksums in software, link up 10 Gbit/s (from profile))\n"
+            "    rx queue 0 -> lcore 1\n"
+            "    tx queue 0 -> lcore 1\n"
+            "    tx queue 1 -> lcore 2 (cross-NUMA)\n"
+            "  stream 'vlan64' p0 -> p0: 64.0 B mean frame, 0.297619 Mpps, 3 s, lanes: q0@lcore1\n"
+            "  stream 'blast' p0 -> (transmit only): 1518.0 B mean frame, max rate, 1000 frames, lanes: q1@lcore2\n");
+}
+
 // What the CLI reads back is what the data plane wrote: every field, through JSON.
 TEST(RunReportJson, RoundTripKeepsEveryField) {
   const api::RunReport r = sample_report();
