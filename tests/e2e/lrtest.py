@@ -82,6 +82,28 @@ class Client:
         self.sock.close()
 
 
+def wait_until(predicate, what, timeout=20):
+    """Polls `predicate` every 10 ms until it returns something true, which is returned;
+    fails after `timeout` s saying what was awaited. Tests wait on events, not clocks."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out after %d s waiting for %s" % (timeout, what))
+        time.sleep(0.01)
+
+
+def wait_for_frames(client, stream=0, tx=1, rx=0):
+    """Waits until stream `stream` (index or name) has sent `tx` and received `rx` frames."""
+    def reached():
+        streams = client.result("stats.streams")
+        s = streams[stream] if isinstance(stream, int) else next(x for x in streams if x["name"] == stream)
+        return s if s["tx_packets"] >= tx and s.get("rx_packets", 0) >= rx else None
+    return wait_until(reached, "stream %s to send %d and receive %d frames" % (stream, tx, rx))
+
+
 def wait_for_socket(test, proc, path):
     """Waits until the service `proc` listens on `path` (fails the test if it exits)."""
     for _ in range(200):

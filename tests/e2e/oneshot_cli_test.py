@@ -3,7 +3,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 
 import lrtest
 
@@ -77,9 +76,13 @@ rate = "100kpps"
         proc = subprocess.Popen([lrtest.BINARY, "--config", profile, "--report", report_path],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            time.sleep(2.5)
+            # Wait on the event: the first live line, so traffic has run for a second.
+            seen = ""
+            while not seen.endswith(" Gbit/s\n") and proc.poll() is None:
+                seen += proc.stdout.readline()
             proc.send_signal(signum)
             out, err = proc.communicate(timeout=30)
+            out = seen + out
         finally:
             if proc.poll() is None:
                 proc.kill()

@@ -101,8 +101,7 @@ class Serve(lrtest.DataplaneCase):
         owner.wait()
         client = Client(self.sock_path)
         first = self.stream_stats(client)
-        time.sleep(0.5)
-        second = self.stream_stats(client)
+        second = lrtest.wait_for_frames(client, tx=first["tx_packets"] + 1000)
         self.assertGreater(second["tx_packets"], first["tx_packets"], "traffic goes on without its client")
         self.assertGreaterEqual(second["rx_packets"], first["rx_packets"])
         self.assertTrue(client.result("traffic.status")["running"])
@@ -140,7 +139,7 @@ class Serve(lrtest.DataplaneCase):
         # Still answering, traffic untouched, counters intact.
         self.assertEqual(client.result("hello")["protocol"], 1)
         self.assertTrue(client.result("traffic.status")["running"])
-        time.sleep(0.3)
+        lrtest.wait_for_frames(client, tx=1000, rx=1000)
         report = client.result("traffic.stop")
         s = report["streams"][0]
         self.assertGreater(s["tx_packets"], 0)
@@ -153,7 +152,7 @@ class Serve(lrtest.DataplaneCase):
         client = Client(self.sock_path)
         client.result("stream.rate.set", stream="s1", rate="200kpps")
         client.result("traffic.start")
-        time.sleep(0.3)
+        lrtest.wait_for_frames(client, tx=10000)
         self.assertEqual(client.result("stream.rate.set", stream="s1", rate="500pps")["target_pps"], 500.0)
         time.sleep(0.05)
         before, t0 = self.stream_stats(client)["tx_packets"], time.monotonic()
@@ -166,7 +165,7 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(report["streams"][0]["lost"], 0)
         # A new run keeps the new rate and counts from zero.
         client.result("traffic.start")
-        time.sleep(0.2)
+        lrtest.wait_for_frames(client, tx=50)
         report = client.result("traffic.stop")
         self.assertLessEqual(report["streams"][0]["tx_packets"], 500 * report["duration_s"] + 2)
         self.assertEqual(report["streams"][0]["rx_packets"], report["streams"][0]["tx_packets"])
@@ -177,7 +176,7 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(ports.returncode, 0, ports.stderr)
         self.assertRegex(ports.stdout, r"p0 +net_ring0 +net_ring +0 +up +10 +-")
         self.assertEqual(self.cli("start").stdout, "traffic started\n")
-        time.sleep(0.3)
+        lrtest.wait_for_frames(Client(self.sock_path), tx=1000, rx=1000)
         stats = self.cli("--json", "stats")
         self.assertEqual(stats.returncode, 0, stats.stderr)
         self.assertGreater(json.loads(stats.stdout)[0]["tx_packets"], 0)
@@ -232,7 +231,7 @@ class Serve(lrtest.DataplaneCase):
                          ["error"]["message"], "params.profile:4:8: key 'stream[0].rate': expected a string, found an integer")
         # Only s2 runs; then only s2 stops and the run goes on.
         self.assertEqual(client.result("traffic.start", streams=["s2"])["streams"], ["s2"])
-        time.sleep(0.3)
+        lrtest.wait_for_frames(client, stream="s2", tx=100)
         stats = {s["name"]: s for s in client.result("stats.streams")}
         self.assertEqual(stats["s1"]["tx_packets"], 0)
         self.assertGreater(stats["s2"]["tx_packets"], 0)
@@ -306,7 +305,7 @@ class Serve(lrtest.DataplaneCase):
         # The port reconfigured twice still carries a run exactly.
         client = Client(self.sock_path)
         client.result("traffic.start")
-        time.sleep(0.5)
+        lrtest.wait_for_frames(client, tx=1000, rx=1000)
         report = client.result("traffic.stop")
         stream = report["streams"][0]
         self.assertGreater(stream["tx_packets"], 0)
@@ -320,7 +319,7 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(again.returncode, 1)
         self.assertIn("s2.toml:1:1: key 'stream[0].name': a stream named 's2' exists already", again.stderr)
         self.assertEqual(self.cli("start", "--stream", "s2").returncode, 0)
-        time.sleep(0.3)
+        lrtest.wait_for_frames(Client(self.sock_path), stream="s2", tx=100)
         lcores = self.cli("lcores").stdout
         self.assertRegex(lcores, r"tx s2#0 port 0 q0 \([1-9]\d* frames\)")
         self.assertRegex(lcores, r"tx s1#0 port 0 q0 \(0 frames\)")
@@ -348,7 +347,10 @@ class Serve(lrtest.DataplaneCase):
         path = os.path.join(self.dir, "series.jsonl")
         rec = subprocess.Popen([LINERATE, "--socket", self.sock_path, "record", path, "--interval", "200ms"],
                                stderr=subprocess.PIPE, text=True)
-        time.sleep(1.3)
+        def samples():
+            with open(path) if os.path.exists(path) else open(os.devnull) as f:
+                return sum(1 for line in f if line.endswith("\n")) >= 4
+        lrtest.wait_until(samples, "four samples in %s" % path)
         rec.send_signal(signal.SIGINT)
         _, err = rec.communicate(timeout=20)
         self.assertEqual(rec.returncode, 0, err)
@@ -392,7 +394,7 @@ class Serve(lrtest.DataplaneCase):
     def test_prometheus_exporter(self):
         client = Client(self.sock_path)
         client.result("traffic.start")
-        time.sleep(0.3)
+        lrtest.wait_for_frames(client, tx=100, rx=100)
         exporter = subprocess.Popen([LINERATE, "--socket", self.sock_path, "exporter", "--listen", "127.0.0.1:0"],
                                     stdout=subprocess.PIPE, text=True)
         self.addCleanup(exporter.kill)
@@ -430,7 +432,7 @@ class Serve(lrtest.DataplaneCase):
     def test_stopping_the_service_reports_the_running_run(self):
         client = Client(self.sock_path)
         client.result("traffic.start")
-        time.sleep(0.3)
+        lrtest.wait_for_frames(client, tx=100, rx=100)
         client.close()
         self.assertEqual(self.stop_service(signal.SIGTERM), 0, self.err)
         self.assertIn("(interrupted", self.out)
