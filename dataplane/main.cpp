@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       return fail(kExitCannotRun, lr::to_string(engine.error()));
     }
     // Port control (FEC, pause, PFC, flow rules) from the profile, on the ports now up.
-    lr::dp::PortControls controls(**engine, lr::dp::system_kernel_io());
+    lr::dp::PortControls& controls = (*engine)->port_controls();
     if (auto applied = controls.apply_profile(profile); !applied) {
       (*engine)->finish(false);
       rte_eal_cleanup();
@@ -115,23 +115,19 @@ int main(int argc, char** argv) {
     if (plan_only) {
       (*engine)->finish(false);
     } else if (serve) {
-      auto served = lr::dp::serve(**engine, controls, socket_path.empty() ? profile.control.socket : socket_path,
+      auto served = lr::dp::serve(**engine, socket_path.empty() ? profile.control.socket : socket_path,
                                   profile.control.group, !quiet);
       if (!served) report = std::unexpected(served.error());
       else if (*served) report = std::move(**served);  // a run was still going
     } else {
       lr::dp::Engine& e = **engine;
-      controls.mark_baselines();  // the report's NIC counters are this run's
       lr::dp::LiveLine live;
       if (!quiet && profile.run.live)
         live = [](double elapsed_s, const auto& before, const auto& after, double seconds) {
           std::printf("%s\n", lr::ctl::live_line(elapsed_s, before, after, seconds).c_str());
           std::fflush(stdout);
         };
-      report = lr::dp::run_oneshot(e, g_interrupt, live,
-                                   [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); },
-                                   [&controls] { controls.poll_links(); }, [&controls] { controls.snapshot_counters(); });
-      controls.poll_links();
+      report = lr::dp::run_oneshot(e, g_interrupt, live, [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); });
     }
     if (report && !*report) {
       code = fail(kExitCannotRun, lr::to_string(report->error()));
@@ -139,11 +135,11 @@ int main(int argc, char** argv) {
       const lr::dp::RunReport& r = **report;
       std::printf("\n%s", lr::ctl::run_table(r).c_str());
       if (r.interrupted) std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
-      const std::string flaps = controls.link_changes_text();
+      const std::string flaps = lr::ctl::link_changes(r);
       if (!flaps.empty()) std::printf("link changes:\n%s", flaps.c_str());
       if (!report_path.empty()) {
         std::ofstream out(report_path, std::ios::trunc);
-        out << controls.annotate_report(lr::api::to_json(r)).dump(2) << "\n";
+        out << lr::api::to_json(r).dump(2) << "\n";
         if (!out) code = fail(kExitReport, fmt::format("writing the report file '{}' failed", report_path));
         else std::printf("report: %s\n", report_path.c_str());
       }

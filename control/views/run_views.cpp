@@ -84,6 +84,17 @@ std::string run_table(const api::RunReport& r) {
   return out;
 }
 
+std::string link_changes(const api::RunReport& report) {
+  std::string out;
+  for (const api::PortReport& port : report.ports)
+    for (size_t i = 1; i < port.link_events.size(); ++i) {
+      const api::LinkEventReport& e = port.link_events[i];
+      out += fmt::format("  {} {} {} ({})\n", e.at, port.name,
+                         e.up ? fmt::format("up at {} Mb/s", e.speed_mbps) : std::string("down"), e.cause);
+    }
+  return out;
+}
+
 std::string live_line(double elapsed_s, const std::vector<api::PortTraffic>& before,
                       const std::vector<api::PortTraffic>& after, double seconds) {
   std::string line = fmt::format("[{:7.1f}s]", elapsed_s);

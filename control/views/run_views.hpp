@@ -24,6 +24,10 @@ std::string stream_table(const std::vector<api::StreamReport>& streams);
 /// signature), then a warning when mbufs did not come back.
 std::string run_table(const api::RunReport& report);
 
+/// The ports' link changes during a run (each port's events after the first state seen),
+/// one line each; "" when no link changed.
+std::string link_changes(const api::RunReport& report);
+
 /// One line a second while traffic runs: per port tx / rx Mpps and L1 Gbit/s between two
 /// samples taken `seconds` apart (ports matched by position).
 std::string live_line(double elapsed_s, const std::vector<api::PortTraffic>& before,

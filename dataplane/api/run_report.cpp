@@ -71,6 +71,22 @@ void port_fields(P& p, Fn&& fn) {
   fn("rx_after_drain", p.rx_after_drain);
 }
 
+template <class C, class Fn>
+void nic_counter_fields(C& c, Fn&& fn) {
+  fn("name", c.name);
+  fn("source", c.source);
+  fn("value", c.value);
+  fn("total", c.total);
+}
+
+template <class E, class Fn>
+void link_event_fields(E& e, Fn&& fn) {
+  fn("at", e.at);
+  fn("up", e.up);
+  fn("speed_mbps", e.speed_mbps);
+  fn("cause", e.cause);
+}
+
 template <class R, class Fn>
 void run_fields(R& r, Fn&& fn) {
   fn("profile", r.profile_path);
@@ -124,9 +140,32 @@ json to_json(const StreamReport& s) {
   return j;
 }
 
+json to_json(const NicCounter& c) {
+  json j = json::object();
+  nic_counter_fields(c, writer(j));
+  j["canonical"] = c.canonical ? json(*c.canonical) : json(nullptr);
+  return j;
+}
+
+json to_json(const LinkEventReport& e) {
+  json j = json::object();
+  link_event_fields(e, writer(j));
+  return j;
+}
+
 json to_json(const PortReport& p) {
   json j = json::object();
   port_fields(p, writer(j));
+  if (!p.nic_counters.empty()) {
+    json counters = json::array();
+    for (const NicCounter& c : p.nic_counters) counters.push_back(to_json(c));
+    j["nic_counters"] = std::move(counters);
+  }
+  if (!p.link_events.empty()) {
+    json events = json::array();
+    for (const LinkEventReport& e : p.link_events) events.push_back(to_json(e));
+    j["link_events"] = std::move(events);
+  }
   return j;
 }
 
@@ -161,6 +200,17 @@ StreamReport stream_report_from_json(const json& j) {
 PortReport port_report_from_json(const json& j) {
   PortReport p;
   port_fields(p, reader(j));
+  for (const json& c : j.value("nic_counters", json::array())) {
+    NicCounter counter;
+    nic_counter_fields(counter, reader(c));
+    if (const auto it = c.find("canonical"); it != c.end() && it->is_string()) counter.canonical = it->get<std::string>();
+    p.nic_counters.push_back(std::move(counter));
+  }
+  for (const json& e : j.value("link_events", json::array())) {
+    LinkEventReport event;
+    link_event_fields(event, reader(e));
+    p.link_events.push_back(std::move(event));
+  }
   return p;
 }
 

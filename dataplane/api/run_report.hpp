@@ -74,6 +74,23 @@ struct StreamReport {
   LatencySummary latency;
 };
 
+/// One counter of a port's merged view (every source: ethdev, xstats, the kernel's).
+struct NicCounter {
+  std::string name;                      ///< the driver's own name
+  std::string source;                    ///< ethdev, xstats, ethtool, fec
+  std::optional<std::string> canonical;  ///< linerate's name for its meaning, if it has one
+  uint64_t value = 0;                    ///< this run
+  uint64_t total = 0;
+};
+
+/// A link state change seen on a port.
+struct LinkEventReport {
+  std::string at;  ///< ISO 8601, UTC, milliseconds
+  bool up = false;
+  uint32_t speed_mbps = 0;
+  std::string cause;  ///< "observed", "set by session 3", "start"
+};
+
 struct PortReport {
   std::string name;
   std::string device;
@@ -85,6 +102,9 @@ struct PortReport {
   PortCounters counters;
   uint64_t rx_no_signature = 0;   ///< frames linerate received without a signature
   uint64_t rx_after_drain = 0;    ///< frames still queued when the drain interval ended
+  // A run report's ports only (empty elsewhere): read after the drain, before the ports stop.
+  std::vector<NicCounter> nic_counters;
+  std::vector<LinkEventReport> link_events;
 };
 
 struct RunReport {
@@ -102,6 +122,8 @@ nlohmann::json to_json(const RunReport& report);
 nlohmann::json to_json(const StreamReport& stream);
 nlohmann::json to_json(const PortReport& port);
 nlohmann::json to_json(const PortTraffic& traffic);
+nlohmann::json to_json(const NicCounter& counter);
+nlohmann::json to_json(const LinkEventReport& event);
 
 /// The JSON forms read back (fields absent in the JSON keep their defaults; fields the
 /// struct does not know, such as a report's nic_counters, are ignored). Throws

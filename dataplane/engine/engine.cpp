@@ -16,6 +16,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <thread>
 
@@ -28,7 +29,9 @@
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port.hpp"
+#include "dataplane/port/port_controls.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
 #include <rte_pause.h>
@@ -134,20 +137,6 @@ struct LcoreState {
   NumaArray<fast::SeqTracker> trackers;
 };
 
-struct PortState {
-  profile::PortCfg cfg;
-  PortInfo info;
-  LinkStatus link;
-  uint64_t speed_bps = 0;  ///< for rate conversion: the profile's speed, else the link's
-  rte_mempool* rx_pool = nullptr;
-  bool configured = false;
-  bool started = true;     ///< configure_port starts it; finish stops it, start starts it again
-  bool closed = false;
-  PortCounters baseline;   ///< counters at the start of the run: reports are per run
-  bool tx_checksum_offload = false;
-  uint64_t rx_after_drain = 0;
-};
-
 struct StreamState {
   profile::StreamCfg cfg;
   // The plan its lanes read, in memory on the TX port's socket like the lanes themselves
@@ -162,7 +151,9 @@ struct StreamState {
 
 struct Engine::State {
   profile::Profile profile;
-  std::vector<PortState> ports;
+  std::deque<EthdevPort> ports;           ///< the profile's, in order; deque: PortControl points at them
+  std::unique_ptr<KernelIo> kernel_io;      ///< until the port controls take it
+  std::unique_ptr<PortControls> controls;  ///< one per port, made once the ports are up
   std::vector<StreamState> streams;
   std::vector<LcoreState> lcores;
   LcorePlan lcore_plan;
@@ -181,9 +172,8 @@ struct Engine::State {
   Result<void> build_streams();
   Result<void> build_lcores();
   void stop_lcores();
-  void close_ports();
   /// The port named `name`. Errors: kInvalid.
-  Result<PortState*> port_named(const std::string& name);
+  Result<EthdevPort*> port_named(const std::string& name);
   StreamReport collect_stream(size_t s, Reading reading) const;
   PortReport collect_port(size_t p) const;
   StreamState* find_stream(const std::string& name);
@@ -191,9 +181,9 @@ struct Engine::State {
 
 Engine::State::~State() {
   stop_lcores();
-  close_ports();
+  controls.reset();
+  for (EthdevPort& p : ports) p.close();  // before the stream pools go: TX queues hold their mbufs
   free_run();
-  for (PortState& p : ports) rte_mempool_free(p.rx_pool);
 }
 
 // Frees what one run of streams needs (stream pools, per-lcore state); the ports stay.
@@ -216,17 +206,6 @@ void Engine::State::stop_lcores() {
   }
   rte_eal_mp_wait_lcore();
   launched = false;
-}
-
-void Engine::State::close_ports() {
-  for (PortState& p : ports) {
-    if (p.configured && !p.closed) {
-      if (p.started) rte_eth_dev_stop(p.info.port_id);
-      rte_eth_dev_close(p.info.port_id);
-      p.started = false;
-      p.closed = true;
-    }
-  }
 }
 
 StreamState* Engine::State::find_stream(const std::string& name) {
@@ -293,21 +272,20 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
 }
 
 PortReport Engine::State::collect_port(size_t index) const {
-  const PortState& p = ports[index];
+  const EthdevPort& p = ports[index];
   PortReport r;
-  r.name = p.cfg.name;
-  r.device = p.cfg.device;
-  r.driver = p.info.driver;
-  r.port_id = p.info.port_id;
-  r.socket = p.info.socket;
-  r.link_up = p.link.up;
-  r.link_speed_bps = uint64_t{p.link.speed_mbps} * 1'000'000;
-  if (!p.closed)
-    if (auto counters = read_port_counters(p.info.port_id)) r.counters = *counters - p.baseline;
+  r.name = p.name();
+  r.device = p.cfg().device;
+  r.driver = p.info().driver;
+  r.port_id = p.port_id();
+  r.socket = p.info().socket;
+  r.link_up = p.link().up;
+  r.link_speed_bps = uint64_t{p.link().speed_mbps} * 1'000'000;
+  if (auto counters = p.counters_this_run()) r.counters = *counters;
   for (const LcoreState& l : lcores)
     for (size_t i = 0; i < l.rxqs.size(); ++i)
-      if (l.rxqs[i].port_id == p.info.port_id) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);
-  r.rx_after_drain = p.rx_after_drain;
+      if (l.rxqs[i].port_id == p.port_id()) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);
+  r.rx_after_drain = p.rx_after_drain();
   return r;
 }
 
@@ -321,11 +299,8 @@ Result<void> Engine::State::build_ports() {
   for (const profile::PortCfg& cfg : profile.ports) {
     auto info = find_port(cfg);
     if (!info) return std::unexpected(info.error());
-    PortState port;
-    port.cfg = cfg;
-    port.info = *info;
-    ports.push_back(std::move(port));
     queues.push_back({cfg.name, info->socket, cfg.rx_queues, cfg.tx_queues, cfg.rx_lcores, cfg.tx_lcores});
+    ports.emplace_back(cfg, std::move(*info));
   }
   auto planned = plan_lcores(workers, queues, profile.eal.allow_cross_numa);
   if (!planned) return std::unexpected(planned.error());
@@ -339,27 +314,11 @@ Result<void> Engine::State::build_ports() {
   }
 
   for (size_t i = 0; i < ports.size(); ++i) {
-    PortState& port = ports[i];
-    const profile::PortCfg& cfg = port.cfg;
-    const int socket = port.info.socket < 0 ? SOCKET_ID_ANY : port.info.socket;
-    const uint32_t data_room = RTE_PKTMBUF_HEADROOM + std::max<uint32_t>(2048, cfg.mtu + 26u);
+    const profile::PortCfg& cfg = ports[i].cfg();
     const uint64_t needed = uint64_t{cfg.rx_queues} * cfg.rx_descriptors + lcores.size() * (kPoolCache + fast::kRxBurst) + 1024;
-    const std::string name = fmt::format("lr_rx_p{}", i);
-    port.rx_pool = rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, 0,
-                                           static_cast<uint16_t>(std::min<uint32_t>(data_room, UINT16_MAX)), socket);
-    if (port.rx_pool == nullptr)
-      return make_error(Errc::kNoMemory, fmt::format("port '{}': RX mempool of {} mbufs", cfg.name, pool_size(needed)),
-                        rte_errno);
-    port.configured = true;  // from here on the port must be closed
-    auto setup = configure_port(port.info, cfg, port.rx_pool);
+    auto setup = ports[i].bring_up(fmt::format("lr_rx_p{}", i), pool_size(needed), kPoolCache, kLinkWaitMs);
     if (!setup) return std::unexpected(setup.error());
     if (!setup->warning.empty()) warnings.push_back(setup->warning);
-    port.tx_checksum_offload = setup->tx_checksum_offload;
-    port.link = wait_link(port.info.port_id, kLinkWaitMs);
-    if (!port.link.up)
-      return make_error(Errc::kInvalid, fmt::format("port '{}' ({}): link is down after {} s", cfg.name, cfg.device,
-                                                    kLinkWaitMs / 1000));
-    port.speed_bps = cfg.speed_bps != 0 ? cfg.speed_bps : uint64_t{port.link.speed_mbps} * 1'000'000;
   }
   return {};
 }
@@ -370,26 +329,26 @@ Result<void> Engine::State::build_streams() {
     StreamState s;
     s.cfg = cfg;
     for (size_t p = 0; p < ports.size(); ++p)
-      if (ports[p].cfg.name == cfg.tx_port) s.tx_port = static_cast<uint16_t>(p);
-    const PortState& tx = ports[s.tx_port];
+      if (ports[p].name() == cfg.tx_port) s.tx_port = static_cast<uint16_t>(p);
+    const EthdevPort& tx = ports[s.tx_port];
     // The port must carry the largest frame: MTU + Ethernet header + FCS (+ tag).
     uint16_t mtu = 0;
-    if (rte_eth_dev_get_mtu(tx.info.port_id, &mtu) == 0) {
+    if (rte_eth_dev_get_mtu(tx.port_id(), &mtu) == 0) {
       const uint32_t max_frame = mtu + 14u + kFcsBytes + (cfg.vlan ? 4u : 0u);
       if (cfg.frame.largest() > max_frame)
         return make_error(Errc::kInvalid,
                           fmt::format("stream '{}' sends {}-byte frames but port '{}' has MTU {}, which carries at most "
                                       "{}-byte frames{}; set mtu = {} on the port",
-                                      cfg.name, cfg.frame.largest(), tx.cfg.name, mtu, max_frame,
+                                      cfg.name, cfg.frame.largest(), tx.name(), mtu, max_frame,
                                       cfg.vlan ? " with a VLAN tag" : "",
                                       cfg.frame.largest() - 14 - kFcsBytes - (cfg.vlan ? 4 : 0)));
     }
-    auto pps = plan::stream_pps(cfg, tx.speed_bps, tx.cfg.name);
+    auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
     if (!pps) return std::unexpected(pps.error());
     s.pps = *pps;
-    const int socket = tx.info.socket < 0 ? SOCKET_ID_ANY : tx.info.socket;
+    const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
     wire::TxStreamPlan built = plan::build_stream_plan(cfg, static_cast<uint16_t>(i));
-    if (tx.tx_checksum_offload) {
+    if (tx.tx_checksum_offload()) {
       wire::TxStreamPlan& p = built;
       p.hw_checksum = true;
       p.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
@@ -404,10 +363,10 @@ Result<void> Engine::State::build_streams() {
       return make_error(Errc::kNoMemory, fmt::format("stream '{}': its plan on socket {}", cfg.name, socket));
     }
     for (uint16_t lane = 0; lane < cfg.lanes; ++lane) {
-      const auto queue = static_cast<uint16_t>((i + lane) % tx.cfg.tx_queues);
+      const auto queue = static_cast<uint16_t>((i + lane) % tx.cfg().tx_queues);
       s.lanes.emplace_back(queue, lcore_plan.tx_lcore(s.tx_port, queue));
     }
-    uint64_t needed = uint64_t{cfg.lanes} * tx.cfg.tx_descriptors + kPoolSlack + lcores.size() * kPoolCache;
+    uint64_t needed = uint64_t{cfg.lanes} * tx.cfg().tx_descriptors + kPoolSlack + lcores.size() * kPoolCache;
     if (const profile::PortCfg* rx = cfg.rx_port ? profile.find_port(*cfg.rx_port) : nullptr)
       needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
     const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size());
@@ -453,7 +412,7 @@ Result<void> Engine::State::build_lcores() {
       l.lane_refs.push_back({s});
       t.plan = stream.plan.data();
       t.pool = stream.pool;
-      t.port_id = ports[stream.tx_port].info.port_id;
+      t.port_id = ports[stream.tx_port].port_id();
       t.queue_id = stream.lanes[lane].first;
       t.lane = static_cast<uint8_t>(lane);
       t.cursor = fast::cursor_at(stream.plan[0], 0);
@@ -473,7 +432,7 @@ Result<void> Engine::State::build_lcores() {
       }
     }
     for (size_t i = 0; i < rxqs.size(); ++i) {
-      l.rxqs[i].port_id = ports[rxqs[i]->port_index].info.port_id;
+      l.rxqs[i].port_id = ports[rxqs[i]->port_index].port_id();
       l.rxqs[i].queue_id = rxqs[i]->queue_id;
     }
     size_t tracker = 0;
@@ -484,8 +443,8 @@ Result<void> Engine::State::build_lcores() {
       rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
       if (cfg.rx_port && l.trackers.size() != 0) {
         rx.enabled = true;
-        for (const PortState& p : ports)
-          if (p.cfg.name == *cfg.rx_port) rx.rx_port_id = p.info.port_id;
+        for (const EthdevPort& p : ports)
+          if (p.name() == *cfg.rx_port) rx.rx_port_id = p.port_id();
         rx.lanes = l.trackers.data() + tracker;
       }
       tracker += cfg.lanes;
@@ -506,6 +465,7 @@ Result<void> Engine::State::build_lcores() {
 Result<void> Engine::State::build() {
   tsc_hz = rte_get_tsc_hz();
   if (auto ok = build_ports(); !ok) return ok;
+  controls = std::make_unique<PortControls>(ports, std::move(kernel_io));
   if (auto ok = build_streams(); !ok) return ok;
   return build_lcores();
 }
@@ -541,9 +501,10 @@ bool Engine::running() const noexcept { return state_->launched; }
 Engine::Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Engine::~Engine() = default;
 
-Result<std::unique_ptr<Engine>> Engine::create(const profile::Profile& profile) {
+Result<std::unique_ptr<Engine>> Engine::create(const profile::Profile& profile, std::unique_ptr<KernelIo> kernel_io) {
   auto state = std::make_unique<State>();
   state->profile = profile;
+  state->kernel_io = kernel_io ? std::move(kernel_io) : system_kernel_io();
   if (auto ok = state->build(); !ok) return std::unexpected(ok.error());  // ~State closes what was opened
   return std::unique_ptr<Engine>(new Engine(std::move(state)));
 }
@@ -554,9 +515,9 @@ api::RunPlan Engine::plan() const {
   const State& st = *state_;
   api::RunPlan out;
   for (size_t p = 0; p < st.ports.size(); ++p) {
-    const PortState& port = st.ports[p];
-    api::PortPlan pp{port.info.port_id, port.cfg.name, port.cfg.device, port.info.driver, port.info.socket,
-                     port.tx_checksum_offload, port.link.up, port.speed_bps, port.cfg.speed_bps != 0, {}, {}};
+    const EthdevPort& port = st.ports[p];
+    api::PortPlan pp{port.port_id(), port.name(), port.cfg().device, port.info().driver, port.info().socket,
+                     port.tx_checksum_offload(), port.link().up, port.speed_bps(), port.cfg().speed_bps != 0, {}, {}};
     for (const QueueAssignment& a : st.lcore_plan.rx)
       if (a.port_index == p) pp.rx_queues.push_back({a.queue_id, a.lcore_id, a.cross_numa});
     for (const QueueAssignment& a : st.lcore_plan.tx)
@@ -581,16 +542,15 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
     // A new run of the same streams: fresh counters, pools and trackers.
     if (auto ok = set_streams(st.profile.streams); !ok) return ok;
   }
-  for (PortState& p : st.ports) {
-    if (p.closed) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", p.cfg.name));
-    if (!p.started) {
-      if (int rc = rte_eth_dev_start(p.info.port_id); rc != 0)
-        return make_error(Errc::kInvalid, fmt::format("port '{}': rte_eth_dev_start", p.cfg.name), -rc);
-      p.started = true;
-    }
-    p.rx_after_drain = 0;
-    if (auto counters = read_port_counters(p.info.port_id)) p.baseline = *counters;
+  for (EthdevPort& p : st.ports)
+    if (auto ok = p.set_started(true); !ok) return ok;
+  // One baseline per port and run, taken at one moment: the port's own counters and
+  // the merged view (xstats, the kernel's) that port control reports.
+  for (EthdevPort& p : st.ports) {
+    p.mark_baseline();
+    p.set_in_run(true);
   }
+  st.controls->mark_baselines();
   // Common start a little ahead, so every lane begins on the same TSC.
   st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
   for (LcoreState& l : st.lcores) {
@@ -642,8 +602,8 @@ Result<double> Engine::set_stream_rate(const std::string& name, const profile::R
   if (stream == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
   profile::StreamCfg cfg = stream->cfg;
   cfg.rate = rate;
-  const PortState& tx = st.ports[stream->tx_port];
-  auto pps = plan::stream_pps(cfg, tx.speed_bps, tx.cfg.name);
+  const EthdevPort& tx = st.ports[stream->tx_port];
+  auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
   if (!pps) return std::unexpected(pps.error());
   const uint64_t interval_fp = *pps > 0 ? fast::pacer_interval_fp(*pps / cfg.lanes, st.tsc_hz) : 0;
   const auto index = static_cast<uint32_t>(stream - st.streams.data());
@@ -716,101 +676,29 @@ Result<LatencyHistogram> Engine::latency_histogram(const std::string& name) cons
   return h;
 }
 
-namespace {
-
-Result<void> port_op_result(int rc, const char* what, const PortState& p) {
-  if (rc == 0) return {};
-  if (rc == -ENOTSUP)
-    return make_error(Errc::kNotSupported,
-                      fmt::format("{} is not supported by {} on port {} ('{}')", what, p.info.driver, p.info.port_id, p.cfg.name));
-  return make_error(Errc::kInvalid, fmt::format("port '{}': {}", p.cfg.name, what), -rc);
-}
-
-}  // namespace
-
-Result<PortState*> Engine::State::port_named(const std::string& name) {
-  for (PortState& p : ports)
-    if (p.cfg.name == name) return &p;
+Result<EthdevPort*> Engine::State::port_named(const std::string& name) {
+  for (EthdevPort& p : ports)
+    if (p.name() == name) return &p;
   return make_error(Errc::kInvalid, fmt::format("no port is named '{}'", name));
 }
 
-Result<void> Engine::set_promiscuous(const std::string& port, bool on) {
-  auto found = state_->port_named(port);
-  if (!found) return std::unexpected(found.error());
-  PortState& p = **found;
-  const int rc = on ? rte_eth_promiscuous_enable(p.info.port_id) : rte_eth_promiscuous_disable(p.info.port_id);
-  if (auto ok = port_op_result(rc, on ? "promiscuous mode on" : "promiscuous mode off", p); !ok) return ok;
-  p.cfg.promiscuous = on;
-  return {};
-}
+Result<EthdevPort*> Engine::port(const std::string& name) { return state_->port_named(name); }
 
-Result<void> Engine::set_link(const std::string& port, bool up) {
-  auto found = state_->port_named(port);
-  if (!found) return std::unexpected(found.error());
-  PortState& p = **found;
-  if (auto ok = set_ethdev_link(p.info, p.cfg.name, up); !ok) return ok;
-  p.link = wait_link(p.info.port_id, 0);  // no wait: the caller polls with link_up (mgmt: on a timer)
-  return {};
-}
-
-Result<bool> Engine::link_up(const std::string& port) {
-  auto found = state_->port_named(port);
-  if (!found) return std::unexpected(found.error());
-  PortState& p = **found;
-  if (p.closed) return false;
-  p.link = wait_link(p.info.port_id, 0);
-  return p.link.up;
-}
+PortControls& Engine::port_controls() noexcept { return *state_->controls; }
 
 Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
   State& st = *state_;
-  if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing an MTU");
   auto found = st.port_named(port);
   if (!found) return std::unexpected(found.error());
-  PortState& p = **found;
   for (const StreamState& s : st.streams) {
     const uint32_t max_frame = mtu + 14u + kFcsBytes + (s.cfg.vlan ? 4u : 0u);
     if (s.cfg.tx_port == port && s.cfg.frame.largest() > max_frame)
       return make_error(Errc::kInvalid, fmt::format("stream '{}' sends {}-byte frames, which MTU {} cannot carry",
                                                     s.cfg.name, s.cfg.frame.largest(), mtu));
   }
-  // Many PMDs change the MTU only on a stopped port: stop it (no worker uses it while
-  // traffic is stopped), set, start it again.
-  const bool was_started = p.started;
-  if (was_started) rte_eth_dev_stop(p.info.port_id);
-  const int rc = rte_eth_dev_set_mtu(p.info.port_id, mtu);
-  if (was_started) rte_eth_dev_start(p.info.port_id);
-  if (auto ok = port_op_result(rc, "setting the MTU", p); !ok) return ok;
-  p.cfg.mtu = mtu;
+  if (auto ok = (*found)->set_mtu(mtu); !ok) return ok;
   for (lr::profile::PortCfg& cfg : st.profile.ports)
     if (cfg.name == port) cfg.mtu = mtu;
-  return {};
-}
-
-Result<void> Engine::set_link_speeds(const std::string& port, uint32_t link_speeds) {
-  State& st = *state_;
-  if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing link speeds");
-  auto found = st.port_named(port);
-  if (!found) return std::unexpected(found.error());
-  PortState& p = **found;
-  if (p.closed || !p.started) return make_error(Errc::kInvalid, fmt::format("port '{}' is not started", port));
-  if (auto ok = reconfigure_link_speeds(p.info, p.cfg, p.tx_checksum_offload, link_speeds); !ok) return ok;
-  p.link = wait_link(p.info.port_id, kLinkWaitMs);
-  return {};
-}
-
-Result<void> Engine::set_port_started(const std::string& port, bool started) {
-  State& st = *state_;
-  if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before starting or stopping a port");
-  auto found = st.port_named(port);
-  if (!found) return std::unexpected(found.error());
-  PortState& p = **found;
-  if (p.closed) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", port));
-  if (started == p.started) return {};
-  const int rc = started ? rte_eth_dev_start(p.info.port_id) : rte_eth_dev_stop(p.info.port_id);
-  if (auto ok = port_op_result(rc, started ? "starting the port" : "stopping the port", p); !ok) return ok;
-  p.started = started;
-  p.link = wait_link(p.info.port_id, 0);  // no wait: the caller polls with link_up
   return {};
 }
 
@@ -823,17 +711,17 @@ std::vector<PortReport> Engine::port_reports() const {
 std::vector<PortTraffic> Engine::live_counters() const {
   const State& st = *state_;
   std::vector<PortTraffic> out;
-  for (const PortState& p : st.ports) {
+  for (const EthdevPort& p : st.ports) {
     PortTraffic c;
-    c.name = p.cfg.name;
+    c.name = p.name();
     for (const LcoreState& l : st.lcores) {
       for (size_t i = 0; i < l.lanes.size(); ++i) {
-        if (l.lanes[i].port_id != p.info.port_id) continue;
+        if (l.lanes[i].port_id != p.port_id()) continue;
         c.tx_packets += counter_read(l.lanes[i].tx_packets);
         c.tx_bytes += counter_read(l.lanes[i].tx_bytes);
       }
       for (size_t i = 0; i < l.rxqs.size(); ++i) {
-        if (l.rxqs[i].port_id != p.info.port_id) continue;
+        if (l.rxqs[i].port_id != p.port_id()) continue;
         c.rx_packets += counter_read(l.rxqs[i].rx_packets);
         c.rx_bytes += counter_read(l.rxqs[i].rx_bytes);
       }
@@ -852,17 +740,17 @@ std::chrono::nanoseconds Engine::drain_interval() const noexcept {
   return std::chrono::nanoseconds(state_->profile.run.drain_ns);
 }
 
-RunReport Engine::finish(bool interrupted, AfterRun after, const std::function<void()>& before_close) {
+RunReport Engine::finish(bool interrupted, AfterRun after) {
   if (state_->launched) {
     stop_tx();
     // Every lane answers within one loop iteration.
     while (!tx_finished()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     std::this_thread::sleep_for(drain_interval());
   }
-  return finish_drained(interrupted, after, before_close);
+  return finish_drained(interrupted, after);
 }
 
-RunReport Engine::finish_drained(bool interrupted, AfterRun after, const std::function<void()>& before_close) {
+RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   State& st = *state_;
   RunReport report;
   report.profile_path = st.profile.path;
@@ -882,32 +770,23 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after, const std::fu
   report.started_at = st.started_at;
 
   // Frames still queued after the drain: freed here (so mbufs return), counted apart.
-  for (PortState& p : st.ports) {
-    for (uint16_t q = 0; q < p.cfg.rx_queues; ++q) {
-      rte_mbuf* pkts[fast::kRxBurst];
-      // Bounded: a source such as net_null never runs dry.
-      uint32_t bursts = (p.cfg.rx_descriptors + kPoolSlack) / fast::kRxBurst + 1;
-      for (uint16_t n; bursts-- != 0 && (n = rte_eth_rx_burst(p.info.port_id, q, pkts, fast::kRxBurst)) != 0;) {
-        p.rx_after_drain += n;
-        rte_pktmbuf_free_bulk(pkts, n);
-      }
-    }
-  }
+  for (EthdevPort& p : st.ports) p.drain_rx_queues(kPoolSlack, fast::kRxBurst);
 
   for (size_t s = 0; s < st.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
-
   for (size_t p = 0; p < st.ports.size(); ++p) report.ports.push_back(st.collect_port(p));
-  if (before_close) before_close();
+  // The ports' merged counters for this run and their link history: the last moment
+  // they can be read, before the ports stop or close.
+  st.controls->fill_report(report.ports);
 
   // Stopping a port makes its TX queues give back the stream mbufs they hold; closing
   // it also releases the RX queues' mbufs (some PMDs keep them while stopped).
-  if (after == AfterRun::kClosePorts) {
-    st.close_ports();
-    for (const PortState& p : st.ports) report.mbufs_not_returned += p.rx_pool->size - rte_mempool_avail_count(p.rx_pool);
-  } else {
-    for (PortState& p : st.ports) {
-      if (p.configured && p.started && !p.closed) rte_eth_dev_stop(p.info.port_id);
-      p.started = false;
+  for (EthdevPort& p : st.ports) {
+    p.set_in_run(false);
+    if (after == AfterRun::kClosePorts) {
+      p.close();
+      report.mbufs_not_returned += p.rx_pool()->size - rte_mempool_avail_count(p.rx_pool());
+    } else {
+      p.stop();
     }
   }
   for (const StreamState& s : st.streams) report.mbufs_not_returned += s.pool->size - rte_mempool_avail_count(s.pool);

@@ -6,14 +6,16 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 
-#include "dataplane/common/result.hpp"
 #include "dataplane/api/run_report.hpp"
+#include "dataplane/common/result.hpp"
+#include "dataplane/port/ethdev_port.hpp"
+#include "dataplane/port/kernel/kernel_io.hpp"
+#include "dataplane/port/port_controls.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::dp {
@@ -74,7 +76,9 @@ class Engine {
   /// Brings up the profile's ports, builds stream plans and their template mempools and
   /// assigns queues to worker lcores. Errors: kNoDevice, kInvalid (NUMA, rates, queues),
   /// kNotSupported, kNoMemory, each with the port or stream it concerns.
-  static Result<std::unique_ptr<Engine>> create(const lr::profile::Profile& profile);
+  /// `kernel_io`: how port control reaches the ports' kernel netdevs (null: the system's).
+  static Result<std::unique_ptr<Engine>> create(const lr::profile::Profile& profile,
+                                                std::unique_ptr<KernelIo> kernel_io = nullptr);
 
   ~Engine();
   Engine(const Engine&) = delete;
@@ -113,21 +117,15 @@ class Engine {
   /// {low_ns, high_ns, count}. Errors: kInvalid (no such stream, or transmit-only).
   Result<LatencyHistogram> latency_histogram(const std::string& stream) const;
 
-  /// Port settings. Errors: kInvalid (no such port; MTU too small for a stream's frames),
-  /// kBusy (MTU while traffic runs), kNotSupported ("... is not supported by <driver>").
-  Result<void> set_promiscuous(const std::string& port, bool on);
-  /// Asks for the link up or down and returns without waiting for it: a link takes
-  /// from microseconds (vdevs) to seconds (autoneg on a real NIC); poll link_up.
-  Result<void> set_link(const std::string& port, bool up);
-  /// Reads the port's link now (and keeps it for port_reports). Errors: kInvalid (no such port).
-  Result<bool> link_up(const std::string& port);
+  /// The port named `name`: its ethdev side (link, promiscuous mode, started / stopped),
+  /// which the engine owns. Errors: kInvalid (no such port).
+  Result<EthdevPort*> port(const std::string& name);
+  /// Port control (FEC, pause, PFC, module, merged counters, link history, flow rules) of
+  /// every port, reaching each port's ethdev side directly.
+  PortControls& port_controls() noexcept;
+  /// The MTU of a port between runs, checked against its streams' frames. Errors: kInvalid
+  /// (no such port; a stream's frames exceed it), kBusy (traffic runs), kNotSupported.
   Result<void> set_mtu(const std::string& port, uint16_t mtu);
-  /// Link speed negotiation through ethdev (`link_speeds` bits, see link_speeds_bits):
-  /// the port is reconfigured and restarted, then its link awaited. Not while traffic runs.
-  Result<void> set_link_speeds(const std::string& port, uint32_t link_speeds);
-  /// Starts or stops a port between runs (traffic.start starts every port it needs);
-  /// does not wait for its link (poll link_up).
-  Result<void> set_port_started(const std::string& port, bool started);
 
   /// Per-stream results so far, while traffic runs: TX counters read relaxed, RX state
   /// read consistently per lcore (seqcount), `lost` including frames still in flight.
@@ -147,16 +145,12 @@ class Engine {
   /// finish_drained. `finish` below does the same, sleeping in between.
   void stop_tx();
   std::chrono::nanoseconds drain_interval() const noexcept;
-  RunReport finish_drained(bool interrupted, AfterRun after = AfterRun::kClosePorts,
-                           const std::function<void()>& before_close = {});
+  RunReport finish_drained(bool interrupted, AfterRun after = AfterRun::kClosePorts);
 
   /// Stops TX, lets RX drain for the profile's drain interval, stops the lcores, reads
-  /// all counters, stops or closes the ports and checks that every mbuf came back. Port
-  /// counters in the report are what this run added.
-  /// `before_close`, if set, runs after the drain and before the ports are closed or
-  /// stopped: the last moment their counters can be read for this run.
-  RunReport finish(bool interrupted, AfterRun after = AfterRun::kClosePorts,
-                   const std::function<void()>& before_close = {});
+  /// all counters (the ports' own, this run's, and port control's merged view and link
+  /// history), stops or closes the ports and checks that every mbuf came back.
+  RunReport finish(bool interrupted, AfterRun after = AfterRun::kClosePorts);
 
  private:
   struct State;  // ports, streams, lcores of this profile: engine.cpp

@@ -9,8 +9,7 @@
 namespace lr::dp {
 
 Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, const LiveLine& live,
-                              const std::function<void()>& every_second, const std::function<void()>& every_100ms,
-                              const std::function<void()>& before_close) {
+                              const std::function<void()>& every_second) {
   using clock = std::chrono::steady_clock;
   if (auto ok = engine.start(); !ok) return std::unexpected(ok.error());
   const auto t0 = clock::now();
@@ -25,8 +24,8 @@ Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     const auto now = clock::now();
-    if (every_100ms && now - last_poll >= std::chrono::milliseconds(100)) {
-      every_100ms();
+    if (now - last_poll >= std::chrono::milliseconds(100)) {
+      engine.port_controls().poll_links();  // link changes are evidence: looked for every 100 ms
       last_poll = now;
     }
     if (now - last >= std::chrono::seconds(1)) {
@@ -42,7 +41,7 @@ Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt
       last = now;
     }
   }
-  return engine.finish(interrupted, AfterRun::kClosePorts, before_close);
+  return engine.finish(interrupted, AfterRun::kClosePorts);
 }
 
 }  // namespace lr::dp

@@ -14,13 +14,10 @@ namespace lr::dp {
 /// Shows one second of traffic: (elapsed s, per-port counters a second ago, now, seconds between).
 using LiveLine = std::function<void(double, const std::vector<PortTraffic>&, const std::vector<PortTraffic>&, double)>;
 
-/// `live`: called once a second with the ports' counters (empty: nothing shown); `every_second`, if set, is
-/// called about once a second while traffic runs (e.g. to publish telemetry), and
-/// `every_100ms` ten times as often (e.g. to look for link changes); `before_close` as in
-/// Engine::finish.
+/// `live`: called once a second with the ports' counters (empty: nothing shown);
+/// `every_second`, if set, is called about once a second while traffic runs (e.g. to
+/// publish telemetry). The ports' links are polled every 100 ms for the report.
 Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, const LiveLine& live,
-                              const std::function<void()>& every_second = {},
-                              const std::function<void()>& every_100ms = {},
-                              const std::function<void()>& before_close = {});
+                              const std::function<void()>& every_second = {});
 
 }  // namespace lr::dp

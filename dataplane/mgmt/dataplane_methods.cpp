@@ -60,8 +60,7 @@ std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::st
 
 }  // namespace
 
-void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership,
-                                RunHooks hooks) {
+void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership) {
   // Shared by the handlers that hold it; lives as long as the dispatcher's methods.
   const auto ender = std::make_shared<RunEnder>(io, engine);
   d.add("hello", "Protocol handshake. params: {client?}. Returns server, version, protocol, session.", false,
@@ -110,19 +109,20 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   const auto set_port = [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
     const std::string name = port_named(engine, p.string("port")).name;
     ownership.check_may_change(session, name);
+    EthdevPort& port = *value_or_throw(engine.port(name));
     bool await = false;
-    if (const auto v = p.optional_bool("promiscuous")) value_or_throw(engine.set_promiscuous(name, *v));
+    if (const auto v = p.optional_bool("promiscuous")) value_or_throw(port.set_promiscuous(*v));
     if (const auto v = p.optional_string("link")) {
       if (*v != "up" && *v != "down")
         throw RpcError(RpcCode::kInvalidParams, fmt::format("params.link: '{}' is not up or down", *v));
-      value_or_throw(engine.set_link(name, *v == "up"));
+      value_or_throw(port.set_link_up(*v == "up"));
       await = *v == "up";
     }
     if (p.has("mtu")) value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600))));
     if (const auto v = p.optional_string("state")) {
       if (*v != "started" && *v != "stopped")
         throw RpcError(RpcCode::kInvalidParams, fmt::format("params.state: '{}' is not started or stopped", *v));
-      value_or_throw(engine.set_port_started(name, *v == "started"));
+      value_or_throw(port.set_started(*v == "started"));
       await = await || *v == "started";
     }
     const auto answer = [&engine, name, reply](bool) { reply.complete([&] { return to_json(port_report(engine, name)); }); };
@@ -130,7 +130,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
       answer(false);
       return;
     }
-    await_link(io, [&engine, name] { return engine.link_up(name).value_or(false); }, kLinkWait, answer);
+    await_link(io, [&port] { return port.refresh_link(); }, kLinkWait, answer);
   };
   d.add_async("port.config.set",
               "Changes port settings: params {port, promiscuous?: bool, mtu?: 68-9600, state?: \"started\"|"
@@ -237,7 +237,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   d.add("traffic.start",
         "Starts a new run with fresh counters: every stream, or only params.streams, or only the streams sent "
         "from params.ports.",
-        true, [&, hooks](Session& session, const api::Params& p) {  // a copy: the parameter dies with this call
+        true, [&](Session& session, const api::Params& p) {
           std::vector<std::string> selected = p.strings("streams");
           const std::vector<std::string> ports = p.strings("ports");
           for (const std::string& port : ports) port_named(engine, port);
@@ -248,7 +248,6 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
           for (const profile::StreamCfg& s : engine.profile().streams)
             if (selected.empty() || std::find(selected.begin(), selected.end(), s.name) != selected.end())
               check_stream_ports(ownership, session, s);
-          if (hooks.before_run) hooks.before_run();
           value_or_throw(engine.start(selected));
           return json{{"running", true}, {"streams", selected.empty() ? json("all") : json(selected)}};
         });
@@ -256,7 +255,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
         "Ends the run: stops every stream, drains, and returns the run's report (the one-shot mode's JSON report). "
         "With params.streams or params.ports, stops only those streams (see stream.stop) and the run goes on. "
         "The drain runs on a timer: other sessions are answered meanwhile.",
-        true, [&, hooks, ender](Session& session, const api::Params& p, Reply reply) {
+        true, [&, ender](Session& session, const api::Params& p, Reply reply) {
           if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
           if (ender->ending()) throw RpcError(RpcCode::kBusy, "the run is already ending (its drain is in progress)");
           const std::vector<std::string> streams = p.strings("streams");
@@ -277,11 +276,8 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
             return;
           }
           for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          ender->end(AfterRun::kKeepPorts, hooks.before_close, [hooks, reply](RunReport finished) {
-            reply.complete([&] {
-              json report = to_json(finished);
-              return hooks.annotate_report ? hooks.annotate_report(std::move(report)) : report;
-            });
+          ender->end(AfterRun::kKeepPorts, [reply](RunReport finished) {
+            reply.complete([&] { return to_json(finished); });
           });
         });
   d.add("traffic.status", "Whether traffic runs, and whether every stream has finished sending.", false,

@@ -69,9 +69,18 @@ uint8_t priority_mask(const api::Params& p) {
 }
 
 // The port of params.port, which `session` may change.
+// The port named by params.port; kInvalidParams naming the ports there are.
+PortControl& port_named(PortControls& ports, const api::Params& p) {
+  const std::string name = p.string("port");
+  PortControl* port = ports.find(name);
+  if (port == nullptr)
+    throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}' (there are: {})", name, ports.names()));
+  return *port;
+}
+
 PortControl& changeable(PortControls& ports, const PortOwnership& ownership, const Session& session,
                         const api::Params& p) {
-  PortControl& port = ports.at(p.string("port"));
+  PortControl& port = port_named(ports, p);
   ownership.check_may_change(session, port.name());
   return port;
 }
@@ -87,7 +96,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         "Link state and settings: up, speed, duplex, autoneg, and (from the kernel netdev) the supported and "
         "advertised link modes. params: {port}.",
         false, [&](Session&, const api::Params& p) {
-          PortControl& port = ports.at(p.string("port"));
+          PortControl& port = port_named(ports, p);
           return link_json(port, value_or_throw(port.link()));
         });
   d.add_async("port.link.set",
@@ -122,13 +131,15 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         });
   d.add("port.link.history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
         false, [&](Session&, const api::Params& p) {
-          PortControl& port = ports.at(p.string("port"));
-          return json{{"port", port.name()}, {"events", link_events_json(port)}};
+          PortControl& port = port_named(ports, p);
+          json events = json::array();
+          for (const api::LinkEventReport& e : link_events(port)) events.push_back(to_json(e));
+          return json{{"port", port.name()}, {"events", events}};
         });
 
   d.add("port.fec", "FEC: configured and active mode, capability per speed. params: {port}.", false,
         [&](Session&, const api::Params& p) {
-          PortControl& port = ports.at(p.string("port"));
+          PortControl& port = port_named(ports, p);
           return fec_json(port, value_or_throw(port.fec()));
         });
   d.add("port.fec.set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto}. Returns it read back.", true,
@@ -141,7 +152,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         });
 
   d.add("port.pause", "802.3x pause: rx / tx / autoneg. params: {port}.", false, [&](Session&, const api::Params& p) {
-    PortControl& port = ports.at(p.string("port"));
+    PortControl& port = port_named(ports, p);
     return pause_json(port, value_or_throw(port.pause()));
   });
   d.add("port.pause.set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool}. Returns it read back.",
@@ -157,7 +168,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
 
   d.add("port.pfc", "PFC: priorities with PFC on, and per priority the PFC frames sent / received. params: {port}.",
         false, [&](Session&, const api::Params& p) {
-          PortControl& port = ports.at(p.string("port"));
+          PortControl& port = port_named(ports, p);
           return pfc_json(port, value_or_throw(port.pfc()));
         });
   d.add("port.pfc.set",
@@ -173,7 +184,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
 
   d.add("port.module", "The module EEPROM, as bytes (hex) for `linerate module show`. params: {port}.", false,
         [&](Session&, const api::Params& p) {
-          PortControl& port = ports.at(p.string("port"));
+          PortControl& port = port_named(ports, p);
           const auto eeprom = value_or_throw(port.module_eeprom());
           std::string hex;
           for (uint8_t b : eeprom.value) hex += fmt::format("{:02x}", b);
@@ -186,15 +197,14 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         "statistics) with its canonical name, its value since the current run started and its total. "
         "params: {port, filter?}: names (own or canonical) containing filter.",
         false, [&](Session&, const api::Params& p) {
-          PortControl& port = ports.at(p.string("port"));
+          PortControl& port = port_named(ports, p);
           const std::string filter = p.optional_string("filter").value_or("");
           std::vector<std::string> errors;
           json counters = json::array();
-          for (json& c : merged_counters_json(port.counters(&errors))) {
-            const bool wanted = filter.empty() || c["name"].get<std::string>().find(filter) != std::string::npos ||
-                                (c["canonical"].is_string() &&
-                                 c["canonical"].get<std::string>().find(filter) != std::string::npos);
-            if (wanted) counters.push_back(std::move(c));
+          for (const api::NicCounter& c : nic_counters(port.counters(&errors))) {
+            const bool wanted = filter.empty() || c.name.find(filter) != std::string::npos ||
+                                (c.canonical && c.canonical->find(filter) != std::string::npos);
+            if (wanted) counters.push_back(to_json(c));
           }
           return json{{"port", port.name()}, {"netdev", port.netdev_name()}, {"counters", counters}, {"errors", errors}};
         });
@@ -203,7 +213,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         "Checks a flow rule with the PMD without creating it: params {port, rule} (the flow language: "
         "\"pattern eth / udp dst is 4791 actions queue index 1 / count\").",
         false, [&](Session&, const api::Params& p) {
-          PortControl& port = ports.at(p.string("port"));
+          PortControl& port = port_named(ports, p);
           auto rule = FlowRule::parse(p.string("rule"));
           if (!rule) throw RpcError(RpcCode::kInvalidParams, "params.rule: " + rule.error().context);
           value_or_throw(port.flows().validate(*rule));
@@ -219,7 +229,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         });
   d.add("flow.list", "The port's flow rules with their counters (rules with a count action). params: {port}.", false,
         [&](Session&, const api::Params& p) {
-          PortControl& port = ports.at(p.string("port"));
+          PortControl& port = port_named(ports, p);
           json rules = json::array();
           for (const FlowInfo& f : port.flows().list()) {
             json r{{"id", f.id}, {"rule", f.rule}};

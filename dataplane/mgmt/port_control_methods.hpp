@@ -7,7 +7,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "dataplane/mgmt/dispatcher.hpp"
-#include "dataplane/mgmt/port_controls.hpp"
+#include "dataplane/port/port_controls.hpp"
 
 namespace lr::dp {
 

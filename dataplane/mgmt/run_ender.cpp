@@ -12,10 +12,9 @@ constexpr std::chrono::milliseconds kLanePoll{1};
 
 RunEnder::RunEnder(boost::asio::io_context& io, Engine& engine) : timer_(io), engine_(engine) {}
 
-void RunEnder::end(AfterRun after, std::function<void()> before_close, Done done) {
+void RunEnder::end(AfterRun after, Done done) {
   ending_ = true;
   after_ = after;
-  before_close_ = std::move(before_close);
   done_ = std::move(done);
   engine_.stop_tx();
   wait_for_lanes();
@@ -36,10 +35,9 @@ void RunEnder::wait_for_drain() {
   timer_.expires_after(engine_.drain_interval());
   timer_.async_wait([this](const boost::system::error_code& ec) {
     if (ec) return;
-    RunReport report = engine_.finish_drained(false, after_, before_close_);
+    RunReport report = engine_.finish_drained(false, after_);
     ending_ = false;
     Done done = std::move(done_);
-    before_close_ = nullptr;
     done(std::move(report));
   });
 }

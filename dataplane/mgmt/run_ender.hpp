@@ -22,9 +22,8 @@ class RunEnder {
   bool ending() const noexcept { return ending_; }
 
   /// Starts ending the running run; `done` gets its report on the mgmt thread.
-  /// `before_close` runs after the drain, before the ports stop (see Engine::finish).
   /// Precondition: traffic runs and no end is in progress.
-  void end(AfterRun after, std::function<void()> before_close, Done done);
+  void end(AfterRun after, Done done);
 
  private:
   void wait_for_lanes();
@@ -34,7 +33,6 @@ class RunEnder {
   Engine& engine_;
   bool ending_ = false;
   AfterRun after_ = AfterRun::kKeepPorts;
-  std::function<void()> before_close_;
   Done done_;
 };
 

@@ -8,20 +8,19 @@
 #include <cstdio>
 
 #include "dataplane/mgmt/dataplane_methods.hpp"
+#include "dataplane/mgmt/port_control_methods.hpp"
 #include "dataplane/mgmt/rpc_server.hpp"
 #include "dataplane/mgmt/telemetry.hpp"
 
 namespace lr::dp {
 
-Result<std::optional<RunReport>> serve(Engine& engine, PortControls& controls, const std::string& socket_path,
-                                       const std::string& group, bool announce) {
+Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
+                                       bool announce) {
+  PortControls& controls = engine.port_controls();
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
-  register_dataplane_methods(dispatcher, io, engine, ownership,
-                             RunHooks{[&controls] { controls.mark_baselines(); },
-                                      [&controls] { controls.snapshot_counters(); },
-                                      [&controls](nlohmann::json report) { return controls.annotate_report(std::move(report)); }});
+  register_dataplane_methods(dispatcher, io, engine, ownership);
   register_port_control_methods(dispatcher, io, controls, ownership);
   RpcServer server(io, dispatcher, ownership, ServerOptions{socket_path, group});
   if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
@@ -55,9 +54,7 @@ Result<std::optional<RunReport>> serve(Engine& engine, PortControls& controls, c
     std::fflush(stdout);
   }
   io.run();
-  if (engine.running()) return std::optional<RunReport>(engine.finish(true, AfterRun::kClosePorts, [&controls] {
-    controls.snapshot_counters();
-  }));
+  if (engine.running()) return std::optional<RunReport>(engine.finish(true, AfterRun::kClosePorts));
   return std::optional<RunReport>();
 }
 

@@ -4,17 +4,17 @@
 // starts and stops on request; a run still going at shutdown is finished and its
 // report printed (and written to `report_path` when given). Thread: mgmt.
 
+#include <optional>
 #include <string>
 
 #include "dataplane/common/result.hpp"
 #include "dataplane/engine/engine.hpp"
-#include "dataplane/mgmt/port_control_methods.hpp"
 
 namespace lr::dp {
 
 /// Returns the report of a run that was still going at shutdown, if any.
 /// `announce`: print where it serves.
-Result<std::optional<RunReport>> serve(Engine& engine, PortControls& controls, const std::string& socket_path,
-                                       const std::string& group, bool announce = true);
+Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
+                                       bool announce = true);
 
 }  // namespace lr::dp

@@ -47,11 +47,13 @@ rte_eth_fc_mode mode_from_pause(const PauseStatus& p) {
 
 }  // namespace
 
-PortControl::PortControl(std::string name, uint16_t port_id, std::string driver, std::unique_ptr<KernelNetdev> netdev)
+PortControl::PortControl(std::string name, uint16_t port_id, std::string driver, std::unique_ptr<KernelNetdev> netdev,
+                         EthdevLink* ethdev)
     : name_(std::move(name)),
       port_id_(port_id),
       driver_(std::move(driver)),
       netdev_(std::move(netdev)),
+      ethdev_(ethdev),
       flows_(port_id_, name_, driver_) {}
 
 Error PortControl::unsupported(const std::string& what, const Error* kernel_error) const {
@@ -99,8 +101,8 @@ Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, con
     backend = netdev_ ? Backend::kKernel : Backend::kEthdev;
   }
   if (request.up) {
-    if (!engine_.set_link_up) return std::unexpected(unsupported(*request.up ? "link up" : "link down", nullptr));
-    if (auto ok = engine_.set_link_up(*request.up); !ok) return std::unexpected(ok.error());
+    if (ethdev_ == nullptr) return std::unexpected(unsupported(*request.up ? "link up" : "link down", nullptr));
+    if (auto ok = ethdev_->set_link_up(*request.up); !ok) return std::unexpected(ok.error());
   }
   auto status = link();
   if (!status) return std::unexpected(status.error());
@@ -137,24 +139,22 @@ Result<void> PortControl::set_kernel_speeds(const LinkRequest& request) {
 }
 
 Result<void> PortControl::set_ethdev_speeds(const LinkRequest& request) {
-  if (!engine_.set_link_speeds || request.advertise)
+  if (ethdev_ == nullptr || request.advertise)
     return std::unexpected(
         unsupported(request.advertise ? "advertising exact link modes" : "link speed / autoneg set", nullptr));
   const bool autoneg = request.autoneg.value_or(true);
   auto bits = link_speeds_bits(autoneg, request.speed_mbps.value_or(0));
   if (!bits) return std::unexpected(bits.error());
-  const uint32_t before = link_speeds_;
-  if (auto ok = engine_.set_link_speeds(*bits); !ok) {
+  const uint32_t before = ethdev_->link_speeds();
+  if (auto ok = ethdev_->set_link_speeds(*bits); !ok) {
     if (ok.error().code == Errc::kNotSupported) return std::unexpected(unsupported("link speed / autoneg set", nullptr));
     return std::unexpected(ok.error());
   }
-  link_speeds_ = *bits;
   // Read back: a link that came up must be at the forced or advertised speed.
   const auto link = read_ethdev_link(port_id_);
   if (link && link->up && request.speed_mbps && link->speed_mbps != *request.speed_mbps) {
     const uint32_t got = link->speed_mbps;
-    (void)engine_.set_link_speeds(before);
-    link_speeds_ = before;
+    (void)ethdev_->set_link_speeds(before);
     return make_error(Errc::kInvalid, fmt::format("link set on port '{}': {} came up at {} Mb/s, not {}; the previous "
                                                   "link settings were restored", name_, driver_, got,
                                                   *request.speed_mbps));

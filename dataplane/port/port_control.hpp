@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "dataplane/common/result.hpp"
+#include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/flow/port_flows.hpp"
 #include "dataplane/port/kernel/kernel_netdev.hpp"
 #include "dataplane/port/port_settings.hpp"
@@ -45,7 +45,10 @@ struct MergedCounter {
 class PortControl {
  public:
   /// `netdev` may be null: the port has no kernel netdev (net_ring, net_null, vfio PCI).
-  PortControl(std::string name, uint16_t port_id, std::string driver, std::unique_ptr<KernelNetdev> netdev);
+  /// `ethdev`: the port's owner for link up / down and ethdev link_speeds (it outlives
+  /// this); null: those are not supported.
+  PortControl(std::string name, uint16_t port_id, std::string driver, std::unique_ptr<KernelNetdev> netdev,
+              EthdevLink* ethdev);
 
   const std::string& name() const noexcept { return name_; }
   uint16_t port_id() const noexcept { return port_id_; }
@@ -53,9 +56,10 @@ class PortControl {
   std::string netdev_name() const { return netdev_ ? netdev_->ifname() : std::string(); }
 
   Result<Served<LinkStatus>> link();
-  /// Up / down through ethdev (the engine's call); speed, autoneg and advertised modes
-  /// through the kernel netdev, else through ethdev link_speeds (the engine's call; ethdev
-  /// has no lane counts: exact link modes need the kernel). Returns the link read back.
+  /// Up / down through ethdev (the port's owner); speed, autoneg and advertised modes
+  /// through the kernel netdev, else through ethdev link_speeds (the port's owner
+  /// reconfigures the port; ethdev has no lane counts: exact link modes need the kernel).
+  /// Returns the link read back.
   Result<Served<LinkStatus>> set_link(const LinkRequest& request, const std::string& cause);
   Result<Served<FecStatus>> fec();
   Result<Served<FecStatus>> set_fec(uint32_t mode);
@@ -72,17 +76,6 @@ class PortControl {
   std::vector<MergedCounter> counters(std::vector<std::string>* errors = nullptr);
   /// Takes the current values as the baseline (at each run's start).
   void mark_baseline();
-
-  /// What goes through the engine, which owns the port's configuration and its view of
-  /// the link: link up / down, and new ethdev link_speeds (it reconfigures the port).
-  struct EngineCalls {
-    std::function<Result<void>(bool up)> set_link_up;
-    std::function<Result<void>(uint32_t link_speeds)> set_link_speeds;
-  };
-  void set_engine_calls(EngineCalls calls, uint32_t current_link_speeds) {
-    engine_ = std::move(calls);
-    link_speeds_ = current_link_speeds;
-  }
 
   /// The port's rte_flow rules.
   PortFlows& flows() noexcept { return flows_; }
@@ -101,9 +94,8 @@ class PortControl {
   uint16_t port_id_;
   std::string driver_;
   std::unique_ptr<KernelNetdev> netdev_;
+  EthdevLink* ethdev_;
   PortFlows flows_;
-  EngineCalls engine_;
-  uint32_t link_speeds_ = 0;
   std::map<std::string, uint64_t> baseline_;  // "source/name" -> value
   std::deque<LinkEvent> history_;
   std::optional<std::pair<bool, uint32_t>> last_link_;

@@ -28,22 +28,37 @@ uint16_t port_of(const char* name) {
   return id;
 }
 
-// Link up / down as the engine does it for its ports (set_ethdev_link), without an engine.
-dp::PortControl::EngineCalls ethdev_link(const char* vdev, const char* name, const char* driver) {
-  dp::PortInfo info;
-  info.port_id = port_of(vdev);
-  info.driver = driver;
-  return {[info, name = std::string(name)](bool up) { return dp::set_ethdev_link(info, name, up); }, {}};
-}
+// The port's ethdev side for port control, without configuring the port: link up / down
+// through ethdev as EthdevPort does it, and link_speeds recorded instead of applied.
+class FakeEthdevLink final : public dp::EthdevLink {
+ public:
+  FakeEthdevLink(const char* vdev, const char* name, const char* driver) : name_(name) {
+    info_.port_id = port_of(vdev);
+    info_.driver = driver;
+  }
+  Result<void> set_link_up(bool up) override { return dp::set_ethdev_link(info_, name_, up); }
+  Result<void> set_link_speeds(uint32_t bits) override {
+    if (!speeds_supported) return make_error(Errc::kNotSupported, "link_speeds");
+    calls.push_back(bits);
+    link_speeds_ = bits;
+    return {};
+  }
+  uint32_t link_speeds() const override { return link_speeds_; }
+  std::vector<uint32_t> calls;
+  bool speeds_supported = true;  ///< false: as a PMD without link_speeds (the ring's own)
+
+ private:
+  dp::PortInfo info_;
+  std::string name_;
+  uint32_t link_speeds_ = 0;
+};
 
 struct PortControlTest : ::testing::Test {
-  PortControlTest() {
-    port.set_engine_calls(ethdev_link("net_null0", "p0", "net_null"), 0);
-    bare.set_engine_calls(ethdev_link("net_ring0", "r0", "net_ring"), 0);
-  }
   FakeKernelIo io;
-  dp::PortControl port{"p0", port_of("net_null0"), "net_null", std::make_unique<dp::KernelNetdev>("eth9", io)};
-  dp::PortControl bare{"r0", port_of("net_ring0"), "net_ring", nullptr};
+  FakeEthdevLink null_link{"net_null0", "p0", "net_null"};
+  FakeEthdevLink ring_link{"net_ring0", "r0", "net_ring"};
+  dp::PortControl port{"p0", port_of("net_null0"), "net_null", std::make_unique<dp::KernelNetdev>("eth9", io), &null_link};
+  dp::PortControl bare{"r0", port_of("net_ring0"), "net_ring", nullptr, &ring_link};
 };
 
 TEST_F(PortControlTest, FecFallsBackToTheKernelAndIsReadBack) {
@@ -109,6 +124,7 @@ TEST_F(PortControlTest, NeitherBackendSaysSoPlainly) {
   EXPECT_EQ(eeprom.error().code, Errc::kNotSupported);
   dp::LinkRequest speed;
   speed.speed_mbps = 50000;
+  ring_link.speeds_supported = false;
   const auto link = bare.set_link(speed, "test");
   ASSERT_FALSE(link);
   EXPECT_EQ(link.error().context.rfind("link speed / autoneg set is not supported by net_ring", 0), 0u);
@@ -183,13 +199,6 @@ TEST_F(PortControlTest, LinkHistoryRecordsChangesOnly) {
 }
 
 TEST_F(PortControlTest, EthdevLinkSpeedsWithoutANetdevAreReadBackAndRestored) {
-  std::vector<uint32_t> calls;
-  dp::PortControl::EngineCalls engine = ethdev_link("net_ring0", "r0", "net_ring");
-  engine.set_link_speeds = [&](uint32_t bits) {
-    calls.push_back(bits);
-    return Result<void>{};
-  };
-  bare.set_engine_calls(std::move(engine), 0);
   dp::LinkRequest request;
   request.up = true;
   ASSERT_TRUE(bare.set_link(request, "test"));  // net_ring: up at 10G
@@ -205,7 +214,7 @@ TEST_F(PortControlTest, EthdevLinkSpeedsWithoutANetdevAreReadBackAndRestored) {
                                      "link settings were restored");
   request.speed_mbps.reset();
   ASSERT_TRUE(bare.set_link(request, "test"));  // autoneg, every speed
-  EXPECT_EQ(calls, (std::vector<uint32_t>{RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_10G, RTE_ETH_LINK_SPEED_25G,
+  EXPECT_EQ(ring_link.calls, (std::vector<uint32_t>{RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_10G, RTE_ETH_LINK_SPEED_25G,
                                           RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_10G, RTE_ETH_LINK_SPEED_AUTONEG}));
 }
 

@@ -1,0 +1,50 @@
+#pragma once
+// The ports' controls: one PortControl per port of the engine, over one KernelIo, each
+// reaching its port's ethdev side (EthdevPort) directly; the profile's port settings
+// applied at start-up, link polling, counter baselines, and what a run report gets from
+// them. Owned by the engine with the ports. Thread: mgmt.
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dataplane/api/run_report.hpp"
+#include "dataplane/port/ethdev_port.hpp"
+#include "dataplane/port/port_control.hpp"
+#include "dataplane/profile/profile.hpp"
+
+namespace lr::dp {
+
+class PortControls {
+ public:
+  /// One PortControl per port in `ports` (which outlive this), over `io`.
+  PortControls(std::deque<EthdevPort>& ports, std::unique_ptr<KernelIo> io);
+
+  /// The port named `name`, or null.
+  PortControl* find(const std::string& name);
+  /// "a, b": the names there are, for messages.
+  std::string names() const;
+  std::vector<std::unique_ptr<PortControl>>& all() { return ports_; }
+
+  /// The profile's fec, pause, pfc and flow_rules on each port, each read back. Errors
+  /// name the port, the key and the reason; the ports stay as they were for what failed.
+  Result<void> apply_profile(const profile::Profile& profile);
+  void mark_baselines();
+  void poll_links();
+  /// Each of `ports` (a run report's, by name) gets its merged counters for this run and
+  /// its link history: call before the ports stop or close.
+  void fill_report(std::vector<api::PortReport>& ports);
+
+ private:
+  std::unique_ptr<KernelIo> io_;
+  std::vector<std::unique_ptr<PortControl>> ports_;
+};
+
+/// A port's link history as the report has it.
+std::vector<api::LinkEventReport> link_events(const PortControl& port);
+
+/// Merged counters as the report has them (value: this run).
+std::vector<api::NicCounter> nic_counters(const std::vector<MergedCounter>& counters);
+
+}  // namespace lr::dp
