@@ -1,0 +1,183 @@
+#include "dataplane/plan/run_state.hpp"
+
+#include <fmt/format.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <new>
+
+#include "dataplane/common/line_rate.hpp"
+#include "dataplane/fastpath/worker.hpp"
+#include "dataplane/plan/rate.hpp"
+#include "dataplane/plan/stream_builder.hpp"
+
+namespace lr::dp {
+
+unsigned pool_size(uint64_t needed) { return static_cast<unsigned>(std::bit_ceil(needed + 1) - 1); }
+
+namespace {
+
+// Writes the stream's template into every mbuf once, when the pool is made: the TX
+// loop then touches only the signature and the varying fields.
+void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*index*/) {
+  const auto* plan = static_cast<const wire::TxStreamPlan*>(opaque);
+  auto* m = static_cast<rte_mbuf*>(obj);
+  std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM, plan->template_bytes.data(),
+              plan->template_bytes.size());
+  *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
+}
+
+Result<void> build_streams(RunState& run, const RunInputs& in) {
+  for (size_t i = 0; i < in.streams.size(); ++i) {
+    const profile::StreamCfg& cfg = in.streams[i];
+    StreamState s;
+    s.cfg = cfg;
+    for (size_t p = 0; p < in.ports.size(); ++p)
+      if (in.ports[p].name() == cfg.tx_port) s.tx_port = static_cast<uint16_t>(p);
+    const EthdevPort& tx = in.ports[s.tx_port];
+    // The port must carry the largest frame: MTU + Ethernet header + FCS (+ tag).
+    uint16_t mtu = 0;
+    if (rte_eth_dev_get_mtu(tx.port_id(), &mtu) == 0) {
+      const uint32_t max_frame = mtu + 14u + kFcsBytes + (cfg.vlan ? 4u : 0u);
+      if (cfg.frame.largest() > max_frame)
+        return make_error(Errc::kInvalid,
+                          fmt::format("stream '{}' sends {}-byte frames but port '{}' has MTU {}, which carries at most "
+                                      "{}-byte frames{}; set mtu = {} on the port",
+                                      cfg.name, cfg.frame.largest(), tx.name(), mtu, max_frame,
+                                      cfg.vlan ? " with a VLAN tag" : "",
+                                      cfg.frame.largest() - 14 - kFcsBytes - (cfg.vlan ? 4 : 0)));
+    }
+    auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
+    if (!pps) return std::unexpected(pps.error());
+    s.pps = *pps;
+    const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
+    wire::TxStreamPlan built = plan::build_stream_plan(cfg, static_cast<uint16_t>(i));
+    if (tx.tx_checksum_offload()) {
+      wire::TxStreamPlan& p = built;
+      p.hw_checksum = true;
+      p.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
+      p.tx_offload = rte_mbuf_tx_offload(p.l3_offset, p.l4_offset - p.l3_offset, 8, 0, 0, 0, 0);
+    }
+    s.memory = std::make_unique<NumaMemory>(socket);
+    s.plan = NumaArray<wire::TxStreamPlan>::make(1, socket, wire::TxStreamPlan::allocator_type(s.memory.get()));
+    try {
+      if (!s.plan.ok()) throw std::bad_alloc();
+      s.plan[0] = built;  // the arrays are copied into the socket's memory
+    } catch (const std::bad_alloc&) {
+      return make_error(Errc::kNoMemory, fmt::format("stream '{}': its plan on socket {}", cfg.name, socket));
+    }
+    for (uint16_t lane = 0; lane < cfg.lanes; ++lane) {
+      const auto queue = static_cast<uint16_t>((i + lane) % tx.cfg().tx_queues);
+      s.lanes.emplace_back(queue, in.lcore_plan.tx_lcore(s.tx_port, queue));
+    }
+    uint64_t needed = uint64_t{cfg.lanes} * tx.cfg().tx_descriptors + kPoolSlack + in.workers.size() * kPoolCache;
+    if (const profile::PortCfg* rx = cfg.rx_port ? in.profile.find_port(*cfg.rx_port) : nullptr)
+      needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
+    const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size());
+    const std::string name = fmt::format("lr_tx_s{}", i);
+    // 8 bytes of private area per mbuf: where its last signature was (see write_frame).
+    s.pool.reset(rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, 8, data_room, socket));
+    if (s.pool == nullptr)
+      return make_error(Errc::kNoMemory, fmt::format("stream '{}': TX mempool of {} mbufs", cfg.name, pool_size(needed)),
+                        rte_errno);
+    rte_mempool_obj_iter(s.pool.get(), fill_template, s.plan.data());
+    run.streams.push_back(std::move(s));
+  }
+  return {};
+}
+
+Result<void> build_lcores(RunState& run, const RunInputs& in) {
+  for (const WorkerLcore& w : in.workers) {
+    LcoreState& l = run.lcores.emplace_back();
+    l.lcore_id = w.lcore_id;
+    l.socket = w.socket;
+    const unsigned lcore_id = l.lcore_id;
+    // Lanes of this lcore.
+    std::vector<std::pair<uint32_t, uint16_t>> lanes;  // (stream, lane)
+    for (uint32_t s = 0; s < run.streams.size(); ++s)
+      for (uint16_t lane = 0; lane < run.streams[s].lanes.size(); ++lane)
+        if (run.streams[s].lanes[lane].second == lcore_id) lanes.emplace_back(s, lane);
+    std::vector<const QueueAssignment*> rxqs;
+    for (const QueueAssignment& a : in.lcore_plan.rx)
+      if (a.lcore_id == lcore_id) rxqs.push_back(&a);
+
+    size_t n_trackers = 0;
+    for (const StreamState& s : run.streams) n_trackers += s.cfg.lanes;
+    l.ctx = NumaArray<fast::LcoreCtx>::make(1, l.socket);
+    l.lanes = NumaArray<fast::TxLane>::make(lanes.size(), l.socket);
+    l.rxqs = NumaArray<fast::RxQueue>::make(rxqs.size(), l.socket);
+    l.streams = NumaArray<fast::RxStream>::make(run.streams.size(), l.socket);
+    if (!rxqs.empty()) l.trackers = NumaArray<fast::SeqTracker>::make(n_trackers, l.socket);
+    if (!l.ctx.ok() || !l.lanes.ok() || !l.rxqs.ok() || !l.streams.ok() || !l.trackers.ok())
+      return make_error(Errc::kNoMemory, fmt::format("lcore {}: per-lcore state", lcore_id));
+
+    for (size_t i = 0; i < lanes.size(); ++i) {
+      const auto [s, lane] = lanes[i];
+      const StreamState& stream = run.streams[s];
+      const profile::StreamCfg& cfg = stream.cfg;
+      fast::TxLane& t = l.lanes[i];
+      l.lane_refs.push_back({s});
+      t.plan = stream.plan.data();
+      t.pool = stream.pool.get();
+      t.port_id = in.ports[stream.tx_port].port_id();
+      t.queue_id = stream.lanes[lane].first;
+      t.lane = static_cast<uint8_t>(lane);
+      t.cursor = fast::cursor_at(stream.plan[0], 0);
+      t.lag_window_fp = fast::lag_window_fp(in.tsc_hz);
+      if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
+      t.duration_tsc = static_cast<uint64_t>(static_cast<double>(cfg.duration_ns) * static_cast<double>(in.tsc_hz) / 1e9);
+      if (stream.pps > 0) {
+        const uint64_t interval_fp = fast::pacer_interval_fp(stream.pps / cfg.lanes, in.tsc_hz);
+        t.pacer = fast::Pacer::paced(interval_fp, 0, fast::pacer_max_lag(interval_fp, t.lag_window_fp));
+        t.requested_interval_fp.store(interval_fp, std::memory_order_relaxed);  // before launch: no race
+        t.applied_interval_fp = interval_fp;
+      }
+      if (cfg.burst) {
+        const uint32_t packets = cfg.burst->packets / cfg.lanes + (lane < cfg.burst->packets % cfg.lanes ? 1 : 0);
+        const auto interval = static_cast<uint64_t>(static_cast<double>(cfg.burst->interval_ns) * static_cast<double>(in.tsc_hz) / 1e9);
+        t.pacer.set_bursts(std::max<uint32_t>(packets, 1), std::max<uint64_t>(interval, 1));
+      }
+    }
+    for (size_t i = 0; i < rxqs.size(); ++i) {
+      l.rxqs[i].port_id = in.ports[rxqs[i]->port_index].port_id();
+      l.rxqs[i].queue_id = rxqs[i]->queue_id;
+    }
+    size_t tracker = 0;
+    for (size_t s = 0; s < run.streams.size(); ++s) {
+      const profile::StreamCfg& cfg = run.streams[s].cfg;
+      fast::RxStream& rx = l.streams[s];
+      rx.n_lanes = cfg.lanes;
+      rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
+      if (cfg.rx_port && l.trackers.size() != 0) {
+        rx.enabled = true;
+        for (const EthdevPort& p : in.ports)
+          if (p.name() == *cfg.rx_port) rx.rx_port_id = p.port_id();
+        rx.lanes = l.trackers.data() + tracker;
+      }
+      tracker += cfg.lanes;
+    }
+    fast::LcoreCtx& ctx = l.ctx[0];
+    ctx.lcore_id = lcore_id;
+    ctx.tx_lanes = l.lanes.data();
+    ctx.n_tx_lanes = static_cast<uint32_t>(l.lanes.size());
+    ctx.rx_queues = l.rxqs.data();
+    ctx.n_rx_queues = static_cast<uint32_t>(l.rxqs.size());
+    ctx.rx_streams = l.streams.data();
+    ctx.n_streams = static_cast<uint32_t>(l.streams.size());
+    ctx.ns_per_tsc_q32 = fast::tsc_ns_multiplier(in.tsc_hz);
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<void> build_run(RunState& run, const RunInputs& in) {
+  if (auto ok = build_streams(run, in); !ok) return ok;
+  return build_lcores(run, in);
+}
+
+}  // namespace lr::dp

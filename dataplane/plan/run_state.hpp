@@ -1,0 +1,88 @@
+#pragma once
+// Everything one run of a set of streams needs, built from the streams, the ports (up)
+// and the lcore plan: per stream its TX plan (in memory on the TX port's socket) and
+// template mempool, its rate as pacer intervals per lane, limits in TSC cycles; per worker
+// lcore its context, TX lanes, RX queues and sequence trackers (on the lcore's socket).
+// Owned: dropping a RunState frees all of it, so a failed build leaves nothing behind.
+// Thread: mgmt; EAL initialised.
+
+#include <rte_mempool.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "dataplane/common/result.hpp"
+#include "dataplane/eal/lcore_plan.hpp"
+#include "dataplane/eal/numa_alloc.hpp"
+#include "dataplane/fastpath/lcore_ctx.hpp"
+#include "dataplane/port/ethdev_port.hpp"
+#include "dataplane/profile/profile.hpp"
+#include "dataplane/wire/tx_stream_plan.hpp"
+
+namespace lr::dp {
+
+// Per-lcore mempool cache: DPDK's usual 256 keeps alloc/free off the shared ring.
+inline constexpr unsigned kPoolCache = 256;
+// Frames in flight beyond the descriptor rings (vdev rings, lcore caches, bursts).
+inline constexpr unsigned kPoolSlack = 8192;
+
+/// Mempool sizes are 2^n - 1: rings are 2^n and keep one slot empty.
+unsigned pool_size(uint64_t needed);
+
+struct MempoolFree {
+  void operator()(rte_mempool* pool) const noexcept { rte_mempool_free(pool); }
+};
+using MempoolPtr = std::unique_ptr<rte_mempool, MempoolFree>;
+
+struct LaneRef {
+  uint32_t stream = 0;
+};
+
+// One worker lcore's state for a run, on the lcore's socket; freed with the run (RAII).
+struct LcoreState {
+  unsigned lcore_id = 0;
+  int socket = 0;
+  NumaArray<fast::LcoreCtx> ctx;  ///< one
+  std::vector<LaneRef> lane_refs;
+  NumaArray<fast::TxLane> lanes;
+  NumaArray<fast::RxQueue> rxqs;
+  NumaArray<fast::RxStream> streams;
+  NumaArray<fast::SeqTracker> trackers;
+};
+
+struct StreamState {
+  profile::StreamCfg cfg;
+  // The plan its lanes read, in memory on the TX port's socket like the lanes themselves
+  // (the lcore plan keeps a port's lanes on its socket). `memory` outlives `plan`.
+  std::unique_ptr<NumaMemory> memory;
+  NumaArray<wire::TxStreamPlan> plan;  ///< one
+  MempoolPtr pool;  ///< the template mbufs its lanes send
+  uint16_t tx_port = 0;  ///< index into ports
+  double pps = 0;        ///< 0: unpaced
+  std::vector<std::pair<uint16_t, unsigned>> lanes;  ///< (tx queue, lcore) per lane
+};
+
+/// What a run is built from; all of it outlives the build.
+struct RunInputs {
+  const std::vector<profile::StreamCfg>& streams;
+  const profile::Profile& profile;       ///< the ports' settings (RX descriptors for pool sizes)
+  const std::deque<EthdevPort>& ports;   ///< up, in the profile's order
+  const LcorePlan& lcore_plan;
+  const std::vector<WorkerLcore>& workers;
+  uint64_t tsc_hz = 0;
+};
+
+struct RunState {
+  std::vector<StreamState> streams;  ///< in the order of RunInputs::streams (the stream ids)
+  std::vector<LcoreState> lcores;    ///< one per worker
+};
+
+/// Builds `run` (empty) from `in`. Errors: kInvalid (a frame the TX port's MTU cannot
+/// carry, a rate above its line rate), kNoMemory; `run` then holds what was built, freed
+/// with it.
+Result<void> build_run(RunState& run, const RunInputs& in);
+
+}  // namespace lr::dp
