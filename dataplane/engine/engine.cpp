@@ -1,8 +1,7 @@
-// Over 500 lines, for a known reason: this file still does five jobs (port bring-up,
-// the run plan and its pools, lcore launch, live statistics, the end of a run). Its split
-// along those seams (a port owner, a run-plan builder in plan/, the run) is open work in
-// the engine-seams issue; the hot path it feeds already sits below it in wire/ and fastpath/.
+// The engine's lifecycle: the ports brought up, a run built (plan/run_state), launched,
+// its rates changed, ended and reported. Reading its counters is run_stats.cpp.
 #include "dataplane/engine/engine.hpp"
+#include "dataplane/engine/engine_state.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -54,86 +53,8 @@ std::string now_iso8601() {
 }  // namespace
 
 
-// kLive: the lcores are running: a lane still sending has run until now, and `lost`
-// (which then includes frames in flight) is never shown negative. kFinal: the lcores have
-// returned and every count is exact.
-enum class Reading : uint8_t { kLive, kFinal };
 
-namespace {
 
-// What one lcore counted of one stream's reception.
-struct RxCounts {
-  uint64_t received = 0;
-  uint64_t duplicate = 0;
-  uint64_t out_of_order = 0;
-  uint64_t beyond_window = 0;
-  uint64_t rx_bytes = 0;
-  uint64_t late = 0;
-  uint64_t misdelivered = 0;
-};
-
-// Reads what one lcore counted of one stream's reception: the counters under the
-// lcore's seqcount, retried until no RX burst overlapped the read (bounded: a read that
-// never finds a quiet moment keeps its last attempt, a burst's worth apart at most); the
-// histogram buckets after it. Once the lcore has returned the count is even and still,
-// so the first attempt is exact.
-RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::LatencyHist& latency) {
-  RxCounts c;
-  for (int attempt = 0; attempt < 10000; ++attempt) {
-    const uint64_t before = ctx.rx_seq.load(std::memory_order_acquire);
-    if ((before & 1) != 0) {
-      rte_pause();
-      continue;
-    }
-    c = RxCounts{};
-    for (uint16_t lane = 0; lane < rx.n_lanes; ++lane) {
-      const fast::SeqTracker::Counts t = rx.lanes[lane].counts_relaxed();
-      c.received += t.received;
-      c.duplicate += t.duplicate;
-      c.out_of_order += t.out_of_order;
-      c.beyond_window += t.beyond_window;
-    }
-    c.rx_bytes = __atomic_load_n(&rx.rx_bytes, __ATOMIC_RELAXED);
-    c.late = __atomic_load_n(&rx.late, __ATOMIC_RELAXED);
-    c.misdelivered = __atomic_load_n(&rx.misdelivered, __ATOMIC_RELAXED);
-    latency.load_summary_relaxed(rx.latency);
-    std::atomic_thread_fence(std::memory_order_acquire);
-    if (ctx.rx_seq.load(std::memory_order_relaxed) == before) break;
-  }
-  latency.load_buckets_relaxed(rx.latency);
-  return c;
-}
-
-}  // namespace
-
-struct Engine::State {
-  profile::Profile profile;
-  std::deque<EthdevPort> ports;           ///< the profile's, in order; deque: PortControl points at them
-  std::unique_ptr<KernelIo> kernel_io;      ///< until the port controls take it
-  std::unique_ptr<PortControls> controls;  ///< one per port, made once the ports are up
-  std::vector<WorkerLcore> workers;
-  LcorePlan lcore_plan;
-  RunState run;  ///< the current set of streams, built for the lcores
-  std::vector<std::string> warnings;
-  uint64_t tsc_hz = 0;
-  uint64_t start_tsc = 0;
-  bool launched = false;
-  bool finished = false;
-  std::chrono::steady_clock::time_point started;
-  std::string started_at;
-
-  ~State();
-  Result<void> build();
-  Result<void> build_ports();
-  /// A new RunState for the profile's streams. Errors: as build_run.
-  Result<void> build_run_state();
-  void stop_lcores();
-  /// The port named `name`. Errors: kInvalid.
-  Result<EthdevPort*> port_named(const std::string& name);
-  StreamReport collect_stream(size_t s, Reading reading) const;
-  PortReport collect_port(size_t p) const;
-  StreamState* find_stream(const std::string& name);
-};
 
 Engine::State::~State() {
   stop_lcores();
@@ -165,80 +86,6 @@ StreamState* Engine::State::find_stream(const std::string& name) {
   return nullptr;
 }
 
-StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
-  const StreamState& stream = run.streams[s];
-  StreamReport r;
-  r.name = stream.cfg.name;
-  r.tx_port = stream.cfg.tx_port;
-  r.rx_port = stream.cfg.rx_port;
-  r.frame_bytes_mean = stream.cfg.frame.mean();
-  r.target_pps = stream.pps;
-  const bool live = reading == Reading::kLive;
-  const uint64_t now_tsc = rte_rdtsc();
-  // Receive side first: a frame counted as received was sent before, so while traffic
-  // runs `lost` (tx - rx) is never negative; it includes the frames in flight.
-  fast::LatencyHist latency;
-  for (const LcoreState& l : run.lcores) {
-    if (!stream.cfg.rx_port || l.streams.size() == 0 || !l.streams[s].enabled) continue;
-    const fast::RxStream& rx = l.streams[s];
-    fast::LatencyHist lcore_latency;
-    const RxCounts c = read_rx(l.ctx[0], rx, lcore_latency);
-    latency.merge(lcore_latency);
-    r.rx_packets += c.received;
-    r.duplicate += c.duplicate;
-    r.out_of_order += c.out_of_order;
-    r.beyond_window += c.beyond_window;
-    r.rx_bytes += c.rx_bytes;
-    r.late += c.late;
-    r.misdelivered += c.misdelivered;
-  }
-  std::atomic_thread_fence(std::memory_order_acquire);
-  for (const LcoreState& l : run.lcores) {
-    for (size_t i = 0; i < l.lanes.size(); ++i) {
-      if (l.lane_refs[i].stream != s) continue;
-      const fast::TxLane& lane = l.lanes[i];
-      const uint64_t tx_packets = fast::counter_read(lane.tx_packets);
-      r.tx_packets += tx_packets;
-      r.tx_bytes += fast::counter_read(lane.tx_bytes);
-      r.tx_queue_full += fast::counter_read(lane.queue_full);
-      // A lane still sending has run until now.
-      const bool done = lane.done.load(std::memory_order_acquire);
-      const uint64_t stop_tsc = done ? __atomic_load_n(&lane.stop_tsc, __ATOMIC_RELAXED) : (live ? now_tsc : 0);
-      if (stop_tsc > lane.start_tsc && lane.start_tsc != 0)
-        r.tx_pps_achieved += static_cast<double>(tx_packets) * static_cast<double>(tsc_hz) /
-                             static_cast<double>(stop_tsc - lane.start_tsc);
-    }
-  }
-  r.tx_l1_bps_achieved = api::l1_bps_of(r.tx_pps_achieved, r.tx_bytes, r.tx_packets);
-  if (stream.cfg.rx_port) {
-    r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);
-    // Live, a frame can be received before its TX lane has counted its burst.
-    if (live && r.lost < 0) r.lost = 0;
-    r.latency = LatencySummary{latency.count(),          latency.min(),           latency.mean(),
-                               latency.percentile(0.50), latency.percentile(0.90), latency.percentile(0.99),
-                               latency.percentile(0.999), latency.percentile(0.9999), latency.max(),
-                               latency.jitter()};
-  }
-  return r;
-}
-
-PortReport Engine::State::collect_port(size_t index) const {
-  const EthdevPort& p = ports[index];
-  PortReport r;
-  r.name = p.name();
-  r.device = p.cfg().device;
-  r.driver = p.info().driver;
-  r.port_id = p.port_id();
-  r.socket = p.info().socket;
-  r.link_up = p.link().up;
-  r.link_speed_bps = uint64_t{p.link().speed_mbps} * 1'000'000;
-  if (auto counters = p.counters_this_run()) r.counters = *counters;
-  for (const LcoreState& l : run.lcores)
-    for (size_t i = 0; i < l.rxqs.size(); ++i)
-      if (l.rxqs[i].port_id == p.port_id()) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);
-  r.rx_after_drain = p.rx_after_drain();
-  return r;
-}
 
 Result<void> Engine::State::build_ports() {
   unsigned lcore_id;
@@ -383,13 +230,6 @@ bool Engine::tx_finished() const {
   return true;
 }
 
-std::vector<StreamReport> Engine::live_stream_stats() const {
-  const State& st = *state_;
-  std::vector<StreamReport> out;
-  const Reading reading = st.launched ? Reading::kLive : Reading::kFinal;
-  for (size_t s = 0; s < st.run.streams.size(); ++s) out.push_back(st.collect_stream(s, reading));
-  return out;
-}
 
 Result<double> Engine::set_stream_rate(const std::string& name, const profile::Rate& rate) {
   State& st = *state_;
@@ -427,49 +267,6 @@ Result<void> Engine::stop_stream(const std::string& name) {
   return {};
 }
 
-std::vector<LcoreReport> Engine::lcore_reports() const {
-  const State& st = *state_;
-  std::vector<LcoreReport> out;
-  for (const LcoreState& l : st.run.lcores) {
-    LcoreReport r{l.lcore_id, l.socket, {}, {}};
-    for (size_t i = 0; i < l.lanes.size(); ++i) {
-      const fast::TxLane& lane = l.lanes[i];
-      r.tx_lanes.push_back({st.run.streams[l.lane_refs[i].stream].cfg.name, lane.lane, lane.port_id, lane.queue_id,
-                            fast::counter_read(lane.tx_packets), fast::counter_read(lane.queue_full),
-                            fast::counter_read(lane.alloc_failures), lane.done.load(std::memory_order_acquire)});
-    }
-    for (size_t i = 0; i < l.rxqs.size(); ++i) {
-      const fast::RxQueue& q = l.rxqs[i];
-      r.rx_queues.push_back({q.port_id, q.queue_id, fast::counter_read(q.rx_packets), fast::counter_read(q.rx_bytes),
-                             fast::counter_read(q.no_signature)});
-    }
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
-Result<LatencyHistogram> Engine::latency_histogram(const std::string& name) const {
-  const State& st = *state_;
-  size_t index = st.run.streams.size();
-  for (size_t i = 0; i < st.run.streams.size(); ++i)
-    if (st.run.streams[i].cfg.name == name) index = i;
-  if (index == st.run.streams.size()) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
-  if (!st.run.streams[index].cfg.rx_port)
-    return make_error(Errc::kInvalid, fmt::format("stream '{}' is transmit-only: it has no latency here", name));
-  fast::LatencyHist merged;
-  for (const LcoreState& l : st.run.lcores) {
-    if (l.streams.size() == 0 || !l.streams[index].enabled) continue;
-    fast::LatencyHist copy;
-    read_rx(l.ctx[0], l.streams[index], copy);
-    merged.merge(copy);
-  }
-  LatencyHistogram h{name, merged.count(), {}};
-  for (uint32_t b = 0; b < fast::LatencyHist::kBuckets; ++b) {
-    const uint64_t count = merged.buckets()[b];
-    if (count != 0) h.buckets.push_back({fast::LatencyHist::bucket_low(b), fast::LatencyHist::bucket_high(b), count});
-  }
-  return h;
-}
 
 Result<EthdevPort*> Engine::State::port_named(const std::string& name) {
   for (EthdevPort& p : ports)
@@ -497,34 +294,6 @@ Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
   return {};
 }
 
-std::vector<PortReport> Engine::port_reports() const {
-  std::vector<PortReport> out;
-  for (size_t p = 0; p < state_->ports.size(); ++p) out.push_back(state_->collect_port(p));
-  return out;
-}
-
-std::vector<PortTraffic> Engine::live_counters() const {
-  const State& st = *state_;
-  std::vector<PortTraffic> out;
-  for (const EthdevPort& p : st.ports) {
-    PortTraffic c;
-    c.name = p.name();
-    for (const LcoreState& l : st.run.lcores) {
-      for (size_t i = 0; i < l.lanes.size(); ++i) {
-        if (l.lanes[i].port_id != p.port_id()) continue;
-        c.tx_packets += counter_read(l.lanes[i].tx_packets);
-        c.tx_bytes += counter_read(l.lanes[i].tx_bytes);
-      }
-      for (size_t i = 0; i < l.rxqs.size(); ++i) {
-        if (l.rxqs[i].port_id != p.port_id()) continue;
-        c.rx_packets += counter_read(l.rxqs[i].rx_packets);
-        c.rx_bytes += counter_read(l.rxqs[i].rx_bytes);
-      }
-    }
-    out.push_back(std::move(c));
-  }
-  return out;
-}
 
 void Engine::stop_tx() {
   if (!state_->launched) return;

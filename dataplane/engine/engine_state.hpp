@@ -1,0 +1,55 @@
+#pragma once
+// The engine's state, shared by its two halves (engine.cpp: lifecycle; run_stats.cpp:
+// reading the counters). Private to dataplane/engine. Thread: mgmt.
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dataplane/eal/lcore_plan.hpp"
+#include "dataplane/engine/engine.hpp"
+#include "dataplane/plan/run_state.hpp"
+#include "dataplane/port/ethdev_port.hpp"
+#include "dataplane/port/kernel/kernel_io.hpp"
+#include "dataplane/port/port_controls.hpp"
+#include "dataplane/profile/profile.hpp"
+
+namespace lr::dp {
+
+// kLive: the lcores are running: a lane still sending has run until now, and `lost`
+// (which then includes frames in flight) is never shown negative. kFinal: the lcores have
+// returned and every count is exact.
+enum class Reading : uint8_t { kLive, kFinal };
+
+struct Engine::State {
+  profile::Profile profile;
+  std::deque<EthdevPort> ports;           ///< the profile's, in order; deque: PortControl points at them
+  std::unique_ptr<KernelIo> kernel_io;      ///< until the port controls take it
+  std::unique_ptr<PortControls> controls;  ///< one per port, made once the ports are up
+  std::vector<WorkerLcore> workers;
+  LcorePlan lcore_plan;
+  RunState run;  ///< the current set of streams, built for the lcores
+  std::vector<std::string> warnings;
+  uint64_t tsc_hz = 0;
+  uint64_t start_tsc = 0;
+  bool launched = false;
+  bool finished = false;
+  std::chrono::steady_clock::time_point started;
+  std::string started_at;
+
+  ~State();
+  Result<void> build();
+  Result<void> build_ports();
+  /// A new RunState for the profile's streams. Errors: as build_run.
+  Result<void> build_run_state();
+  void stop_lcores();
+  /// The port named `name`. Errors: kInvalid.
+  Result<EthdevPort*> port_named(const std::string& name);
+  StreamReport collect_stream(size_t s, Reading reading) const;
+  PortReport collect_port(size_t p) const;
+  StreamState* find_stream(const std::string& name);
+};
+
+}  // namespace lr::dp
