@@ -115,14 +115,22 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           }
           if (p.has("advertise")) request.advertise = p.strings("advertise");
           const Served<LinkStatus> set = value_or_throw(port.set_link(request, fmt::format("set by session {}", session.id)));
-          if (!request.up.value_or(false) || set.value.up) {
-            reply(link_json(port, set));
+          // A link brought up, or renegotiated at new speeds, is awaited on a timer and
+          // then read back; a link taken down is answered at once.
+          const bool renegotiated = request.autoneg || request.speed_mbps || request.advertise;
+          const bool bringing_up = request.up.value_or(false);
+          if (request.up == std::optional<bool>(false) || (!renegotiated && (!bringing_up || set.value.up))) {
+            reply.complete([&] {
+              value_or_throw(port.verify_link_set());  // a link that is down has no speed to check
+              return link_json(port, set);
+            });
             return;
           }
           const auto read = [&port] { return port.link(); };
           await_link(io, [read] { const auto l = read(); return l && l->value.up; }, kLinkWait,
                      [&port, read, backend = set.backend, reply](bool) {
                        reply.complete([&] {
+                         value_or_throw(port.verify_link_set());
                          Served<LinkStatus> now = value_or_throw(read());
                          now.backend = backend;
                          return link_json(port, now);

@@ -11,11 +11,6 @@
 
 namespace lr::dp {
 
-namespace {
-// A link reconfigured through ethdev is awaited this long (autoneg takes 1 to 3 s).
-constexpr uint32_t kLinkSpeedsWaitMs = 5000;
-}  // namespace
-
 EthdevPort::~EthdevPort() {
   close();
   rte_mempool_free(rx_pool_);
@@ -68,7 +63,7 @@ Result<void> EthdevPort::set_link_speeds(uint32_t link_speeds) {
   if (closed_ || !started_) return make_error(Errc::kInvalid, fmt::format("port '{}' is not started", cfg_.name));
   if (auto ok = reconfigure_link_speeds(info_, cfg_, tx_checksum_offload_, link_speeds); !ok) return ok;
   link_speeds_ = link_speeds;
-  link_ = wait_link(info_.port_id, kLinkSpeedsWaitMs);
+  link_ = wait_link(info_.port_id, 0);  // no wait: the caller polls refresh_link (mgmt: on a timer)
   return {};
 }
 

@@ -25,7 +25,7 @@ class EthdevLink {
   /// Asks for the link up or down; does not wait for it.
   virtual Result<void> set_link_up(bool up) = 0;
   /// Reconfigures the stopped-and-restarted port with `link_speeds` (RTE_ETH_LINK_SPEED_*
-  /// bits) and waits for its link. Errors: kBusy (a run uses the port), kNotSupported.
+  /// bits); does not wait for its link. Errors: kBusy (a run uses the port), kNotSupported.
   virtual Result<void> set_link_speeds(uint32_t link_speeds) = 0;
   /// The link_speeds the port was configured with.
   virtual uint32_t link_speeds() const = 0;

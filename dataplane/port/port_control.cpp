@@ -150,14 +150,21 @@ Result<void> PortControl::set_ethdev_speeds(const LinkRequest& request) {
     if (ok.error().code == Errc::kNotSupported) return std::unexpected(unsupported("link speed / autoneg set", nullptr));
     return std::unexpected(ok.error());
   }
-  // Read back: a link that came up must be at the forced or advertised speed.
+  // Read back once the link is up (verify_link_set): it must come up at the speed asked for.
+  if (request.speed_mbps) pending_speed_check_ = SpeedCheck{before, *request.speed_mbps};
+  return {};
+}
+
+Result<void> PortControl::verify_link_set() {
+  if (!pending_speed_check_) return {};
+  const SpeedCheck check = *pending_speed_check_;
+  pending_speed_check_.reset();
   const auto link = read_ethdev_link(port_id_);
-  if (link && link->up && request.speed_mbps && link->speed_mbps != *request.speed_mbps) {
+  if (link && link->up && link->speed_mbps != check.speed_mbps) {
     const uint32_t got = link->speed_mbps;
-    (void)ethdev_->set_link_speeds(before);
+    (void)ethdev_->set_link_speeds(check.link_speeds_before);
     return make_error(Errc::kInvalid, fmt::format("link set on port '{}': {} came up at {} Mb/s, not {}; the previous "
-                                                  "link settings were restored", name_, driver_, got,
-                                                  *request.speed_mbps));
+                                                  "link settings were restored", name_, driver_, got, check.speed_mbps));
   }
   return {};
 }

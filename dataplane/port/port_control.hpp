@@ -60,7 +60,13 @@ class PortControl {
   /// through the kernel netdev, else through ethdev link_speeds (the port's owner
   /// reconfigures the port; ethdev has no lane counts: exact link modes need the kernel).
   /// Returns the link read back.
+  /// Returns without waiting for the link: the caller waits (mgmt: on a timer) until it is
+  /// up or a timeout, then calls verify_link_set.
   Result<Served<LinkStatus>> set_link(const LinkRequest& request, const std::string& cause);
+  /// After a set_link that changed ethdev link speeds: a link that came up at another
+  /// speed than the one asked for is refused and the previous speeds restored. Errors:
+  /// kInvalid (with both speeds).
+  Result<void> verify_link_set();
   Result<Served<FecStatus>> fec();
   Result<Served<FecStatus>> set_fec(uint32_t mode);
   Result<Served<PauseStatus>> pause();
@@ -96,6 +102,11 @@ class PortControl {
   std::unique_ptr<KernelNetdev> netdev_;
   EthdevLink* ethdev_;
   PortFlows flows_;
+  struct SpeedCheck {
+    uint32_t link_speeds_before = 0;
+    uint32_t speed_mbps = 0;
+  };
+  std::optional<SpeedCheck> pending_speed_check_;  ///< set by set_ethdev_speeds, for verify_link_set
   std::map<std::string, uint64_t> baseline_;  // "source/name" -> value
   std::deque<LinkEvent> history_;
   std::optional<std::pair<bool, uint32_t>> last_link_;

@@ -206,9 +206,11 @@ TEST_F(PortControlTest, EthdevLinkSpeedsWithoutANetdevAreReadBackAndRestored) {
   request.autoneg = false;
   request.speed_mbps = 10000;
   ASSERT_TRUE(bare.set_link(request, "test"));
+  ASSERT_TRUE(bare.verify_link_set());  // up at 10G, as asked
   request.autoneg = true;
   request.speed_mbps = 25000;  // advertised only 25G, but the ring stays at 10G
-  const auto refused = bare.set_link(request, "test");
+  ASSERT_TRUE(bare.set_link(request, "test"));  // applied; the read-back waits for the link
+  const auto refused = bare.verify_link_set();
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().context, "link set on port 'r0': net_ring came up at 10000 Mb/s, not 25000; the previous "
                                      "link settings were restored");
