@@ -27,7 +27,7 @@ constexpr size_t upper(uint8_t page, size_t b) {
   return 256 + slot * 128 + (b - 128);
 }
 
-std::string identifier_name(uint8_t id) {
+std::string cmis_identifier_name(uint8_t id) {
   switch (id) {
     case 0x18: return "QSFP-DD";
     case 0x19: return "OSFP";
@@ -89,7 +89,7 @@ Cmis decode_cmis(std::span<const uint8_t> image) {
                                   "01h, 02h, 10h, 11h)", image.size()));
   Cmis m;
   m.identifier = image[0];
-  m.identifier_name = identifier_name(image[0]);
+  m.identifier_name = cmis_identifier_name(image[0]);
   if (m.identifier_name.empty())
     throw DecodeError(fmt::format("byte 0 (identifier) is 0x{:02x}, not a CMIS module (0x18, 0x19, 0x1e)", image[0]));
   if (image[128] != image[0])

@@ -27,7 +27,7 @@ float be_float(std::span<const uint8_t> b, size_t at) {
 constexpr size_t kPage = 256;
 
 
-std::string identifier_name(uint8_t id) {
+std::string sff8472_identifier_name(uint8_t id) {
   switch (id) {
     case 0x02: return "module soldered to motherboard";
     case 0x03: return "SFP/SFP+/SFP28";
@@ -51,7 +51,7 @@ Sff8472 decode_sff8472(std::span<const uint8_t> image) {
   const auto a0 = image.first(kPage);
   Sff8472 m;
   m.identifier = a0[0];
-  m.identifier_name = identifier_name(a0[0]);
+  m.identifier_name = sff8472_identifier_name(a0[0]);
   if (a0[0] != 0x03 && a0[0] != 0x02)
     throw DecodeError(fmt::format("byte 0 (identifier) is 0x{:02x}, not an SFF-8472 module (0x03 SFP)", a0[0]));
   m.connector = a0[2];
