@@ -6,39 +6,25 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <rte_cycles.h>
-#include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
-#include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include <bit>
+#include <algorithm>
 #include <chrono>
-#include <cstring>
-#include <deque>
-#include <map>
 #include <thread>
 
 #include "dataplane/common/check.hpp"
 #include "dataplane/common/line_rate.hpp"
-#include "dataplane/eal/lcore_plan.hpp"
-#include "dataplane/eal/numa_alloc.hpp"
-#include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/run_state.hpp"
-#include "dataplane/plan/stream_builder.hpp"
 #include "dataplane/port/ethdev_port.hpp"
-#include "dataplane/port/port.hpp"
 #include "dataplane/port/port_controls.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
-#include <rte_pause.h>
-
 namespace lr::dp {
-
-using fast::counter_read;
 
 namespace {
 
@@ -49,12 +35,7 @@ std::string now_iso8601() {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(now));
 }
 
-
 }  // namespace
-
-
-
-
 
 Engine::State::~State() {
   stop_lcores();
@@ -230,7 +211,6 @@ bool Engine::tx_finished() const {
   return true;
 }
 
-
 Result<double> Engine::set_stream_rate(const std::string& name, const profile::Rate& rate) {
   State& st = *state_;
   StreamState* stream = st.find_stream(name);
@@ -267,7 +247,6 @@ Result<void> Engine::stop_stream(const std::string& name) {
   return {};
 }
 
-
 Result<EthdevPort*> Engine::State::port_named(const std::string& name) {
   for (EthdevPort& p : ports)
     if (p.name() == name) return &p;
@@ -293,7 +272,6 @@ Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
     if (cfg.name == port) cfg.mtu = mtu;
   return {};
 }
-
 
 void Engine::stop_tx() {
   if (!state_->launched) return;
@@ -323,10 +301,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   if (st.launched) {
     // The lanes have stopped (stop_tx, then tx_finished): the lcores now only receive,
     // and return within one loop iteration of stop_rx.
-    for (LcoreState& l : st.run.lcores) l.ctx[0].stop_tx.store(true, std::memory_order_release);
-    for (LcoreState& l : st.run.lcores) l.ctx[0].stop_rx.store(true, std::memory_order_release);
-    rte_eal_mp_wait_lcore();
-    st.launched = false;
+    st.stop_lcores();
   }
   st.finished = true;
   const auto wall = std::chrono::steady_clock::now() - st.started;

@@ -115,27 +115,26 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           }
           if (p.has("advertise")) request.advertise = p.strings("advertise");
           const Served<LinkStatus> set = value_or_throw(port.set_link(request, fmt::format("set by session {}", session.id)));
-          // A link brought up, or renegotiated at new speeds, is awaited on a timer and
-          // then read back; a link taken down is answered at once.
+          // A link brought up (and not up yet), or renegotiated at new speeds, is awaited on
+          // a timer, then read back; a link taken down is answered at once.
           const bool renegotiated = request.autoneg || request.speed_mbps || request.advertise;
-          const bool bringing_up = request.up.value_or(false);
-          if (request.up == std::optional<bool>(false) || (!renegotiated && (!bringing_up || set.value.up))) {
+          const bool await = request.up != std::optional<bool>(false) &&
+                             (renegotiated || (request.up.value_or(false) && !set.value.up));
+          const auto answer = [&port, set, reply](bool awaited) {
             reply.complete([&] {
               value_or_throw(port.verify_link_set());  // a link that is down has no speed to check
-              return link_json(port, set);
+              if (!awaited) return link_json(port, set);
+              Served<LinkStatus> now = value_or_throw(port.link());
+              now.backend = set.backend;
+              return link_json(port, now);
             });
+          };
+          if (!await) {
+            answer(false);
             return;
           }
-          const auto read = [&port] { return port.link(); };
-          await_link(io, [read] { const auto l = read(); return l && l->value.up; }, kLinkWait,
-                     [&port, read, backend = set.backend, reply](bool) {
-                       reply.complete([&] {
-                         value_or_throw(port.verify_link_set());
-                         Served<LinkStatus> now = value_or_throw(read());
-                         now.backend = backend;
-                         return link_json(port, now);
-                       });
-                     });
+          await_link(io, [&port] { const auto l = port.link(); return l && l->value.up; }, kLinkWait,
+                     [answer](bool) { answer(true); });
         });
   d.add("port.link.history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
         false, [&](Session&, const api::Params& p) {
