@@ -101,6 +101,8 @@ int main(int argc, char** argv) {
   port_set->add_option("--promiscuous", promiscuous, "on or off")->check(CLI::IsMember({"on", "off"}));
   port_set->add_option("--link", link, "up or down")->check(CLI::IsMember({"up", "down"}));
   port_set->add_option("--mtu", mtu, "MTU in bytes (traffic stopped)")->check(CLI::Range(68, 9600));
+  bool keep_mtu = false;
+  port_set->add_flag("--keep", keep_mtu, "MTU and promiscuous mode stay after the data plane exits (else the port's own are put back)");
   std::string port_state;
   port_set->add_option("--state", port_state, "started or stopped (traffic stopped)")
       ->check(CLI::IsMember({"started", "stopped"}));
@@ -209,6 +211,7 @@ int main(int argc, char** argv) {
       json params{{"port", port_name}};
       if (!promiscuous.empty()) params["promiscuous"] = promiscuous == "on";
       if (mtu != 0) params["mtu"] = mtu;
+      if (keep_mtu) params["keep"] = true;
       if (!port_state.empty()) params["state"] = port_state;
       if (!link.empty()) client.call("port.link.set", {{"port", port_name}, {"up", link == "up"}});
       const json result = client.call("port.config.set", params);  // with no change: the port as it now is

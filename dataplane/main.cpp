@@ -7,6 +7,9 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -15,6 +18,7 @@
 
 #include "control/views/run_views.hpp"
 #include "dataplane/eal/eal_args.hpp"
+#include "dataplane/eal/hugepage_files.hpp"
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/oneshot.hpp"
 #include "dataplane/mgmt/serve.hpp"
@@ -81,12 +85,27 @@ int main(int argc, char** argv) {
     if (!probe) return fail(kExitReport, fmt::format("cannot write the report file '{}'", report_path));
   }
 
+  // Pages that data planes killed before they could free them hold: back to the host
+  // first (they may be what this run needs).
+  const lr::dp::HugepagePaths huge_paths = lr::dp::system_hugepage_paths();
+  for (const lr::dp::RemovedHugepages& removed : lr::dp::remove_stale_hugepages(huge_paths, lr::dp::is_running_dataplane))
+    std::fprintf(stderr, "linerate-dataplane: %s\n", lr::dp::describe(removed).c_str());
   std::vector<std::string> eal_args = lr::dp::build_eal_args(profile, lr::dp::host_has_free_hugepages());
+  const bool huge = std::find(eal_args.begin(), eal_args.end(), "--file-prefix") != eal_args.end();
   std::vector<char*> eal_argv;
   for (std::string& arg : eal_args) eal_argv.push_back(arg.data());
   if (rte_eal_init(static_cast<int>(eal_argv.size()), eal_argv.data()) < 0)
     return fail(kExitCannotRun, fmt::format("EAL initialisation failed: {} (arguments: {})", rte_strerror(rte_errno),
                                             fmt::join(eal_args, " ")));
+  if (huge) {
+    const std::string registered = lr::dp::register_hugepage_prefix(huge_paths, profile.eal.file_prefix, ::getpid());
+    if (!registered.empty()) std::fprintf(stderr, "linerate-dataplane: warning: %s\n", registered.c_str());
+  }
+  // Every exit from here on: the EAL's memory released, then the files it leaves.
+  const auto cleanup = [&] {
+    rte_eal_cleanup();
+    if (huge) lr::dp::remove_own_hugepages(huge_paths, profile.eal.file_prefix);
+  };
   if (!serve) {
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -98,14 +117,14 @@ int main(int argc, char** argv) {
   {
     auto engine = lr::dp::Engine::create(profile);
     if (!engine) {
-      rte_eal_cleanup();
+      cleanup();
       return fail(kExitCannotRun, lr::to_string(engine.error()));
     }
     // Port control (FEC, pause, PFC, flow rules) from the profile, on the ports now up.
     lr::dp::PortControls& controls = (*engine)->port_controls();
     if (auto applied = controls.apply_profile(profile); !applied) {
       (*engine)->finish(false);
-      rte_eal_cleanup();
+      cleanup();
       return fail(kExitCannotRun, lr::to_string(applied.error()));
     }
     std::printf("%s", lr::ctl::plan_text((*engine)->plan()).c_str());
@@ -137,6 +156,8 @@ int main(int argc, char** argv) {
       if (r.interrupted) std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
       const std::string flaps = lr::ctl::link_changes(r);
       if (!flaps.empty()) std::printf("link changes:\n%s", flaps.c_str());
+      const std::string settings = lr::ctl::settings_changes(r.ports);
+      if (!settings.empty()) std::printf("port settings changed:\n%s", settings.c_str());
       if (!report_path.empty()) {
         std::ofstream out(report_path, std::ios::trunc);
         out << lr::api::to_json(r).dump(2) << "\n";
@@ -145,7 +166,15 @@ int main(int argc, char** argv) {
       }
       if (code == 0 && r.mbufs_not_returned != 0) code = kExitLeak;
     }
+    if (serve) {
+      // The service's hold on the ports ends here: put back what it changed, and say so.
+      controls.restore_settings();
+      std::string settings;
+      for (const auto& port : controls.all())
+        for (const lr::api::SettingChange& c : port->settings_changed()) settings += lr::ctl::setting_change_line(port->name(), c);
+      if (!settings.empty()) std::printf("port settings changed:\n%s", settings.c_str());
+    }
   }
-  rte_eal_cleanup();
+  cleanup();
   return code;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "control/cli/module_command.hpp"
+#include "control/views/run_views.hpp"
 
 namespace lr::ctl {
 
@@ -96,6 +97,13 @@ PortCommands::PortCommands(CLI::App& app, CLI::App& module) {
   pfc_ = app.add_subcommand("pfc", "a port's priority flow control; --set 3,4 or --set off");
   pfc_->add_option("port", port_, "port name")->required();
   pfc_->add_option("--set", set_, "priorities with PFC on, comma-separated (e.g. 3,4), or off");
+  for (CLI::App* set : {link_, fec_, pause_, pfc_})
+    set->add_flag("--keep", keep_, "the setting stays after the data plane exits (else it puts back what the port had)");
+  auto* port = app.add_subcommand("port", "what linerate changed on a port's host settings; put it back");
+  port->require_subcommand(1);
+  port_settings_ = port->add_subcommand("settings", "settings changed (fec, pause, pfc, link, mtu): before, now, restore");
+  port_restore_ = port->add_subcommand("restore", "put back what the port had before linerate changed it (not --keep)");
+  for (CLI::App* sub : {port_settings_, port_restore_}) sub->add_option("port", port_, "port name")->required();
   module_show_ = module.add_subcommand("show", "read and decode the module in a port (like ethtool -m)");
   module_show_->add_option("port", port_, "port name")->required();
   module_show_->add_flag("--hex", hex_, "also print the bytes");
@@ -119,7 +127,7 @@ PortCommands::PortCommands(CLI::App& app, CLI::App& module) {
 
 bool PortCommands::chosen() const {
   return *link_ || *fec_ || *pause_ || *pfc_ || *module_show_ || *flow_list_ || *flow_check_ || *flow_add_ ||
-         *flow_delete_ || *flow_flush_ || *flow_isolate_;
+         *flow_delete_ || *flow_flush_ || *flow_isolate_ || *port_settings_ || *port_restore_;
 }
 
 int PortCommands::run(DataplaneClient& client, bool as_json) const {
@@ -143,15 +151,16 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
     if (!autoneg_.empty()) params["autoneg"] = autoneg_ == "on";
     if (!speed_.empty()) params["speed"] = speed_;
     if (!advertise_.empty()) params["advertise"] = advertise_;
+    if (keep_ && params.size() > 1) params["keep"] = true;
     const json result = client.call(params.size() > 1 ? "port.link.set" : "port.link", params);
     return print(result, link_text(result));
   }
   if (*fec_) {
-    const json result = set_.empty() ? client.call("port.fec", port) : client.call("port.fec.set", {{"port", port_}, {"mode", set_}});
+    const json result = set_.empty() ? client.call("port.fec", port) : client.call("port.fec.set", {{"port", port_}, {"mode", set_}, {"keep", keep_}});
     return print(result, fec_text(result));
   }
   if (*pause_) {
-    const json result = set_.empty() ? client.call("port.pause", port) : client.call("port.pause.set", {{"port", port_}, {"mode", set_}});
+    const json result = set_.empty() ? client.call("port.pause", port) : client.call("port.pause.set", {{"port", port_}, {"mode", set_}, {"keep", keep_}});
     return print(result, pause_text(result));
   }
   if (*pfc_) {
@@ -173,8 +182,15 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
         at = comma + 1;
       }
     }
-    const json result = client.call("port.pfc.set", {{"port", port_}, {"priorities", priorities}});
+    const json result = client.call("port.pfc.set", {{"port", port_}, {"priorities", priorities}, {"keep", keep_}});
     return print(result, pfc_text(result));
+  }
+  if (*port_settings_ || *port_restore_) {
+    const json result = client.call(*port_restore_ ? "port.settings.restore" : "port.settings", port);
+    std::string text;
+    for (const json& c : result["settings_changed"])
+      text += setting_change_line(port_, api::setting_change_from_json(c));
+    return print(result, text.empty() ? fmt::format("port {}: linerate changed none of its settings\n", port_) : text);
   }
   if (*flow_list_) {
     const json result = client.call("flow.list", port);

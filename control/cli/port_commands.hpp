@@ -1,7 +1,7 @@
 #pragma once
-// `linerate link | fec | pause | pfc | module show | flow`: port control through the data
-// plane (port.link*, port.fec*, port.pause*, port.pfc*, port.module, flow.*), printed as
-// text or JSON.
+// `linerate link | fec | pause | pfc | module show | flow | port settings | port restore`:
+// port control through the data plane (port.link*, port.fec*, port.pause*, port.pfc*,
+// port.module, flow.*, port.settings*), printed as text or JSON.
 
 #include <CLI/CLI.hpp>
 
@@ -33,10 +33,12 @@ class PortCommands {
   CLI::App* flow_delete_;
   CLI::App* flow_flush_;
   CLI::App* flow_isolate_;
+  CLI::App* port_settings_;
+  CLI::App* port_restore_;
   std::vector<std::string> rule_words_;
   uint32_t flow_id_ = 0;
   std::string port_;
-  bool up_ = false, down_ = false, history_ = false, hex_ = false;
+  bool up_ = false, down_ = false, history_ = false, hex_ = false, keep_ = false;
   std::string autoneg_, speed_, set_;
   std::vector<std::string> advertise_;
 };

@@ -95,6 +95,20 @@ std::string link_changes(const api::RunReport& report) {
   return out;
 }
 
+std::string setting_change_line(const std::string& port, const api::SettingChange& c) {
+  std::string line = fmt::format("  port {}: {} {} -> {}: {}", port, c.setting, c.before.empty() ? "(unknown)" : c.before,
+                                 c.set_to, c.restore == "at_exit" ? "put back when the data plane exits" : c.restore);
+  if (!c.error.empty()) line += " (" + c.error + ")";
+  return line + "\n";
+}
+
+std::string settings_changes(const std::vector<api::PortReport>& ports) {
+  std::string out;
+  for (const api::PortReport& port : ports)
+    for (const api::SettingChange& c : port.settings_changed) out += setting_change_line(port.name, c);
+  return out;
+}
+
 std::string live_line(double elapsed_s, const std::vector<api::PortTraffic>& before,
                       const std::vector<api::PortTraffic>& after, double seconds) {
   std::string line = fmt::format("[{:7.1f}s]", elapsed_s);

@@ -28,6 +28,11 @@ std::string run_table(const api::RunReport& report);
 /// one line each; "" when no link changed.
 std::string link_changes(const api::RunReport& report);
 
+/// "  port p0: mtu 1500 -> 2000: restored" per setting linerate changed on a port (and a
+/// failed restore's reason); "" when nothing was changed.
+std::string setting_change_line(const std::string& port, const api::SettingChange& change);
+std::string settings_changes(const std::vector<api::PortReport>& ports);
+
 /// One line a second while traffic runs: per port tx / rx Mpps and L1 Gbit/s between two
 /// samples taken `seconds` apart (ports matched by position).
 std::string live_line(double elapsed_s, const std::vector<api::PortTraffic>& before,

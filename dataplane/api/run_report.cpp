@@ -87,6 +87,16 @@ void link_event_fields(E& e, Fn&& fn) {
   fn("cause", e.cause);
 }
 
+template <class C, class Fn>
+void setting_change_fields(C& c, Fn&& fn) {
+  fn("setting", c.setting);
+  fn("before", c.before);
+  fn("set_to", c.set_to);
+  fn("keep", c.keep);
+  fn("restore", c.restore);
+  fn("error", c.error);
+}
+
 template <class R, class Fn>
 void run_fields(R& r, Fn&& fn) {
   fn("profile", r.profile_path);
@@ -153,6 +163,18 @@ json to_json(const LinkEventReport& e) {
   return j;
 }
 
+json to_json(const SettingChange& c) {
+  json j = json::object();
+  setting_change_fields(c, writer(j));
+  return j;
+}
+
+SettingChange setting_change_from_json(const json& j) {
+  SettingChange c;
+  setting_change_fields(c, reader(j));
+  return c;
+}
+
 json to_json(const PortReport& p) {
   json j = json::object();
   port_fields(p, writer(j));
@@ -165,6 +187,11 @@ json to_json(const PortReport& p) {
     json events = json::array();
     for (const LinkEventReport& e : p.link_events) events.push_back(to_json(e));
     j["link_events"] = std::move(events);
+  }
+  if (!p.settings_changed.empty()) {
+    json changes = json::array();
+    for (const SettingChange& c : p.settings_changed) changes.push_back(to_json(c));
+    j["settings_changed"] = std::move(changes);
   }
   return j;
 }
@@ -211,6 +238,7 @@ PortReport port_report_from_json(const json& j) {
     link_event_fields(event, reader(e));
     p.link_events.push_back(std::move(event));
   }
+  for (const json& c : j.value("settings_changed", json::array())) p.settings_changed.push_back(setting_change_from_json(c));
   return p;
 }
 

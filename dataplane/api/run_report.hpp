@@ -91,6 +91,17 @@ struct LinkEventReport {
   std::string cause;  ///< "observed", "set by session 3", "start"
 };
 
+/// A port setting linerate changed (FEC, pause, PFC, link, MTU): what the port had before
+/// the first change, what linerate set last, and whether it was put back.
+struct SettingChange {
+  std::string setting;  ///< fec, pause, pfc, link, mtu
+  std::string before;   ///< "" when the port could not say (ethdev cannot read PFC)
+  std::string set_to;
+  bool keep = false;    ///< asked to stay (profile or command `keep`)
+  std::string restore;  ///< at_exit (not yet), restored, unchanged, kept, failed
+  std::string error;    ///< why a restore failed
+};
+
 struct PortReport {
   std::string name;
   std::string device;
@@ -105,6 +116,7 @@ struct PortReport {
   // A run report's ports only (empty elsewhere): read after the drain, before the ports stop.
   std::vector<NicCounter> nic_counters;
   std::vector<LinkEventReport> link_events;
+  std::vector<SettingChange> settings_changed;
 };
 
 struct RunReport {
@@ -124,6 +136,8 @@ nlohmann::json to_json(const PortReport& port);
 nlohmann::json to_json(const PortTraffic& traffic);
 nlohmann::json to_json(const NicCounter& counter);
 nlohmann::json to_json(const LinkEventReport& event);
+nlohmann::json to_json(const SettingChange& change);
+SettingChange setting_change_from_json(const nlohmann::json& j);
 
 /// The JSON forms read back (fields absent in the JSON keep their defaults; fields the
 /// struct does not know, such as a report's nic_counters, are ignored). Throws

@@ -22,6 +22,7 @@ std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hu
                     (eal.huge_pages == profile::HugePages::kAuto && hugepages_free);
   if (huge) {
     args.insert(args.end(), {"--file-prefix", eal.file_prefix});
+    if (eal.huge_unlink) args.push_back("--huge-unlink");
   } else {
     // --in-memory is refused with --no-huge; --no-shconf keeps runs independent.
     args.insert(args.end(), {"--no-huge", "--no-shconf"});

@@ -39,6 +39,8 @@ std::string now_iso8601() {
 
 Engine::State::~State() {
   stop_lcores();
+  for (EthdevPort& p : ports) p.set_in_run(false);
+  if (controls) controls->restore_settings();  // a no-op for what finish or the caller put back
   controls.reset();
   for (EthdevPort& p : ports) p.close();  // before the stream pools go: TX queues hold their mbufs
   run = RunState{};
@@ -84,6 +86,10 @@ Result<void> Engine::State::build_ports() {
   if (!planned) return std::unexpected(planned.error());
   lcore_plan = std::move(*planned);
   warnings.insert(warnings.end(), lcore_plan.warnings.begin(), lcore_plan.warnings.end());
+  return {};
+}
+
+Result<void> Engine::State::bring_up_ports() {
   for (size_t i = 0; i < ports.size(); ++i) {
     const profile::PortCfg& cfg = ports[i].cfg();
     const uint64_t needed = uint64_t{cfg.rx_queues} * cfg.rx_descriptors + workers.size() * (kPoolCache + fast::kRxBurst) + 1024;
@@ -98,6 +104,12 @@ Result<void> Engine::State::build() {
   tsc_hz = rte_get_tsc_hz();
   if (auto ok = build_ports(); !ok) return ok;
   controls = std::make_unique<PortControls>(ports, std::move(kernel_io));
+  controls->before_bring_up(profile);  // what the host had, to put back at exit
+  const auto brought_up = bring_up_ports();
+  controls->after_bring_up(profile);    // also after a failure: what did change is put back
+  if (!brought_up) return brought_up;
+  controls->poll_links();
+  controls->mark_baselines();
   return build_run_state();
 }
 
@@ -257,7 +269,7 @@ Result<EthdevPort*> Engine::port(const std::string& name) { return state_->port_
 
 PortControls& Engine::port_controls() noexcept { return *state_->controls; }
 
-Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
+Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu, bool keep) {
   State& st = *state_;
   auto found = st.port_named(port);
   if (!found) return std::unexpected(found.error());
@@ -267,7 +279,7 @@ Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu) {
       return make_error(Errc::kInvalid, fmt::format("stream '{}' sends {}-byte frames, which MTU {} cannot carry",
                                                     s.cfg.name, s.cfg.frame.largest(), mtu));
   }
-  if (auto ok = (*found)->set_mtu(mtu); !ok) return ok;
+  if (auto ok = st.controls->find(port)->set_mtu(mtu, keep); !ok) return ok;
   for (lr::profile::PortCfg& cfg : st.profile.ports)
     if (cfg.name == port) cfg.mtu = mtu;
   return {};
@@ -313,14 +325,16 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
 
   for (size_t s = 0; s < st.run.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
   for (size_t p = 0; p < st.ports.size(); ++p) report.ports.push_back(st.collect_port(p));
-  // The ports' merged counters for this run and their link history: the last moment
-  // they can be read, before the ports stop or close.
+  for (EthdevPort& p : st.ports) p.set_in_run(false);
+  // Closing the ports ends the data plane's hold on them: put back what it changed.
+  if (after == AfterRun::kClosePorts) st.controls->restore_settings();
+  // The ports' merged counters for this run, their link history and settings changed:
+  // the last moment they can be read, before the ports stop or close.
   st.controls->fill_report(report.ports);
 
   // Stopping a port makes its TX queues give back the stream mbufs they hold; closing
   // it also releases the RX queues' mbufs (some PMDs keep them while stopped).
   for (EthdevPort& p : st.ports) {
-    p.set_in_run(false);
     if (after == AfterRun::kClosePorts) {
       p.close();
       report.mbufs_not_returned += p.rx_pool()->size - rte_mempool_avail_count(p.rx_pool());

@@ -125,7 +125,8 @@ class Engine {
   PortControls& port_controls() noexcept;
   /// The MTU of a port between runs, checked against its streams' frames. Errors: kInvalid
   /// (no such port; a stream's frames exceed it), kBusy (traffic runs), kNotSupported.
-  Result<void> set_mtu(const std::string& port, uint16_t mtu);
+  /// Put back at exit unless `keep` (PortControl::set_mtu).
+  Result<void> set_mtu(const std::string& port, uint16_t mtu, bool keep = false);
 
   /// Per-stream results so far, while traffic runs: TX counters read relaxed, RX state
   /// read consistently per lcore (seqcount), `lost` including frames still in flight.

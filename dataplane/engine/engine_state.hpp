@@ -41,7 +41,8 @@ struct Engine::State {
 
   ~State();
   Result<void> build();
-  Result<void> build_ports();
+  Result<void> build_ports();   // the ports and their lcores, not yet brought up
+  Result<void> bring_up_ports();
   /// A new RunState for the profile's streams. Errors: as build_run.
   Result<void> build_run_state();
   void stop_lcores();

@@ -111,14 +111,17 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
     ownership.check_may_change(session, name);
     EthdevPort& port = *value_or_throw(engine.port(name));
     bool await = false;
-    if (const auto v = p.optional_bool("promiscuous")) value_or_throw(port.set_promiscuous(*v));
+    const bool keep = p.optional_bool("keep").value_or(false);
+    if (const auto v = p.optional_bool("promiscuous"))
+      value_or_throw(engine.port_controls().find(name)->set_promiscuous(*v, keep));
     if (const auto v = p.optional_string("link")) {
       if (*v != "up" && *v != "down")
         throw RpcError(RpcCode::kInvalidParams, fmt::format("params.link: '{}' is not up or down", *v));
       value_or_throw(port.set_link_up(*v == "up"));
       await = *v == "up";
     }
-    if (p.has("mtu")) value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600))));
+    if (p.has("mtu"))
+      value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600)), keep));
     if (const auto v = p.optional_string("state")) {
       if (*v != "started" && *v != "stopped")
         throw RpcError(RpcCode::kInvalidParams, fmt::format("params.state: '{}' is not started or stopped", *v));
@@ -134,7 +137,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   };
   d.add_async("port.config.set",
               "Changes port settings: params {port, promiscuous?: bool, mtu?: 68-9600, state?: \"started\"|"
-              "\"stopped\"}. MTU and state only while traffic is stopped (the port is stopped and restarted around "
+              "\"stopped\", keep?: bool (MTU and promiscuous mode stay after the data plane exits)}. MTU and state only while traffic is stopped (the port is stopped and restarted around "
               "an MTU change). A started port's link is awaited (up to 5 s, on a timer: other sessions are answered "
               "meanwhile). Link up / down: port.link.set. Returns the port.",
               true, [set_port](Session& session, const api::Params& p, Reply reply) {

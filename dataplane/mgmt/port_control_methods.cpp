@@ -101,7 +101,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         });
   d.add_async("port.link.set",
         "Sets the link: params {port, up?: bool, autoneg?: bool, speed?: \"50G\" (fixed with autoneg false, else "
-        "advertise that speed's modes), advertise?: [link modes]}. Returns the link read back; a link brought up "
+        "advertise that speed's modes), advertise?: [link modes], keep?: bool (speeds stay after exit)}. Returns the link read back; a link brought up "
         "is awaited first (up to 5 s, on a timer: other sessions are answered meanwhile).",
         true, [&](Session& session, const api::Params& p, Reply reply) {
           PortControl& port = changeable(ports, ownership, session, p);
@@ -114,7 +114,8 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
             request.speed_mbps = static_cast<uint32_t>(*bps / 1'000'000);
           }
           if (p.has("advertise")) request.advertise = p.strings("advertise");
-          const Served<LinkStatus> set = value_or_throw(port.set_link(request, fmt::format("set by session {}", session.id)));
+          const Served<LinkStatus> set = value_or_throw(
+              port.set_link(request, fmt::format("set by session {}", session.id), p.optional_bool("keep").value_or(false)));
           // A link brought up (and not up yet), or renegotiated at new speeds, is awaited on
           // a timer, then read back; a link taken down is answered at once.
           const bool renegotiated = request.autoneg || request.speed_mbps || request.advertise;
@@ -149,20 +150,21 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           PortControl& port = port_named(ports, p);
           return fec_json(port, value_or_throw(port.fec()));
         });
-  d.add("port.fec.set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto}. Returns it read back.", true,
+  d.add("port.fec.set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto, keep?: bool (stays after the data "
+        "plane exits; else put back then)}. Returns it read back.", true,
         [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
           const std::string name = p.string("mode");
           const auto mode = parse_fec_mode(name);
           if (!mode) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not off, baser, rs, llrs or auto", name));
-          return fec_json(port, value_or_throw(port.set_fec(*mode)));
+          return fec_json(port, value_or_throw(port.set_fec(*mode, p.optional_bool("keep").value_or(false))));
         });
 
   d.add("port.pause", "802.3x pause: rx / tx / autoneg. params: {port}.", false, [&](Session&, const api::Params& p) {
     PortControl& port = port_named(ports, p);
     return pause_json(port, value_or_throw(port.pause()));
   });
-  d.add("port.pause.set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool}. Returns it read back.",
+  d.add("port.pause.set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool, keep?: bool}. Returns it read back.",
         true, [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
           const std::string mode = p.string("mode");
@@ -170,7 +172,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
             throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not rx, tx, both or off", mode));
           const PauseStatus want{mode == "rx" || mode == "both", mode == "tx" || mode == "both",
                                  p.optional_bool("autoneg").value_or(false)};
-          return pause_json(port, value_or_throw(port.set_pause(want)));
+          return pause_json(port, value_or_throw(port.set_pause(want, p.optional_bool("keep").value_or(false))));
         });
 
   d.add("port.pfc", "PFC: priorities with PFC on, and per priority the PFC frames sent / received. params: {port}.",
@@ -179,14 +181,35 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           return pfc_json(port, value_or_throw(port.pfc()));
         });
   d.add("port.pfc.set",
-        "Sets PFC: params {port, priorities: [3, 4]} (empty: off). Returns it read back (read_back false "
+        "Sets PFC: params {port, priorities: [3, 4] (empty: off), keep?: bool}. Returns it read back (read_back false "
         "when only ethdev could set it).",
         true, [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
           bool read_back = false;
-          json out = pfc_json(port, value_or_throw(port.set_pfc(priority_mask(p), read_back)));
+          json out = pfc_json(port, value_or_throw(port.set_pfc(priority_mask(p), read_back,
+                                                                p.optional_bool("keep").value_or(false))));
           out["read_back"] = read_back;
           return out;
+        });
+
+  const auto settings_json = [](PortControl& port, const std::vector<api::SettingChange>& changes) {
+    json list = json::array();
+    for (const api::SettingChange& c : changes) list.push_back(to_json(c));
+    return json{{"port", port.name()}, {"settings_changed", list}};
+  };
+  d.add("port.settings",
+        "What linerate changed on the port (fec, pause, pfc, link, mtu): before (what the port had before the "
+        "first change), set_to, keep, restore (at_exit, restored, unchanged, kept, failed) and error. params: {port}.",
+        false, [&, settings_json](Session&, const api::Params& p) {
+          PortControl& port = port_named(ports, p);
+          return settings_json(port, port.settings_changed());
+        });
+  d.add("port.settings.restore",
+        "Puts back what linerate changed on the port (what it had before the first change), each read back, except "
+        "what was set with keep. Returns the changes with their outcome. params: {port}.",
+        true, [&, settings_json](Session& session, const api::Params& p) {
+          PortControl& port = changeable(ports, ownership, session, p);
+          return settings_json(port, port.restore_settings());
         });
 
   d.add("port.module", "The module EEPROM, as bytes (hex) for `linerate module show`. params: {port}.", false,

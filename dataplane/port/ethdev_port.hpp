@@ -29,6 +29,9 @@ class EthdevLink {
   virtual Result<void> set_link_speeds(uint32_t link_speeds) = 0;
   /// The link_speeds the port was configured with.
   virtual uint32_t link_speeds() const = 0;
+  /// Sets the MTU (stopping and restarting a started port). Errors: kBusy, kNotSupported.
+  virtual Result<void> set_mtu(uint16_t mtu) = 0;
+  virtual Result<void> set_promiscuous(bool on) = 0;
 };
 
 class EthdevPort final : public EthdevLink {
@@ -64,9 +67,9 @@ class EthdevPort final : public EthdevLink {
   uint32_t link_speeds() const override { return link_speeds_; }
   /// Reads the link now (and keeps it). False on a closed port.
   bool refresh_link();
-  Result<void> set_promiscuous(bool on);
+  Result<void> set_promiscuous(bool on) override;
   /// Stopped around the change when started (many PMDs change the MTU only then).
-  Result<void> set_mtu(uint16_t mtu);
+  Result<void> set_mtu(uint16_t mtu) override;
   Result<void> set_started(bool started);
   /// Stops (a service keeps the port for the next run) or closes it (the end of a one-shot run).
   void stop();

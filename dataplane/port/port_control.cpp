@@ -93,12 +93,19 @@ Result<Served<LinkStatus>> PortControl::link() {
   return Served<LinkStatus>{std::move(status), backend};
 }
 
-Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, const std::string& cause) {
+Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, const std::string& cause, bool keep) {
   Backend backend = Backend::kEthdev;
   if (request.autoneg || request.speed_mbps || request.advertise) {
+    std::optional<LinkStatus> before;
+    if (netdev_) before = netdev_->link().value_or(LinkStatus{});
     auto ok = netdev_ ? set_kernel_speeds(request) : set_ethdev_speeds(request);
     if (!ok) return std::unexpected(ok.error());
     backend = netdev_ ? Backend::kKernel : Backend::kEthdev;
+    if (before) {
+      if (!originals_.link) originals_.link = before;
+      if (auto after = netdev_->link())
+        record_change("link", link_settings_text(*before), link_settings_text(*after), keep);
+    }
   }
   if (request.up) {
     if (ethdev_ == nullptr) return std::unexpected(unsupported(*request.up ? "link up" : "link down", nullptr));
@@ -209,7 +216,7 @@ Result<Served<FecStatus>> PortControl::fec() {
   return Served<FecStatus>{std::move(*k), Backend::kKernel};
 }
 
-Result<Served<FecStatus>> PortControl::set_fec(uint32_t mode) {
+Result<Served<FecStatus>> PortControl::set_fec(uint32_t mode, bool keep) {
   auto before = fec();
   if (!before) return std::unexpected(as_set_error(before.error(), "FEC"));
   const auto apply = [&](uint32_t m) -> Result<void> {
@@ -230,6 +237,8 @@ Result<Served<FecStatus>> PortControl::set_fec(uint32_t mode) {
                                                   after ? fec_names(after->value.configured) : "nothing",
                                                   fec_names(before->value.configured)));
   }
+  if (!originals_.fec) originals_.fec = before->value.configured;
+  record_change("fec", fec_names(before->value.configured), fec_names(after->value.configured), keep);
   return after;
 }
 
@@ -246,7 +255,7 @@ Result<Served<PauseStatus>> PortControl::pause() {
   return Served<PauseStatus>{*k, Backend::kKernel};
 }
 
-Result<Served<PauseStatus>> PortControl::set_pause(const PauseStatus& want) {
+Result<Served<PauseStatus>> PortControl::set_pause(const PauseStatus& want, bool keep) {
   auto before = pause();
   if (!before) return std::unexpected(as_set_error(before.error(), "pause"));
   const auto apply = [&](const PauseStatus& p) -> Result<void> {
@@ -270,6 +279,8 @@ Result<Served<PauseStatus>> PortControl::set_pause(const PauseStatus& want) {
                                                   after && after->value.rx ? "on" : "off",
                                                   after && after->value.tx ? "on" : "off"));
   }
+  if (!originals_.pause) originals_.pause = before->value;
+  record_change("pause", pause_text(before->value), pause_text(after->value), keep);
   return after;
 }
 
@@ -283,7 +294,7 @@ Result<Served<PfcStatus>> PortControl::pfc() {
   return Served<PfcStatus>{std::move(*k), Backend::kKernel};
 }
 
-Result<Served<PfcStatus>> PortControl::set_pfc(uint8_t enabled, bool& read_back) {
+Result<Served<PfcStatus>> PortControl::set_pfc(uint8_t enabled, bool& read_back, bool keep) {
   read_back = false;
   Error kernel_error{Errc::kNotSupported, ENOTSUP, "no kernel netdev"};
   if (netdev_) {
@@ -298,6 +309,8 @@ Result<Served<PfcStatus>> PortControl::set_pfc(uint8_t enabled, bool& read_back)
                                                       netdev_->ifname(), after ? after->enabled : 0, enabled));
       }
       read_back = true;
+      if (!originals_.pfc) originals_.pfc = before->enabled;
+      record_change("pfc", pfc_text(before->enabled), pfc_text(after->enabled), keep);
       return Served<PfcStatus>{std::move(*after), Backend::kKernel};
     }
     kernel_error = before.error();
@@ -315,6 +328,7 @@ Result<Served<PfcStatus>> PortControl::set_pfc(uint8_t enabled, bool& read_back)
   }
   PfcStatus status;
   status.enabled = enabled;
+  record_change("pfc", "", pfc_text(enabled), keep);  // before: ethdev cannot read it
   return Served<PfcStatus>{std::move(status), Backend::kEthdev};
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/common/result.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/flow/port_flows.hpp"
@@ -62,19 +63,27 @@ class PortControl {
   /// Returns the link read back.
   /// Returns without waiting for the link: the caller waits (mgmt: on a timer) until it is
   /// up or a timeout, then calls verify_link_set.
-  Result<Served<LinkStatus>> set_link(const LinkRequest& request, const std::string& cause);
+  Result<Served<LinkStatus>> set_link(const LinkRequest& request, const std::string& cause, bool keep = false);
   /// After a set_link that changed ethdev link speeds: a link that came up at another
   /// speed than the one asked for is refused and the previous speeds restored. Errors:
   /// kInvalid (with both speeds).
   Result<void> verify_link_set();
   Result<Served<FecStatus>> fec();
-  Result<Served<FecStatus>> set_fec(uint32_t mode);
+  Result<Served<FecStatus>> set_fec(uint32_t mode, bool keep = false);
   Result<Served<PauseStatus>> pause();
-  Result<Served<PauseStatus>> set_pause(const PauseStatus& pause);
+  Result<Served<PauseStatus>> set_pause(const PauseStatus& pause, bool keep = false);
   /// PFC from the kernel's DCB (it reads back); ethdev can only set it (DPDK 22.11 has no
   /// PFC get), so a set served by ethdev comes back with `read_back` false.
   Result<Served<PfcStatus>> pfc();
-  Result<Served<PfcStatus>> set_pfc(uint8_t enabled, bool& read_back);
+  Result<Served<PfcStatus>> set_pfc(uint8_t enabled, bool& read_back, bool keep = false);
+  /// The kernel netdev's MTU. Errors: kNotSupported (no netdev).
+  Result<uint32_t> mtu();
+  /// Sets the MTU through the port's ethdev side (which stops and restarts a started
+  /// port) and records it as a change of the host's setting when the port has a netdev.
+  Result<void> set_mtu(uint16_t mtu, bool keep = false);
+  /// Promiscuous mode through the port's ethdev side; recorded as a change of the host's
+  /// setting when the port has a netdev (af_packet sets the netdev's IFF_PROMISC).
+  Result<void> set_promiscuous(bool on, bool keep = false);
   Result<Served<std::vector<uint8_t>>> module_eeprom();
 
   /// Every counter of every source, with its canonical name and its value since the
@@ -82,6 +91,23 @@ class PortControl {
   std::vector<MergedCounter> counters(std::vector<std::string>* errors = nullptr);
   /// Takes the current values as the baseline (at each run's start).
   void mark_baseline();
+
+  // ---- leaving the port as it was found (settings_restore.cpp) ----
+  // Each `keep` above: the change stays after the data plane exits. Every `set_*` records
+  // what the port had before linerate's first change of that setting. Link speeds, MTU
+  // and promiscuous mode are recorded only where they are the host's (the port has a kernel netdev): without
+  // one they are ethdev configuration, which ends with the process.
+
+  /// Before the port is brought up with a profile's MTU and link speeds: reads what the
+  /// host has, to compare with after_bring_up.
+  void before_bring_up(bool mtu, bool link, bool promiscuous);
+  /// After it: records what bringing the port up changed.
+  void after_bring_up(bool keep);
+  /// What linerate changed on this port, and whether each was put back.
+  const std::vector<api::SettingChange>& settings_changed() const noexcept { return changes_; }
+  /// Puts back every change not kept, newest setting first, each read back; a setting
+  /// the port refuses (or cannot read) is reported in its change, not skipped.
+  const std::vector<api::SettingChange>& restore_settings();
 
   /// The port's rte_flow rules.
   PortFlows& flows() noexcept { return flows_; }
@@ -95,6 +121,8 @@ class PortControl {
   void record_link(const LinkStatus& status, const std::string& cause);
   Result<void> set_kernel_speeds(const LinkRequest& request);
   Result<void> set_ethdev_speeds(const LinkRequest& request);
+  void record_change(const char* setting, const std::string& before, const std::string& set_to, bool keep);
+  api::SettingChange restore_one(const api::SettingChange& change);
 
   std::string name_;
   uint16_t port_id_;
@@ -108,6 +136,18 @@ class PortControl {
   };
   std::optional<SpeedCheck> pending_speed_check_;  ///< set by set_ethdev_speeds, for verify_link_set
   std::map<std::string, uint64_t> baseline_;  // "source/name" -> value
+  /// What the port had before linerate's first change of each setting (unset: not
+  /// changed, or not readable: PFC set through ethdev).
+  struct Originals {
+    std::optional<uint32_t> fec;
+    std::optional<PauseStatus> pause;
+    std::optional<uint8_t> pfc;
+    std::optional<LinkStatus> link;  ///< the kernel netdev's
+    std::optional<uint32_t> mtu;     ///< the kernel netdev's
+    std::optional<bool> promiscuous; ///< the kernel netdev's IFF_PROMISC
+  } originals_;
+  std::vector<api::SettingChange> changes_;
+  bool restoring_ = false;  ///< sets made by restore_settings are not changes
   std::deque<LinkEvent> history_;
   std::optional<std::pair<bool, uint32_t>> last_link_;
 };

@@ -11,8 +11,6 @@ PortControls::PortControls(std::deque<EthdevPort>& ports, std::unique_ptr<Kernel
   for (EthdevPort& port : ports)
     ports_.push_back(std::make_unique<PortControl>(port.name(), port.port_id(), port.info().driver,
                                                    find_kernel_netdev(port.port_id(), port.cfg().device, *io_), &port));
-  poll_links();
-  mark_baselines();
 }
 
 PortControl* PortControls::find(const std::string& name) {
@@ -36,16 +34,16 @@ Result<void> PortControls::apply_profile(const profile::Profile& profile) {
                         e.sys_errno);
     };
     if (!cfg.fec.empty())
-      if (auto ok = port->set_fec(*parse_fec_mode(cfg.fec)); !ok) return failed("fec", ok.error());
+      if (auto ok = port->set_fec(*parse_fec_mode(cfg.fec), cfg.keep); !ok) return failed("fec", ok.error());
     if (!cfg.pause.empty()) {
       const PauseStatus want{cfg.pause == "rx" || cfg.pause == "both", cfg.pause == "tx" || cfg.pause == "both", false};
-      if (auto ok = port->set_pause(want); !ok) return failed("pause", ok.error());
+      if (auto ok = port->set_pause(want, cfg.keep); !ok) return failed("pause", ok.error());
     }
     if (cfg.pfc_priorities) {
       uint8_t mask = 0;
       for (unsigned p : *cfg.pfc_priorities) mask = static_cast<uint8_t>(mask | 1u << p);
       bool read_back = false;
-      if (auto ok = port->set_pfc(mask, read_back); !ok) return failed("pfc", ok.error());
+      if (auto ok = port->set_pfc(mask, read_back, cfg.keep); !ok) return failed("pfc", ok.error());
     }
     for (size_t i = 0; i < cfg.flow_rules.size(); ++i) {
       auto rule = FlowRule::parse(cfg.flow_rules[i]);
@@ -54,6 +52,20 @@ Result<void> PortControls::apply_profile(const profile::Profile& profile) {
     }
   }
   return {};
+}
+
+void PortControls::before_bring_up(const profile::Profile& profile) {
+  for (const profile::PortCfg& cfg : profile.ports)
+    if (PortControl* port = find(cfg.name)) port->before_bring_up(cfg.mtu != 0, cfg.autoneg.has_value(), cfg.promiscuous);
+}
+
+void PortControls::after_bring_up(const profile::Profile& profile) {
+  for (const profile::PortCfg& cfg : profile.ports)
+    if (PortControl* port = find(cfg.name)) port->after_bring_up(cfg.keep);
+}
+
+void PortControls::restore_settings() {
+  for (auto& p : ports_) p->restore_settings();
 }
 
 void PortControls::mark_baselines() {
@@ -94,6 +106,7 @@ void PortControls::fill_report(std::vector<api::PortReport>& ports) {
     if (port == nullptr) continue;
     report.nic_counters = nic_counters(port->counters());
     report.link_events = link_events(*port);
+    report.settings_changed = port->settings_changed();
   }
 }
 

@@ -18,7 +18,8 @@ namespace lr::dp {
 
 class PortControls {
  public:
-  /// One PortControl per port in `ports` (which outlive this), over `io`.
+  /// One PortControl per port in `ports` (which outlive this), over `io`; made before
+  /// the ports are brought up, so that what the host had can be read first.
   PortControls(std::deque<EthdevPort>& ports, std::unique_ptr<KernelIo> io);
 
   /// The port named `name`, or null.
@@ -30,6 +31,13 @@ class PortControls {
   /// The profile's fec, pause, pfc and flow_rules on each port, each read back. Errors
   /// name the port, the key and the reason; the ports stay as they were for what failed.
   Result<void> apply_profile(const profile::Profile& profile);
+  /// Around bringing the ports up with the profile's MTU and link speeds: what each port
+  /// had before, and what bringing it up changed (PortControl::before_bring_up).
+  void before_bring_up(const profile::Profile& profile);
+  void after_bring_up(const profile::Profile& profile);
+  /// Puts back what linerate changed on every port (unless kept); each port's
+  /// settings_changed() then says how it went.
+  void restore_settings();
   void mark_baselines();
   void poll_links();
   /// Each of `ports` (a run report's, by name) gets its merged counters for this run and

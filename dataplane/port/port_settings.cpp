@@ -1,5 +1,8 @@
 #include "dataplane/port/port_settings.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <array>
 #include <utility>
 
@@ -23,6 +26,25 @@ std::optional<uint32_t> parse_fec_mode(const std::string& name) {
   for (const auto& [bit, known] : kFecNames)
     if (name == known) return bit;
   return std::nullopt;
+}
+
+std::string pause_text(const PauseStatus& p) {
+  const char* mode = p.rx && p.tx ? "both" : p.rx ? "rx" : p.tx ? "tx" : "off";
+  return p.autoneg ? fmt::format("{} (autoneg)", mode) : mode;
+}
+
+std::string pfc_text(uint8_t enabled) {
+  std::vector<int> on;
+  for (int p = 0; p < 8; ++p)
+    if (enabled >> p & 1) on.push_back(p);
+  return on.empty() ? "off" : fmt::format("{}", fmt::join(on, ","));
+}
+
+std::string link_settings_text(const LinkStatus& link) {
+  if (link.autoneg)
+    return link.advertised.empty() ? "autoneg on"
+                                   : fmt::format("autoneg on, advertising {}", fmt::join(link.advertised, " "));
+  return fmt::format("autoneg off, {} Mb/s", link.speed_mbps);
 }
 
 uint32_t fec_from_backend(uint32_t theirs, FecBitMap map) {

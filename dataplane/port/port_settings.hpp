@@ -66,6 +66,12 @@ struct PfcStatus {
   std::vector<uint64_t> indications;  ///< per priority: PFC frames received
 };
 
+/// Settings as a report says them: "rx", "both", "off"; "3,4", "off"; "autoneg on,
+/// advertising 50000baseCR/Full" or "autoneg off, 50000 Mb/s".
+std::string pause_text(const PauseStatus& pause);
+std::string pfc_text(uint8_t enabled);
+std::string link_settings_text(const LinkStatus& link);
+
 /// One counter in the merged view: "source/name" is unique per port.
 struct NamedCounter {
   std::string name;

@@ -158,6 +158,7 @@ void read_eal(TableReader& in, EalCfg& eal) {
     else if (*v == "off") eal.huge_pages = HugePages::kOff;
     else in.fail(in.find("huge_pages"), "huge_pages", fmt::format("'{}' is not one of auto, on, off", *v));
   }
+  if (auto v = in.boolean("huge_unlink")) eal.huge_unlink = *v;
   if (auto v = in.boolean("allow_cross_numa")) eal.allow_cross_numa = *v;
   if (auto v = in.strings("extra_args", "expected an array of strings")) eal.extra_args = std::move(*v);
   in.finish();
@@ -215,6 +216,7 @@ PortCfg read_port(TableReader& in) {
                           "expected an array of rules, e.g. [\"pattern eth / udp dst is 4791 actions queue index 1\"]"))
     port.flow_rules = std::move(*v);
   if (auto v = in.boolean("flow_isolate")) port.flow_isolate = *v;
+  if (auto v = in.boolean("keep")) port.keep = *v;
   in.finish();
   return port;
 }

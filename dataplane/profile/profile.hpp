@@ -24,6 +24,10 @@ struct EalCfg {
   uint32_t memory_mb = 512;              ///< EAL -m
   std::string file_prefix = "linerate"; ///< EAL --file-prefix (hugepage runs)
   HugePages huge_pages = HugePages::kAuto;  ///< auto: hugepages when /proc/meminfo has free ones
+  /// EAL --huge-unlink: the hugepage files go as soon as they are mapped, so the pages
+  /// return when the process ends, however it ends; false keeps them for secondary
+  /// processes (dpdk-proc-info, dpdk-pdump) and removes them at exit instead.
+  bool huge_unlink = true;
   bool allow_cross_numa = false;         ///< accept lcores on another socket than their port
   std::vector<std::string> extra_args;   ///< appended verbatim to the EAL arguments
 };
@@ -60,6 +64,7 @@ struct PortCfg {
   std::optional<std::vector<unsigned>> pfc_priorities;  ///< PFC on these priorities ([]: PFC off)
   std::vector<std::string> flow_rules;  ///< rte_flow rules in the flow language (dataplane/port/flow)
   bool flow_isolate = false;        ///< only traffic the rules steer reaches the queues
+  bool keep = false;                ///< the settings above stay on the host after exit (else restored)
   SourceLoc loc;
 };
 

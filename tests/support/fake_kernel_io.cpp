@@ -55,6 +55,33 @@ FakeKernelIo::FakeKernelIo() : link_mode_names_(__ETHTOOL_LINK_MODE_MASK_NBITS) 
   fec_corrected_bits = {120, 30, 30, 30, 30};
 }
 
+int FakeKernelIo::get_mtu(const std::string& name, uint32_t& value) {
+  if (name != ifname) return -ENODEV;
+  value = mtu;
+  return 0;
+}
+
+int FakeKernelIo::set_mtu(const std::string& name, uint32_t value) {
+  if (name != ifname) return -ENODEV;
+  if (!mtu_supported) return -EOPNOTSUPP;
+  ++sets;
+  if (!ignore_sets) mtu = value;
+  return 0;
+}
+
+int FakeKernelIo::get_flags(const std::string& name, uint32_t& value) {
+  if (name != ifname) return -ENODEV;
+  value = flags;
+  return 0;
+}
+
+int FakeKernelIo::set_flags(const std::string& name, uint32_t value) {
+  if (name != ifname) return -ENODEV;
+  ++sets;
+  if (!ignore_sets) flags = value;
+  return 0;
+}
+
 int FakeKernelIo::ethtool(const std::string& name, void* command) {
   if (name != ifname) return -ENODEV;
   uint32_t cmd = 0;

@@ -21,6 +21,10 @@ class FakeKernelIo final : public dp::KernelIo {
 
   int ethtool(const std::string& ifname, void* command) override;
   dp::NetlinkReply netlink(int protocol, std::span<const uint8_t> request) override;
+  int get_mtu(const std::string& name, uint32_t& value) override;
+  int set_mtu(const std::string& name, uint32_t value) override;
+  int get_flags(const std::string& name, uint32_t& value) override;
+  int set_flags(const std::string& name, uint32_t value) override;
 
   // The netdev's state, as a test sets and reads it.
   std::string ifname = "eth9";
@@ -36,6 +40,9 @@ class FakeKernelIo final : public dp::KernelIo {
   bool pause_rx = false, pause_tx = false;
   bool dcb_supported = true;
   uint8_t pfc_enabled = 0;
+  uint32_t mtu = 1500;
+  uint32_t flags = 0x1043;  ///< IFF_UP | IFF_BROADCAST | IFF_RUNNING | IFF_MULTICAST
+  bool mtu_supported = true;
   std::array<uint64_t, 8> pfc_requests{}, pfc_indications{};
   std::vector<std::pair<std::string, uint64_t>> stats;
   std::array<uint64_t, 5> fec_corrected{}, fec_uncorrectable{}, fec_corrected_bits{};  ///< total, lanes 0-3

@@ -6,6 +6,7 @@
 #include "dataplane/port/port_control.hpp"
 
 #include <gtest/gtest.h>
+#include <linux/ethtool.h>
 #include <rte_ethdev.h>
 
 #include <algorithm>
@@ -44,6 +45,18 @@ class FakeEthdevLink final : public dp::EthdevLink {
     return {};
   }
   uint32_t link_speeds() const override { return link_speeds_; }
+  // As af_packet and mlx5 do: ethdev's MTU is the kernel netdev's.
+  Result<void> set_mtu(uint16_t mtu) override {
+    if (kernel == nullptr) return make_error(Errc::kNotSupported, "MTU");
+    if (kernel->set_mtu(kernel->ifname, mtu) != 0) return make_error(Errc::kInvalid, "MTU");
+    return {};
+  }
+  Result<void> set_promiscuous(bool on) override {
+    if (kernel == nullptr) return make_error(Errc::kNotSupported, "promiscuous");
+    kernel->set_flags(kernel->ifname, on ? kernel->flags | 0x100u : kernel->flags & ~0x100u);
+    return {};
+  }
+  FakeKernelIo* kernel = nullptr;  ///< the netdev behind this port, if any
   std::vector<uint32_t> calls;
   bool speeds_supported = true;  ///< false: as a PMD without link_speeds (the ring's own)
 
@@ -59,6 +72,7 @@ struct PortControlTest : ::testing::Test {
   FakeEthdevLink ring_link{"net_ring0", "r0", "net_ring"};
   dp::PortControl port{"p0", port_of("net_null0"), "net_null", std::make_unique<dp::KernelNetdev>("eth9", io), &null_link};
   dp::PortControl bare{"r0", port_of("net_ring0"), "net_ring", nullptr, &ring_link};
+  PortControlTest() { null_link.kernel = &io; }
 };
 
 TEST_F(PortControlTest, FecFallsBackToTheKernelAndIsReadBack) {
@@ -218,6 +232,90 @@ TEST_F(PortControlTest, EthdevLinkSpeedsWithoutANetdevAreReadBackAndRestored) {
   ASSERT_TRUE(bare.set_link(request, "test"));  // autoneg, every speed
   EXPECT_EQ(ring_link.calls, (std::vector<uint32_t>{RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_10G, RTE_ETH_LINK_SPEED_25G,
                                           RTE_ETH_LINK_SPEED_FIXED | RTE_ETH_LINK_SPEED_10G, RTE_ETH_LINK_SPEED_AUTONEG}));
+}
+
+const api::SettingChange* change_of(const dp::PortControl& port, const std::string& setting) {
+  for (const api::SettingChange& c : port.settings_changed())
+    if (c.setting == setting) return &c;
+  return nullptr;
+}
+
+TEST_F(PortControlTest, EverySettingChangedIsPutBackAsThePortHadIt) {
+  ASSERT_TRUE(port.set_fec(dp::kFecRs));
+  ASSERT_TRUE(port.set_fec(dp::kFecBaseR));  // `before` stays what the port had first
+  ASSERT_TRUE(port.set_pause(dp::PauseStatus{true, true, false}));
+  bool read_back = false;
+  ASSERT_TRUE(port.set_pfc(0x18, read_back));
+  dp::LinkRequest fixed;
+  fixed.autoneg = false;
+  fixed.speed_mbps = 25000;
+  ASSERT_TRUE(port.set_link(fixed, "test"));
+  ASSERT_TRUE(port.set_mtu(9000));
+  EXPECT_EQ(io.mtu, 9000u);
+  ASSERT_TRUE(port.set_promiscuous(true));
+
+  ASSERT_EQ(port.settings_changed().size(), 6u);
+  const api::SettingChange* fec = change_of(port, "fec");
+  ASSERT_NE(fec, nullptr);
+  EXPECT_EQ(fec->before, "auto");
+  EXPECT_EQ(fec->set_to, "baser");
+  EXPECT_EQ(fec->restore, "at_exit");
+  EXPECT_EQ(change_of(port, "pause")->before, "off");
+  EXPECT_EQ(change_of(port, "pause")->set_to, "both");
+  EXPECT_EQ(change_of(port, "pfc")->before, "off");
+  EXPECT_EQ(change_of(port, "pfc")->set_to, "3,4");
+  EXPECT_EQ(change_of(port, "link")->before, "autoneg on, advertising 50000baseCR2/Full 50000baseCR/Full");
+  EXPECT_EQ(change_of(port, "link")->set_to, "autoneg off, 25000 Mb/s");
+  EXPECT_EQ(change_of(port, "mtu")->before, "1500");
+  EXPECT_EQ(change_of(port, "mtu")->set_to, "9000");
+  EXPECT_EQ(change_of(port, "promiscuous")->before, "off");
+  EXPECT_EQ(change_of(port, "promiscuous")->set_to, "on");
+
+  for (const api::SettingChange& c : port.restore_settings()) {
+    EXPECT_EQ(c.restore, "restored") << c.setting << ": " << c.error;
+    EXPECT_EQ(c.error, "");
+  }
+  EXPECT_EQ(io.fec_configured, uint32_t{ETHTOOL_FEC_AUTO});
+  EXPECT_FALSE(io.pause_rx || io.pause_tx);
+  EXPECT_EQ(io.pfc_enabled, 0);
+  EXPECT_TRUE(io.autoneg);
+  EXPECT_EQ(port.link()->value.advertised, (std::vector<std::string>{"50000baseCR2/Full", "50000baseCR/Full"}));
+  EXPECT_EQ(io.mtu, 1500u);
+  EXPECT_EQ(io.flags & 0x100u, 0u);
+  // A second restore has nothing left to do, and says what was done.
+  io.sets = 0;
+  EXPECT_EQ(port.restore_settings().size(), 6u);
+  EXPECT_EQ(io.sets, 0);
+}
+
+TEST_F(PortControlTest, AKeptSettingStaysAndASetBackToTheStartIsNoChange) {
+  ASSERT_TRUE(port.set_fec(dp::kFecRs, /*keep=*/true));
+  ASSERT_TRUE(port.set_mtu(2000));
+  ASSERT_TRUE(port.set_mtu(1500));  // back where it was: recorded, nothing to put back
+  ASSERT_TRUE(port.set_pause(dp::PauseStatus{false, false, false}));  // what it had: no change at all
+  EXPECT_EQ(change_of(port, "pause"), nullptr);
+  port.restore_settings();
+  EXPECT_EQ(change_of(port, "fec")->restore, "kept");
+  EXPECT_EQ(io.fec_configured, uint32_t{ETHTOOL_FEC_RS});
+  EXPECT_EQ(change_of(port, "mtu")->restore, "unchanged");
+  EXPECT_EQ(io.mtu, 1500u);
+}
+
+TEST_F(PortControlTest, ARestoreThePortRefusesIsReportedNotIgnored) {
+  ASSERT_TRUE(port.set_fec(dp::kFecRs));
+  ASSERT_TRUE(port.set_mtu(9000));
+  io.ignore_sets = true;  // the driver now accepts every set and changes nothing
+  port.restore_settings();
+  const api::SettingChange* fec = change_of(port, "fec");
+  EXPECT_EQ(fec->restore, "failed");
+  EXPECT_EQ(fec->error, "FEC set auto on port 'p0': the port reads back rs; the previous mode (rs) was restored");
+  EXPECT_EQ(change_of(port, "mtu")->restore, "failed");
+  EXPECT_EQ(change_of(port, "mtu")->error, "eth9 reads back MTU 9000");
+  // Once the driver takes sets again, the next restore retries what failed.
+  io.ignore_sets = false;
+  port.restore_settings();
+  EXPECT_EQ(change_of(port, "fec")->restore, "restored");
+  EXPECT_EQ(io.mtu, 1500u);
 }
 
 }  // namespace

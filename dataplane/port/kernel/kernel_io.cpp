@@ -15,18 +15,48 @@ namespace lr::dp {
 
 namespace {
 
+// One interface ioctl on a throw-away socket; `fill` sets the request's payload.
+template <class Fill>
+int interface_ioctl(const std::string& ifname, unsigned long request, ifreq& ifr, Fill&& fill) {
+  if (ifname.size() >= IFNAMSIZ) return -ENODEV;
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -errno;
+  std::memcpy(ifr.ifr_name, ifname.c_str(), ifname.size());
+  fill(ifr);
+  const int rc = ::ioctl(fd, request, &ifr) < 0 ? -errno : 0;
+  ::close(fd);
+  return rc;
+}
+
 class SystemKernelIo final : public KernelIo {
  public:
   int ethtool(const std::string& ifname, void* command) override {
-    if (ifname.size() >= IFNAMSIZ) return -ENODEV;
-    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -errno;
     ifreq ifr{};
-    std::memcpy(ifr.ifr_name, ifname.c_str(), ifname.size());
-    ifr.ifr_data = static_cast<char*>(command);
-    const int rc = ::ioctl(fd, SIOCETHTOOL, &ifr) < 0 ? -errno : 0;
-    ::close(fd);
+    return interface_ioctl(ifname, SIOCETHTOOL, ifr, [&](ifreq& r) { r.ifr_data = static_cast<char*>(command); });
+  }
+
+  int get_mtu(const std::string& ifname, uint32_t& mtu) override {
+    ifreq ifr{};
+    const int rc = interface_ioctl(ifname, SIOCGIFMTU, ifr, [](ifreq&) {});
+    if (rc == 0) mtu = static_cast<uint32_t>(ifr.ifr_mtu);
     return rc;
+  }
+
+  int set_mtu(const std::string& ifname, uint32_t mtu) override {
+    ifreq ifr{};
+    return interface_ioctl(ifname, SIOCSIFMTU, ifr, [&](ifreq& r) { r.ifr_mtu = static_cast<int>(mtu); });
+  }
+
+  int get_flags(const std::string& ifname, uint32_t& flags) override {
+    ifreq ifr{};
+    const int rc = interface_ioctl(ifname, SIOCGIFFLAGS, ifr, [](ifreq&) {});
+    if (rc == 0) flags = static_cast<uint16_t>(ifr.ifr_flags);
+    return rc;
+  }
+
+  int set_flags(const std::string& ifname, uint32_t flags) override {
+    ifreq ifr{};
+    return interface_ioctl(ifname, SIOCSIFFLAGS, ifr, [&](ifreq& r) { r.ifr_flags = static_cast<short>(flags); });
   }
 
   NetlinkReply netlink(int protocol, std::span<const uint8_t> request) override {

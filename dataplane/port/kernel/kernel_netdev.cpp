@@ -253,6 +253,33 @@ Result<void> KernelNetdev::set_fec(uint32_t modes) {
   return {};
 }
 
+Result<uint32_t> KernelNetdev::mtu() {
+  uint32_t mtu = 0;
+  if (int rc = io_->get_mtu(ifname_, mtu); rc != 0) return std::unexpected(failure("MTU get", rc));
+  return mtu;
+}
+
+Result<void> KernelNetdev::set_mtu(uint32_t mtu) {
+  if (int rc = io_->set_mtu(ifname_, mtu); rc != 0) return std::unexpected(failure(fmt::format("MTU set {}", mtu).c_str(), rc));
+  return {};
+}
+
+constexpr uint32_t kIffPromisc = 0x100;  // IFF_PROMISC (<net/if.h> clashes with <linux/if.h>)
+
+Result<bool> KernelNetdev::promiscuous() {
+  uint32_t flags = 0;
+  if (int rc = io_->get_flags(ifname_, flags); rc != 0) return std::unexpected(failure("interface flags get", rc));
+  return (flags & kIffPromisc) != 0;
+}
+
+Result<void> KernelNetdev::set_promiscuous(bool on) {
+  uint32_t flags = 0;
+  if (int rc = io_->get_flags(ifname_, flags); rc != 0) return std::unexpected(failure("interface flags get", rc));
+  flags = on ? flags | kIffPromisc : flags & ~kIffPromisc;
+  if (int rc = io_->set_flags(ifname_, flags); rc != 0) return std::unexpected(failure("promiscuous mode set", rc));
+  return {};
+}
+
 Result<PauseStatus> KernelNetdev::pause() {
   ethtool_pauseparam param{};
   param.cmd = ETHTOOL_GPAUSEPARAM;

@@ -32,6 +32,10 @@ class KernelNetdev {
   Result<void> set_fec(uint32_t modes);
   Result<PauseStatus> pause();
   Result<void> set_pause(const PauseStatus& pause);
+  Result<uint32_t> mtu();
+  Result<void> set_mtu(uint32_t mtu);
+  Result<bool> promiscuous();
+  Result<void> set_promiscuous(bool on);
   Result<PfcStatus> pfc();
   Result<void> set_pfc(uint8_t enabled);
   /// `ethtool -S`: the driver's counters by its own names.

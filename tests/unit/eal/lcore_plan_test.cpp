@@ -90,6 +90,20 @@ TEST(EalArgs, PciPortsBecomeAnAllowList) {
   EXPECT_NE(std::find(args.begin(), args.end(), "--file-prefix"), args.end());
 }
 
+TEST(EalArgs, HugepageFilesAreUnlinkedUnlessKeptForSecondaryProcesses) {
+  profile::Profile p;
+  p.eal.huge_pages = profile::HugePages::kOn;
+  const auto unlinked = build_eal_args(p, true);
+  EXPECT_NE(std::find(unlinked.begin(), unlinked.end(), "--huge-unlink"), unlinked.end());
+  p.eal.huge_unlink = false;
+  const auto kept = build_eal_args(p, true);
+  EXPECT_EQ(std::find(kept.begin(), kept.end(), "--huge-unlink"), kept.end());
+  p.eal.huge_pages = profile::HugePages::kOff;  // EAL refuses --huge-unlink with --no-huge
+  p.eal.huge_unlink = true;
+  const auto none = build_eal_args(p, true);
+  EXPECT_EQ(std::find(none.begin(), none.end(), "--huge-unlink"), none.end());
+}
+
 TEST(EalArgs, DeviceNames) {
   EXPECT_TRUE(is_pci_device("0000:3b:00.0"));
   EXPECT_TRUE(is_pci_device("af:00.1"));
