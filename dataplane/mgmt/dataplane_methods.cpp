@@ -105,7 +105,8 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   d.deprecate("port.xstats", "port.counters (every source, this run and total)");
 
   // One handler for port.config.set and for protocol 1's port.set, which also took
-  // `link` (now port.link.set's alone: one method per action).
+  // `link` (now port.link.set's alone: one method per action; port.config.set does not
+  // declare it, so the dispatcher refuses it there).
   const auto set_port = [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
     const std::string name = port_named(engine, p.string("port")).name;
     ownership.check_may_change(session, name);
@@ -140,12 +141,9 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
               "\"stopped\", keep?: bool (MTU and promiscuous mode stay after the data plane exits)}. MTU and state only while traffic is stopped (the port is stopped and restarted around "
               "an MTU change). A started port's link is awaited (up to 5 s, on a timer: other sessions are answered "
               "meanwhile). Link up / down: port.link.set. Returns the port.",
-              true, [set_port](Session& session, const api::Params& p, Reply reply) {
-                if (p.has("link"))
-                  throw RpcError(RpcCode::kInvalidParams, "params.link: the link is set with port.link.set");
-                set_port(session, p, std::move(reply));
-              });
-  d.add_async("port.set", "", true, set_port);
+              true, set_port);
+  d.add_async("port.set", "params {port, promiscuous?: bool, link?: up|down, mtu?, state?, keep?: bool}.", true,
+              set_port);
   d.deprecate("port.set", "port.config.set, and port.link.set for the link");
 
   d.add("stream.list", "Streams: name, ports, rate, frame size, lanes.", false, [&](Session&, const api::Params&) {
@@ -238,8 +236,8 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
         });
 
   d.add("traffic.start",
-        "Starts a new run with fresh counters: every stream, or only params.streams, or only the streams sent "
-        "from params.ports.",
+        "Starts a new run with fresh counters: params {streams?: [names], ports?: [names]}: every stream, or only "
+        "those streams, or only the streams sent from those ports.",
         true, [&](Session& session, const api::Params& p) {
           std::vector<std::string> selected = p.strings("streams");
           const std::vector<std::string> ports = p.strings("ports");
@@ -256,7 +254,8 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
         });
   d.add_async("traffic.stop",
         "Ends the run: stops every stream, drains, and returns the run's report (the one-shot mode's JSON report). "
-        "With params.streams or params.ports, stops only those streams (see stream.stop) and the run goes on. "
+        "params {streams?: [names], ports?: [names]}: stops only those streams, or the streams sent from those ports "
+        "(see stream.stop), and the run goes on. "
         "The drain runs on a timer: other sessions are answered meanwhile.",
         true, [&, ender](Session& session, const api::Params& p, Reply reply) {
           if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
@@ -353,7 +352,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
           ownership.acquire(session, ports);
           return json{{"session", session.id}, {"owned", ports}};
         });
-  d.add("session.release", "Releases ports (all of this session's without params.ports).", false,
+  d.add("session.release", "Releases ports: params {ports?: [names]} (all of this session's without it).", false,
         [&](Session& session, const api::Params& p) {
           ownership.release(session, p.strings("ports"));
           return json{{"session", session.id}};

@@ -1,6 +1,9 @@
 #include "dataplane/mgmt/dispatcher.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include <memory>
 #include <optional>
@@ -80,12 +83,53 @@ void Reply::complete(const std::function<nlohmann::json()>& make_result) const {
   }
 }
 
+std::vector<std::string> declared_params(std::string_view help) {
+  std::vector<std::string> names;
+  size_t at = help.find("params");
+  while (at != std::string_view::npos) {
+    size_t open = at + 6;
+    while (open < help.size() && (help[open] == ':' || help[open] == ' ')) ++open;
+    if (open < help.size() && help[open] == '{') {
+      at = open;
+      break;
+    }
+    at = help.find("params", at + 6);
+  }
+  if (at == std::string_view::npos) return names;
+  // Top level of the braces: a key starts each item; nested (), [], {} and quotes are values.
+  int depth = 0;
+  bool quoted = false, in_key = true;
+  std::string key;
+  for (size_t i = at + 1; i < help.size(); ++i) {
+    const char c = help[i];
+    if (quoted) {
+      quoted = c != '"';
+      continue;
+    }
+    if (depth == 0 && (c == ',' || c == '}')) {
+      if (!key.empty()) names.push_back(key);
+      key.clear();
+      in_key = true;
+      if (c == '}') break;
+      continue;
+    }
+    if (c == '"') quoted = true;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (in_key && depth == 0 && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) key += c;
+    else if (in_key && !key.empty()) in_key = false;  // "?", ":" or a space ends the key
+  }
+  return names;
+}
+
 void Dispatcher::add(std::string name, std::string help, bool mutating, Handler handler) {
-  methods_[std::move(name)] = Method{std::move(help), mutating, std::move(handler), nullptr, {}};
+  std::vector<std::string> params = declared_params(help);
+  methods_[std::move(name)] = Method{std::move(help), mutating, std::move(handler), nullptr, {}, std::move(params)};
 }
 
 void Dispatcher::add_async(std::string name, std::string help, bool mutating, AsyncHandler handler) {
-  methods_[std::move(name)] = Method{std::move(help), mutating, nullptr, std::move(handler), {}};
+  std::vector<std::string> params = declared_params(help);
+  methods_[std::move(name)] = Method{std::move(help), mutating, nullptr, std::move(handler), {}, std::move(params)};
 }
 
 void Dispatcher::alias(std::string old_name, const std::string& current) {
@@ -116,6 +160,16 @@ void Dispatcher::handle(Session& session, std::string_view line, Reply::Respond 
     if (found == methods_.end())
       throw RpcError(RpcCode::kMethodNotFound, fmt::format("no method '{}' (methods.list lists them)", request.method));
     method = &found->second;
+    // A misspelled parameter must not be ignored: `streams` typed `stream` would start or
+    // stop every stream instead of one.
+    if (request.params.is_object())
+      for (const auto& [key, value] : request.params.items())
+        if (std::find(method->params.begin(), method->params.end(), key) == method->params.end())
+          throw RpcError(RpcCode::kInvalidParams,
+                         method->params.empty()
+                             ? fmt::format("params.{}: {} takes no parameters", key, request.method)
+                             : fmt::format("params.{}: {} has no such parameter (it takes: {})", key, request.method,
+                                           fmt::join(method->params, ", ")));
   } catch (const RpcError& error) {
     respond(notification ? std::string() : api::make_error(id, error.code(), error.what()));
     return;
@@ -155,7 +209,7 @@ std::string Dispatcher::handle(Session& session, std::string_view line) const {
 nlohmann::json Dispatcher::list() const {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [name, method] : methods_) {
-    nlohmann::json entry{{"name", name}, {"help", method.help}, {"mutating", method.mutating}};
+    nlohmann::json entry{{"name", name}, {"help", method.help}, {"mutating", method.mutating}, {"params", method.params}};
     if (!method.replaced_by.empty()) entry["deprecated"] = method.replaced_by;
     out.push_back(std::move(entry));
   }

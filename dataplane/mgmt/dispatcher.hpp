@@ -73,6 +73,10 @@ class Reply {
   std::shared_ptr<State> state_;
 };
 
+/// The parameter names a method's help declares: the top-level keys of the first
+/// "params {...}" or "params: {...}" ("keep?" is "keep"). None when it has none.
+std::vector<std::string> declared_params(std::string_view help);
+
 class Dispatcher {
  public:
   using Handler = std::function<nlohmann::json(Session&, const api::Params&)>;
@@ -82,6 +86,9 @@ class Dispatcher {
   using AsyncHandler = std::function<void(Session&, const api::Params&, Reply reply)>;
 
   /// Registers a method; `mutating` methods are listed as such (they check ownership).
+  /// The help declares the parameters, and only those are accepted: "params {port,
+  /// mode: off|rs, keep?: bool}" (a method whose help names none takes none). A request
+  /// with any other parameter is refused before the method runs, naming the ones there are.
   void add(std::string name, std::string help, bool mutating, Handler handler);
   void add_async(std::string name, std::string help, bool mutating, AsyncHandler handler);
 
@@ -102,7 +109,7 @@ class Dispatcher {
   /// method that answered before returning, else an internal error saying so.
   std::string handle(Session& session, std::string_view line) const;
 
-  /// [{name, help, mutating, deprecated?: the replacement}] in name order.
+  /// [{name, help, mutating, params, deprecated?: the replacement}] in name order.
   nlohmann::json list() const;
 
  private:
@@ -112,6 +119,7 @@ class Dispatcher {
     Handler handler;             ///< one of the two
     AsyncHandler async_handler;
     std::string replaced_by;     ///< deprecated: the method to use instead
+    std::vector<std::string> params;  ///< from the help
   };
   std::map<std::string, Method, std::less<>> methods_;
 };

@@ -254,7 +254,12 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(mtu["error"]["code"], -32003)
         self.assertEqual(mtu["error"]["message"], "setting the MTU is not supported by net_ring on port 0 ('p0')")
         self.assertEqual(client.call("port.config.set", port="p0", link="down")["error"]["message"],
-                         "params.link: the link is set with port.link.set")
+                         "params.link: port.config.set has no such parameter (it takes: port, promiscuous, mtu, "
+                         "state, keep)")
+        # A misspelled parameter is refused, not ignored: `stream` for `streams` would start everything.
+        self.assertEqual(client.call("traffic.start", stream=["s1"])["error"]["message"],
+                         "params.stream: traffic.start has no such parameter (it takes: streams, ports)")
+        self.assertFalse(client.result("traffic.status")["running"])
         # Protocol 1's names still answer, and methods.list says what replaced them.
         self.assertEqual(client.call("port.set", port="p0", link="sideways")["error"]["message"],
                          "params.link: 'sideways' is not up or down")

@@ -15,7 +15,7 @@ using nlohmann::json;
 class RpcDispatch : public ::testing::Test {
  protected:
   void SetUp() override {
-    dispatcher_.add("echo", "returns params", false, [](Session&, const api::Params& p) {
+    dispatcher_.add("echo", "returns params {text, n: 0-10, list?: [0-7]}", false, [](Session&, const api::Params& p) {
       return json{{"text", p.string("text")}, {"n", p.number("n", 0, 10)}, {"list", p.integers("list", 0, 7)}};
     });
     dispatcher_.add("change", "changes p0", true, [this](Session& s, const api::Params&) {
@@ -96,6 +96,25 @@ TEST_F(RpcDispatch, WrongParams) {
                RpcCode::kInvalidParams, "params.list: expected an array of integers 0-7, found number");
   const json ok = call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"a","n":1,"list":[3,4]}})");
   EXPECT_EQ(ok["result"]["list"], json::parse("[3,4]"));
+}
+
+// A misspelled parameter is refused before the method runs, with the names there are.
+TEST_F(RpcDispatch, UnknownParamsAreRefusedNamingTheOnesThereAre) {
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"a","n":1,"lst":[3]}})"),
+               RpcCode::kInvalidParams, "params.lst: echo has no such parameter (it takes: text, n, list)");
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"change","params":{"port":"p0"}})"), RpcCode::kInvalidParams,
+               "params.port: change takes no parameters");
+  EXPECT_EQ(dispatcher_.list()[2]["params"], json::parse(R"(["text", "n", "list"])"));
+}
+
+TEST(DeclaredParams, TopLevelKeysOfTheHelpsParamsObject) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(declared_params("Sets it: params {port, mode: off|rs, keep?: bool (stays; else not)}. Returns it."),
+            (V{"port", "mode", "keep"}));
+  EXPECT_EQ(declared_params(R"(Link. params {port, speed?: "50G" (fixed, else {a, b}), advertise?: [m, n], up?})"),
+            (V{"port", "speed", "advertise", "up"}));
+  EXPECT_EQ(declared_params("Counters. params: {port, filter?}: names containing filter."), (V{"port", "filter"}));
+  EXPECT_EQ(declared_params("Per-stream results so far (params are none)."), V{});
 }
 
 TEST_F(RpcDispatch, TooLarge) {
