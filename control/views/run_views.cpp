@@ -51,18 +51,19 @@ std::string plan_text(const api::RunPlan& plan) {
 
 std::string stream_table(const std::vector<api::StreamReport>& streams) {
   const size_t w = name_width(streams, 16);
-  std::string out = fmt::format("{:<{}} {:>12} {:>10} {:>12} {:>10} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}\n",
-                                "stream", w, "tx_packets", "tx_Mpps", "rx_packets", "lost", "dup", "ooo", "late",
-                                "lat_min", "lat_p50", "lat_p99", "lat_max");
+  std::string out = fmt::format("{:<{}} {:>12} {:>10} {:>11} {:>10} {:>12} {:>10} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}\n",
+                                "stream", w, "tx_packets", "tx_Mpps", "target_Mpps", "tx_qfull", "rx_packets", "lost",
+                                "dup", "ooo", "late", "lat_min", "lat_p50", "lat_p99", "lat_max");
   for (const api::StreamReport& s : streams) {
+    const std::string target = s.target_pps > 0 ? fmt::format("{:.4f}", s.target_pps / 1e6) : std::string("max");
+    out += fmt::format("{:<{}} {:>12} {:>10.4f} {:>11} {:>10}", s.name, w, s.tx_packets, s.tx_pps_achieved / 1e6, target,
+                       s.tx_queue_full);
     if (s.rx_port) {
       const api::LatencySummary& l = s.latency;
-      out += fmt::format("{:<{}} {:>12} {:>10.4f} {:>12} {:>10} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}\n", s.name, w,
-                         s.tx_packets, s.tx_pps_achieved / 1e6, s.rx_packets, s.lost, s.duplicate, s.out_of_order,
-                         s.late, ns(l.min_ns), ns(l.p50_ns), ns(l.p99_ns), ns(l.max_ns));
+      out += fmt::format(" {:>12} {:>10} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}\n", s.rx_packets, s.lost, s.duplicate,
+                         s.out_of_order, s.late, ns(l.min_ns), ns(l.p50_ns), ns(l.p99_ns), ns(l.max_ns));
     } else {
-      out += fmt::format("{:<{}} {:>12} {:>10.4f} {:>12}   (transmit only)\n", s.name, w, s.tx_packets,
-                         s.tx_pps_achieved / 1e6, "-");
+      out += fmt::format(" {:>12}   (transmit only)\n", "-");
     }
   }
   return out;
@@ -81,6 +82,7 @@ std::string run_table(const api::RunReport& r) {
                        p.counters.oerrors, p.rx_no_signature);
   if (r.mbufs_not_returned != 0)
     out += fmt::format("\nWARNING: {} mbufs did not return to their pools\n", r.mbufs_not_returned);
+  for (const std::string& warning : r.warnings) out += "warning: " + warning + "\n";
   return out;
 }
 

@@ -144,7 +144,11 @@ Result<std::unique_ptr<Engine>> Engine::create(const profile::Profile& profile, 
   return std::unique_ptr<Engine>(new Engine(std::move(state)));
 }
 
-const std::vector<std::string>& Engine::warnings() const noexcept { return state_->warnings; }
+std::vector<std::string> Engine::warnings() const {
+  std::vector<std::string> all = state_->warnings;
+  all.insert(all.end(), state_->run.warnings.begin(), state_->run.warnings.end());
+  return all;
+}
 
 api::RunPlan Engine::plan() const {
   const State& st = *state_;
@@ -309,7 +313,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   RunReport report;
   report.profile_path = st.profile.path;
   report.interrupted = interrupted;
-  report.warnings = st.warnings;
+  report.warnings = warnings();
   if (st.launched) {
     // The lanes have stopped (stop_tx, then tx_finished): the lcores now only receive,
     // and return within one loop iteration of stop_rx.
@@ -323,7 +327,13 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   // Frames still queued after the drain: freed here (so mbufs return), counted apart.
   for (EthdevPort& p : st.ports) p.drain_rx_queues(kPoolSlack, fast::kRxBurst);
 
-  for (size_t s = 0; s < st.run.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
+  for (size_t s = 0; s < st.run.streams.size(); ++s) {
+    report.streams.push_back(st.collect_stream(s, Reading::kFinal));
+    const StreamReport& r = report.streams.back();
+    if (std::string missed = plan::missed_target(r.name, r.target_pps, r.tx_pps_achieved, r.tx_queue_full);
+        r.tx_packets != 0 && !missed.empty())
+      report.warnings.push_back(std::move(missed));
+  }
   for (size_t p = 0; p < st.ports.size(); ++p) report.ports.push_back(st.collect_port(p));
   for (EthdevPort& p : st.ports) p.set_in_run(false);
   // Closing the ports ends the data plane's hold on them: put back what it changed.

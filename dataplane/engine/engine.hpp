@@ -86,7 +86,9 @@ class Engine {
 
   /// Port -> socket -> lcores -> queues, and each stream's rate and lanes.
   api::RunPlan plan() const;
-  const std::vector<std::string>& warnings() const noexcept;
+  /// About the ports (NUMA, offloads) and the current streams (a "max" stream beside
+  /// paced ones). A run report adds each stream that missed its rate.
+  std::vector<std::string> warnings() const;
 
   /// Launches the worker lcores; traffic starts on all lanes at one TSC (only the lanes
   /// of `only_streams` when given). After a finish, starts a new run of the same

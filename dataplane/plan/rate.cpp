@@ -1,6 +1,9 @@
 #include "dataplane/plan/rate.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "dataplane/common/line_rate.hpp"
 
@@ -42,6 +45,51 @@ Result<double> stream_pps(const profile::StreamCfg& stream, uint64_t link_bps, c
   }
   if (pps < 0.001) return make_error(Errc::kInvalid, fmt::format("stream '{}' rate is below 0.001 frames/s", stream.name));
   return pps;
+}
+
+Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& streams) {
+  std::vector<std::string> warnings;
+  std::vector<std::string> ports;
+  for (const PortLoad& s : streams)
+    if (std::find(ports.begin(), ports.end(), s.port) == ports.end()) ports.push_back(s.port);
+  for (const std::string& port : ports) {
+    double share = 0;  // of the line rate, in L1 bits
+    uint64_t bps = 0;
+    std::vector<std::string> paced, unpaced;
+    for (const PortLoad& s : streams) {
+      if (s.port != port) continue;
+      if (s.pps == 0) {
+        unpaced.push_back(fmt::format("'{}'", s.stream));
+        continue;
+      }
+      bps = s.port_bps;
+      if (bps == 0) continue;
+      const double percent = 100.0 * s.pps * (s.frame_bytes_mean + kWireOverheadBytes) * 8.0 / static_cast<double>(bps);
+      share += percent;
+      paced.push_back(fmt::format("'{}' {:.3f} %", s.stream, percent));
+    }
+    if (share > 100.0001)
+      return make_error(Errc::kInvalid,
+                        fmt::format("port '{}' is oversubscribed: its paced streams ({}) add up to {:.3f} % of its {} "
+                                    "Gbit/s line rate, {:.3f} % more than it carries; lower their rates",
+                                    port, fmt::join(paced, ", "), share, static_cast<double>(bps) / 1e9, share - 100.0));
+    if (!unpaced.empty() && !paced.empty())
+      warnings.push_back(fmt::format("port '{}': stream{} {} send{} as fast as the port takes (rate = \"max\") beside "
+                                     "paced streams; those get what is left, not their rates",
+                                     port, unpaced.size() == 1 ? "" : "s", fmt::join(unpaced, ", "),
+                                     unpaced.size() == 1 ? "s" : ""));
+  }
+  return warnings;
+}
+
+std::string missed_target(const std::string& stream, double target_pps, double achieved_pps, uint64_t tx_queue_full) {
+  if (target_pps <= 0 || achieved_pps >= target_pps * 0.995) return "";
+  return fmt::format("stream '{}' sent {:.6f} Mpps, {:.2f} % below its target of {:.6f} Mpps ({} frames found the TX "
+                     "queue full: {})",
+                     stream, achieved_pps / 1e6, 100.0 * (1.0 - achieved_pps / target_pps), target_pps / 1e6,
+                     tx_queue_full,
+                     tx_queue_full != 0 ? "the port took frames more slowly than asked"
+                                        : "the sending lcore could not keep up");
 }
 
 }  // namespace lr::plan

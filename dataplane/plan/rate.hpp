@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dataplane/common/result.hpp"
 #include "dataplane/profile/profile.hpp"
@@ -13,5 +14,23 @@ namespace lr::plan {
 /// Frames per second for `stream` on a link of `link_bps` (0: unknown). kMax gives 0
 /// (unpaced). Errors: kInvalid (% rate on a link of unknown speed; above line rate).
 Result<double> stream_pps(const profile::StreamCfg& stream, uint64_t link_bps, const std::string& port_name);
+
+/// A stream as its TX port carries it.
+struct PortLoad {
+  std::string stream;
+  std::string port;
+  uint64_t port_bps = 0;   ///< 0: unknown (nothing to check)
+  double pps = 0;          ///< 0: unpaced (rate = "max")
+  double frame_bytes_mean = 0;
+};
+
+/// Refuses paced streams that add up to more than their port's line rate (naming the
+/// streams, their shares and the excess); returns warnings for a "max" stream sharing a
+/// port with paced ones (they get what it leaves, not their rates).
+Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& streams);
+
+/// "stream 's' sent 0.000543 Mpps, 99.9 % below its target of 1.020000 Mpps (...)" when
+/// the achieved rate misses a paced target by more than 0.5 %; "" otherwise.
+std::string missed_target(const std::string& stream, double target_pps, double achieved_pps, uint64_t tx_queue_full);
 
 }  // namespace lr::plan

@@ -177,6 +177,14 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
 
 Result<void> build_run(RunState& run, const RunInputs& in) {
   if (auto ok = build_streams(run, in); !ok) return ok;
+  std::vector<plan::PortLoad> loads;
+  for (const StreamState& s : run.streams) {
+    const EthdevPort& tx = in.ports[s.tx_port];
+    loads.push_back({s.cfg.name, tx.name(), tx.speed_bps(), s.pps, s.cfg.frame.mean()});
+  }
+  auto warnings = plan::check_port_loads(loads);
+  if (!warnings) return std::unexpected(warnings.error());
+  run.warnings = std::move(*warnings);
   return build_lcores(run, in);
 }
 

@@ -78,10 +78,11 @@ struct RunInputs {
 struct RunState {
   std::vector<StreamState> streams;  ///< in the order of RunInputs::streams (the stream ids)
   std::vector<LcoreState> lcores;    ///< one per worker
+  std::vector<std::string> warnings; ///< about this set of streams (a "max" stream beside paced ones)
 };
 
 /// Builds `run` (empty) from `in`. Errors: kInvalid (a frame the TX port's MTU cannot
-/// carry, a rate above its line rate), kNoMemory; `run` then holds what was built, freed
+/// carry, a rate above its line rate, paced streams adding up to more than it carries), kNoMemory; `run` then holds what was built, freed
 /// with it.
 Result<void> build_run(RunState& run, const RunInputs& in);
 

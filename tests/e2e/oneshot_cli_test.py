@@ -129,6 +129,51 @@ rate = "20Mpps"
         self.assertIn("stream 's1' asks 20.000 Mpps but port 'p0' at 10 Gbit/s carries at most 14.881 Mpps",
                       proc.stderr)
 
+    def test_oversubscribed_port_is_refused_naming_streams_and_excess(self):
+        proc, report = self.run_dataplane(RING + """
+[[stream]]
+name = "a"
+tx_port = "p0"
+rate = "60%"
+[[stream]]
+name = "b"
+tx_port = "p0"
+rate = "60%"
+""")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIsNone(report)
+        self.assertIn("linerate-dataplane: port 'p0' is oversubscribed: its paced streams ('a' 60.000 %, 'b' 60.000 %) "
+                      "add up to 120.000 % of its 10 Gbit/s line rate, 20.000 % more than it carries; lower their "
+                      "rates\n", proc.stderr)
+
+    def test_a_max_stream_beside_a_paced_one_is_warned_and_a_missed_target_reported(self):
+        proc, report = self.run_dataplane(RING + """
+[[stream]]
+name = "paced"
+tx_port = "p0"
+rx_port = "p0"
+rate = "10%"
+duration = "1s"
+[[stream]]
+name = "blast"
+tx_port = "p0"
+rx_port = "p0"
+rate = "max"
+duration = "1s"
+""", "-q")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        shared = ("port 'p0': stream 'blast' sends as fast as the port takes (rate = \"max\") beside paced streams; "
+                  "those get what is left, not their rates")
+        self.assertIn("\nwarning: " + shared, proc.stdout.split("\n\n")[0])  # with the plan, before traffic
+        self.assertEqual(report["warnings"][0], shared)
+        paced = self.stream(report, "paced")
+        self.assertAlmostEqual(paced["target_pps"], 1488095.238, places=2)
+        # The verdict follows the numbers: a miss beyond 0.5 % is named, and only then.
+        missed = [w for w in report["warnings"] if w.startswith("stream 'paced' sent ")]
+        self.assertEqual(len(missed), 1 if paced["tx_pps_achieved"] < paced["target_pps"] * 0.995 else 0, report)
+        self.assertIn("target_Mpps   tx_qfull", proc.stdout)
+        self.assertRegex(proc.stdout, r"\nblast +\d+ +[0-9.]+ +max +%d " % self.stream(report, "blast")["tx_queue_full"])
+
     def test_unwritable_report_is_refused_before_traffic(self):
         profile = self.write_profile(RING)
         proc = subprocess.run([lrtest.BINARY, "--config", profile, "--report", "/nonexistent/dir/r.json"],
@@ -154,7 +199,7 @@ count = 30000
                               timeout=120, env=env)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("stream 's1' p0 -> p0", proc.stdout)  # the data plane's plan
-        self.assertRegex(proc.stdout, r"s1 +30000 +[0-9.]+ +30000 +0 +0 +0")
+        self.assertRegex(proc.stdout, r"s1 +30000 +[0-9.]+ +0.1000 +0 +30000 +0 +0 +0")
         with open(report_path) as f:
             s = json.load(f)["streams"][0]
         self.assertEqual((s["tx_packets"], s["rx_packets"], s["tx_bytes"], s["lost"]), (30000, 30000, 30000 * 256, 0))

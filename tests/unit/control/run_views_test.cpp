@@ -21,6 +21,8 @@ api::RunReport sample_report() {
   looped.tx_packets = 1000;
   looped.tx_bytes = 64000;
   looped.tx_pps_achieved = 1e6;
+  looped.target_pps = 1.25e6;
+  looped.tx_queue_full = 4096;
   looped.rx_packets = 998;
   looped.duplicate = 3;
   looped.lost = api::lost_frames(1000, 998, 3);
@@ -63,13 +65,16 @@ TEST(RunViews, RunTableAlignsLongNamesAndMarksTransmitOnly) {
   const std::string table = run_table(sample_report());
   const std::string w(40 - 6, ' ');  // the longest name is 40 characters; "stream" is 6
   EXPECT_EQ(table,
-            "stream" + w + "   tx_packets    tx_Mpps   rx_packets       lost    dup    ooo   late   lat_min   lat_p50"
-            "   lat_p99   lat_max\n"
-            "a-stream-with-a-name-longer-than-sixteen         1000     1.0000          998          5      3      0"
-            "      0     900ns    1000ns    1500ns    2000ns\n"
-            "tx" + std::string(38, ' ') + "            5     0.0025            -   (transmit only)\n"
+            "stream" + w + "   tx_packets    tx_Mpps target_Mpps   tx_qfull   rx_packets       lost    dup    ooo   late"
+            "   lat_min   lat_p50   lat_p99   lat_max\n"
+            "a-stream-with-a-name-longer-than-sixteen         1000     1.0000      1.2500       4096          998          5"
+            "      3      0      0     900ns    1000ns    1500ns    2000ns\n"
+            "tx" + std::string(38, ' ') + "            5     0.0025         max          0            -   (transmit only)\n"
             "\nport         driver         opackets     ipackets   imissed   ierrors   oerrors no_signature\n"
             "p0           net_ring           1005          998         0         0         0            7\n");
+  api::RunReport warned = sample_report();
+  warned.warnings = {"stream 'x' sent less"};
+  EXPECT_TRUE(run_table(warned).ends_with("\nwarning: stream 'x' sent less\n"));
 }
 
 TEST(RunViews, RunTableWarnsAboutMbufsNotReturned) {
@@ -109,7 +114,8 @@ TEST(RunReportJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(j["schema"], "linerate.run_report/1");
   EXPECT_TRUE(j["streams"][1]["rx_port"].is_null());
   EXPECT_FALSE(j["streams"][1].contains("lost"));       // transmit-only: no receive fields
-  EXPECT_TRUE(j["streams"][0]["target_pps"].is_null());  // unpaced
+  EXPECT_EQ(j["streams"][0]["target_pps"], 1.25e6);
+  EXPECT_TRUE(j["streams"][1]["target_pps"].is_null());  // unpaced
   const api::RunReport back = api::run_report_from_json(j);
   EXPECT_EQ(api::to_json(back), j);
   EXPECT_EQ(run_table(back), run_table(r));

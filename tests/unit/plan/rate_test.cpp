@@ -55,5 +55,38 @@ TEST(StreamPps, PercentWithoutLinkSpeedIsRefused) {
             "on the port");
 }
 
+TEST(PortLoads, PacedStreamsAboveTheLineRateAreRefusedWithTheirShares) {
+  const double sixty = line_rate_pps(10'000'000'000, 64) * 0.6;
+  const auto over = check_port_loads({{"a", "p0", 10'000'000'000, sixty, 64}, {"b", "p0", 10'000'000'000, sixty, 64},
+                                      {"c", "p1", 10'000'000'000, sixty, 64}});
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().context,
+            "port 'p0' is oversubscribed: its paced streams ('a' 60.000 %, 'b' 60.000 %) add up to 120.000 % of its 10 "
+            "Gbit/s line rate, 20.000 % more than it carries; lower their rates");
+  const auto full = check_port_loads({{"a", "p0", 10'000'000'000, sixty, 64},
+                                      {"b", "p0", 10'000'000'000, line_rate_pps(10'000'000'000, 1518) * 0.4, 1518}});
+  ASSERT_TRUE(full) << full.error().context;  // exactly the line rate, mixed sizes: carried
+  EXPECT_TRUE(full->empty());
+}
+
+TEST(PortLoads, AMaxStreamBesidePacedOnesIsAWarning) {
+  const auto loads = check_port_loads({{"paced", "p0", 10'000'000'000, 1e6, 512}, {"blast", "p0", 10'000'000'000, 0, 64},
+                                       {"alone", "p1", 10'000'000'000, 0, 64}});
+  ASSERT_TRUE(loads);
+  EXPECT_EQ(*loads, std::vector<std::string>{"port 'p0': stream 'blast' sends as fast as the port takes (rate = \"max\") "
+                                             "beside paced streams; those get what is left, not their rates"});
+}
+
+TEST(MissedTarget, AStreamHalfAPercentShortIsNamedWithTheCause) {
+  EXPECT_EQ(missed_target("imix", 1.02e6, 1.02e6 * 0.996, 0), "");
+  EXPECT_EQ(missed_target("blast", 0, 5e6, 0), "");  // unpaced: no target to miss
+  EXPECT_EQ(missed_target("imix", 1.02e6, 543, 26'000'000),
+            "stream 'imix' sent 0.000543 Mpps, 99.95 % below its target of 1.020000 Mpps (26000000 frames found the TX "
+            "queue full: the port took frames more slowly than asked)");
+  EXPECT_EQ(missed_target("slow", 2e6, 1e6, 0),
+            "stream 'slow' sent 1.000000 Mpps, 50.00 % below its target of 2.000000 Mpps (0 frames found the TX queue "
+            "full: the sending lcore could not keep up)");
+}
+
 }  // namespace
 }  // namespace lr::plan
