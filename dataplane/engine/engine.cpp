@@ -342,17 +342,31 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   // the last moment they can be read, before the ports stop or close.
   st.controls->fill_report(report.ports);
 
-  // Stopping a port makes its TX queues give back the stream mbufs they hold; closing
-  // it also releases the RX queues' mbufs (some PMDs keep them while stopped).
-  for (EthdevPort& p : st.ports) {
-    if (after == AfterRun::kClosePorts) {
+  const auto stream_mbufs_out = [&st] {
+    uint64_t out = 0;
+    for (const StreamState& s : st.run.streams) out += s.pool->size - rte_mempool_avail_count(s.pool.get());
+    return out;
+  };
+  if (after == AfterRun::kClosePorts) {
+    // Closing a port makes its queues give back every mbuf they hold, RX included.
+    for (EthdevPort& p : st.ports) {
       p.close();
       report.mbufs_not_returned += p.rx_pool()->size - rte_mempool_avail_count(p.rx_pool());
-    } else {
-      p.stop();
+    }
+  } else {
+    // A service keeps its ports started between runs: stopping one drops its link, which
+    // the device under test sees as a flap in every test. The stream pools (rebuilt by
+    // the next run) need their mbufs back from the TX queues: the PMD frees what it has
+    // sent, and only a PMD that still holds some has its ports stopped, saying so.
+    for (EthdevPort& p : st.ports) p.release_sent_mbufs();
+    if (const uint64_t held = stream_mbufs_out(); held != 0) {
+      for (EthdevPort& p : st.ports) p.stop();
+      report.warnings.push_back(fmt::format("the ports were stopped after the run to take back {} stream mbufs their "
+                                            "TX queues held (their PMD does not free sent mbufs on request): each link "
+                                            "went down and comes up at the next start", held));
     }
   }
-  for (const StreamState& s : st.run.streams) report.mbufs_not_returned += s.pool->size - rte_mempool_avail_count(s.pool.get());
+  report.mbufs_not_returned += stream_mbufs_out();
   return report;
 }
 

@@ -123,6 +123,11 @@ void EthdevPort::mark_baseline() {
   if (auto now = read_port_counters(info_.port_id)) baseline_ = *now;
 }
 
+void EthdevPort::release_sent_mbufs() {
+  if (closed_ || !started_) return;
+  for (uint16_t q = 0; q < cfg_.tx_queues; ++q) (void)rte_eth_tx_done_cleanup(info_.port_id, q, 0);
+}
+
 void EthdevPort::drain_rx_queues(uint32_t slack_mbufs, uint16_t burst) {
   if (closed_) return;
   std::vector<rte_mbuf*> pkts(burst);

@@ -61,6 +61,9 @@ class EthdevPort final : public EthdevLink {
 
   /// A run uses the port (set by the engine around each run): no reconfiguration then.
   void set_in_run(bool in_run) noexcept { in_run_ = in_run; }
+  /// Asks the PMD to free the mbufs its TX queues have sent (rte_eth_tx_done_cleanup);
+  /// a PMD without the operation keeps them until the port stops.
+  void release_sent_mbufs();
 
   Result<void> set_link_up(bool up) override;
   Result<void> set_link_speeds(uint32_t link_speeds) override;

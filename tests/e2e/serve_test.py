@@ -171,6 +171,24 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(report["streams"][0]["rx_packets"], report["streams"][0]["tx_packets"])
         client.close()
 
+    def test_ports_stay_up_across_runs(self):
+        # A device under test must not see its link drop between tests: runs end without
+        # stopping the ports, and every stream mbuf still comes back.
+        client = Client(self.sock_path)
+        for _ in range(3):
+            client.result("traffic.start")
+            lrtest.wait_for_frames(client, tx=100, rx=100)
+            report = client.result("traffic.stop")
+            self.assertEqual(report["mbufs_not_returned"], 0)
+            self.assertEqual(report["streams"][0]["lost"], 0)
+            self.assertEqual(report["ports"][0]["link_events"], report["ports"][0]["link_events"][:1])
+            self.assertFalse([w for w in report["warnings"] if "ports were stopped" in w])
+        events = client.result("port.link.history", port="p0")["events"]
+        self.assertEqual([e["up"] for e in events], [True])
+        self.assertTrue(client.result("port.link", port="p0")["up"])
+        self.assertTrue(client.result("port.list")[0]["link_up"])
+        client.close()
+
     def test_cli(self):
         ports = self.cli("ports")
         self.assertEqual(ports.returncode, 0, ports.stderr)
