@@ -14,6 +14,7 @@
 #include "control/cli/port_commands.hpp"
 #include "control/cli/run_command.hpp"
 #include "control/cli/tables.hpp"
+#include "control/views/report_file.hpp"
 #include "control/views/run_views.hpp"
 #include "control/cli/watch_commands.hpp"
 #include "control/client/dataplane_client.hpp"
@@ -29,6 +30,7 @@ using nlohmann::json;
 constexpr int kExitRefused = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitNoDataplane = 3;
+constexpr int kExitReportFile = 4;
 
 void print(const json& result, bool as_json, const std::string& table) {
   if (as_json) std::printf("%s\n", result.dump(2).c_str());
@@ -86,6 +88,10 @@ int main(int argc, char** argv) {
   stop->add_option("-r,--report", report_path, "also write the JSON report to this file");
   stop->add_option("-s,--stream", only_streams, "stop only this stream; the run goes on (repeatable)");
   stop->add_option("-p,--port", only_ports, "stop only the streams sent from this port (repeatable)");
+  auto* report = app.add_subcommand("report", "the report of the last run that ended (the data plane keeps it)");
+  bool last_report = false;
+  report->add_flag("--last", last_report, "the last run that ended (the only one kept)")->required();
+  report->add_option("-r,--report", report_path, "also write it to this file");
   auto* load = app.add_subcommand("load", "replace the data plane's streams with a profile's");
   auto* stream_add = app.add_subcommand("stream-add", "add the streams of a profile to the data plane's");
   std::string profile_file;
@@ -150,6 +156,11 @@ int main(int argc, char** argv) {
       run_options.socket = socket_option;
       run_options.as_json = as_json;
       return lr::ctl::run_profile(run_options);
+    }
+    // Before anything stops: a report must never be lost to a bad path.
+    if (const std::string problem = lr::ctl::report_path_problem(report_path); (*stop || *report) && !problem.empty()) {
+      std::fprintf(stderr, "linerate: cannot write the report file '%s': %s\n", report_path.c_str(), problem.c_str());
+      return kExitReportFile;
     }
     lr::ctl::DataplaneClient client(lr::ctl::default_socket_path(socket_option));
     client.call("hello", {{"client", "linerate-cli"}});
@@ -237,17 +248,16 @@ int main(int argc, char** argv) {
         table += fmt::format("{:>14} {:>14} {:>14}\n", b.value("low_ns", uint64_t{0}), b.value("high_ns", uint64_t{0}),
                              b.value("count", uint64_t{0}));
       print(result, as_json, table);
-    } else if (*stop) {
-      const json report = client.call("traffic.stop");
+    } else if (*stop || *report) {
+      const json result = client.call(*stop ? "traffic.stop" : "report.last");
+      print(result, as_json, lr::ctl::run_table(lr::api::run_report_from_json(result)));
       if (!report_path.empty()) {
-        std::ofstream out(report_path, std::ios::trunc);
-        out << report.dump(2) << "\n";
-        if (!out) {
-          std::fprintf(stderr, "linerate: writing %s failed\n", report_path.c_str());
-          return kExitRefused;
+        if (const std::string failed = lr::ctl::write_report_file(report_path, result.dump(2) + "\n"); !failed.empty()) {
+          std::fprintf(stderr, "linerate: writing the report file '%s' failed: %s; `linerate report --last` still "
+                       "returns it\n", report_path.c_str(), failed.c_str());
+          return kExitReportFile;
         }
       }
-      print(report, as_json, lr::ctl::run_table(lr::api::run_report_from_json(report)));
     } else if (*rate) {
       const json result = client.call("stream.rate.set", {{"stream", stream_name}, {"rate", rate_text}});
       const json target = result.value("target_pps", json());

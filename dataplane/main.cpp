@@ -16,6 +16,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "control/views/report_file.hpp"
 #include "control/views/run_views.hpp"
 #include "dataplane/eal/eal_args.hpp"
 #include "dataplane/eal/hugepage_files.hpp"
@@ -79,11 +80,9 @@ int main(int argc, char** argv) {
   } catch (const lr::profile::ConfigError& error) {
     return fail(kExitBadInput, error.what());
   }
-  if (!report_path.empty()) {
-    // Fail before traffic, not after a long run.
-    std::ofstream probe(report_path, std::ios::app);
-    if (!probe) return fail(kExitReport, fmt::format("cannot write the report file '{}'", report_path));
-  }
+  // Fail before traffic, not after a long run.
+  if (const std::string problem = lr::ctl::report_path_problem(report_path); !problem.empty())
+    return fail(kExitReport, fmt::format("cannot write the report file '{}': {}", report_path, problem));
 
   // Pages that data planes killed before they could free them hold: back to the host
   // first (they may be what this run needs).
@@ -159,10 +158,15 @@ int main(int argc, char** argv) {
       const std::string settings = lr::ctl::settings_changes(r.ports);
       if (!settings.empty()) std::printf("port settings changed:\n%s", settings.c_str());
       if (!report_path.empty()) {
-        std::ofstream out(report_path, std::ios::trunc);
-        out << lr::api::to_json(r).dump(2) << "\n";
-        if (!out) code = fail(kExitReport, fmt::format("writing the report file '{}' failed", report_path));
-        else std::printf("report: %s\n", report_path.c_str());
+        const std::string json_text = lr::api::to_json(r).dump(2) + "\n";
+        if (const std::string failed = lr::ctl::write_report_file(report_path, json_text); !failed.empty()) {
+          // The results are not lost: the JSON goes to stdout instead.
+          std::printf("%s", json_text.c_str());
+          code = fail(kExitReport, fmt::format("writing the report file '{}' failed: {}; the report is above, on "
+                                               "stdout", report_path, failed));
+        } else {
+          std::printf("report: %s\n", report_path.c_str());
+        }
       }
       if (code == 0 && r.mbufs_not_returned != 0) code = kExitLeak;
     }

@@ -16,6 +16,7 @@
 
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
+#include "control/views/report_file.hpp"
 #include "control/views/run_views.hpp"
 #include "control/client/dataplane_client.hpp"
 
@@ -91,6 +92,12 @@ int run_profile(const RunOptions& options) {
     std::fprintf(stderr, "linerate: cannot read the profile %s\n", options.profile_path.c_str());
     return 2;
   }
+  // Before any traffic: a run must not end in "cannot write".
+  if (const std::string problem = report_path_problem(options.report_path); !problem.empty()) {
+    std::fprintf(stderr, "linerate: cannot write the report file '%s': %s\n", options.report_path.c_str(),
+                 problem.c_str());
+    return 4;
+  }
   std::stringstream text;
   text << file.rdbuf();
 
@@ -154,10 +161,10 @@ int run_profile(const RunOptions& options) {
   if (report["interrupted"].get<bool>() && !options.as_json)
     std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
   if (!options.report_path.empty()) {
-    std::ofstream out(options.report_path, std::ios::trunc);
-    out << report.dump(2) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "linerate: writing the report file '%s' failed\n", options.report_path.c_str());
+    if (const std::string failed = write_report_file(options.report_path, report.dump(2) + "\n"); !failed.empty()) {
+      if (!options.as_json) std::printf("%s\n", report.dump(2).c_str());  // the results are not lost
+      std::fprintf(stderr, "linerate: writing the report file '%s' failed: %s; the report is on stdout\n",
+                   options.report_path.c_str(), failed.c_str());
       code = 4;
     } else if (!options.as_json) {
       std::printf("report: %s\n", options.report_path.c_str());

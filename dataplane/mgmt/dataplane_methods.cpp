@@ -63,6 +63,9 @@ std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::st
 void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership) {
   // Shared by the handlers that hold it; lives as long as the dispatcher's methods.
   const auto ender = std::make_shared<RunEnder>(io, engine);
+  // The last ended run's report, for a client whose copy was lost (a file it could not
+  // write, a connection that dropped during the drain): report.last.
+  const auto last_report = std::make_shared<json>();
   d.add("hello", "Protocol handshake. params: {client?}. Returns server, version, protocol, session.", false,
         [](Session& session, const api::Params& p) {
           if (auto client = p.optional_string("client")) session.client = *client;
@@ -257,7 +260,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
         "params {streams?: [names], ports?: [names]}: stops only those streams, or the streams sent from those ports "
         "(see stream.stop), and the run goes on. "
         "The drain runs on a timer: other sessions are answered meanwhile.",
-        true, [&, ender](Session& session, const api::Params& p, Reply reply) {
+        true, [&, ender, last_report](Session& session, const api::Params& p, Reply reply) {
           if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
           if (ender->ending()) throw RpcError(RpcCode::kBusy, "the run is already ending (its drain is in progress)");
           const std::vector<std::string> streams = p.strings("streams");
@@ -278,9 +281,16 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
             return;
           }
           for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          ender->end(AfterRun::kKeepPorts, [reply](RunReport finished) {
-            reply.complete([&] { return to_json(finished); });
+          ender->end(AfterRun::kKeepPorts, [reply, last_report](RunReport finished) {
+            *last_report = to_json(finished);
+            reply.complete([&] { return *last_report; });
           });
+        });
+  d.add("report.last",
+        "The report of the last run that ended (as traffic.stop returned it), kept until another run ends.", false,
+        [last_report](Session&, const api::Params&) {
+          if (last_report->is_null()) throw RpcError(RpcCode::kFailed, "no run has ended yet");
+          return *last_report;
         });
   d.add("traffic.status", "Whether traffic runs, and whether every stream has finished sending.", false,
         [&](Session&, const api::Params&) {

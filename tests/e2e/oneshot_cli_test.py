@@ -179,7 +179,14 @@ duration = "1s"
         proc = subprocess.run([lrtest.BINARY, "--config", profile, "--report", "/nonexistent/dir/r.json"],
                               capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.returncode, 4)
-        self.assertIn("cannot write the report file '/nonexistent/dir/r.json'", proc.stderr)
+        self.assertIn("cannot write the report file '/nonexistent/dir/r.json': no such directory '/nonexistent/dir'\n",
+                      proc.stderr)
+        self.assertFalse(os.path.exists("/nonexistent"))
+        # `linerate run` checks before it starts anything, too.
+        run = subprocess.run([LINERATE, "run", profile, "--report", self.dir], capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 4)
+        self.assertEqual(run.stderr, "linerate: cannot write the report file '%s': '%s' is a directory\n"
+                         % (self.dir, self.dir))
 
     def test_linerate_run_starts_its_own_data_plane(self):
         # No data plane serves: `linerate run` starts one for the run and stops it after.

@@ -189,6 +189,28 @@ class Serve(lrtest.DataplaneCase):
         self.assertTrue(client.result("port.list")[0]["link_up"])
         client.close()
 
+    def test_a_bad_report_path_never_costs_a_report(self):
+        self.assertIn("no run has ended yet", self.cli("report", "--last").stderr)
+        self.assertEqual(self.cli("start").returncode, 0)
+        lrtest.wait_for_frames(Client(self.sock_path), tx=100, rx=100)
+        # Refused before anything stops: the run goes on.
+        bad = self.cli("stop", "--report", "/nonexistent/stop.json")
+        self.assertEqual(bad.returncode, 4)
+        self.assertEqual(bad.stderr, "linerate: cannot write the report file '/nonexistent/stop.json': no such "
+                                     "directory '/nonexistent'\n")
+        self.assertEqual(self.cli("stop", "--report", self.dir).stderr,
+                         "linerate: cannot write the report file '%s': '%s' is a directory\n" % (self.dir, self.dir))
+        self.assertTrue(Client(self.sock_path).result("traffic.status")["running"])
+        stopped = self.cli("--json", "stop")
+        self.assertEqual(stopped.returncode, 0, stopped.stderr)
+        # The data plane keeps the last report for whoever lost theirs.
+        path = os.path.join(self.dir, "again.json")
+        last = self.cli("--json", "report", "--last", "--report", path)
+        self.assertEqual(last.returncode, 0, last.stderr)
+        self.assertEqual(json.loads(last.stdout), json.loads(stopped.stdout))
+        with open(path) as f:
+            self.assertEqual(json.load(f), json.loads(stopped.stdout))
+
     def test_cli(self):
         ports = self.cli("ports")
         self.assertEqual(ports.returncode, 0, ports.stderr)
