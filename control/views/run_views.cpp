@@ -30,8 +30,10 @@ std::string plan_text(const api::RunPlan& plan) {
     out += fmt::format("  port {} '{}' {} (driver {}, socket {}, checksums in {}, link {} {})\n", p.port_id, p.name,
                        p.device, p.driver, p.socket < 0 ? std::string("any") : std::to_string(p.socket),
                        p.checksum_offload ? "hardware" : "software", p.link_up ? "up" : "down", speed);
-    for (const api::QueuePlan& q : p.rx_queues)
-      out += fmt::format("    rx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
+    if (!p.rx_not_polled.empty() && !p.rx_queues.empty()) out += "    rx " + p.rx_not_polled + "\n";
+    else
+      for (const api::QueuePlan& q : p.rx_queues)
+        out += fmt::format("    rx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
     for (const api::QueuePlan& q : p.tx_queues)
       out += fmt::format("    tx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
   }

@@ -190,6 +190,7 @@ struct PortPlan {
   bool speed_from_profile = false;
   std::vector<QueuePlan> rx_queues;
   std::vector<QueuePlan> tx_queues;
+  std::string rx_not_polled;     ///< "" or why the RX queues are not polled
 };
 
 struct StreamPlan {

@@ -16,8 +16,10 @@ std::string device_port_name(const std::string& device) {
 
 std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hugepages_free) {
   const profile::EalCfg& eal = profile.eal;
+  // lib.telemetry: its one warning says that no legacy (v1) socket was made, at every start;
+  // the v2 socket (dpdk-telemetry.py) is unaffected.
   std::vector<std::string> args{"linerate-dataplane", "--lcores", eal.lcores, "-m", std::to_string(eal.memory_mb),
-                                "--log-level", "lib.eal:warning"};
+                                "--log-level", "lib.eal:warning", "--log-level", "lib.telemetry:error"};
   const bool huge = eal.huge_pages == profile::HugePages::kOn ||
                     (eal.huge_pages == profile::HugePages::kAuto && hugepages_free);
   if (huge) {

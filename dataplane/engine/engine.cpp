@@ -156,11 +156,12 @@ api::RunPlan Engine::plan() const {
   for (size_t p = 0; p < st.ports.size(); ++p) {
     const EthdevPort& port = st.ports[p];
     api::PortPlan pp{port.port_id(), port.name(), port.cfg().device, port.info().driver, port.info().socket,
-                     port.tx_checksum_offload(), port.link().up, port.speed_bps(), port.cfg().speed_bps != 0, {}, {}};
+                     port.tx_checksum_offload(), port.link().up, port.speed_bps(), port.cfg().speed_bps != 0, {}, {}, {}};
     for (const QueueAssignment& a : st.lcore_plan.rx)
       if (a.port_index == p) pp.rx_queues.push_back({a.queue_id, a.lcore_id, a.cross_numa});
     for (const QueueAssignment& a : st.lcore_plan.tx)
       if (a.port_index == p) pp.tx_queues.push_back({a.queue_id, a.lcore_id, a.cross_numa});
+    pp.rx_not_polled = rx_not_polled_reason(port, st.profile.streams);
     out.ports.push_back(std::move(pp));
   }
   for (const StreamState& s : st.run.streams) {
@@ -325,7 +326,8 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   report.started_at = st.started_at;
 
   // Frames still queued after the drain: freed here (so mbufs return), counted apart.
-  for (EthdevPort& p : st.ports) p.drain_rx_queues(kPoolSlack, fast::kRxBurst);
+  for (EthdevPort& p : st.ports)
+    if (rx_not_polled_reason(p, st.profile.streams).empty()) p.drain_rx_queues(kPoolSlack, fast::kRxBurst);
 
   for (size_t s = 0; s < st.run.streams.size(); ++s) {
     report.streams.push_back(st.collect_stream(s, Reading::kFinal));

@@ -81,6 +81,11 @@ struct RunState {
   std::vector<std::string> warnings; ///< about this set of streams (a "max" stream beside paced ones)
 };
 
+/// "" when the port's RX queues are polled, else why not: net_null's RX is an endless
+/// source of empty frames, polled only when a stream receives there. Every other port is
+/// polled, also with no stream receiving on it: stray and misdelivered frames are counted.
+std::string rx_not_polled_reason(const EthdevPort& port, const std::vector<profile::StreamCfg>& streams);
+
 /// Builds `run` (empty) from `in`. Errors: kInvalid (a frame the TX port's MTU cannot
 /// carry, a rate above its line rate, paced streams adding up to more than it carries), kNoMemory; `run` then holds what was built, freed
 /// with it.

@@ -129,6 +129,21 @@ rate = "20Mpps"
         self.assertIn("stream 's1' asks 20.000 Mpps but port 'p0' at 10 Gbit/s carries at most 14.881 Mpps",
                       proc.stderr)
 
+    def test_quiet_start_and_a_transmit_only_null_port_is_not_polled(self):
+        proc, report = self.run_dataplane(RING.replace("net_ring0", "net_null0") + """
+[[stream]]
+name = "out"
+tx_port = "p0"
+rate = "1%"
+count = 1000
+""", "-q")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stderr, "")  # no EAL or telemetry chatter
+        self.assertIn("\n    rx not polled: no stream receives here, and net_null's RX is an endless source of empty "
+                      "frames\n", proc.stdout)
+        p = self.port(report, "p0")
+        self.assertEqual((p["opackets"], p["ipackets"], p["rx_no_signature"]), (1000, 0, 0))
+
     def test_oversubscribed_port_is_refused_naming_streams_and_excess(self):
         proc, report = self.run_dataplane(RING + """
 [[stream]]

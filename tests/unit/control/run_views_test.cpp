@@ -94,7 +94,9 @@ TEST(RunViews, LiveLineShowsEachPortsRateOverTheInterval) {
 TEST(RunViews, PlanTextNamesQueuesLcoresRatesAndLimits) {
   api::RunPlan plan;
   plan.ports.push_back({0, "p0", "net_ring0", "net_ring", -1, false, true, 10'000'000'000, true,
-                        {{0, 1, false}}, {{0, 1, false}, {1, 2, true}}});
+                        {{0, 1, false}}, {{0, 1, false}, {1, 2, true}}, ""});
+  plan.ports.push_back({1, "n0", "net_null0", "net_null", -1, false, true, 10'000'000'000, true, {{0, 1, false}}, {},
+                        "not polled: no stream receives here"});
   plan.streams.push_back({"vlan64", "p0", std::string("p0"), 64, 297619.05, 0, 3'000'000'000, {{0, 1, false}}});
   plan.streams.push_back({"blast", "p0", std::nullopt, 1518, 0, 1000, 0, {{1, 2, false}}});
   EXPECT_EQ(plan_text(plan),
@@ -103,6 +105,8 @@ TEST(RunViews, PlanTextNamesQueuesLcoresRatesAndLimits) {
             "    rx queue 0 -> lcore 1\n"
             "    tx queue 0 -> lcore 1\n"
             "    tx queue 1 -> lcore 2 (cross-NUMA)\n"
+            "  port 1 'n0' net_null0 (driver net_null, socket any, checksums in software, link up 10 Gbit/s (from profile))\n"
+            "    rx not polled: no stream receives here\n"
             "  stream 'vlan64' p0 -> p0: 64.0 B mean frame, 0.297619 Mpps, 3 s, lanes: q0@lcore1\n"
             "  stream 'blast' p0 -> (transmit only): 1518.0 B mean frame, max rate, 1000 frames, lanes: q1@lcore2\n");
 }
