@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace lr::ctl {
@@ -35,12 +36,26 @@ std::vector<api::StreamReport> stream_reports(const json& stats_streams) {
 }
 
 std::string ports_table(const json& ports) {
-  std::string out = fmt::format("{:<12} {:<28} {:<14} {:>6} {:>5} {:>10} {:>7}\n", "port", "device", "driver",
-                                "socket", "link", "Gbit/s", "owner");
-  for (const json& p : ports)
-    out += fmt::format("{:<12} {:<28} {:<14} {:>6} {:>5} {:>10} {:>7}\n", p.value("name", ""), p.value("device", ""),
-                       p.value("driver", ""), p.value("socket", -1), p.value("link_up", false) ? "up" : "down",
-                       p.value("link_speed_bps", uint64_t{0}) / 1e9, text_or_dash(p.value("owner", json())));
+  // Long device strings ("net_af_packet0,iface=...,qdisc_bypass=0") widen their column.
+  size_t name_w = 12, device_w = 28, driver_w = 14;
+  for (const json& p : ports) {
+    name_w = std::max(name_w, p.value("name", "").size());
+    device_w = std::max(device_w, p.value("device", "").size());
+    driver_w = std::max(driver_w, p.value("driver", "").size());
+  }
+  std::string out = fmt::format("{:<{}} {:<{}} {:<{}} {:>6} {:>5} {:>11} {:>11} {:>7}\n", "port", name_w, "device",
+                                device_w, "driver", driver_w, "socket", "link", "link_Gbit/s", "rate_Gbit/s", "owner");
+  for (const json& p : ports) {
+    // rate_Gbit/s: what percentages and line rate refer to; "*" when the profile's `speed` set it.
+    const std::string rate = fmt::format("{}{}", p.value("speed_bps", uint64_t{0}) / 1e9,
+                                         p.value("speed_from_profile", false) ? "*" : "");
+    out += fmt::format("{:<{}} {:<{}} {:<{}} {:>6} {:>5} {:>11} {:>11} {:>7}\n", p.value("name", ""), name_w,
+                       p.value("device", ""), device_w, p.value("driver", ""), driver_w, p.value("socket", -1),
+                       p.value("link_up", false) ? "up" : "down", p.value("link_speed_bps", uint64_t{0}) / 1e9, rate,
+                       text_or_dash(p.value("owner", json())));
+  }
+  if (std::any_of(ports.begin(), ports.end(), [](const json& p) { return p.value("speed_from_profile", false); }))
+    out += "(* the profile's speed)\n";
   return out;
 }
 

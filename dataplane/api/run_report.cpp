@@ -59,6 +59,8 @@ void port_fields(P& p, Fn&& fn) {
   fn("socket", p.socket);
   fn("link_up", p.link_up);
   fn("link_speed_bps", p.link_speed_bps);
+  fn("speed_bps", p.speed_bps);
+  fn("speed_from_profile", p.speed_from_profile);
   fn("ipackets", p.counters.ipackets);
   fn("opackets", p.counters.opackets);
   fn("ibytes", p.counters.ibytes);

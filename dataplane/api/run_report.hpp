@@ -109,7 +109,9 @@ struct PortReport {
   uint16_t port_id = 0;
   int socket = -1;
   bool link_up = false;
-  uint64_t link_speed_bps = 0;
+  uint64_t link_speed_bps = 0;    ///< what the link reports
+  uint64_t speed_bps = 0;         ///< what rates refer to: the profile's `speed`, else the link's
+  bool speed_from_profile = false;
   PortCounters counters;
   uint64_t rx_no_signature = 0;   ///< frames linerate received without a signature
   uint64_t rx_after_drain = 0;    ///< frames still queued when the drain interval ended

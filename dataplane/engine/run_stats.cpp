@@ -132,6 +132,8 @@ PortReport Engine::State::collect_port(size_t index) const {
   r.socket = p.info().socket;
   r.link_up = p.link().up;
   r.link_speed_bps = uint64_t{p.link().speed_mbps} * 1'000'000;
+  r.speed_bps = p.speed_bps();
+  r.speed_from_profile = p.cfg().speed_bps != 0;
   if (auto counters = p.counters_this_run()) r.counters = *counters;
   for (const LcoreState& l : run.lcores)
     for (size_t i = 0; i < l.rxqs.size(); ++i)

@@ -77,9 +77,13 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   d.add("methods.list", "Every method with its help and whether it changes state.", false,
         [&d](Session&, const api::Params&) { return d.list(); });
 
-  d.add("port.list", "Ports: name, device, driver, socket, link, owner session (null: none).", false,
-        [&](Session&, const api::Params&) {
+  d.add("port.list",
+        "Ports: name, device, driver, socket, link (read now), the speed rates refer to (speed_bps: the profile's "
+        "speed, else the link's), owner session (null: none).",
+        false, [&](Session&, const api::Params&) {
           json out = json::array();
+          for (const std::string& name : engine.port_controls().names_list())
+            if (auto port = engine.port(name)) (*port)->refresh_link();  // the same link state as port.link
           for (const PortReport& r : engine.port_reports()) {
             const auto owner = ownership.owner(r.name);
             out.push_back({{"name", r.name},
@@ -89,6 +93,8 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
                            {"socket", r.socket},
                            {"link_up", r.link_up},
                            {"link_speed_bps", r.link_speed_bps},
+                           {"speed_bps", r.speed_bps},
+                           {"speed_from_profile", r.speed_from_profile},
                            {"owner", owner ? json(*owner) : json(nullptr)}});
           }
           return out;

@@ -26,6 +26,7 @@ class PortControls {
   PortControl* find(const std::string& name);
   /// "a, b": the names there are, for messages.
   std::string names() const;
+  std::vector<std::string> names_list() const;
   std::vector<std::unique_ptr<PortControl>>& all() { return ports_; }
 
   /// The profile's fec, pause, pfc and flow_rules on each port, each read back. Errors

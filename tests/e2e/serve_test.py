@@ -214,7 +214,7 @@ class Serve(lrtest.DataplaneCase):
     def test_cli(self):
         ports = self.cli("ports")
         self.assertEqual(ports.returncode, 0, ports.stderr)
-        self.assertRegex(ports.stdout, r"p0 +net_ring0 +net_ring +0 +up +10 +-")
+        self.assertRegex(ports.stdout, r"p0 +net_ring0 +net_ring +0 +up +10 +10\* +-")
         self.assertEqual(self.cli("start").stdout, "traffic started\n")
         lrtest.wait_for_frames(Client(self.sock_path), tx=1000, rx=1000)
         stats = self.cli("--json", "stats")
