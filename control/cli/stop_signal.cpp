@@ -1,6 +1,9 @@
 #include "control/cli/stop_signal.hpp"
 
+#include <poll.h>
 #include <signal.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -30,6 +33,39 @@ void sleep_unless_stopped(double seconds) {
   using clock = std::chrono::steady_clock;
   const auto until = clock::now() + std::chrono::duration<double>(seconds);
   while (!g_stop.load() && clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+struct QuitKey::Saved {
+  termios mode;
+};
+
+QuitKey::QuitKey() {
+  if (::isatty(STDIN_FILENO) == 0) return;
+  saved_ = new Saved{};
+  if (::tcgetattr(STDIN_FILENO, &saved_->mode) != 0) return;
+  termios keys = saved_->mode;
+  keys.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO);
+  keys.c_cc[VMIN] = 0;
+  keys.c_cc[VTIME] = 0;
+  raw_ = ::tcsetattr(STDIN_FILENO, TCSANOW, &keys) == 0;
+}
+
+QuitKey::~QuitKey() {
+  if (raw_) ::tcsetattr(STDIN_FILENO, TCSANOW, &saved_->mode);
+  delete saved_;
+}
+
+void QuitKey::sleep(double seconds) {
+  if (!raw_) return sleep_unless_stopped(seconds);
+  using clock = std::chrono::steady_clock;
+  const auto until = clock::now() + std::chrono::duration<double>(seconds);
+  while (!g_stop.load() && clock::now() < until) {
+    pollfd in{STDIN_FILENO, POLLIN, 0};
+    if (::poll(&in, 1, 20) == 1) {
+      char key = 0;
+      if (::read(STDIN_FILENO, &key, 1) == 1 && (key == 'q' || key == 'Q')) g_stop.store(true);
+    }
+  }
 }
 
 }  // namespace lr::ctl

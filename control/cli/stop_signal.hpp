@@ -12,4 +12,21 @@ bool stop_requested() noexcept;
 /// Sleeps up to `seconds`, waking early on a stop request.
 void sleep_unless_stopped(double seconds);
 
+/// `q` on the terminal as a stop request too, for full-screen views: the terminal reads
+/// keys unechoed while this lives, and is given back as it was.
+class QuitKey {
+ public:
+  QuitKey();
+  ~QuitKey();
+  QuitKey(const QuitKey&) = delete;
+  QuitKey& operator=(const QuitKey&) = delete;
+  /// Sleeps up to `seconds`, waking early on a stop request or `q` (then a stop request).
+  void sleep(double seconds);
+
+ private:
+  bool raw_ = false;
+  struct Saved;
+  Saved* saved_ = nullptr;
+};
+
 }  // namespace lr::ctl

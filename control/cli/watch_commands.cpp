@@ -3,6 +3,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -47,22 +49,28 @@ std::string port_rates_table(const json& before, const json& after, double secon
 
 int run_top(DataplaneClient& client) {
   catch_stop_signals();
+  QuitKey quit_key;
   Screen screen;
   json before = client.call("stats.ports");
+  std::vector<api::StreamReport> streams_before = stream_reports(client.call("stats.streams"));
   auto last = clock_type::now();
   while (!stop_requested()) {
-    sleep_unless_stopped(1.0);
+    quit_key.sleep(1.0);
+    if (stop_requested()) break;
     const json after = client.call("stats.ports");
-    const json streams = client.call("stats.streams");
+    std::vector<api::StreamReport> streams = stream_reports(client.call("stats.streams"));
     const json status = client.call("traffic.status");
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
-    std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (Ctrl-C quits)\n\n%s\n%s",
+    // Ports and streams over the same interval: the streams of a port add up to it.
+    std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
                 status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
-                port_rates_table(before, after, seconds).c_str(), stream_table(stream_reports(streams)).c_str());
+                seconds, port_rates_table(before, after, seconds).c_str(),
+                stream_table(with_interval_rates(streams_before, streams, seconds)).c_str());
     std::fflush(stdout);
     before = after;
+    streams_before = std::move(streams);
     last = now;
   }
   return 0;
@@ -70,12 +78,28 @@ int run_top(DataplaneClient& client) {
 
 int run_stats_watch(DataplaneClient& client, bool as_json) {
   catch_stop_signals();
+  // Control codes only for a terminal: piped or redirected, each table follows the last.
+  const bool terminal = ::isatty(STDOUT_FILENO) != 0;
+  std::vector<api::StreamReport> before = stream_reports(client.call("stats.streams"));
+  auto last = clock_type::now();
   while (!stop_requested()) {
-    const json result = client.call("stats.streams");
-    if (as_json) std::printf("%s\n", result.dump().c_str());
-    else std::printf("\033[H\033[2J%s", stream_table(stream_reports(result)).c_str());  // home + clear
-    std::fflush(stdout);
     sleep_unless_stopped(1.0);
+    if (stop_requested()) break;
+    const json result = client.call("stats.streams");
+    const auto now = clock_type::now();
+    const double seconds = std::chrono::duration<double>(now - last).count();
+    std::vector<api::StreamReport> streams = stream_reports(result);
+    if (as_json) {
+      std::printf("%s\n", result.dump().c_str());
+    } else {
+      const std::string title = fmt::format("{:%H:%M:%S}  tx_Mpps over the last {:.1f} s; counts since the run started\n",
+                                            fmt::localtime(std::time(nullptr)), seconds);
+      std::printf("%s%s%s%s", terminal ? "\033[H\033[2J" : "", title.c_str(),
+                  stream_table(with_interval_rates(before, streams, seconds)).c_str(), terminal ? "" : "\n");
+    }
+    std::fflush(stdout);
+    before = std::move(streams);
+    last = now;
   }
   return 0;
 }

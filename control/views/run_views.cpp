@@ -88,6 +88,17 @@ std::string run_table(const api::RunReport& r) {
   return out;
 }
 
+std::vector<api::StreamReport> with_interval_rates(const std::vector<api::StreamReport>& before,
+                                                   std::vector<api::StreamReport> after, double seconds) {
+  for (api::StreamReport& s : after) {
+    const auto earlier = std::find_if(before.begin(), before.end(), [&](const api::StreamReport& b) { return b.name == s.name; });
+    const uint64_t sent = earlier != before.end() && s.tx_packets >= earlier->tx_packets ? s.tx_packets - earlier->tx_packets
+                                                                                          : s.tx_packets;
+    s.tx_pps_achieved = seconds > 0 ? static_cast<double>(sent) / seconds : 0;
+  }
+  return after;
+}
+
 std::string link_changes(const api::RunReport& report) {
   std::string out;
   for (const api::PortReport& port : report.ports)

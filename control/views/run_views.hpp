@@ -28,6 +28,11 @@ std::string run_table(const api::RunReport& report);
 /// one line each; "" when no link changed.
 std::string link_changes(const api::RunReport& report);
 
+/// `after` with each stream's tx rate over the interval since `before` (matched by name),
+/// instead of the average since the run started: what a live view shows.
+std::vector<api::StreamReport> with_interval_rates(const std::vector<api::StreamReport>& before,
+                                                   std::vector<api::StreamReport> after, double seconds);
+
 /// "  port p0: mtu 1500 -> 2000: restored" per setting linerate changed on a port (and a
 /// failed restore's reason); "" when nothing was changed.
 std::string setting_change_line(const std::string& port, const api::SettingChange& change);

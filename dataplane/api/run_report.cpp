@@ -143,6 +143,12 @@ json to_json(const StreamReport& s) {
   stream_tx_fields(s, writer(j));
   j["rx_port"] = s.rx_port ? json(*s.rx_port) : json(nullptr);
   j["target_pps"] = s.target_pps == 0 ? json(nullptr) : json(s.target_pps);  // null: unpaced
+  if (!s.rate_changes.empty()) {
+    json changes = json::array();
+    for (const RateChange& c : s.rate_changes)
+      changes.push_back({{"at_s", c.at_s}, {"target_pps", c.target_pps == 0 ? json(nullptr) : json(c.target_pps)}});
+    j["rate_changes"] = std::move(changes);
+  }
   if (s.rx_port) {
     stream_rx_fields(s, writer(j));
     json latency = json::object();
@@ -223,6 +229,10 @@ StreamReport stream_report_from_json(const json& j) {
   if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) s.target_pps = it->get<double>();
   stream_rx_fields(s, reader(j));
   if (const auto it = j.find("latency_ns"); it != j.end() && it->is_object()) latency_fields(s.latency, reader(*it));
+  for (const json& c : j.value("rate_changes", json::array())) {
+    const json target = c.value("target_pps", json());
+    s.rate_changes.push_back({c.at("at_s").get<double>(), target.is_number() ? target.get<double>() : 0.0});
+  }
   return s;
 }
 

@@ -51,6 +51,12 @@ struct LatencySummary {
   double jitter_ns = 0;
 };
 
+/// A stream's target rate from a moment of the run on: at the start, then every change.
+struct RateChange {
+  double at_s = 0;        ///< since the run started
+  double target_pps = 0;  ///< 0: unpaced ("max")
+};
+
 struct StreamReport {
   std::string name;
   std::string tx_port;
@@ -72,6 +78,7 @@ struct StreamReport {
   uint64_t beyond_window = 0;
   uint64_t misdelivered = 0;
   LatencySummary latency;
+  std::vector<RateChange> rate_changes;  ///< the target at the start and every change (run reports)
 };
 
 /// One counter of a port's merged view (every source: ethdev, xstats, the kernel's).

@@ -73,6 +73,7 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
   r.rx_port = stream.cfg.rx_port;
   r.frame_bytes_mean = stream.cfg.frame.mean();
   r.target_pps = stream.pps;
+  r.rate_changes = stream.rate_changes;
   const bool live = reading == Reading::kLive;
   const uint64_t now_tsc = rte_rdtsc();
   // Receive side first: a frame counted as received was sent before, so while traffic

@@ -82,6 +82,19 @@ Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& s
   return warnings;
 }
 
+double mean_target_pps(const std::vector<api::RateChange>& changes, double active_s) {
+  if (changes.empty() || active_s <= 0) return 0;
+  double frames = 0;
+  for (size_t i = 0; i < changes.size(); ++i) {
+    const double from = std::min(changes[i].at_s, active_s);
+    const double to = i + 1 < changes.size() ? std::min(changes[i + 1].at_s, active_s) : active_s;
+    if (to <= from) continue;
+    if (changes[i].target_pps == 0) return 0;
+    frames += changes[i].target_pps * (to - from);
+  }
+  return frames / active_s;
+}
+
 std::string missed_target(const std::string& stream, double target_pps, double achieved_pps, uint64_t tx_queue_full) {
   if (target_pps <= 0 || achieved_pps >= target_pps * 0.995) return "";
   return fmt::format("stream '{}' sent {:.6f} Mpps, {:.2f} % below its target of {:.6f} Mpps ({} frames found the TX "

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/common/result.hpp"
 #include "dataplane/profile/profile.hpp"
 
@@ -28,6 +29,10 @@ struct PortLoad {
 /// streams, their shares and the excess); returns warnings for a "max" stream sharing a
 /// port with paced ones (they get what it leaves, not their rates).
 Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& streams);
+
+/// The mean target over a stream's `active_s` seconds of sending, from its rate changes
+/// (the first at 0 s); 0 when a segment was unpaced (nothing to hold it to).
+double mean_target_pps(const std::vector<api::RateChange>& changes, double active_s);
 
 /// "stream 's' sent 0.000543 Mpps, 99.9 % below its target of 1.020000 Mpps (...)" when
 /// the achieved rate misses a paced target by more than 0.5 %; "" otherwise.

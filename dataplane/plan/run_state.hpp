@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/common/result.hpp"
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/eal/numa_alloc.hpp"
@@ -63,6 +64,7 @@ struct StreamState {
   uint16_t tx_port = 0;  ///< index into ports
   double pps = 0;        ///< 0: unpaced
   std::vector<std::pair<uint16_t, unsigned>> lanes;  ///< (tx queue, lcore) per lane
+  std::vector<api::RateChange> rate_changes;          ///< this run's: the target at start, then each change
 };
 
 /// What a run is built from; all of it outlives the build.

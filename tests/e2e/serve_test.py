@@ -163,6 +163,12 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(client.result("stream.list")[0]["target_pps"], 500.0)
         report = client.result("traffic.stop")
         self.assertEqual(report["streams"][0]["lost"], 0)
+        # The report keeps every target the run had, from when it held.
+        changes = report["streams"][0]["rate_changes"]
+        self.assertEqual([c["target_pps"] for c in changes], [200000.0, 500.0])
+        self.assertEqual(changes[0]["at_s"], 0)
+        self.assertGreater(changes[1]["at_s"], 0)
+        self.assertLess(changes[1]["at_s"], report["duration_s"])
         # A new run keeps the new rate and counts from zero.
         client.result("traffic.start")
         lrtest.wait_for_frames(client, tx=50)
@@ -427,7 +433,9 @@ class Serve(lrtest.DataplaneCase):
                 break
         self.assertIn("linerate top", screen)
         self.assertRegex(screen, r"p0 +0\.0[0-9]{2} ")  # 20 kpps = 0.020 Mpps
-        subprocess.run(["tmux", "send-keys", "-t", session, "C-c"], check=True)
+        # The stream's rate is over the same last second as its port's, not a run average.
+        self.assertRegex(screen, r"s1 +[0-9]+ +0\.0[12][0-9]{2} +0\.0200 ")
+        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
         for _ in range(50):
             time.sleep(0.1)
             screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
@@ -435,6 +443,20 @@ class Serve(lrtest.DataplaneCase):
                 break
         self.assertIn("TOP-EXIT=0", screen)
         self.assertNotIn("linerate top", screen, "the alternate screen is gone")
+
+    def test_stats_watch_piped_has_no_control_codes_and_shows_interval_rates(self):
+        Client(self.sock_path).result("traffic.start")
+        watch = subprocess.Popen([LINERATE, "--socket", self.sock_path, "stats", "--watch"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        first = watch.stdout.readline()
+        table = [watch.stdout.readline() for _ in range(2)]
+        watch.send_signal(signal.SIGINT)
+        rest, _ = watch.communicate(timeout=10)
+        self.assertEqual(watch.returncode, 0)
+        self.assertRegex(first, r"^\d\d:\d\d:\d\d  tx_Mpps over the last 1\.\d s; counts since the run started\n$")
+        self.assertTrue(table[0].startswith("stream "))
+        self.assertRegex(table[1], r"^s1 +\d+ +0\.0[12]\d\d +0\.0200 ")
+        self.assertNotIn("\033", first + "".join(table) + rest)
 
     def test_prometheus_exporter(self):
         client = Client(self.sock_path)

@@ -77,6 +77,14 @@ TEST(PortLoads, AMaxStreamBesidePacedOnesIsAWarning) {
                                              "beside paced streams; those get what is left, not their rates"});
 }
 
+TEST(MeanTarget, EachRateCountsFromItsChangeToTheNext) {
+  // 200 kpps for 2 s, then 500 pps for the 3 s left of 5 s sending.
+  EXPECT_DOUBLE_EQ(mean_target_pps({{0, 200e3}, {2, 500}}, 5), (200e3 * 2 + 500 * 3) / 5);
+  EXPECT_DOUBLE_EQ(mean_target_pps({{0, 1e6}}, 3), 1e6);
+  EXPECT_DOUBLE_EQ(mean_target_pps({{0, 1e6}, {4, 2e6}}, 3), 1e6);  // changed after it stopped sending
+  EXPECT_EQ(mean_target_pps({{0, 1e6}, {1, 0}}, 3), 0);             // a "max" stretch: nothing to hold it to
+}
+
 TEST(MissedTarget, AStreamHalfAPercentShortIsNamedWithTheCause) {
   EXPECT_EQ(missed_target("imix", 1.02e6, 1.02e6 * 0.996, 0), "");
   EXPECT_EQ(missed_target("blast", 0, 5e6, 0), "");  // unpaced: no target to miss
