@@ -43,6 +43,11 @@ int main(int argc, char** argv) {
   CLI::App app{"linerate: drives a running data plane (linerate-dataplane --serve) over its control socket.",
                "linerate"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "linerate " LR_VERSION);
+  // Options of linerate itself (--json, --socket) are taken after the subcommand too:
+  // `linerate ports --json` as `linerate --json ports`. Set before the subcommands are made,
+  // which inherit it.
+  app.fallthrough();
   std::string socket_option;
   bool as_json = false;
   app.add_option("--socket", socket_option, "data plane socket (default: $LINERATE_SOCKET, else /run/linerate/dataplane.sock)");
@@ -53,6 +58,9 @@ int main(int argc, char** argv) {
   run->add_option("profile", run_options.profile_path, "profile (TOML); see config/README.md")->required();
   run->add_option("-r,--report", run_options.report_path, "write the JSON report to this file");
   run->add_flag("-q,--quiet", [&](int64_t) { run_options.live = false; }, "no live lines");
+  run->add_flag("--adopt-ports", run_options.adopt_ports,
+                "with a serving data plane whose ports differ from the profile's: run on its ports, saying how they differ");
+  run->add_flag("--plan-only", run_options.plan_only, "print the plan (ports, queues, lcores, rates) and run nothing");
   auto* module = app.add_subcommand("module", "optical / copper module EEPROM");
   module->require_subcommand(1);
   auto* module_decode = module->add_subcommand("decode", "decode a saved EEPROM image (ethtool -m IFACE raw on > FILE)");

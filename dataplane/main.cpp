@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   bool plan_only = false;
   bool serve = false;
   std::string socket_path;
+  app.set_version_flag("--version", "linerate-dataplane " LR_VERSION);
   app.add_option("-c,--config", config_path, "profile (TOML); see config/README.md")->required();
   app.add_option("-r,--report", report_path, "write the JSON report to this file");
   app.add_flag("-q,--quiet", quiet, "no live lines (one-shot), no banner (--serve)");
@@ -126,8 +127,8 @@ int main(int argc, char** argv) {
       cleanup();
       return fail(kExitCannotRun, lr::to_string(applied.error()));
     }
-    std::printf("%s", lr::ctl::plan_text((*engine)->plan()).c_str());
-    for (const std::string& warning : (*engine)->warnings()) std::printf("warning: %s\n", warning.c_str());
+    // A quiet service leaves the plan to its client (`linerate run` prints it).
+    if (!(serve && quiet)) std::printf("%s", lr::ctl::plan_text((*engine)->plan()).c_str());
     std::fflush(stdout);
     std::optional<lr::Result<lr::dp::RunReport>> report;
     if (plan_only) {

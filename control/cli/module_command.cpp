@@ -20,6 +20,11 @@ int print_module(const std::vector<uint8_t>& bytes, const std::string& source, b
     } else {
       std::printf("%s", module::format_module(decoded).c_str());
     }
+    // Decoded, but a script must notice that the bytes may not be what the module holds.
+    if (const std::string problem = module::checksum_problem(decoded); !problem.empty()) {
+      std::fprintf(stderr, "linerate: %s: %s\n", source.c_str(), problem.c_str());
+      return kExitChecksumsBad;
+    }
   } catch (const module::DecodeError& error) {
     std::fprintf(stderr, "linerate: %s: %s\n", source.c_str(), error.what());
     return 1;

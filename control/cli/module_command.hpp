@@ -8,8 +8,12 @@
 
 namespace lr::ctl {
 
+/// The exit status of a module image that decodes but whose checksums do not hold.
+constexpr int kExitChecksumsBad = 5;
+
 /// Decodes and prints `bytes` (read from `source`, named in errors). Returns the exit
-/// code: 0 decoded, 1 the image could not be decoded.
+/// code: 0 decoded, 1 the image could not be decoded, kExitChecksumsBad decoded but its
+/// checksums do not hold.
 int print_module(const std::vector<uint8_t>& bytes, const std::string& source, bool as_json, bool hex);
 
 /// As print_module for a saved image (e.g. `ethtool -m IFACE raw on > FILE`); 2 when the

@@ -19,6 +19,7 @@
 #include "control/views/report_file.hpp"
 #include "control/views/run_views.hpp"
 #include "control/client/dataplane_client.hpp"
+#include "dataplane/profile/load_toml.hpp"
 
 namespace lr::ctl {
 
@@ -46,6 +47,7 @@ class SpawnedDataplane {
     pid_ = ::fork();
     if (pid_ == 0) {
       ::setpgid(0, 0);  // Ctrl-C in the terminal is for linerate, which stops the run cleanly
+      ::dup2(STDERR_FILENO, STDOUT_FILENO);  // what it says goes to stderr: stdout is ours (--json)
       ::execlp(binary.c_str(), binary.c_str(), "--config", profile_path.c_str(), "--serve", "--quiet", "--socket",
                socket_path.c_str(), static_cast<char*>(nullptr));
       std::fprintf(stderr, "linerate: cannot start %s: %s\n", binary.c_str(), std::strerror(errno));
@@ -83,13 +85,43 @@ struct TempDir {
   }
 };
 
+// How the profile's ports differ from a serving data plane's (port.list), one line each;
+// empty when they match by name, device and (where the profile sets it) speed.
+std::vector<std::string> port_differences(const profile::Profile& profile, const json& serving) {
+  std::vector<std::string> out;
+  for (const profile::PortCfg& want : profile.ports) {
+    const auto have = std::find_if(serving.begin(), serving.end(),
+                                   [&](const json& p) { return p.value("name", "") == want.name; });
+    if (have == serving.end()) {
+      out.push_back(fmt::format("port '{}' ({}) is not one of the data plane's", want.name, want.device));
+      continue;
+    }
+    const std::string device = have->value("device", "");
+    if (device != want.device)
+      out.push_back(fmt::format("port '{}': device {} in the profile, {} in the data plane", want.name, want.device, device));
+    const uint64_t speed = have->value("speed_bps", uint64_t{0});
+    if (want.speed_bps != 0 && speed != want.speed_bps)
+      out.push_back(fmt::format("port '{}': speed {} Gbit/s in the profile, {} Gbit/s in the data plane", want.name,
+                                static_cast<double>(want.speed_bps) / 1e9, static_cast<double>(speed) / 1e9));
+  }
+  return out;
+}
 
 }  // namespace
 
 int run_profile(const RunOptions& options) {
   std::ifstream file(options.profile_path);
   if (!file) {
-    std::fprintf(stderr, "linerate: cannot read the profile %s\n", options.profile_path.c_str());
+    std::fprintf(stderr, "linerate: cannot read the profile %s: %s\n", options.profile_path.c_str(), std::strerror(errno));
+    return 2;
+  }
+  // Checked here as the data plane would check it, so that a bad profile is exit 2 and
+  // the same message in both programs.
+  profile::Profile profile;
+  try {
+    profile = profile::load_profile_file(options.profile_path);
+  } catch (const profile::ConfigError& error) {
+    std::fprintf(stderr, "linerate: %s\n", error.what());
     return 2;
   }
   // Before any traffic: a run must not end in "cannot write".
@@ -108,7 +140,22 @@ int run_profile(const RunOptions& options) {
   const std::string socket = default_socket_path(options.socket);
   try {
     client = std::make_unique<DataplaneClient>(socket);
-    // A running data plane: this profile's streams replace its streams.
+    // A running data plane: the profile's ports must be its ports (a 10% meant for a 40G
+    // port must not run on a 10G one), then this profile's streams replace its streams.
+    if (const auto differences = port_differences(profile, client->call("port.list")); !differences.empty()) {
+      std::string text_lines;
+      for (const std::string& d : differences) text_lines += "  " + d + "\n";
+      if (!options.adopt_ports) {
+        std::fprintf(stderr,
+                     "linerate: the profile's ports are not the serving data plane's (%s):\n%s"
+                     "Run it on a data plane of its own (stop the service, or give another --socket), or add "
+                     "--adopt-ports to run its streams on the service's ports as they are.\n",
+                     socket.c_str(), text_lines.c_str());
+        return 1;
+      }
+      std::fprintf(stderr, "linerate: --adopt-ports: the streams run on the serving data plane's ports, not the "
+                           "profile's:\n%s", text_lines.c_str());
+    }
     client->call("stream.load", {{"profile", text.str()}, {"path", options.profile_path}});
   } catch (const ConnectionError&) {
     if (!options.socket.empty()) throw;  // the user named a socket: do not start another data plane
@@ -130,6 +177,17 @@ int run_profile(const RunOptions& options) {
       }
     }
   }
+
+  // The plan, as the one-shot data plane prints it: in every mode, from the data plane
+  // that runs it.
+  const json plan = client->call("plan");
+  if (options.plan_only) {
+    if (options.as_json) std::printf("%s\n", plan.dump(2).c_str());
+    else std::printf("%s", plan_text(api::run_plan_from_json(plan)).c_str());
+    return 0;
+  }
+  if (!options.as_json) std::printf("%s", plan_text(api::run_plan_from_json(plan)).c_str());
+  std::fflush(stdout);
 
   catch_stop_signals();
 

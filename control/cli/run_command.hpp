@@ -14,6 +14,8 @@ struct RunOptions {
   std::string report_path;  ///< "" : no file
   bool as_json = false;
   bool live = true;
+  bool adopt_ports = false;  ///< a serving data plane's ports differ from the profile's: use them
+  bool plan_only = false;    ///< print the plan, run nothing
 };
 
 /// Returns the process exit code (0 done, 1 refused, 3 no data plane, 4 report file).

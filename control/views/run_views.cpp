@@ -48,6 +48,7 @@ std::string plan_text(const api::RunPlan& plan) {
                        s.target_pps > 0 ? fmt::format("{:.6f} Mpps", s.target_pps / 1e6) : std::string("max rate"), stop,
                        lanes);
   }
+  for (const std::string& warning : plan.warnings) out += "warning: " + warning + "\n";
   return out;
 }
 

@@ -131,7 +131,76 @@ auto reader(const json& j) {
 
 constexpr const char* kSchema = "linerate.run_report/1";
 
+template <class P, class Fn>
+void port_plan_fields(P& p, Fn&& fn) {
+  fn("port_id", p.port_id);
+  fn("name", p.name);
+  fn("device", p.device);
+  fn("driver", p.driver);
+  fn("socket", p.socket);
+  fn("checksum_offload", p.checksum_offload);
+  fn("link_up", p.link_up);
+  fn("speed_bps", p.speed_bps);
+  fn("speed_from_profile", p.speed_from_profile);
+  fn("rx_queues", p.rx_queues);
+  fn("tx_queues", p.tx_queues);
+  fn("rx_not_polled", p.rx_not_polled);
+}
+
+template <class S, class Fn>
+void stream_plan_fields(S& s, Fn&& fn) {
+  fn("name", s.name);
+  fn("tx_port", s.tx_port);
+  fn("frame_bytes_mean", s.frame_bytes_mean);
+  fn("target_pps", s.target_pps);
+  fn("count", s.count);
+  fn("duration_ns", s.duration_ns);
+  fn("lanes", s.lanes);
+}
+
 }  // namespace
+
+void to_json(json& j, const QueuePlan& q) { j = json{{"queue", q.queue}, {"lcore", q.lcore}, {"cross_numa", q.cross_numa}}; }
+
+void from_json(const json& j, QueuePlan& q) {
+  j.at("queue").get_to(q.queue);
+  j.at("lcore").get_to(q.lcore);
+  q.cross_numa = j.value("cross_numa", false);
+}
+
+json to_json(const RunPlan& plan) {
+  json ports = json::array();
+  for (const PortPlan& p : plan.ports) {
+    json j = json::object();
+    port_plan_fields(p, writer(j));
+    ports.push_back(std::move(j));
+  }
+  json streams = json::array();
+  for (const StreamPlan& s : plan.streams) {
+    json j = json::object();
+    stream_plan_fields(s, writer(j));
+    j["rx_port"] = s.rx_port ? json(*s.rx_port) : json(nullptr);
+    streams.push_back(std::move(j));
+  }
+  return json{{"ports", ports}, {"streams", streams}, {"warnings", plan.warnings}};
+}
+
+RunPlan run_plan_from_json(const json& j) {
+  RunPlan plan;
+  for (const json& p : j.value("ports", json::array())) {
+    PortPlan port;
+    port_plan_fields(port, reader(p));
+    plan.ports.push_back(std::move(port));
+  }
+  for (const json& s : j.value("streams", json::array())) {
+    StreamPlan stream;
+    stream_plan_fields(stream, reader(s));
+    if (const auto it = s.find("rx_port"); it != s.end() && it->is_string()) stream.rx_port = it->get<std::string>();
+    plan.streams.push_back(std::move(stream));
+  }
+  plan.warnings = j.value("warnings", std::vector<std::string>{});
+  return plan;
+}
 
 PortCounters PortCounters::operator-(const PortCounters& b) const noexcept {
   return PortCounters{ipackets - b.ipackets, opackets - b.opackets, ibytes - b.ibytes, obytes - b.obytes,

@@ -216,6 +216,14 @@ struct StreamPlan {
 struct RunPlan {
   std::vector<PortPlan> ports;
   std::vector<StreamPlan> streams;
+  std::vector<std::string> warnings;  ///< about the ports and these streams, before traffic
 };
+
+/// The plan as the `plan` method returns it, and back.
+nlohmann::json to_json(const RunPlan& plan);
+RunPlan run_plan_from_json(const nlohmann::json& j);
+// For nlohmann's own conversions of the plan's queue lists.
+void to_json(nlohmann::json& j, const QueuePlan& q);
+void from_json(const nlohmann::json& j, QueuePlan& q);
 
 }  // namespace lr::api

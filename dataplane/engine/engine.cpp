@@ -170,6 +170,7 @@ api::RunPlan Engine::plan() const {
     for (const auto& [queue, lcore] : s.lanes) sp.lanes.push_back({queue, lcore, false});
     out.streams.push_back(std::move(sp));
   }
+  out.warnings = warnings();
   return out;
 }
 

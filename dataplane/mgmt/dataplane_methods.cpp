@@ -20,7 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
+constexpr const char* kVersion = LR_VERSION;
 
 const profile::PortCfg& port_named(const Engine& engine, const std::string& name) {
   const profile::PortCfg* port = engine.profile().find_port(name);
@@ -292,6 +292,9 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
             reply.complete([&] { return *last_report; });
           });
         });
+  d.add("plan", "What the next run will do: per port its queues and lcores, per stream its rate and lanes, and "
+        "the warnings about them (as the one-shot data plane prints it).", false,
+        [&](Session&, const api::Params&) { return to_json(engine.plan()); });
   d.add("report.last",
         "The report of the last run that ended (as traffic.stop returned it), kept until another run ends.", false,
         [last_report](Session&, const api::Params&) {

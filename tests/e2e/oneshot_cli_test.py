@@ -227,6 +227,17 @@ count = 30000
         self.assertEqual((s["tx_packets"], s["rx_packets"], s["tx_bytes"], s["lost"]), (30000, 30000, 30000 * 256, 0))
         after = {d for d in os.listdir("/tmp") if d.startswith("linerate-run-")}
         self.assertEqual(after - before, set(), "the run's socket directory is removed")
+        # With --json, stdout holds only the report (jq reads it); the plan stays off it.
+        as_json = subprocess.run([LINERATE, "--json", "run", profile, "-q"], capture_output=True, text=True,
+                                 timeout=120, env=env)
+        self.assertEqual(as_json.returncode, 0, as_json.stderr)
+        self.assertEqual(json.loads(as_json.stdout)["streams"][0]["rx_packets"], 30000)
+        # A profile error is the data plane's exit code and message, from either program.
+        bad = self.write_profile(RING + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrat = \"1%\"\n", "typo.toml")
+        from_cli = subprocess.run([LINERATE, "run", bad], capture_output=True, text=True, timeout=60, env=env)
+        from_dataplane = subprocess.run([lrtest.BINARY, "--config", bad], capture_output=True, text=True, timeout=60)
+        self.assertEqual((from_cli.returncode, from_dataplane.returncode), (2, 2))
+        self.assertEqual(from_cli.stderr.replace("linerate:", "linerate-dataplane:", 1), from_dataplane.stderr)
 
     def test_module_decode(self):
         # An SFP28 image built from SFF-8472: A0h serial ID, A2h thresholds and live values.
@@ -257,6 +268,8 @@ count = 30000
         for lane in range(4):
             q[34 + 2 * lane:36 + 2 * lane] = (200 if lane == 2 else 6000).to_bytes(2, "big")
         q[512 + 176 - 128:512 + 176 - 128 + 4] = (34674).to_bytes(2, "big") + (355).to_bytes(2, "big")  # RX high/low alarm
+        q[191] = sum(q[128:191]) & 0xFF
+        q[223] = sum(q[192:223]) & 0xFF
         qpath = os.path.join(self.dir, "qsfp.bin")
         with open(qpath, "wb") as f:
             f.write(q)
@@ -264,6 +277,24 @@ count = 30000
         self.assertEqual(qout.returncode, 0, qout.stderr)
         self.assertRegex(qout.stdout, r"Identifier +: 0x11 \(QSFP28\)\n")
         self.assertRegex(qout.stdout, r"rx_power\[3\] status +: BEYOND: low alarm\n")
+        # --json after the subcommand, as the README writes it.
+        qjs = subprocess.run([LINERATE, "module", "decode", qpath, "--json"], capture_output=True, text=True)
+        self.assertEqual(json.loads(qjs.stdout)["identifier"], 0x11)
+        # A checksum that does not hold still decodes, and the exit status says so.
+        q[200] ^= 0xFF
+        with open(qpath, "wb") as f:
+            f.write(q)
+        bad_sum = subprocess.run([LINERATE, "module", "decode", qpath], capture_output=True, text=True)
+        self.assertEqual(bad_sum.returncode, 5)
+        self.assertRegex(bad_sum.stdout, r"Identifier +: 0x11 \(QSFP28\)\n")
+        self.assertEqual(bad_sum.stderr, "linerate: %s: checksums BAD (base ok, extended BAD): the image may be corrupt "
+                                         "or misread\n" % qpath)
+        with open(qpath, "wb") as f:
+            f.write(bytes(640))
+        blank = subprocess.run([LINERATE, "module", "decode", qpath], capture_output=True, text=True)
+        self.assertEqual((blank.returncode, blank.stderr), (1, "linerate: %s: byte 0 (identifier) is 0x00: no module "
+                                                                "type is set (a blank, unprogrammed or unread EEPROM)\n"
+                                                            % qpath))
         with open(path, "wb") as f:
             f.write(b[:100])
         short = subprocess.run([LINERATE, "module", "decode", path], capture_output=True, text=True)

@@ -258,9 +258,38 @@ class Serve(lrtest.DataplaneCase):
         self.assertIsNone(self.proc.poll(), "the serving data plane keeps serving")
         bad = self.cli("run", self.write_profile(PROFILE.replace('tx_port = "p0"', 'tx_port = "p7"')
                                                  % (self.prefix, self.sock_path), "bad.toml"))
-        self.assertEqual(bad.returncode, 1)
-        self.assertIn("bad.toml:14:1: key 'stream[0].tx_port': stream 's1' uses port 'p7', which this data plane "
-                      "does not have (it has p0)", bad.stderr)
+        self.assertEqual(bad.returncode, 2)  # a profile error, found before the data plane is asked
+        self.assertIn("bad.toml:", bad.stderr)
+        self.assertIn("'p7'", bad.stderr)
+        # The data plane's own check of streams against its ports, for a client that skips the CLI's.
+        with open(os.path.join(self.dir, "bad.toml")) as f:
+            streams = "[[stream]]" + f.read().split("[[stream]]")[1]
+        refused = Client(self.sock_path).call("stream.load", profile=streams, path="bad.toml")
+        self.assertIn("stream 's1' uses port 'p7', which this data plane does not have (it has p0)",
+                      refused["error"]["message"])
+
+    def test_run_checks_the_profiles_ports_against_the_services(self):
+        # A profile written for a 40G net_null port must not run its 10 % on the service's 10G ring.
+        other = PROFILE.replace('device = "net_ring0"', 'device = "net_null0"').replace('speed = "10G"', 'speed = "40G"')
+        profile = self.write_profile(other % (self.prefix, self.sock_path), "other.toml")
+        refused = self.cli("run", profile)
+        self.assertEqual(refused.returncode, 1)
+        self.assertEqual(refused.stdout, "")
+        self.assertEqual(refused.stderr,
+                         "linerate: the profile's ports are not the serving data plane's (%s):\n"
+                         "  port 'p0': device net_null0 in the profile, net_ring0 in the data plane\n"
+                         "  port 'p0': speed 40 Gbit/s in the profile, 10 Gbit/s in the data plane\n"
+                         "Run it on a data plane of its own (stop the service, or give another --socket), or add "
+                         "--adopt-ports to run its streams on the service's ports as they are.\n" % self.sock_path)
+        self.assertFalse(Client(self.sock_path).result("traffic.status")["running"])
+        adopted = self.cli("run", profile, "--adopt-ports", "--plan-only")
+        self.assertEqual(adopted.returncode, 0, adopted.stderr)
+        self.assertIn("--adopt-ports: the streams run on the serving data plane's ports", adopted.stderr)
+        # The plan is printed in this mode too, and it is the service's: 10 Gbit/s, net_ring.
+        self.assertIn("port 0 'p0' net_ring0 (driver net_ring, socket 0, checksums in software, link up 10 Gbit/s "
+                      "(from profile))", adopted.stdout)
+        self.assertIn("stream 's1' p0 -> p0: 128.0 B mean frame, 0.020000 Mpps, until stopped", adopted.stdout)
+        self.assertFalse(Client(self.sock_path).result("traffic.status")["running"])
 
     def test_streams_ports_and_partial_traffic(self):
         client = Client(self.sock_path)

@@ -57,10 +57,26 @@ nlohmann::json identity_json(const ModuleIdentity& m, const char* layout) {
 DecodedModule decode_module(std::span<const uint8_t> image) {
   if (image.empty()) throw DecodeError("the image is empty");
   switch (image[0]) {
+    case 0x02: case 0x03: return decode_sff8472(image);
     case 0x0C: case 0x0D: case 0x11: return decode_sff8636(image);
     case 0x18: case 0x19: case 0x1E: return decode_cmis(image);
-    default: return decode_sff8472(image);  // says plainly when byte 0 is no SFP either
+    case 0x00:
+      throw DecodeError("byte 0 (identifier) is 0x00: no module type is set (a blank, unprogrammed or unread EEPROM)");
+    default:
+      throw DecodeError(fmt::format("byte 0 (identifier) is 0x{:02x}, which none of the three formats names: SFF-8472 "
+                                    "(0x03 SFP/SFP+/SFP28), SFF-8636 (0x0c QSFP, 0x0d QSFP+, 0x11 QSFP28) or CMIS "
+                                    "(0x18 QSFP-DD, 0x19 OSFP, 0x1e QSFP+ with CMIS)", image[0]));
   }
+}
+
+std::string checksum_problem(const DecodedModule& module) {
+  return std::visit(
+      [](const auto& m) -> std::string {
+        if (m.base_checksum_ok && m.ext_checksum_ok) return "";
+        return fmt::format("checksums BAD (base {}, extended {}): the image may be corrupt or misread",
+                           m.base_checksum_ok ? "ok" : "BAD", m.ext_checksum_ok ? "ok" : "BAD");
+      },
+      module);
 }
 
 std::string format_module(const DecodedModule& module) {

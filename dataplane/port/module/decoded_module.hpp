@@ -20,6 +20,9 @@ using DecodedModule = std::variant<Sff8472, Sff8636, Cmis>;
 /// Throws DecodeError: empty image, unknown identifier, or the layout's own errors.
 DecodedModule decode_module(std::span<const uint8_t> image);
 
+/// "" when the image's checksums hold, else which do not.
+std::string checksum_problem(const DecodedModule& module);
+
 std::string format_module(const DecodedModule& module);
 
 nlohmann::json module_to_json(const DecodedModule& module);

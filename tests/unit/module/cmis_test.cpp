@@ -191,7 +191,16 @@ TEST(DecodedModule, ChoosesTheLayoutByIdentifierAndSaysWhyOtherwise) {
     decode_module(unknown);
     FAIL();
   } catch (const DecodeError& e) {
-    EXPECT_STREQ(e.what(), "byte 0 (identifier) is 0x42, not an SFF-8472 module (0x03 SFP)");
+    EXPECT_STREQ(e.what(), "byte 0 (identifier) is 0x42, which none of the three formats names: SFF-8472 (0x03 "
+                           "SFP/SFP+/SFP28), SFF-8636 (0x0c QSFP, 0x0d QSFP+, 0x11 QSFP28) or CMIS (0x18 QSFP-DD, 0x19 "
+                           "OSFP, 0x1e QSFP+ with CMIS)");
+  }
+  // 640 zero bytes: no module, whatever the length.
+  try {
+    decode_module(std::vector<uint8_t>(640, 0));
+    FAIL();
+  } catch (const DecodeError& e) {
+    EXPECT_STREQ(e.what(), "byte 0 (identifier) is 0x00: no module type is set (a blank, unprogrammed or unread EEPROM)");
   }
 }
 
