@@ -176,10 +176,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
           const profile::StreamCfg& s = stream_named(engine, p.string("stream"));
           const std::string text = p.string("rate");
           const auto rate = profile::parse_rate(text);
-          if (!rate)
-            throw RpcError(RpcCode::kInvalidParams,
-                           fmt::format("params.rate: '{}' is not a rate: write '10%', '1.5Mpps', '5Gbps' (L1), "
-                                       "'5Gbps-l2' or 'max'", text));
+          if (!rate) throw RpcError(RpcCode::kInvalidParams, "params.rate: " + profile::rate_refusal(text));
           check_stream_ports(ownership, session, s);
           const double pps = value_or_throw(engine.set_stream_rate(s.name, *rate));
           return json{{"stream", s.name}, {"target_pps", pps > 0 ? json(pps) : json(nullptr)}};

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "dataplane/common/line_rate.hpp"
+#include "dataplane/profile/load_toml.hpp"
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/stream_builder.hpp"
@@ -31,6 +32,13 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
   *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
 }
 
+// An error found once the ports are up, at the stream key's own place in its file.
+Error at_key(const profile::StreamCfg& cfg, size_t index, const char* key, Error e) {
+  if (cfg.file.empty()) return e;
+  e.context = profile::ConfigError(cfg.file, cfg.loc_of(key), fmt::format("stream[{}].{}", index, key), e.context).what();
+  return e;
+}
+
 Result<void> build_streams(RunState& run, const RunInputs& in) {
   for (size_t i = 0; i < in.streams.size(); ++i) {
     const profile::StreamCfg& cfg = in.streams[i];
@@ -44,15 +52,17 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
     if (rte_eth_dev_get_mtu(tx.port_id(), &mtu) == 0) {
       const uint32_t max_frame = mtu + 14u + kFcsBytes + (cfg.vlan ? 4u : 0u);
       if (cfg.frame.largest() > max_frame)
-        return make_error(Errc::kInvalid,
-                          fmt::format("stream '{}' sends {}-byte frames but port '{}' has MTU {}, which carries at most "
-                                      "{}-byte frames{}; set mtu = {} on the port",
-                                      cfg.name, cfg.frame.largest(), tx.name(), mtu, max_frame,
-                                      cfg.vlan ? " with a VLAN tag" : "",
-                                      cfg.frame.largest() - 14 - kFcsBytes - (cfg.vlan ? 4 : 0)));
+        return std::unexpected(at_key(cfg, i, "frame_size",
+                                      make_error(Errc::kInvalid,
+                                                 fmt::format("stream '{}' sends {}-byte frames but port '{}' has MTU {}, "
+                                                             "which carries at most {}-byte frames{}; set mtu = {} on the port",
+                                                             cfg.name, cfg.frame.largest(), tx.name(), mtu, max_frame,
+                                                             cfg.vlan ? " with a VLAN tag" : "",
+                                                             cfg.frame.largest() - 14 - kFcsBytes - (cfg.vlan ? 4 : 0)))
+                                          .error()));
     }
     auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
-    if (!pps) return std::unexpected(pps.error());
+    if (!pps) return std::unexpected(at_key(cfg, i, "rate", pps.error()));
     s.pps = *pps;
     const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
     wire::TxStreamPlan built = plan::build_stream_plan(cfg, static_cast<uint16_t>(i));

@@ -9,6 +9,8 @@
 #include <bit>
 #include <vector>
 
+#include "dataplane/port/pmd_log.hpp"
+
 namespace lr::dp {
 
 EthdevPort::~EthdevPort() {
@@ -80,9 +82,14 @@ Result<void> EthdevPort::set_mtu(uint16_t mtu) {
   // runs), set, start it again.
   const bool was_started = started_;
   if (was_started) rte_eth_dev_stop(info_.port_id);
+  PmdLogCapture pmd_log;
   const int rc = rte_eth_dev_set_mtu(info_.port_id, mtu);
+  const std::string reason = pmd_log.text();
   if (was_started) rte_eth_dev_start(info_.port_id);
-  if (auto ok = op_result(rc, "setting the MTU"); !ok) return ok;
+  if (auto ok = op_result(rc, "setting the MTU"); !ok) {
+    if (!reason.empty()) ok.error().context += fmt::format(" (the PMD says: {})", reason);
+    return ok;
+  }
   cfg_.mtu = mtu;
   return {};
 }

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <toml++/toml.h>
@@ -18,9 +21,9 @@
 namespace lr::profile {
 
 ConfigError::ConfigError(std::string file, SourceLoc loc, std::string key, std::string reason)
-    : std::runtime_error(fmt::format("{}:{}:{}: {}{}{}", file, loc.line, loc.column,
-                                     key.empty() ? "" : "key '", key.empty() ? "" : key + "': ",
-                                     reason)),
+    : std::runtime_error(fmt::format("{}{}: {}{}{}", file,
+                                     loc.line == 0 ? std::string() : fmt::format(":{}:{}", loc.line, loc.column),
+                                     key.empty() ? "" : "key '", key.empty() ? "" : key + "': ", reason)),
       file_(std::move(file)), loc_(loc), key_(std::move(key)), reason_(std::move(reason)) {}
 
 namespace {
@@ -51,8 +54,13 @@ class TableReader {
 
   const toml::node* find(const char* key) {
     seen_.insert(key);
-    return table_.get(key);
+    const toml::node* node = table_.get(key);
+    if (node != nullptr) key_locs_[key] = loc_of(*node);
+    return node;
   }
+
+  /// Where each key read so far stands: errors found later point at the key's own line.
+  const std::map<std::string, SourceLoc, std::less<>>& key_locs() const noexcept { return key_locs_; }
 
   [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& reason) const {
     const SourceLoc loc = at != nullptr ? loc_of(*at) : loc_of(table_);
@@ -142,6 +150,7 @@ class TableReader {
   std::string prefix_;
   const std::string& file_;
   std::set<std::string, std::less<>> seen_;
+  std::map<std::string, SourceLoc, std::less<>> key_locs_;
 };
 
 constexpr const char* kRateHelp =
@@ -217,6 +226,7 @@ PortCfg read_port(TableReader& in) {
     port.flow_rules = std::move(*v);
   if (auto v = in.boolean("flow_isolate")) port.flow_isolate = *v;
   if (auto v = in.boolean("keep")) port.keep = *v;
+  port.key_locs = in.key_locs();
   in.finish();
   return port;
 }
@@ -306,7 +316,11 @@ StreamCfg read_stream(TableReader& in) {
   stream.name = in.required_string("name");
   stream.tx_port = in.required_string("tx_port");
   stream.rx_port = in.string("rx_port");
-  if (auto v = in.parsed<Rate>("rate", parse_rate, kRateHelp)) stream.rate = *v;
+  if (auto text = in.string("rate")) {
+    const auto rate = parse_rate(*text);
+    if (!rate) in.fail(in.find("rate"), "rate", rate_refusal(*text));
+    stream.rate = *rate;
+  }
   read_frame_size(in, stream);
   if (auto v = in.integer<uint64_t>("count", 1, INT64_MAX)) stream.count = *v;
   if (auto v = in.parsed<uint64_t>("duration", parse_duration_ns, kDurationHelp)) {
@@ -386,6 +400,7 @@ StreamCfg read_stream(TableReader& in) {
       stream.vary.push_back(vary);
     }
   }
+  stream.key_locs = in.key_locs();
   in.finish();
   return stream;
 }
@@ -400,13 +415,14 @@ void use_known_ports(Profile& profile, const std::vector<PortCfg>& known) {
   };
   for (size_t i = 0; i < profile.ports.size(); ++i)
     if (!exists(profile.ports[i].name))
-      throw ConfigError(profile.path, profile.ports[i].loc, fmt::format("port[{}].name", i),
+      throw ConfigError(profile.path, profile.ports[i].loc_of("name"), fmt::format("port[{}].name", i),
                         fmt::format("this data plane has no port '{}' (it has {})", profile.ports[i].name, have));
   for (size_t i = 0; i < profile.streams.size(); ++i) {
     const StreamCfg& s = profile.streams[i];
     for (const std::string& port : {s.tx_port, s.rx_port.value_or(s.tx_port)})
       if (!exists(port))
-        throw ConfigError(profile.path, s.loc, fmt::format("stream[{}].{}", i, port == s.tx_port ? "tx_port" : "rx_port"),
+        throw ConfigError(profile.path, s.loc_of(port == s.tx_port ? "tx_port" : "rx_port"),
+                      fmt::format("stream[{}].{}", i, port == s.tx_port ? "tx_port" : "rx_port"),
                           fmt::format("stream '{}' uses port '{}', which this data plane does not have (it has {})",
                                       s.name, port, have));
   }
@@ -462,6 +478,7 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
   for_each_table(root, "stream", file, [&](const toml::table& table, size_t index) {
     TableReader r(table, fmt::format("stream[{}].", index), file);
     profile.streams.push_back(read_stream(r));
+    profile.streams.back().file = file;
   });
   if (known_ports != nullptr) use_known_ports(profile, *known_ports);
   validate_profile(profile);
@@ -477,7 +494,7 @@ void validate_profile(const Profile& profile) {
   for (size_t i = 0; i < profile.ports.size(); ++i) {
     const PortCfg& port = profile.ports[i];
     if (!names.insert(port.name).second)
-      throw ConfigError(file, port.loc, fmt::format("port[{}].name", i), fmt::format("port name '{}' is used twice", port.name));
+      throw ConfigError(file, port.loc_of("name"), fmt::format("port[{}].name", i), fmt::format("port name '{}' is used twice", port.name));
   }
   names.clear();
   if (profile.streams.size() > 65535)
@@ -486,30 +503,30 @@ void validate_profile(const Profile& profile) {
     const StreamCfg& s = profile.streams[i];
     const std::string key = fmt::format("stream[{}].", i);
     if (!names.insert(s.name).second)
-      throw ConfigError(file, s.loc, key + "name", fmt::format("stream name '{}' is used twice", s.name));
+      throw ConfigError(file, s.loc_of("name"), key + "name", fmt::format("stream name '{}' is used twice", s.name));
     const PortCfg* tx = profile.find_port(s.tx_port);
     if (tx == nullptr)
-      throw ConfigError(file, s.loc, key + "tx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, s.tx_port));
+      throw ConfigError(file, s.loc_of("tx_port"), key + "tx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, s.tx_port));
     if (s.rx_port) {
       const PortCfg* rx = profile.find_port(*s.rx_port);
       if (rx == nullptr)
-        throw ConfigError(file, s.loc, key + "rx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, *s.rx_port));
+        throw ConfigError(file, s.loc_of("rx_port"), key + "rx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, *s.rx_port));
       if (rx->rx_queues == 0)
-        throw ConfigError(file, s.loc, key + "rx_port",
+        throw ConfigError(file, s.loc_of("rx_port"), key + "rx_port",
                           fmt::format("stream '{}' is received on port '{}', which has rx_queues = 0", s.name, rx->name));
     }
     if (s.lanes > tx->tx_queues)
-      throw ConfigError(file, s.loc, key + "lanes",
+      throw ConfigError(file, s.loc_of("lanes"), key + "lanes",
                         fmt::format("stream '{}' wants {} lanes but port '{}' has tx_queues = {}", s.name, s.lanes,
                                     tx->name, tx->tx_queues));
     const uint16_t min_frame = min_frame_bytes(s);
     if (s.frame.smallest() < min_frame)
-      throw ConfigError(file, s.loc, key + "frame_size",
+      throw ConfigError(file, s.loc_of("frame_size"), key + "frame_size",
                         fmt::format("stream '{}': a {}-byte frame cannot hold its {} bytes of headers, the {}-byte "
                                     "signature and the FCS; the smallest frame for this stream is {} bytes",
                                     s.name, s.frame.smallest(), header_bytes(s), wire::kSignatureBytes, min_frame));
     if (s.count != 0 && s.count < s.lanes)
-      throw ConfigError(file, s.loc, key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
+      throw ConfigError(file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }
 }
 
@@ -537,7 +554,7 @@ std::vector<StreamCfg> load_streams_text(std::string_view text, const std::strin
 
 Profile load_profile_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw ConfigError(path, {0, 0}, "", "cannot open the profile file");
+  if (!in) throw ConfigError(path, {0, 0}, "", fmt::format("cannot open the profile file: {}", std::strerror(errno)));
   std::stringstream text;
   text << in.rdbuf();
   return load_profile_text(text.str(), path);

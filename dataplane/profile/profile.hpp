@@ -5,8 +5,11 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lr::profile {
@@ -66,6 +69,11 @@ struct PortCfg {
   bool flow_isolate = false;        ///< only traffic the rules steer reaches the queues
   bool keep = false;                ///< the settings above stay on the host after exit (else restored)
   SourceLoc loc;
+  std::map<std::string, SourceLoc, std::less<>> key_locs;  ///< each key's own place in the file
+  SourceLoc loc_of(std::string_view key) const {
+    const auto it = key_locs.find(key);
+    return it == key_locs.end() ? loc : it->second;
+  }
 };
 
 enum class RateKind : uint8_t { kPercentOfLine, kL1Bps, kL2Bps, kPps, kMax };
@@ -161,6 +169,12 @@ struct StreamCfg {
   UdpCfg udp;
   std::vector<VaryCfg> vary;
   SourceLoc loc;
+  std::map<std::string, SourceLoc, std::less<>> key_locs;  ///< each key's own place in the file
+  std::string file;  ///< the file (or RPC text) it was read from, for errors found later
+  SourceLoc loc_of(std::string_view key) const {
+    const auto it = key_locs.find(key);
+    return it == key_locs.end() ? loc : it->second;
+  }
 };
 
 struct Profile {

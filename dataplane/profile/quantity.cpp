@@ -1,6 +1,7 @@
 #include "dataplane/profile/quantity.hpp"
 
 #include <arpa/inet.h>
+#include <fmt/format.h>
 
 #include <charconv>
 #include <cmath>
@@ -30,6 +31,15 @@ double si_multiplier(char prefix) {
 }
 
 }  // namespace
+
+std::string rate_refusal(std::string_view text) {
+  double number = 0;
+  std::string_view unit;
+  if (split_number(text, number, unit) && unit == "%" && number > 100)
+    return fmt::format("'{}' is above line rate: a share of line rate is at most 100%", text);
+  return fmt::format("'{}' is not a rate: write '10%' (of line rate), '1.5Mpps', '5Gbps' (L1), '5Gbps-l2' or 'max'",
+                     text);
+}
 
 std::optional<Rate> parse_rate(std::string_view text) {
   if (text == "max") return Rate{RateKind::kMax, 0};

@@ -13,6 +13,9 @@
 namespace lr::profile {
 
 std::optional<Rate> parse_rate(std::string_view text);
+/// Why parse_rate refuses `text`: "'110%' is above line rate (a share of it is at most
+/// 100%)", else "'x' is not a rate: write ...".
+std::string rate_refusal(std::string_view text);
 std::optional<uint64_t> parse_duration_ns(std::string_view text);
 std::optional<uint64_t> parse_link_speed_bps(std::string_view text);
 std::optional<MacAddr> parse_mac(std::string_view text);

@@ -199,6 +199,11 @@ class PortSettings(lrtest.NetnsCase):
         linerate = [sys.modules["__main__"].LINERATE, "--socket", sock]
         self.assertEqual(self.mtu(), 1400)
         run = lambda *args: subprocess.run(linerate + list(args), capture_output=True, text=True, timeout=30)
+        # The PMD's own reason comes back with the refusal, not only to the data plane's stderr.
+        too_big = run("port-set", "a", "--mtu", "9000")
+        self.assertEqual(too_big.returncode, 1)
+        self.assertIn("port 'a': setting the MTU (the PMD says: Frame size (9018) > device max frame size (1518) for "
+                      "port_id 0): Invalid argument", too_big.stderr)
         self.assertEqual(run("port-set", "b", "--mtu", "1300", "--keep").returncode, 0)
         self.assertEqual(run("port-set", "a", "--mtu", "1200").returncode, 0)
         self.assertEqual(self.mtu(), 1200)

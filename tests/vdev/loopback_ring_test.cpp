@@ -331,8 +331,8 @@ rate = "20Mpps"
   auto engine = dp::Engine::create(profile);
   ASSERT_FALSE(engine);
   EXPECT_EQ(engine.error().context,
-            "stream 'too-fast' asks 20.000 Mpps but port 'p2' at 10 Gbit/s carries at most 14.881 Mpps of 64-byte "
-            "frames");
+            "vdev-test.toml:9:8: key 'stream[0].rate': stream 'too-fast' asks 20.000 Mpps but port 'p2' at 10 Gbit/s "
+            "carries at most 14.881 Mpps of 64-byte frames");
 }
 
 TEST(LoopbackRing, FrameAboveMtuIsRefused) {
@@ -350,8 +350,8 @@ vlan = { id = 5 }
   auto engine = dp::Engine::create(profile);
   ASSERT_FALSE(engine);
   EXPECT_EQ(engine.error().context,
-            "stream 'jumbo' sends 9000-byte frames but port 'p3' has MTU 1500, which carries at most 1522-byte frames "
-            "with a VLAN tag; set mtu = 8978 on the port");
+            "vdev-test.toml:9:14: key 'stream[0].frame_size': stream 'jumbo' sends 9000-byte frames but port 'p3' has "
+            "MTU 1500, which carries at most 1522-byte frames with a VLAN tag; set mtu = 8978 on the port");
 }
 
 TEST(LoopbackRing, UnknownDeviceIsRefused) {

@@ -2,6 +2,7 @@
 // what is refused.
 
 #include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/quantity.hpp"
 
 #include <gtest/gtest.h>
 
@@ -136,7 +137,7 @@ TEST(LoadToml, FrameTooSmallForHeadersAndSignatureIsRefused) {
                            "[[stream]]\nname = \"v6\"\ntx_port = \"p0\"\nframe_size = 64\n"
                            "vlan = { id = 1 }\nipv6 = { src = \"2001:db8::1\" }\n";
   EXPECT_EQ(error_of(text),
-            "test.toml:5:1: key 'stream[0].frame_size': stream 'v6': a 64-byte frame cannot hold its 66 bytes of "
+            "test.toml:8:14: key 'stream[0].frame_size': stream 'v6': a 64-byte frame cannot hold its 66 bytes of "
             "headers, the 14-byte signature and the FCS; the smallest frame for this stream is 84 bytes");
 }
 
@@ -148,7 +149,7 @@ TEST(LoadToml, SixtyFourBytesFitVlanIpv4UdpAndSignature) {
 
 TEST(LoadToml, UnknownPortIsRefused) {
   const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p9\"\n";
-  EXPECT_EQ(error_of(text), "test.toml:5:1: key 'stream[0].tx_port': stream 's': no [[port]] is named 'p9'");
+  EXPECT_EQ(error_of(text), "test.toml:7:11: key 'stream[0].tx_port': stream 's': no [[port]] is named 'p9'");
 }
 
 TEST(LoadToml, CountAndDurationTogetherAreRefused) {
@@ -159,7 +160,7 @@ TEST(LoadToml, CountAndDurationTogetherAreRefused) {
 TEST(LoadToml, LanesBeyondQueuesAreRefused) {
   const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nlanes = 2\n";
   EXPECT_EQ(error_of(text),
-            "test.toml:5:1: key 'stream[0].lanes': stream 's' wants 2 lanes but port 'p0' has tx_queues = 1");
+            "test.toml:8:9: key 'stream[0].lanes': stream 's' wants 2 lanes but port 'p0' has tx_queues = 1");
 }
 
 TEST(LoadToml, BadAddressesAreRefused) {
@@ -189,12 +190,18 @@ TEST(LoadToml, NoPortIsRefused) {
   EXPECT_EQ(error_of("[eal]\nlcores = \"0-1\"\n"), "test.toml:1:1: key 'port': the profile has no [[port]]");
 }
 
+TEST(LoadToml, ARateAboveLineRateSaysSo) {
+  EXPECT_EQ(rate_refusal("110%"), "'110%' is above line rate: a share of line rate is at most 100%");
+  EXPECT_EQ(rate_refusal("fast"),
+            "'fast' is not a rate: write '10%' (of line rate), '1.5Mpps', '5Gbps' (L1), '5Gbps-l2' or 'max'");
+}
+
 TEST(LoadToml, MissingFileIsAClearError) {
   try {
     load_profile_file("/nonexistent/profile.toml");
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& error) {
-    EXPECT_STREQ(error.what(), "/nonexistent/profile.toml:0:0: cannot open the profile file");
+    EXPECT_STREQ(error.what(), "/nonexistent/profile.toml: cannot open the profile file: No such file or directory");
   }
 }
 
@@ -256,11 +263,11 @@ TEST(LoadStreams, ReadAgainstARunningDataPlanesPorts) {
     return std::string();
   };
   EXPECT_EQ(error("[[stream]]\nname = \"s\"\ntx_port = \"p1\"\n"),
-            "add:1:1: key 'stream[0].tx_port': stream 's' uses port 'p1', which this data plane does not have (it has p0)");
+            "add:3:11: key 'stream[0].tx_port': stream 's' uses port 'p1', which this data plane does not have (it has p0)");
   EXPECT_EQ(error("[[port]]\nname = \"q\"\ndevice = \"net_null0\"\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\n"),
-            "add:1:1: key 'port[0].name': this data plane has no port 'q' (it has p0)");
+            "add:2:8: key 'port[0].name': this data plane has no port 'q' (it has p0)");
   EXPECT_EQ(error("[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nframe_size = 20\n"),
-            "add:1:1: key 'stream[0].frame_size': stream 's': a 20-byte frame cannot hold its 42 bytes of headers, the "
+            "add:4:14: key 'stream[0].frame_size': stream 's': a 20-byte frame cannot hold its 42 bytes of headers, the "
             "14-byte signature and the FCS; the smallest frame for this stream is 64 bytes");
 }
 
