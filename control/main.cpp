@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "control/cli/frames_command.hpp"
 #include "control/cli/module_command.hpp"
 #include "control/cli/port_commands.hpp"
 #include "control/cli/run_command.hpp"
@@ -142,6 +143,13 @@ int main(int argc, char** argv) {
   bool xstats_rate = false;
   xstats->add_flag("-w,--watch", xstats_watch, "refresh every second until Ctrl-C");
   xstats->add_flag("--rate", xstats_rate, "with --watch: per-second change beside each value");
+  auto* frames = app.add_subcommand("frames", "the frames a profile's streams will send, exactly, without sending them");
+  lr::ctl::FramesOptions frames_options;
+  frames->add_option("profile", frames_options.profile_path, "profile (TOML)")->required()->check(CLI::ExistingFile);
+  frames->add_option("-s,--stream", frames_options.stream, "only this stream (default: every stream)");
+  frames->add_option("-n,--count", frames_options.count, "frames per stream (default 4)")->check(CLI::Range(1, 1000000));
+  auto* frames_pcap = frames->add_option("--pcap", frames_options.pcap_path, "write them to this pcap file (Wireshark, tshark)");
+  frames->add_flag("--hex", frames_options.hex, "one line per frame: stream, lane, seq, hex")->excludes(frames_pcap);
   auto* call = app.add_subcommand("call", "call any method: linerate call METHOD '{\"param\": ...}'");
   std::string method;
   std::string params_text = "{}";
@@ -156,6 +164,10 @@ int main(int argc, char** argv) {
 
   try {
     if (*module_decode) return lr::ctl::decode_module_file(module_file, as_json, module_hex);
+    if (*frames) {
+      frames_options.as_json = as_json;
+      return lr::ctl::show_frames(frames_options);
+    }
     if (*exporter) {
       exporter_options.socket = lr::ctl::default_socket_path(socket_option);
       return lr::ctl::run_exporter(exporter_options);

@@ -3,6 +3,7 @@ import os
 import shutil
 import struct
 import subprocess
+import sys
 import unittest
 
 import lrtest
@@ -85,6 +86,26 @@ vary = [ { field = "ipv4.src", count = 4 }, { field = "udp.dst", op = "decrement
             self.assertEqual(int(row["udp.length"]), frame - 4 - 18 - 20)
             self.assertEqual(row["udp.checksum.status"], "1", "UDP checksum is good")
             self.check_signature(row, 0, seq, 14 + 4 + 20 + 8)
+        # `linerate frames` shows exactly these frames before anything is sent: byte for byte,
+        # but for the TX timestamp (written at send time), the check byte over it and the UDP
+        # checksum, which covers it.
+        preview = subprocess.run([sys.modules["__main__"].LINERATE, "frames", os.path.join(self.dir, "profile.toml"),
+                                  "--stream", "varying", "--count", "30", "--hex"], capture_output=True, text=True)
+        self.assertEqual(preview.returncode, 0, preview.stderr)
+        lines = preview.stdout.strip().split("\n")
+        self.assertEqual(len(lines), 30)
+        for seq, (line, row) in enumerate(zip(lines, rows)):
+            name, lane, shown_seq, hex_bytes = line.split(" ")
+            self.assertEqual((name, lane, int(shown_seq)), ("varying", "0", seq))
+            shown = bytes.fromhex(hex_bytes)
+            self.assertEqual(len(shown), len(row["raw"]))
+            udp_checksum = slice(14 + 4 + 20 + 6, 14 + 4 + 20 + 8)
+            masked = lambda frame: frame[:udp_checksum.start] + frame[udp_checksum.stop:-6]
+            self.assertEqual(masked(shown), masked(row["raw"]), "frame %d" % seq)
+        missing = subprocess.run([sys.modules["__main__"].LINERATE, "frames", os.path.join(self.dir, "profile.toml"),
+                                  "--stream", "nope"], capture_output=True, text=True)
+        self.assertEqual((missing.returncode, missing.stderr),
+                         (2, "linerate: %s has no stream 'nope' (it has: varying)\n" % os.path.join(self.dir, "profile.toml")))
 
     def test_ipv6_range_with_odd_lengths(self):
         rows = self.capture("""
