@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "control/cli/completion.hpp"
 #include "control/cli/frames_command.hpp"
 #include "control/cli/module_command.hpp"
 #include "control/cli/port_commands.hpp"
@@ -150,6 +151,9 @@ int main(int argc, char** argv) {
   frames->add_option("-n,--count", frames_options.count, "frames per stream (default 4)")->check(CLI::Range(1, 1000000));
   auto* frames_pcap = frames->add_option("--pcap", frames_options.pcap_path, "write them to this pcap file (Wireshark, tshark)");
   frames->add_flag("--hex", frames_options.hex, "one line per frame: stream, lane, seq, hex")->excludes(frames_pcap);
+  auto* completion = app.add_subcommand("completion", "print the bash completion script: source <(linerate completion bash)");
+  std::string shell;
+  completion->add_option("shell", shell, "bash")->required()->check(CLI::IsMember({"bash"}));
   auto* call = app.add_subcommand("call", "call any method: linerate call METHOD '{\"param\": ...}'");
   std::string method;
   std::string params_text = "{}";
@@ -163,6 +167,10 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*completion) {
+      std::printf("%s", lr::ctl::bash_completion(app).c_str());
+      return 0;
+    }
     if (*module_decode) return lr::ctl::decode_module_file(module_file, as_json, module_hex);
     if (*frames) {
       frames_options.as_json = as_json;

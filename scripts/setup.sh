@@ -16,6 +16,7 @@ packages=(
   libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev libmnl-dev
   python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
   clang-14 libclang-rt-14-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
+  help2man                     # man pages from the programs' --help
 )
 
 missing=()

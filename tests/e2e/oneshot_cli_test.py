@@ -301,6 +301,22 @@ count = 30000
         self.assertEqual(short.returncode, 1)
         self.assertIn("SFF-8472 image is 100 bytes; the A0h page needs 256", short.stderr)
 
+    def test_bash_completion_and_version(self):
+        script = subprocess.run([LINERATE, "completion", "bash"], capture_output=True, text=True, check=True).stdout
+        def complete(line):
+            words = line.split(" ")
+            probe = ("source /dev/stdin <<'EOF'\n%s\nEOF\nCOMP_WORDS=(%s); COMP_CWORD=%d; _linerate; "
+                     "printf '%%s\\n' \"${COMPREPLY[@]}\"" % (script, " ".join("'%s'" % w for w in words), len(words) - 1))
+            return subprocess.run(["bash", "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+        self.assertEqual(complete("linerate por"), ["port", "ports", "port-set"])
+        self.assertEqual(complete("linerate --json run --pl"), ["--plan-only"])
+        self.assertEqual(complete("linerate module decode --h"), ["--help", "--hex"])
+        self.assertEqual(complete("linerate port re"), ["restore"])
+        version = subprocess.run([LINERATE, "--version"], capture_output=True, text=True)
+        self.assertRegex(version.stdout, r"^linerate \d+\.\d+\.\d+\n$")
+        dp_version = subprocess.run([lrtest.BINARY, "--version"], capture_output=True, text=True)
+        self.assertEqual(dp_version.stdout, version.stdout.replace("linerate", "linerate-dataplane"))
+
     def test_bad_cli_argument(self):
         proc = subprocess.run([lrtest.BINARY, "--config"], capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.returncode, 2)
