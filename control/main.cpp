@@ -133,6 +133,8 @@ int main(int argc, char** argv) {
   stop_stream->add_option("stream", stream_name, "stream name")->required();
   stream_remove->add_option("stream", stream_name, "stream name")->required();
   histogram->add_option("stream", stream_name, "stream name")->required();
+  bool every_bucket = false;
+  histogram->add_flag("--buckets", every_bucket, "every non-empty bucket (1.6 % wide) instead of power-of-two ranges");
   auto* xstats = app.add_subcommand(
       "xstats", "a port's counters from every source (ethdev, xstats, ethtool -S, FEC) under one naming scheme");
   std::string port_name;
@@ -271,11 +273,10 @@ int main(int argc, char** argv) {
       print(result, as_json, table);
     } else if (*histogram) {
       const json result = client.call("stats.histogram", {{"stream", stream_name}});
-      std::string table = fmt::format("{:>14} {:>14} {:>14}\n", "from_ns", "to_ns", "frames");
-      for (const json& b : result["buckets"])
-        table += fmt::format("{:>14} {:>14} {:>14}\n", b.value("low_ns", uint64_t{0}), b.value("high_ns", uint64_t{0}),
-                             b.value("count", uint64_t{0}));
-      print(result, as_json, table);
+      lr::api::LatencySummary latency;
+      for (const lr::api::StreamReport& s : lr::ctl::stream_reports(client.call("stats.streams")))
+        if (s.name == stream_name) latency = s.latency;
+      print(result, as_json, lr::ctl::histogram_text(result, latency, every_bucket));
     } else if (*stop || *report) {
       const json result = client.call(*stop ? "traffic.stop" : "report.last");
       print(result, as_json, lr::ctl::run_table(lr::api::run_report_from_json(result)));

@@ -59,6 +59,36 @@ std::string ports_table(const json& ports) {
   return out;
 }
 
+std::string histogram_text(const json& histogram, const api::LatencySummary& l, bool every_bucket) {
+  std::string out = fmt::format("stream '{}': {} samples; min {} ns, mean {:.1f} ns, p50 {} ns, p90 {} ns, p99 {} ns, "
+                                "p99.9 {} ns, p99.99 {} ns, max {} ns, jitter {:.1f} ns\n",
+                                histogram.value("stream", ""), histogram.value("samples", uint64_t{0}), l.min_ns, l.mean_ns,
+                                l.p50_ns, l.p90_ns, l.p99_ns, l.p999_ns, l.p9999_ns, l.max_ns, l.jitter_ns);
+  const json buckets = histogram.value("buckets", json::array());
+  const auto total = static_cast<double>(std::max<uint64_t>(histogram.value("samples", uint64_t{0}), 1));
+  if (every_bucket) {
+    out += fmt::format("{:>14} {:>14} {:>14}\n", "from_ns", "to_ns", "frames");
+    for (const json& b : buckets)
+      out += fmt::format("{:>14} {:>14} {:>14}\n", b.value("low_ns", uint64_t{0}), b.value("high_ns", uint64_t{0}),
+                         b.value("count", uint64_t{0}));
+    return out;
+  }
+  // Power-of-two ranges: a few rows whatever the spread (the buckets are 1.6 % wide).
+  std::map<int, uint64_t> ranges;
+  for (const json& b : buckets) {
+    const uint64_t low = b.value("low_ns", uint64_t{0});
+    ranges[low == 0 ? -1 : 63 - __builtin_clzll(low)] += b.value("count", uint64_t{0});
+  }
+  out += fmt::format("{:>22} {:>14} {:>8}\n", "latency", "frames", "share");
+  for (const auto& [power, count] : ranges) {
+    const std::string range = power < 0 ? std::string("0 ns")
+                                        : fmt::format("{}-{} ns", uint64_t{1} << power, (uint64_t{1} << (power + 1)) - 1);
+    out += fmt::format("{:>22} {:>14} {:>7.2f}% {}\n", range, count, 100.0 * static_cast<double>(count) / total,
+                       std::string(static_cast<size_t>(40.0 * static_cast<double>(count) / total + 0.5), '#'));
+  }
+  return out;
+}
+
 std::string streams_table(const json& streams) {
   std::string out = fmt::format("{:<16} {:<10} {:<10} {:>10} {:>6} {:>14}\n", "stream", "tx_port", "rx_port",
                                 "frame_B", "lanes", "target_Mpps");

@@ -17,6 +17,10 @@ std::vector<api::PortTraffic> port_traffic(const nlohmann::json& stats_ports);
 std::vector<api::StreamReport> stream_reports(const nlohmann::json& stats_streams);
 
 std::string ports_table(const nlohmann::json& ports);
+
+/// A stats.histogram result as a summary (from `latency`, the stream's exact figures) and
+/// its distribution over power-of-two ranges; `every_bucket`: each non-empty bucket instead.
+std::string histogram_text(const nlohmann::json& histogram, const api::LatencySummary& latency, bool every_bucket);
 std::string streams_table(const nlohmann::json& streams);
 
 /// port.counters as a table: canonical name, the driver's name, source, this run, total;

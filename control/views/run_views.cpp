@@ -127,10 +127,15 @@ std::string settings_changes(const std::vector<api::PortReport>& ports) {
 
 std::string live_line(double elapsed_s, const std::vector<api::PortTraffic>& before,
                       const std::vector<api::PortTraffic>& after, double seconds) {
+  // Up to two ports on the line itself; more, one line each under the time, aligned.
+  const size_t ports = std::min(after.size(), before.size());
+  size_t name_w = 0;
+  for (size_t i = 0; i < ports; ++i) name_w = std::max(name_w, after[i].name.size());
   std::string line = fmt::format("[{:7.1f}s]", elapsed_s);
-  for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
+  for (size_t i = 0; i < ports; ++i) {
     const api::PortRate r = api::port_rate(before[i], after[i], seconds);
-    line += fmt::format("  {}: tx {:8.3f} Mpps {:7.3f} Gbit/s rx {:8.3f} Mpps {:7.3f} Gbit/s", r.name, r.tx_pps / 1e6,
+    line += fmt::format("{}{:<{}}: tx {:8.3f} Mpps {:7.3f} Gbit/s rx {:8.3f} Mpps {:7.3f} Gbit/s",
+                        ports > 2 ? "\n    " : "  ", r.name + "", ports > 2 ? name_w : 0, r.tx_pps / 1e6,
                         r.tx_l1_bps / 1e9, r.rx_pps / 1e6, r.rx_l1_bps / 1e9);
   }
   return line;

@@ -405,7 +405,11 @@ class Serve(lrtest.DataplaneCase):
         self.assertRegex(lcores, r"tx s1#0 port 0 q0 \(0 frames\)")
         self.assertEqual(self.cli("stop", "--stream", "s2").stdout, "stopped: s2\n")
         histogram = self.cli("histogram", "s2")
-        self.assertRegex(histogram.stdout, r"from_ns +to_ns +frames\n +\d+ +\d+ +\d+")
+        self.assertRegex(histogram.stdout, r"^stream 's2': \d+ samples; min \d+ ns, .* max \d+ ns, jitter [0-9.]+ ns\n"
+                                           r" +latency +frames +share\n +\d+-\d+ ns +\d+ +[0-9.]+% #*")
+        self.assertLess(len(histogram.stdout.split("\n")), 20, "a summary, not hundreds of 1 ns rows")
+        every = self.cli("histogram", "s2", "--buckets")
+        self.assertRegex(every.stdout, r"from_ns +to_ns +frames\n +\d+ +\d+ +\d+")
         self.assertEqual(self.cli("port-set", "p0", "--mtu", "9000").returncode, 1)  # traffic still runs
         self.assertEqual(self.cli("stop").returncode, 0)
         self.assertEqual(self.cli("stream-remove", "s2").stdout, "stream 's2' removed\n")

@@ -91,6 +91,17 @@ TEST(RunViews, LiveLineShowsEachPortsRateOverTheInterval) {
             "  p1: tx    0.000 Mpps   0.000 Gbit/s rx    1.000 Mpps   0.672 Gbit/s");
 }
 
+TEST(RunViews, LiveLineGivesEachPortALineBeyondTwo) {
+  const std::vector<api::PortTraffic> before{{"a", 0, 0, 0, 0}, {"bb", 0, 0, 0, 0}, {"ccc", 0, 0, 0, 0}};
+  const std::vector<api::PortTraffic> after{{"a", 1'000'000, 64'000'000, 0, 0}, {"bb", 0, 0, 0, 0},
+                                            {"ccc", 0, 0, 1'000'000, 64'000'000}};
+  EXPECT_EQ(live_line(1.0, before, after, 1.0),
+            "[    1.0s]\n"
+            "    a  : tx    1.000 Mpps   0.672 Gbit/s rx    0.000 Mpps   0.000 Gbit/s\n"
+            "    bb : tx    0.000 Mpps   0.000 Gbit/s rx    0.000 Mpps   0.000 Gbit/s\n"
+            "    ccc: tx    0.000 Mpps   0.000 Gbit/s rx    1.000 Mpps   0.672 Gbit/s");
+}
+
 TEST(RunViews, PlanTextNamesQueuesLcoresRatesAndLimits) {
   api::RunPlan plan;
   plan.ports.push_back({0, "p0", "net_ring0", "net_ring", -1, false, true, 10'000'000'000, true,
