@@ -30,10 +30,10 @@ std::string link_text(const json& r) {
   std::string out = fmt::format("{}: link {}, {} Mb/s, {} duplex, autoneg {}\n", served_by(r),
                                 r.value("up", false) ? "up" : "down", r.value("speed_mbps", 0),
                                 r.value("full_duplex", true) ? "full" : "half", r.value("autoneg", false) ? "on" : "off");
-  if (!r.value("supported", json::array()).empty()) {
-    out += "  supported:  " + joined(r["supported"]) + "\n";
-    out += "  advertised: " + joined(r["advertised"]) + "\n";
-  }
+  // Always both: a refused speed or mode points here.
+  out += "  supported:  " + joined(r.value("supported", json::array()), "none reported") + "\n";
+  out += "  advertised: " + joined(r.value("advertised", json::array()),
+                                   r.value("backend", "") == "kernel" ? "none reported" : "not reported by ethdev") + "\n";
   return out;
 }
 

@@ -58,8 +58,17 @@ PortControl::PortControl(std::string name, uint16_t port_id, std::string driver,
 
 Error PortControl::unsupported(const std::string& what, const Error* kernel_error) const {
   std::string text = fmt::format("{} is not supported by {} on port {} ('{}')", what, driver_, port_id_, name_);
-  if (kernel_error != nullptr) text += fmt::format(", nor through its kernel netdev: {}", kernel_error->context);
-  else if (!netdev_) text += " (it has no kernel netdev to fall back on)";
+  // The kernel's refusal names its own operation ("PFC get (DCB) is not supported by the
+  // kernel netdev eth9 (mlx5_core)"): keep only whom it concerns, and any reason after.
+  constexpr std::string_view kKernelSays = " is not supported by the kernel netdev ";
+  if (kernel_error != nullptr) {
+    const size_t at = kernel_error->context.find(kKernelSays);
+    text += at != std::string::npos
+                ? fmt::format(", nor by its kernel netdev {}", kernel_error->context.substr(at + kKernelSays.size()))
+                : fmt::format(", nor through its kernel netdev: {}", kernel_error->context);
+  } else if (!netdev_) {
+    text += " (it has no kernel netdev to fall back on)";
+  }
   return Error{Errc::kNotSupported, kernel_error != nullptr ? kernel_error->sys_errno : ENOTSUP, std::move(text)};
 }
 
@@ -108,8 +117,19 @@ Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, con
     }
   }
   if (request.up) {
-    if (ethdev_ == nullptr) return std::unexpected(unsupported(*request.up ? "link up" : "link down", nullptr));
-    if (auto ok = ethdev_->set_link_up(*request.up); !ok) return std::unexpected(ok.error());
+    const char* what = *request.up ? "link up" : "link down";
+    Result<void> ok = ethdev_ != nullptr ? ethdev_->set_link_up(*request.up)
+                                          : Result<void>(std::unexpected(unsupported(what, nullptr)));
+    // A PMD without link up / down (af_packet, tap): the kernel netdev's admin state.
+    if (!ok && ok.error().code == Errc::kNotSupported && netdev_) {
+      const auto was_up = netdev_->admin_up();
+      ok = netdev_->set_admin_up(*request.up);
+      if (!ok && ok.error().code == Errc::kNotSupported) ok = std::unexpected(unsupported(what, &ok.error()));
+      if (ok && was_up) record_change("admin", *was_up ? "up" : "down", *request.up ? "up" : "down", keep);
+      if (ok && was_up && !originals_.admin_up) originals_.admin_up = *was_up;
+      backend = Backend::kKernel;
+    }
+    if (!ok) return std::unexpected(ok.error());
   }
   auto status = link();
   if (!status) return std::unexpected(status.error());

@@ -145,6 +145,7 @@ class PortControl {
     std::optional<LinkStatus> link;  ///< the kernel netdev's
     std::optional<uint32_t> mtu;     ///< the kernel netdev's
     std::optional<bool> promiscuous; ///< the kernel netdev's IFF_PROMISC
+    std::optional<bool> admin_up;    ///< the kernel netdev's IFF_UP (link down through the netdev)
   } originals_;
   std::vector<api::SettingChange> changes_;
   bool restoring_ = false;  ///< sets made by restore_settings are not changes

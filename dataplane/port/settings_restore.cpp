@@ -147,6 +147,12 @@ api::SettingChange PortControl::restore_one(const api::SettingChange& change) {
       return failed(fmt::format("{} reads back MTU {}", netdev_->ifname(), now ? std::to_string(*now) : "nothing"));
     return done(false);
   }
+  if (change.setting == "admin" && originals_.admin_up && netdev_) {
+    const bool was = *originals_.admin_up;
+    if (auto now = netdev_->admin_up(); now && *now == was) return done(true);
+    if (auto ok = netdev_->set_admin_up(was); !ok) return failed(ok.error().context);
+    return done(false);
+  }
   if (change.setting == "promiscuous" && originals_.promiscuous && netdev_) {
     const bool was = *originals_.promiscuous;
     auto now = netdev_->promiscuous();

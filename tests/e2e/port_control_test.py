@@ -74,6 +74,21 @@ class VethPortControl(lrtest.NetnsServiceCase):
         self.assertEqual(len(history.stdout.strip().splitlines()), 4)  # header + three events
         self.assertIn(" down ", history.stdout)
 
+    def test_link_down_goes_through_the_netdev_and_is_put_back(self):
+        # af_packet has no ethdev link up / down: the netdev's administrative state serves.
+        text = self.cli("link", "a")
+        self.assertIn("  supported:  none reported\n  advertised: none reported\n", text.stdout)
+        down = self.cli("--json", "link", "a", "--down")
+        self.assertEqual(down.returncode, 0, down.stderr)
+        self.assertEqual((json.loads(down.stdout)["backend"], json.loads(down.stdout)["up"]), ("kernel", False))
+        flags = subprocess.run(["ip", "-n", self.ns, "-j", "link", "show", "lpa"], capture_output=True, text=True).stdout
+        self.assertNotIn("UP", json.loads(flags)[0]["flags"])
+        self.assertIn("  port a: admin up -> down: put back when the data plane exits\n",
+                      self.cli("port", "settings", "a").stdout)
+        self.stop_service()
+        flags = subprocess.run(["ip", "-n", self.ns, "-j", "link", "show", "lpa"], capture_output=True, text=True).stdout
+        self.assertIn("UP", json.loads(flags)[0]["flags"])
+
     def test_merged_counters_hold_the_veths_ethtool_strings_and_per_run_counts(self):
         self.client.result("traffic.start")
         for _ in range(100):
@@ -142,24 +157,23 @@ duration = "3s"
         self.assertRegex(proc.stdout, r"link changes:\n  \S+ q down \(observed\)\n  \S+ q up at 10000 Mb/s \(observed\)\n")
 
     def test_what_veth_lacks_is_refused_plainly(self):
+        # Each names the operation once, the PMD and the netdev that lack it.
         expect = {
-            ("pause", "a"): "pause get is not supported by net_af_packet on port 0 ('a'), nor through its kernel "
-                            "netdev: pause get is not supported by the kernel netdev lpa (veth)",
-            ("pause", "a", "--set", "rx"): "pause set is not supported by net_af_packet on port 0 ('a'), nor through "
-                                           "its kernel netdev: pause get is not supported by the kernel netdev lpa "
-                                           "(veth)",
-            ("fec", "a", "--set", "rs"): "FEC set is not supported by net_af_packet on port 0 ('a'), nor through its "
-                                         "kernel netdev: FEC get is not supported by the kernel netdev lpa (veth)",
-            ("pfc", "a"): "PFC get is not supported by net_af_packet on port 0 ('a'), nor through its kernel netdev: "
-                          "PFC get (DCB) is not supported by the kernel netdev lpa (veth)",
-            ("pfc", "a", "--set", "3"): "PFC set is not supported by net_af_packet on port 0 ('a'), nor through its "
-                                        "kernel netdev: PFC get (DCB) is not supported by the kernel netdev lpa (veth)",
-            ("module", "show", "a"): "module EEPROM read is not supported by net_af_packet on port 0 ('a'), nor "
-                                     "through its kernel netdev: module EEPROM read is not supported by the kernel "
-                                     "netdev lpa (veth)",
+            ("pause", "a"): "pause get is not supported by net_af_packet on port 0 ('a'), nor by its kernel netdev "
+                            "lpa (veth)",
+            ("pause", "a", "--set", "rx"): "pause set is not supported by net_af_packet on port 0 ('a'), nor by its "
+                                           "kernel netdev lpa (veth)",
+            ("fec", "a", "--set", "rs"): "FEC set is not supported by net_af_packet on port 0 ('a'), nor by its "
+                                         "kernel netdev lpa (veth)",
+            ("pfc", "a"): "PFC get is not supported by net_af_packet on port 0 ('a'), nor by its kernel netdev lpa "
+                          "(veth)",
+            ("pfc", "a", "--set", "3"): "PFC set is not supported by net_af_packet on port 0 ('a'), nor by its "
+                                        "kernel netdev lpa (veth)",
+            ("module", "show", "a"): "module EEPROM read is not supported by net_af_packet on port 0 ('a'), nor by "
+                                     "its kernel netdev lpa (veth)",
             ("link", "a", "--speed", "1G", "--autoneg", "off"):
-                "link speed / autoneg set is not supported by net_af_packet on port 0 ('a'), nor through its kernel "
-                "netdev: link set is not supported by the kernel netdev lpa (veth)",
+                "link speed / autoneg set is not supported by net_af_packet on port 0 ('a'), nor by its kernel "
+                "netdev lpa (veth)",
         }
         for args, message in expect.items():
             out = self.cli(*args)

@@ -126,8 +126,7 @@ TEST_F(PortControlTest, NeitherBackendSaysSoPlainly) {
   EXPECT_EQ(pfc.error().code, Errc::kNotSupported);
   EXPECT_EQ(pfc.error().context,
             "PFC set is not supported by net_null on port " + std::to_string(port.port_id()) +
-                " ('p0'), nor through its kernel netdev: PFC get (DCB) is not supported by the kernel netdev eth9 "
-                "(mlx5_core)");
+                " ('p0'), nor by its kernel netdev eth9 (mlx5_core)");
   const auto fec = bare.set_fec(dp::kFecRs);
   ASSERT_FALSE(fec);
   EXPECT_EQ(fec.error().code, Errc::kNotSupported);
@@ -207,9 +206,17 @@ TEST_F(PortControlTest, LinkHistoryRecordsChangesOnly) {
   ASSERT_TRUE(bare.set_link(request, "set by test"));
   ASSERT_EQ(bare.link_history().size(), 3u);
   EXPECT_FALSE(bare.link_history()[2].up);
-  const auto unsupported = port.set_link(request, "set by test");  // net_null has no link up / down
-  ASSERT_FALSE(unsupported);
-  EXPECT_EQ(unsupported.error().context.rfind("link down is not supported by net_null", 0), 0u);
+  // net_null has no link up / down: its kernel netdev's administrative state serves, and
+  // is put back like any other setting linerate changed.
+  const auto down = port.set_link(request, "set by test");
+  ASSERT_TRUE(down) << to_string(down.error());
+  EXPECT_EQ(down->backend, dp::Backend::kKernel);
+  EXPECT_EQ(io.flags & 1u, 0u);
+  ASSERT_EQ(port.settings_changed().size(), 1u);
+  EXPECT_EQ(port.settings_changed()[0].setting, "admin");
+  EXPECT_EQ(port.settings_changed()[0].before, "up");
+  EXPECT_EQ(port.restore_settings()[0].restore, "restored");
+  EXPECT_EQ(io.flags & 1u, 1u);
 }
 
 TEST_F(PortControlTest, EthdevLinkSpeedsWithoutANetdevAreReadBackAndRestored) {

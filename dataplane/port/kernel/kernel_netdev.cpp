@@ -166,6 +166,14 @@ std::unique_ptr<LinkSettings> read_link_settings(KernelIo& io, const std::string
 
 bool is_speed_mode(const std::string& name) { return name.find("base") != std::string::npos; }
 
+// "25000baseCR/Full, 50000baseCR2/Full", or what to say when the driver reports none.
+std::string supported_modes(const std::vector<std::string>& names, LinkSettings& ls) {
+  std::string out;
+  for (size_t bit = 0; bit < names.size(); ++bit)
+    if (is_speed_mode(names[bit]) && ls.bit(0, bit)) out += (out.empty() ? "" : ", ") + names[bit];
+  return out.empty() ? "no link modes at all (its driver reports none)" : out;
+}
+
 }  // namespace
 
 Result<LinkStatus> KernelNetdev::link() {
@@ -217,8 +225,8 @@ Result<void> KernelNetdev::set_link(const LinkRequest& request) {
       chosen += on;
     }
     if (chosen == 0)
-      return make_error(Errc::kInvalid, fmt::format("link set on {}: none of the requested link modes is supported "
-                                                    "(see 'supported' in the link report)", ifname_));
+      return make_error(Errc::kInvalid, fmt::format("link set on {}: none of the requested link modes is supported; it "
+                                                    "supports {}", ifname_, supported_modes(*names, *ls)));
   }
   ls->base()->cmd = ETHTOOL_SLINKSETTINGS;
   if (int wrc = ethtool(ls->base()); wrc != 0) return std::unexpected(failure("link set", wrc));
@@ -265,6 +273,22 @@ Result<void> KernelNetdev::set_mtu(uint32_t mtu) {
 }
 
 constexpr uint32_t kIffPromisc = 0x100;  // IFF_PROMISC (<net/if.h> clashes with <linux/if.h>)
+
+constexpr uint32_t kIffUp = 0x1;  // IFF_UP
+
+Result<bool> KernelNetdev::admin_up() {
+  uint32_t flags = 0;
+  if (int rc = io_->get_flags(ifname_, flags); rc != 0) return std::unexpected(failure("interface flags get", rc));
+  return (flags & kIffUp) != 0;
+}
+
+Result<void> KernelNetdev::set_admin_up(bool up) {
+  uint32_t flags = 0;
+  if (int rc = io_->get_flags(ifname_, flags); rc != 0) return std::unexpected(failure("interface flags get", rc));
+  flags = up ? flags | kIffUp : flags & ~kIffUp;
+  if (int rc = io_->set_flags(ifname_, flags); rc != 0) return std::unexpected(failure(up ? "link up" : "link down", rc));
+  return {};
+}
 
 Result<bool> KernelNetdev::promiscuous() {
   uint32_t flags = 0;

@@ -34,6 +34,9 @@ class KernelNetdev {
   Result<void> set_pause(const PauseStatus& pause);
   Result<uint32_t> mtu();
   Result<void> set_mtu(uint32_t mtu);
+  /// The interface's administrative state (IFF_UP): link up / down for a PMD without it.
+  Result<bool> admin_up();
+  Result<void> set_admin_up(bool up);
   Result<bool> promiscuous();
   Result<void> set_promiscuous(bool on);
   Result<PfcStatus> pfc();
