@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "control/cli/profile_file.hpp"
 #include "control/views/report_file.hpp"
 #include "dataplane/plan/frame_preview.hpp"
-#include "dataplane/profile/load_toml.hpp"
 
 namespace lr::ctl {
 
@@ -37,13 +37,9 @@ std::string hex_dump(const std::vector<uint8_t>& bytes) {
 }  // namespace
 
 int show_frames(const FramesOptions& options) {
-  profile::Profile profile;
-  try {
-    profile = profile::load_profile_file(options.profile_path);
-  } catch (const profile::ConfigError& error) {
-    std::fprintf(stderr, "linerate: %s\n", error.what());
-    return 2;
-  }
+  const std::optional<profile::Profile> read = read_profile(options.profile_path);
+  if (!read) return 2;
+  const profile::Profile& profile = *read;
   std::vector<size_t> chosen;
   for (size_t i = 0; i < profile.streams.size(); ++i)
     if (options.stream.empty() || profile.streams[i].name == options.stream) chosen.push_back(i);

@@ -14,12 +14,12 @@
 #include <sstream>
 #include <thread>
 
+#include "control/cli/profile_file.hpp"
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
+#include "control/client/dataplane_client.hpp"
 #include "control/views/report_file.hpp"
 #include "control/views/run_views.hpp"
-#include "control/client/dataplane_client.hpp"
-#include "dataplane/profile/load_toml.hpp"
 
 namespace lr::ctl {
 
@@ -115,15 +115,9 @@ int run_profile(const RunOptions& options) {
     std::fprintf(stderr, "linerate: cannot read the profile %s: %s\n", options.profile_path.c_str(), std::strerror(errno));
     return 2;
   }
-  // Checked here as the data plane would check it, so that a bad profile is exit 2 and
-  // the same message in both programs.
-  profile::Profile profile;
-  try {
-    profile = profile::load_profile_file(options.profile_path);
-  } catch (const profile::ConfigError& error) {
-    std::fprintf(stderr, "linerate: %s\n", error.what());
-    return 2;
-  }
+  const std::optional<profile::Profile> read = read_profile(options.profile_path);
+  if (!read) return 2;
+  const profile::Profile& profile = *read;
   // Before any traffic: a run must not end in "cannot write".
   if (const std::string problem = report_path_problem(options.report_path); !problem.empty()) {
     std::fprintf(stderr, "linerate: cannot write the report file '%s': %s\n", options.report_path.c_str(),

@@ -272,37 +272,28 @@ Result<void> KernelNetdev::set_mtu(uint32_t mtu) {
   return {};
 }
 
-constexpr uint32_t kIffPromisc = 0x100;  // IFF_PROMISC (<net/if.h> clashes with <linux/if.h>)
+// IFF_* bits (<net/if.h> clashes with <linux/if.h>).
+constexpr uint32_t kIffUp = 0x1;
+constexpr uint32_t kIffPromisc = 0x100;
 
-constexpr uint32_t kIffUp = 0x1;  // IFF_UP
-
-Result<bool> KernelNetdev::admin_up() {
+Result<bool> KernelNetdev::flag(uint32_t bit) {
   uint32_t flags = 0;
   if (int rc = io_->get_flags(ifname_, flags); rc != 0) return std::unexpected(failure("interface flags get", rc));
-  return (flags & kIffUp) != 0;
+  return (flags & bit) != 0;
 }
 
-Result<void> KernelNetdev::set_admin_up(bool up) {
+Result<void> KernelNetdev::set_flag(uint32_t bit, bool on, const char* what) {
   uint32_t flags = 0;
   if (int rc = io_->get_flags(ifname_, flags); rc != 0) return std::unexpected(failure("interface flags get", rc));
-  flags = up ? flags | kIffUp : flags & ~kIffUp;
-  if (int rc = io_->set_flags(ifname_, flags); rc != 0) return std::unexpected(failure(up ? "link up" : "link down", rc));
+  flags = on ? flags | bit : flags & ~bit;
+  if (int rc = io_->set_flags(ifname_, flags); rc != 0) return std::unexpected(failure(what, rc));
   return {};
 }
 
-Result<bool> KernelNetdev::promiscuous() {
-  uint32_t flags = 0;
-  if (int rc = io_->get_flags(ifname_, flags); rc != 0) return std::unexpected(failure("interface flags get", rc));
-  return (flags & kIffPromisc) != 0;
-}
-
-Result<void> KernelNetdev::set_promiscuous(bool on) {
-  uint32_t flags = 0;
-  if (int rc = io_->get_flags(ifname_, flags); rc != 0) return std::unexpected(failure("interface flags get", rc));
-  flags = on ? flags | kIffPromisc : flags & ~kIffPromisc;
-  if (int rc = io_->set_flags(ifname_, flags); rc != 0) return std::unexpected(failure("promiscuous mode set", rc));
-  return {};
-}
+Result<bool> KernelNetdev::admin_up() { return flag(kIffUp); }
+Result<void> KernelNetdev::set_admin_up(bool up) { return set_flag(kIffUp, up, up ? "link up" : "link down"); }
+Result<bool> KernelNetdev::promiscuous() { return flag(kIffPromisc); }
+Result<void> KernelNetdev::set_promiscuous(bool on) { return set_flag(kIffPromisc, on, "promiscuous mode set"); }
 
 Result<PauseStatus> KernelNetdev::pause() {
   ethtool_pauseparam param{};

@@ -53,6 +53,8 @@ class KernelNetdev {
   Error failure(const char* what, int rc, const std::string& kernel_message = "");
   int ethtool(void* command) { return io_->ethtool(ifname_, command); }
   Result<std::vector<std::string>> strings(uint32_t string_set);
+  Result<bool> flag(uint32_t bit);  ///< an IFF_* bit of the interface
+  Result<void> set_flag(uint32_t bit, bool on, const char* what);
   Result<uint16_t> ethtool_family();
   Result<std::vector<uint8_t>> eeprom_page(uint8_t i2c_address, uint8_t page, uint8_t bank, uint32_t offset);
 
