@@ -1,0 +1,81 @@
+#include "control/bench/throughput_search.hpp"
+
+#include <algorithm>
+
+namespace lr::bench {
+
+ThroughputSearch::ThroughputSearch(SearchSettings settings) : settings_(settings), next_(settings.upper_percent) {}
+
+bool ThroughputSearch::passes(const TrialResult& trial) const noexcept {
+  return trial.loss_ratio <= settings_.loss_tolerance;
+}
+
+void ThroughputSearch::record(const TrialResult& trial) {
+  if (!next_) return;
+  const double rate = *next_;
+  if (!trial.valid) {
+    steps_.push_back({rate, trial, false, confirming_});
+    if (!retried_) {  // once more at the same rate
+      retried_ = true;
+      return;
+    }
+    tester_limited_.push_back(rate);  // twice: treated as a failure at this rate, and said
+  }
+  retried_ = false;
+  const bool passed = trial.valid && passes(trial);
+  if (trial.valid) steps_.push_back({rate, trial, passed, confirming_});
+
+  if (confirming_) {
+    if (passed) {
+      if (--confirmations_left_ == 0) next_.reset();
+      return;
+    }
+    // Drift: the rate no longer holds. Search below it again, from what passed before.
+    confirming_ = false;
+    failed_ = rate;
+    best_.reset();
+    for (const Step& s : steps_)
+      if (s.passed && !s.confirmation && s.rate_percent < rate) best_ = std::max(best_.value_or(0), s.rate_percent);
+    choose_next();
+    return;
+  }
+  if (passed) {
+    best_ = std::max(best_.value_or(0), rate);
+  } else {
+    failed_ = failed_ == 0 ? rate : std::min(failed_, rate);
+  }
+  // The first trial lost frames: what the device forwarded in it is the next guess.
+  if (!passed && steps_.size() == 1 && trial.valid && trial.forwarded_percent > settings_.lower_percent &&
+      trial.forwarded_percent < rate - settings_.resolution_percent) {
+    next_ = trial.forwarded_percent;
+    return;
+  }
+  choose_next();
+}
+
+void ThroughputSearch::choose_next() {
+  const double low = best_.value_or(settings_.lower_percent);
+  const double high = failed_ == 0 ? settings_.upper_percent : failed_;
+  if (high - low > settings_.resolution_percent) {
+    next_ = (low + high) / 2;
+    return;
+  }
+  if (!best_) {
+    // Nothing passed yet: the lower bound itself decides.
+    const bool lower_tried = std::any_of(steps_.begin(), steps_.end(), [&](const Step& s) {
+      return s.rate_percent == settings_.lower_percent;
+    });
+    if (!lower_tried) next_ = settings_.lower_percent;
+    else next_.reset();
+    return;
+  }
+  if (settings_.confirmations > 0) {
+    confirming_ = true;
+    confirmations_left_ = settings_.confirmations;
+    next_ = *best_;
+    return;
+  }
+  next_.reset();
+}
+
+}  // namespace lr::bench

@@ -1,0 +1,69 @@
+#pragma once
+// The throughput search of RFC 2544 §26.1, as a state machine over trial results: the
+// highest offered load (in % of line rate) whose frame loss stays within a tolerance,
+// to a resolution. Pure: the trial runner asks it for the next rate and tells it what a
+// trial measured, so the search is tested against simulated devices. The first trial is
+// at the upper bound; when it loses frames, the rate the device forwarded in it is the
+// next guess (a device that forwards 60 % takes one trial to find, not ten), then a
+// binary search. An optional confirmation repeats the found rate to catch drift.
+
+#include <optional>
+#include <vector>
+
+namespace lr::bench {
+
+/// What one trial measured, in % of the ports' line rate.
+struct TrialResult {
+  double offered_percent = 0;    ///< what TX measurably sent, not what was asked
+  double forwarded_percent = 0;  ///< distinct frames received over the trial
+  double loss_ratio = 0;         ///< lost / sent
+  bool valid = true;             ///< false: the tester was the limit, or a link went down
+};
+
+struct SearchSettings {
+  double lower_percent = 1.0;
+  double upper_percent = 100.0;
+  double resolution_percent = 0.1;
+  double loss_tolerance = 0.0;  ///< a ratio: 0.001 is 0.1 %
+  unsigned confirmations = 0;   ///< times the found rate is repeated at the end
+};
+
+class ThroughputSearch {
+ public:
+  explicit ThroughputSearch(SearchSettings settings);
+
+  /// The rate of the next trial, or nullopt when the search is over.
+  std::optional<double> next() const noexcept { return next_; }
+  /// What the trial at next() measured.
+  void record(const TrialResult& trial);
+
+  /// The highest rate whose loss was within the tolerance in its trial and in every
+  /// confirmation; nullopt when none was (the lower bound lost frames too).
+  std::optional<double> result() const noexcept { return done() ? best_ : std::nullopt; }
+  bool done() const noexcept { return !next_.has_value(); }
+  /// Rates whose trials were invalid twice in a row: the tester, not the device, was the limit.
+  const std::vector<double>& tester_limited() const noexcept { return tester_limited_; }
+  struct Step {
+    double rate_percent;
+    TrialResult trial;
+    bool passed;
+    bool confirmation;
+  };
+  const std::vector<Step>& steps() const noexcept { return steps_; }
+
+ private:
+  bool passes(const TrialResult& trial) const noexcept;
+  void choose_next();
+
+  SearchSettings settings_;
+  std::optional<double> next_;
+  std::optional<double> best_;    ///< highest rate that passed
+  double failed_ = 0;             ///< lowest rate that failed (above best_), 0: none yet
+  unsigned confirmations_left_ = 0;
+  bool confirming_ = false;
+  bool retried_ = false;          ///< the current rate was already repeated once for an invalid trial
+  std::vector<double> tester_limited_;
+  std::vector<Step> steps_;
+};
+
+}  // namespace lr::bench

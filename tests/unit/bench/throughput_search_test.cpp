@@ -1,0 +1,93 @@
+// The RFC 2544 throughput search against simulated devices: the answer within the
+// resolution, few trials, drift caught by the confirmation, a device that loses frames
+// at every rate, and the tester's own limit kept apart from the device's.
+
+#include "control/bench/throughput_search.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+namespace lr::bench {
+namespace {
+
+// A device forwarding everything up to `capacity` % of line rate, and only that above.
+TrialResult capped(double offered, double capacity) {
+  const double forwarded = std::min(offered, capacity);
+  return {offered, forwarded, (offered - forwarded) / offered, true};
+}
+
+ThroughputSearch run(SearchSettings settings, const std::function<TrialResult(double, size_t)>& device) {
+  ThroughputSearch search(settings);
+  for (size_t trial = 0; search.next() && trial < 200; ++trial) search.record(device(*search.next(), trial));
+  EXPECT_TRUE(search.done());
+  return search;
+}
+
+TEST(ThroughputSearch, ALossFreeDeviceUpToRIsFoundWithinTheResolution) {
+  for (const double capacity : {100.0, 99.95, 73.21, 12.5, 1.3}) {
+    const ThroughputSearch search = run({}, [&](double rate, size_t) { return capped(rate, capacity); });
+    ASSERT_TRUE(search.result()) << capacity;
+    EXPECT_LE(*search.result(), capacity) << capacity;
+    EXPECT_GE(*search.result(), capacity - 0.1) << capacity;
+  }
+}
+
+TEST(ThroughputSearch, TheForwardedRateOfTheFirstTrialIsTheNextGuess) {
+  // A device that forwards exactly 60 %: the second trial is at 60 % and passes; the
+  // search then only has to show that 60.1 % does not.
+  const ThroughputSearch search = run({}, [](double rate, size_t) { return capped(rate, 60.0); });
+  ASSERT_GE(search.steps().size(), 2u);
+  EXPECT_DOUBLE_EQ(search.steps()[0].rate_percent, 100.0);
+  EXPECT_DOUBLE_EQ(search.steps()[1].rate_percent, 60.0);
+  EXPECT_TRUE(search.steps()[1].passed);
+  EXPECT_DOUBLE_EQ(*search.result(), 60.0);
+  EXPECT_LE(search.steps().size(), 12u);
+}
+
+TEST(ThroughputSearch, AToleranceAcceptsLossWithinIt) {
+  // 0.1 % of frames lost at every rate: refused with tolerance 0, the line rate with 0.1 %.
+  const auto lossy = [](double rate, size_t) { return TrialResult{rate, rate * 0.999, 0.001, true}; };
+  EXPECT_FALSE(run({}, lossy).result());
+  SearchSettings tolerant;
+  tolerant.loss_tolerance = 0.001;
+  EXPECT_DOUBLE_EQ(*run(tolerant, lossy).result(), 100.0);
+}
+
+TEST(ThroughputSearch, ADeviceLosingFramesAtEveryRateHasNoThroughput) {
+  const ThroughputSearch search = run({}, [](double rate, size_t) { return TrialResult{rate, rate / 2, 0.5, true}; });
+  EXPECT_FALSE(search.result());
+  EXPECT_DOUBLE_EQ(search.steps().back().rate_percent, 1.0);  // the lower bound was tried last
+}
+
+TEST(ThroughputSearch, TheConfirmationCatchesADeviceThatDrifts) {
+  // 80 % for its first trials, 70 % after: without confirmation the search ends at 80 %,
+  // with three confirmations it finds the rate that holds.
+  const auto drifting = [](double rate, size_t trial) { return capped(rate, trial < 4 ? 80.0 : 70.0); };
+  EXPECT_NEAR(*run({}, drifting).result(), 80.0, 0.1);
+  SearchSettings confirmed;
+  confirmed.confirmations = 3;
+  const ThroughputSearch search = run(confirmed, drifting);
+  ASSERT_TRUE(search.result());
+  EXPECT_LE(*search.result(), 70.0);
+  EXPECT_GE(*search.result(), 69.9);
+  EXPECT_TRUE(search.steps().back().confirmation);
+}
+
+TEST(ThroughputSearch, AnInvalidTrialIsRepeatedOnceThenNamedAsTheTestersLimit) {
+  // The tester cannot offer more than 90 %: its trials above are invalid, not device loss.
+  const auto limited = [](double rate, size_t) {
+    if (rate > 90.0) return TrialResult{90.0, 90.0, 0.0, false};
+    return capped(rate, 100.0);
+  };
+  const ThroughputSearch search = run({}, limited);
+  ASSERT_TRUE(search.result());
+  EXPECT_NEAR(*search.result(), 90.0, 0.1);
+  ASSERT_FALSE(search.tester_limited().empty());
+  EXPECT_DOUBLE_EQ(search.tester_limited()[0], 100.0);
+  EXPECT_FALSE(search.steps()[0].trial.valid);
+  EXPECT_DOUBLE_EQ(search.steps()[1].rate_percent, 100.0);  // repeated once
+}
+
+}  // namespace
+}  // namespace lr::bench
