@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "control/bench/rfc2544_command.hpp"
 #include "control/cli/completion.hpp"
 #include "control/cli/frames_command.hpp"
 #include "control/cli/module_command.hpp"
@@ -146,6 +147,14 @@ int main(int argc, char** argv) {
   bool xstats_rate = false;
   xstats->add_flag("-w,--watch", xstats_watch, "refresh every second until Ctrl-C");
   xstats->add_flag("--rate", xstats_rate, "with --watch: per-second change beside each value");
+  auto* bench = app.add_subcommand("bench", "benchmark procedures over a profile's streams (RFC 2544)");
+  bench->require_subcommand(1);
+  auto* rfc2544 = bench->add_subcommand("rfc2544", "RFC 2544 throughput per frame size, from the profile's [rfc2544]");
+  lr::bench::BenchOptions bench_options;
+  rfc2544->add_option("profile", bench_options.profile_path, "profile (TOML) with an [rfc2544] section")
+      ->required()->check(CLI::ExistingFile);
+  rfc2544->add_option("--report-dir", bench_options.report_dir, "where report.json goes (default: rfc2544-<UTC time>)");
+  rfc2544->add_flag("--adopt-ports", bench_options.adopt_ports, "as for run: use a serving data plane's ports as they are");
   auto* frames = app.add_subcommand("frames", "the frames a profile's streams will send, exactly, without sending them");
   lr::ctl::FramesOptions frames_options;
   frames->add_option("profile", frames_options.profile_path, "profile (TOML)")->required()->check(CLI::ExistingFile);
@@ -174,6 +183,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*module_decode) return lr::ctl::decode_module_file(module_file, as_json, module_hex);
+    if (*rfc2544) {
+      bench_options.socket = socket_option;
+      return lr::bench::run_rfc2544(bench_options);
+    }
     if (*frames) {
       frames_options.as_json = as_json;
       return lr::ctl::show_frames(frames_options);

@@ -102,6 +102,16 @@ class TableReader {
     return integer_of<T>(node, key, min, max);
   }
 
+  /// A number (integer or not) in [min, max].
+  std::optional<double> number(const char* key, double min, double max) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    const auto value = node->value<double>();
+    if (!value) fail(node, key, fmt::format("expected a number, found {}", type_name(*node)));
+    if (*value < min || *value > max) fail(node, key, fmt::format("{} is out of range [{}, {}]", *value, min, max));
+    return *value;
+  }
+
   template <class T>
   T integer_of(const toml::node* node, const std::string& key, int64_t min, int64_t max) const {
     if (!node->is_integer()) fail(node, key, fmt::format("expected an integer, found {}", type_name(*node)));
@@ -444,6 +454,37 @@ void for_each_table(const toml::table& root, const char* key, const std::string&
   }
 }
 
+Rfc2544Cfg read_rfc2544(TableReader& in) {
+  Rfc2544Cfg cfg;
+  cfg.loc = loc_of(in.table());
+  if (auto v = in.strings("tests", "expected an array of test names, e.g. [\"throughput\"]")) {
+    for (const std::string& test : *v)
+      if (test != "throughput")
+        in.fail(in.find("tests"), "tests",
+                fmt::format("'{}' is not built yet: linerate runs 'throughput' (RFC 2544 §26.1); latency, frame_loss "
+                            "and back_to_back are still to come", test));
+    if (v->empty()) in.fail(in.find("tests"), "tests", "name at least one test");
+    cfg.tests = std::move(*v);
+  }
+  if (const toml::node* node = in.find("frame_sizes")) {
+    const toml::array* array = node->as_array();
+    if (array == nullptr || array->empty()) in.fail(node, "frame_sizes", "expected a non-empty array of frame sizes, e.g. [64, 1518]");
+    cfg.frame_sizes.clear();
+    for (const toml::node& item : *array) cfg.frame_sizes.push_back(in.integer_of<uint16_t>(&item, "frame_sizes", 64, 9600));
+  }
+  if (auto v = in.parsed<uint64_t>("trial_duration", parse_duration_ns, kDurationHelp)) cfg.trial_duration_ns = *v;
+  if (auto v = in.parsed<uint64_t>("rest", parse_duration_ns, kDurationHelp)) cfg.rest_ns = *v;
+  if (auto v = in.number("resolution", 0.001, 50)) cfg.resolution_percent = *v;
+  if (auto v = in.number("loss_tolerance", 0, 100)) cfg.loss_tolerance_percent = *v;
+  if (auto v = in.number("lower_bound", 0.001, 100)) cfg.lower_bound_percent = *v;
+  if (auto v = in.integer<unsigned>("confirmations", 0, 100)) cfg.confirmations = *v;
+  if (cfg.trial_duration_ns < 10'000'000)
+    in.fail(in.find("trial_duration"), "trial_duration", "a trial must last at least 10ms");
+  cfg.key_locs = in.key_locs();
+  in.finish();
+  return cfg;
+}
+
 // `known_ports`: the ports of a running data plane. Streams are then read against them:
 // [[port]] tables in the text must name one of them, and the profile's ports are theirs.
 Profile read_root(const toml::table& root, const std::string& file, const std::vector<PortCfg>* known_ports = nullptr) {
@@ -468,6 +509,10 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
     if (auto v = r.string("group")) profile.control.group = *v;
     r.finish();
   }
+  if (const toml::table* rfc2544 = in.subtable("rfc2544")) {
+    TableReader r(*rfc2544, "rfc2544.", file);
+    profile.rfc2544 = read_rfc2544(r);
+  }
   in.find("port");
   in.find("stream");
   in.finish();
@@ -483,6 +528,33 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
   if (known_ports != nullptr) use_known_ports(profile, *known_ports);
   validate_profile(profile);
   return profile;
+}
+
+}  // namespace
+
+namespace {
+
+// A procedure that cannot work is refused before any traffic, at its key.
+void validate_rfc2544(const Profile& profile, const Rfc2544Cfg& cfg) {
+  const auto at = [&](const char* key) {
+    const auto it = cfg.key_locs.find(key);
+    return it == cfg.key_locs.end() ? cfg.loc : it->second;
+  };
+  if (profile.streams.empty())
+    throw ConfigError(profile.path, cfg.loc, "rfc2544", "the procedure runs the profile's streams: add a [[stream]]");
+  for (const StreamCfg& s : profile.streams) {
+    if (!s.rx_port)
+      throw ConfigError(profile.path, at("tests"), "rfc2544",
+                        fmt::format("stream '{}' has no rx_port: a benchmark counts what comes back", s.name));
+    for (uint16_t size : cfg.frame_sizes)
+      if (size < min_frame_bytes(s))
+        throw ConfigError(profile.path, at("frame_sizes"), "rfc2544.frame_sizes",
+                          fmt::format("{} bytes is below the smallest frame stream '{}' can send ({} bytes)", size,
+                                      s.name, min_frame_bytes(s)));
+  }
+  if (cfg.lower_bound_percent + cfg.resolution_percent > 100)
+    throw ConfigError(profile.path, at("lower_bound"), "rfc2544.lower_bound",
+                      "leaves no room to search below line rate at this resolution");
 }
 
 }  // namespace
@@ -528,6 +600,7 @@ void validate_profile(const Profile& profile) {
     if (s.count != 0 && s.count < s.lanes)
       throw ConfigError(file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }
+  if (profile.rfc2544) validate_rfc2544(profile, *profile.rfc2544);
 }
 
 namespace {

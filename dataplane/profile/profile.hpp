@@ -177,6 +177,22 @@ struct StreamCfg {
   }
 };
 
+/// `[rfc2544]`: the procedure `linerate bench rfc2544` runs over the profile's streams,
+/// which give the layout (ports, directions, headers); frame size and rate are what it
+/// varies. The data plane ignores it.
+struct Rfc2544Cfg {
+  std::vector<std::string> tests{"throughput"};
+  std::vector<uint16_t> frame_sizes{64, 128, 256, 512, 1024, 1280, 1518};
+  uint64_t trial_duration_ns = 60'000'000'000;  ///< RFC 2544 §24: at least 60 s
+  double resolution_percent = 0.1;              ///< of line rate
+  double loss_tolerance_percent = 0;
+  double lower_bound_percent = 1;
+  uint64_t rest_ns = 2'000'000'000;             ///< between trials
+  unsigned confirmations = 0;                   ///< repeats of each found rate
+  SourceLoc loc;
+  std::map<std::string, SourceLoc, std::less<>> key_locs;
+};
+
 struct Profile {
   std::string path;  ///< file the profile was read from, for messages
   EalCfg eal;
@@ -184,6 +200,7 @@ struct Profile {
   ControlCfg control;
   std::vector<PortCfg> ports;
   std::vector<StreamCfg> streams;
+  std::optional<Rfc2544Cfg> rfc2544;
 
   const PortCfg* find_port(const std::string& name) const noexcept;
 };

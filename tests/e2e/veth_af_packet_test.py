@@ -40,15 +40,7 @@ table netdev lr_dup {
 class VethBridge(lrtest.NetnsCase):
     def setUp(self):
         super().setUp()
-        # No IPv6 in the namespace: the kernel would send its own ND/MLD frames.
-        self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
-        self.nsexec("ip", "link", "add", "lra", "type", "veth", "peer", "name", "bra")
-        self.nsexec("ip", "link", "add", "lrb", "type", "veth", "peer", "name", "brb")
-        self.nsexec("ip", "link", "add", "br0", "type", "bridge")
-        for port in ("bra", "brb"):
-            self.nsexec("ip", "link", "set", port, "master", "br0")
-        for dev in ("lra", "bra", "lrb", "brb", "br0"):
-            self.nsexec("ip", "link", "set", dev, "up")
+        self.make_bridged_veths()
         subprocess.run(["ip", "netns", "exec", self.ns, "nft", "-f", "-"], input=NFT_RULES, check=True, text=True)
 
     def nft_counter(self, family, table, name):
