@@ -52,7 +52,8 @@ ninja -C build-asan build.ninja >/dev/null
 ninja -C build-asan $(meson introspect build-asan --targets | python3 -c "
 import json, os, sys
 print(' '.join(os.path.relpath(t['filename'][0], 'build-asan') for t in json.load(sys.stdin)
-               if t['type'] == 'executable' and t['name'] != 'rx_accounting_bench'))") >/dev/null
+               if t['type'] == 'executable' and t['name'] != 'rx_accounting_bench'))") > build-asan/ninja.log \
+  || { grep -A12 -E "FAILED|error" build-asan/ninja.log | head -60; exit 1; }  # the compiler's words, in the CI log
 
 step="fuzz"
 scripts/fuzz.sh 20

@@ -32,41 +32,6 @@ std::string dataplane_binary() {
   return "linerate-dataplane";
 }
 
-// A data plane started for this run, stopped (SIGTERM, then waited for) at the end.
-class SpawnedDataplane {
- public:
-  SpawnedDataplane(const std::string& profile_path, const std::string& socket_path) {
-    const std::string binary = dataplane_binary();
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::setpgid(0, 0);  // Ctrl-C in the terminal is for linerate, which stops the run cleanly
-      ::dup2(STDERR_FILENO, STDOUT_FILENO);  // what it says goes to stderr: stdout is ours (--json)
-      ::execlp(binary.c_str(), binary.c_str(), "--config", profile_path.c_str(), "--serve", "--quiet", "--socket",
-               socket_path.c_str(), static_cast<char*>(nullptr));
-      std::fprintf(stderr, "linerate: cannot start %s: %s\n", binary.c_str(), std::strerror(errno));
-      std::_Exit(127);
-    }
-  }
-  ~SpawnedDataplane() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-  }
-  /// Exit status if it has exited already.
-  std::optional<int> exited() {
-    int status = 0;
-    if (pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    }
-    return std::nullopt;
-  }
-  bool started() const { return pid_ > 0; }
-
- private:
-  pid_t pid_ = -1;
-};
 
 // How the profile's ports differ from a serving data plane's (port.list), one line each;
 // empty when they match by name, device and (where the profile sets it) speed.
@@ -92,8 +57,40 @@ std::vector<std::string> port_differences(const profile::Profile& profile, const
 
 }  // namespace
 
-struct ProfileDataplane::Spawned : SpawnedDataplane {
-  using SpawnedDataplane::SpawnedDataplane;
+// A data plane started for this run, stopped (SIGTERM, then waited for) at the end.
+class ProfileDataplane::Spawned {
+ public:
+  Spawned(const std::string& profile_path, const std::string& socket_path) {
+    const std::string binary = dataplane_binary();
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::setpgid(0, 0);  // Ctrl-C in the terminal is for linerate, which stops the run cleanly
+      ::dup2(STDERR_FILENO, STDOUT_FILENO);  // what it says goes to stderr: stdout is ours (--json)
+      ::execlp(binary.c_str(), binary.c_str(), "--config", profile_path.c_str(), "--serve", "--quiet", "--socket",
+               socket_path.c_str(), static_cast<char*>(nullptr));
+      std::fprintf(stderr, "linerate: cannot start %s: %s\n", binary.c_str(), std::strerror(errno));
+      std::_Exit(127);
+    }
+  }
+  ~Spawned() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  /// Exit status if it has exited already.
+  std::optional<int> exited() {
+    int status = 0;
+    if (pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    return std::nullopt;
+  }
+  bool started() const { return pid_ > 0; }
+
+ private:
+  pid_t pid_ = -1;
 };
 
 ProfileDataplane::~ProfileDataplane() {
