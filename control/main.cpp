@@ -10,7 +10,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "control/bench/ndr_command.hpp"
 #include "control/bench/rfc2544_command.hpp"
+#include "control/cli/report_views_command.hpp"
 #include "control/cli/completion.hpp"
 #include "control/cli/frames_command.hpp"
 #include "control/cli/module_command.hpp"
@@ -99,10 +101,18 @@ int main(int argc, char** argv) {
   stop->add_option("-r,--report", report_path, "also write the JSON report to this file");
   stop->add_option("-s,--stream", only_streams, "stop only this stream; the run goes on (repeatable)");
   stop->add_option("-p,--port", only_ports, "stop only the streams sent from this port (repeatable)");
-  auto* report = app.add_subcommand("report", "the report of the last run that ended (the data plane keeps it)");
+  auto* report = app.add_subcommand("report", "the last run's report (--last), or a benchmark's views rebuilt from its "
+                                               "report.json");
   bool last_report = false;
-  report->add_flag("--last", last_report, "the last run that ended (the only one kept)")->required();
-  report->add_option("-r,--report", report_path, "also write it to this file");
+  lr::ctl::ReportViewsOptions report_views;
+  auto* last_flag = report->add_flag("--last", last_report, "the last run that ended (the data plane keeps it)");
+  auto* report_file = report->add_option("report_json", report_views.report_path,
+                                         "a benchmark's report.json: rebuild report.html / results.csv from it")
+                          ->check(CLI::ExistingFile)->excludes(last_flag);
+  report->add_option("--html", report_views.html_path, "with report_json: write the HTML page here")->needs(report_file);
+  report->add_option("--csv", report_views.csv_path, "with report_json: write results.csv here (default: stdout)")
+      ->needs(report_file);
+  report->add_option("-r,--report", report_path, "with --last: also write it to this file")->excludes(report_file);
   auto* load = app.add_subcommand("load", "replace the data plane's streams with a profile's");
   auto* stream_add = app.add_subcommand("stream-add", "add the streams of a profile to the data plane's");
   std::string profile_file;
@@ -147,14 +157,19 @@ int main(int argc, char** argv) {
   bool xstats_rate = false;
   xstats->add_flag("-w,--watch", xstats_watch, "refresh every second until Ctrl-C");
   xstats->add_flag("--rate", xstats_rate, "with --watch: per-second change beside each value");
-  auto* bench = app.add_subcommand("bench", "benchmark procedures over a profile's streams (RFC 2544)");
+  auto* bench = app.add_subcommand("bench", "benchmark procedures over a profile's streams (RFC 2544, NDR / PDR)");
   bench->require_subcommand(1);
-  auto* rfc2544 = bench->add_subcommand("rfc2544", "RFC 2544 throughput per frame size, from the profile's [rfc2544]");
   lr::bench::BenchOptions bench_options;
-  rfc2544->add_option("profile", bench_options.profile_path, "profile (TOML) with an [rfc2544] section")
-      ->required()->check(CLI::ExistingFile);
-  rfc2544->add_option("--report-dir", bench_options.report_dir, "where report.json goes (default: rfc2544-<UTC time>)");
-  rfc2544->add_flag("--adopt-ports", bench_options.adopt_ports, "as for run: use a serving data plane's ports as they are");
+  auto* rfc2544 = bench->add_subcommand("rfc2544", "RFC 2544 throughput, latency, frame loss and back-to-back per frame "
+                                                   "size, from the profile's [rfc2544]");
+  auto* ndr = bench->add_subcommand("ndr", "no-drop and partial-drop rates per frame size, from the profile's [ndr]");
+  for (const auto& [suite, section] : {std::pair{rfc2544, "rfc2544"}, std::pair{ndr, "ndr"}}) {
+    suite->add_option("profile", bench_options.profile_path, fmt::format("profile (TOML) with an [{}] section", section))
+        ->required()->check(CLI::ExistingFile);
+    suite->add_option("--report-dir", bench_options.report_dir,
+                      fmt::format("where report.json, results.csv and report.html go (default: {}-<UTC time>)", section));
+    suite->add_flag("--adopt-ports", bench_options.adopt_ports, "as for run: use a serving data plane's ports as they are");
+  }
   auto* frames = app.add_subcommand("frames", "the frames a profile's streams will send, exactly, without sending them");
   lr::ctl::FramesOptions frames_options;
   frames->add_option("profile", frames_options.profile_path, "profile (TOML)")->required()->check(CLI::ExistingFile);
@@ -183,10 +198,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*module_decode) return lr::ctl::decode_module_file(module_file, as_json, module_hex);
-    if (*rfc2544) {
+    if (*rfc2544 || *ndr) {
       bench_options.socket = socket_option;
-      return lr::bench::run_rfc2544(bench_options);
+      return *ndr ? lr::bench::run_ndr(bench_options) : lr::bench::run_rfc2544(bench_options);
     }
+    if (*report && !report_views.report_path.empty()) return lr::ctl::rebuild_report_views(report_views);
     if (*frames) {
       frames_options.as_json = as_json;
       return lr::ctl::show_frames(frames_options);

@@ -17,6 +17,8 @@ packages=(
   python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
   clang-14 libclang-rt-14-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
   help2man                     # man pages from the programs' --help
+  gnuplot-nox                  # the benchmark reports' charts (SVG)
+  chromium                     # the tests load the HTML reports in a real (headless) browser
 )
 
 missing=()

@@ -1,21 +1,12 @@
 #include "control/bench/rfc2544_command.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <map>
 
-#include "control/bench/throughput_search.hpp"
-#include "control/bench/trial_runner.hpp"
-#include "control/cli/profile_dataplane.hpp"
-#include "control/cli/profile_file.hpp"
+#include "control/bench/rfc2544_procedures.hpp"
 #include "control/cli/stop_signal.hpp"
-#include "control/views/report_file.hpp"
 
 namespace lr::bench {
 
@@ -23,155 +14,133 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kSchema = "linerate.rfc2544/1";
-
-std::string utc_now() {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
+std::string frame_size_text(const json& frame_size) {
+  return frame_size.is_string() ? frame_size.get<std::string>() : frame_size.dump();
 }
 
-json trial_json(const Trial& t, bool passed, bool confirmation) {
-  return json{{"frame_size", t.spec.frame_size},
-              {"rate_percent", t.spec.percent},
-              {"offered_percent", t.result.offered_percent},
-              {"offered_pps", t.offered_pps},
-              {"tx_packets", t.tx_packets},
-              {"rx_packets", t.rx_packets},
-              {"lost", t.lost},
-              {"loss_percent", 100.0 * t.result.loss_ratio},
-              {"passed", passed},
-              {"confirmation", confirmation},
-              {"valid", t.result.valid},
-              {"invalid_reason", t.invalid_reason},
-              {"interrupted", t.interrupted},
-              {"report", t.report}};
+void print_rfc2544_answers(const json& report) {
+  const json& settings = report.value("settings", json::object());
+  if (const json& results = report.value("throughput", json::array()); !results.empty()) {
+    std::printf("\nthroughput (RFC 2544 §26.1, loss tolerance %g %%)\n%10s %12s %14s %14s %14s  %s\n",
+                settings.value("loss_tolerance_percent", 0.0), "frame_B", "% of line", "Mpps", "L1 Gbit/s",
+                "L2 Gbit/s", "limited by");
+    for (const json& r : results) {
+      const std::string size = frame_size_text(r["frame_size"]);
+      if (r["percent_line_rate"].is_null()) {
+        std::printf("%10s %12s   (%s)\n", size.c_str(), "none", r.value("why", "").c_str());
+        continue;
+      }
+      std::printf("%10s %12.4f %14.6f %14.6f %14.6f  %s\n", size.c_str(), r["percent_line_rate"].get<double>(),
+                  r["pps"].get<double>() / 1e6, r["l1_bps"].get<double>() / 1e9, r["l2_bps"].get<double>() / 1e9,
+                  r.value("limited_by", "").c_str());
+    }
+  }
+  if (const json& results = report.value("latency", json::array()); !results.empty()) {
+    std::printf("\nlatency (RFC 2544 §26.2, all trials, us)\n%10s %8s %10s %10s %10s %10s %10s %10s\n", "frame_B",
+                "trials", "min", "mean", "p50", "p99", "p99.9", "max");
+    for (const json& r : results) {
+      const json& a = r["across_trials"];
+      std::printf("%10s %8u %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", frame_size_text(r["frame_size"]).c_str(),
+                  r.value("trials", 0u), a.value("min", 0.0) / 1e3, a.value("mean", 0.0) / 1e3,
+                  a.value("p50", 0.0) / 1e3, a.value("p99", 0.0) / 1e3, a.value("p999", 0.0) / 1e3,
+                  a.value("max", 0.0) / 1e3);
+    }
+  }
+  if (const json& points = report.value("frame_loss", json::array()); !points.empty()) {
+    std::printf("\nframe loss rate (RFC 2544 §26.3)\n%10s %12s %14s\n", "frame_B", "offered %", "lost %");
+    for (const json& p : points)
+      std::printf("%10s %12.4f %14.6f%s\n", frame_size_text(p["frame_size"]).c_str(), p.value("offered_percent", 0.0),
+                  p.value("loss_percent", 0.0), p.value("valid", true) ? "" : "  (tester-limited)");
+  }
+  if (const json& results = report.value("back_to_back", json::array()); !results.empty()) {
+    std::printf("\nback-to-back (RFC 2544 §26.4, RFC 9004)\n%10s %8s %14s %10s %10s %16s %16s\n", "frame_B",
+                "searches", "mean frames", "min", "max", "implied buf s", "corrected buf s");
+    for (const json& r : results) {
+      std::printf("%10s %8u %14.1f %10llu %10llu %16.6g %16s  %s\n", frame_size_text(r["frame_size"]).c_str(),
+                  r.value("searches", 0u), r.value("mean_frames", 0.0),
+                  static_cast<unsigned long long>(r.value("min_frames", uint64_t{0})),
+                  static_cast<unsigned long long>(r.value("max_frames", uint64_t{0})),
+                  r.value("implied_buffer_time_s", 0.0),
+                  r.contains("corrected_buffer_time_s") ? fmt::format("{:.6g}", r["corrected_buffer_time_s"].get<double>()).c_str() : "-",
+                  r.value("note", "").c_str());
+    }
+  }
+}
+
+json rfc2544_settings(const profile::Profile& profile) {
+  const profile::Rfc2544Cfg& cfg = *profile.rfc2544;
+  json sizes = json::array();
+  for (const profile::BenchFrameSize& s : cfg.frame_sizes) sizes.push_back(frame_size_json(s));
+  return {{"tests", cfg.tests},
+          {"frame_sizes", sizes},
+          {"trial_duration_s", static_cast<double>(cfg.trial_duration_ns) / 1e9},
+          {"resolution_percent", cfg.resolution_percent},
+          {"loss_tolerance_percent", cfg.loss_tolerance_percent},
+          {"lower_bound_percent", cfg.lower_bound_percent},
+          {"rest_s", static_cast<double>(cfg.rest_ns) / 1e9},
+          {"confirmations", cfg.confirmations},
+          {"learning_frames", cfg.learning_frames},
+          {"warm_up_s", static_cast<double>(cfg.warm_up_ns) / 1e9},
+          {"latency_trials", cfg.latency_trials},
+          {"frame_loss_step_percent", cfg.frame_loss_step_percent},
+          {"back_to_back_trials", cfg.back_to_back_trials},
+          {"back_to_back_duration_s", static_cast<double>(cfg.back_to_back_duration_ns) / 1e9}};
+}
+
+unsigned rfc2544_expected_trials(const profile::Profile& profile) {
+  const profile::Rfc2544Cfg& cfg = *profile.rfc2544;
+  unsigned per_size = 0;
+  if (cfg.runs("throughput")) per_size += expected_throughput_trials(cfg);
+  if (cfg.runs("latency")) per_size += cfg.latency_trials;
+  if (cfg.runs("frame_loss")) per_size += expected_frame_loss_trials(cfg.frame_loss_step_percent);
+  if (cfg.runs("back_to_back")) per_size += expected_back_to_back_trials(cfg);
+  return per_size * static_cast<unsigned>(cfg.frame_sizes.size());
+}
+
+// Test by test, each over every frame size (RFC 2544 §26 orders them so), latency at
+// the throughput each size reached.
+void run_rfc2544_tests(const profile::Profile& profile, TrialRunner& runner, BenchSession& session) {
+  const profile::Rfc2544Cfg& cfg = *profile.rfc2544;
+  Procedure procedure{runner, session, cfg};
+  std::map<std::string, ThroughputFound> throughput;
+  for (const char* test : {"throughput", "latency", "frame_loss", "back_to_back"}) {
+    if (!cfg.runs(test)) continue;
+    session.report()[test] = json::array();
+    for (const profile::BenchFrameSize& size : cfg.frame_sizes) {
+      if (ctl::stop_requested()) return;
+      const std::string t = test;
+      const auto found = throughput.find(size.name);
+      if (t == "throughput") {
+        if (const auto rate = run_throughput(procedure, size)) throughput[size.name] = *rate;
+      } else if (t == "latency") {
+        if (found == throughput.end()) {
+          session.report()["latency"].push_back(
+              {{"frame_size", frame_size_json(size)}, {"why", "no throughput was found at this size"}});
+          session.add_expected_trials(-static_cast<int>(cfg.latency_trials));
+          continue;
+        }
+        run_latency(procedure, size, found->second.rate_percent, cfg.latency_trials);
+      } else if (t == "frame_loss") {
+        run_frame_loss(procedure, size, cfg.frame_loss_step_percent);
+      } else {
+        run_back_to_back(procedure, size, cfg.back_to_back_trials, cfg.back_to_back_duration_ns,
+                         found == throughput.end() ? std::nullopt : std::optional<double>(found->second.offered_percent));
+      }
+    }
+  }
 }
 
 }  // namespace
 
 int run_rfc2544(const BenchOptions& options) {
-  const std::optional<profile::Profile> read = ctl::read_profile(options.profile_path);
-  if (!read) return 2;
-  if (!read->rfc2544) {
-    std::fprintf(stderr, "linerate: %s has no [rfc2544] section (config/README.md lists its keys)\n",
-                 options.profile_path.c_str());
-    return 2;
-  }
-  const profile::Rfc2544Cfg& cfg = *read->rfc2544;
-  std::ifstream file(options.profile_path);
-  std::stringstream text;
-  text << file.rdbuf();
-
-  const std::string dir = options.report_dir.empty()
-                              ? fmt::format("rfc2544-{:%Y%m%dT%H%M%SZ}", fmt::gmtime(std::time(nullptr)))
-                              : options.report_dir;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  const std::string report_path = (std::filesystem::path(dir) / "report.json").string();
-  if (const std::string problem = ctl::report_path_problem(report_path); !problem.empty() || ec) {
-    std::fprintf(stderr, "linerate: cannot write the report directory '%s': %s\n", dir.c_str(),
-                 ec ? ec.message().c_str() : problem.c_str());
-    return 4;
-  }
-
-  std::unique_ptr<ctl::ProfileDataplane> dataplane;
-  if (const int code = ctl::ProfileDataplane::open(*read, options.profile_path, options.socket, options.adopt_ports,
-                                                   dataplane);
-      code != 0)
-    return code;
-  ctl::catch_stop_signals();
-  TrialRunner runner(dataplane->client(), text.str(), options.profile_path);
-
-  json report{{"schema", kSchema},
-              {"profile", options.profile_path},
-              {"started_at", utc_now()},
-              {"settings",
-               {{"tests", cfg.tests},
-                {"frame_sizes", cfg.frame_sizes},
-                {"trial_duration_s", static_cast<double>(cfg.trial_duration_ns) / 1e9},
-                {"resolution_percent", cfg.resolution_percent},
-                {"loss_tolerance_percent", cfg.loss_tolerance_percent},
-                {"lower_bound_percent", cfg.lower_bound_percent},
-                {"rest_s", static_cast<double>(cfg.rest_ns) / 1e9},
-                {"confirmations", cfg.confirmations},
-                {"drain_s", static_cast<double>(read->run.drain_ns) / 1e9}}},
-              {"throughput", json::array()},
-              {"trials", json::array()},
-              {"interrupted", false}};
-  const auto save = [&] {
-    if (const std::string failed = ctl::write_report_file(report_path, report.dump(2) + "\n"); !failed.empty())
-      std::fprintf(stderr, "linerate: writing '%s' failed: %s\n", report_path.c_str(), failed.c_str());
-  };
-
-  int code = 0;
-  try {
-    for (uint16_t size : cfg.frame_sizes) {
-      ThroughputSearch search({cfg.lower_bound_percent, 100.0, cfg.resolution_percent,
-                               cfg.loss_tolerance_percent / 100.0, cfg.confirmations});
-      std::optional<Trial> best;
-      for (unsigned k = 1; search.next() && !ctl::stop_requested(); ++k) {
-        const double rate = *search.next();
-        const size_t before = search.steps().size();
-        Trial trial = runner.run({size, rate, cfg.trial_duration_ns});
-        if (trial.interrupted) {
-          report["trials"].push_back(trial_json(trial, false, false));
-          break;
-        }
-        search.record(trial.result);
-        const auto& step = search.steps().back();
-        const bool passed = search.steps().size() > before && step.passed;
-        if (passed && (!best || rate >= best->spec.percent)) best = trial;
-        report["trials"].push_back(trial_json(trial, passed, step.confirmation));
-        save();
-        std::printf("%5u B  trial %2u  offered %8.4f %% (%.6f Mpps)  loss %.6f %%  %s%s\n", size, k,
-                    trial.result.offered_percent, trial.offered_pps / 1e6, 100.0 * trial.result.loss_ratio,
-                    !trial.result.valid ? "invalid: " : passed ? "pass" : "fail",
-                    !trial.result.valid ? trial.invalid_reason.c_str()
-                    : search.next()     ? fmt::format(" -> next {:.4f} %", *search.next()).c_str()
-                                        : " -> done");
-        std::fflush(stdout);
-        if (search.next()) ctl::sleep_unless_stopped(static_cast<double>(cfg.rest_ns) / 1e9);
-      }
-      if (ctl::stop_requested()) break;
-      json result{{"frame_size", size}, {"trials", search.steps().size()}, {"tester_limited_at_percent", search.tester_limited()}};
-      if (const auto found = search.result(); found && best) {
-        // Above the answer, did the device lose frames, or could the tester not offer more?
-        const bool tester = std::any_of(search.tester_limited().begin(), search.tester_limited().end(),
-                                        [&](double rate) { return rate > *found; });
-        result["limited_by"] = tester ? "tester" : *found >= 100.0 ? "line rate" : "device";
-        result["percent_line_rate"] = *found;
-        result["pps"] = best->offered_pps;
-        result["l1_bps"] = best->offered_l1_bps;
-        result["l2_bps"] = best->offered_pps * size * 8.0;
-      } else {
-        result["percent_line_rate"] = nullptr;
-        result["why"] = "frames were lost even at the lower bound";
-      }
-      report["throughput"].push_back(result);
-      save();
-    }
-  } catch (const std::exception& error) {
-    // A data plane that refuses or disappears ends the suite with what was measured.
-    std::fprintf(stderr, "linerate: the benchmark stopped: %s\n", error.what());
-    code = 1;
-  }
-  report["interrupted"] = ctl::stop_requested();
-  report["finished_at"] = utc_now();
-  save();
-
-  std::printf("\nthroughput (RFC 2544 §26.1, loss tolerance %g %%)\n%10s %12s %14s %14s %14s  %s\n",
-              cfg.loss_tolerance_percent, "frame_B", "% of line", "Mpps", "L1 Gbit/s", "L2 Gbit/s", "limited by");
-  for (const json& r : report["throughput"]) {
-    if (r["percent_line_rate"].is_null()) {
-      std::printf("%10u %12s   (%s)\n", r.value("frame_size", 0u), "none", r.value("why", "").c_str());
-      continue;
-    }
-    std::printf("%10u %12.4f %14.6f %14.6f %14.6f  %s\n", r.value("frame_size", 0u), r["percent_line_rate"].get<double>(),
-                r["pps"].get<double>() / 1e6, r["l1_bps"].get<double>() / 1e9, r["l2_bps"].get<double>() / 1e9,
-                r.value("limited_by", "").c_str());
-  }
-  if (report["interrupted"].get<bool>()) std::printf("(interrupted: the report holds every trial that finished)\n");
-  std::printf("report: %s\n", report_path.c_str());
-  return code;
+  const Suite suite{"rfc2544",
+                    "linerate.rfc2544/1",
+                    [](const profile::Profile& p) -> const profile::SearchCfg* { return p.rfc2544 ? &*p.rfc2544 : nullptr; },
+                    rfc2544_settings,
+                    rfc2544_expected_trials,
+                    run_rfc2544_tests,
+                    print_rfc2544_answers};
+  return run_suite(suite, options);
 }
 
 }  // namespace lr::bench

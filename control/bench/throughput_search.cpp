@@ -7,12 +7,23 @@ namespace lr::bench {
 ThroughputSearch::ThroughputSearch(SearchSettings settings) : settings_(settings), next_(settings.upper_percent) {}
 
 bool ThroughputSearch::passes(const TrialResult& trial) const noexcept {
-  return trial.loss_ratio <= settings_.loss_tolerance;
+  return trial.loss_ratio <= settings_.loss_tolerance &&
+         (settings_.max_latency_p99_ns <= 0 || trial.latency_p99_ns <= settings_.max_latency_p99_ns);
+}
+
+void ThroughputSearch::learn(double rate, const TrialResult& trial) {
+  if (!trial.valid || confirming_) return;
+  tried_.push_back(rate);
+  if (passes(trial)) best_ = std::max(best_.value_or(0), rate);
+  else failed_ = failed_ == 0 ? rate : std::min(failed_, rate);
+  if (best_ && failed_ != 0 && *best_ >= failed_) best_.reset();  // drift between trials: trust the failure
+  choose_next();
 }
 
 void ThroughputSearch::record(const TrialResult& trial) {
   if (!next_) return;
   const double rate = *next_;
+  tried_.push_back(rate);
   if (!trial.valid) {
     steps_.push_back({rate, trial, false, confirming_});
     if (!retried_) {  // once more at the same rate
@@ -62,9 +73,7 @@ void ThroughputSearch::choose_next() {
   }
   if (!best_) {
     // Nothing passed yet: the lower bound itself decides.
-    const bool lower_tried = std::any_of(steps_.begin(), steps_.end(), [&](const Step& s) {
-      return s.rate_percent == settings_.lower_percent;
-    });
+    const bool lower_tried = std::find(tried_.begin(), tried_.end(), settings_.lower_percent) != tried_.end();
     if (!lower_tried) next_ = settings_.lower_percent;
     else next_.reset();
     return;

@@ -18,6 +18,7 @@ struct TrialResult {
   double forwarded_percent = 0;  ///< distinct frames received over the trial
   double loss_ratio = 0;         ///< lost / sent
   bool valid = true;             ///< false: the tester was the limit, or a link went down
+  double latency_p99_ns = 0;     ///< 0: not measured
 };
 
 struct SearchSettings {
@@ -26,6 +27,7 @@ struct SearchSettings {
   double resolution_percent = 0.1;
   double loss_tolerance = 0.0;  ///< a ratio: 0.001 is 0.1 %
   unsigned confirmations = 0;   ///< times the found rate is repeated at the end
+  double max_latency_p99_ns = 0;  ///< a trial also passes only under this p99 (0: no bound)
 };
 
 class ThroughputSearch {
@@ -36,6 +38,11 @@ class ThroughputSearch {
   std::optional<double> next() const noexcept { return next_; }
   /// What the trial at next() measured.
   void record(const TrialResult& trial);
+  /// A valid trial another search ran at `rate` (NDR learning from the PDR search):
+  /// it narrows this search's bounds without counting as one of its steps.
+  void learn(double rate, const TrialResult& trial);
+  /// Whether a trial meets this search's loss tolerance and latency bound.
+  bool passes(const TrialResult& trial) const noexcept;
 
   /// The highest rate whose loss was within the tolerance in its trial and in every
   /// confirmation; nullopt when none was (the lower bound lost frames too).
@@ -52,7 +59,6 @@ class ThroughputSearch {
   const std::vector<Step>& steps() const noexcept { return steps_; }
 
  private:
-  bool passes(const TrialResult& trial) const noexcept;
   void choose_next();
 
   SearchSettings settings_;
@@ -62,6 +68,7 @@ class ThroughputSearch {
   unsigned confirmations_left_ = 0;
   bool confirming_ = false;
   bool retried_ = false;          ///< the current rate was already repeated once for an invalid trial
+  std::vector<double> tried_;     ///< every rate tried, learnt ones included
   std::vector<double> tester_limited_;
   std::vector<Step> steps_;
 };

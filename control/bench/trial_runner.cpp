@@ -4,29 +4,62 @@
 #include <toml++/toml.h>
 
 #include <chrono>
+#include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include "control/cli/stop_signal.hpp"
+#include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench {
 
 using nlohmann::json;
 
-TrialRunner::TrialRunner(ctl::DataplaneClient& client, std::string profile_text, std::string profile_path)
-    : client_(client), profile_text_(std::move(profile_text)), profile_path_(std::move(profile_path)) {}
+namespace {
+
+std::string mac_text(const profile::MacAddr& mac) {
+  return fmt::format("{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+}
+
+LatencyStats stats_of(const json& latency) {
+  LatencyStats s;
+  s.samples = latency.value("samples", uint64_t{0});
+  s.min_ns = latency.value("min", 0.0);
+  s.mean_ns = latency.value("mean", 0.0);
+  s.max_ns = latency.value("max", 0.0);
+  s.p50_ns = latency.value("p50", 0.0);
+  s.p99_ns = latency.value("p99", 0.0);
+  s.p999_ns = latency.value("p999", 0.0);
+  s.jitter_ns = latency.value("jitter", 0.0);
+  return s;
+}
+
+}  // namespace
+
+TrialRunner::TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile, std::string profile_text)
+    : client_(client), profile_(profile), profile_text_(std::move(profile_text)) {}
 
 // The profile's [[stream]] tables with the trial's frame size, load and duration.
 std::string TrialRunner::streams_at(const TrialSpec& spec) const {
-  toml::table root = toml::parse(profile_text_, profile_path_);
+  toml::table root = toml::parse(profile_text_, profile_.path);
   toml::array streams;
   if (const toml::array* tables = root["stream"].as_array()) {
     for (const toml::node& node : *tables) {
       toml::table stream = *node.as_table();
       for (const char* key : {"frame_size", "frame_weights", "rate", "count", "duration", "burst"}) stream.erase(key);
-      stream.insert("frame_size", int64_t{spec.frame_size});
+      if (spec.frame.is_mix()) {
+        toml::array sizes, weights;
+        for (uint16_t s : spec.frame.sizes) sizes.push_back(int64_t{s});
+        for (uint32_t w : spec.frame.weights) weights.push_back(int64_t{w});
+        stream.insert("frame_size", std::move(sizes));
+        stream.insert("frame_weights", std::move(weights));
+      } else {
+        stream.insert("frame_size", int64_t{spec.frame.sizes.front()});
+      }
       stream.insert("rate", fmt::format("{:.6f}%", spec.percent));
-      stream.insert("duration", fmt::format("{}ns", spec.duration_ns));
+      if (spec.burst_frames > 0) stream.insert("count", static_cast<int64_t>(spec.burst_frames));
+      else stream.insert("duration", fmt::format("{}ns", spec.duration_ns));
       streams.push_back(std::move(stream));
     }
   }
@@ -35,21 +68,71 @@ std::string TrialRunner::streams_at(const TrialSpec& spec) const {
   return out.str();
 }
 
-Trial TrialRunner::run(const TrialSpec& spec) {
-  Trial trial;
-  trial.spec = spec;
-  client_.call("stream.load", {{"profile", streams_at(spec)}, {"path", profile_path_ + " (trial)"}});
+void TrialRunner::run_until_sent(bool& interrupted) {
   client_.call("traffic.start");
   while (!client_.call("traffic.status").value("tx_finished", false)) {
     if (ctl::stop_requested()) {
-      trial.interrupted = true;
-      break;
+      interrupted = true;
+      return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+}
+
+uint64_t TrialRunner::learn(uint32_t frames) {
+  if (frames == 0) return 0;
+  toml::array streams;
+  std::set<std::pair<std::string, profile::MacAddr>> seen;
+  for (const profile::StreamCfg& s : profile_.streams) {
+    if (!s.rx_port || !seen.insert({*s.rx_port, s.eth_dst}).second) continue;
+    streams.push_back(toml::table{{"name", fmt::format("learning-{}-{}", *s.rx_port, seen.size())},
+                                  {"tx_port", *s.rx_port},
+                                  {"eth", toml::table{{"src", mac_text(s.eth_dst)}, {"dst", "ff:ff:ff:ff:ff:ff"}}},
+                                  {"rate", "1%"},
+                                  {"count", int64_t{frames}}});
+  }
+  std::ostringstream text;
+  text << toml::table{{"stream", std::move(streams)}};
+  client_.call("stream.load", {{"profile", text.str()}, {"path", profile_.path + " (learning frames)"}});
+  bool interrupted = false;
+  run_until_sent(interrupted);
+  const json report = client_.call("traffic.stop");
+  uint64_t sent = 0;
+  for (const json& s : report.value("streams", json::array())) sent += s.value("tx_packets", uint64_t{0});
+  return sent;
+}
+
+double TrialRunner::line_pps(const profile::BenchFrameSize& frame) {
+  std::map<std::string, double> speeds;
+  for (const json& p : client_.call("port.list")) speeds[p.value("name", "")] = p.value("speed_bps", 0.0);
+  double slowest = 0;
+  for (const profile::StreamCfg& s : profile_.streams)
+    if (const double bps = speeds[s.tx_port]; bps > 0) slowest = slowest == 0 ? bps : std::min(slowest, bps);
+  return slowest / ((frame.mean() + kWireOverheadBytes) * 8.0);
+}
+
+Trial TrialRunner::run(const TrialSpec& spec) {
+  const auto began = std::chrono::steady_clock::now();
+  Trial trial;
+  trial.spec = spec;
+  if (spec.warm_up_ns > 0 && spec.burst_frames == 0) {
+    // The device's tables, caches and queues settle at this load before it is measured.
+    TrialSpec warm_up = spec;
+    warm_up.duration_ns = spec.warm_up_ns;
+    client_.call("stream.load", {{"profile", streams_at(warm_up)}, {"path", profile_.path + " (warm-up)"}});
+    run_until_sent(trial.interrupted);
+    client_.call("traffic.stop");
+    if (trial.interrupted) {
+      trial.invalid_reason = "interrupted during the warm-up";
+      return trial;
+    }
+  }
+  client_.call("stream.load", {{"profile", streams_at(spec)}, {"path", profile_.path + " (trial)"}});
+  run_until_sent(trial.interrupted);
   trial.report = client_.call("traffic.stop");  // stops what still sends, drains, then counts
 
   double target_pps = 0;
+  std::vector<LatencyTrial> per_stream;
   for (const json& s : trial.report.value("streams", json::array())) {
     trial.tx_packets += s.value("tx_packets", uint64_t{0});
     trial.rx_packets += s.value("rx_packets", uint64_t{0}) - s.value("duplicate", uint64_t{0});
@@ -57,24 +140,55 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     trial.offered_pps += s.value("tx_pps_achieved", 0.0);
     trial.offered_l1_bps += s.value("tx_l1_bps_achieved", 0.0);
     target_pps += s.value("target_pps", json()).is_number() ? s["target_pps"].get<double>() : 0.0;
+    LatencyTrial latency{stats_of(s.value("latency_ns", json::object())), {}};
+    if (latency.stats.samples > 0) {
+      const json h = client_.call("stats.histogram", {{"stream", s.value("name", "")}});
+      for (const json& b : h.value("buckets", json::array()))
+        latency.buckets.push_back({b.value("low_ns", uint64_t{0}), b.value("high_ns", uint64_t{0}), b.value("count", uint64_t{0})});
+    }
+    per_stream.push_back(std::move(latency));
   }
+  trial.latency.stats = across_trials(per_stream);
+  for (LatencyTrial& s : per_stream)
+    trial.latency.buckets.insert(trial.latency.buckets.end(), s.buckets.begin(), s.buckets.end());
+  // The worst stream's p99 is the trial's (a latency bound holds for every stream).
+  for (const LatencyTrial& s : per_stream) trial.result.latency_p99_ns = std::max(trial.result.latency_p99_ns, s.stats.p99_ns);
+
   const double loss = trial.tx_packets == 0 ? 1.0 : static_cast<double>(std::max<int64_t>(trial.lost, 0)) /
                                                           static_cast<double>(trial.tx_packets);
   const double offered = target_pps > 0 ? spec.percent * trial.offered_pps / target_pps : 0;
-  trial.result = TrialResult{offered, offered * (1 - loss), loss, true};
+  trial.result.offered_percent = offered;
+  trial.result.forwarded_percent = offered * (1 - loss);
+  trial.result.loss_ratio = loss;
   // The tester's limit is not the device's: a stream short of its target, or a link that
   // dropped during the trial, makes it invalid (the search repeats it once).
-  for (const json& w : trial.report.value("warnings", json::array()))
-    if (w.is_string() && w.get<std::string>().find(" below its target ") != std::string::npos)
-      trial.invalid_reason = w.get<std::string>();
+  if (spec.burst_frames == 0) {
+    for (const json& w : trial.report.value("warnings", json::array()))
+      if (w.is_string() && w.get<std::string>().find(" below its target ") != std::string::npos)
+        trial.invalid_reason = w.get<std::string>();
+  } else {
+    // A burst's own rate is measured from its first TX batch to its last: over a short
+    // burst one batch (32 frames) of timing is a large share, so the allowance is the
+    // larger of 0.5 % and one batch.
+    const double allowed = std::max(0.005, 32.0 / static_cast<double>(spec.burst_frames));
+    for (const json& s : trial.report.value("streams", json::array())) {
+      const double target = s.value("target_pps", json()).is_number() ? s["target_pps"].get<double>() : 0.0;
+      const double sent = s.value("tx_pps_achieved", 0.0);
+      if (target > 0 && sent < target * (1 - allowed))
+        trial.invalid_reason = fmt::format("stream '{}' sent its burst at {:.6f} Mpps, {:.2f} % below line rate "
+                                           "({:.6f} Mpps): not back to back",
+                                           s.value("name", ""), sent / 1e6, 100 * (1 - sent / target), target / 1e6);
+    }
+  }
   // Link events are the port's whole history: only those since this trial began count.
-  const std::string began = trial.report.value("started_at", "").substr(0, 19);
+  const std::string started = trial.report.value("started_at", "").substr(0, 19);
   for (const json& p : trial.report.value("ports", json::array()))
     for (const json& e : p.value("link_events", json::array()))
-      if (!e.value("up", true) && e.value("at", "").substr(0, 19) >= began)
+      if (!e.value("up", true) && e.value("at", "").substr(0, 19) >= started)
         trial.invalid_reason = fmt::format("port '{}' link went down during the trial", p.value("name", ""));
   if (trial.tx_packets == 0 && !trial.interrupted) trial.invalid_reason = "nothing was sent";
   trial.result.valid = trial.invalid_reason.empty() && !trial.interrupted;
+  trial.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   return trial;
 }
 

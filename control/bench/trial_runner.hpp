@@ -1,52 +1,67 @@
 #pragma once
 // One benchmark trial on the data plane (RFC 2544 §23): the profile's streams at one
 // frame size and one offered load (% of each port's line rate) for the trial's duration,
-// then stop, the data plane's drain, and only then the counters, so loss is exact. What
-// the trial offered is what TX measurably sent; a trial the tester itself could not
-// drive (a stream short of its target) or whose link went down is marked invalid.
+// or a burst of N frames at that load, then stop, the data plane's drain, and only then
+// the counters, so loss is exact. What the trial offered is what TX measurably sent; a
+// trial the tester itself could not drive (a stream short of its target) or whose link
+// went down is marked invalid. Learning frames (§23) go out before the first trial.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "control/bench/latency_summary.hpp"
 #include "control/bench/throughput_search.hpp"
 #include "control/client/dataplane_client.hpp"
+#include "dataplane/profile/profile.hpp"
 
 namespace lr::bench {
 
 struct TrialSpec {
-  uint16_t frame_size = 64;
-  double percent = 100;     ///< of each stream's port line rate
-  uint64_t duration_ns = 0;
+  profile::BenchFrameSize frame;
+  double percent = 100;       ///< of each stream's port line rate
+  uint64_t duration_ns = 0;   ///< the measured interval, or
+  uint64_t burst_frames = 0;  ///< a burst of this many frames per stream (back-to-back)
+  uint64_t warm_up_ns = 0;    ///< first the same load for this long, unmeasured (not for bursts)
 };
 
 struct Trial {
   TrialSpec spec;
-  TrialResult result;        ///< what the search needs
+  TrialResult result;        ///< what the searches need
   double offered_pps = 0;    ///< all streams, measured
   double offered_l1_bps = 0;
   uint64_t tx_packets = 0;
-  uint64_t rx_packets = 0;
+  uint64_t rx_packets = 0;   ///< distinct frames received
   int64_t lost = 0;
   bool interrupted = false;  ///< stopped early by Ctrl-C
   std::string invalid_reason;
+  double wall_s = 0;         ///< how long the trial took, drain included
+  LatencyTrial latency;      ///< every stream's frames together, from their histograms
   nlohmann::json report;     ///< the data plane's run report of the trial
 };
 
 class TrialRunner {
  public:
-  /// `profile_text`: the profile the streams come from (its [[stream]] tables).
-  TrialRunner(ctl::DataplaneClient& client, std::string profile_text, std::string profile_path);
+  TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile, std::string profile_text);
   /// Runs one trial; returns early (interrupted) on a stop request. Throws what the
   /// client throws (a data plane that refuses or disappears).
   Trial run(const TrialSpec& spec);
+  /// Sends `frames` learning frames from every receiving port, with the source address
+  /// its streams' frames are sent to, so that a switch knows where each lives (RFC 2544
+  /// §23). Returns the frames sent.
+  uint64_t learn(uint32_t frames);
+  /// Frames per second at line rate for this frame size on the slowest port a stream
+  /// sends from (the speed rates refer to, as the data plane reports it).
+  double line_pps(const profile::BenchFrameSize& frame);
 
  private:
   std::string streams_at(const TrialSpec& spec) const;
+  void run_until_sent(bool& interrupted);
 
   ctl::DataplaneClient& client_;
+  const profile::Profile& profile_;
   std::string profile_text_;
-  std::string profile_path_;
 };
 
 }  // namespace lr::bench

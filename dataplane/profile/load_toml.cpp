@@ -454,32 +454,78 @@ void for_each_table(const toml::table& root, const char* key, const std::string&
   }
 }
 
-Rfc2544Cfg read_rfc2544(TableReader& in) {
-  Rfc2544Cfg cfg;
+// The frame sizes of a procedure: integers, or "imix" (the simple IMIX: 64, 594 and
+// 1518 bytes as 7 : 4 : 1).
+std::vector<BenchFrameSize> read_bench_frame_sizes(TableReader& in, const toml::node* node) {
+  const toml::array* array = node->as_array();
+  if (array == nullptr || array->empty())
+    in.fail(node, "frame_sizes", "expected a non-empty array of frame sizes, e.g. [64, 1518, \"imix\"]");
+  std::vector<BenchFrameSize> sizes;
+  for (const toml::node& item : *array) {
+    if (const auto* name = item.as_string()) {
+      if (name->get() != "imix")
+        in.fail(&item, "frame_sizes", fmt::format("'{}' is not a frame size: write bytes (64-9600) or \"imix\"", name->get()));
+      sizes.push_back({"imix", {64, 594, 1518}, {7, 4, 1}});
+      continue;
+    }
+    const auto bytes = in.integer_of<uint16_t>(&item, "frame_sizes", 64, 9600);
+    sizes.push_back({std::to_string(bytes), {bytes}, {}});
+  }
+  return sizes;
+}
+
+void read_search(TableReader& in, SearchCfg& cfg) {
   cfg.loc = loc_of(in.table());
-  if (auto v = in.strings("tests", "expected an array of test names, e.g. [\"throughput\"]")) {
-    for (const std::string& test : *v)
-      if (test != "throughput")
-        in.fail(in.find("tests"), "tests",
-                fmt::format("'{}' is not built yet: linerate runs 'throughput' (RFC 2544 §26.1); latency, frame_loss "
-                            "and back_to_back are still to come", test));
-    if (v->empty()) in.fail(in.find("tests"), "tests", "name at least one test");
-    cfg.tests = std::move(*v);
-  }
-  if (const toml::node* node = in.find("frame_sizes")) {
-    const toml::array* array = node->as_array();
-    if (array == nullptr || array->empty()) in.fail(node, "frame_sizes", "expected a non-empty array of frame sizes, e.g. [64, 1518]");
-    cfg.frame_sizes.clear();
-    for (const toml::node& item : *array) cfg.frame_sizes.push_back(in.integer_of<uint16_t>(&item, "frame_sizes", 64, 9600));
-  }
+  if (const toml::node* node = in.find("frame_sizes")) cfg.frame_sizes = read_bench_frame_sizes(in, node);
   if (auto v = in.parsed<uint64_t>("trial_duration", parse_duration_ns, kDurationHelp)) cfg.trial_duration_ns = *v;
   if (auto v = in.parsed<uint64_t>("rest", parse_duration_ns, kDurationHelp)) cfg.rest_ns = *v;
   if (auto v = in.number("resolution", 0.001, 50)) cfg.resolution_percent = *v;
   if (auto v = in.number("loss_tolerance", 0, 100)) cfg.loss_tolerance_percent = *v;
   if (auto v = in.number("lower_bound", 0.001, 100)) cfg.lower_bound_percent = *v;
   if (auto v = in.integer<unsigned>("confirmations", 0, 100)) cfg.confirmations = *v;
+  if (auto v = in.integer<uint32_t>("learning_frames", 0, 1'000'000)) cfg.learning_frames = *v;
+  if (auto v = in.parsed<uint64_t>("warm_up", parse_duration_ns, kDurationHelp)) cfg.warm_up_ns = *v;
   if (cfg.trial_duration_ns < 10'000'000)
     in.fail(in.find("trial_duration"), "trial_duration", "a trial must last at least 10ms");
+}
+
+Rfc2544Cfg read_rfc2544(TableReader& in) {
+  Rfc2544Cfg cfg;
+  cfg.frame_sizes = {{"64", {64}, {}},     {"128", {128}, {}},   {"256", {256}, {}}, {"512", {512}, {}},
+                     {"1024", {1024}, {}}, {"1280", {1280}, {}}, {"1518", {1518}, {}}};
+  read_search(in, cfg);
+  if (auto v = in.strings("tests", "expected an array of test names, e.g. [\"throughput\", \"latency\"]")) {
+    for (const std::string& test : *v)
+      if (test != "throughput" && test != "latency" && test != "frame_loss" && test != "back_to_back")
+        in.fail(in.find("tests"), "tests",
+                fmt::format("'{}' is not an RFC 2544 test: throughput, latency, frame_loss or back_to_back", test));
+    if (v->empty()) in.fail(in.find("tests"), "tests", "name at least one test");
+    cfg.tests = std::move(*v);
+    if (cfg.runs("latency") && !cfg.runs("throughput"))
+      in.fail(in.find("tests"), "tests", "latency is measured at each size's throughput (RFC 2544 §26.2): add \"throughput\"");
+  }
+  if (auto v = in.integer<unsigned>("latency_trials", 1, 1000)) cfg.latency_trials = *v;
+  if (auto v = in.number("frame_loss_step", 0.1, 100)) cfg.frame_loss_step_percent = *v;
+  if (auto v = in.integer<unsigned>("back_to_back_trials", 1, 1000)) cfg.back_to_back_trials = *v;
+  if (auto v = in.parsed<uint64_t>("back_to_back_duration", parse_duration_ns, kDurationHelp))
+    cfg.back_to_back_duration_ns = *v;
+  cfg.key_locs = in.key_locs();
+  in.finish();
+  return cfg;
+}
+
+NdrCfg read_ndr(TableReader& in) {
+  NdrCfg cfg;
+  cfg.frame_sizes = {{"64", {64}, {}}};
+  cfg.trial_duration_ns = 30'000'000'000;
+  read_search(in, cfg);
+  if (auto v = in.number("pdr_loss_tolerance", 0, 100)) cfg.pdr_loss_tolerance_percent = *v;
+  if (auto v = in.parsed<uint64_t>("ndr_latency_p99", parse_duration_ns, kDurationHelp)) cfg.ndr_latency_p99_ns = *v;
+  if (auto v = in.parsed<uint64_t>("pdr_latency_p99", parse_duration_ns, kDurationHelp)) cfg.pdr_latency_p99_ns = *v;
+  if (cfg.pdr_loss_tolerance_percent < cfg.loss_tolerance_percent)
+    in.fail(in.find("pdr_loss_tolerance"), "pdr_loss_tolerance",
+            fmt::format("{} % is below the NDR's loss_tolerance ({} %): the partial-drop rate allows more loss",
+                        cfg.pdr_loss_tolerance_percent, cfg.loss_tolerance_percent));
   cfg.key_locs = in.key_locs();
   in.finish();
   return cfg;
@@ -513,6 +559,10 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
     TableReader r(*rfc2544, "rfc2544.", file);
     profile.rfc2544 = read_rfc2544(r);
   }
+  if (const toml::table* ndr = in.subtable("ndr")) {
+    TableReader r(*ndr, "ndr.", file);
+    profile.ndr = read_ndr(r);
+  }
   in.find("port");
   in.find("stream");
   in.finish();
@@ -535,29 +585,58 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
 namespace {
 
 // A procedure that cannot work is refused before any traffic, at its key.
-void validate_rfc2544(const Profile& profile, const Rfc2544Cfg& cfg) {
-  const auto at = [&](const char* key) {
-    const auto it = cfg.key_locs.find(key);
-    return it == cfg.key_locs.end() ? cfg.loc : it->second;
-  };
+void validate_search(const Profile& profile, const SearchCfg& cfg, const std::string& section) {
+  const auto at = [&](std::string_view key) { return cfg.loc_of(key); };
   if (profile.streams.empty())
-    throw ConfigError(profile.path, cfg.loc, "rfc2544", "the procedure runs the profile's streams: add a [[stream]]");
+    throw ConfigError(profile.path, cfg.loc, section, "the procedure runs the profile's streams: add a [[stream]]");
   for (const StreamCfg& s : profile.streams) {
     if (!s.rx_port)
-      throw ConfigError(profile.path, at("tests"), "rfc2544",
+      throw ConfigError(profile.path, s.loc, section,
                         fmt::format("stream '{}' has no rx_port: a benchmark counts what comes back", s.name));
-    for (uint16_t size : cfg.frame_sizes)
-      if (size < min_frame_bytes(s))
-        throw ConfigError(profile.path, at("frame_sizes"), "rfc2544.frame_sizes",
-                          fmt::format("{} bytes is below the smallest frame stream '{}' can send ({} bytes)", size,
-                                      s.name, min_frame_bytes(s)));
+    const PortCfg* port = profile.find_port(s.tx_port);
+    for (const BenchFrameSize& size : cfg.frame_sizes) {
+      for (uint16_t bytes : size.sizes) {
+        if (bytes < min_frame_bytes(s))
+          throw ConfigError(profile.path, at("frame_sizes"), section + ".frame_sizes",
+                            fmt::format("{} bytes is below the smallest frame stream '{}' can send ({} bytes)", bytes,
+                                        s.name, min_frame_bytes(s)));
+        // The MTU counts the L3 packet: the frame less its Ethernet header, VLAN tag and FCS.
+        const unsigned l3 = bytes - 14u - (s.vlan ? 4u : 0u) - kFcsBytes;
+        const unsigned mtu = port != nullptr && port->mtu != 0 ? port->mtu : 1500;
+        if (l3 > mtu)
+          throw ConfigError(profile.path, at("frame_sizes"), section + ".frame_sizes",
+                            fmt::format("{}-byte frames carry {}-byte packets, above port '{}''s MTU of {}{}: set its "
+                                        "[[port]] mtu", bytes, l3, s.tx_port, mtu,
+                                        port != nullptr && port->mtu != 0 ? "" : " (the default)"));
+      }
+    }
   }
   if (cfg.lower_bound_percent + cfg.resolution_percent > 100)
-    throw ConfigError(profile.path, at("lower_bound"), "rfc2544.lower_bound",
+    throw ConfigError(profile.path, at("lower_bound"), section + ".lower_bound",
                       "leaves no room to search below line rate at this resolution");
+  // A resolution finer than one frame a trial cannot be told apart by counting frames.
+  for (const StreamCfg& s : profile.streams) {
+    const PortCfg* port = profile.find_port(s.tx_port);
+    if (port == nullptr || port->speed_bps == 0) continue;
+    for (const BenchFrameSize& size : cfg.frame_sizes) {
+      const double line_pps = static_cast<double>(port->speed_bps) / ((size.mean() + kWireOverheadBytes) * 8.0);
+      const double frames = line_pps * cfg.resolution_percent / 100.0 * static_cast<double>(cfg.trial_duration_ns) / 1e9;
+      if (frames < 1)
+        throw ConfigError(profile.path, at("resolution"), section + ".resolution",
+                          fmt::format("{} % of line rate is {:.3g} frames in a {} trial of {}-byte frames on port '{}': "
+                                      "finer than one frame; lengthen trial_duration or coarsen the resolution",
+                                      cfg.resolution_percent, frames, fmt::format("{:g} s", static_cast<double>(cfg.trial_duration_ns) / 1e9), size.name,
+                                      s.tx_port));
+    }
+  }
 }
 
 }  // namespace
+
+void validate_bench_sections(const Profile& profile) {
+  if (profile.rfc2544) validate_search(profile, *profile.rfc2544, "rfc2544");
+  if (profile.ndr) validate_search(profile, *profile.ndr, "ndr");
+}
 
 void validate_profile(const Profile& profile) {
   const std::string& file = profile.path;
@@ -600,7 +679,6 @@ void validate_profile(const Profile& profile) {
     if (s.count != 0 && s.count < s.lanes)
       throw ConfigError(file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }
-  if (profile.rfc2544) validate_rfc2544(profile, *profile.rfc2544);
 }
 
 namespace {

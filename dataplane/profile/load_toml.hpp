@@ -44,4 +44,10 @@ std::vector<StreamCfg> load_streams_text(std::string_view text, const std::strin
 /// lanes fit the queues). Throws ConfigError. Called by the loaders.
 void validate_profile(const Profile& profile);
 
+/// Checks the benchmark sections ([rfc2544], [ndr]) against the profile's streams and
+/// ports: a procedure that cannot work is refused before any traffic. Throws
+/// ConfigError. Called by the bench commands only: the data plane ignores the sections
+/// (the streams a trial loads are not the benchmark's layout).
+void validate_bench_sections(const Profile& profile);
+
 }  // namespace lr::profile

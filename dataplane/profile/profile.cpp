@@ -13,6 +13,21 @@ uint16_t FrameSizeCfg::smallest() const noexcept {
   return *std::min_element(sizes.begin(), sizes.end());
 }
 
+namespace {
+
+// The mean frame of a mix: sizes weighted by their share.
+double weighted_mean(const std::vector<uint16_t>& sizes, const std::vector<uint32_t>& weights) {
+  double sum = 0;
+  double weight_sum = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    sum += static_cast<double>(sizes[i]) * weights[i];
+    weight_sum += weights[i];
+  }
+  return sum / weight_sum;
+}
+
+}  // namespace
+
 uint16_t FrameSizeCfg::largest() const noexcept {
   if (kind == FrameSizeKind::kRange) return max;
   return *std::max_element(sizes.begin(), sizes.end());
@@ -24,17 +39,23 @@ double FrameSizeCfg::mean() const noexcept {
       return sizes.front();
     case FrameSizeKind::kRange:
       return (static_cast<double>(min) + static_cast<double>(max)) / 2.0;
-    case FrameSizeKind::kImix: {
-      double sum = 0;
-      double weight_sum = 0;
-      for (size_t i = 0; i < sizes.size(); ++i) {
-        sum += static_cast<double>(sizes[i]) * weights[i];
-        weight_sum += weights[i];
-      }
-      return sum / weight_sum;
-    }
+    case FrameSizeKind::kImix:
+      return weighted_mean(sizes, weights);
   }
   return sizes.front();
+}
+
+uint16_t BenchFrameSize::largest() const noexcept {
+  return sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+}
+
+double BenchFrameSize::mean() const noexcept {
+  if (weights.empty()) return sizes.empty() ? 0 : sizes.front();
+  return weighted_mean(sizes, weights);
+}
+
+bool Rfc2544Cfg::runs(std::string_view test) const {
+  return std::find(tests.begin(), tests.end(), test) != tests.end();
 }
 
 const PortCfg* Profile::find_port(const std::string& name) const noexcept {

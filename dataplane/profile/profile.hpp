@@ -177,20 +177,56 @@ struct StreamCfg {
   }
 };
 
-/// `[rfc2544]`: the procedure `linerate bench rfc2544` runs over the profile's streams,
-/// which give the layout (ports, directions, headers); frame size and rate are what it
-/// varies. The data plane ignores it.
-struct Rfc2544Cfg {
-  std::vector<std::string> tests{"throughput"};
-  std::vector<uint16_t> frame_sizes{64, 128, 256, 512, 1024, 1280, 1518};
+/// A frame size a benchmark procedure runs at: one size, or a mix (IMIX) whose mean
+/// the rates refer to. `name` is how reports call it ("64", "imix").
+struct BenchFrameSize {
+  std::string name;
+  std::vector<uint16_t> sizes;    ///< bytes incl. FCS
+  std::vector<uint32_t> weights;  ///< empty: one fixed size
+
+  bool is_mix() const noexcept { return sizes.size() > 1; }
+  uint16_t largest() const noexcept;
+  double mean() const noexcept;
+};
+
+/// What every search procedure shares (`[rfc2544]`, `[ndr]`): the procedures run over
+/// the profile's streams, which give the layout (ports, directions, headers); frame
+/// size and load are what they vary. The data plane ignores these sections.
+struct SearchCfg {
+  std::vector<BenchFrameSize> frame_sizes;
   uint64_t trial_duration_ns = 60'000'000'000;  ///< RFC 2544 §24: at least 60 s
   double resolution_percent = 0.1;              ///< of line rate
   double loss_tolerance_percent = 0;
   double lower_bound_percent = 1;
   uint64_t rest_ns = 2'000'000'000;             ///< between trials
   unsigned confirmations = 0;                   ///< repeats of each found rate
+  uint32_t learning_frames = 10;                ///< per receiving port and address, before the first trial
+  uint64_t warm_up_ns = 0;                      ///< the trial's load, unmeasured, just before each trial
   SourceLoc loc;
   std::map<std::string, SourceLoc, std::less<>> key_locs;
+  SourceLoc loc_of(std::string_view key) const {
+    const auto it = key_locs.find(key);
+    return it == key_locs.end() ? loc : it->second;
+  }
+};
+
+/// `[rfc2544]`: `linerate bench rfc2544`.
+struct Rfc2544Cfg : SearchCfg {
+  std::vector<std::string> tests{"throughput"};
+  unsigned latency_trials = 20;                         ///< §26.2
+  double frame_loss_step_percent = 10;                  ///< §26.3
+  unsigned back_to_back_trials = 50;                    ///< §26.4 / RFC 9004
+  uint64_t back_to_back_duration_ns = 2'000'000'000;    ///< the longest burst, at line rate
+
+  bool runs(std::string_view test) const;
+};
+
+/// `[ndr]`: `linerate bench ndr`: the no-drop rate (loss within `loss_tolerance`) and
+/// the partial-drop rate (within `pdr_loss_tolerance`), each optionally under a p99.
+struct NdrCfg : SearchCfg {
+  double pdr_loss_tolerance_percent = 0.1;
+  uint64_t ndr_latency_p99_ns = 0;  ///< 0: no bound
+  uint64_t pdr_latency_p99_ns = 0;
 };
 
 struct Profile {
@@ -201,6 +237,7 @@ struct Profile {
   std::vector<PortCfg> ports;
   std::vector<StreamCfg> streams;
   std::optional<Rfc2544Cfg> rfc2544;
+  std::optional<NdrCfg> ndr;
 
   const PortCfg* find_port(const std::string& name) const noexcept;
 };

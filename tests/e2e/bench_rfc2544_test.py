@@ -13,11 +13,15 @@ not the device), and this kernel has no TC policer (act_police) or matchall clas
 """
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import unittest
 
+import benchreport
 import lrtest
 
 LIMIT_PPS = 40000
@@ -94,20 +98,212 @@ class Rfc2544ThroughputThroughALimiter(lrtest.NetnsCase):
         self.assertEqual(trials[0]["tx_packets"] - trials[0]["lost"], trials[0]["rx_packets"])
         self.assertEqual(trials[0]["report"]["streams"][0]["tx_packets"], trials[0]["tx_packets"])
         self.assertIn("throughput (RFC 2544 §26.1, loss tolerance 0 %)", proc.stdout)
-        # Progress: one line per trial; the first trial's forwarded rate is the second's offer.
-        self.assertRegex(proc.stdout, r"^ +64 B  trial  1  offered +\d+\.\d+ % \(\d\.\d+ Mpps\)  loss \d+\.\d+ %  fail -> next ")
+        # Learning frames went out first, from the receiving port.
+        self.assertEqual(report["learning_frames_sent"], 10)
+        self.assertIn("learning frames: 10 sent from the receiving ports", proc.stdout)
+        # Progress: one line per trial with an ETA; the first trial's forwarded rate is the second's offer.
+        self.assertRegex(proc.stdout, r"(?m)^ +64 B  throughput    trial  1 of ~\d+  offered +\d+\.\d+ % \(\d\.\d+ Mpps\)  "
+                                      r"loss \d+\.\d+ %  fail -> next \d+\.\d+ %  ETA \d+")
         self.assertAlmostEqual(trials[1]["rate_percent"], 100 * (1 - trials[0]["loss_percent"] / 100) *
                                trials[0]["offered_percent"] / 100, delta=0.01)
+        # One result per pair of ports (here one pair), and the views rebuilt from report.json.
+        self.assertEqual([(p["tx_port"], p["rx_port"]) for p in results[64]["per_pair"]], [("a", "b")])
+        rows = benchreport.check_report_dir(self, out_dir)
+        self.assertEqual(len([r for r in rows if r["row"] == "trial"]), len(report["trials"]))
+        first = [r for r in rows if r["row"] == "trial"][0]
+        self.assertEqual((first["test"], first["frame_size"], int(first["lost"]), first["verdict"]),
+                         ("throughput", "64", trials[0]["lost"], "fail"))
+        found = [r for r in rows if r["row"] == "result" and r["test"] == "throughput"]
+        self.assertEqual([int(r["frame_size"]) for r in found], [64, 128, 256])
+        benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
+                                          ["chart-throughput", "chart-trials-0", "chart-trials-1", "chart-trials-2"])
+
+    def bench(self, suite, profile_text, out_dir, timeout=600):
+        profile = self.write_profile(profile_text)
+        linerate = sys.modules["__main__"].LINERATE
+        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
+        proc = subprocess.run(["ip", "netns", "exec", self.ns, linerate, "bench", suite, profile, "--report-dir",
+                               out_dir], capture_output=True, text=True, timeout=timeout, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        with open(os.path.join(out_dir, "report.json")) as f:
+            return proc, json.load(f)
+
+    def test_latency_frame_loss_and_back_to_back(self):
+        """The other three tests at 64 bytes. The limiter forwards 40000 frames/s of the
+        148810 a 100 Mbit/s line carries (26.9 %), and holds 100 frames in its burst: a
+        line-rate burst passes while 100 + 0.269 * N >= N, about 136 frames."""
+        out_dir = os.path.join(self.dir, "out")
+        proc, report = self.bench("rfc2544", PROFILE.replace("frame_sizes = [64, 128, 256]", """frame_sizes = [64]
+tests = ["throughput", "latency", "frame_loss", "back_to_back"]
+latency_trials = 2
+frame_loss_step = 20
+back_to_back_trials = 2
+back_to_back_duration = "100ms"
+""").replace("resolution = 0.1", "resolution = 0.5"), out_dir)
+        line_pps = LINE_BPS / ((64 + 20) * 8)
+        throughput = report["throughput"][0]["percent_line_rate"]
+        # Latency: two trials at the throughput rate, each measured, and one summary over both.
+        latency = report["latency"][0]
+        asked = report["throughput"][0]["rate_percent"]
+        self.assertEqual((latency["frame_size"], latency["rate_percent"]), (64, asked))
+        # A trial the tester could not drive (a busy CI machine) is kept out of the summary, and said.
+        self.assertEqual(latency["trials"] + latency["invalid_trials"], 2)
+        self.assertGreaterEqual(latency["trials"], 1)
+        trials = [t for t in report["trials"] if t["test"] == "latency"]
+        self.assertEqual([t["rate_percent"] for t in trials], [asked, asked])
+        trials = [t for t in trials if t["valid"]]
+        across = latency["across_trials"]
+        self.assertEqual(across["samples"], sum(t["latency_ns"]["samples"] for t in trials))
+        self.assertEqual(across["min"], min(t["latency_ns"]["min"] for t in trials))
+        self.assertEqual(across["max"], max(t["latency_ns"]["max"] for t in trials))
+        self.assertGreater(across["samples"], 0.9 * 2 * LIMIT_PPS)
+        self.assertTrue(across["min"] <= across["p50"] <= across["p99"] <= across["p999"] <= across["max"], across)
+        # Frame loss: 100, 80, 60, 40 % lose what exceeds the limiter; 20 % and 0 % ... the
+        # sweep ends after 20 %, the first loss-free load, as nothing is left below it.
+        points = report["frame_loss"]
+        self.assertEqual([p["rate_percent"] for p in points], [100, 80, 60, 40, 20])
+        for p in points:
+            offered_pps = line_pps * p["offered_percent"] / 100
+            expected = max(0.0, 100 * (offered_pps - LIMIT_PPS) / offered_pps)
+            self.assertAlmostEqual(p["loss_percent"], expected, delta=1.0, msg=p)
+        self.assertEqual(points[-1]["loss_percent"], 0)
+        # Back-to-back: the limiter's burst, and every burst's counts exact.
+        b2b = report["back_to_back"][0]
+        self.assertEqual(b2b["searches"], 2, b2b)
+        self.assertEqual(b2b["max_burst_frames"], int(line_pps * 0.1))
+        for burst in b2b["bursts"]:
+            self.assertGreaterEqual(burst, 100)
+            self.assertLessEqual(burst, 160)
+        self.assertAlmostEqual(b2b["implied_buffer_time_s"], b2b["mean_frames"] / line_pps, delta=1e-9)
+        self.assertAlmostEqual(b2b["corrected_buffer_time_s"],
+                               b2b["mean_frames"] * (1 - throughput / 100) / line_pps, delta=1e-9)
+        for t in (t for t in report["trials"] if t["test"] == "back_to_back"):
+            self.assertEqual(t["tx_packets"], t["burst_frames"], t["invalid_reason"])
+            self.assertEqual(t["tx_packets"] - t["lost"], t["rx_packets"])
+            self.assertEqual(t["passed"], t["lost"] == 0)
+        self.assertIn("latency (RFC 2544 §26.2, all trials, us)", proc.stdout)
+        self.assertIn("frame loss rate (RFC 2544 §26.3)", proc.stdout)
+        self.assertIn("back-to-back (RFC 2544 §26.4, RFC 9004)", proc.stdout)
+        rows = benchreport.check_report_dir(self, out_dir)
+        self.assertEqual([float(r["offered_percent"]) for r in rows if r["test"] == "frame_loss" and r["row"] == "result"],
+                         [p["offered_percent"] for p in points])
+        benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
+                                          ["chart-throughput", "chart-latency", "chart-frame-loss",
+                                           "chart-back-to-back", "chart-trials-0"])
+
+    def test_ndr_and_pdr_in_one_search(self):
+        """Above the limiter's rate the loss grows with the excess: the NDR is the rate
+        itself; a PDR allowing 2 % loss sits about 2 % above it."""
+        out_dir = os.path.join(self.dir, "ndr")
+        # Counts every frame the bridge forwards or drops, warm-ups included.
+        self.nsexec("nft", "insert", "rule", "bridge", "lr_limit", "forward", "counter")
+        proc, report = self.bench("ndr", PROFILE.replace("[rfc2544]", "[ndr]").replace(
+            "frame_sizes = [64, 128, 256]", 'frame_sizes = [128]\npdr_loss_tolerance = 2\nwarm_up = "200ms"'), out_dir)
+        self.assertEqual(report["schema"], "linerate.ndr/1")
+        # Each trial was preceded by 200 ms at its load that no trial counted: the bridge saw them.
+        listing = subprocess.run(["ip", "netns", "exec", self.ns, "nft", "list", "chain", "bridge", "lr_limit",
+                                  "forward"], capture_output=True, text=True, check=True).stdout
+        bridged = int(re.search(r"counter packets (\d+)", listing).group(1))
+        measured = sum(t["tx_packets"] for t in report["trials"])
+        warm_ups = sum(t["offered_pps"] * 0.2 for t in report["trials"])
+        self.assertTrue(all(t["warm_up_s"] == 0.2 for t in report["trials"]))
+        self.assertAlmostEqual(bridged - report["learning_frames_sent"] - measured, warm_ups, delta=0.05 * warm_ups)
+        ndr, pdr = report["ndr"][0], report["pdr"][0]
+        self.assertAlmostEqual(ndr["pps"], LIMIT_PPS, delta=LIMIT_PPS * 0.01, msg=ndr)
+        self.assertAlmostEqual(pdr["pps"], LIMIT_PPS / 0.98, delta=LIMIT_PPS * 0.01, msg=pdr)
+        self.assertLess(ndr["percent_line_rate"], pdr["percent_line_rate"])
+        self.assertEqual(ndr["loss_percent"], 0)
+        self.assertLessEqual(pdr["loss_percent"], 2)
+        # One search: fewer trials than two searches to the same resolution would take.
+        self.assertLess(len(report["trials"]), 24)
+        self.assertRegex(proc.stdout, r"(?m)^ +128 B  pdr +trial  1 of ~\d+  offered ")
+        self.assertRegex(proc.stdout, r"(?m)^ +128 B  pdr +trial +\d+ of ~\d+ .* beyond NDR, within PDR -> next ")
+        self.assertRegex(proc.stdout, r"(?m)^ +128 +NDR +47\.\d+ ")
+        benchreport.check_report_dir(self, out_dir)
+
+    def test_ctrl_c_stops_the_trial_and_keeps_every_finished_one(self):
+        profile = self.write_profile(PROFILE.replace('trial_duration = "1s"', 'trial_duration = "30s"').replace(
+            "frame_sizes = [64, 128, 256]", "frame_sizes = [64]\nlearning_frames = 0"))
+        out_dir = os.path.join(self.dir, "stopped")
+        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
+        proc = subprocess.Popen(["ip", "netns", "exec", self.ns, sys.modules["__main__"].LINERATE, "bench", "rfc2544",
+                                 profile, "--report-dir", out_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env)
+        lrtest.wait_until(lambda: os.path.exists(os.path.join(out_dir, "report.json")) or proc.poll() is not None,
+                          "the report directory")
+        time.sleep(3)  # inside the first 30 s trial
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        self.assertLess(time.monotonic() - started, 10, "the trial stops at once")
+        self.assertEqual(proc.returncode, 0, out + err)
+        with open(os.path.join(out_dir, "report.json")) as f:
+            report = json.load(f)
+        self.assertTrue(report["interrupted"])
+        self.assertEqual(len(report["trials"]), 1)
+        trial = report["trials"][0]
+        self.assertTrue(trial["interrupted"])
+        self.assertFalse(trial["valid"])
+        self.assertGreater(trial["tx_packets"], 0)
+        self.assertEqual(trial["tx_packets"] - trial["lost"], trial["rx_packets"])  # drained, then counted
+        self.assertIn("(interrupted: the report holds every trial that finished)", out)
+        self.assertTrue(os.path.exists(os.path.join(out_dir, "report.html")))
+
+    def test_a_data_plane_that_goes_away_ends_the_suite_with_what_was_measured(self):
+        profile = self.write_profile(PROFILE.replace("frame_sizes = [64, 128, 256]", "frame_sizes = [64, 128]"))
+        out_dir = os.path.join(self.dir, "gone")
+        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
+        # `ip netns exec` execs linerate: this pid is the CLI's, and the data plane it started is its child.
+        proc = subprocess.Popen(["ip", "netns", "exec", self.ns, sys.modules["__main__"].LINERATE, "bench", "rfc2544",
+                                 profile, "--report-dir", out_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env)
+
+        def trials_done():
+            try:
+                with open(os.path.join(out_dir, "report.json")) as f:
+                    return len(json.load(f)["trials"]) >= 2
+            except (OSError, ValueError):
+                return False
+        lrtest.wait_until(lambda: trials_done() or proc.poll() is not None, "two trials", timeout=60)
+        with open("/proc/%d/task/%d/children" % (proc.pid, proc.pid)) as f:
+            children = [int(pid) for pid in f.read().split()]
+        self.assertEqual(len(children), 1, children)
+        os.kill(children[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 1, out + err)
+        self.assertIn("linerate: the benchmark stopped: ", err)
+        with open(os.path.join(out_dir, "report.json")) as f:
+            report = json.load(f)
+        self.assertGreaterEqual(len(report["trials"]), 2)
+        self.assertIn("stopped_by", report)
+        self.assertIn("finished_at", report)
+        self.assertTrue(os.path.exists(os.path.join(out_dir, "report.html")))
 
     def test_a_procedure_that_cannot_work_is_refused_before_traffic(self):
         bad = self.write_profile(PROFILE.replace("frame_sizes = [64, 128, 256]", "frame_sizes = [64, 40]"), "bad.toml")
         proc = subprocess.run([sys.modules["__main__"].LINERATE, "bench", "rfc2544", bad], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("key 'rfc2544.frame_sizes': 40 is out of range [64, 9600]", proc.stderr)
-        later = self.write_profile(PROFILE.replace('frame_sizes', 'tests = ["back_to_back"]\nframe_sizes'), "later.toml")
-        proc = subprocess.run([sys.modules["__main__"].LINERATE, "bench", "rfc2544", later], capture_output=True, text=True)
-        self.assertEqual(proc.returncode, 2)
-        self.assertIn("'back_to_back' is not built yet", proc.stderr)
+        for change, message in [
+                (('tests = ["throughput"]', 'tests = ["latency"]'),
+                 "latency is measured at each size's throughput (RFC 2544 §26.2): add \"throughput\""),
+                (('tests = ["throughput"]', 'tests = ["goodput"]'), "'goodput' is not an RFC 2544 test"),
+                (("frame_sizes = [64, 128, 256]", "frame_sizes = [64, 1600]"),
+                 "1600-byte frames carry 1582-byte packets, above port 'a''s MTU of 1500 (the default)"),
+                (("frame_sizes = [64, 128, 256]", 'frame_sizes = [64, "jumbo"]'), "'jumbo' is not a frame size"),
+                (('trial_duration = "1s"\nrest = "100ms"\nresolution = 0.1', 'trial_duration = "500ms"\nrest = "100ms"\nresolution = 0.001'),
+                 "0.001 % of line rate is 0.744 frames in a 0.5 s trial of 64-byte frames on port 'a': finer than one frame"),
+                (("resolution = 0.1", "resolution = 0.1\nloss_tolerance = 120"),
+                 "key 'rfc2544.loss_tolerance': 120 is out of range"),
+                (('rx_port = "b"\n', ''), "stream 'a-to-b' has no rx_port: a benchmark counts what comes back")]:
+            text = PROFILE.replace('frame_sizes', 'tests = ["throughput"]\nframe_sizes', 1).replace(*change)
+            self.assertNotEqual(text, PROFILE)
+            path = self.write_profile(text, "bad.toml")
+            proc = subprocess.run([sys.modules["__main__"].LINERATE, "bench", "rfc2544", path], capture_output=True,
+                                  text=True)
+            self.assertEqual(proc.returncode, 2, message)
+            self.assertIn(message, proc.stderr)
+            self.assertIn("bad.toml:", proc.stderr)
 
 
 if __name__ == "__main__":

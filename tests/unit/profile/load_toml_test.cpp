@@ -233,10 +233,55 @@ flow_isolate = true
 
 TEST(LoadToml, ShippedExamplesLoad) {
   for (const char* name : {"loopback.toml", "rfc2544_64b.toml", "veth_af_packet.toml", "pcap_capture.toml", "service.toml",
-                           "lossless_roce.toml"}) {
+                           "lossless_roce.toml", "benchmark_switch.toml"}) {
     const std::string path = std::string(LR_SOURCE_ROOT) + "/config/examples/" + name;
-    EXPECT_NO_THROW(load_profile_file(path)) << path;
+    EXPECT_NO_THROW(validate_bench_sections(load_profile_file(path))) << path;
   }
+}
+
+// The benchmark sections: defaults, IMIX, and a procedure that cannot work refused at its key.
+TEST(LoadToml, BenchSections) {
+  const std::string base = std::string(kMinimal) + "speed = \"40G\"\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n";
+  const Profile defaults = load(base + "[rfc2544]\n[ndr]\n");
+  ASSERT_TRUE(defaults.rfc2544 && defaults.ndr);
+  EXPECT_EQ(defaults.rfc2544->tests, std::vector<std::string>{"throughput"});
+  ASSERT_EQ(defaults.rfc2544->frame_sizes.size(), 7u);
+  EXPECT_EQ(defaults.rfc2544->frame_sizes.back().name, "1518");
+  EXPECT_EQ(defaults.rfc2544->trial_duration_ns, 60'000'000'000u);
+  EXPECT_EQ(defaults.rfc2544->latency_trials, 20u);
+  EXPECT_EQ(defaults.rfc2544->back_to_back_trials, 50u);
+  EXPECT_EQ(defaults.ndr->trial_duration_ns, 30'000'000'000u);
+  EXPECT_DOUBLE_EQ(defaults.ndr->pdr_loss_tolerance_percent, 0.1);
+  EXPECT_NO_THROW(validate_bench_sections(defaults));
+
+  const Profile imix = load(base + "[rfc2544]\nframe_sizes = [\"imix\", 128]\n");
+  ASSERT_EQ(imix.rfc2544->frame_sizes.size(), 2u);
+  EXPECT_TRUE(imix.rfc2544->frame_sizes[0].is_mix());
+  EXPECT_NEAR(imix.rfc2544->frame_sizes[0].mean(), (7 * 64 + 4 * 594 + 1518) / 12.0, 1e-9);
+
+  const auto refused = [&](const std::string& section, const std::string& speed = "40G") {
+    try {
+      std::string text = base + section;
+      text.replace(text.find("40G"), 3, speed);
+      validate_bench_sections(load(text));
+    } catch (const ConfigError& error) {
+      return std::string(error.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(error_of(base + "[rfc2544]\ntests = [\"latency\"]\n"),
+            "test.toml:11:9: key 'rfc2544.tests': latency is measured at each size's throughput (RFC 2544 §26.2): add "
+            "\"throughput\"");
+  EXPECT_EQ(error_of(base + "[ndr]\nloss_tolerance = 1\npdr_loss_tolerance = 0.5\n"),
+            "test.toml:12:22: key 'ndr.pdr_loss_tolerance': 0.5 % is below the NDR's loss_tolerance (1 %): the "
+            "partial-drop rate allows more loss");
+  EXPECT_EQ(refused("[rfc2544]\nframe_sizes = [9000]\n"),
+            "test.toml:11:15: key 'rfc2544.frame_sizes': 9000-byte frames carry 8982-byte packets, above port 'p0''s "
+            "MTU of 1500 (the default): set its [[port]] mtu");
+  EXPECT_EQ(refused("[ndr]\ntrial_duration = \"10ms\"\nresolution = 0.001\n", "1G"),
+            "test.toml:12:14: key 'ndr.resolution': 0.001 % of line rate is 0.149 frames in a 0.01 s trial of 64-byte "
+            "frames on port 'p0': finer than one frame; lengthen trial_duration or coarsen the resolution");
+  EXPECT_EQ(refused("[rfc2544]\nframe_sizes = [\"imix\"]\n").substr(0, 9), "(accepted");
 }
 
 }  // namespace

@@ -1,0 +1,147 @@
+#include "control/bench/ndr_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "control/bench/ndr_pdr_search.hpp"
+#include "control/bench/rfc2544_procedures.hpp"
+#include "control/cli/stop_signal.hpp"
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+namespace {
+
+SearchSettings settings_for(const profile::NdrCfg& cfg, double tolerance_percent, uint64_t p99_ns) {
+  return {cfg.lower_bound_percent, 100.0, cfg.resolution_percent, tolerance_percent / 100.0, cfg.confirmations,
+          static_cast<double>(p99_ns)};
+}
+
+// One answer (NDR or PDR) as the report holds it, from the search and the best trial.
+json answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& search, const Trial* best,
+                 const char* what) {
+  json result{{"frame_size", frame_size_json(size)}, {"frame_bytes_mean", size.mean()},
+              {"tester_limited_at_percent", search.tester_limited()}};
+  const auto found = search.result();
+  if (!found || best == nullptr) {
+    result["percent_line_rate"] = nullptr;
+    result["why"] = fmt::format("no load down to the lower bound met the {} criteria", what);
+    return result;
+  }
+  const bool tester = std::any_of(search.tester_limited().begin(), search.tester_limited().end(),
+                                  [&](double r) { return r > *found; });
+  result["limited_by"] = tester ? "tester" : *found >= 100.0 ? "line rate" : "device";
+  result["percent_line_rate"] = best->result.offered_percent;  // measured, not asked
+  result["rate_percent"] = *found;
+  result["pps"] = best->offered_pps;
+  result["l1_bps"] = best->offered_l1_bps;
+  result["l2_bps"] = best->offered_pps * size.mean() * 8.0;
+  result["loss_percent"] = 100.0 * best->result.loss_ratio;
+  result["latency_ns"] = latency_json(best->latency.stats);
+  result["per_pair"] = pairs_json(best->report);
+  return result;
+}
+
+void run_ndr_size(const profile::NdrCfg& cfg, const profile::BenchFrameSize& size, TrialRunner& runner,
+              BenchSession& session) {
+  NdrPdrSearch search(settings_for(cfg, cfg.loss_tolerance_percent, cfg.ndr_latency_p99_ns),
+                      settings_for(cfg, cfg.pdr_loss_tolerance_percent, cfg.pdr_latency_p99_ns));
+  std::optional<Trial> best_ndr, best_pdr;
+  unsigned trials = 0;
+  while (search.next() && !ctl::stop_requested()) {
+    const double rate = *search.next();
+    const std::string phase = search.phase();
+    Trial trial = runner.run({size, rate, cfg.trial_duration_ns, 0, cfg.warm_up_ns});
+    ++trials;
+    const bool ndr_pass = trial.result.valid && search.ndr().passes(trial.result);
+    const bool pdr_pass = trial.result.valid && search.pdr().passes(trial.result);
+    session.record("ndr", trial, phase == "ndr" ? ndr_pass : pdr_pass);
+    if (trial.interrupted) break;
+    search.record(trial.result);
+    // Confirmation trials repeat a rate; the answer's figures come from its first trial.
+    if (ndr_pass && (!best_ndr || rate > best_ndr->spec.percent)) best_ndr = trial;
+    if (pdr_pass && (!best_pdr || rate > best_pdr->spec.percent)) best_pdr = trial;
+    session.progress(fmt::format("{:>5} B  {:<12}", size.name, phase), trial,
+                     !trial.result.valid ? "invalid: " + trial.invalid_reason
+                                         : fmt::format("{} NDR, {} PDR{}", ndr_pass ? "within" : "beyond",
+                                                       pdr_pass ? "within" : "beyond",
+                                                       search.next() ? fmt::format(" -> next {:.4f} %", *search.next())
+                                                                     : std::string(" -> done")));
+    if (search.next()) ctl::sleep_unless_stopped(static_cast<double>(cfg.rest_ns) / 1e9);
+  }
+  session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_throughput_trials(cfg) + 4));
+  if (ctl::stop_requested()) return;
+  // The best trial must be the one at the answer (a confirmation that failed lowers it).
+  const auto at = [](const std::optional<Trial>& best, const ThroughputSearch& s) -> const Trial* {
+    return best && s.result() && std::abs(best->spec.percent - *s.result()) < 1e-9 ? &*best : nullptr;
+  };
+  session.report()["ndr"].push_back(answer_json(size, search.ndr(), at(best_ndr, search.ndr()), "NDR"));
+  session.report()["pdr"].push_back(answer_json(size, search.pdr(), at(best_pdr, search.pdr()), "PDR"));
+  session.save();
+}
+
+void print_ndr_answers(const json& report) {
+  const json& settings = report.value("settings", json::object());
+  std::printf("\nNDR (loss <= %g %%) and PDR (loss <= %g %%)\n%10s %6s %12s %14s %14s %12s  %s\n",
+              settings.value("loss_tolerance_percent", 0.0), settings.value("pdr_loss_tolerance_percent", 0.0),
+              "frame_B", "", "% of line", "Mpps", "L1 Gbit/s", "p99 us", "limited by");
+  const json& ndr = report.value("ndr", json::array());
+  const json& pdr = report.value("pdr", json::array());
+  for (size_t i = 0; i < ndr.size() && i < pdr.size(); ++i)
+    for (const auto& [name, r] : {std::pair<const char*, const json*>{"NDR", &ndr[i]}, {"PDR", &pdr[i]}}) {
+      const std::string size = (*r)["frame_size"].is_string() ? (*r)["frame_size"].get<std::string>()
+                                                                 : (*r)["frame_size"].dump();
+      if ((*r)["percent_line_rate"].is_null()) {
+        std::printf("%10s %6s %12s   (%s)\n", size.c_str(), name, "none", r->value("why", "").c_str());
+        continue;
+      }
+      std::printf("%10s %6s %12.4f %14.6f %14.6f %12.3f  %s\n", size.c_str(), name,
+                  (*r)["percent_line_rate"].get<double>(), (*r)["pps"].get<double>() / 1e6,
+                  (*r)["l1_bps"].get<double>() / 1e9, (*r)["latency_ns"].value("p99", 0.0) / 1e3,
+                  r->value("limited_by", "").c_str());
+    }
+}
+
+}  // namespace
+
+int run_ndr(const BenchOptions& options) {
+  const Suite suite{
+      "ndr",
+      "linerate.ndr/1",
+      [](const profile::Profile& p) -> const profile::SearchCfg* { return p.ndr ? &*p.ndr : nullptr; },
+      [](const profile::Profile& p) {
+        const profile::NdrCfg& cfg = *p.ndr;
+        json sizes = json::array();
+        for (const profile::BenchFrameSize& s : cfg.frame_sizes) sizes.push_back(frame_size_json(s));
+        return json{{"frame_sizes", sizes},
+                    {"trial_duration_s", static_cast<double>(cfg.trial_duration_ns) / 1e9},
+                    {"resolution_percent", cfg.resolution_percent},
+                    {"loss_tolerance_percent", cfg.loss_tolerance_percent},
+                    {"pdr_loss_tolerance_percent", cfg.pdr_loss_tolerance_percent},
+                    {"ndr_latency_p99_ns", cfg.ndr_latency_p99_ns == 0 ? json() : json(cfg.ndr_latency_p99_ns)},
+                    {"pdr_latency_p99_ns", cfg.pdr_latency_p99_ns == 0 ? json() : json(cfg.pdr_latency_p99_ns)},
+                    {"lower_bound_percent", cfg.lower_bound_percent},
+                    {"rest_s", static_cast<double>(cfg.rest_ns) / 1e9},
+                    {"confirmations", cfg.confirmations},
+                    {"learning_frames", cfg.learning_frames},
+                    {"warm_up_s", static_cast<double>(cfg.warm_up_ns) / 1e9}};
+      },
+      [](const profile::Profile& p) {
+        return (expected_throughput_trials(*p.ndr) + 4) * static_cast<unsigned>(p.ndr->frame_sizes.size());
+      },
+      [](const profile::Profile& p, TrialRunner& runner, BenchSession& session) {
+        session.report()["ndr"] = json::array();
+        session.report()["pdr"] = json::array();
+        for (const profile::BenchFrameSize& size : p.ndr->frame_sizes) {
+          if (ctl::stop_requested()) return;
+          run_ndr_size(*p.ndr, size, runner, session);
+        }
+      },
+      print_ndr_answers};
+  return run_suite(suite, options);
+}
+
+}  // namespace lr::bench

@@ -1,0 +1,242 @@
+#include "control/bench/rfc2544_procedures.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "control/bench/back_to_back_search.hpp"
+#include "control/bench/frame_loss_sweep.hpp"
+#include "control/bench/latency_summary.hpp"
+#include "control/bench/throughput_search.hpp"
+#include "control/cli/stop_signal.hpp"
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+namespace {
+
+std::string label(const profile::BenchFrameSize& size, const char* test) {
+  return fmt::format("{:>5} B  {:<12}", size.name, test);
+}
+
+void rest(const Procedure& p) { ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9); }
+
+}  // namespace
+
+json pairs_json(const json& run_report) {
+  std::map<std::pair<std::string, std::string>, json> pairs;
+  for (const json& s : run_report.value("streams", json::array())) {
+    json& pair = pairs[{s.value("tx_port", ""), s.value("rx_port", "")}];
+    if (pair.is_null())
+      pair = {{"tx_port", s.value("tx_port", "")}, {"rx_port", s.value("rx_port", "")}, {"streams", 0},
+              {"tx_packets", 0},                   {"rx_packets", 0},                   {"lost", 0},
+              {"pps", 0.0},                        {"l1_bps", 0.0}};
+    pair["streams"] = pair["streams"].get<int>() + 1;
+    pair["tx_packets"] = pair["tx_packets"].get<uint64_t>() + s.value("tx_packets", uint64_t{0});
+    pair["rx_packets"] =
+        pair["rx_packets"].get<uint64_t>() + s.value("rx_packets", uint64_t{0}) - s.value("duplicate", uint64_t{0});
+    pair["lost"] = pair["lost"].get<int64_t>() + s.value("lost", int64_t{0});
+    pair["pps"] = pair["pps"].get<double>() + s.value("tx_pps_achieved", 0.0);
+    pair["l1_bps"] = pair["l1_bps"].get<double>() + s.value("tx_l1_bps_achieved", 0.0);
+  }
+  json out = json::array();
+  for (auto& [key, pair] : pairs) out.push_back(std::move(pair));
+  return out;
+}
+
+unsigned expected_throughput_trials(const profile::SearchCfg& cfg) {
+  const double span = (100.0 - cfg.lower_bound_percent) / cfg.resolution_percent;
+  return 2 + static_cast<unsigned>(std::ceil(std::log2(std::max(2.0, span)))) + cfg.confirmations;
+}
+
+unsigned expected_frame_loss_trials(double step_percent) {
+  return static_cast<unsigned>(std::ceil(100.0 / step_percent));
+}
+
+unsigned expected_back_to_back_trials(const profile::Rfc2544Cfg& cfg) {
+  return cfg.back_to_back_trials * (1 + static_cast<unsigned>(std::ceil(std::log2(100.0 / cfg.resolution_percent))));
+}
+
+std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::BenchFrameSize& size) {
+  ThroughputSearch search({p.cfg.lower_bound_percent, 100.0, p.cfg.resolution_percent,
+                           p.cfg.loss_tolerance_percent / 100.0, p.cfg.confirmations, 0});
+  std::optional<Trial> best;
+  unsigned trials = 0;
+  while (search.next() && !ctl::stop_requested()) {
+    const double rate = *search.next();
+    const size_t before = search.steps().size();
+    Trial trial = p.runner.run({size, rate, p.cfg.trial_duration_ns, 0, p.cfg.warm_up_ns});
+    ++trials;
+    if (trial.interrupted) {
+      p.session.record("throughput", trial, false);
+      break;
+    }
+    search.record(trial.result);
+    const bool passed = search.steps().size() > before && search.steps().back().passed;
+    if (passed && (!best || rate >= best->spec.percent)) best = trial;
+    p.session.record("throughput", trial, passed, search.steps().size() > before && search.steps().back().confirmation);
+    p.session.progress(label(size, "throughput"), trial,
+                       !trial.result.valid ? "invalid: " + trial.invalid_reason
+                       : (passed ? "pass" : "fail") +
+                             (search.next() ? fmt::format(" -> next {:.4f} %", *search.next()) : std::string(" -> done")));
+    if (search.next()) rest(p);
+  }
+  p.session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_throughput_trials(p.cfg)));
+  if (ctl::stop_requested()) return std::nullopt;
+
+  json result{{"frame_size", frame_size_json(size)},
+              {"frame_bytes_mean", size.mean()},
+              {"trials", search.steps().size()},
+              {"tester_limited_at_percent", search.tester_limited()}};
+  const std::optional<double> found = search.result();
+  if (found && best) {
+    // Above the answer, did the device lose frames, or could the tester not offer more?
+    const bool tester = std::any_of(search.tester_limited().begin(), search.tester_limited().end(),
+                                    [&](double r) { return r > *found; });
+    result["limited_by"] = tester ? "tester" : *found >= 100.0 ? "line rate" : "device";
+    // What TX measurably sent in the trial at the answer, not what was asked.
+    result["percent_line_rate"] = best->result.offered_percent;
+    result["rate_percent"] = *found;
+    result["pps"] = best->offered_pps;
+    result["l1_bps"] = best->offered_l1_bps;
+    result["l2_bps"] = best->offered_pps * size.mean() * 8.0;
+    result["latency_ns"] = latency_json(best->latency.stats);
+    result["per_pair"] = pairs_json(best->report);
+  } else {
+    result["percent_line_rate"] = nullptr;
+    result["why"] = "frames were lost even at the lower bound";
+  }
+  p.session.report()["throughput"].push_back(result);
+  p.session.save();
+  if (!found || !best) return std::nullopt;
+  return ThroughputFound{*found, best->result.offered_percent};
+}
+
+void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_percent, unsigned trials) {
+  std::vector<LatencyTrial> measured;
+  json per_trial = json::array();
+  unsigned invalid = 0;
+  uint64_t lost = 0;
+  for (unsigned k = 0; k < trials && !ctl::stop_requested(); ++k) {
+    Trial trial = p.runner.run({size, rate_percent, p.cfg.trial_duration_ns, 0, p.cfg.warm_up_ns});
+    p.session.record("latency", trial, trial.result.valid);
+    if (trial.interrupted) break;
+    p.session.progress(label(size, "latency"), trial,
+                       trial.result.valid ? fmt::format("p99 {:.3f} us", trial.latency.stats.p99_ns / 1e3)
+                                          : "invalid: " + trial.invalid_reason);
+    if (trial.result.valid) {
+      measured.push_back(trial.latency);
+      json stats = latency_json(trial.latency.stats);
+      stats["lost"] = trial.lost;
+      per_trial.push_back(stats);
+      lost += static_cast<uint64_t>(std::max<int64_t>(trial.lost, 0));
+    } else {
+      ++invalid;
+    }
+    if (k + 1 < trials) rest(p);
+  }
+  if (ctl::stop_requested()) return;
+  json result{{"frame_size", frame_size_json(size)}, {"rate_percent", rate_percent}, {"trials", measured.size()},
+              {"invalid_trials", invalid},         {"lost", lost},                 {"per_trial", per_trial},
+              {"across_trials", latency_json(across_trials(measured))}};
+  if (lost > 0)
+    result["note"] = fmt::format("{} frames were lost at the throughput rate during the latency trials", lost);
+  p.session.report()["latency"].push_back(result);
+  p.session.save();
+}
+
+void run_frame_loss(Procedure& p, const profile::BenchFrameSize& size, double step_percent) {
+  FrameLossSweep sweep(100.0, step_percent);
+  unsigned trials = 0;
+  while (sweep.next() && !ctl::stop_requested()) {
+    const double rate = *sweep.next();
+    Trial trial = p.runner.run({size, rate, p.cfg.trial_duration_ns, 0, p.cfg.warm_up_ns});
+    ++trials;
+    p.session.record("frame_loss", trial, trial.result.valid && trial.lost == 0);
+    if (trial.interrupted) break;
+    const size_t before = sweep.points().size();
+    sweep.record(trial.result.loss_ratio, trial.result.valid);
+    if (sweep.points().size() > before) {
+      p.session.report()["frame_loss"].push_back({{"frame_size", frame_size_json(size)},
+                                                  {"rate_percent", rate},
+                                                  {"offered_percent", trial.result.offered_percent},
+                                                  {"loss_percent", 100.0 * trial.result.loss_ratio},
+                                                  {"valid", trial.result.valid}});
+      p.session.save();
+    }
+    p.session.progress(label(size, "frame_loss"), trial,
+                       !trial.result.valid ? "invalid: " + trial.invalid_reason
+                       : sweep.next()      ? fmt::format("-> next {:.1f} %", *sweep.next())
+                                           : std::string("-> two loss-free trials: done"));
+    if (sweep.next()) rest(p);
+  }
+  p.session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_frame_loss_trials(step_percent)));
+}
+
+void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigned searches, uint64_t duration_ns,
+                      std::optional<double> throughput_percent) {
+  const double line_pps = p.runner.line_pps(size);
+  const auto max_frames =
+      std::max<uint64_t>(1, static_cast<uint64_t>(line_pps * static_cast<double>(duration_ns) / 1e9));
+  std::vector<uint64_t> bursts;
+  bool tester_limited = false;
+  bool whole_burst_passed = false;
+  for (unsigned n = 0; n < searches && !ctl::stop_requested(); ++n) {
+    BackToBackSearch search({max_frames, p.cfg.resolution_percent});
+    while (search.next() && !ctl::stop_requested()) {
+      const uint64_t frames = *search.next();
+      Trial trial = p.runner.run({size, 100.0, 0, frames});
+      const bool passed = trial.result.valid && trial.lost == 0 && trial.tx_packets > 0;
+      p.session.record("back_to_back", trial, passed);
+      if (trial.interrupted) break;
+      search.record(passed, trial.result.valid);
+      p.session.progress(label(size, "back_to_back"), trial,
+                         fmt::format("search {} of {}: burst of {} frames {}", n + 1, searches, frames,
+                                     !trial.result.valid ? "invalid: " + trial.invalid_reason
+                                                         : passed ? "passed" : "lost frames"));
+      if (search.next()) rest(p);
+    }
+    if (ctl::stop_requested()) return;
+    if (search.tester_limited()) {
+      tester_limited = true;
+      break;
+    }
+    bursts.push_back(search.result());
+    if (search.result() == max_frames) {
+      whole_burst_passed = true;
+      break;  // the device keeps up with line rate for the longest burst: repeating says nothing new
+    }
+    if (n + 1 < searches) rest(p);
+  }
+  json result{{"frame_size", frame_size_json(size)}, {"searches", bursts.size()}, {"bursts", bursts},
+              {"max_burst_frames", max_frames},      {"line_rate_pps", line_pps}};
+  if (!bursts.empty()) {
+    double sum = 0;
+    for (uint64_t b : bursts) sum += static_cast<double>(b);
+    const double mean = sum / static_cast<double>(bursts.size());
+    result["mean_frames"] = mean;
+    result["min_frames"] = *std::min_element(bursts.begin(), bursts.end());
+    result["max_frames"] = *std::max_element(bursts.begin(), bursts.end());
+    // RFC 9004: the burst's length in time at line rate; corrected by what the device
+    // forwards at its throughput while the burst arrives (the rest had to be buffered).
+    result["implied_buffer_time_s"] = mean / line_pps;
+    if (throughput_percent) {
+      result["throughput_percent"] = *throughput_percent;
+      result["buffered_frames"] = mean * (1.0 - *throughput_percent / 100.0);
+      result["corrected_buffer_time_s"] = mean * (1.0 - *throughput_percent / 100.0) / line_pps;
+    }
+  }
+  if (whole_burst_passed)
+    result["note"] = fmt::format("the longest burst ({} frames, {:g} s at line rate) passed: the device forwards this "
+                                 "size at line rate, so the figure is not a measure of its buffer (RFC 9004)",
+                                 max_frames, static_cast<double>(duration_ns) / 1e9);
+  if (tester_limited)
+    result["note"] = "the tester could not send the burst at line rate (twice): the tester, not the device, was the limit";
+  p.session.report()["back_to_back"].push_back(result);
+  p.session.save();
+}
+
+}  // namespace lr::bench

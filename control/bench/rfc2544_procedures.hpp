@@ -1,0 +1,49 @@
+#pragma once
+// The four RFC 2544 tests (§26.1–26.4, back-to-back as RFC 9004 updates it), each per
+// frame size, over the trial runner; each appends its answer to the report's list of
+// the same name and every trial to `trials[]`. They return early, with what they have
+// recorded, on a stop request.
+
+#include <optional>
+
+#include "control/bench/bench_session.hpp"
+#include "control/bench/trial_runner.hpp"
+#include "dataplane/profile/profile.hpp"
+
+namespace lr::bench {
+
+struct Procedure {
+  TrialRunner& runner;
+  BenchSession& session;
+  const profile::SearchCfg& cfg;
+};
+
+/// A throughput answer: the load asked of the trial at the answer, and what TX sent in it.
+struct ThroughputFound {
+  double rate_percent;
+  double offered_percent;
+};
+
+/// §26.1: the highest load without loss beyond the tolerance, to the resolution; its
+/// answer in % of line rate, or nullopt (none, or interrupted).
+std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::BenchFrameSize& size);
+unsigned expected_throughput_trials(const profile::SearchCfg& cfg);
+
+/// §26.2: `trials` trials at `rate_percent` (the size's throughput), with histograms.
+void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_percent, unsigned trials);
+
+/// §26.3: from 100 % down in `step_percent` steps to two loss-free trials in a row.
+void run_frame_loss(Procedure& p, const profile::BenchFrameSize& size, double step_percent);
+unsigned expected_frame_loss_trials(double step_percent);
+
+/// §26.4 / RFC 9004: `searches` searches for the longest burst at line rate without
+/// loss, bursts of at most `duration_ns` of line rate; `throughput_percent` (when
+/// known) gives the corrected buffer time.
+void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigned searches, uint64_t duration_ns,
+                      std::optional<double> throughput_percent);
+unsigned expected_back_to_back_trials(const profile::Rfc2544Cfg& cfg);
+
+/// The trial's streams grouped by port pair: `tx_port`, `rx_port`, frames and rates.
+nlohmann::json pairs_json(const nlohmann::json& run_report);
+
+}  // namespace lr::bench

@@ -1,0 +1,84 @@
+#include "control/bench/suite_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "control/cli/profile_dataplane.hpp"
+#include "control/cli/profile_file.hpp"
+#include "control/cli/stop_signal.hpp"
+#include "dataplane/profile/load_toml.hpp"
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+int run_suite(const Suite& suite, const BenchOptions& options) {
+  const std::optional<profile::Profile> read = ctl::read_profile(options.profile_path);
+  if (!read) return 2;
+  const profile::SearchCfg* cfg = suite.section(*read);
+  if (cfg == nullptr) {
+    std::fprintf(stderr, "linerate: %s has no [%s] section (config/README.md lists its keys)\n",
+                 options.profile_path.c_str(), suite.name.c_str());
+    return 2;
+  }
+  try {
+    profile::validate_bench_sections(*read);
+  } catch (const profile::ConfigError& error) {
+    std::fprintf(stderr, "linerate: %s\n", error.what());
+    return 2;
+  }
+  std::ifstream file(options.profile_path);
+  std::stringstream text;
+  text << file.rdbuf();
+
+  BenchSession session(suite.name, suite.schema, options.profile_path, options.report_dir);
+  if (!session.problem().empty()) {
+    std::fprintf(stderr, "linerate: cannot write the report directory '%s': %s\n", session.dir().c_str(),
+                 session.problem().c_str());
+    return 4;
+  }
+  std::unique_ptr<ctl::ProfileDataplane> dataplane;
+  if (const int code = ctl::ProfileDataplane::open(*read, options.profile_path, options.socket, options.adopt_ports,
+                                                   dataplane);
+      code != 0)
+    return code;
+  ctl::catch_stop_signals();
+  TrialRunner runner(dataplane->client(), *read, text.str());
+
+  json settings = suite.settings(*read);
+  settings["drain_s"] = static_cast<double>(read->run.drain_ns) / 1e9;
+  session.report()["settings"] = settings;
+  json layout = json::array();
+  for (const profile::StreamCfg& s : read->streams)
+    layout.push_back({{"stream", s.name}, {"tx_port", s.tx_port}, {"rx_port", s.rx_port.value_or("")}});
+  session.report()["layout"] = layout;
+  session.set_rest_s(static_cast<double>(cfg->rest_ns) / 1e9);
+  session.expect_trials(suite.expected_trials(*read));
+  session.save();  // from the start: what runs, where, with which settings
+
+  int code = 0;
+  try {
+    const uint64_t learnt = runner.learn(cfg->learning_frames);
+    session.report()["learning_frames_sent"] = learnt;
+    if (learnt > 0) {
+      std::printf("learning frames: %llu sent from the receiving ports\n", static_cast<unsigned long long>(learnt));
+      ctl::sleep_unless_stopped(static_cast<double>(cfg->rest_ns) / 1e9);
+    }
+    suite.run(*read, runner, session);
+  } catch (const std::exception& error) {
+    // A data plane that refuses or disappears ends the suite with what was measured.
+    std::fprintf(stderr, "linerate: the benchmark stopped: %s\n", error.what());
+    session.report()["stopped_by"] = error.what();
+    code = 1;
+  }
+  session.finish(ctl::stop_requested());
+  suite.print(session.report());
+  if (ctl::stop_requested()) std::printf("(interrupted: the report holds every trial that finished)\n");
+  std::printf("report: %s (and results.csv, report.html)\n", session.report_path().c_str());
+  return code;
+}
+
+}  // namespace lr::bench

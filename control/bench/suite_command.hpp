@@ -1,0 +1,43 @@
+#pragma once
+// What `linerate bench <suite> PROFILE` does around its procedures, for every suite: the
+// profile read and its section checked before any traffic, the report directory
+// checked, the data plane (serving, checked against the profile, or started), learning
+// frames, Ctrl-C caught, and the report finished — written in full whatever ends it.
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "control/bench/bench_session.hpp"
+#include "control/bench/trial_runner.hpp"
+#include "dataplane/profile/profile.hpp"
+
+namespace lr::bench {
+
+struct BenchOptions {
+  std::string profile_path;
+  std::string report_dir;  ///< "" : <suite>-<UTC time>
+  std::string socket;
+  bool adopt_ports = false;
+};
+
+struct Suite {
+  std::string name;    ///< "rfc2544": the section and the command
+  std::string schema;  ///< "linerate.rfc2544/1"
+  /// The profile's section for this suite, or null when it has none.
+  std::function<const profile::SearchCfg*(const profile::Profile&)> section;
+  /// The section's settings as the report names them.
+  std::function<nlohmann::json(const profile::Profile&)> settings;
+  /// Expected trials over the whole suite, for the ETA.
+  std::function<unsigned(const profile::Profile&)> expected_trials;
+  /// Runs the procedures; returns on a stop request.
+  std::function<void(const profile::Profile&, TrialRunner&, BenchSession&)> run;
+  /// The answers, printed at the end.
+  std::function<void(const nlohmann::json& report)> print;
+};
+
+/// Returns the exit code: 0 done (also when interrupted: the report says so), 1 the data
+/// plane refused or went away, 2 a bad profile, 4 the report directory.
+int run_suite(const Suite& suite, const BenchOptions& options);
+
+}  // namespace lr::bench

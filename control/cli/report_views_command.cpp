@@ -1,0 +1,54 @@
+#include "control/cli/report_views_command.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "control/views/bench_csv.hpp"
+#include "control/views/bench_html.hpp"
+#include "control/views/report_file.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+int rebuild_report_views(const ReportViewsOptions& options) {
+  std::ifstream in(options.report_path);
+  if (!in) {
+    std::fprintf(stderr, "linerate: cannot read '%s'\n", options.report_path.c_str());
+    return 2;
+  }
+  json report;
+  try {
+    report = json::parse(in);
+  } catch (const json::parse_error& error) {
+    std::fprintf(stderr, "linerate: %s is not JSON: %s\n", options.report_path.c_str(), error.what());
+    return 2;
+  }
+  const std::string schema = report.is_object() ? report.value("schema", "") : "";
+  if (schema.rfind("linerate.rfc2544/", 0) != 0 && schema.rfind("linerate.ndr/", 0) != 0) {
+    std::fprintf(stderr,
+                 "linerate: %s is not a benchmark report: its schema is '%s', not linerate.rfc2544/1 or "
+                 "linerate.ndr/1 (a run's report is shown by `linerate report --last`)\n",
+                 options.report_path.c_str(), schema.c_str());
+    return 2;
+  }
+  try {
+    for (const auto& [path, view] : {std::pair{&options.html_path, &bench_html}, std::pair{&options.csv_path, &bench_csv}}) {
+      if (path->empty()) continue;
+      if (const std::string problem = write_report_file(*path, view(report)); !problem.empty()) {
+        std::fprintf(stderr, "linerate: cannot write '%s': %s\n", path->c_str(), problem.c_str());
+        return 4;
+      }
+      std::printf("wrote %s\n", path->c_str());
+    }
+    if (options.html_path.empty() && options.csv_path.empty()) std::printf("%s", bench_csv(report).c_str());
+  } catch (const json::exception& error) {
+    // A report edited by hand can hold a value of the wrong type: say so, not crash.
+    std::fprintf(stderr, "linerate: %s has a value of the wrong type: %s\n", options.report_path.c_str(), error.what());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,13 @@
+#pragma once
+// results.csv of a benchmark report: a view rebuilt from report.json alone. One row per
+// trial (`row` = trial) and one per result (`row` = result: a throughput, NDR, PDR,
+// latency, frame-loss point or back-to-back answer), with one header for both.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace lr::ctl {
+
+std::string bench_csv(const nlohmann::json& report);
+
+}  // namespace lr::ctl

@@ -1,0 +1,14 @@
+#pragma once
+// report.html of a benchmark report: one self-contained page (no script, no external
+// file) rebuilt from report.json alone: what ran, the answers as tables, and the charts
+// (throughput and latency against frame size, the frame-loss curve, back-to-back
+// bursts, and each search's trials) drawn by gnuplot and inlined as SVG.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace lr::ctl {
+
+std::string bench_html(const nlohmann::json& report);
+
+}  // namespace lr::ctl
