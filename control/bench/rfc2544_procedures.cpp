@@ -56,8 +56,16 @@ unsigned expected_frame_loss_trials(double step_percent) {
   return static_cast<unsigned>(std::ceil(100.0 / step_percent));
 }
 
+namespace {
+
+unsigned expected_back_to_back_trials_per_search(double resolution_percent) {
+  return 1 + static_cast<unsigned>(std::ceil(std::log2(100.0 / resolution_percent)));
+}
+
+}  // namespace
+
 unsigned expected_back_to_back_trials(const profile::Rfc2544Cfg& cfg) {
-  return cfg.back_to_back_trials * (1 + static_cast<unsigned>(std::ceil(std::log2(100.0 / cfg.resolution_percent))));
+  return cfg.back_to_back_trials * expected_back_to_back_trials_per_search(cfg.resolution_percent);
 }
 
 std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::BenchFrameSize& size) {
@@ -182,6 +190,7 @@ void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigne
   const auto max_frames =
       std::max<uint64_t>(1, static_cast<uint64_t>(line_pps * static_cast<double>(duration_ns) / 1e9));
   std::vector<uint64_t> bursts;
+  unsigned per_search = expected_back_to_back_trials_per_search(p.cfg.resolution_percent);
   bool tester_limited = false;
   bool whole_burst_passed = false;
   for (unsigned n = 0; n < searches && !ctl::stop_requested(); ++n) {
@@ -200,13 +209,19 @@ void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigne
       if (search.next()) rest(p);
     }
     if (ctl::stop_requested()) return;
+    // The ETA learns from the searches done: the next ones take about as many bursts.
+    p.session.add_expected_trials(static_cast<int>(search.trials()) - static_cast<int>(per_search));
+    per_search = search.trials();
+    const int searches_left = static_cast<int>(searches - n - 1);
     if (search.tester_limited()) {
       tester_limited = true;
+      p.session.add_expected_trials(-searches_left * static_cast<int>(per_search));
       break;
     }
     bursts.push_back(search.result());
     if (search.result() == max_frames) {
       whole_burst_passed = true;
+      p.session.add_expected_trials(-searches_left * static_cast<int>(per_search));
       break;  // the device keeps up with line rate for the longest burst: repeating says nothing new
     }
     if (n + 1 < searches) rest(p);

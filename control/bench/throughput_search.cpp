@@ -43,6 +43,7 @@ void ThroughputSearch::record(const TrialResult& trial) {
     }
     // Drift: the rate no longer holds. Search below it again, from what passed before.
     confirming_ = false;
+    step_down_ = 0;
     failed_ = rate;
     best_.reset();
     for (const Step& s : steps_)
@@ -59,8 +60,21 @@ void ThroughputSearch::record(const TrialResult& trial) {
   if (!passed && steps_.size() == 1 && trial.valid && trial.forwarded_percent > settings_.lower_percent &&
       trial.forwarded_percent < rate - settings_.resolution_percent) {
     next_ = trial.forwarded_percent;
+    guessing_ = true;
     return;
   }
+  // The guess (or a step down from it) failed: step down further, doubling the step.
+  if (!passed && (guessing_ || step_down_ > 0)) {
+    step_down_ = step_down_ == 0 ? settings_.resolution_percent : 2 * step_down_;
+    guessing_ = false;
+    const double low = best_.value_or(settings_.lower_percent);
+    if (rate - step_down_ > low + settings_.resolution_percent) {
+      next_ = rate - step_down_;
+      return;
+    }
+  }
+  guessing_ = false;
+  step_down_ = 0;
   choose_next();
 }
 

@@ -4,8 +4,12 @@
 // to a resolution. Pure: the trial runner asks it for the next rate and tells it what a
 // trial measured, so the search is tested against simulated devices. The first trial is
 // at the upper bound; when it loses frames, the rate the device forwarded in it is the
-// next guess (a device that forwards 60 % takes one trial to find, not ten), then a
-// binary search. An optional confirmation repeats the found rate to catch drift.
+// next guess (a device that forwards 60 % takes one trial to find, not ten). When that
+// guess loses a little too, the capacity is usually just below it: the search steps down
+// from it by the resolution, doubling the step each time (so a guess a hair too high costs
+// a few trials, not a halving to the lower bound), then a binary search between the
+// highest pass and the lowest failure. An optional confirmation repeats the found rate to
+// catch drift.
 
 #include <optional>
 #include <vector>
@@ -68,6 +72,8 @@ class ThroughputSearch {
   unsigned confirmations_left_ = 0;
   bool confirming_ = false;
   bool retried_ = false;          ///< the current rate was already repeated once for an invalid trial
+  bool guessing_ = false;         ///< the next trial is at the first trial's forwarded rate
+  double step_down_ = 0;          ///< stepping down from a failed guess by this much, 0: not
   std::vector<double> tried_;     ///< every rate tried, learnt ones included
   std::vector<double> tester_limited_;
   std::vector<Step> steps_;

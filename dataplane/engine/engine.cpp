@@ -339,10 +339,10 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   for (size_t s = 0; s < st.run.streams.size(); ++s) {
     report.streams.push_back(st.collect_stream(s, Reading::kFinal));
     const StreamReport& r = report.streams.back();
+    if (r.tx_packets == 0 || r.tx_pps_achieved <= 0) continue;  // nothing sent: no rate to hold it to
     // Held to the targets it had while it sent (each change counted from its moment).
-    const double target = r.tx_pps_achieved > 0 ? plan::mean_target_pps(r.rate_changes, static_cast<double>(r.tx_packets) / r.tx_pps_achieved) : 0;
-    if (std::string missed = plan::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full);
-        r.tx_packets != 0 && !missed.empty())
+    const double target = plan::mean_target_pps(r.rate_changes, static_cast<double>(r.tx_packets) / r.tx_pps_achieved);
+    if (std::string missed = plan::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full); !missed.empty())
       report.warnings.push_back(std::move(missed));
   }
   for (size_t p = 0; p < st.ports.size(); ++p) report.ports.push_back(st.collect_port(p));

@@ -82,7 +82,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
         "speed, else the link's), owner session (null: none).",
         false, [&](Session&, const api::Params&) {
           json out = json::array();
-          for (const std::string& name : engine.port_controls().names_list())
+          for (const std::string& name : engine.port_controls().names())
             if (auto port = engine.port(name)) (*port)->refresh_link();  // the same link state as port.link
           for (const PortReport& r : engine.port_reports()) {
             const auto owner = ownership.owner(r.name);

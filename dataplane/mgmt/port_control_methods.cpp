@@ -1,6 +1,7 @@
 #include "dataplane/mgmt/port_control_methods.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -74,7 +75,8 @@ PortControl& port_named(PortControls& ports, const api::Params& p) {
   const std::string name = p.string("port");
   PortControl* port = ports.find(name);
   if (port == nullptr)
-    throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}' (there are: {})", name, ports.names()));
+    throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}' (there are: {})", name,
+                                                        fmt::join(ports.names(), ", ")));
   return *port;
 }
 

@@ -19,16 +19,10 @@ PortControl* PortControls::find(const std::string& name) {
   return nullptr;
 }
 
-std::vector<std::string> PortControls::names_list() const {
+std::vector<std::string> PortControls::names() const {
   std::vector<std::string> out;
   for (const auto& p : ports_) out.push_back(p->name());
   return out;
-}
-
-std::string PortControls::names() const {
-  std::string have;
-  for (const auto& p : ports_) have += (have.empty() ? "" : ", ") + p->name();
-  return have;
 }
 
 Result<void> PortControls::apply_profile(const profile::Profile& profile) {

@@ -24,9 +24,8 @@ class PortControls {
 
   /// The port named `name`, or null.
   PortControl* find(const std::string& name);
-  /// "a, b": the names there are, for messages.
-  std::string names() const;
-  std::vector<std::string> names_list() const;
+  /// The ports' names, in the profile's order.
+  std::vector<std::string> names() const;
   std::vector<std::unique_ptr<PortControl>>& all() { return ports_; }
 
   /// The profile's fec, pause, pfc and flow_rules on each port, each read back. Errors

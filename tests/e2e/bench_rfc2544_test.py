@@ -306,5 +306,26 @@ back_to_back_duration = "100ms"
             self.assertIn("bad.toml:", proc.stderr)
 
 
+class ReportViewsOfBadInput(lrtest.DataplaneCase):
+    def test_what_is_not_a_benchmark_report_is_refused_with_the_reason(self):
+        linerate = sys.modules["__main__"].LINERATE
+        for text, message in [('{"schema": "linerate.run_report/1"}', "is not a benchmark report: its schema is "
+                                                                         "'linerate.run_report/1'"),
+                              ("[1, 2", "is not JSON: [json.exception.parse_error.101] parse error at line 1, column 6"),
+                              ("[]", "is not a benchmark report: its schema is ''")]:
+            path = self.write_profile(text, "report.json")
+            proc = subprocess.run([linerate, "report", path, "--html", os.path.join(self.dir, "out.html")],
+                                  capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 2, text)
+            self.assertIn(message, proc.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.dir, "out.html")))
+        # A value of an unexpected type is shown as it is, not a crash.
+        path = self.write_profile('{"schema": "linerate.rfc2544/1", "throughput": [{"frame_size": 64, '
+                                  '"percent_line_rate": "x"}]}', "odd.json")
+        proc = subprocess.run([linerate, "report", path], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.splitlines()[1].split(",")[:3], ["result", "throughput", "64"])
+
+
 if __name__ == "__main__":
     lrtest.main()

@@ -41,7 +41,7 @@ TEST(NdrPdrSearch, BothAreFoundAndTheNdrReusesThePdrTrials) {
   EXPECT_LE(*search.ndr().result(), 50.0);
   // Two independent searches would take about twice the PDR's trials.
   EXPECT_LT(static_cast<size_t>(trials), 2 * search.pdr().steps().size());
-  EXPECT_LE(search.ndr().steps().size(), 4u);
+  EXPECT_LT(search.ndr().steps().size(), search.pdr().steps().size());
 }
 
 TEST(NdrPdrSearch, ALatencyBoundLowersTheAnswer) {

@@ -45,6 +45,24 @@ TEST(ThroughputSearch, TheForwardedRateOfTheFirstTrialIsTheNextGuess) {
   EXPECT_LE(search.steps().size(), 12u);
 }
 
+TEST(ThroughputSearch, AGuessAHairTooHighStepsDownInsteadOfHalving) {
+  // 0.5 % of frames lost above 97.6 %: the first trial forwards 99.5 %, and that guess
+  // fails by a hair too. Stepping down by 0.2, 0.4, 0.8, 1.6 % reaches a pass at 96.5 %,
+  // then a binary search in 96.5-98.1 %: 9 trials, where halving from 99.5 % towards the
+  // lower bound would take 11.
+  const auto device = [](double rate, size_t) {
+    const double loss = rate > 97.6 ? 0.005 : 0.0;
+    return TrialResult{rate, rate * (1 - loss), loss, true};
+  };
+  SearchSettings settings;
+  settings.resolution_percent = 0.2;
+  const ThroughputSearch search = run(settings, device);
+  const std::vector<double> expected{100, 99.5, 99.3, 98.9, 98.1, 96.5, 97.3, 97.7, 97.5};
+  ASSERT_EQ(search.steps().size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(search.steps()[i].rate_percent, expected[i], 1e-9) << i;
+  EXPECT_NEAR(*search.result(), 97.5, 1e-9);
+}
+
 TEST(ThroughputSearch, AToleranceAcceptsLossWithinIt) {
   // 0.1 % of frames lost at every rate: refused with tolerance 0, the line rate with 0.1 %.
   const auto lossy = [](double rate, size_t) { return TrialResult{rate, rate * 0.999, 0.001, true}; };
