@@ -39,6 +39,10 @@ void print_rfc2544_answers(const json& report) {
     std::printf("\nlatency (RFC 2544 §26.2, all trials, us)\n%10s %8s %10s %10s %10s %10s %10s %10s\n", "frame_B",
                 "trials", "min", "mean", "p50", "p99", "p99.9", "max");
     for (const json& r : results) {
+      if (!r.contains("across_trials")) {
+        std::printf("%10s   (%s)\n", frame_size_text(r["frame_size"]).c_str(), r.value("why", "").c_str());
+        continue;
+      }
       const json& a = r["across_trials"];
       std::printf("%10s %8u %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", frame_size_text(r["frame_size"]).c_str(),
                   r.value("trials", 0u), a.value("min", 0.0) / 1e3, a.value("mean", 0.0) / 1e3,

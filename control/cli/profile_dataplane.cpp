@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,8 +63,13 @@ class ProfileDataplane::Spawned {
  public:
   Spawned(const std::string& profile_path, const std::string& socket_path) {
     const std::string binary = dataplane_binary();
+    const pid_t parent = ::getpid();
     pid_ = ::fork();
     if (pid_ == 0) {
+      // However linerate ends (SIGKILL, a crash), the data plane it started ends with it:
+      // an orphan would keep polling its ports, and its hold on them, forever.
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (::getppid() != parent) std::_Exit(1);  // linerate was already gone
       ::setpgid(0, 0);  // Ctrl-C in the terminal is for linerate, which stops the run cleanly
       ::dup2(STDERR_FILENO, STDOUT_FILENO);  // what it says goes to stderr: stdout is ours (--json)
       ::execlp(binary.c_str(), binary.c_str(), "--config", profile_path.c_str(), "--serve", "--quiet", "--socket",

@@ -213,8 +213,10 @@ rate = "50kpps"
   ASSERT_TRUE(pps);
   EXPECT_EQ(*pps, 1000.0);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // every lane has taken it
-  const uint64_t tx_before = e.live_stream_stats()[0].tx_packets;
+  // The clock starts before the first reading, so that frames sent while this thread waits
+  // to be scheduled between the two fall inside the measured time (a loaded CI machine).
   const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t tx_before = e.live_stream_stats()[0].tx_packets;
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const uint64_t tx_after = e.live_stream_stats()[0].tx_packets;
   const double elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
