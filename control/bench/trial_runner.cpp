@@ -84,13 +84,16 @@ uint64_t TrialRunner::learn(uint32_t frames) {
   toml::array streams;
   std::set<std::pair<std::string, profile::MacAddr>> seen;
   for (const profile::StreamCfg& s : profile_.streams) {
-    if (!s.rx_port || !seen.insert({*s.rx_port, s.eth_dst}).second) continue;
+    // A group address (multicast, broadcast) is never a source a switch learns.
+    const bool group_address = (s.eth_dst[0] & 1) != 0;
+    if (!s.rx_port || group_address || !seen.insert({*s.rx_port, s.eth_dst}).second) continue;
     streams.push_back(toml::table{{"name", fmt::format("learning-{}-{}", *s.rx_port, seen.size())},
                                   {"tx_port", *s.rx_port},
                                   {"eth", toml::table{{"src", mac_text(s.eth_dst)}, {"dst", "ff:ff:ff:ff:ff:ff"}}},
                                   {"rate", "1%"},
                                   {"count", int64_t{frames}}});
   }
+  if (streams.empty()) return 0;
   std::ostringstream text;
   text << toml::table{{"stream", std::move(streams)}};
   client_.call("stream.load", {{"profile", text.str()}, {"path", profile_.path + " (learning frames)"}});
