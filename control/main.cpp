@@ -13,6 +13,7 @@
 #include "control/bench/ndr_command.hpp"
 #include "control/bench/rfc2544_command.hpp"
 #include "control/cli/report_views_command.hpp"
+#include "control/doctor/doctor_command.hpp"
 #include "control/cli/completion.hpp"
 #include "control/cli/frames_command.hpp"
 #include "control/cli/module_command.hpp"
@@ -170,6 +171,16 @@ int main(int argc, char** argv) {
                       fmt::format("where report.json, results.csv and report.html go (default: {}-<UTC time>)", section));
     suite->add_flag("--adopt-ports", bench_options.adopt_ports, "as for run: use a serving data plane's ports as they are");
   }
+  auto* doctor = app.add_subcommand("doctor", "check the host for what keeps a port from line rate (NUMA, PCIe, "
+                                               "hugepages, isolation, governor, ASPM, driver)");
+  lr::doctor::DoctorOptions doctor_options;
+  doctor->add_option("pci", doctor_options.pci, "ports by PCI address (default: the profile's, else every NIC found)");
+  doctor->add_option("--profile", doctor_options.profile_path, "the profile whose lcores and ports to check")
+      ->check(CLI::ExistingFile);
+  doctor->add_option("--prometheus", doctor_options.prometheus_path,
+                     "also write the verdicts to this file for node_exporter's textfile collector");
+  doctor->add_option("--root", doctor_options.root, "where sysfs and procfs are mounted (a container's view of the host)")
+      ->check(CLI::ExistingDirectory);
   auto* frames = app.add_subcommand("frames", "the frames a profile's streams will send, exactly, without sending them");
   lr::ctl::FramesOptions frames_options;
   frames->add_option("profile", frames_options.profile_path, "profile (TOML)")->required()->check(CLI::ExistingFile);
@@ -203,6 +214,10 @@ int main(int argc, char** argv) {
       return *ndr ? lr::bench::run_ndr(bench_options) : lr::bench::run_rfc2544(bench_options);
     }
     if (*report && !report_views.report_path.empty()) return lr::ctl::rebuild_report_views(report_views);
+    if (*doctor) {
+      doctor_options.as_json = as_json;
+      return lr::doctor::run_doctor_command(doctor_options);
+    }
     if (*frames) {
       frames_options.as_json = as_json;
       return lr::ctl::show_frames(frames_options);

@@ -31,9 +31,7 @@ json answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& se
     result["why"] = fmt::format("no load down to the lower bound met the {} criteria", what);
     return result;
   }
-  const bool tester = std::any_of(search.tester_limited().begin(), search.tester_limited().end(),
-                                  [&](double r) { return r > *found; });
-  result["limited_by"] = tester ? "tester" : *found >= 100.0 ? "line rate" : "device";
+  result["limited_by"] = search.limited_by();
   result["percent_line_rate"] = best->result.offered_percent;  // measured, not asked
   result["rate_percent"] = *found;
   result["pps"] = best->offered_pps;

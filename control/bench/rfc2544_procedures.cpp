@@ -102,9 +102,7 @@ std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::Bench
   const std::optional<double> found = search.result();
   if (found && best) {
     // Above the answer, did the device lose frames, or could the tester not offer more?
-    const bool tester = std::any_of(search.tester_limited().begin(), search.tester_limited().end(),
-                                    [&](double r) { return r > *found; });
-    result["limited_by"] = tester ? "tester" : *found >= 100.0 ? "line rate" : "device";
+    result["limited_by"] = search.limited_by();
     // What TX measurably sent in the trial at the answer, not what was asked.
     result["percent_line_rate"] = best->result.offered_percent;
     result["rate_percent"] = *found;

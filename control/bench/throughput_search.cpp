@@ -14,8 +14,12 @@ bool ThroughputSearch::passes(const TrialResult& trial) const noexcept {
 void ThroughputSearch::learn(double rate, const TrialResult& trial) {
   if (!trial.valid || confirming_) return;
   tried_.push_back(rate);
-  if (passes(trial)) best_ = std::max(best_.value_or(0), rate);
-  else failed_ = failed_ == 0 ? rate : std::min(failed_, rate);
+  if (passes(trial)) {
+    best_ = std::max(best_.value_or(0), rate);
+  } else {
+    failed_ = failed_ == 0 ? rate : std::min(failed_, rate);
+    device_failed_.push_back(rate);
+  }
   if (best_ && failed_ != 0 && *best_ >= failed_) best_.reset();  // drift between trials: trust the failure
   choose_next();
 }
@@ -35,6 +39,7 @@ void ThroughputSearch::record(const TrialResult& trial) {
   retried_ = false;
   const bool passed = trial.valid && passes(trial);
   if (trial.valid) steps_.push_back({rate, trial, passed, confirming_});
+  if (trial.valid && !passed) device_failed_.push_back(rate);
 
   if (confirming_) {
     if (passed) {
@@ -76,6 +81,14 @@ void ThroughputSearch::record(const TrialResult& trial) {
   guessing_ = false;
   step_down_ = 0;
   choose_next();
+}
+
+const char* ThroughputSearch::limited_by() const noexcept {
+  const double found = best_.value_or(0);
+  if (found >= settings_.upper_percent) return "line rate";
+  const auto above = [&](double rate) { return rate > found; };
+  if (std::any_of(device_failed_.begin(), device_failed_.end(), above)) return "device";
+  return std::any_of(tester_limited_.begin(), tester_limited_.end(), above) ? "tester" : "device";
 }
 
 void ThroughputSearch::choose_next() {

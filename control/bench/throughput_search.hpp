@@ -54,6 +54,10 @@ class ThroughputSearch {
   bool done() const noexcept { return !next_.has_value(); }
   /// Rates whose trials were invalid twice in a row: the tester, not the device, was the limit.
   const std::vector<double>& tester_limited() const noexcept { return tester_limited_; }
+  /// What kept the answer from being higher: "line rate" (it is the upper bound), "device"
+  /// (a valid trial above it lost too much), or "tester" (only trials the tester could not
+  /// drive were above it). Meaningful once result() has a value.
+  const char* limited_by() const noexcept;
   struct Step {
     double rate_percent;
     TrialResult trial;
@@ -75,6 +79,7 @@ class ThroughputSearch {
   bool guessing_ = false;         ///< the next trial is at the first trial's forwarded rate
   double step_down_ = 0;          ///< stepping down from a failed guess by this much, 0: not
   std::vector<double> tried_;     ///< every rate tried, learnt ones included
+  std::vector<double> device_failed_;  ///< rates of valid trials that did not pass, learnt ones included
   std::vector<double> tester_limited_;
   std::vector<Step> steps_;
 };

@@ -102,17 +102,22 @@ class Rfc2544ThroughputThroughALimiter(lrtest.NetnsCase):
         self.assertEqual(report["learning_frames_sent"], 10)
         self.assertIn("learning frames: 10 sent from the receiving ports", proc.stdout)
         # Progress: one line per trial with an ETA; the first trial's forwarded rate is the second's offer.
+        # (A busy machine can leave the tester short of line rate: that trial is invalid, said so,
+        # and repeated once.)
         self.assertRegex(proc.stdout, r"(?m)^ +64 B  throughput    trial  1 of ~\d+  offered +\d+\.\d+ % \(\d\.\d+ Mpps\)  "
-                                      r"loss \d+\.\d+ %  fail -> next \d+\.\d+ %  ETA \d+")
-        self.assertAlmostEqual(trials[1]["rate_percent"], 100 * (1 - trials[0]["loss_percent"] / 100) *
-                               trials[0]["offered_percent"] / 100, delta=0.01)
+                                      r"loss \d+\.\d+ %  (fail -> next \d+\.\d+ %|invalid: stream 'a-to-b' sent .*)  ETA \d+")
+        first_valid = next(i for i, t in enumerate(trials) if t["valid"])
+        if trials[first_valid]["rate_percent"] == 100:
+            self.assertAlmostEqual(trials[first_valid + 1]["rate_percent"],
+                                   100 * (1 - trials[first_valid]["loss_percent"] / 100) *
+                                   trials[first_valid]["offered_percent"] / 100, delta=0.01)
         # One result per pair of ports (here one pair), and the views rebuilt from report.json.
         self.assertEqual([(p["tx_port"], p["rx_port"]) for p in results[64]["per_pair"]], [("a", "b")])
         rows = benchreport.check_report_dir(self, out_dir)
         self.assertEqual(len([r for r in rows if r["row"] == "trial"]), len(report["trials"]))
         first = [r for r in rows if r["row"] == "trial"][0]
         self.assertEqual((first["test"], first["frame_size"], int(first["lost"]), first["verdict"]),
-                         ("throughput", "64", trials[0]["lost"], "fail"))
+                         ("throughput", "64", trials[0]["lost"], "fail" if trials[0]["valid"] else "invalid"))
         found = [r for r in rows if r["row"] == "result" and r["test"] == "throughput"]
         self.assertEqual([int(r["frame_size"]) for r in found], [64, 128, 256])
         benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
@@ -138,7 +143,7 @@ tests = ["throughput", "latency", "frame_loss", "back_to_back"]
 latency_trials = 2
 frame_loss_step = 20
 back_to_back_trials = 2
-back_to_back_duration = "100ms"
+back_to_back_duration = "20ms"
 """).replace("resolution = 0.1", "resolution = 0.5"), out_dir)
         line_pps = LINE_BPS / ((64 + 20) * 8)
         throughput = report["throughput"][0]["percent_line_rate"]
@@ -170,7 +175,7 @@ back_to_back_duration = "100ms"
         # Back-to-back: the limiter's burst, and every burst's counts exact.
         b2b = report["back_to_back"][0]
         self.assertEqual(b2b["searches"], 2, b2b)
-        self.assertEqual(b2b["max_burst_frames"], int(line_pps * 0.1))
+        self.assertEqual(b2b["max_burst_frames"], int(line_pps * 0.02))
         for burst in b2b["bursts"]:
             self.assertGreaterEqual(burst, 100)
             self.assertLessEqual(burst, 160)

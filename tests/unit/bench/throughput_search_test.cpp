@@ -105,6 +105,19 @@ TEST(ThroughputSearch, AnInvalidTrialIsRepeatedOnceThenNamedAsTheTestersLimit) {
   EXPECT_DOUBLE_EQ(search.tester_limited()[0], 100.0);
   EXPECT_FALSE(search.steps()[0].trial.valid);
   EXPECT_DOUBLE_EQ(search.steps()[1].rate_percent, 100.0);  // repeated once
+  EXPECT_STREQ(search.limited_by(), "tester");
+}
+
+TEST(ThroughputSearch, ADeviceThatLostFramesAboveTheAnswerIsTheLimitEvenAfterATesterLimitedTrial) {
+  // The tester cannot drive line rate, but the device loses frames above 60 % anyway.
+  const auto device = [](double rate, size_t) {
+    if (rate > 90.0) return TrialResult{90.0, 90.0, 0.0, false};
+    return capped(rate, 60.0);
+  };
+  const ThroughputSearch search = run({}, device);
+  EXPECT_NEAR(*search.result(), 60.0, 0.1);
+  EXPECT_STREQ(search.limited_by(), "device");
+  EXPECT_STREQ(run({}, [](double rate, size_t) { return capped(rate, 100.0); }).limited_by(), "line rate");
 }
 
 }  // namespace

@@ -1,0 +1,101 @@
+#include "control/doctor/doctor_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "control/cli/profile_file.hpp"
+#include "control/doctor/cpu_list.hpp"
+#include "control/doctor/host_checks.hpp"
+#include "control/views/report_file.hpp"
+
+namespace lr::doctor {
+
+using nlohmann::json;
+
+namespace {
+
+// "3b:00.0" or "0000:3b:00.0" (devargs after a comma ignored) -> "0000:3b:00.0"; "" if not PCI.
+std::string pci_address(const std::string& device) {
+  static const std::regex full("^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]$");
+  static const std::regex short_form("^[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]$");
+  const std::string address = device.substr(0, device.find(','));
+  if (std::regex_match(address, full)) return address;
+  if (std::regex_match(address, short_form)) return "0000:" + address;
+  return "";
+}
+
+std::string prometheus_label(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out;
+}
+
+std::string prometheus_text(const Findings& findings) {
+  std::string out =
+      "# HELP linerate_doctor_check One per doctor check: 1 for its verdict (OK, WARN, FAIL, SKIPPED).\n"
+      "# TYPE linerate_doctor_check gauge\n";
+  size_t failed = 0;
+  for (const Finding& f : findings) {
+    out += fmt::format("linerate_doctor_check{{item=\"{}\",verdict=\"{}\"}} 1\n", prometheus_label(f.item),
+                       verdict_name(f.verdict));
+    failed += f.verdict == Verdict::kFail;
+  }
+  out += "# HELP linerate_doctor_failed Doctor checks that failed.\n# TYPE linerate_doctor_failed gauge\n";
+  return out + fmt::format("linerate_doctor_failed {}\n", failed);
+}
+
+}  // namespace
+
+int run_doctor_command(const DoctorOptions& options) {
+  DoctorInput input;
+  if (!options.profile_path.empty()) {
+    const auto profile = ctl::read_profile(options.profile_path);
+    if (!profile) return 2;
+    input.lcores = profile->eal.lcores;
+    input.worker_cpus = worker_cpus(profile->eal.lcores);
+    for (const profile::PortCfg& p : profile->ports)
+      input.ports.push_back({p.name, pci_address(p.device), p.device, p.speed_bps});
+  }
+  for (const std::string& arg : options.pci) {
+    const std::string address = pci_address(arg);
+    if (address.empty()) {
+      std::fprintf(stderr, "linerate: '%s' is not a PCI address (write it as 0000:3b:00.0 or 3b:00.0)\n", arg.c_str());
+      return 2;
+    }
+    input.ports.push_back({address, address, address, 0});
+  }
+  const Findings findings = run_doctor(HostFs(options.root), input);
+
+  size_t failed = 0, warned = 0;
+  for (const Finding& f : findings) {
+    failed += f.verdict == Verdict::kFail;
+    warned += f.verdict == Verdict::kWarn;
+  }
+  if (!options.prometheus_path.empty())
+    if (const std::string problem = ctl::write_report_file(options.prometheus_path, prometheus_text(findings));
+        !problem.empty()) {
+      std::fprintf(stderr, "linerate: cannot write '%s': %s\n", options.prometheus_path.c_str(), problem.c_str());
+      return 4;
+    }
+  if (options.as_json) {
+    json out = json::array();
+    for (const Finding& f : findings)
+      out.push_back({{"item", f.item}, {"verdict", verdict_name(f.verdict)}, {"evidence", f.evidence}, {"fix", f.fix}});
+    std::printf("%s\n", json{{"findings", out}, {"failed", failed}, {"warned", warned}}.dump(2).c_str());
+  } else {
+    for (const Finding& f : findings) {
+      std::printf("%-8s %s\n         %s\n", verdict_name(f.verdict), f.item.c_str(), f.evidence.c_str());
+      if (!f.fix.empty()) std::printf("         fix: %s\n", f.fix.c_str());
+    }
+    std::printf("\n%zu checks: %zu failed, %zu warned\n", findings.size(), failed, warned);
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace lr::doctor

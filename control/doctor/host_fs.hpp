@@ -1,0 +1,30 @@
+#pragma once
+// The host as the doctor reads it: sysfs and procfs under a root that is "/" on a real
+// host and a fixture tree in the tests (or a container's view of the host, --root).
+// Reads never throw: a file that is not there is nullopt, and the check that wanted it
+// says SKIPPED with the path.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lr::doctor {
+
+class HostFs {
+ public:
+  explicit HostFs(std::string root = "/");
+
+  /// The file's text without the trailing newline, or nullopt.
+  std::optional<std::string> read(const std::string& path) const;
+  /// The entries of a directory, sorted; empty when it is not there.
+  std::vector<std::string> list(const std::string& path) const;
+  /// The last component of a symlink's target ("mlx5_core" for .../driver), or nullopt.
+  std::optional<std::string> link_name(const std::string& path) const;
+  bool exists(const std::string& path) const;
+
+ private:
+  std::string at(const std::string& path) const;
+  std::string root_;
+};
+
+}  // namespace lr::doctor

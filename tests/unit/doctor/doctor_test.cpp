@@ -1,0 +1,202 @@
+// The host doctor on fixture trees (sysfs and procfs written into a temporary root): a
+// healthy host passes, and each classic cause of a port short of line rate fails or warns
+// with its evidence: a x8 link on a 16-lane NIC at Gen3 carrying two 40G ports, a NIC on
+// node 1 served from node 0, no hugepages, a NIC left on its kernel driver, ASPM L1, no
+// isolation; a host without a NIC says so.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "control/doctor/cpu_list.hpp"
+#include "control/doctor/host_checks.hpp"
+
+namespace lr::doctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Host {
+ public:
+  Host() : root_(fs::temp_directory_path() / ("lr-doctor-" + std::to_string(::getpid()) + "-" + std::to_string(next_++))) {
+    fs::remove_all(root_);
+    write("/proc/meminfo", "MemTotal: 65536000 kB\nHugePages_Total:    1024\nHugePages_Free:     1024\nHugepagesize:       2048 kB\n");
+    write("/proc/mounts", "nodev /dev/hugepages hugetlbfs rw,relatime 0 0\n");
+    write("/sys/devices/system/node/node0/cpulist", "0-15\n");
+    write("/sys/devices/system/node/node1/cpulist", "16-31\n");
+    write("/sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages", "512\n");
+    write("/sys/devices/system/node/node1/hugepages/hugepages-2048kB/free_hugepages", "512\n");
+    write("/sys/devices/system/cpu/isolated", "1-4\n");
+    write("/sys/devices/system/cpu/nohz_full", "1-4\n");
+    for (int cpu = 1; cpu <= 4; ++cpu)
+      write("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/scaling_governor", "performance\n");
+    nic("0000:3b:00.0", 0, "mlx5_core");
+    nic("0000:3b:00.1", 0, "mlx5_core");
+  }
+  ~Host() { fs::remove_all(root_); }
+
+  void write(const std::string& path, const std::string& text) {
+    fs::create_directories((root_ / path.substr(1)).parent_path());
+    std::ofstream(root_ / path.substr(1)) << text;
+  }
+  void remove(const std::string& path) { fs::remove_all(root_ / path.substr(1)); }
+  // A Gen3 x16 ConnectX-style function on `node`, bound to `driver`.
+  void nic(const std::string& pci, int node, const std::string& driver) {
+    const std::string base = "/sys/bus/pci/devices/" + pci;
+    write(base + "/class", "0x020000\n");
+    write(base + "/numa_node", std::to_string(node) + "\n");
+    write(base + "/current_link_speed", "8.0 GT/s PCIe\n");
+    write(base + "/current_link_width", "16\n");
+    write(base + "/max_link_speed", "8.0 GT/s PCIe\n");
+    write(base + "/max_link_width", "16\n");
+    write(base + "/link/l1_aspm", "0\n");
+    fs::create_directories(root_ / "sys/bus/pci/drivers" / driver);
+    fs::remove(root_ / (base.substr(1) + "/driver"));
+    fs::create_symlink(root_ / "sys/bus/pci/drivers" / driver, root_ / (base.substr(1) + "/driver"));
+  }
+  HostFs fs() const { return HostFs(root_.string()); }
+
+ private:
+  static inline int next_ = 0;
+  fs::path root_;
+};
+
+DoctorInput two_40g_ports(const std::string& lcores = "0-4") {
+  DoctorInput input;
+  input.lcores = lcores;
+  input.worker_cpus = worker_cpus(lcores);
+  input.ports = {{"east", "0000:3b:00.0", "0000:3b:00.0", 40'000'000'000}, {"west", "0000:3b:00.1", "0000:3b:00.1", 40'000'000'000}};
+  return input;
+}
+
+const Finding& find(const Findings& findings, const std::string& item) {
+  for (const Finding& f : findings)
+    if (f.item == item) return f;
+  static const Finding none{"(not found: " + item + ")", Verdict::kSkipped, "", ""};
+  ADD_FAILURE() << "no finding " << item;
+  return none;
+}
+
+TEST(Doctor, AHealthyHostPasses) {
+  Host host;
+  const Findings findings = run_doctor(host.fs(), two_40g_ports());
+  for (const Finding& f : findings) {
+    EXPECT_TRUE(f.verdict == Verdict::kOk) << f.item << ": " << verdict_name(f.verdict) << " " << f.evidence;
+    EXPECT_TRUE(f.fix.empty()) << f.item;
+  }
+  EXPECT_EQ(find(findings, "PCIe link east (0000:3b:00.0)").evidence,
+            "LnkSta 8.0 GT/s PCIe x16 (Gen3 x16) against LnkCap 8.0 GT/s PCIe x16: 126.0 Gbit/s after line coding; its "
+            "ports need 80 Gbit/s, and small frames need about 25 % more for descriptors and headers");
+  EXPECT_EQ(find(findings, "NUMA east (0000:3b:00.0)").evidence,
+            "the NIC is on node 0 (/sys/bus/pci/devices/0000:3b:00.0/numa_node); worker CPUs on it: 1-4; elsewhere: none");
+}
+
+TEST(Doctor, AX8LinkOnASixteenLaneNicCannotCarryTwo40GPorts) {
+  Host host;
+  for (const char* pci : {"0000:3b:00.0", "0000:3b:00.1"})
+    host.write(std::string("/sys/bus/pci/devices/") + pci + "/current_link_width", "8\n");
+  const Findings findings = run_doctor(host.fs(), two_40g_ports());
+  const Finding& link = find(findings, "PCIe link east (0000:3b:00.0)");
+  EXPECT_EQ(link.verdict, Verdict::kFail);
+  EXPECT_NE(link.evidence.find("LnkSta 8.0 GT/s PCIe x8 (Gen3 x8) against LnkCap 8.0 GT/s PCIe x16: 63.0 Gbit/s"),
+            std::string::npos) << link.evidence;
+  EXPECT_NE(link.evidence.find("its ports need 80 Gbit/s"), std::string::npos);
+  EXPECT_NE(link.fix.find("reseat it in a x16 slot wired for Gen3"), std::string::npos) << link.fix;
+  // One 40G port alone fits x8 Gen3, but the link is still below what the NIC can: a warning.
+  DoctorInput one = two_40g_ports();
+  one.ports.pop_back();
+  EXPECT_EQ(find(run_doctor(host.fs(), one), "PCIe link east (0000:3b:00.0)").verdict, Verdict::kWarn);
+}
+
+TEST(Doctor, ANicOnNodeOneServedFromNodeZeroFails) {
+  Host host;
+  host.nic("0000:3b:00.0", 1, "mlx5_core");
+  host.nic("0000:3b:00.1", 1, "mlx5_core");
+  const Finding numa = find(run_doctor(host.fs(), two_40g_ports()), "NUMA east (0000:3b:00.0)");
+  EXPECT_EQ(numa.verdict, Verdict::kFail);
+  EXPECT_NE(numa.evidence.find("the NIC is on node 1"), std::string::npos);
+  EXPECT_NE(numa.evidence.find("worker CPUs on it: none; elsewhere: 1-4"), std::string::npos) << numa.evidence;
+  EXPECT_EQ(numa.fix, "run the workers on node 1's CPUs (16-31): [eal] lcores");
+  // Workers on both nodes: a warning that names the node to keep the port's queues on.
+  const Finding mixed = find(run_doctor(host.fs(), two_40g_ports("0,1,16")), "NUMA east (0000:3b:00.0)");
+  EXPECT_EQ(mixed.verdict, Verdict::kWarn);
+}
+
+TEST(Doctor, NoHugepagesFails) {
+  Host host;
+  host.write("/proc/meminfo", "HugePages_Total:       0\nHugePages_Free:        0\nHugepagesize:       2048 kB\n");
+  const Finding f = find(run_doctor(host.fs(), two_40g_ports()), "hugepages");
+  EXPECT_EQ(f.verdict, Verdict::kFail);
+  EXPECT_EQ(f.evidence, "HugePages_Free 0 of 0 (2048 kB pages, 0 MiB free) in /proc/meminfo");
+  EXPECT_NE(f.fix.find("scripts/setup.sh"), std::string::npos);
+  // Pages on the other node than the NIC's do not help it.
+  Host other;
+  other.write("/sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages", "0\n");
+  EXPECT_EQ(find(run_doctor(other.fs(), two_40g_ports()), "hugepages on node 0").verdict, Verdict::kFail);
+  other.write("/proc/mounts", "proc /proc proc rw 0 0\n");
+  EXPECT_EQ(find(run_doctor(other.fs(), two_40g_ports()), "hugetlbfs mount").verdict, Verdict::kFail);
+}
+
+TEST(Doctor, ANicOnItsKernelDriverFailsAndUioWarns) {
+  Host host;
+  host.nic("0000:3b:00.0", 0, "i40e");
+  const Finding f = find(run_doctor(host.fs(), two_40g_ports()), "driver east (0000:3b:00.0)");
+  EXPECT_EQ(f.verdict, Verdict::kFail);
+  EXPECT_EQ(f.evidence, "bound to the kernel driver i40e: DPDK's PMD cannot use it");
+  EXPECT_EQ(f.fix, "dpdk-devbind.py -b vfio-pci 0000:3b:00.0");
+  host.nic("0000:3b:00.0", 0, "uio_pci_generic");
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "driver east (0000:3b:00.0)").verdict, Verdict::kWarn);
+  host.nic("0000:3b:00.0", 0, "vfio-pci");
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "driver east (0000:3b:00.0)").verdict, Verdict::kWarn);  // no IOMMU group
+  host.write("/sys/bus/pci/devices/0000:3b:00.0/iommu_group/.keep", "");
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "driver east (0000:3b:00.0)").verdict, Verdict::kOk);
+}
+
+TEST(Doctor, AspmIsolationAndGovernorWarn) {
+  Host host;
+  host.write("/sys/bus/pci/devices/0000:3b:00.0/link/l1_aspm", "1\n");
+  host.write("/sys/devices/system/cpu/isolated", "\n");
+  host.write("/sys/devices/system/cpu/cpu2/cpufreq/scaling_governor", "powersave\n");
+  const Findings findings = run_doctor(host.fs(), two_40g_ports());
+  EXPECT_EQ(find(findings, "PCIe ASPM east (0000:3b:00.0)").verdict, Verdict::kWarn);
+  const Finding& isolation = find(findings, "worker lcores isolated");
+  EXPECT_EQ(isolation.verdict, Verdict::kWarn);
+  EXPECT_EQ(isolation.fix, "boot with isolcpus=1-4 nohz_full=1-4 rcu_nocbs=1-4");
+  const Finding& governor = find(findings, "CPU frequency governor");
+  EXPECT_EQ(governor.verdict, Verdict::kWarn);
+  EXPECT_NE(governor.evidence.find("cpu2 powersave"), std::string::npos);
+}
+
+TEST(Doctor, AHostWithoutANicSaysSo) {
+  Host host;
+  host.remove("/sys/bus/pci/devices");
+  host.write("/sys/bus/pci/devices/0000:00:05.0/class", "0x020000\n");
+  const Findings findings = run_doctor(host.fs(), DoctorInput{});
+  const Finding& nics = find(findings, "NICs");
+  EXPECT_EQ(nics.verdict, Verdict::kSkipped);
+  EXPECT_EQ(nics.evidence, "no NIC that DPDK drives here; Ethernet devices: 0000:00:05.0 (no driver)");
+  EXPECT_EQ(find(findings, "worker lcores isolated").verdict, Verdict::kSkipped);  // no profile
+  // A profile of virtual devices: each port skipped with the reason, not passed.
+  DoctorInput virtual_ports;
+  virtual_ports.ports = {{"p0", "", "net_ring0", 0}};
+  EXPECT_EQ(find(run_doctor(host.fs(), virtual_ports), "port p0").evidence,
+            "net_ring0 is a virtual device: no PCIe link, NUMA node or driver to check");
+  EXPECT_EQ(find(run_doctor(host.fs(), {std::nullopt, "", {{"0000:99:00.0", "0000:99:00.0", "0000:99:00.0", 0}}}),
+                 "port 0000:99:00.0").verdict,
+            Verdict::kFail);
+}
+
+TEST(CpuList, KernelListsAndEalLcores) {
+  EXPECT_EQ(parse_cpu_list("0-3,8,10-11"), (std::set<unsigned>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(parse_cpu_list(""), std::set<unsigned>{});
+  EXPECT_FALSE(parse_cpu_list("3-1"));
+  EXPECT_FALSE(parse_cpu_list("a"));
+  EXPECT_EQ(worker_cpus("0-4"), (std::set<unsigned>{1, 2, 3, 4}));
+  EXPECT_EQ(worker_cpus("0@0,1@2,2@3"), (std::set<unsigned>{2, 3}));
+  EXPECT_FALSE(worker_cpus("(0-1)@0"));
+  EXPECT_EQ(cpu_list_text({1, 2, 3, 8, 10, 11}), "1-3,8,10-11");
+}
+
+}  // namespace
+}  // namespace lr::doctor
