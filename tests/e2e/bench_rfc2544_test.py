@@ -174,7 +174,11 @@ back_to_back_duration = "20ms"
         self.assertEqual(points[-1]["loss_percent"], 0)
         # Back-to-back: the limiter's burst, and every burst's counts exact.
         b2b = report["back_to_back"][0]
-        self.assertEqual(b2b["searches"], 2, b2b)
+        # Two searches, unless the tester could not send a burst back to back twice in a row
+        # (then said so, never counted as the device's loss).
+        self.assertGreaterEqual(b2b["searches"], 1, b2b)
+        if b2b["searches"] < 2:
+            self.assertIn("the tester, not the device, was the limit", b2b["note"])
         self.assertEqual(b2b["max_burst_frames"], int(line_pps * 0.02))
         for burst in b2b["bursts"]:
             self.assertGreaterEqual(burst, 100)
@@ -185,7 +189,7 @@ back_to_back_duration = "20ms"
         for t in (t for t in report["trials"] if t["test"] == "back_to_back"):
             self.assertEqual(t["tx_packets"], t["burst_frames"], t["invalid_reason"])
             self.assertEqual(t["tx_packets"] - t["lost"], t["rx_packets"])
-            self.assertEqual(t["passed"], t["lost"] == 0)
+            self.assertEqual(t["passed"], t["valid"] and t["lost"] == 0)  # a burst not sent back to back proves nothing
         self.assertIn("latency (RFC 2544 §26.2, all trials, us)", proc.stdout)
         self.assertIn("frame loss rate (RFC 2544 §26.3)", proc.stdout)
         self.assertIn("back-to-back (RFC 2544 §26.4, RFC 9004)", proc.stdout)
