@@ -11,14 +11,13 @@
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
 #include "control/views/report_file.hpp"
+#include "dataplane/common/utc_time.hpp"
 
 namespace lr::bench {
 
 using nlohmann::json;
 
 namespace {
-
-std::string utc_now() { return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr))); }
 
 void write(const std::string& path, const std::string& text) {
   if (const std::string failed = ctl::write_report_file(path, text); !failed.empty())
@@ -76,7 +75,7 @@ BenchSession::BenchSession(std::string suite, std::string schema, const std::str
   std::filesystem::create_directories(dir_, ec);
   problem_ = ec ? ec.message() : ctl::report_path_problem(report_path());
   report_ = {{"schema", schema},      {"suite", suite_},       {"profile", profile_path},
-             {"started_at", utc_now()}, {"interrupted", false}, {"trials", json::array()}};
+             {"started_at", utc_now_iso8601()}, {"interrupted", false}, {"trials", json::array()}};
 }
 
 std::string BenchSession::report_path() const { return (std::filesystem::path(dir_) / "report.json").string(); }
@@ -99,7 +98,7 @@ void BenchSession::save() {
 
 void BenchSession::finish(bool interrupted) {
   report_["interrupted"] = interrupted;
-  report_["finished_at"] = utc_now();
+  report_["finished_at"] = utc_now_iso8601();
   save();
   // The page is a view: a report it cannot show (a value of an unexpected type) costs
   // the page, never report.json.

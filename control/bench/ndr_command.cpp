@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <cstdio>
 
 #include "control/bench/ndr_pdr_search.hpp"
 #include "control/bench/rfc2544_procedures.hpp"
 #include "control/cli/stop_signal.hpp"
+#include "control/views/bench_html.hpp"
 
 namespace lr::bench {
 
@@ -20,26 +20,12 @@ SearchSettings settings_for(const profile::NdrCfg& cfg, double tolerance_percent
           static_cast<double>(p99_ns)};
 }
 
-// One answer (NDR or PDR) as the report holds it, from the search and the best trial.
-json answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& search, const Trial* best,
+// One answer (NDR or PDR) as the report holds it, with the loss in its trial.
+json answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
                  const char* what) {
-  json result{{"frame_size", frame_size_json(size)}, {"frame_bytes_mean", size.mean()},
-              {"tester_limited_at_percent", search.tester_limited()}};
-  const auto found = search.result();
-  if (!found || best == nullptr) {
-    result["percent_line_rate"] = nullptr;
-    result["why"] = fmt::format("no load down to the lower bound met the {} criteria", what);
-    return result;
-  }
-  result["limited_by"] = search.limited_by();
-  result["percent_line_rate"] = best->result.offered_percent;  // measured, not asked
-  result["rate_percent"] = *found;
-  result["pps"] = best->offered_pps;
-  result["l1_bps"] = best->offered_l1_bps;
-  result["l2_bps"] = best->offered_pps * size.mean() * 8.0;
-  result["loss_percent"] = 100.0 * best->result.loss_ratio;
-  result["latency_ns"] = latency_json(best->latency.stats);
-  result["per_pair"] = pairs_json(best->report);
+  json result =
+      rate_answer_json(size, search, passing, fmt::format("no load down to the lower bound met the {} criteria", what));
+  if (search.result()) result["loss_percent"] = 100.0 * passing.at(*search.result()).result.loss_ratio;
   return result;
 }
 
@@ -47,7 +33,7 @@ void run_ndr_size(const profile::NdrCfg& cfg, const profile::BenchFrameSize& siz
               BenchSession& session) {
   NdrPdrSearch search(settings_for(cfg, cfg.loss_tolerance_percent, cfg.ndr_latency_p99_ns),
                       settings_for(cfg, cfg.pdr_loss_tolerance_percent, cfg.pdr_latency_p99_ns));
-  std::optional<Trial> best_ndr, best_pdr;
+  PassingTrials passing_ndr, passing_pdr;
   unsigned trials = 0;
   while (search.next() && !ctl::stop_requested()) {
     const double rate = *search.next();
@@ -59,9 +45,8 @@ void run_ndr_size(const profile::NdrCfg& cfg, const profile::BenchFrameSize& siz
     session.record("ndr", trial, phase == "ndr" ? ndr_pass : pdr_pass);
     if (trial.interrupted) break;
     search.record(trial.result);
-    // Confirmation trials repeat a rate; the answer's figures come from its first trial.
-    if (ndr_pass && (!best_ndr || rate > best_ndr->spec.percent)) best_ndr = trial;
-    if (pdr_pass && (!best_pdr || rate > best_pdr->spec.percent)) best_pdr = trial;
+    if (ndr_pass) passing_ndr.try_emplace(rate, trial);
+    if (pdr_pass) passing_pdr.try_emplace(rate, trial);
     session.progress(fmt::format("{:>5} B  {:<12}", size.name, phase), trial,
                      !trial.result.valid ? "invalid: " + trial.invalid_reason
                                          : fmt::format("{} NDR, {} PDR{}", ndr_pass ? "within" : "beyond",
@@ -72,12 +57,8 @@ void run_ndr_size(const profile::NdrCfg& cfg, const profile::BenchFrameSize& siz
   }
   session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_throughput_trials(cfg) + 4));
   if (ctl::stop_requested()) return;
-  // The best trial must be the one at the answer (a confirmation that failed lowers it).
-  const auto at = [](const std::optional<Trial>& best, const ThroughputSearch& s) -> const Trial* {
-    return best && s.result() && std::abs(best->spec.percent - *s.result()) < 1e-9 ? &*best : nullptr;
-  };
-  session.report()["ndr"].push_back(answer_json(size, search.ndr(), at(best_ndr, search.ndr()), "NDR"));
-  session.report()["pdr"].push_back(answer_json(size, search.pdr(), at(best_pdr, search.pdr()), "PDR"));
+  session.report()["ndr"].push_back(answer_json(size, search.ndr(), passing_ndr, "NDR"));
+  session.report()["pdr"].push_back(answer_json(size, search.pdr(), passing_pdr, "PDR"));
   session.save();
 }
 
@@ -90,8 +71,7 @@ void print_ndr_answers(const json& report) {
   const json& pdr = report.value("pdr", json::array());
   for (size_t i = 0; i < ndr.size() && i < pdr.size(); ++i)
     for (const auto& [name, r] : {std::pair<const char*, const json*>{"NDR", &ndr[i]}, {"PDR", &pdr[i]}}) {
-      const std::string size = (*r)["frame_size"].is_string() ? (*r)["frame_size"].get<std::string>()
-                                                                 : (*r)["frame_size"].dump();
+      const std::string size = ctl::frame_size_text((*r)["frame_size"]);
       if ((*r)["percent_line_rate"].is_null()) {
         std::printf("%10s %6s %12s   (%s)\n", size.c_str(), name, "none", r->value("why", "").c_str());
         continue;

@@ -7,16 +7,13 @@
 
 #include "control/bench/rfc2544_procedures.hpp"
 #include "control/cli/stop_signal.hpp"
+#include "control/views/bench_html.hpp"
 
 namespace lr::bench {
 
 using nlohmann::json;
 
 namespace {
-
-std::string frame_size_text(const json& frame_size) {
-  return frame_size.is_string() ? frame_size.get<std::string>() : frame_size.dump();
-}
 
 void print_rfc2544_answers(const json& report) {
   const json& settings = report.value("settings", json::object());
@@ -25,7 +22,7 @@ void print_rfc2544_answers(const json& report) {
                 settings.value("loss_tolerance_percent", 0.0), "frame_B", "% of line", "Mpps", "L1 Gbit/s",
                 "L2 Gbit/s", "limited by");
     for (const json& r : results) {
-      const std::string size = frame_size_text(r["frame_size"]);
+      const std::string size = ctl::frame_size_text(r["frame_size"]);
       if (r["percent_line_rate"].is_null()) {
         std::printf("%10s %12s   (%s)\n", size.c_str(), "none", r.value("why", "").c_str());
         continue;
@@ -40,11 +37,11 @@ void print_rfc2544_answers(const json& report) {
                 "trials", "min", "mean", "p50", "p99", "p99.9", "max");
     for (const json& r : results) {
       if (!r.contains("across_trials")) {
-        std::printf("%10s   (%s)\n", frame_size_text(r["frame_size"]).c_str(), r.value("why", "").c_str());
+        std::printf("%10s   (%s)\n", ctl::frame_size_text(r["frame_size"]).c_str(), r.value("why", "").c_str());
         continue;
       }
       const json& a = r["across_trials"];
-      std::printf("%10s %8u %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", frame_size_text(r["frame_size"]).c_str(),
+      std::printf("%10s %8u %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", ctl::frame_size_text(r["frame_size"]).c_str(),
                   r.value("trials", 0u), a.value("min", 0.0) / 1e3, a.value("mean", 0.0) / 1e3,
                   a.value("p50", 0.0) / 1e3, a.value("p99", 0.0) / 1e3, a.value("p999", 0.0) / 1e3,
                   a.value("max", 0.0) / 1e3);
@@ -53,14 +50,14 @@ void print_rfc2544_answers(const json& report) {
   if (const json& points = report.value("frame_loss", json::array()); !points.empty()) {
     std::printf("\nframe loss rate (RFC 2544 §26.3)\n%10s %12s %14s\n", "frame_B", "offered %", "lost %");
     for (const json& p : points)
-      std::printf("%10s %12.4f %14.6f%s\n", frame_size_text(p["frame_size"]).c_str(), p.value("offered_percent", 0.0),
+      std::printf("%10s %12.4f %14.6f%s\n", ctl::frame_size_text(p["frame_size"]).c_str(), p.value("offered_percent", 0.0),
                   p.value("loss_percent", 0.0), p.value("valid", true) ? "" : "  (tester-limited)");
   }
   if (const json& results = report.value("back_to_back", json::array()); !results.empty()) {
     std::printf("\nback-to-back (RFC 2544 §26.4, RFC 9004)\n%10s %8s %14s %10s %10s %16s %16s\n", "frame_B",
                 "searches", "mean frames", "min", "max", "implied buf s", "corrected buf s");
     for (const json& r : results) {
-      std::printf("%10s %8u %14.1f %10llu %10llu %16.6g %16s  %s\n", frame_size_text(r["frame_size"]).c_str(),
+      std::printf("%10s %8u %14.1f %10llu %10llu %16.6g %16s  %s\n", ctl::frame_size_text(r["frame_size"]).c_str(),
                   r.value("searches", 0u), r.value("mean_frames", 0.0),
                   static_cast<unsigned long long>(r.value("min_frames", uint64_t{0})),
                   static_cast<unsigned long long>(r.value("max_frames", uint64_t{0})),

@@ -11,6 +11,7 @@
 #include "control/bench/latency_summary.hpp"
 #include "control/bench/throughput_search.hpp"
 #include "control/cli/stop_signal.hpp"
+#include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench {
 
@@ -47,6 +48,31 @@ json pairs_json(const json& run_report) {
   return out;
 }
 
+json rate_answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
+                      const std::string& why) {
+  json result{{"frame_size", frame_size_json(size)},
+              {"frame_bytes_mean", size.mean()},
+              {"tester_limited_at_percent", search.tester_limited()}};
+  const std::optional<double> found = search.result();
+  if (!found) {
+    result["percent_line_rate"] = nullptr;
+    result["why"] = why;
+    return result;
+  }
+  const Trial& at = passing.at(*found);
+  // Above the answer, did the device lose frames, or could the tester not offer more?
+  result["limited_by"] = search.limited_by();
+  // What TX measurably sent in the trial at the answer, not what was asked.
+  result["percent_line_rate"] = at.result.offered_percent;
+  result["rate_percent"] = *found;
+  result["pps"] = at.offered_pps;
+  result["l1_bps"] = at.offered_l1_bps;
+  result["l2_bps"] = l2_bps(at.offered_pps, size.mean());
+  result["latency_ns"] = latency_json(at.latency.stats);
+  result["per_pair"] = pairs_json(at.report);
+  return result;
+}
+
 unsigned expected_throughput_trials(const profile::SearchCfg& cfg) {
   const double span = (100.0 - cfg.lower_bound_percent) / cfg.resolution_percent;
   return 2 + static_cast<unsigned>(std::ceil(std::log2(std::max(2.0, span)))) + cfg.confirmations;
@@ -71,7 +97,7 @@ unsigned expected_back_to_back_trials(const profile::Rfc2544Cfg& cfg) {
 std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::BenchFrameSize& size) {
   ThroughputSearch search({p.cfg.lower_bound_percent, 100.0, p.cfg.resolution_percent,
                            p.cfg.loss_tolerance_percent / 100.0, p.cfg.confirmations, 0});
-  std::optional<Trial> best;
+  PassingTrials passing;
   unsigned trials = 0;
   while (search.next() && !ctl::stop_requested()) {
     const double rate = *search.next();
@@ -84,7 +110,7 @@ std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::Bench
     }
     search.record(trial.result);
     const bool passed = search.steps().size() > before && search.steps().back().passed;
-    if (passed && (!best || rate >= best->spec.percent)) best = trial;
+    if (passed) passing.try_emplace(rate, trial);
     p.session.record("throughput", trial, passed, search.steps().size() > before && search.steps().back().confirmation);
     p.session.progress(label(size, "throughput"), trial,
                        !trial.result.valid ? "invalid: " + trial.invalid_reason
@@ -95,30 +121,12 @@ std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::Bench
   p.session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_throughput_trials(p.cfg)));
   if (ctl::stop_requested()) return std::nullopt;
 
-  json result{{"frame_size", frame_size_json(size)},
-              {"frame_bytes_mean", size.mean()},
-              {"trials", search.steps().size()},
-              {"tester_limited_at_percent", search.tester_limited()}};
-  const std::optional<double> found = search.result();
-  if (found && best) {
-    // Above the answer, did the device lose frames, or could the tester not offer more?
-    result["limited_by"] = search.limited_by();
-    // What TX measurably sent in the trial at the answer, not what was asked.
-    result["percent_line_rate"] = best->result.offered_percent;
-    result["rate_percent"] = *found;
-    result["pps"] = best->offered_pps;
-    result["l1_bps"] = best->offered_l1_bps;
-    result["l2_bps"] = best->offered_pps * size.mean() * 8.0;
-    result["latency_ns"] = latency_json(best->latency.stats);
-    result["per_pair"] = pairs_json(best->report);
-  } else {
-    result["percent_line_rate"] = nullptr;
-    result["why"] = "frames were lost even at the lower bound";
-  }
+  json result = rate_answer_json(size, search, passing, "frames were lost even at the lower bound");
+  result["trials"] = search.steps().size();
   p.session.report()["throughput"].push_back(result);
   p.session.save();
-  if (!found || !best) return std::nullopt;
-  return ThroughputFound{*found, best->result.offered_percent};
+  if (!search.result()) return std::nullopt;
+  return ThroughputFound{*search.result(), passing.at(*search.result()).result.offered_percent};
 }
 
 void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_percent, unsigned trials) {

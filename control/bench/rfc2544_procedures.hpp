@@ -4,9 +4,11 @@
 // the same name and every trial to `trials[]`. They return early, with what they have
 // recorded, on a stop request.
 
+#include <map>
 #include <optional>
 
 #include "control/bench/bench_session.hpp"
+#include "control/bench/throughput_search.hpp"
 #include "control/bench/trial_runner.hpp"
 #include "dataplane/profile/profile.hpp"
 
@@ -45,5 +47,14 @@ unsigned expected_back_to_back_trials(const profile::Rfc2544Cfg& cfg);
 
 /// The trial's streams grouped by port pair: `tx_port`, `rx_port`, frames and rates.
 nlohmann::json pairs_json(const nlohmann::json& run_report);
+
+/// The trials that passed, by the rate asked: the first at each (confirmations repeat a
+/// rate). A search's answer is always a rate that passed, so its figures come from here.
+using PassingTrials = std::map<double, Trial>;
+
+/// A rate answer (throughput, NDR, PDR) as the report holds it: the search's answer with
+/// what TX measurably sent in the passing trial at it, or `percent_line_rate: null` and `why`.
+nlohmann::json rate_answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& search,
+                                const PassingTrials& passing, const std::string& why);
 
 }  // namespace lr::bench

@@ -13,6 +13,7 @@
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 #include "control/views/run_views.hpp"
+#include "dataplane/common/utc_time.hpp"
 
 namespace lr::ctl {
 
@@ -142,7 +143,7 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
         // A port whose counters cannot be read is recorded without them.
       }
     }
-    const json line{{"time", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", fmt::gmtime(std::time(nullptr)))},
+    const json line{{"time", utc_now_iso8601()},
                     {"t", std::chrono::duration<double>(clock_type::now() - t0).count()},
                     {"traffic", client.call("traffic.status")},
                     {"ports", ports},

@@ -9,6 +9,7 @@
 #include "control/cli/profile_file.hpp"
 #include "control/doctor/cpu_list.hpp"
 #include "control/doctor/host_checks.hpp"
+#include "control/export/prometheus.hpp"
 #include "control/views/report_file.hpp"
 
 namespace lr::doctor {
@@ -27,22 +28,13 @@ std::string pci_address(const std::string& device) {
   return "";
 }
 
-std::string prometheus_label(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\\' || c == '"') out += '\\';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out;
-}
-
-std::string prometheus_text(const Findings& findings) {
+std::string textfile(const Findings& findings) {
   std::string out =
       "# HELP linerate_doctor_check One per doctor check: 1 for its verdict (OK, WARN, FAIL, SKIPPED).\n"
       "# TYPE linerate_doctor_check gauge\n";
   size_t failed = 0;
   for (const Finding& f : findings) {
-    out += fmt::format("linerate_doctor_check{{item=\"{}\",verdict=\"{}\"}} 1\n", prometheus_label(f.item),
+    out += fmt::format("linerate_doctor_check{{item=\"{}\",verdict=\"{}\"}} 1\n", ctl::prometheus_label_value(f.item),
                        verdict_name(f.verdict));
     failed += f.verdict == Verdict::kFail;
   }
@@ -78,7 +70,7 @@ int run_doctor_command(const DoctorOptions& options) {
     warned += f.verdict == Verdict::kWarn;
   }
   if (!options.prometheus_path.empty())
-    if (const std::string problem = ctl::write_report_file(options.prometheus_path, prometheus_text(findings));
+    if (const std::string problem = ctl::write_report_file(options.prometheus_path, textfile(findings));
         !problem.empty()) {
       std::fprintf(stderr, "linerate: cannot write '%s': %s\n", options.prometheus_path.c_str(), problem.c_str());
       return 4;

@@ -12,10 +12,7 @@ namespace lr::ctl {
 
 using nlohmann::json;
 
-namespace {
-
-// Label values escaped as the exposition format asks (\\, \", \n).
-std::string escape(const std::string& value) {
+std::string prometheus_label_value(const std::string& value) {
   std::string out;
   for (char c : value) {
     if (c == '\\' || c == '"') out += '\\';
@@ -28,6 +25,8 @@ std::string escape(const std::string& value) {
   return out;
 }
 
+namespace {
+
 // One metric family: HELP and TYPE once, then its samples.
 class Family {
  public:
@@ -39,7 +38,7 @@ class Family {
     if (!labels.empty()) {
       text += '{';
       for (size_t i = 0; i < labels.size(); ++i)
-        text += fmt::format("{}{}=\"{}\"", i == 0 ? "" : ",", labels[i].first, escape(labels[i].second));
+        text += fmt::format("{}{}=\"{}\"", i == 0 ? "" : ",", labels[i].first, prometheus_label_value(labels[i].second));
       text += '}';
     }
     samples_.push_back(fmt::format("{} {}", text, fmt::format("{}", value)));

@@ -12,6 +12,9 @@ namespace lr::ctl {
 /// `ports`: stats.ports; `streams`: stats.streams; `counters`: {port name: port.counters}.
 std::string prometheus_text(const nlohmann::json& ports, const nlohmann::json& streams, const nlohmann::json& counters);
 
+/// A label value escaped as the exposition format asks (\\, \", \n).
+std::string prometheus_label_value(const std::string& value);
+
 /// The page when the data plane cannot be reached: lr_up 0 and nothing else.
 std::string prometheus_down_text();
 

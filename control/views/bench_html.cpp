@@ -27,10 +27,6 @@ std::string escape(const std::string& text) {
   return out;
 }
 
-std::string size_name(const json& frame_size) {
-  return frame_size.is_string() ? frame_size.get<std::string>() : frame_size.dump();
-}
-
 std::string number(const json& value, const char* format = "{:.6g}") {
   if (value.is_number()) return fmt::format(fmt::runtime(format), value.get<double>());
   if (value.is_null()) return "–";
@@ -72,12 +68,12 @@ std::string rate_section(const json& report, const std::vector<std::pair<std::st
     std::vector<std::vector<std::string>> rows;
     data += "$" + key + " << EOD\n";
     for (const json& r : results) {
-      rows.push_back({escape(size_name(r["frame_size"])), number(r.value("percent_line_rate", json()), "{:.4f}"),
+      rows.push_back({escape(frame_size_text(r["frame_size"])), number(r.value("percent_line_rate", json()), "{:.4f}"),
                       number(r.value("pps", json()).is_number() ? json(r["pps"].get<double>() / 1e6) : json(), "{:.6f}"),
                       number(r.value("l1_bps", json()).is_number() ? json(r["l1_bps"].get<double>() / 1e9) : json(), "{:.6f}"),
                       number(r.value("l2_bps", json()).is_number() ? json(r["l2_bps"].get<double>() / 1e9) : json(), "{:.6f}"),
                       escape(r.value("limited_by", r.value("why", "")))});
-      data += fmt::format("\"{}\" {} {}\n", size_name(r["frame_size"]),
+      data += fmt::format("\"{}\" {} {}\n", frame_size_text(r["frame_size"]),
                           r.value("percent_line_rate", json()).is_number() ? r["percent_line_rate"].dump() : "NaN",
                           r.value("pps", json()).is_number() ? fmt::format("{}", r["pps"].get<double>() / 1e6) : "NaN");
     }
@@ -108,12 +104,12 @@ std::string latency_section(const json& report) {
   for (const json& r : results) {
     const json& a = r.value("across_trials", json::object());
     const auto us = [&](const char* key) { return a.value(key, json()).is_number() ? a[key].get<double>() / 1e3 : 0.0; };
-    rows.push_back({escape(size_name(r["frame_size"])), number(r.value("rate_percent", json()), "{:.4f}"),
+    rows.push_back({escape(frame_size_text(r["frame_size"])), number(r.value("rate_percent", json()), "{:.4f}"),
                     number(r.value("trials", json())), number(a.value("samples", json())),
                     fmt::format("{:.3f}", us("min")), fmt::format("{:.3f}", us("mean")), fmt::format("{:.3f}", us("p50")),
                     fmt::format("{:.3f}", us("p99")), fmt::format("{:.3f}", us("p999")), fmt::format("{:.3f}", us("max")),
                     fmt::format("{:.3f}", us("jitter"))});
-    data += fmt::format("\"{}\" {} {} {} {} {} {}\n", size_name(r["frame_size"]), us("min"), us("p50"), us("p99"),
+    data += fmt::format("\"{}\" {} {} {} {} {} {}\n", frame_size_text(r["frame_size"]), us("min"), us("p50"), us("p99"),
                         us("p999"), us("max"), us("mean"));
   }
   data += "EOD\n";
@@ -137,7 +133,7 @@ std::string frame_loss_section(const json& report) {
   std::map<std::string, std::vector<const json*>> by_size;
   std::vector<std::string> order;
   for (const json& p : points) {
-    const std::string name = size_name(p["frame_size"]);
+    const std::string name = frame_size_text(p["frame_size"]);
     if (!by_size.contains(name)) order.push_back(name);
     by_size[name].push_back(&p);
   }
@@ -166,11 +162,11 @@ std::string back_to_back_section(const json& report) {
   std::vector<std::vector<std::string>> rows;
   std::string data = "$b2b << EOD\n";
   for (const json& r : results) {
-    rows.push_back({escape(size_name(r["frame_size"])), number(r.value("searches", json())),
+    rows.push_back({escape(frame_size_text(r["frame_size"])), number(r.value("searches", json())),
                     number(r.value("mean_frames", json()), "{:.1f}"), number(r.value("min_frames", json())),
                     number(r.value("max_frames", json())), number(r.value("implied_buffer_time_s", json()), "{:.6g}"),
                     number(r.value("corrected_buffer_time_s", json()), "{:.6g}"), escape(r.value("note", ""))});
-    data += fmt::format("\"{}\" {}\n", size_name(r["frame_size"]),
+    data += fmt::format("\"{}\" {}\n", frame_size_text(r["frame_size"]),
                         r.value("mean_frames", json()).is_number() ? r["mean_frames"].dump() : "NaN");
   }
   data += "EOD\n";
@@ -192,7 +188,7 @@ std::string trials_section(const json& report) {
   for (const json& t : trials) {
     const std::string test = t.value("test", "throughput");
     if (test != "throughput" && test != "ndr") continue;
-    const std::string key = test + " " + size_name(t["frame_size"]);
+    const std::string key = test + " " + frame_size_text(t["frame_size"]);
     if (!searches.contains(key)) order.push_back(key);
     searches[key].push_back(&t);
   }
@@ -216,6 +212,10 @@ std::string trials_section(const json& report) {
 }
 
 }  // namespace
+
+std::string frame_size_text(const json& frame_size) {
+  return frame_size.is_string() ? frame_size.get<std::string>() : frame_size.dump();
+}
 
 std::string bench_html(const json& report) {
   const std::string suite = report.value("suite", "rfc2544");

@@ -11,4 +11,7 @@ namespace lr::ctl {
 
 std::string bench_html(const nlohmann::json& report);
 
+/// A report's `frame_size` as text: the bytes ("64"), or the mix's name ("imix").
+std::string frame_size_text(const nlohmann::json& frame_size);
+
 }  // namespace lr::ctl

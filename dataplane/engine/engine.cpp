@@ -3,7 +3,6 @@
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/engine_state.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <rte_cycles.h>
 #include <rte_launch.h>
@@ -16,6 +15,7 @@
 
 #include "dataplane/common/check.hpp"
 #include "dataplane/common/line_rate.hpp"
+#include "dataplane/common/utc_time.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/rate.hpp"
@@ -29,11 +29,6 @@ namespace lr::dp {
 namespace {
 
 constexpr uint32_t kLinkWaitMs = 5000;
-
-std::string now_iso8601() {
-  const auto now = std::chrono::system_clock::now();
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(now));
-}
 
 }  // namespace
 
@@ -219,7 +214,7 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
   }
   st.launched = true;
   st.started = std::chrono::steady_clock::now();
-  st.started_at = now_iso8601();
+  st.started_at = utc_now_iso8601();
   return {};
 }
 

@@ -619,7 +619,7 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
     const PortCfg* port = profile.find_port(s.tx_port);
     if (port == nullptr || port->speed_bps == 0) continue;
     for (const BenchFrameSize& size : cfg.frame_sizes) {
-      const double line_pps = static_cast<double>(port->speed_bps) / ((size.mean() + kWireOverheadBytes) * 8.0);
+      const double line_pps = line_rate_pps(port->speed_bps, size.mean());
       const double frames = line_pps * cfg.resolution_percent / 100.0 * static_cast<double>(cfg.trial_duration_ns) / 1e9;
       if (frames < 1)
         throw ConfigError(profile.path, at("resolution"), section + ".resolution",

@@ -70,15 +70,8 @@ class Rfc2544ThroughputThroughALimiter(lrtest.NetnsCase):
         subprocess.run(["ip", "netns", "exec", self.ns, "nft", "-f", "-"], input=NFT_LIMIT, check=True, text=True)
 
     def test_throughput_is_the_limiters_rate_at_each_frame_size(self):
-        profile = self.write_profile(PROFILE)
         out_dir = os.path.join(self.dir, "out")
-        linerate = sys.modules["__main__"].LINERATE
-        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
-        proc = subprocess.run(["ip", "netns", "exec", self.ns, linerate, "bench", "rfc2544", profile, "--report-dir",
-                               out_dir], capture_output=True, text=True, timeout=600, env=env)
-        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        with open(os.path.join(out_dir, "report.json")) as f:
-            report = json.load(f)
+        proc, report = self.bench("rfc2544", PROFILE, out_dir)
         self.assertEqual(report["schema"], "linerate.rfc2544/1")
         self.assertFalse(report["interrupted"])
         results = {r["frame_size"]: r for r in report["throughput"]}
@@ -123,15 +116,37 @@ class Rfc2544ThroughputThroughALimiter(lrtest.NetnsCase):
         benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
                                           ["chart-throughput", "chart-trials-0", "chart-trials-1", "chart-trials-2"])
 
-    def bench(self, suite, profile_text, out_dir, timeout=600):
+    def start_bench(self, suite, profile_text, out_dir, **popen):
+        """`linerate bench SUITE` in the namespace, started, not waited for; it starts its own
+        data plane (no serving one is reachable). `ip netns exec` execs linerate, so the pid
+        is the CLI's and that data plane is its child."""
         profile = self.write_profile(profile_text)
-        linerate = sys.modules["__main__"].LINERATE
         env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
-        proc = subprocess.run(["ip", "netns", "exec", self.ns, linerate, "bench", suite, profile, "--report-dir",
-                               out_dir], capture_output=True, text=True, timeout=timeout, env=env)
-        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        return subprocess.Popen(["ip", "netns", "exec", self.ns, sys.modules["__main__"].LINERATE, "bench", suite,
+                                 profile, "--report-dir", out_dir], env=env, **popen)
+
+    def bench(self, suite, profile_text, out_dir, timeout=600):
+        """Runs `linerate bench SUITE` to its end; returns what it printed and its report.json."""
+        proc = self.start_bench(suite, profile_text, out_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+        self.assertEqual(proc.returncode, 0, out + err)
         with open(os.path.join(out_dir, "report.json")) as f:
-            return proc, json.load(f)
+            return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), json.load(f)
+
+    def wait_for_report_dir(self, proc, out_dir):
+        lrtest.wait_until(lambda: os.path.exists(os.path.join(out_dir, "report.json")) or proc.poll() is not None,
+                          "the report directory")
+
+    def dataplane_of(self, proc):
+        """The pid of the data plane the bench started."""
+        with open("/proc/%d/task/%d/children" % (proc.pid, proc.pid)) as f:
+            children = [int(pid) for pid in f.read().split()]
+        self.assertEqual(len(children), 1, children)
+        return children[0]
 
     def test_latency_frame_loss_and_back_to_back(self):
         """The other three tests at 64 bytes. The limiter forwards 20000 frames/s of the
@@ -231,15 +246,11 @@ back_to_back_duration = "20ms"
         benchreport.check_report_dir(self, out_dir)
 
     def test_ctrl_c_stops_the_trial_and_keeps_every_finished_one(self):
-        profile = self.write_profile(PROFILE.replace('trial_duration = "1s"', 'trial_duration = "30s"').replace(
-            "frame_sizes = [64, 128, 256]", "frame_sizes = [64]\nlearning_frames = 0"))
         out_dir = os.path.join(self.dir, "stopped")
-        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
-        proc = subprocess.Popen(["ip", "netns", "exec", self.ns, sys.modules["__main__"].LINERATE, "bench", "rfc2544",
-                                 profile, "--report-dir", out_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env=env)
-        lrtest.wait_until(lambda: os.path.exists(os.path.join(out_dir, "report.json")) or proc.poll() is not None,
-                          "the report directory")
+        proc = self.start_bench("rfc2544", PROFILE.replace('trial_duration = "1s"', 'trial_duration = "30s"').replace(
+            "frame_sizes = [64, 128, 256]", "frame_sizes = [64]\nlearning_frames = 0"), out_dir,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.wait_for_report_dir(proc, out_dir)
         time.sleep(3)  # inside the first 30 s trial
         started = time.monotonic()
         proc.send_signal(signal.SIGINT)
@@ -259,13 +270,9 @@ back_to_back_duration = "20ms"
         self.assertTrue(os.path.exists(os.path.join(out_dir, "report.html")))
 
     def test_a_data_plane_that_goes_away_ends_the_suite_with_what_was_measured(self):
-        profile = self.write_profile(PROFILE.replace("frame_sizes = [64, 128, 256]", "frame_sizes = [64, 128]"))
         out_dir = os.path.join(self.dir, "gone")
-        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
-        # `ip netns exec` execs linerate: this pid is the CLI's, and the data plane it started is its child.
-        proc = subprocess.Popen(["ip", "netns", "exec", self.ns, sys.modules["__main__"].LINERATE, "bench", "rfc2544",
-                                 profile, "--report-dir", out_dir], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env=env)
+        proc = self.start_bench("rfc2544", PROFILE.replace("frame_sizes = [64, 128, 256]", "frame_sizes = [64, 128]"),
+                                out_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
         def trials_done():
             try:
@@ -274,10 +281,7 @@ back_to_back_duration = "20ms"
             except (OSError, ValueError):
                 return False
         lrtest.wait_until(lambda: trials_done() or proc.poll() is not None, "two trials", timeout=60)
-        with open("/proc/%d/task/%d/children" % (proc.pid, proc.pid)) as f:
-            children = [int(pid) for pid in f.read().split()]
-        self.assertEqual(len(children), 1, children)
-        os.kill(children[0], signal.SIGKILL)
+        os.kill(self.dataplane_of(proc), signal.SIGKILL)
         out, err = proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 1, out + err)
         self.assertIn("linerate: the benchmark stopped: ", err)
@@ -289,15 +293,11 @@ back_to_back_duration = "20ms"
         self.assertTrue(os.path.exists(os.path.join(out_dir, "report.html")))
 
     def test_the_data_plane_a_killed_bench_started_ends_with_it(self):
-        profile = self.write_profile(PROFILE.replace('trial_duration = "1s"', 'trial_duration = "30s"'))
         out_dir = os.path.join(self.dir, "killed")
-        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
-        proc = subprocess.Popen(["ip", "netns", "exec", self.ns, sys.modules["__main__"].LINERATE, "bench", "rfc2544",
-                                 profile, "--report-dir", out_dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        lrtest.wait_until(lambda: os.path.exists(os.path.join(out_dir, "report.json")) or proc.poll() is not None,
-                          "the report directory")
-        with open("/proc/%d/task/%d/children" % (proc.pid, proc.pid)) as f:
-            dataplane = int(f.read().split()[0])
+        proc = self.start_bench("rfc2544", PROFILE.replace('trial_duration = "1s"', 'trial_duration = "30s"'), out_dir,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.wait_for_report_dir(proc, out_dir)
+        dataplane = self.dataplane_of(proc)
         self.addCleanup(lambda: os.path.exists("/proc/%d" % dataplane) and os.kill(dataplane, signal.SIGTERM))
         proc.kill()
         proc.wait(timeout=10)
