@@ -14,6 +14,7 @@
 #include "control/bench/rfc2544_command.hpp"
 #include "control/cli/report_views_command.hpp"
 #include "control/doctor/doctor_command.hpp"
+#include "control/optics/qualify_command.hpp"
 #include "control/cli/completion.hpp"
 #include "control/cli/frames_command.hpp"
 #include "control/cli/module_command.hpp"
@@ -181,6 +182,20 @@ int main(int argc, char** argv) {
                      "also write the verdicts to this file for node_exporter's textfile collector");
   doctor->add_option("--root", doctor_options.root, "where sysfs and procfs are mounted (a container's view of the host)")
       ->check(CLI::ExistingDirectory);
+  auto* optics = app.add_subcommand("optics", "optical modules and cables: qualification in loopback");
+  optics->require_subcommand(1);
+  auto* qualify = optics->add_subcommand("qualify", "module, link and FEC, then traffic with every counter and monitor "
+                                                    "sampled: a verdict per criterion and port (the profile's [qualify])");
+  lr::optics::QualifyOptions qualify_options;
+  qualify->add_option("profile", qualify_options.profile_path, "profile (TOML) with a [qualify] section")
+      ->check(CLI::ExistingFile);
+  qualify->add_option("-p,--port", qualify_options.ports,
+                      "qualify this port (repeatable); without a profile: on the serving data plane, with its streams");
+  qualify->add_option("--duration", qualify_options.duration, "how long the traffic runs: 'auto' or e.g. '75s' "
+                                                              "(overrides [qualify] duration)");
+  qualify->add_option("--report-dir", qualify_options.report_dir,
+                      "where report.json, summary.csv and report.html go (default: qualify-<UTC time>)");
+  qualify->add_flag("--adopt-ports", qualify_options.adopt_ports, "as for run: use a serving data plane's ports as they are");
   auto* frames = app.add_subcommand("frames", "the frames a profile's streams will send, exactly, without sending them");
   lr::ctl::FramesOptions frames_options;
   frames->add_option("profile", frames_options.profile_path, "profile (TOML)")->required()->check(CLI::ExistingFile);
@@ -212,6 +227,10 @@ int main(int argc, char** argv) {
     if (*rfc2544 || *ndr) {
       bench_options.socket = socket_option;
       return *ndr ? lr::bench::run_ndr(bench_options) : lr::bench::run_rfc2544(bench_options);
+    }
+    if (*qualify) {
+      qualify_options.socket = socket_option;
+      return lr::optics::run_optics_qualify(qualify_options);
     }
     if (*report && !report_views.report_path.empty()) return lr::ctl::rebuild_report_views(report_views);
     if (*doctor) {

@@ -6,6 +6,7 @@
 
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
+#include "control/views/qualify_html.hpp"
 #include "control/views/report_file.hpp"
 
 namespace lr::ctl {
@@ -26,15 +27,18 @@ int rebuild_report_views(const ReportViewsOptions& options) {
     return 2;
   }
   const std::string schema = report.is_object() ? report.value("schema", "") : "";
-  if (schema.rfind("linerate.rfc2544/", 0) != 0 && schema.rfind("linerate.ndr/", 0) != 0) {
+  const bool qualification = schema.rfind("linerate.optics-qualify/", 0) == 0;
+  if (schema.rfind("linerate.rfc2544/", 0) != 0 && schema.rfind("linerate.ndr/", 0) != 0 && !qualification) {
     std::fprintf(stderr,
-                 "linerate: %s is not a benchmark report: its schema is '%s', not linerate.rfc2544/1 or "
-                 "linerate.ndr/1 (a run's report is shown by `linerate report --last`)\n",
+                 "linerate: %s is not a benchmark or qualification report: its schema is '%s', not linerate.rfc2544/1, "
+                 "linerate.ndr/1 or linerate.optics-qualify/1 (a run's report is shown by `linerate report --last`)\n",
                  options.report_path.c_str(), schema.c_str());
     return 2;
   }
   try {
-    for (const auto& [path, view] : {std::pair{&options.html_path, &bench_html}, std::pair{&options.csv_path, &bench_csv}}) {
+    const auto html = qualification ? &qualify_html : &bench_html;
+    const auto csv = qualification ? &qualify_summary_csv : &bench_csv;
+    for (const auto& [path, view] : {std::pair{&options.html_path, html}, std::pair{&options.csv_path, csv}}) {
       if (path->empty()) continue;
       if (const std::string problem = write_report_file(*path, view(report)); !problem.empty()) {
         std::fprintf(stderr, "linerate: cannot write '%s': %s\n", path->c_str(), problem.c_str());
@@ -42,7 +46,7 @@ int rebuild_report_views(const ReportViewsOptions& options) {
       }
       std::printf("wrote %s\n", path->c_str());
     }
-    if (options.html_path.empty() && options.csv_path.empty()) std::printf("%s", bench_csv(report).c_str());
+    if (options.html_path.empty() && options.csv_path.empty()) std::printf("%s", csv(report).c_str());
   } catch (const json::exception& error) {
     // A report edited by hand can hold a value of the wrong type: say so, not crash.
     std::fprintf(stderr, "linerate: %s has a value of the wrong type: %s\n", options.report_path.c_str(), error.what());

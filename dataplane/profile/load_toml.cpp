@@ -531,6 +531,55 @@ NdrCfg read_ndr(TableReader& in) {
   return cfg;
 }
 
+QualifyCfg read_qualify(TableReader& in) {
+  QualifyCfg cfg;
+  cfg.loc = loc_of(in.table());
+  if (auto v = in.strings("ports", "expected an array of port names, e.g. [\"p0\", \"p1\"]")) cfg.ports = std::move(*v);
+  if (auto v = in.parsed<uint64_t>("speed", parse_link_speed_bps, "a link speed: write e.g. '40G' or '50G'"))
+    cfg.speed_bps = *v;
+  if (auto v = in.string("fec")) {
+    if (*v != "off" && *v != "baser" && *v != "rs" && *v != "llrs")
+      in.fail(in.find("fec"), "fec", fmt::format("'{}' is not off, baser, rs or llrs (the FEC expected active)", *v));
+    cfg.fec = *v;
+  }
+  if (auto v = in.boolean("set_fec")) cfg.set_fec = *v;
+  if (cfg.set_fec && cfg.fec.empty()) in.fail(in.find("set_fec"), "set_fec", "set which FEC mode? add fec = \"rs\"");
+  if (auto v = in.string("fec_code")) {
+    if (*v != "rs528" && *v != "rs544")
+      in.fail(in.find("fec_code"), "fec_code", fmt::format("'{}' is not rs528 (RS(528,514)) or rs544 (RS(544,514))", *v));
+    cfg.fec_code = *v;
+  }
+  if (const toml::node* node = in.find("rate")) {
+    const auto text = node->value<std::string>();
+    const auto rate = text ? parse_rate(*text) : std::nullopt;
+    if (!rate || rate->kind != RateKind::kPercentOfLine || rate->value <= 0)
+      in.fail(node, "rate", "expected a share of line rate, e.g. '100%'");
+    cfg.rate_percent = rate->value;
+  }
+  if (const toml::node* node = in.find("duration")) {
+    const auto text = node->value<std::string>();
+    if (!text) in.fail(node, "duration", fmt::format("expected 'auto' or {}", kDurationHelp));
+    if (*text != "auto") {
+      const auto ns = parse_duration_ns(*text);
+      if (!ns || *ns < 100'000'000) in.fail(node, "duration", fmt::format("'{}' is not 'auto' or a duration of at least 100ms", *text));
+      cfg.duration_ns = *ns;
+    }
+  }
+  if (auto v = in.parsed<uint64_t>("max_auto_duration", parse_duration_ns, kDurationHelp)) cfg.max_auto_duration_ns = *v;
+  if (auto v = in.parsed<uint64_t>("interval", parse_duration_ns, kDurationHelp)) {
+    if (*v < 100'000'000) in.fail(in.find("interval"), "interval", "sample at most every 100ms (the module's monitors update slower)");
+    cfg.interval_ns = *v;
+  }
+  if (auto v = in.number("target_ber", 1e-18, 1e-3)) cfg.target_ber = *v;
+  if (auto v = in.number("confidence", 0.5, 0.9999)) cfg.confidence = *v;
+  if (auto v = in.number("ber_limit", 1e-18, 1e-2)) cfg.ber_limit = *v;
+  if (auto v = in.number("rx_power_drift_db", 0.01, 20)) cfg.rx_power_drift_db = *v;
+  if (auto v = in.number("tx_power_drift_db", 0.01, 20)) cfg.tx_power_drift_db = *v;
+  cfg.key_locs = in.key_locs();
+  in.finish();
+  return cfg;
+}
+
 // `known_ports`: the ports of a running data plane. Streams are then read against them:
 // [[port]] tables in the text must name one of them, and the profile's ports are theirs.
 Profile read_root(const toml::table& root, const std::string& file, const std::vector<PortCfg>* known_ports = nullptr) {
@@ -562,6 +611,10 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
   if (const toml::table* ndr = in.subtable("ndr")) {
     TableReader r(*ndr, "ndr.", file);
     profile.ndr = read_ndr(r);
+  }
+  if (const toml::table* qualify = in.subtable("qualify")) {
+    TableReader r(*qualify, "qualify.", file);
+    profile.qualify = read_qualify(r);
   }
   in.find("port");
   in.find("stream");
@@ -636,6 +689,27 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
 void validate_bench_sections(const Profile& profile) {
   if (profile.rfc2544) validate_search(profile, *profile.rfc2544, "rfc2544");
   if (profile.ndr) validate_search(profile, *profile.ndr, "ndr");
+}
+
+void validate_qualify_section(const Profile& profile) {
+  if (!profile.qualify) return;
+  const QualifyCfg& cfg = *profile.qualify;
+  for (const std::string& name : cfg.ports) {
+    if (profile.find_port(name) == nullptr)
+      throw ConfigError(profile.path, cfg.loc_of("ports"), "qualify.ports", fmt::format("no [[port]] is named '{}'", name));
+    const bool received = std::any_of(profile.streams.begin(), profile.streams.end(),
+                                      [&](const StreamCfg& s) { return s.rx_port == name; });
+    if (!received)
+      throw ConfigError(profile.path, cfg.loc_of("ports"), "qualify.ports",
+                        fmt::format("no stream is received on port '{}': add a [[stream]] with rx_port = \"{}\" (its "
+                                    "own tx_port for a looped-back module)", name, name));
+  }
+  if (profile.streams.empty())
+    throw ConfigError(profile.path, cfg.loc, "qualify", "the traffic is the profile's streams: add a [[stream]]");
+  for (const StreamCfg& s : profile.streams)
+    if (!s.rx_port)
+      throw ConfigError(profile.path, s.loc, "qualify",
+                        fmt::format("stream '{}' has no rx_port: qualification counts every frame back", s.name));
 }
 
 void validate_profile(const Profile& profile) {

@@ -50,4 +50,9 @@ void validate_profile(const Profile& profile);
 /// (the streams a trial loads are not the benchmark's layout).
 void validate_bench_sections(const Profile& profile);
 
+/// The [qualify] section against the profile's ports and streams: every port it names
+/// exists and has a stream that sends to it. Throws ConfigError. Called by
+/// `linerate optics qualify` only.
+void validate_qualify_section(const Profile& profile);
+
 }  // namespace lr::profile

@@ -334,10 +334,10 @@ back_to_back_duration = "20ms"
 class ReportViewsOfBadInput(lrtest.DataplaneCase):
     def test_what_is_not_a_benchmark_report_is_refused_with_the_reason(self):
         linerate = sys.modules["__main__"].LINERATE
-        for text, message in [('{"schema": "linerate.run_report/1"}', "is not a benchmark report: its schema is "
+        for text, message in [('{"schema": "linerate.run_report/1"}', "is not a benchmark or qualification report: its schema is "
                                                                          "'linerate.run_report/1'"),
                               ("[1, 2", "is not JSON: [json.exception.parse_error.101] parse error at line 1, column 6"),
-                              ("[]", "is not a benchmark report: its schema is ''")]:
+                              ("[]", "is not a benchmark or qualification report: its schema is ''")]:
             path = self.write_profile(text, "report.json")
             proc = subprocess.run([linerate, "report", path, "--html", os.path.join(self.dir, "out.html")],
                                   capture_output=True, text=True)

@@ -10,8 +10,9 @@ import subprocess
 import sys
 
 
-def check_report_dir(test, out_dir):
-    for name in ("report.json", "results.csv", "report.html"):
+def check_report_dir(test, out_dir, csv_name="results.csv"):
+    """`csv_name`: the CSV view of this kind of report (qualification: summary.csv)."""
+    for name in ("report.json", csv_name, "report.html"):
         test.assertTrue(os.path.exists(os.path.join(out_dir, name)), name)
     linerate = sys.modules["__main__"].LINERATE
     rebuilt_html = os.path.join(out_dir, "rebuilt.html")
@@ -21,9 +22,9 @@ def check_report_dir(test, out_dir):
     test.assertEqual(proc.returncode, 0, proc.stderr)
     with open(os.path.join(out_dir, "report.html")) as a, open(rebuilt_html) as b:
         test.assertEqual(a.read(), b.read(), "report.html is a view of report.json")
-    with open(os.path.join(out_dir, "results.csv")) as a, open(rebuilt_csv) as b:
-        test.assertEqual(a.read(), b.read(), "results.csv is a view of report.json")
-    with open(os.path.join(out_dir, "results.csv")) as f:
+    with open(os.path.join(out_dir, csv_name)) as a, open(rebuilt_csv) as b:
+        test.assertEqual(a.read(), b.read(), csv_name + " is a view of report.json")
+    with open(os.path.join(out_dir, csv_name)) as f:
         return list(csv.DictReader(f))
 
 

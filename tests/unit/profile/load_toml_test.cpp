@@ -233,9 +233,47 @@ flow_isolate = true
 
 TEST(LoadToml, ShippedExamplesLoad) {
   for (const char* name : {"loopback.toml", "rfc2544_64b.toml", "veth_af_packet.toml", "pcap_capture.toml", "service.toml",
-                           "lossless_roce.toml", "benchmark_switch.toml"}) {
+                           "lossless_roce.toml", "benchmark_switch.toml", "optics_qualify.toml"}) {
     const std::string path = std::string(LR_SOURCE_ROOT) + "/config/examples/" + name;
-    EXPECT_NO_THROW(validate_bench_sections(load_profile_file(path))) << path;
+    const Profile profile = load_profile_file(path);
+    EXPECT_NO_THROW(validate_bench_sections(profile)) << path;
+    EXPECT_NO_THROW(validate_qualify_section(profile)) << path;
+  }
+}
+
+// [qualify]: defaults, what each key parses to, and a section that cannot work refused at its key.
+TEST(LoadToml, QualifySection) {
+  const std::string base = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n";
+  const Profile defaults = load(base + "[qualify]\n");
+  ASSERT_TRUE(defaults.qualify);
+  EXPECT_EQ(defaults.qualify->duration_ns, 0u);  // auto
+  EXPECT_DOUBLE_EQ(defaults.qualify->rate_percent, 100);
+  EXPECT_DOUBLE_EQ(defaults.qualify->target_ber, 1e-12);
+  EXPECT_EQ(defaults.qualify->interval_ns, 1'000'000'000u);
+  const Profile set = load(base + "[qualify]\nports = [\"p0\"]\nspeed = \"50G\"\nfec = \"rs\"\nset_fec = true\n"
+                                  "fec_code = \"rs544\"\nrate = \"90%\"\nduration = \"75s\"\nber_limit = 1e-5\n");
+  EXPECT_EQ(set.qualify->speed_bps, 50'000'000'000u);
+  EXPECT_EQ(set.qualify->fec, "rs");
+  EXPECT_TRUE(set.qualify->set_fec);
+  EXPECT_EQ(set.qualify->fec_code, "rs544");
+  EXPECT_DOUBLE_EQ(set.qualify->rate_percent, 90);
+  EXPECT_EQ(set.qualify->duration_ns, 75'000'000'000u);
+  EXPECT_DOUBLE_EQ(set.qualify->ber_limit, 1e-5);
+  EXPECT_NO_THROW(validate_qualify_section(set));
+  EXPECT_EQ(error_of(base + "[qualify]\nrate = \"1Mpps\"\n"),
+            "test.toml:10:8: key 'qualify.rate': expected a share of line rate, e.g. '100%'");
+  EXPECT_EQ(error_of(base + "[qualify]\nfec_code = \"rs272\"\n"),
+            "test.toml:10:12: key 'qualify.fec_code': 'rs272' is not rs528 (RS(528,514)) or rs544 (RS(544,514))");
+  EXPECT_EQ(error_of(base + "[qualify]\ninterval = \"10ms\"\n"),
+            "test.toml:10:12: key 'qualify.interval': sample at most every 100ms (the module's monitors update slower)");
+  EXPECT_EQ(error_of(base + "[qualify]\nconfidence = 1.5\n"), "test.toml:10:14: key 'qualify.confidence': 1.5 is out of range [0.5, 0.9999]");
+  const Profile no_rx = load(std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\n[qualify]\nports = [\"p0\"]\n");
+  try {
+    validate_qualify_section(no_rx);
+    ADD_FAILURE() << "a port nothing is received on was taken";
+  } catch (const ConfigError& error) {
+    EXPECT_STREQ(error.what(), "test.toml:9:9: key 'qualify.ports': no stream is received on port 'p0': add a [[stream]] "
+                               "with rx_port = \"p0\" (its own tx_port for a looped-back module)");
   }
 }
 

@@ -1,0 +1,428 @@
+#include "control/optics/qualify_command.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "control/cli/profile_dataplane.hpp"
+#include "control/cli/profile_file.hpp"
+#include "control/cli/stop_signal.hpp"
+#include "control/optics/ber_claim.hpp"
+#include "control/optics/qualify_report.hpp"
+#include "control/views/qualify_html.hpp"
+#include "control/views/report_file.hpp"
+#include "dataplane/common/utc_time.hpp"
+#include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/quantity.hpp"
+
+namespace lr::optics {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// The profile's streams at the qualification's load, running until stopped.
+std::string streams_at(const std::string& profile_text, const std::string& path, double percent) {
+  toml::table root = toml::parse(profile_text, path);
+  toml::array streams;
+  if (const toml::array* tables = root["stream"].as_array()) {
+    for (const toml::node& node : *tables) {
+      toml::table stream = *node.as_table();
+      for (const char* key : {"rate", "count", "duration", "burst"}) stream.erase(key);
+      stream.insert("rate", fmt::format("{:.6f}%", percent));
+      streams.push_back(std::move(stream));
+    }
+  }
+  std::ostringstream out;
+  out << toml::table{{"stream", std::move(streams)}};
+  return out.str();
+}
+
+// "2026-12-01T11:22:33.456Z" as a system_clock time; nullopt when it is not one.
+std::optional<std::chrono::system_clock::time_point> parse_utc(const std::string& text) {
+  std::tm tm{};
+  int millis = 0;
+  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                  &tm.tm_sec, &millis) < 6)
+    return std::nullopt;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return std::chrono::system_clock::from_time_t(timegm(&tm)) + std::chrono::milliseconds(millis);
+}
+
+// The lane count of the link's mode at its speed, when the modes agree on one.
+unsigned link_lanes(const json& link) {
+  std::set<unsigned> lanes;
+  const std::string speed = std::to_string(link.value("speed_mbps", 0u)) + "base";
+  for (const char* list : {"advertised", "supported"}) {
+    for (const json& mode : link.value(list, json::array()))
+      if (mode.is_string() && mode.get<std::string>().starts_with(speed)) lanes.insert(lanes_of_link_mode(mode.get<std::string>()));
+    if (!lanes.empty()) break;
+  }
+  return lanes.size() == 1 ? *lanes.begin() : 0;
+}
+
+class QualifyRun {
+ public:
+  QualifyRun(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, std::vector<std::string> ports)
+      : client_(client), cfg_(cfg) {
+    for (std::string& p : ports) {
+      evidence_.emplace_back();
+      evidence_.back().port = std::move(p);
+    }
+  }
+
+  std::vector<PortEvidence>& evidence() noexcept { return evidence_; }
+
+  // Before the traffic: FEC set if asked, then the module, link and FEC as the port has them.
+  void read_before(json& fec_set) {
+    for (PortEvidence& e : evidence_) {
+      if (cfg_.set_fec) {
+        try {
+          fec_set[e.port] = client_.call("port.fec.set", {{"port", e.port}, {"mode", cfg_.fec}}).value("active", json());
+        } catch (const ctl::RpcCallError& error) {
+          fec_set[e.port] = std::string("refused: ") + error.what();
+        }
+      }
+      read_module(e);
+      const json link = client_.call("port.link", {{"port", e.port}});
+      e.link_up = link.value("up", false);
+      e.speed_bps = uint64_t{link.value("speed_mbps", 0u)} * 1'000'000;
+      e.lanes = link_lanes(link);
+      try {
+        const json fec = client_.call("port.fec", {{"port", e.port}});
+        const json active = fec.value("active", json());
+        if (active.is_string()) e.fec_active = active.get<std::string>();
+        else e.fec_error = "the port reports no active FEC mode";
+      } catch (const ctl::RpcCallError& error) {
+        e.fec_error = error.what();
+      }
+    }
+  }
+
+  // One sample of every port: its counters, link and module monitors.
+  void sample(double t_s) {
+    for (PortEvidence& e : evidence_) {
+      QualifySample s;
+      s.t_s = t_s;
+      s.counters = canonical_counters(client_.call("port.counters", {{"port", e.port}}));
+      const json link = client_.call("port.link", {{"port", e.port}});
+      s.link_up = link.value("up", false);
+      s.speed_mbps = link.value("speed_mbps", 0u);
+      if (e.module) {
+        try {
+          s.monitors = module_monitors(decode(e));
+        } catch (const std::exception&) {
+          // A module that stops answering mid-run: this sample has no monitors, the run goes on.
+        }
+      }
+      e.samples.push_back(std::move(s));
+    }
+  }
+
+  // After the traffic: frame counts per receiving port and the link drops the poll saw.
+  void read_after(const json& run_report, std::chrono::system_clock::time_point traffic_start) {
+    for (PortEvidence& e : evidence_) {
+      for (const json& s : run_report.value("streams", json::array())) {
+        const json rx = s.value("rx_port", json());
+        if (!rx.is_string() || rx.get<std::string>() != e.port) continue;
+        ++e.streams_received;
+        e.frames_sent += s.value("tx_packets", uint64_t{0});
+        e.frames_received += s.value("rx_packets", uint64_t{0});
+        e.frames_lost += s.value("lost", int64_t{0});
+        e.target_pps += s.value("target_pps", 0.0);
+        e.achieved_pps += s.value("tx_pps_achieved", 0.0);
+      }
+      const json history = client_.call("port.link.history", {{"port", e.port}});
+      for (const json& event : history.value("events", json::array())) {
+        const auto at = parse_utc(event.value("at", ""));
+        if (event.value("up", true) || !at || *at < traffic_start) continue;
+        e.link_drops.push_back({std::chrono::duration<double>(*at - traffic_start).count(), event.value("at", ""), "link poll"});
+      }
+    }
+  }
+
+ private:
+  void read_module(PortEvidence& e) {
+    try {
+      e.module = decode(e);
+    } catch (const ctl::RpcCallError& error) {
+      e.module_error = error.what();
+    } catch (const module::DecodeError& error) {
+      e.module_error = std::string("the EEPROM does not decode: ") + error.what();
+    }
+  }
+
+  module::DecodedModule decode(const PortEvidence& e) {
+    const std::string hex = client_.call("port.module", {{"port", e.port}}).value("eeprom_hex", "");
+    std::vector<uint8_t> bytes;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+    return module::decode_module(bytes);
+  }
+
+  ctl::DataplaneClient& client_;
+  const profile::QualifyCfg& cfg_;
+  std::vector<PortEvidence> evidence_;
+};
+
+class QualifyReport {
+ public:
+  QualifyReport(std::string dir, const std::string& profile_path) : dir_(std::move(dir)) {
+    if (dir_.empty()) dir_ = fmt::format("qualify-{:%Y%m%dT%H%M%SZ}", fmt::gmtime(std::time(nullptr)));
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    problem_ = ec ? ec.message() : ctl::report_path_problem(path("report.json"));
+    report_ = {{"schema", "linerate.optics-qualify/1"}, {"command", "optics qualify"}, {"profile", profile_path},
+               {"started_at", utc_now_iso8601()},        {"interrupted", false},         {"ports", json::array()}};
+  }
+  const std::string& problem() const noexcept { return problem_; }
+  const std::string& dir() const noexcept { return dir_; }
+  std::string path(const char* file) const { return (std::filesystem::path(dir_) / file).string(); }
+  json& json_() noexcept { return report_; }
+
+  void update(const std::vector<PortEvidence>& evidence, const profile::QualifyCfg& cfg) {
+    json ports = json::array();
+    for (const PortEvidence& e : evidence) ports.push_back(port_result_json(e, judge_port(e, cfg)));
+    report_["ports"] = std::move(ports);
+    write("report.json", report_.dump(2) + "\n");
+  }
+
+  void finish(bool interrupted) {
+    report_["finished_at"] = utc_now_iso8601();
+    report_["interrupted"] = interrupted;
+    write("report.json", report_.dump(2) + "\n");
+    write("summary.csv", ctl::qualify_summary_csv(report_));
+    write("report.html", ctl::qualify_html(report_));
+  }
+
+ private:
+  void write(const char* file, const std::string& text) {
+    if (const std::string failed = ctl::write_report_file(path(file), text); !failed.empty())
+      std::fprintf(stderr, "linerate: writing '%s' failed: %s\n", path(file).c_str(), failed.c_str());
+  }
+
+  std::string dir_;
+  std::string problem_;
+  json report_;
+};
+
+// How long to run: the configured duration, or long enough for the BER claim.
+std::pair<double, std::string> run_seconds(const profile::QualifyCfg& cfg, uint64_t slowest_bps) {
+  if (cfg.duration_ns != 0) return {static_cast<double>(cfg.duration_ns) / 1e9, "configured"};
+  const double cap = static_cast<double>(cfg.max_auto_duration_ns) / 1e9;
+  if (slowest_bps == 0) return {cap, "auto, but no port says its speed: max_auto_duration"};
+  const double needed = bits_for_claim(cfg.target_ber, cfg.confidence) / static_cast<double>(slowest_bps);
+  const std::string why = fmt::format("auto: {:.0f} s claims BER < {:.1e} at {:g} % on {:g} Gb/s (about 3 / BER bits)",
+                                      std::ceil(needed), cfg.target_ber, cfg.confidence * 100,
+                                      static_cast<double>(slowest_bps) / 1e9);
+  if (needed > cap)
+    return {cap, why + fmt::format("; capped at max_auto_duration {:g} s, so the claim will not be reached", cap)};
+  return {std::ceil(needed), why};
+}
+
+void print_verdicts(const json& report) {
+  for (const json& p : report.value("ports", json::array())) {
+    const json m = p.value("module", json());
+    size_t skipped = 0;
+    for (const json& c : p.value("criteria", json::array())) skipped += c.value("verdict", "") == "SKIPPED";
+    const std::string coverage =
+        skipped == 0 ? "" : fmt::format(" with {} of {} criteria SKIPPED (see why below)", skipped, p.value("criteria", json::array()).size());
+    std::printf("\nport %s: %s%s%s\n", p.value("port", "").c_str(), p.value("verdict", "").c_str(), coverage.c_str(),
+                m.is_object() ? fmt::format("  ({} {} s/n {})", m.value("vendor", ""), m.value("part", ""),
+                                            m.value("serial", "")).c_str()
+                              : "");
+    std::printf("  %-18s %-8s %-44s %s\n", "criterion", "verdict", "measured", "bound");
+    for (const json& c : p.value("criteria", json::array())) {
+      std::printf("  %-18s %-8s %-44s %s\n", c.value("name", "").c_str(), c.value("verdict", "").c_str(),
+                  c.value("measured", "").c_str(), c.value("bound", "").c_str());
+      if (c.value("verdict", "") != "PASS") std::printf("  %-18s %-8s   %s\n", "", "", c.value("note", "").c_str());
+    }
+  }
+}
+
+int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const std::vector<std::string>& ports,
+            const std::string& streams_toml, const std::string& profile_path, QualifyReport& report) {
+  ctl::catch_stop_signals();
+  if (!streams_toml.empty())
+    client.call("stream.load", {{"profile", streams_toml}, {"path", profile_path + " (qualification)"}});
+  uint64_t slowest = 0;
+  for (const json& p : client.call("port.list"))
+    if (std::find(ports.begin(), ports.end(), p.value("name", "")) != ports.end())
+      if (const uint64_t bps = p.value("speed_bps", uint64_t{0}); bps > 0) slowest = slowest == 0 ? bps : std::min(slowest, bps);
+  const auto [seconds, duration_basis] = run_seconds(cfg, slowest);
+  json& settings = report.json_()["settings"];
+  settings = {{"ports", ports},
+              {"rate_percent", cfg.rate_percent},
+              {"duration_s", seconds},
+              {"duration_basis", duration_basis},
+              {"interval_s", static_cast<double>(cfg.interval_ns) / 1e9},
+              {"expected_speed_bps", cfg.speed_bps},
+              {"expected_fec", cfg.fec.empty() ? json(nullptr) : json(cfg.fec)},
+              {"fec_code", cfg.fec_code.empty() ? json(nullptr) : json(cfg.fec_code)},
+              {"target_ber", cfg.target_ber},
+              {"confidence", cfg.confidence},
+              {"ber_limit", cfg.ber_limit > 0 ? json(cfg.ber_limit) : json(nullptr)},
+              {"rx_power_drift_db", cfg.rx_power_drift_db},
+              {"tx_power_drift_db", cfg.tx_power_drift_db}};
+
+  QualifyRun run(client, cfg, ports);
+  json fec_set = json::object();
+  run.read_before(fec_set);
+  if (cfg.set_fec) report.json_()["fec_set"] = fec_set;
+  report.update(run.evidence(), cfg);
+  std::printf("qualifying %zu port(s) for %s (%s), a sample every %g s; report: %s\n", ports.size(),
+              fmt::format("{:g} s", seconds).c_str(), duration_basis.c_str(), static_cast<double>(cfg.interval_ns) / 1e9,
+              report.path("report.json").c_str());
+  // Without a profile: the data plane's streams sent to or from the ports, as they are configured.
+  json start_params = json::object();
+  if (streams_toml.empty()) {
+    json names = json::array();
+    const auto ours = [&](const json& port) { return port.is_string() && std::find(ports.begin(), ports.end(), port.get<std::string>()) != ports.end(); };
+    for (const json& s : client.call("stream.list"))
+      if (ours(s.value("tx_port", json())) || ours(s.value("rx_port", json()))) names.push_back(s.value("name", ""));
+    if (names.empty()) throw std::runtime_error("the data plane has no stream sent to or from these ports: load one first");
+    start_params["streams"] = names;
+  }
+  const auto wall_start = std::chrono::system_clock::now();
+  client.call("traffic.start", start_params);
+  const auto start = Clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  run.sample(0);
+  double next = static_cast<double>(cfg.interval_ns) / 1e9;
+  while (!ctl::stop_requested()) {
+    const double end_of_wait = std::min(next, seconds);
+    ctl::sleep_unless_stopped(end_of_wait - elapsed());
+    if (ctl::stop_requested()) break;
+    run.sample(elapsed());
+    report.update(run.evidence(), cfg);
+    const double t = elapsed();
+    std::printf("\r  %.1f / %g s", t, seconds);
+    std::fflush(stdout);
+    if (t >= seconds) break;
+    next += static_cast<double>(cfg.interval_ns) / 1e9;
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+  const json run_report = client.call("traffic.stop");  // stops, drains, then counts: loss is exact
+  if (ctl::stop_requested()) run.sample(elapsed());      // the last interval counts too
+  run.read_after(run_report, wall_start);
+  report.update(run.evidence(), cfg);
+  report.json_()["run"] = run_report;
+  return 0;
+}
+
+}  // namespace
+
+int run_optics_qualify(const QualifyOptions& options) {
+  profile::QualifyCfg cfg;
+  std::optional<profile::Profile> read;
+  std::string profile_text;
+  std::vector<std::string> ports = options.ports;
+  if (!options.profile_path.empty()) {
+    read = ctl::read_profile(options.profile_path);
+    if (!read) return 2;
+    if (!read->qualify) {
+      std::fprintf(stderr, "linerate: %s has no [qualify] section (config/README.md lists its keys)\n",
+                   options.profile_path.c_str());
+      return 2;
+    }
+    try {
+      profile::validate_qualify_section(*read);
+    } catch (const profile::ConfigError& error) {
+      std::fprintf(stderr, "linerate: %s\n", error.what());
+      return 2;
+    }
+    cfg = *read->qualify;
+    if (ports.empty()) ports = cfg.ports;
+    if (ports.empty()) {  // every port a stream is received on, in the profile's order
+      for (const profile::PortCfg& port : read->ports)
+        if (std::any_of(read->streams.begin(), read->streams.end(), [&](const profile::StreamCfg& s) { return s.rx_port == port.name; }))
+          ports.push_back(port.name);
+    }
+    std::ifstream file(options.profile_path);
+    std::stringstream text;
+    text << file.rdbuf();
+    profile_text = streams_at(text.str(), options.profile_path, cfg.rate_percent);
+  } else if (ports.empty()) {
+    std::fprintf(stderr, "linerate: optics qualify needs a profile with a [qualify] section, or --port PORT on a serving data plane\n");
+    return 2;
+  }
+  if (!options.duration.empty()) {
+    if (options.duration == "auto") cfg.duration_ns = 0;
+    else if (const auto ns = profile::parse_duration_ns(options.duration); ns && *ns >= 100'000'000) cfg.duration_ns = *ns;
+    else {
+      std::fprintf(stderr, "linerate: --duration '%s' is not 'auto' or a duration of at least 100ms (e.g. 75s)\n",
+                   options.duration.c_str());
+      return 2;
+    }
+  }
+
+  QualifyReport report(options.report_dir, options.profile_path);
+  if (!report.problem().empty()) {
+    std::fprintf(stderr, "linerate: cannot write the report directory '%s': %s\n", report.dir().c_str(),
+                 report.problem().c_str());
+    return 4;
+  }
+  std::unique_ptr<ctl::ProfileDataplane> dataplane;
+  std::unique_ptr<ctl::DataplaneClient> serving;
+  ctl::DataplaneClient* client = nullptr;
+  if (read) {
+    if (const int code = ctl::ProfileDataplane::open(*read, options.profile_path, options.socket, options.adopt_ports, dataplane);
+        code != 0)
+      return code;
+    client = &dataplane->client();
+  } else {
+    try {
+      serving = std::make_unique<ctl::DataplaneClient>(ctl::default_socket_path(options.socket));
+    } catch (const ctl::ConnectionError& error) {
+      std::fprintf(stderr, "linerate: %s\n", error.what());
+      return 1;
+    }
+    client = serving.get();
+  }
+  try {  // a port the data plane does not have is a bad argument, before any traffic
+    std::string names;
+    for (const json& p : client->call("port.list")) names += (names.empty() ? "" : ", ") + p.value("name", "");
+    for (const std::string& port : ports)
+      if ((", " + names + ", ").find(", " + port + ", ") == std::string::npos) {
+        std::fprintf(stderr, "linerate: the data plane has no port '%s' (it has: %s)\n", port.c_str(), names.c_str());
+        std::error_code ignored;
+        std::filesystem::remove(report.dir(), ignored);  // only when still empty
+        return 2;
+      }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "linerate: %s\n", error.what());
+    return 1;
+  }
+  int code = 0;
+  try {
+    qualify(*client, cfg, ports, profile_text, options.profile_path, report);
+  } catch (const std::exception& error) {
+    // A data plane that refuses or disappears ends the qualification with what was sampled.
+    std::fprintf(stderr, "linerate: the qualification stopped: %s\n", error.what());
+    report.json_()["stopped_by"] = error.what();
+    code = 1;
+  }
+  report.finish(ctl::stop_requested());
+  print_verdicts(report.json_());
+  if (ctl::stop_requested()) std::printf("(interrupted: the verdicts cover the samples taken)\n");
+  std::printf("report: %s (and summary.csv, report.html)\n", report.path("report.json").c_str());
+  std::fflush(stdout);  // before the data plane's own lines at its exit
+  if (code != 0) return code;
+  for (const json& p : report.json_().value("ports", json::array()))
+    if (p.value("verdict", "") == "FAIL") return 3;
+  return 0;
+}
+
+}  // namespace lr::optics

@@ -1,0 +1,82 @@
+#include "control/optics/qualify_report.hpp"
+
+namespace lr::optics {
+
+using nlohmann::json;
+
+json criterion_json(const Criterion& c) {
+  return {{"name", c.name},         {"verdict", verdict_name(c.verdict)},
+          {"measured", c.measured}, {"bound", c.bound},
+          {"note", c.note},         {"value", c.value ? json(*c.value) : json(nullptr)}};
+}
+
+namespace {
+
+json module_json(const PortEvidence& e) {
+  if (!e.module) return nullptr;
+  const module::ModuleIdentity& id = module_identity(*e.module);
+  return {{"identifier", id.identifier_name}, {"vendor", id.vendor_name},     {"part", id.vendor_pn},
+          {"revision", id.vendor_rev},        {"serial", id.vendor_sn},       {"date_code", id.date_code},
+          {"compliance", id.compliance},      {"wavelength_nm", id.wavelength_nm},
+          {"checksum_problem", module::checksum_problem(*e.module)}};
+}
+
+json sample_json(const QualifySample& first, const QualifySample& s) {
+  json counters = json::object();
+  for (const auto& [name, value] : s.counters) counters[name] = counter_delta(first, s, name);
+  json monitors = json::array();
+  for (const module::Monitor& m : s.monitors) monitors.push_back({{"name", m.name}, {"unit", m.unit}, {"value", m.value}});
+  return {{"t_s", s.t_s}, {"link_up", s.link_up}, {"speed_mbps", s.speed_mbps}, {"counters", counters}, {"monitors", monitors}};
+}
+
+// The module's thresholds once, from the first sample that has monitors.
+json thresholds_json(const PortEvidence& e) {
+  json out = json::array();
+  for (const QualifySample& s : e.samples) {
+    if (s.monitors.empty()) continue;
+    for (const module::Monitor& m : s.monitors)
+      out.push_back({{"name", m.name},
+                     {"unit", m.unit},
+                     {"high_alarm", m.high_alarm},
+                     {"low_alarm", m.low_alarm},
+                     {"high_warning", m.high_warning},
+                     {"low_warning", m.low_warning},
+                     {"set", m.has_thresholds()}});
+    break;
+  }
+  return out;
+}
+
+}  // namespace
+
+json port_result_json(const PortEvidence& e, const PortVerdict& v) {
+  json criteria = json::array();
+  for (const Criterion& c : v.criteria) criteria.push_back(criterion_json(c));
+  json samples = json::array();
+  for (const QualifySample& s : e.samples) samples.push_back(sample_json(e.samples.front(), s));
+  json drops = json::array();
+  for (const LinkDrop& d : e.link_drops) drops.push_back({{"t_s", d.t_s}, {"at", d.at}, {"seen_by", d.seen_by}});
+  return {{"port", e.port},
+          {"verdict", verdict_name(v.verdict)},
+          {"module", module_json(e)},
+          {"module_error", e.module_error},
+          {"thresholds", thresholds_json(e)},
+          {"before", {{"link_up", e.link_up},
+                      {"speed_bps", e.speed_bps},
+                      {"lanes", e.lanes},
+                      {"fec_active", e.fec_active.empty() ? json(nullptr) : json(e.fec_active)},
+                      {"fec_error", e.fec_error}}},
+          {"traffic", {{"streams_received", e.streams_received},
+                       {"frames_sent", e.frames_sent},
+                       {"frames_received", e.frames_received},
+                       {"frames_lost", e.frames_lost},
+                       {"target_pps", e.target_pps},
+                       {"achieved_pps", e.achieved_pps}}},
+          {"bits", v.bits},
+          {"seconds_up", v.seconds_up},
+          {"link_drops", drops},
+          {"criteria", criteria},
+          {"samples", samples}};
+}
+
+}  // namespace lr::optics

@@ -1,0 +1,63 @@
+#include "control/optics/qualify_sample.hpp"
+
+#include <set>
+
+#include "dataplane/port/counter_names.hpp"
+
+namespace lr::optics {
+
+namespace {
+
+void keep_larger(std::map<std::string, uint64_t>& out, const std::string& name, uint64_t value) {
+  auto [it, inserted] = out.emplace(name, value);
+  if (!inserted && value > it->second) it->second = value;
+}
+
+}  // namespace
+
+std::map<std::string, uint64_t> canonical_counters(const std::vector<dp::NamedCounter>& counters) {
+  std::map<std::string, uint64_t> out;
+  for (const dp::NamedCounter& c : counters)
+    if (const std::string name = dp::canonical_counter_name(c.source, c.name); !name.empty()) keep_larger(out, name, c.value);
+  return out;
+}
+
+std::map<std::string, uint64_t> canonical_counters(const nlohmann::json& port_counters) {
+  std::map<std::string, uint64_t> out;
+  for (const nlohmann::json& c : port_counters.value("counters", nlohmann::json::array())) {
+    const nlohmann::json canonical = c.value("canonical", nlohmann::json());
+    if (canonical.is_string()) keep_larger(out, canonical.get<std::string>(), c.value("total", uint64_t{0}));
+  }
+  return out;
+}
+
+const std::vector<module::Monitor>& module_monitors(const module::DecodedModule& decoded) {
+  return std::visit([](const auto& m) -> const std::vector<module::Monitor>& { return m.monitors; }, decoded);
+}
+
+const module::ModuleIdentity& module_identity(const module::DecodedModule& decoded) {
+  return std::visit([](const auto& m) -> const module::ModuleIdentity& { return m; }, decoded);
+}
+
+uint64_t counter_delta(const QualifySample& from, const QualifySample& to, const std::string& name) {
+  const auto a = from.counters.find(name);
+  const auto b = to.counters.find(name);
+  if (a == from.counters.end() || b == to.counters.end() || b->second < a->second) return 0;
+  return b->second - a->second;
+}
+
+bool has_counter(const std::vector<QualifySample>& samples, const std::string& name) {
+  for (const QualifySample& s : samples)
+    if (s.counters.contains(name)) return true;
+  return false;
+}
+
+std::vector<std::string> counters_named(const std::vector<QualifySample>& samples, const std::string& prefix) {
+  std::set<std::string> names;
+  for (const QualifySample& s : samples)
+    for (const auto& [name, value] : s.counters)
+      if (name.starts_with(prefix)) names.insert(name);
+  return {names.begin(), names.end()};
+}
+
+}  // namespace lr::optics
