@@ -173,13 +173,18 @@ int main(int argc, char** argv) {
     suite->add_flag("--adopt-ports", bench_options.adopt_ports, "as for run: use a serving data plane's ports as they are");
   }
   auto* doctor = app.add_subcommand("doctor", "check the host for what keeps a port from line rate (NUMA, PCIe, "
-                                               "hugepages, isolation, governor, ASPM, driver)");
+                                               "hugepages, isolation, governor, ASPM, driver, IRQs, RoCE, kernel log)");
   lr::doctor::DoctorOptions doctor_options;
   doctor->add_option("pci", doctor_options.pci, "ports by PCI address (default: the profile's, else every NIC found)");
   doctor->add_option("--profile", doctor_options.profile_path, "the profile whose lcores and ports to check")
       ->check(CLI::ExistingFile);
   doctor->add_option("--prometheus", doctor_options.prometheus_path,
                      "also write the verdicts to this file for node_exporter's textfile collector");
+  doctor->add_option("--gid-index", doctor_options.gid_index,
+                     "the RoCE GID index the RDMA application uses (perftest -x, NCCL_IB_GID_INDEX): must be RoCE v2");
+  doctor->add_option("--fec-window", doctor_options.fec_window_s,
+                     "seconds to count FEC corrections on each port with a kernel netdev (default 5; 0: skip)")
+      ->check(CLI::Range(0.0, 3600.0));
   doctor->add_option("--root", doctor_options.root, "where sysfs and procfs are mounted (a container's view of the host)")
       ->check(CLI::ExistingDirectory);
   auto* optics = app.add_subcommand("optics", "optical modules and cables: qualification in loopback");

@@ -2,13 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <thread>
 
 #include "control/cli/profile_file.hpp"
 #include "control/doctor/cpu_list.hpp"
 #include "control/doctor/host_checks.hpp"
+#include "control/doctor/link_checks.hpp"
+#include "control/doctor/netdev_checks.hpp"
 #include "control/export/prometheus.hpp"
 #include "control/views/report_file.hpp"
 
@@ -42,10 +47,46 @@ std::string textfile(const Findings& findings) {
   return out + fmt::format("linerate_doctor_failed {}\n", failed);
 }
 
+// Through each port's kernel netdev (ethtool): link, FEC, DDM, then the FEC counters again
+// after the window, for every port at once.
+Findings link_findings(const HostFs& fs, const DoctorInput& input, const DoctorOptions& options) {
+  if (options.root != "/")
+    return {{"link, FEC and module DDM", Verdict::kSkipped,
+             "read through the kernel's ethtool interface, which --root cannot relocate", ""}};
+  const std::unique_ptr<dp::KernelIo> io = dp::system_kernel_io();
+  struct Port {
+    std::string who;
+    std::unique_ptr<dp::KernelNetdev> netdev;
+    FecReading before;
+  };
+  std::vector<Port> ports;
+  Findings out;
+  for (const PortToCheck& p : input.ports) {
+    if (p.pci.empty()) continue;
+    const std::string who = p.name == p.pci ? p.pci : fmt::format("{} ({})", p.name, p.pci);
+    const auto netdev = pci_netdev(fs, p.pci);
+    if (!netdev) {
+      out.push_back({"link " + who, Verdict::kSkipped,
+                     "no kernel netdev (vfio-pci): `linerate port link` and `linerate module show` read it through DPDK", ""});
+      continue;
+    }
+    ports.push_back({who, std::make_unique<dp::KernelNetdev>(*netdev, *io), {}});
+    const bool roce = pci_rdma_device(fs, p.pci).has_value();
+    for (Finding& f : check_netdev_link(*ports.back().netdev, who, roce)) out.push_back(std::move(f));
+    ports.back().before = read_fec(*ports.back().netdev);
+  }
+  if (ports.empty() || options.fec_window_s <= 0) return out;
+  std::fprintf(stderr, "linerate: counting FEC corrections for %g s (--fec-window)\n", options.fec_window_s);
+  std::this_thread::sleep_for(std::chrono::duration<double>(options.fec_window_s));
+  for (Port& p : ports) out.push_back(check_fec_growth(p.who, p.before, read_fec(*p.netdev), options.fec_window_s));
+  return out;
+}
+
 }  // namespace
 
 int run_doctor_command(const DoctorOptions& options) {
   DoctorInput input;
+  input.gid_index = options.gid_index;
   if (!options.profile_path.empty()) {
     const auto profile = ctl::read_profile(options.profile_path);
     if (!profile) return 2;
@@ -62,7 +103,9 @@ int run_doctor_command(const DoctorOptions& options) {
     }
     input.ports.push_back({address, address, address, 0});
   }
-  const Findings findings = run_doctor(HostFs(options.root), input);
+  const HostFs fs(options.root);
+  Findings findings = run_doctor(fs, input);
+  for (Finding& f : link_findings(fs, input, options)) findings.push_back(std::move(f));
 
   size_t failed = 0, warned = 0;
   for (const Finding& f : findings) {

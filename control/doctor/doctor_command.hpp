@@ -3,6 +3,7 @@
 // checked for what keeps a port from line rate, each item OK / WARN / FAIL / SKIPPED with
 // the evidence and the fix, as a table, JSON, or a node_exporter textfile.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ struct DoctorOptions {
   std::vector<std::string> pci;      ///< more ports, by PCI address
   std::string root = "/";            ///< where sysfs and procfs are (tests, containers)
   std::string prometheus_path;       ///< also write the verdicts for node_exporter's textfile collector
+  std::optional<unsigned> gid_index;  ///< the RoCE GID index the RDMA application uses
+  double fec_window_s = 5;           ///< how long FEC corrections are counted (0: not counted)
   bool as_json = false;
 };
 

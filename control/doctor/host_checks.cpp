@@ -1,5 +1,7 @@
 #include "control/doctor/host_checks.hpp"
 
+#include "control/doctor/netdev_checks.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -317,7 +319,11 @@ Findings run_doctor(const HostFs& fs, DoctorInput input) {
     }
     for (Finding& f : check_pci_port(fs, p, input, slot_bps[p.pci.substr(0, p.pci.rfind('.'))]))
       out.push_back(std::move(f));
+    if (fs.exists("/sys/bus/pci/devices/" + p.pci))
+      for (Finding& f : check_port_kernel_side(fs, p, input)) out.push_back(std::move(f));
   }
+  for (Finding& f : check_across_ports(fs, input)) out.push_back(std::move(f));
+  out.push_back(check_kernel_log(fs));
   return out;
 }
 

@@ -25,6 +25,7 @@ struct DoctorInput {
   std::optional<std::set<unsigned>> worker_cpus;  ///< nullopt: not known (no profile, or unreadable lcores)
   std::string lcores;                             ///< as written, for messages
   std::vector<PortToCheck> ports;                 ///< empty: every NIC found is checked
+  std::optional<unsigned> gid_index;              ///< the RoCE GID index the RDMA application uses (perftest -x)
 };
 
 Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes);

@@ -1,6 +1,11 @@
 #include "control/doctor/host_fs.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -45,6 +50,31 @@ std::optional<std::string> HostFs::link_name(const std::string& path) const {
 bool HostFs::exists(const std::string& path) const {
   std::error_code ec;
   return fs::exists(at(path), ec);
+}
+
+std::optional<std::vector<std::string>> HostFs::lines_now(const std::string& path) const {
+  const int fd = ::open(at(path).c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  const bool records = ::fstat(fd, &st) == 0 && S_ISCHR(st.st_mode);  // /dev/kmsg: a record a read
+  std::string text;
+  char buffer[8192];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      text.append(buffer, static_cast<size_t>(n));
+      if (records && text.back() != '\n') text += '\n';
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EPIPE) continue;  // kmsg: records overwritten meanwhile; read on
+    break;                                   // 0: end of a file; EAGAIN: no record yet
+  }
+  ::close(fd);
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace lr::doctor

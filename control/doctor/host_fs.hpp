@@ -21,6 +21,10 @@ class HostFs {
   /// The last component of a symlink's target ("mlx5_core" for .../driver), or nullopt.
   std::optional<std::string> link_name(const std::string& path) const;
   bool exists(const std::string& path) const;
+  /// Every line of a file read without blocking: /dev/kmsg gives its records one per read
+  /// and would wait for the next one at the end. nullopt when it cannot be opened (not
+  /// root, or a container without it).
+  std::optional<std::vector<std::string>> lines_now(const std::string& path) const;
 
  private:
   std::string at(const std::string& path) const;

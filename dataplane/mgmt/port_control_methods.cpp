@@ -34,7 +34,8 @@ json priorities(uint8_t mask) {
 json link_json(PortControl& port, const Served<LinkStatus>& s) {
   return json{{"port", port.name()},       {"backend", backend_name(s.backend)}, {"netdev", port.netdev_name()},
               {"up", s.value.up},          {"speed_mbps", s.value.speed_mbps},   {"full_duplex", s.value.full_duplex},
-              {"autoneg", s.value.autoneg}, {"supported", s.value.supported},     {"advertised", s.value.advertised}};
+              {"autoneg", s.value.autoneg}, {"supported", s.value.supported},     {"advertised", s.value.advertised},
+              {"partner", s.value.partner}};
 }
 
 json fec_json(PortControl& port, const Served<FecStatus>& s) {

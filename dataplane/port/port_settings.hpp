@@ -22,6 +22,7 @@ struct LinkStatus {
   bool autoneg = false;
   std::vector<std::string> supported;   ///< link modes ("50000baseKR2/Full"), kernel only
   std::vector<std::string> advertised;
+  std::vector<std::string> partner;     ///< what the link partner advertised (autoneg), kernel only
 };
 
 /// A link change; unset fields stay as they are.

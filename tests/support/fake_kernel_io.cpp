@@ -30,7 +30,9 @@ FakeKernelIo::FakeKernelIo() : link_mode_names_(__ETHTOOL_LINK_MODE_MASK_NBITS) 
   const std::pair<uint32_t, const char*> named[] = {
       {ETHTOOL_LINK_MODE_Autoneg_BIT, "Autoneg"},
       {ETHTOOL_LINK_MODE_25000baseCR_Full_BIT, "25000baseCR/Full"},
+      {ETHTOOL_LINK_MODE_25000baseKR_Full_BIT, "25000baseKR/Full"},
       {ETHTOOL_LINK_MODE_50000baseCR2_Full_BIT, "50000baseCR2/Full"},
+      {ETHTOOL_LINK_MODE_50000baseKR2_Full_BIT, "50000baseKR2/Full"},
       {ETHTOOL_LINK_MODE_50000baseKR_Full_BIT, "50000baseKR/Full"},
       {ETHTOOL_LINK_MODE_50000baseCR_Full_BIT, "50000baseCR/Full"},
       {ETHTOOL_LINK_MODE_100000baseCR4_Full_BIT, "100000baseCR4/Full"},
@@ -138,6 +140,7 @@ int FakeKernelIo::ethtool(const std::string& name, void* command) {
         std::fill(masks, masks + 3 * kWords, 0u);
         for (uint32_t bit : supported_bits) masks[bit / 32] |= 1u << (bit % 32);
         for (uint32_t bit : advertised_bits) masks[kWords + bit / 32] |= 1u << (bit % 32);
+        for (uint32_t bit : partner_bits) masks[2 * kWords + bit / 32] |= 1u << (bit % 32);
         ls->speed = carrier ? speed_mbps : static_cast<uint32_t>(SPEED_UNKNOWN);
         ls->duplex = DUPLEX_FULL;
         ls->autoneg = autoneg ? AUTONEG_ENABLE : AUTONEG_DISABLE;

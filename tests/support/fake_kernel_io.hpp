@@ -34,6 +34,7 @@ class FakeKernelIo final : public dp::KernelIo {
   uint32_t speed_mbps = 50000;
   std::vector<uint32_t> supported_bits;   ///< ETHTOOL_LINK_MODE_*_BIT
   std::vector<uint32_t> advertised_bits;
+  std::vector<uint32_t> partner_bits;     ///< the link partner's advertisement
   uint32_t fec_configured = 0;            ///< ETHTOOL_FEC_* bits
   uint32_t fec_active = 0;
   bool pause_supported = true;

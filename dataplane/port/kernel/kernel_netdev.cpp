@@ -192,6 +192,7 @@ Result<LinkStatus> KernelNetdev::link() {
       if (!is_speed_mode((*names)[bit])) continue;
       if (ls->bit(0, bit)) status.supported.push_back((*names)[bit]);
       if (ls->bit(1, bit)) status.advertised.push_back((*names)[bit]);
+      if (ls->bit(2, bit)) status.partner.push_back((*names)[bit]);
     }
   }
   return status;

@@ -6,11 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 
 #include "control/doctor/cpu_list.hpp"
 #include "control/doctor/host_checks.hpp"
+#include "control/doctor/netdev_checks.hpp"
 
 namespace lr::doctor {
 namespace {
@@ -33,6 +36,47 @@ class Host {
       write("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/scaling_governor", "performance\n");
     nic("0000:3b:00.0", 0, "mlx5_core");
     nic("0000:3b:00.1", 0, "mlx5_core");
+    roce("0000:3b:00.0", "eth2", "mlx5_0", 1);
+    roce("0000:3b:00.1", "eth3", "mlx5_1", 2);
+    write("/proc/sys/kernel/osrelease", "6.1.0-27-amd64\n");
+    write("/dev/kmsg", "6,1020,5311000,-;mlx5_core 0000:3b:00.0: firmware version: 22.36.1010\n"
+                       " SUBSYSTEM=pci\n"
+                       "6,1021,5312000,-;mlx5_core 0000:3b:00.0 eth2: Link up\n");
+  }
+  // The bifurcated mlx5 side of a function: netdev `netdev` with interrupts on CPU 0 (the
+  // main lcore's), RDMA device `ibdev` with link-local and 198.18.0.`host` GIDs (RoCE v1
+  // and v2), quiet counters, and DCQCN on for priority 3.
+  void roce(const std::string& pci, const std::string& netdev, const std::string& ibdev, int host) {
+    const std::string base = "/sys/bus/pci/devices/" + pci;
+    write(base + "/net/" + netdev + "/.keep", "");
+    write("/sys/class/net/" + netdev + "/mtu", "9000\n");
+    for (int irq : {130, 131}) {
+      const std::string n = std::to_string(irq + 10 * host);
+      write(base + "/msi_irqs/" + n, "msix\n");
+      write("/proc/irq/" + n + "/smp_affinity_list", "0-31\n");
+      write("/proc/irq/" + n + "/effective_affinity_list", "0\n");
+    }
+    write(base + "/infiniband/" + ibdev + "/.keep", "");
+    const std::string ib = "/sys/class/infiniband/" + ibdev;
+    write(ib + "/fw_ver", "22.36.1010\n");
+    const std::string ipv4 = "0000:0000:0000:0000:0000:ffff:c612:00" + fmt::format("{:02x}", host);
+    const std::string link_local = "fe80:0000:0000:0000:0a00:00ff:fe00:00" + fmt::format("{:02x}", host);
+    const std::vector<std::pair<std::string, std::string>> gids = {
+        {link_local, "IB/RoCE v1"}, {link_local, "RoCE v2"}, {ipv4, "IB/RoCE v1"}, {ipv4, "RoCE v2"}};
+    for (size_t i = 0; i < 8; ++i) {
+      const std::string at = ib + "/ports/1/";
+      write(at + "gids/" + std::to_string(i), i < gids.size() ? gids[i].first + "\n" : std::string(39, '0') + "\n");
+      if (i < gids.size()) {
+        write(at + "gid_attrs/types/" + std::to_string(i), gids[i].second + "\n");
+        write(at + "gid_attrs/ndevs/" + std::to_string(i), netdev + "\n");
+      }
+    }
+    for (const char* counter : {"out_of_buffer", "out_of_sequence", "packet_seq_err", "np_cnp_sent", "rp_cnp_handled"})
+      write(ib + "/ports/1/hw_counters/" + counter, "0\n");
+    write(ib + "/ports/1/counters/port_rcv_errors", "0\n");
+    for (int prio = 0; prio < 8; ++prio)
+      for (const char* point : {"roce_np", "roce_rp"})
+        write("/sys/class/net/" + netdev + "/ecn/" + point + "/enable/" + std::to_string(prio), prio == 3 ? "1\n" : "0\n");
   }
   ~Host() { fs::remove_all(root_); }
 
@@ -182,9 +226,85 @@ TEST(Doctor, AHostWithoutANicSaysSo) {
   virtual_ports.ports = {{"p0", "", "net_ring0", 0}};
   EXPECT_EQ(find(run_doctor(host.fs(), virtual_ports), "port p0").evidence,
             "net_ring0 is a virtual device: no PCIe link, NUMA node or driver to check");
-  EXPECT_EQ(find(run_doctor(host.fs(), {std::nullopt, "", {{"0000:99:00.0", "0000:99:00.0", "0000:99:00.0", 0}}}),
+  EXPECT_EQ(find(run_doctor(host.fs(), {std::nullopt, "", {{"0000:99:00.0", "0000:99:00.0", "0000:99:00.0", 0}}, {}}),
                  "port 0000:99:00.0").verdict,
             Verdict::kFail);
+}
+
+TEST(Doctor, TheKernelSideOfAHealthyRoceHost) {
+  Host host;
+  DoctorInput input = two_40g_ports();
+  input.gid_index = 3;
+  const Findings findings = run_doctor(host.fs(), input);
+  EXPECT_EQ(find(findings, "IRQ affinity east (0000:3b:00.0)").evidence,
+            "2 interrupts of eth2 (/sys/bus/pci/devices/0000:3b:00.0/msi_irqs), none on the worker CPUs 1-4");
+  EXPECT_EQ(find(findings, "driver / firmware east (0000:3b:00.0)").evidence,
+            "mlx5_core in-tree, kernel 6.1.0-27-amd64; firmware 22.36.1010 (/sys/class/infiniband/mlx5_0/fw_ver)");
+  EXPECT_EQ(find(findings, "RoCE GIDs mlx5_0").evidence,
+            "GID index 3 is RoCE v2; RoCE v2: 1: fe80:0000:0000:0000:0a00:00ff:fe00:0001 (eth2); "
+            "3: 0000:0000:0000:0000:0000:ffff:c612:0001 (eth2)");
+  EXPECT_EQ(find(findings, "RDMA counters mlx5_0").evidence,
+            "no error counted since the driver loaded; no CNP or ECN-marked packet counted");
+  EXPECT_EQ(find(findings, "RoCE ECN eth2").evidence, "notification and reaction point on for priorities 3");
+  EXPECT_EQ(find(findings, "MTU along the ports").evidence, "eth2 9000, eth3 9000 (/sys/class/net/*/mtu)");
+  EXPECT_EQ(find(findings, "RoCE GIDs across ports").evidence, "4 RoCE v2 GIDs on mlx5_0, mlx5_1, each once");
+  EXPECT_EQ(find(findings, "kernel log (mlx5)").evidence, "no mlx5 error in /dev/kmsg (3 records)");
+}
+
+TEST(Doctor, DuplicatedGidsAMissingRoceV2GidAndTheWrongGidIndexFail) {
+  Host host;
+  // The same address on both ports: both get its GID.
+  host.write("/sys/class/infiniband/mlx5_1/ports/1/gids/3", "0000:0000:0000:0000:0000:ffff:c612:0001\n");
+  DoctorInput input = two_40g_ports();
+  const Finding across = find(run_doctor(host.fs(), input), "RoCE GIDs across ports");
+  EXPECT_EQ(across.verdict, Verdict::kFail);
+  EXPECT_EQ(across.evidence, "duplicated RoCE v2 GIDs: 0000:0000:0000:0000:0000:ffff:c612:0001 on mlx5_0 port 1 index 3 "
+                             "and mlx5_1 port 1 index 3");
+  input.gid_index = 2;  // a RoCE v1 GID
+  const Finding index = find(run_doctor(host.fs(), input), "RoCE GIDs mlx5_0");
+  EXPECT_EQ(index.verdict, Verdict::kFail);
+  EXPECT_NE(index.evidence.find("GID index 2 is of type IB/RoCE v1"), std::string::npos) << index.evidence;
+  input.gid_index = 6;
+  EXPECT_NE(find(run_doctor(host.fs(), input), "RoCE GIDs mlx5_0").evidence.find("GID index 6 is empty"), std::string::npos);
+  for (int i : {1, 3}) host.write("/sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/" + std::to_string(i), "IB/RoCE v1\n");
+  const Finding none = find(run_doctor(host.fs(), two_40g_ports()), "RoCE GIDs mlx5_0");
+  EXPECT_EQ(none.verdict, Verdict::kFail);
+  EXPECT_EQ(none.evidence, "no RoCE v2 GID in /sys/class/infiniband/mlx5_0/ports/*/gids (4 GIDs in all)");
+  EXPECT_EQ(none.fix, "RoCE v2 GIDs follow the netdev's IP addresses: give eth2 an address (ip addr add ... dev eth2)");
+}
+
+TEST(Doctor, IrqsOnWorkersRdmaErrorsEcnOffMtuMismatchAndMlx5ErrorsWarn) {
+  Host host;
+  host.write("/proc/irq/141/effective_affinity_list", "2\n");
+  host.write("/sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_buffer", "1234\n");
+  host.write("/sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent", "77\n");
+  host.write("/sys/class/net/eth3/ecn/roce_np/enable/3", "0\n");
+  host.write("/sys/class/net/eth3/mtu", "1500\n");
+  host.write("/dev/kmsg", "3,1030,9311000,-;mlx5_core 0000:3b:00.0: mlx5_cmd_out_err:803: QUERY_VPORT_COUNTER(0x770) "
+                          "op_mod(0x0) failed, status bad parameter(0x3), syndrome (0x5d6a36)\n"
+                          "4,1031,9312000,-;e1000e 0000:00:19.0 eno1: Hardware Unit Hang\n");
+  const Findings findings = run_doctor(host.fs(), two_40g_ports());
+  const Finding& irq = find(findings, "IRQ affinity east (0000:3b:00.0)");
+  EXPECT_EQ(irq.verdict, Verdict::kWarn);
+  EXPECT_EQ(irq.evidence, "1 of 2 interrupts of eth2 can land on worker CPUs 2 (/proc/irq/N/effective_affinity_list: "
+                          "141 -> 2): each one steals the poll loop's time");
+  const Finding& counters = find(findings, "RDMA counters mlx5_0");
+  EXPECT_EQ(counters.verdict, Verdict::kWarn);
+  EXPECT_EQ(counters.evidence, "since the driver loaded: out_of_buffer 1234; np_cnp_sent 77");
+  const Finding& ecn = find(findings, "RoCE ECN eth3");
+  EXPECT_EQ(ecn.verdict, Verdict::kWarn);
+  EXPECT_NE(ecn.evidence.find("half on: 3 (reaction point only)"), std::string::npos) << ecn.evidence;
+  EXPECT_EQ(find(findings, "MTU along the ports").verdict, Verdict::kWarn);
+  const Finding& log = find(findings, "kernel log (mlx5)");
+  EXPECT_EQ(log.verdict, Verdict::kWarn);
+  EXPECT_NE(log.evidence.find("1 mlx5 error(s) since boot, the last: mlx5_core 0000:3b:00.0: mlx5_cmd_out_err"),
+            std::string::npos) << log.evidence;
+  // Without the RDMA side (vfio-pci), RoCE is skipped with the reason, never passed.
+  host.remove("/sys/bus/pci/devices/0000:3b:00.0/infiniband");
+  host.remove("/sys/bus/pci/devices/0000:3b:00.0/net");
+  const Findings bare = run_doctor(host.fs(), two_40g_ports());
+  EXPECT_EQ(find(bare, "RoCE east (0000:3b:00.0)").verdict, Verdict::kSkipped);
+  EXPECT_EQ(find(bare, "IRQ affinity east (0000:3b:00.0)").verdict, Verdict::kSkipped);
 }
 
 TEST(CpuList, KernelListsAndEalLcores) {
