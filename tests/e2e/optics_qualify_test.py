@@ -126,6 +126,16 @@ class OpticsQualifyOnVeth(lrtest.NetnsCase):
                                                 ["port0-rx-frames", "port1-rx-frames"])
         self.assertIn("RX power per lane (dBm): no data", dom)
 
+    def test_set_fec_on_a_port_that_cannot_is_reported_not_hidden(self):
+        out_dir = os.path.join(self.dir, "out")
+        text = (PROFILE % "1s").replace('interval = "500ms"', 'interval = "500ms"\nfec = "rs"\nset_fec = true')
+        code, out, report = self.qualify(text, out_dir)
+        self.assertEqual(code, 0, out)
+        self.assertRegex(report["fec_set"]["a"], r"^refused: FEC set is not supported by net_af_packet .* \(veth\)")
+        for port in report["ports"]:
+            self.assertEqual(self.criteria(port)["fec_mode"]["verdict"], "SKIPPED")
+        self.assertEqual(report["settings"]["expected_fec"], "rs")
+
     def test_a_link_that_drops_during_the_traffic_fails_and_the_report_says_when(self):
         out_dir = os.path.join(self.dir, "out")
         proc = self.start(PROFILE % "4s", out_dir)
@@ -184,6 +194,50 @@ class OpticsQualifyOnVeth(lrtest.NetnsCase):
             self.assertEqual(self.criteria(port)["frame_loss"]["verdict"], "PASS")
         self.assertIn("(interrupted: the verdicts cover the samples taken)", out)
         self.assertTrue(os.path.exists(os.path.join(out_dir, "report.html")))
+
+
+def replayed_report():
+    """A qualification report of one QSFP28 as report.json holds it, with the series a
+    ConnectX port gives (per-lane FEC corrected bits, uncorrectable blocks, RX power per
+    lane, temperature): the input of the views, which this machine's veth cannot produce."""
+    samples = []
+    for t in range(6):
+        samples.append({"t_s": t, "link_up": True, "speed_mbps": 50000,
+                        "counters": {"rx_packets": 4000000 * t, "fec_corrected_bits": 100000 * t,
+                                     "fec_corrected_bits_lane0": 50000 * t, "fec_corrected_bits_lane1": 50000 * t,
+                                     "fec_uncorrectable_blocks": 0},
+                        "monitors": [{"name": "temperature", "unit": "C", "value": 40 + t / 10},
+                                     {"name": "rx_power[1]", "unit": "mW", "value": 0.6},
+                                     {"name": "rx_power[2]", "unit": "mW", "value": 0.6 - 0.02 * t}]})
+    criteria = [{"name": "pre_fec_ber", "verdict": "PASS", "measured": "2.00e-06", "bound": "≤ 5.00e-05", "note": "",
+                 "value": 2e-6},
+                {"name": "power_drift", "verdict": "FAIL", "measured": "rx_power[2] moved 1.00 dB", "bound": "rx ≤ 1 dB",
+                 "note": "", "value": 1.0}]
+    return {"schema": "linerate.optics-qualify/1", "profile": "replayed.toml", "started_at": "2026-12-01T12:00:00Z",
+            "finished_at": "2026-12-01T12:00:06Z", "interrupted": False, "settings": {"duration_s": 5},
+            "ports": [{"port": "m0", "verdict": "FAIL",
+                       "module": {"identifier": "QSFP28", "vendor": "ACME OPTICS", "part": "QSFP28-SR4", "revision": "A0",
+                                  "serial": "QSN42", "date_code": "23111501"},
+                       "module_error": "", "criteria": criteria, "samples": samples}]}
+
+
+class QualificationViews(lrtest.DataplaneCase):
+    def test_the_page_draws_every_series_of_a_port_with_a_module_and_fec(self):
+        out_dir = os.path.join(self.dir, "views")
+        os.makedirs(out_dir)
+        with open(os.path.join(out_dir, "report.json"), "w") as f:
+            json.dump(replayed_report(), f)
+        linerate = sys.modules["__main__"].LINERATE
+        for view, name in (("--html", "report.html"), ("--csv", "summary.csv")):
+            proc = subprocess.run([linerate, "report", os.path.join(out_dir, "report.json"), view,
+                                   os.path.join(out_dir, name)], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+        rows = benchreport.check_report_dir(self, out_dir, "summary.csv")
+        self.assertEqual([(r["vendor"], r["part"], r["serial"], r["verdict"], r["not_passed"]) for r in rows],
+                         [("ACME OPTICS", "QSFP28-SR4", "QSN42", "FAIL", "power_drift:FAIL")])
+        benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
+                                          ["port0-rx-power", "port0-fec-corrected", "port0-fec-uncorrectable",
+                                           "port0-temperature", "port0-rx-frames"])
 
 
 SERVICE_PROFILE = """

@@ -45,7 +45,7 @@ class QualifyReplay : public ::testing::Test {
   void take(double t) {
     const auto& b = image.bytes();
     io.eeprom_pages[{0x50, 0, 0}] = {b.begin(), b.begin() + 128};
-    for (uint8_t page = 0; page < 4; ++page)
+    for (uint8_t page = 0; page < upper_pages; ++page)
       io.eeprom_pages[{0x50, page, 128}] = {b.begin() + 128 + 128 * page, b.begin() + 256 + 128 * page};
     QualifySample s;
     s.t_s = t;
@@ -91,6 +91,7 @@ class QualifyReplay : public ::testing::Test {
   test::FakeKernelIo io;
   dp::KernelNetdev netdev{"eth9", io};
   module::test::Sff8636Image image;
+  uint8_t upper_pages = 4;  ///< the module's upper pages 00h-03h; 1: page 00h only (no thresholds)
   PortEvidence e;
   profile::QualifyCfg cfg;
 };
@@ -247,6 +248,20 @@ TEST_F(QualifyReplay, WhatThePortCannotSayIsSkippedWithTheReasonNeverPassed) {
   }
   EXPECT_NE(criterion(v, "module").note.find("not supported by veth"), std::string::npos);
   EXPECT_EQ(criterion(v, "fec_uncorrectable").note, "the driver has no uncorrectable-block counter");
+}
+
+TEST_F(QualifyReplay, AModuleWithoutDiagnosticsOrThresholdsIsSkippedNotPassed) {
+  // A module with upper page 00h only (no page 03h): monitors without thresholds.
+  upper_pages = 1;
+  PortVerdict v = replay();
+  EXPECT_EQ(criterion(v, "module_thresholds").verdict, Verdict::kSkipped);
+  EXPECT_EQ(criterion(v, "module_thresholds").note, "the module sets no alarm or warning thresholds");
+  // No monitors at all (a module without DDM): every monitor criterion says so.
+  for (QualifySample& s : e.samples) s.monitors.clear();
+  v = judge_port(e, cfg);
+  for (const char* name : {"module_thresholds", "power_drift", "field_rules"}) EXPECT_EQ(criterion(v, name).verdict, Verdict::kSkipped) << name;
+  EXPECT_EQ(criterion(v, "module_thresholds").note, "the module has no diagnostics (DDM)");
+  EXPECT_EQ(criterion(v, "module").verdict, Verdict::kPass);
 }
 
 TEST(BerClaim, BitsAndConfidence) {
