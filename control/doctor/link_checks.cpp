@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -98,9 +99,8 @@ Finding ddm_finding(dp::KernelNetdev& netdev, const std::string& who) {
   }
 }
 
-Finding pfc_finding(dp::KernelNetdev& netdev, const std::string& who) {
+Finding pfc_finding(const lr::Result<dp::PfcStatus>& pfc, dp::KernelNetdev& netdev, const std::string& who) {
   const std::string item = "PFC " + who;
-  const auto pfc = netdev.pfc();
   if (!pfc) return {item, Verdict::kSkipped, to_string(pfc.error()), ""};
   std::vector<std::string> on, paused;
   for (unsigned p = 0; p < 8; ++p) {
@@ -116,6 +116,28 @@ Finding pfc_finding(dp::KernelNetdev& netdev, const std::string& who) {
   return {item, Verdict::kOk,
           fmt::format("PFC on priorities {} of {} (DCB){}", fmt::join(on, ", "), netdev.ifname(),
                       paused.empty() ? "" : fmt::format("; PFC frames per priority: {}", fmt::join(paused, "; "))),
+          ""};
+}
+
+// Which field the port classifies by: routed RoCE carries its priority in DSCP only.
+Finding trust_finding(const lr::Result<dp::PfcStatus>& pfc, dp::KernelNetdev& netdev, const std::string& who) {
+  const std::string item = "DSCP trust " + who;
+  if (!pfc) return {item, Verdict::kSkipped, to_string(pfc.error()), ""};
+  if (pfc->dscp_priority.empty())
+    return {item, Verdict::kWarn,
+            fmt::format("no DSCP entry in {}'s DCB APP table: the port trusts PCP, and untagged (routed) RoCE frames all "
+                        "land on priority 0",
+                        netdev.ifname()),
+            fmt::format("mlnx_qos -i {} --trust dscp (as the switch classifies), unless every RoCE link is VLAN-tagged",
+                        netdev.ifname())};
+  std::map<uint8_t, std::vector<std::string>> by_priority;
+  for (const auto& [dscp, prio] : pfc->dscp_priority) by_priority[prio].push_back(std::to_string(dscp));
+  std::vector<std::string> parts;
+  for (const auto& [prio, dscps] : by_priority)
+    parts.push_back(dscps.size() > 4 ? fmt::format("priority {}: {} DSCP values", prio, dscps.size())
+                                     : fmt::format("priority {}: DSCP {}", prio, fmt::join(dscps, ", ")));
+  return {item, Verdict::kOk, fmt::format("trust dscp ({} entries in the DCB APP table): {}", pfc->dscp_priority.size(),
+                                          fmt::join(parts, "; ")),
           ""};
 }
 
@@ -137,7 +159,11 @@ Findings check_netdev_link(dp::KernelNetdev& netdev, const std::string& who, boo
   const auto link = netdev.link();
   if (!link) return {{"link " + who, Verdict::kSkipped, to_string(link.error()), ""}};
   Findings out{link_finding(*link, netdev.ifname(), who), fec_finding(netdev, *link, who), ddm_finding(netdev, who)};
-  if (roce) out.push_back(pfc_finding(netdev, who));
+  if (roce) {
+    const auto pfc = netdev.pfc();
+    out.push_back(pfc_finding(pfc, netdev, who));
+    out.push_back(trust_finding(pfc, netdev, who));
+  }
   return out;
 }
 

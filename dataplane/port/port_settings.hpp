@@ -65,6 +65,9 @@ struct PfcStatus {
   uint8_t capable = 0;      ///< how many traffic classes may have PFC on (0: not reported)
   std::vector<uint64_t> requests;     ///< per priority: PFC frames sent (kernel DCB), else empty
   std::vector<uint64_t> indications;  ///< per priority: PFC frames received
+  /// DSCP -> priority entries of the DCB APP table (mlx5 "trust dscp" fills it; empty: the
+  /// port classifies by PCP). Kernel DCB only.
+  std::vector<std::pair<uint8_t, uint8_t>> dscp_priority;
 };
 
 /// Settings as a report says them: "rx", "both", "off"; "3,4", "off"; "autoneg on,

@@ -258,6 +258,14 @@ dp::NetlinkReply FakeKernelIo::netlink(int protocol, std::span<const uint8_t> re
       std::copy(pfc_indications.begin(), pfc_indications.end(), pfc.indications);
       nlattr* nest = mnl_attr_nest_start(reply.h, DCB_ATTR_IEEE);
       mnl_attr_put(reply.h, DCB_ATTR_IEEE_PFC, sizeof pfc, &pfc);
+      if (!dscp_apps.empty()) {
+        nlattr* table = mnl_attr_nest_start(reply.h, DCB_ATTR_IEEE_APP_TABLE);
+        for (const auto& [dscp, prio] : dscp_apps) {
+          const dcb_app app{IEEE_8021QAZ_APP_SEL_DSCP, prio, dscp};
+          mnl_attr_put(reply.h, DCB_ATTR_IEEE_APP, sizeof app, &app);
+        }
+        mnl_attr_nest_end(reply.h, table);
+      }
       mnl_attr_nest_end(reply.h, nest);
     } else if (dcb->cmd == DCB_CMD_IEEE_SET) {
       collect_nested(DCB_ATTR_IEEE);

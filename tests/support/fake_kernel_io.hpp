@@ -45,6 +45,7 @@ class FakeKernelIo final : public dp::KernelIo {
   uint32_t flags = 0x1043;  ///< IFF_UP | IFF_BROADCAST | IFF_RUNNING | IFF_MULTICAST
   bool mtu_supported = true;
   std::array<uint64_t, 8> pfc_requests{}, pfc_indications{};
+  std::vector<std::pair<uint8_t, uint8_t>> dscp_apps;  ///< DCB APP table: DSCP -> priority ("trust dscp")
   std::vector<std::pair<std::string, uint64_t>> stats;
   std::array<uint64_t, 5> fec_corrected{}, fec_uncorrectable{}, fec_corrected_bits{};  ///< total, lanes 0-3
   std::map<std::tuple<uint8_t, uint8_t, uint32_t>, std::vector<uint8_t>> eeprom_pages;  ///< (i2c, page, offset)

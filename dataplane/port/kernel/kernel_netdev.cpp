@@ -347,6 +347,28 @@ std::optional<ieee_pfc> parse_ieee_pfc(const NetlinkReply& reply) {
   return pfc;
 }
 
+// The DCB APP table's DSCP entries (selector 5): what "trust dscp" installs.
+std::vector<std::pair<uint8_t, uint8_t>> parse_dscp_apps(const NetlinkReply& reply) {
+  std::vector<std::pair<uint8_t, uint8_t>> out;
+  for (const auto& message : reply.messages) {
+    for_each_attr(as_header(message), sizeof(dcbmsg), [&](const nlattr* attr) {
+      if (mnl_attr_get_type(attr) != DCB_ATTR_IEEE) return;
+      for_each_nested(attr, [&](const nlattr* table) {
+        if (mnl_attr_get_type(table) != DCB_ATTR_IEEE_APP_TABLE) return;
+        for_each_nested(table, [&](const nlattr* app) {
+          if (mnl_attr_get_type(app) != DCB_ATTR_IEEE_APP || mnl_attr_get_payload_len(app) < sizeof(dcb_app)) return;
+          dcb_app value{};
+          std::memcpy(&value, mnl_attr_get_payload(app), sizeof value);
+          if (value.selector == IEEE_8021QAZ_APP_SEL_DSCP)
+            out.emplace_back(static_cast<uint8_t>(value.protocol), value.priority);
+        });
+      });
+    });
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace
 
 Result<PfcStatus> KernelNetdev::pfc() {
@@ -359,6 +381,7 @@ Result<PfcStatus> KernelNetdev::pfc() {
   status.capable = pfc->pfc_cap;
   status.requests.assign(pfc->requests, pfc->requests + IEEE_8021QAZ_MAX_TCS);
   status.indications.assign(pfc->indications, pfc->indications + IEEE_8021QAZ_MAX_TCS);
+  status.dscp_priority = parse_dscp_apps(reply);
   return status;
 }
 

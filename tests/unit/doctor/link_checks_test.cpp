@@ -103,6 +103,18 @@ TEST_F(NetdevLink, PfcOffOnARocePortWarns) {
   EXPECT_EQ(off.evidence, "PFC is off on every priority of eth9 (DCB): RoCE traffic is lossy");
 }
 
+TEST_F(NetdevLink, PcpTrustOnARocePortWarnsAndDscpTrustIsShown) {
+  const Finding pcp = finding("DSCP trust");
+  EXPECT_EQ(pcp.verdict, Verdict::kWarn);
+  EXPECT_EQ(pcp.evidence, "no DSCP entry in eth9's DCB APP table: the port trusts PCP, and untagged (routed) RoCE frames "
+                          "all land on priority 0");
+  io.dscp_apps = {{26, 3}, {48, 6}, {0, 0}};
+  const Finding dscp = finding("DSCP trust");
+  EXPECT_EQ(dscp.verdict, Verdict::kOk);
+  EXPECT_EQ(dscp.evidence, "trust dscp (3 entries in the DCB APP table): priority 0: DSCP 0; priority 3: DSCP 26; "
+                           "priority 6: DSCP 48");
+}
+
 TEST_F(NetdevLink, FecCorrectionsThatKeepGrowingWarnAndUncorrectableFails) {
   const FecReading before = read_fec(netdev);
   ASSERT_EQ(before.corrected, std::optional<uint64_t>(40));
