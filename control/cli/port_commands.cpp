@@ -224,9 +224,7 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
   }
   // module show
   const json result = client.call("port.module", port);
-  const std::string hex = result.value("eeprom_hex", "");
-  std::vector<uint8_t> bytes;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  const std::vector<uint8_t> bytes = module_eeprom_bytes(result);
   if (!as_json)
     std::printf("port %s: module EEPROM read through %s (%zu bytes)\n", port_.c_str(), result.value("backend", "").c_str(),
                 bytes.size());

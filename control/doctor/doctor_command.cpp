@@ -63,7 +63,7 @@ Findings link_findings(const HostFs& fs, const DoctorInput& input, const DoctorO
   Findings out;
   for (const PortToCheck& p : input.ports) {
     if (p.pci.empty()) continue;
-    const std::string who = p.name == p.pci ? p.pci : fmt::format("{} ({})", p.name, p.pci);
+    const std::string who = port_label(p);
     const auto netdev = pci_netdev(fs, p.pci);
     if (!netdev) {
       out.push_back({"link " + who, Verdict::kSkipped,

@@ -170,6 +170,10 @@ Finding check_governor(const HostFs& fs, const DoctorInput& input) {
   return f;
 }
 
+std::string port_label(const PortToCheck& port) {
+  return port.name == port.pci ? port.pci : fmt::format("{} ({})", port.name, port.pci);
+}
+
 int pci_numa_node(const HostFs& fs, const std::string& pci) {
   const auto node = fs.read("/sys/bus/pci/devices/" + pci + "/numa_node");
   return node ? std::atoi(node->c_str()) : -1;
@@ -178,7 +182,7 @@ int pci_numa_node(const HostFs& fs, const std::string& pci) {
 Findings check_pci_port(const HostFs& fs, const PortToCheck& port, const DoctorInput& input, uint64_t slot_bps) {
   Findings out;
   const std::string base = "/sys/bus/pci/devices/" + port.pci;
-  const std::string who = port.name == port.pci ? port.pci : fmt::format("{} ({})", port.name, port.pci);
+  const std::string who = port_label(port);
   if (!fs.exists(base))
     return {{"port " + who, Verdict::kFail, fmt::format("no PCI device {} in /sys/bus/pci/devices", port.pci),
              "check the address: lspci -D, or dpdk-devbind.py --status"}};

@@ -34,6 +34,9 @@ Finding check_governor(const HostFs& fs, const DoctorInput& input);
 /// NUMA node, PCIe link against the rate the slot must carry, ASPM, driver and IOMMU.
 /// `slot_bps`: the speed of every port checked in the same slot (bus:device) together.
 Findings check_pci_port(const HostFs& fs, const PortToCheck& port, const DoctorInput& input, uint64_t slot_bps);
+/// How the doctor's items name a port: "east (0000:3b:00.0)", or the address alone.
+std::string port_label(const PortToCheck& port);
+
 /// The NUMA node of a PCI device, -1 when the host has one node or does not say.
 int pci_numa_node(const HostFs& fs, const std::string& pci);
 

@@ -147,9 +147,7 @@ FecReading read_fec(dp::KernelNetdev& netdev) {
   FecReading out;
   const auto stats = netdev.fec_stats();
   if (!stats) return out;
-  std::vector<optics::QualifySample> sample(1);
-  sample[0].counters = optics::canonical_counters(*stats);
-  const auto& c = sample[0].counters;
+  const std::map<std::string, uint64_t> c = optics::canonical_counters(*stats);
   if (const auto it = c.find("fec_corrected_blocks"); it != c.end()) out.corrected = it->second;
   if (const auto it = c.find("fec_uncorrectable_blocks"); it != c.end()) out.uncorrectable = it->second;
   return out;

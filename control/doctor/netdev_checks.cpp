@@ -13,10 +13,6 @@ namespace lr::doctor {
 
 namespace {
 
-std::string who(const PortToCheck& port) {
-  return port.name == port.pci ? port.pci : fmt::format("{} ({})", port.name, port.pci);
-}
-
 // The RDMA device's port numbers ("1").
 std::vector<std::string> rdma_ports(const HostFs& fs, const std::string& ibdev) {
   return fs.list("/sys/class/infiniband/" + ibdev + "/ports");
@@ -51,7 +47,7 @@ std::vector<Gid> roce_gids(const HostFs& fs, const std::string& ibdev) {
 }
 
 Finding check_irq_affinity(const HostFs& fs, const PortToCheck& port, const DoctorInput& input, const std::string& netdev) {
-  const std::string item = "IRQ affinity " + who(port);
+  const std::string item = "IRQ affinity " + port_label(port);
   const std::string base = "/sys/bus/pci/devices/" + port.pci + "/msi_irqs";
   const std::vector<std::string> irqs = fs.list(base);
   if (irqs.empty()) return {item, Verdict::kSkipped, fmt::format("no MSI interrupts in {} (vfio-pci holds them, or none)", base), ""};
@@ -88,7 +84,7 @@ Finding check_irq_affinity(const HostFs& fs, const PortToCheck& port, const Doct
 }
 
 Finding check_versions(const HostFs& fs, const PortToCheck& port, const std::optional<std::string>& ibdev) {
-  const std::string item = "driver / firmware " + who(port);
+  const std::string item = "driver / firmware " + port_label(port);
   const std::string base = "/sys/bus/pci/devices/" + port.pci;
   const auto driver = fs.link_name(base + "/driver");
   if (!driver) return {item, Verdict::kSkipped, fmt::format("no driver bound ({}/driver)", base), ""};
@@ -209,12 +205,12 @@ Findings check_port_kernel_side(const HostFs& fs, const PortToCheck& port, const
   const auto ibdev = pci_rdma_device(fs, port.pci);
   if (netdev) out.push_back(check_irq_affinity(fs, port, input, *netdev));
   else
-    out.push_back({"IRQ affinity " + who(port), Verdict::kSkipped,
+    out.push_back({"IRQ affinity " + port_label(port), Verdict::kSkipped,
                    fmt::format("no kernel netdev in /sys/bus/pci/devices/{}/net (vfio-pci: DPDK owns its interrupts)", port.pci),
                    ""});
   out.push_back(check_versions(fs, port, ibdev));
   if (!ibdev) {
-    out.push_back({"RoCE " + who(port), Verdict::kSkipped,
+    out.push_back({"RoCE " + port_label(port), Verdict::kSkipped,
                    fmt::format("no RDMA device in /sys/bus/pci/devices/{}/infiniband (not RoCE-capable, or rdma-core's "
                                "driver not loaded)", port.pci),
                    ""});

@@ -2,6 +2,7 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "control/cli/module_command.hpp"
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
 #include "control/cli/stop_signal.hpp"
@@ -165,10 +167,7 @@ class QualifyRun {
   }
 
   module::DecodedModule decode(const PortEvidence& e) {
-    const std::string hex = client_.call("port.module", {{"port", e.port}}).value("eeprom_hex", "");
-    std::vector<uint8_t> bytes;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-    return module::decode_module(bytes);
+    return module::decode_module(ctl::module_eeprom_bytes(client_.call("port.module", {{"port", e.port}})));
   }
 
   ctl::DataplaneClient& client_;
@@ -392,11 +391,12 @@ int run_optics_qualify(const QualifyOptions& options) {
     client = serving.get();
   }
   try {  // a port the data plane does not have is a bad argument, before any traffic
-    std::string names;
-    for (const json& p : client->call("port.list")) names += (names.empty() ? "" : ", ") + p.value("name", "");
+    std::vector<std::string> names;
+    for (const json& p : client->call("port.list")) names.push_back(p.value("name", ""));
     for (const std::string& port : ports)
-      if ((", " + names + ", ").find(", " + port + ", ") == std::string::npos) {
-        std::fprintf(stderr, "linerate: the data plane has no port '%s' (it has: %s)\n", port.c_str(), names.c_str());
+      if (std::find(names.begin(), names.end(), port) == names.end()) {
+        std::fprintf(stderr, "linerate: the data plane has no port '%s' (it has: %s)\n", port.c_str(),
+                     fmt::format("{}", fmt::join(names, ", ")).c_str());
         std::error_code ignored;
         std::filesystem::remove(report.dir(), ignored);  // only when still empty
         return 2;
