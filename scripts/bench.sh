@@ -3,6 +3,7 @@
 #   1. TX, 64-byte 802.1Q + IPv4 + UDP frames with signatures, one worker lcore on
 #      net_null, against `dpdk-testpmd --forward-mode=txonly` (64-byte frames) on the
 #      same vdev and lcores.
+#      Next to them the floor (tests/perf/null_tx_floor): mempool + net_null alone.
 #   2. RX accounting per lcore (signature, sequence tracking, latency histogram) on
 #      bursts of 32 signed frames in mbufs: Google Benchmark, no PMD.
 #   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
@@ -61,6 +62,14 @@ for ((i = 0; i < runs; i++)); do
   tp_runs+=("$(echo "$tp_out" | grep -o "Tx-pps: *[0-9]*" | tail -1 | awk '{print $2}')")
 done
 stats() { python3 -c "import sys, statistics as st; v=sorted(float(x)/1e6 for x in sys.argv[1:]); print('%.2f [%.2f-%.2f]' % (st.median(v), v[0], v[-1]))" "$@"; }
+# The floor: mempool and net_null's per-frame free alone, nothing written per frame (the
+# most any generator can reach on net_null).
+floor_runs=()
+for ((i = 0; i < runs; i++)); do
+  floor_runs+=("$(build/tests/perf/null_tx_floor "$secs" -l 0-1 "${tp_mem[@]}" --no-pci --vdev net_null0 \
+    --file-prefix lr-bench-floor --log-level lib.eal:warning | grep -o "Mpps=[0-9.]*" | cut -d= -f2 | awk '{print $1 * 1e6}')")
+done
+floor_tx=$(stats "${floor_runs[@]}")
 lr_tx=$(stats "${lr_runs[@]}")
 tp_tx=$(stats "${tp_runs[@]}")
 
@@ -82,6 +91,8 @@ echo "CPU: $cpu; $(nproc) CPUs; $secs s per run; hugepages: $huge; DPDK $(pkg-co
 printf "%-64s %s\n" "benchmark (one lcore each)" "Mpps"
 printf "%-64s %s\n" "TX 64 B, net_null: dpdk-testpmd --forward-mode=txonly" "$tp_tx"
 printf "%-64s %s\n" "TX 64 B, net_null: linerate (VLAN+IPv4+UDP, signature, checksums)" "$lr_tx"
+printf "%-64s %s\n" "TX 64 B, net_null floor: mempool + PMD, nothing written per frame" "$floor_tx"
+python3 -c "import sys; print('linerate TX / testpmd: %.2fx (medians)' % (float(sys.argv[1]) / float(sys.argv[2])))" "${lr_tx%% *}" "${tp_tx%% *}"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames in cache" "$rx_hot"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames from memory" "$rx_cold"
 printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"

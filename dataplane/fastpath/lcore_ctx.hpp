@@ -43,6 +43,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint16_t queue_id = 0;
   uint8_t lane = 0;
   bool finished = false;        ///< owner's view of `done`
+  bool headers_fixed = false;   ///< the plan's headers_fixed: only signatures written per frame
   const wire::TxStreamPlan* plan = nullptr;
   rte_mempool* pool = nullptr;
   uint64_t remaining = kUnlimited;  ///< frames left (count mode)

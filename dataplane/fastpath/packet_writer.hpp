@@ -150,4 +150,64 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
   store_be16(frame + l4 + 6, udp_csum);
 }
 
+/// Whether every frame of the plan has the same size and headers: then each mbuf of
+/// the stream's pool holds the whole frame from the start (prepare_fixed_frame), and a
+/// frame's own bytes are only its signature and, without checksum offload, the UDP
+/// checksum. The common case (RFC 2544 at one size, one flow) and the fastest.
+inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept { return !plan.multi_size && plan.vary.empty(); }
+
+/// What the frames of one burst of a fixed-header stream share: the signature without
+/// its sequence number and check byte, and the sums those leave out.
+struct FixedBurst {
+  uint64_t sig_lo = 0;         ///< signature bytes 0-7 with sequence bytes 5-7 zero
+  uint64_t sig_hi = 0;         ///< bytes 8-13 with sequence byte 8 and the check zero
+  uint32_t check_base = 0;     ///< the check byte's sum over everything but the sequence
+  uint32_t udp_base = 0;       ///< UDP sum over everything but the sequence and the check
+  uint16_t sig_offset = 0;
+  uint16_t udp_csum_offset = 0;
+  bool sig_odd = false;        ///< signature at an odd offset from the UDP header
+};
+
+inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint32_t tx_ns) noexcept {
+  using namespace lr::wire;
+  const SizeEntry& size = plan.sizes[0];
+  FixedBurst b;
+  b.sig_offset = static_cast<uint16_t>(size.data_len - kSignatureBytes);
+  b.udp_csum_offset = static_cast<uint16_t>(plan.l4_offset + 6);
+  b.sig_odd = ((b.sig_offset - plan.l4_offset) & 1) != 0;
+  b.sig_lo = uint64_t{kSignatureMagic} | uint64_t{plan.stream_id} << 16 | uint64_t{lane} << 32;
+  b.sig_hi = uint64_t{tx_ns} << 8;
+  b.check_base = (kSignatureMagic & 0xFF) + (kSignatureMagic >> 8) + (plan.stream_id & 0xFF) + (plan.stream_id >> 8) +
+                 lane + byte_sum8(tx_ns);
+  b.udp_base = size.udp_base_sum + signature_csum(SignatureWords{b.sig_lo, b.sig_hi}, b.sig_odd);
+  return b;
+}
+
+/// Writes the signature of frame `seq` (and its UDP checksum unless the port computes
+/// it) into a frame that prepare_fixed_frame made: equal to write_frame's bytes. The
+/// sequence's and the check byte's share of the UDP sum is added as the 16-bit words
+/// they fall in, so the constant part is summed once per burst, not per frame.
+template <bool kHwChecksum>
+[[gnu::always_inline]] inline void write_fixed_frame(uint8_t* frame, const FixedBurst& b, uint32_t seq) noexcept {
+  using namespace lr::wire;
+  const uint32_t pairs = (seq & 0x00FF00FFu) + ((seq >> 8) & 0x00FF00FFu);
+  const uint32_t check = ((b.check_base + ((pairs * 0x00010001u) >> 16)) ^ 0xA5u) & 0xFFu;
+  const SignatureWords words{b.sig_lo | (uint64_t{seq} & 0xFFFFFF) << 40,
+                             b.sig_hi | seq >> 24 | uint64_t{check} << 40};
+  write_signature(frame + b.sig_offset, words);
+  if constexpr (kHwChecksum) return;
+  // Sequence bytes sit at signature offsets 5-8, the check at 13; which half of a
+  // 16-bit word each lands in depends on the signature's parity in the UDP datagram.
+  uint32_t sum = b.udp_base;
+  if (b.sig_odd) {
+    sum += ((seq & 0xFF) << 8) + ((seq >> 8) & 0xFFFF) + (seq >> 24) + (check << 8);
+  } else {
+    const uint32_t mid = (seq >> 8) & 0xFFFF;
+    sum += (seq & 0xFF) + (((mid << 8) | (mid >> 8)) & 0xFFFF) + ((seq >> 16) & 0xFF00) + check;
+  }
+  uint16_t udp_csum = static_cast<uint16_t>(~csum_fold(sum));
+  if (udp_csum == 0) udp_csum = 0xFFFF;  // RFC 768: 0 means "no checksum"
+  store_be16(frame + b.udp_csum_offset, udp_csum);
+}
+
 }  // namespace lr::fast

@@ -48,6 +48,29 @@ void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, 
   }
 }
 
+// The same for a fixed-header stream (headers_fixed): the pool's mbufs already hold
+// the frame, so per frame only the signature and the UDP checksum are written.
+template <bool kHwChecksum>
+void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
+                      uint32_t tx_ns) noexcept {
+  const wire::TxStreamPlan& plan = *lane.plan;
+  const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
+  const uint16_t data_len = plan.sizes[0].data_len;
+  const uint64_t ol_flags = plan.ol_flags;
+  const uint64_t tx_offload = plan.tx_offload;
+  const auto seq = static_cast<uint32_t>(cursor.seq);
+  for (uint32_t i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    m->data_off = RTE_PKTMBUF_HEADROOM;
+    write_fixed_frame<kHwChecksum>(rte_pktmbuf_mtod(m, uint8_t*), burst, seq + i);
+    m->data_len = data_len;
+    m->pkt_len = data_len;
+    m->ol_flags = ol_flags;
+    if (kHwChecksum) m->tx_offload = tx_offload;
+  }
+  cursor.seq += n;  // no sizes or fields to step
+}
+
 }  // namespace
 
 uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept {
@@ -66,7 +89,11 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
   uint16_t lens[kTxBurst];
   const wire::TxStreamPlan& plan = *lane.plan;
   const uint64_t first_seq = lane.cursor.seq;
-  if (plan.hw_checksum) {
+  const bool fixed = lane.headers_fixed;
+  if (fixed) {
+    if (plan.hw_checksum) fill_fixed_burst<true>(lane, lane.cursor, pkts, n, tx_ns);
+    else fill_fixed_burst<false>(lane, lane.cursor, pkts, n, tx_ns);
+  } else if (plan.hw_checksum) {
     if (plan.multi_size) fill_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
     else fill_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
   } else {
@@ -83,7 +110,11 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
     lane.cursor = cursor_at(plan, first_seq + sent);
   }
   uint64_t bytes = 0;
-  for (uint16_t i = 0; i < sent; ++i) bytes += lens[i] + 4u;  // + FCS
+  if (fixed) {
+    bytes = uint64_t{sent} * (plan.sizes[0].data_len + 4u);  // + FCS
+  } else {
+    for (uint16_t i = 0; i < sent; ++i) bytes += lens[i] + 4u;
+  }
   if (lane.remaining != kUnlimited) lane.remaining -= sent;
   counter_add(lane.tx_packets, sent);
   counter_add(lane.tx_bytes, bytes);

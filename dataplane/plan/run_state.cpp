@@ -12,6 +12,7 @@
 
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/profile/load_toml.hpp"
+#include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/stream_builder.hpp"
@@ -30,6 +31,16 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
   std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM, plan->template_bytes.data(),
               plan->template_bytes.size());
   *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
+  if (!fast::headers_fixed(*plan)) return;
+  // One frame written whole (sequence 0): the IPv4 checksum, and with offload the
+  // pseudo-header sum, are then in place for every frame (see write_fixed_frame).
+  uint16_t no_signature_yet = 0;
+  const wire::Signature first{plan->stream_id, 0, 0, 0};
+  uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
+  if (plan->hw_checksum)
+    fast::write_frame<true, false>(frame, *plan, plan->sizes[0], no_signature_yet, first, fast::FrameCursor{});
+  else
+    fast::write_frame<false, false>(frame, *plan, plan->sizes[0], no_signature_yet, first, fast::FrameCursor{});
 }
 
 // An error found once the ports are up, at the stream key's own place in its file.
@@ -136,6 +147,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       t.port_id = in.ports[stream.tx_port].port_id();
       t.queue_id = stream.lanes[lane].first;
       t.lane = static_cast<uint8_t>(lane);
+      t.headers_fixed = fast::headers_fixed(stream.plan[0]);
       t.cursor = fast::cursor_at(stream.plan[0], 0);
       t.lag_window_fp = fast::lag_window_fp(in.tsc_hz);
       if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);

@@ -156,6 +156,68 @@ TEST(PacketWriter, HardwareChecksumLeavesPseudoHeaderSumForTheNic) {
   }
 }
 
+// A fixed-header stream's TX loop writes only the signature and the UDP checksum into
+// a frame written whole once: the bytes must equal write_frame's for every frame, with
+// the signature at an even and an odd offset in the datagram, IPv4 and IPv6, software
+// and offloaded checksums, across the sequence's byte carries and its 32-bit wrap, on
+// several lanes and clocks.
+TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
+  int odd_seen = 0;
+  for (const uint16_t frame_size : {64, 65, 101, 1518}) {
+    for (const bool v6 : {false, true}) {
+      for (const bool hw : {false, true}) {
+        profile::StreamCfg s;
+        s.frame.sizes = {frame_size};
+        if (!v6) s.vlan = profile::VlanCfg{100, 3};
+        if (v6) s.ip_version = profile::IpVersion::kV6;
+        if (v6 && frame_size < 80) s.frame.sizes = {static_cast<uint16_t>(frame_size + 16)};  // its smallest is 80
+        wire::TxStreamPlan plan = plan::build_stream_plan(s, 513);
+        plan.hw_checksum = hw;
+        ASSERT_TRUE(headers_fixed(plan));
+        const wire::SizeEntry& size = plan.sizes[0];
+        std::vector<uint8_t> fixed(plan.template_bytes.begin(), plan.template_bytes.end());
+        uint16_t none = 0;
+        if (hw) write_frame<true, false>(fixed.data(), plan, size, none, wire::Signature{513, 0, 0, 0}, FrameCursor{});
+        else write_frame<false, false>(fixed.data(), plan, size, none, wire::Signature{513, 0, 0, 0}, FrameCursor{});
+        odd_seen += ((size.data_len - wire::kSignatureBytes - plan.l4_offset) & 1);
+        for (const uint32_t first : {0u, 0xFFu, 0xFFFFF0u, 0x7FFFFFF8u, 0xFFFFFFF0u}) {
+          for (const uint8_t lane : {uint8_t{0}, uint8_t{7}}) {
+            for (const uint32_t tx_ns : {0u, 0x12345678u, 0xFFFFFFFFu}) {
+              const FixedBurst burst = fixed_burst(plan, lane, tx_ns);
+              for (uint32_t k = 0; k < 32; ++k) {
+                const uint32_t seq = first + k;
+                if (hw) write_fixed_frame<true>(fixed.data(), burst, seq);
+                else write_fixed_frame<false>(fixed.data(), burst, seq);
+                std::vector<uint8_t> whole(plan.template_bytes.begin(), plan.template_bytes.end());
+                const wire::Signature sig{513, lane, seq, tx_ns};
+                if (hw) write_frame<true, false>(whole.data(), plan, size, none, sig, cursor_at(plan, seq));
+                else write_frame<false, false>(whole.data(), plan, size, none, sig, cursor_at(plan, seq));
+                ASSERT_EQ(hex(fixed.data(), size.data_len), hex(whole.data(), size.data_len))
+                    << frame_size << " B " << (v6 ? "IPv6" : "IPv4") << (hw ? " offload" : "") << " seq " << seq
+                    << " lane " << int{lane} << " tx_ns " << tx_ns;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(odd_seen, 0) << "no signature at an odd offset was tried";
+}
+
+// Any varying field or second size needs the whole writer.
+TEST(PacketWriter, VaryingFieldsOrSizesAreNotFixedHeaders) {
+  profile::StreamCfg s;
+  EXPECT_TRUE(headers_fixed(plan::build_stream_plan(s, 0)));
+  s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 7, 1});
+  EXPECT_FALSE(headers_fixed(plan::build_stream_plan(s, 0)));
+  s.vary.clear();
+  s.frame.kind = profile::FrameSizeKind::kImix;
+  s.frame.sizes = {90, 333};
+  s.frame.weights = {1, 1};
+  EXPECT_FALSE(headers_fixed(plan::build_stream_plan(s, 0)));
+}
+
 TEST(StreamBuilder, ImixScheduleInterleavesByWeight) {
   EXPECT_EQ(plan::imix_schedule({7, 4, 1}).size(), 12u);
   const std::vector<uint16_t> order = plan::imix_schedule({70, 40, 10});
