@@ -180,10 +180,10 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
   }
   for (EthdevPort& p : st.ports)
     if (auto ok = p.set_started(true); !ok) return ok;
-  // One baseline per port and run, taken at one moment: the port's own counters and
-  // the merged view (xstats, the kernel's) that port control reports.
+  // One baseline per port and run, kept by its port control: the port's own counters
+  // and the merged view (xstats, the kernel's).
   for (EthdevPort& p : st.ports) {
-    p.mark_baseline();
+    p.clear_rx_after_drain();
     p.set_in_run(true);
   }
   st.controls->mark_baselines();

@@ -118,18 +118,6 @@ void EthdevPort::close() {
   closed_ = true;
 }
 
-Result<PortCounters> EthdevPort::counters_this_run() const {
-  if (closed_) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", cfg_.name));
-  auto now = read_port_counters(info_.port_id);
-  if (!now) return std::unexpected(now.error());
-  return *now - baseline_;
-}
-
-void EthdevPort::mark_baseline() {
-  rx_after_drain_ = 0;
-  if (auto now = read_port_counters(info_.port_id)) baseline_ = *now;
-}
-
 void EthdevPort::release_sent_mbufs() {
   if (closed_ || !started_) return;
   for (uint16_t q = 0; q < cfg_.tx_queues; ++q) (void)rte_eth_tx_done_cleanup(info_.port_id, q, 0);

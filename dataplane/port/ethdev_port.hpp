@@ -1,8 +1,9 @@
 #pragma once
 // One port's ethdev side, owned once: its profile settings, ethdev identity, RX mempool,
-// link, started / closed state and the counters baseline of the current run. The engine
-// owns these (one per profile port) and so does, through them, port control: a link or
-// link-speed change goes to the port itself, whoever asks. Thread: mgmt.
+// link, started / closed state and the frames left after a drain (the run's counter
+// baseline is its PortControl's). The engine owns these (one per profile port) and so
+// does, through them, port control: a link or link-speed change goes to the port
+// itself, whoever asks. Thread: mgmt.
 
 #include <cstdint>
 #include <string>
@@ -78,10 +79,6 @@ class EthdevPort final : public EthdevLink {
   void stop();
   void close();
 
-  /// The port's own counters since mark_baseline (the run's start).
-  Result<PortCounters> counters_this_run() const;
-  void mark_baseline();
-
   /// Frames still queued on the RX queues after a drain: freed (so their mbufs return)
   /// and counted in rx_after_drain.
   void drain_rx_queues(uint32_t slack_mbufs, uint16_t burst);
@@ -102,7 +99,6 @@ class EthdevPort final : public EthdevLink {
   bool tx_checksum_offload_ = false;
   uint32_t link_speeds_ = 0;
   uint64_t speed_bps_ = 0;
-  PortCounters baseline_;
   uint64_t rx_after_drain_ = 0;
 };
 

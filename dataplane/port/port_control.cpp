@@ -384,24 +384,26 @@ Result<Served<std::vector<uint8_t>>> PortControl::module_eeprom() {
 
 // ---- counters ----
 
-std::vector<MergedCounter> PortControl::counters(std::vector<std::string>* errors) {
+namespace {
+
+std::array<std::pair<const char*, uint64_t>, 8> ethdev_fields(const PortCounters& c) {
+  return {{{"ipackets", c.ipackets},
+           {"opackets", c.opackets},
+           {"ibytes", c.ibytes},
+           {"obytes", c.obytes},
+           {"imissed", c.imissed},
+           {"ierrors", c.ierrors},
+           {"oerrors", c.oerrors},
+           {"rx_nombuf", c.rx_nombuf}}};
+}
+
+}  // namespace
+
+std::vector<NamedCounter> PortControl::read_named_counters(std::vector<std::string>* errors) {
   std::vector<NamedCounter> all;
   const auto note = [&](const Error& e) {
     if (errors != nullptr) errors->push_back(to_string(e));
   };
-  if (auto basic = read_port_counters(port_id_)) {
-    const std::array<std::pair<const char*, uint64_t>, 8> fields{{{"ipackets", basic->ipackets},
-                                                                   {"opackets", basic->opackets},
-                                                                   {"ibytes", basic->ibytes},
-                                                                   {"obytes", basic->obytes},
-                                                                   {"imissed", basic->imissed},
-                                                                   {"ierrors", basic->ierrors},
-                                                                   {"oerrors", basic->oerrors},
-                                                                   {"rx_nombuf", basic->rx_nombuf}}};
-    for (const auto& [name, value] : fields) all.push_back(NamedCounter{name, "ethdev", value});
-  } else {
-    note(basic.error());
-  }
   if (auto xstats = read_xstats(port_id_)) {
     for (auto& [name, value] : *xstats) all.push_back(NamedCounter{std::move(name), "xstats", value});
   } else {
@@ -414,20 +416,41 @@ std::vector<MergedCounter> PortControl::counters(std::vector<std::string>* error
       else if (kernel.error().code != Errc::kNotSupported) note(kernel.error());
     }
   }
+  return all;
+}
+
+std::vector<MergedCounter> PortControl::counters(std::vector<std::string>* errors) {
   std::vector<MergedCounter> out;
-  out.reserve(all.size());
-  for (NamedCounter& c : all) {
-    const auto base = baseline_.find(c.source + "/" + c.name);
-    const uint64_t since = base == baseline_.end() ? c.value : c.value - std::min(c.value, base->second);
+  const auto add = [&](NamedCounter c, uint64_t since) {
     std::string canonical = canonical_counter_name(c.source, c.name);
     out.push_back(MergedCounter{std::move(c), std::move(canonical), since});
+  };
+  if (auto basic = read_port_counters(port_id_)) {
+    const auto now = ethdev_fields(*basic);
+    const auto since = ethdev_fields(*basic - baseline_.ethdev);
+    for (size_t i = 0; i < now.size(); ++i) add(NamedCounter{now[i].first, "ethdev", now[i].second}, since[i].second);
+  } else if (errors != nullptr) {
+    errors->push_back(to_string(basic.error()));
+  }
+  for (NamedCounter& c : read_named_counters(errors)) {
+    const auto base = baseline_.named.find(c.source + "/" + c.name);
+    const uint64_t since = base == baseline_.named.end() ? c.value : c.value - std::min(c.value, base->second);
+    add(std::move(c), since);
   }
   return out;
 }
 
+Result<PortCounters> PortControl::port_counters_this_run() const {
+  auto now = read_port_counters(port_id_);
+  if (!now) return std::unexpected(now.error());
+  return *now - baseline_.ethdev;
+}
+
 void PortControl::mark_baseline() {
-  baseline_.clear();
-  for (const MergedCounter& m : counters()) baseline_[m.counter.source + "/" + m.counter.name] = m.counter.value;
+  RunBaseline next;
+  if (auto basic = read_port_counters(port_id_)) next.ethdev = *basic;
+  for (const NamedCounter& c : read_named_counters(nullptr)) next.named[c.source + "/" + c.name] = c.value;
+  baseline_ = std::move(next);
 }
 
 // ---- discovery ----

@@ -89,7 +89,10 @@ class PortControl {
   /// Every counter of every source, with its canonical name and its value since the
   /// baseline. Sources that fail are skipped (their error is in `errors`).
   std::vector<MergedCounter> counters(std::vector<std::string>* errors = nullptr);
-  /// Takes the current values as the baseline (at each run's start).
+  /// What the port itself counted (rte_eth_stats) since the baseline: the run report's
+  /// port counters.
+  Result<PortCounters> port_counters_this_run() const;
+  /// Takes every source's current values as the port's one baseline (at each run's start).
   void mark_baseline();
 
   // ---- leaving the port as it was found (settings_restore.cpp) ----
@@ -135,7 +138,16 @@ class PortControl {
     uint32_t speed_mbps = 0;
   };
   std::optional<SpeedCheck> pending_speed_check_;  ///< set by set_ethdev_speeds, for verify_link_set
-  std::map<std::string, uint64_t> baseline_;  // "source/name" -> value
+  /// The port's counters at the run's start: rte_eth_stats, and the named counters
+  /// (xstats, the kernel's) as "source/name" -> value.
+  struct RunBaseline {
+    PortCounters ethdev;
+    std::map<std::string, uint64_t> named;
+  };
+  /// xstats and the kernel netdev's counters (ethtool -S, FEC), as read now.
+  std::vector<NamedCounter> read_named_counters(std::vector<std::string>* errors);
+
+  RunBaseline baseline_;
   /// What the port had before linerate's first change of each setting (unset: not
   /// changed, or not readable: PFC set through ethdev).
   struct Originals {
