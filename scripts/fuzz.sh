@@ -12,10 +12,13 @@ if [[ -z $cxx ]]; then
 fi
 mkdir -p build-fuzz
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I.)
+# The two targets build side by side (one CPU each), then run side by side.
 "$cxx" "${flags[@]}" -o build-fuzz/rpc_request_fuzz tests/fuzz/rpc_request_fuzz.cpp \
-  dataplane/mgmt/dispatcher.cpp dataplane/api/rpc.cpp -lfmt
+  dataplane/mgmt/dispatcher.cpp dataplane/api/rpc.cpp -lfmt &
+rpc_build=$!
 "$cxx" "${flags[@]}" -o build-fuzz/module_eeprom_fuzz tests/fuzz/module_eeprom_fuzz.cpp \
   dataplane/port/module/{module_identity,sff8472,sff8636,cmis,decoded_module}.cpp -lfmt
+wait "$rpc_build"
 
 # run TARGET CORPUS MAX_LEN: bounded, the findings' inputs stay in build-fuzz/.
 run() {
@@ -34,5 +37,12 @@ run() {
   fi
   echo "fuzz: $target ran ${secs}s without a finding"
 }
-run rpc_request_fuzz tests/fuzz/corpus/rpc 4096
-run module_eeprom_fuzz tests/fuzz/corpus/module_eeprom 800
+( run rpc_request_fuzz tests/fuzz/corpus/rpc 4096 ) > build-fuzz/rpc_request_fuzz.summary 2>&1 &
+rpc_run=$!
+( run module_eeprom_fuzz tests/fuzz/corpus/module_eeprom 800 ) > build-fuzz/module_eeprom_fuzz.summary 2>&1 &
+module_run=$!
+rc=0
+wait "$rpc_run" || rc=$?
+wait "$module_run" || rc=$?
+cat build-fuzz/rpc_request_fuzz.summary build-fuzz/module_eeprom_fuzz.summary
+exit "$rc"

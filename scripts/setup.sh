@@ -50,7 +50,9 @@ fi
 
 build=${LR_BUILD_DIR:-build}
 if [[ ! -f "$build/build.ninja" ]]; then
-  meson setup "$build" --buildtype=release >/dev/null
+  # Unity build: one translation unit per few sources (4 min instead of 5.5 on 2 CPUs);
+  # `meson configure build -Dunity=off` for quicker rebuilds while editing.
+  meson setup "$build" --buildtype=release -Dunity=on >/dev/null
 fi
 ninja -C "$build" >/dev/null
 echo "setup: built $build/dataplane/linerate-dataplane"
