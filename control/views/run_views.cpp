@@ -43,8 +43,13 @@ std::string plan_text(const api::RunPlan& plan) {
     const std::string stop = s.count != 0         ? fmt::format("{} frames", s.count)
                              : s.duration_ns != 0 ? fmt::format("{} s", static_cast<double>(s.duration_ns) / 1e9)
                                                   : std::string("until stopped");
-    out += fmt::format("  stream '{}' {} -> {}: {:.1f} B mean frame, {}, {}, lanes:{}\n", s.name, s.tx_port,
-                       s.rx_port.value_or("(transmit only)"), s.frame_bytes_mean,
+    // MAC Control: what each frame asks of the receiver, e.g. "PFC frames pausing 838.85 us each".
+    const std::string frames =
+        s.kind == "udp" ? fmt::format("{:.1f} B mean frame", s.frame_bytes_mean)
+        : s.pause_ns > 0 ? fmt::format("{} frames pausing {:.2f} us each", s.kind == "pfc" ? "PFC" : "PAUSE", s.pause_ns / 1e3)
+                         : fmt::format("{} frames (XON: quanta 0)", s.kind == "pfc" ? "PFC" : "PAUSE");
+    out += fmt::format("  stream '{}' {} -> {}: {}, {}, {}, lanes:{}\n", s.name, s.tx_port,
+                       s.rx_port.value_or("(transmit only)"), frames,
                        s.target_pps > 0 ? fmt::format("{:.6f} Mpps", s.target_pps / 1e6) : std::string("max rate"), stop,
                        lanes);
   }

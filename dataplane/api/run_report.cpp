@@ -156,6 +156,8 @@ void stream_plan_fields(S& s, Fn&& fn) {
   fn("count", s.count);
   fn("duration_ns", s.duration_ns);
   fn("lanes", s.lanes);
+  fn("kind", s.kind);
+  fn("pause_ns", s.pause_ns);
 }
 
 }  // namespace

@@ -211,6 +211,8 @@ struct StreamPlan {
   uint64_t count = 0;            ///< 0: no frame limit
   uint64_t duration_ns = 0;      ///< 0: no time limit
   std::vector<QueuePlan> lanes;  ///< each lane's TX queue and lcore
+  std::string kind = "udp";      ///< "udp", "pfc" (802.1Qbb) or "pause" (802.3x)
+  double pause_ns = 0;           ///< MAC Control: the pause each frame asks for (largest quanta) at the port's speed
 };
 
 struct RunPlan {

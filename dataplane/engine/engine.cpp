@@ -163,6 +163,10 @@ api::RunPlan Engine::plan() const {
     api::StreamPlan sp{s.cfg.name, s.cfg.tx_port, s.cfg.rx_port, s.cfg.frame.mean(), s.pps, s.cfg.count,
                        s.cfg.duration_ns, {}};
     for (const auto& [queue, lcore] : s.lanes) sp.lanes.push_back({queue, lcore, false});
+    if (s.cfg.kind != profile::StreamKind::kUdp) {
+      sp.kind = s.cfg.kind == profile::StreamKind::kPfc ? "pfc" : "pause";
+      sp.pause_ns = plan::pause_ns(s.cfg.mac_control.max_quanta(), st.ports[s.tx_port].speed_bps());
+    }
     out.streams.push_back(std::move(sp));
   }
   out.warnings = warnings();

@@ -97,6 +97,10 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
   LR_DASSERT(size.data_len >= plan.header_bytes + kSignatureBytes);
   LR_DASSERT(size.data_len <= plan.template_bytes.size());
   LR_DASSERT(kMultiSize == plan.multi_size || kMultiSize);
+  if (plan.mac_control) {  // no IP, no UDP: the signature sits in the frame's padding
+    write_signature(frame + size.data_len - kSignatureBytes, sig);
+    return;
+  }
   uint32_t ip_sum = size.ip_base_sum;
   uint32_t udp_sum = kHwChecksum ? size.phdr_base_sum : size.udp_base_sum;
   const uint16_t l3 = plan.l3_offset;
@@ -151,7 +155,7 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
 }
 
 /// Whether every frame of the plan has the same size and headers: then each mbuf of
-/// the stream's pool holds the whole frame from the start (prepare_fixed_frame), and a
+/// the stream's pool holds the whole frame from the start (when the pool is filled), and a
 /// frame's own bytes are only its signature and, without checksum offload, the UDP
 /// checksum. The common case (RFC 2544 at one size, one flow) and the fastest.
 inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept { return !plan.multi_size && plan.vary.empty(); }
@@ -183,11 +187,12 @@ inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint
   return b;
 }
 
-/// Writes the signature of frame `seq` (and its UDP checksum unless the port computes
-/// it) into a frame that prepare_fixed_frame made: equal to write_frame's bytes. The
+/// Writes the signature of frame `seq` (and, with kUdpChecksum, its UDP checksum: false
+/// when the port computes it or the frame has no UDP) into a frame its pool's filling
+/// wrote whole: equal to write_frame's bytes. The
 /// sequence's and the check byte's share of the UDP sum is added as the 16-bit words
 /// they fall in, so the constant part is summed once per burst, not per frame.
-template <bool kHwChecksum>
+template <bool kUdpChecksum>
 [[gnu::always_inline]] inline void write_fixed_frame(uint8_t* frame, const FixedBurst& b, uint32_t seq) noexcept {
   using namespace lr::wire;
   const uint32_t pairs = (seq & 0x00FF00FFu) + ((seq >> 8) & 0x00FF00FFu);
@@ -195,7 +200,7 @@ template <bool kHwChecksum>
   const SignatureWords words{b.sig_lo | (uint64_t{seq} & 0xFFFFFF) << 40,
                              b.sig_hi | seq >> 24 | uint64_t{check} << 40};
   write_signature(frame + b.sig_offset, words);
-  if constexpr (kHwChecksum) return;
+  if constexpr (!kUdpChecksum) return;
   // Sequence bytes sit at signature offsets 5-8, the check at 13; which half of a
   // 16-bit word each lands in depends on the signature's parity in the UDP datagram.
   uint32_t sum = b.udp_base;

@@ -50,7 +50,7 @@ void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, 
 
 // The same for a fixed-header stream (headers_fixed): the pool's mbufs already hold
 // the frame, so per frame only the signature and the UDP checksum are written.
-template <bool kHwChecksum>
+template <bool kUdpChecksum>
 void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
                       uint32_t tx_ns) noexcept {
   const wire::TxStreamPlan& plan = *lane.plan;
@@ -62,11 +62,11 @@ void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* 
   for (uint32_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     m->data_off = RTE_PKTMBUF_HEADROOM;
-    write_fixed_frame<kHwChecksum>(rte_pktmbuf_mtod(m, uint8_t*), burst, seq + i);
+    write_fixed_frame<kUdpChecksum>(rte_pktmbuf_mtod(m, uint8_t*), burst, seq + i);
     m->data_len = data_len;
     m->pkt_len = data_len;
     m->ol_flags = ol_flags;
-    if (kHwChecksum) m->tx_offload = tx_offload;
+    if (!kUdpChecksum) m->tx_offload = tx_offload;  // 0 without offload
   }
   cursor.seq += n;  // no sizes or fields to step
 }
@@ -91,8 +91,8 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
   const uint64_t first_seq = lane.cursor.seq;
   const bool fixed = lane.headers_fixed;
   if (fixed) {
-    if (plan.hw_checksum) fill_fixed_burst<true>(lane, lane.cursor, pkts, n, tx_ns);
-    else fill_fixed_burst<false>(lane, lane.cursor, pkts, n, tx_ns);
+    if (plan.hw_checksum || plan.mac_control) fill_fixed_burst<false>(lane, lane.cursor, pkts, n, tx_ns);
+    else fill_fixed_burst<true>(lane, lane.cursor, pkts, n, tx_ns);
   } else if (plan.hw_checksum) {
     if (plan.multi_size) fill_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
     else fill_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);

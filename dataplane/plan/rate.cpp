@@ -12,6 +12,15 @@ namespace lr::plan {
 Result<double> stream_pps(const profile::StreamCfg& stream, uint64_t link_bps, const std::string& port_name) {
   using profile::RateKind;
   const double frame = stream.frame.mean();
+  if (stream.mac_control.refresh_auto) {
+    // Twice per pause time: each frame renews the pause before half of it has run out.
+    if (link_bps == 0)
+      return make_error(Errc::kInvalid,
+                        fmt::format("stream '{}' refreshes its pause by the pause time, but port '{}' reports no link "
+                                    "speed to time quanta by; set speed = \"40G\" (for example) on the port",
+                                    stream.name, port_name));
+    return 2.0 / (pause_ns(stream.mac_control.max_quanta(), link_bps) * 1e-9);
+  }
   double pps = 0;
   switch (stream.rate.kind) {
     case RateKind::kMax:
@@ -45,6 +54,10 @@ Result<double> stream_pps(const profile::StreamCfg& stream, uint64_t link_bps, c
   }
   if (pps < 0.001) return make_error(Errc::kInvalid, fmt::format("stream '{}' rate is below 0.001 frames/s", stream.name));
   return pps;
+}
+
+double pause_ns(uint32_t quanta, uint64_t link_bps) noexcept {
+  return link_bps == 0 ? 0.0 : static_cast<double>(quanta) * kPauseQuantumBits * 1e9 / static_cast<double>(link_bps);
 }
 
 Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& streams) {

@@ -31,7 +31,7 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
   std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM, plan->template_bytes.data(),
               plan->template_bytes.size());
   *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
-  if (!fast::headers_fixed(*plan)) return;
+  if (!fast::headers_fixed(*plan) || plan->mac_control) return;  // nothing else to write
   // One frame written whole (sequence 0): the IPv4 checksum, and with offload the
   // pseudo-header sum, are then in place for every frame (see write_fixed_frame).
   uint16_t no_signature_yet = 0;
@@ -72,6 +72,16 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
                                                              cfg.frame.largest() - 14 - kFcsBytes - (cfg.vlan ? 4 : 0)))
                                           .error()));
     }
+    // i40e installs a TX filter for EtherType 0x8808 that no DPDK application can lift:
+    // the frames would be counted sent and never leave.
+    if (cfg.kind != profile::StreamKind::kUdp && tx.info().driver == "net_i40e")
+      return std::unexpected(at_key(cfg, i, "kind",
+                                    make_error(Errc::kNotSupported,
+                                               fmt::format("stream '{}': port '{}' (net_i40e) cannot send MAC Control "
+                                                           "frames: the i40e driver drops EtherType 0x8808 on transmit; "
+                                                           "send them from a port whose driver passes them (e.g. mlx5)",
+                                                           cfg.name, tx.name()))
+                                        .error()));
     auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
     if (!pps) return std::unexpected(at_key(cfg, i, "rate", pps.error()));
     s.pps = *pps;

@@ -144,6 +144,33 @@ SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
   return e;
 }
 
+// A MAC Control frame (IEEE 802.3 Annex 31B / 802.1Qbb): destination, source,
+// EtherType 0x8808, opcode, then PFC's class-enable vector and eight quanta or PAUSE's
+// one quanta, zero-padded to 60 bytes; the signature goes in the padding's last 14 bytes,
+// which a receiver of MAC Control frames ignores.
+TxStreamPlan build_mac_control_plan(const profile::StreamCfg& s, TxStreamPlan plan) {
+  const profile::MacControlCfg& mc = s.mac_control;
+  const bool pfc = s.kind == profile::StreamKind::kPfc;
+  plan.mac_control = true;
+  plan.header_bytes = profile::header_bytes(s);
+  plan.template_bytes.assign(kMinFrameBytes - kFcsBytes, 0);
+  uint8_t* f = plan.template_bytes.data();
+  std::memcpy(f, s.eth_dst.data(), 6);
+  std::memcpy(f + 6, s.eth_src.data(), 6);
+  store_be16(f + 12, profile::kMacControlEtherType);
+  store_be16(f + 14, mc.opcode != 0 ? mc.opcode : pfc ? profile::kOpcodePfc : profile::kOpcodePause);
+  if (pfc) {
+    store_be16(f + 16, static_cast<uint16_t>((mc.reserved_bits ? 0xFF00 : 0) | mc.class_enable));
+    for (unsigned p = 0; p < 8; ++p) store_be16(f + 18 + 2 * p, mc.quanta[p]);
+  } else {
+    store_be16(f + 16, mc.quanta[0]);
+  }
+  SizeEntry size;
+  size.data_len = static_cast<uint16_t>(plan.template_bytes.size());
+  plan.sizes.push_back(size);
+  return plan;
+}
+
 }  // namespace
 
 std::vector<uint16_t> imix_schedule(const std::vector<uint32_t>& weights) {
@@ -175,6 +202,7 @@ wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t strea
   TxStreamPlan plan;
   plan.stream_id = stream_id;
   plan.n_lanes = s.lanes;
+  if (s.kind != profile::StreamKind::kUdp) return build_mac_control_plan(s, std::move(plan));
   plan.ipv6 = s.ip_version == profile::IpVersion::kV6;
   plan.l3_offset = s.vlan ? 18 : 14;
   plan.l4_offset = static_cast<uint16_t>(plan.l3_offset + (plan.ipv6 ? 40 : 20));

@@ -320,6 +320,88 @@ VaryCfg read_vary(TableReader& in, const StreamCfg& stream) {
   return vary;
 }
 
+// kind = "pfc" | "pause": a MAC Control stream. Its frames are 64 bytes, untagged,
+// without IP or UDP, so those headers' keys are refused; the MAC Control keys are
+// refused on a UDP stream.
+void read_mac_control(TableReader& in, StreamCfg& stream) {
+  constexpr std::array<const char*, 6> kControlKeys{"priorities", "quanta", "class_enable", "reserved_bits", "opcode",
+                                                    "refresh"};
+  const auto kind = in.string("kind");
+  if (!kind || *kind == "udp") {
+    for (const char* key : kControlKeys)
+      if (const toml::node* node = in.find(key))
+        in.fail(node, key, "applies to MAC Control streams only (kind = \"pfc\" or \"pause\")");
+    return;
+  }
+  if (*kind == "pfc") stream.kind = StreamKind::kPfc;
+  else if (*kind == "pause") stream.kind = StreamKind::kPause;
+  else in.fail(in.find("kind"), "kind", fmt::format("'{}' is not udp, pfc or pause", *kind));
+  const bool pfc = stream.kind == StreamKind::kPfc;
+  for (const char* key : {"vlan", "ipv4", "ipv6", "udp", "vary"})
+    if (const toml::node* node = in.find(key))
+      in.fail(node, key, fmt::format("a {} stream sends MAC Control frames, which have no VLAN, IP or UDP header",
+                                     *kind));
+  if (const toml::node* node = in.find("frame_size"); node != nullptr && node->value<int64_t>() != 64)
+    in.fail(node, "frame_size", "MAC Control frames are 64 bytes (leave frame_size out)");
+  MacControlCfg& mc = stream.mac_control;
+  // Priorities as a bit vector, from an array of distinct 0-7.
+  const auto priority_bits = [&](const char* key) -> std::optional<uint8_t> {
+    const toml::node* node = in.find(key);
+    if (node == nullptr) return std::nullopt;
+    const toml::array* array = node->as_array();
+    if (array == nullptr) in.fail(node, key, "expected a list of priorities 0-7, e.g. [3, 4]");
+    uint8_t bits = 0;
+    for (const toml::node& item : *array) {
+      const auto p = in.integer_of<uint8_t>(&item, key, 0, 7);
+      if ((bits >> p) & 1) in.fail(&item, key, fmt::format("priority {} is listed twice", p));
+      bits = static_cast<uint8_t>(bits | 1u << p);
+    }
+    return bits;
+  };
+  const toml::node* priorities = in.find("priorities");
+  if (!pfc) {
+    for (const char* key : {"priorities", "class_enable", "reserved_bits"})
+      if (const toml::node* node = in.find(key))
+        in.fail(node, key, "PAUSE (802.3x) pauses the whole link; this key is for kind = \"pfc\"");
+  } else if (priorities == nullptr) {
+    in.fail(nullptr, "priorities", "a PFC stream names the priorities it pauses, e.g. priorities = [3]");
+  }
+  const uint8_t paused = pfc ? *priority_bits("priorities") : 1;
+  if (pfc && paused == 0) in.fail(priorities, "priorities", "the list is empty");
+  uint16_t each = 65535;
+  bool per_priority = false;
+  if (const toml::node* node = in.find("quanta")) {
+    if (node->is_integer()) {
+      each = in.integer_of<uint16_t>(node, "quanta", 0, 65535);
+    } else if (const toml::array* array = node->as_array(); array != nullptr && pfc) {
+      if (array->size() != 8)
+        in.fail(node, "quanta", fmt::format("a list of quanta has one per priority 0-7: 8 values, not {}", array->size()));
+      for (size_t p = 0; p < 8; ++p) mc.quanta[p] = in.integer_of<uint16_t>(array->get(p), "quanta", 0, 65535);
+      per_priority = true;
+    } else {
+      in.fail(node, "quanta", pfc ? "expected quanta 0-65535, or a list of 8 (one per priority)" : "expected quanta 0-65535");
+    }
+  }
+  if (!per_priority)
+    for (unsigned p = 0; p < 8; ++p)
+      if ((paused >> p) & 1) mc.quanta[p] = each;
+  mc.class_enable = pfc ? paused : 0;
+  // Robustness cases: enable bits other than the priorities', the reserved high byte of
+  // the vector set, another opcode than the kind's (a PFC layout sent as PAUSE, ...).
+  if (auto bits = priority_bits("class_enable")) mc.class_enable = *bits;
+  if (auto v = in.boolean("reserved_bits")) mc.reserved_bits = *v;
+  if (auto v = in.integer<uint16_t>("opcode", 0, 65535)) mc.opcode = *v;
+  if (auto refresh = in.string("refresh")) {
+    if (*refresh != "auto")
+      in.fail(in.find("refresh"), "refresh", fmt::format("'{}' is not auto (or give rate instead)", *refresh));
+    if (const toml::node* rate = in.find("rate"))
+      in.fail(rate, "rate", "give rate or refresh = \"auto\", not both");
+    if (mc.max_quanta() == 0)
+      in.fail(in.find("refresh"), "refresh", "every quanta is 0 (XON): there is no pause to hold; give a rate");
+    mc.refresh_auto = true;
+  }
+}
+
 StreamCfg read_stream(TableReader& in) {
   StreamCfg stream;
   stream.loc = loc_of(in.table());
@@ -331,7 +413,8 @@ StreamCfg read_stream(TableReader& in) {
     if (!rate) in.fail(in.find("rate"), "rate", rate_refusal(*text));
     stream.rate = *rate;
   }
-  read_frame_size(in, stream);
+  read_mac_control(in, stream);
+  if (stream.kind == StreamKind::kUdp) read_frame_size(in, stream);
   if (auto v = in.integer<uint64_t>("count", 1, INT64_MAX)) stream.count = *v;
   if (auto v = in.parsed<uint64_t>("duration", parse_duration_ns, kDurationHelp)) {
     if (*v == 0) in.fail(in.find("duration"), "duration", "must be above zero (leave it out to run until stopped)");
@@ -355,7 +438,10 @@ StreamCfg read_stream(TableReader& in) {
     constexpr const char* kMacHelp = "a MAC address: write e.g. '02:00:00:00:00:01'";
     if (auto v = e.parsed<MacAddr>("src", parse_mac, kMacHelp)) stream.eth_src = *v;
     if (auto v = e.parsed<MacAddr>("dst", parse_mac, kMacHelp)) stream.eth_dst = *v;
+    else if (stream.kind != StreamKind::kUdp) stream.eth_dst = kMacControlDst;
     e.finish();
+  } else if (stream.kind != StreamKind::kUdp) {
+    stream.eth_dst = kMacControlDst;
   }
   if (const toml::table* vlan = in.subtable("vlan")) {
     TableReader v(*vlan, in.prefix() + "vlan.", in.file());

@@ -64,7 +64,12 @@ const PortCfg* Profile::find_port(const std::string& name) const noexcept {
   return nullptr;
 }
 
+uint16_t MacControlCfg::max_quanta() const noexcept { return *std::max_element(quanta.begin(), quanta.end()); }
+
 uint16_t header_bytes(const StreamCfg& stream) noexcept {
+  // Ethernet + opcode + (PFC: class-enable vector and eight quanta | PAUSE: one quanta).
+  if (stream.kind == StreamKind::kPfc) return 14 + 2 + 2 + 16;
+  if (stream.kind == StreamKind::kPause) return 14 + 2 + 2;
   uint16_t bytes = 14 + 8;  // Ethernet + UDP
   if (stream.vlan) bytes += 4;
   bytes += stream.ip_version == IpVersion::kV4 ? 20 : 40;

@@ -149,10 +149,34 @@ struct UdpCfg {
 
 enum class IpVersion : uint8_t { kV4, kV6 };
 
+/// What a stream's frames are: signed UDP over IPv4 / IPv6 (the default), or MAC Control
+/// frames: 802.1Qbb priority flow control or 802.3x PAUSE.
+enum class StreamKind : uint8_t { kUdp, kPfc, kPause };
+
+/// The MAC Control frame of a `kind = "pfc"` or `"pause"` stream. One quantum is 512 bit
+/// times at the link's speed; quanta 0 is XON (resume).
+struct MacControlCfg {
+  std::array<uint16_t, 8> quanta{};  ///< PFC: per priority; PAUSE: [0]
+  uint8_t class_enable = 0;          ///< PFC: bit n set = priority n's quanta apply
+  bool refresh_auto = false;         ///< rate: often enough to hold the pause (half its time)
+  uint16_t opcode = 0;               ///< 0: the kind's own (0x0101 PFC, 0x0001 PAUSE)
+  bool reserved_bits = false;        ///< PFC: the class-enable vector's reserved high byte set
+
+  uint16_t max_quanta() const noexcept;
+};
+
+/// Destination of MAC Control frames (IEEE 802.3 Annex 31B).
+inline constexpr std::array<uint8_t, 6> kMacControlDst{0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+inline constexpr uint16_t kMacControlEtherType = 0x8808;
+inline constexpr uint16_t kOpcodePause = 0x0001;
+inline constexpr uint16_t kOpcodePfc = 0x0101;
+
 struct StreamCfg {
   std::string name;
   std::string tx_port;
   std::optional<std::string> rx_port;  ///< none: transmit-only, the receiver is elsewhere
+  StreamKind kind = StreamKind::kUdp;
+  MacControlCfg mac_control;           ///< kind kPfc / kPause
   FrameSizeCfg frame;
   Rate rate;
   uint64_t count = 0;        ///< frames in total; 0 with duration_ns 0: continuous
@@ -269,7 +293,8 @@ struct Profile {
   const PortCfg* find_port(const std::string& name) const noexcept;
 };
 
-/// Bytes of Ethernet/VLAN/IP/UDP headers the stream's frames carry (no FCS).
+/// Bytes of Ethernet/VLAN/IP/UDP headers the stream's frames carry (no FCS); for a MAC
+/// Control stream its Ethernet header and MAC Control fields.
 uint16_t header_bytes(const StreamCfg& stream) noexcept;
 
 /// Smallest frame (incl. FCS) that holds the stream's headers and the signature.

@@ -69,6 +69,7 @@ struct TxStreamPlan {
   bool multi_size = false;     ///< lengths and checksum bases change per frame
   bool random_size = false;    ///< multi-size: size index hashed from the sequence, else size_schedule
   bool hw_checksum = false;    ///< the port computes IPv4 and UDP checksums (TX offload)
+  bool mac_control = false;    ///< a MAC Control frame (PFC / PAUSE): no IP or UDP, only the signature changes
   uint64_t ol_flags = 0;       ///< hw_checksum: the mbuf TX offload flags of every frame, else 0
   uint64_t tx_offload = 0;     ///< hw_checksum: the mbuf l2_len / l3_len / l4_len word
   uint16_t l3_offset = 14;

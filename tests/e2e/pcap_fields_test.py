@@ -133,6 +133,47 @@ vary = [ { field = "ipv6.dst", count = 5, step = 256 } ]
             self.assertEqual(dst, "2001:200::%x" % (0xff + (seq % 5) * 256))
             self.assertEqual(int(dscp), 10)
 
+    def test_pfc_frames_dissect_as_mac_control_and_refresh_their_pause(self):
+        """A PFC stream refreshed automatically: twice per pause time of its largest
+        quanta at the port's 10G (65535 quanta = 3355.39 us, so 596.05 frames/s), each
+        frame a MAC Control frame tshark reads as PFC, with the signature in its padding."""
+        pcap = os.path.join(self.dir, "pfc.pcap")
+        proc, report = self.run_dataplane("""
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+[run]
+drain = "50ms"
+[[port]]
+name = "cap"
+device = "net_pcap0,tx_pcap=%s"
+rx_queues = 0
+speed = "10G"
+[[stream]]
+name = "storm"
+tx_port = "cap"
+kind = "pfc"
+priorities = [3, 5]
+quanta = [0, 0, 0, 65535, 0, 1000, 0, 0]
+refresh = "auto"
+duration = "300ms"
+""" % pcap)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("stream 'storm' cap -> (transmit only): PFC frames pausing 3355.39 us each, 0.000596 Mpps", proc.stdout)
+        stream = report["streams"][0]
+        self.assertAlmostEqual(stream["target_pps"], 2 * 10e9 / (65535 * 512), places=6)
+        self.assertTrue(170 <= stream["tx_packets"] <= 179, stream["tx_packets"])
+        fields = ["frame.len", "eth.dst", "macc.opcode", "macc.cbfc.enbv"] + ["macc.cbfc.pause_time.c%d" % p for p in range(8)]
+        out = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-E", "separator=|"] + sum([["-e", f] for f in fields], []),
+                             capture_output=True, text=True, check=True).stdout.strip().split("\n")
+        self.assertEqual(len(out), stream["tx_packets"])
+        for seq, (line, raw) in enumerate(zip(out, lrtest.read_pcap(pcap))):
+            row = dict(zip(fields, line.split("|")))
+            self.assertEqual((row["frame.len"], row["eth.dst"]), ("60", "01:80:c2:00:00:01"))
+            self.assertEqual((int(row["macc.opcode"], 0), int(row["macc.cbfc.enbv"], 0)), (0x0101, 0x28))
+            self.assertEqual([int(row["macc.cbfc.pause_time.c%d" % p]) for p in range(8)], [0, 0, 0, 65535, 0, 1000, 0, 0])
+            self.check_signature({"raw": raw}, 0, seq, 34)
+
 
 if __name__ == "__main__":
     lrtest.main()

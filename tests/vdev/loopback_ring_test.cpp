@@ -21,7 +21,7 @@ std::vector<std::string> eal_test_args() {
   // Three lcores on the CI machine's two CPUs: workers 1 and 2 share CPU 1.
   return {"vdev_loopback_ring", "--lcores=0@0,1@1,2@1", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
           "--log-level", "lib.eal:warning",
-          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_ring7", "--vdev=net_null0"};
+          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_ring7", "--vdev=net_ring8", "--vdev=net_null0"};
 }
 
 namespace {
@@ -297,6 +297,47 @@ count = 5000
   auto refused = e.set_streams(streams);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().context, "stream 'third': no [[port]] is named 'nowhere'");
+}
+
+// MAC Control frames on a port that hands them to software: each carries the signature
+// in its padding, so a looped-back PFC or PAUSE stream is counted frame for frame like
+// any other (the basis of counting the PFC a device under test sends back).
+TEST(LoopbackRing, PfcAndPauseFramesAreSentAndCountedExactly) {
+  const dp::RunReport r = run(R"(
+[run]
+drain = "100ms"
+[[port]]
+name = "p0"
+device = "net_ring8"
+speed = "40G"
+[[stream]]
+name = "pfc3"
+tx_port = "p0"
+rx_port = "p0"
+kind = "pfc"
+priorities = [3]
+rate = "200kpps"
+count = 20000
+[[stream]]
+name = "pause"
+tx_port = "p0"
+rx_port = "p0"
+kind = "pause"
+quanta = 0
+rate = "max"
+count = 5000
+)");
+  ASSERT_EQ(r.streams.size(), 2u);
+  for (const auto& [index, frames] : {std::pair{0, 20000u}, std::pair{1, 5000u}}) {
+    const dp::StreamReport& s = r.streams[index];
+    EXPECT_EQ(s.tx_packets, frames) << s.name;
+    EXPECT_EQ(s.rx_packets, frames) << s.name;
+    EXPECT_EQ(s.tx_bytes, uint64_t{frames} * 64) << s.name;
+    EXPECT_EQ(s.lost, 0) << s.name;
+    EXPECT_EQ(s.out_of_order, 0u) << s.name;
+  }
+  EXPECT_EQ(r.ports[0].rx_no_signature, 0u);
+  EXPECT_EQ(r.mbufs_not_returned, 0u);
 }
 
 TEST(LoopbackRing, TransmitOnlyStreamHasNoReceiveSide) {

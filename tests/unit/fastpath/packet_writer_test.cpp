@@ -186,8 +186,8 @@ TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
               const FixedBurst burst = fixed_burst(plan, lane, tx_ns);
               for (uint32_t k = 0; k < 32; ++k) {
                 const uint32_t seq = first + k;
-                if (hw) write_fixed_frame<true>(fixed.data(), burst, seq);
-                else write_fixed_frame<false>(fixed.data(), burst, seq);
+                if (hw) write_fixed_frame<false>(fixed.data(), burst, seq);
+                else write_fixed_frame<true>(fixed.data(), burst, seq);
                 std::vector<uint8_t> whole(plan.template_bytes.begin(), plan.template_bytes.end());
                 const wire::Signature sig{513, lane, seq, tx_ns};
                 if (hw) write_frame<true, false>(whole.data(), plan, size, none, sig, cursor_at(plan, seq));
