@@ -165,7 +165,7 @@ inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept { return !pla
 struct FixedBurst {
   uint64_t sig_lo = 0;         ///< signature bytes 0-7 with sequence bytes 5-7 zero
   uint64_t sig_hi = 0;         ///< bytes 8-13 with sequence byte 8 and the check zero
-  uint32_t check_base = 0;     ///< the check byte's sum over everything but the sequence
+  uint32_t check_base = 0;     ///< the check byte's sum (mod 256) over everything but the sequence
   uint32_t udp_base = 0;       ///< UDP sum over everything but the sequence and the check
   uint16_t sig_offset = 0;
   uint16_t udp_csum_offset = 0;
@@ -179,10 +179,13 @@ inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint
   b.sig_offset = static_cast<uint16_t>(size.data_len - kSignatureBytes);
   b.udp_csum_offset = static_cast<uint16_t>(plan.l4_offset + 6);
   b.sig_odd = ((b.sig_offset - plan.l4_offset) & 1) != 0;
-  b.sig_lo = uint64_t{kSignatureMagic} | uint64_t{plan.stream_id} << 16 | uint64_t{lane} << 32;
-  b.sig_hi = uint64_t{tx_ns} << 8;
-  b.check_base = (kSignatureMagic & 0xFF) + (kSignatureMagic >> 8) + (plan.stream_id & 0xFF) + (plan.stream_id >> 8) +
-                 lane + byte_sum8(tx_ns);
+  // Frame 0's signature is the burst's with a zero sequence; its check byte, unmasked,
+  // is the sum of the other bytes (mod 256, all a check byte keeps).
+  const Signature first{plan.stream_id, lane, 0, tx_ns};
+  const SignatureWords words = encode_signature(first);
+  b.sig_lo = words.lo;
+  b.sig_hi = words.hi & ((uint64_t{1} << 40) - 1);  // without the check byte (bits 40-47)
+  b.check_base = signature_check(first) ^ 0xA5u;
   b.udp_base = size.udp_base_sum + signature_csum(SignatureWords{b.sig_lo, b.sig_hi}, b.sig_odd);
   return b;
 }
