@@ -292,7 +292,12 @@ int main(int argc, char** argv) {
     } else if (*stats) {
       if (!watch) {
         const json result = client.call("stats.streams");
-        print(result, as_json, lr::ctl::stream_table(lr::ctl::stream_reports(result)));
+        if (as_json) {
+          print(result, as_json, "");
+        } else {
+          const std::string pause = lr::ctl::pause_now(client);
+          print(result, as_json, lr::ctl::stream_table(lr::ctl::stream_reports(result)) + (pause.empty() ? "" : "\n" + pause));
+        }
       } else {
         return lr::ctl::run_stats_watch(client, as_json);
       }

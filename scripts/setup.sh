@@ -31,7 +31,12 @@ if ((${#missing[@]})); then
   # tshark asks whether non-root users may capture; they may not.
   echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Quiet unless it fails: then its last lines say why.
+  if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/linerate-setup-apt.log 2>&1; then
+    tail -n 30 /tmp/linerate-setup-apt.log >&2
+    echo "setup: apt-get install failed (whole log: /tmp/linerate-setup-apt.log)" >&2
+    exit 1
+  fi
 fi
 
 pages=${LR_HUGEPAGES:-1024}
@@ -54,5 +59,9 @@ if [[ ! -f "$build/build.ninja" ]]; then
   # `meson configure build -Dunity=off` for quicker rebuilds while editing.
   meson setup "$build" --buildtype=release -Dunity=on >/dev/null
 fi
-ninja -C "$build" >/dev/null
+if ! ninja -C "$build" >"$build/setup-ninja.log" 2>&1; then
+  grep -E -A12 "^FAILED|error:" "$build/setup-ninja.log" | head -n 60 >&2
+  echo "setup: the build failed (whole log: $build/setup-ninja.log)" >&2
+  exit 1
+fi
 echo "setup: built $build/dataplane/linerate-dataplane"

@@ -48,6 +48,19 @@ std::string port_rates_table(const json& before, const json& after, double secon
 
 }  // namespace
 
+std::string pause_now(DataplaneClient& client) {
+  std::vector<api::PortReport> ports;
+  for (const json& p : client.call("stats.ports")) {
+    api::PortReport port = api::port_report_from_json(p);
+    std::vector<api::NicCounter> counters;
+    const json pause_counters = client.call("port.counters", {{"port", port.name}, {"filter", "pause"}});
+    for (const json& c : pause_counters.value("counters", json::array())) counters.push_back(api::nic_counter_from_json(c));
+    port.nic_pause = api::nic_pause_counters(counters);
+    ports.push_back(std::move(port));
+  }
+  return pause_text(ports);
+}
+
 int run_top(DataplaneClient& client) {
   catch_stop_signals();
   QuitKey quit_key;
@@ -64,11 +77,13 @@ int run_top(DataplaneClient& client) {
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
     // Ports and streams over the same interval: the streams of a port add up to it.
-    std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s",
+    const std::string pause = pause_now(client);
+    std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
                 status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
                 seconds, port_rates_table(before, after, seconds).c_str(),
-                stream_table(with_interval_rates(streams_before, streams, seconds)).c_str());
+                stream_table(with_interval_rates(streams_before, streams, seconds)).c_str(), pause.empty() ? "" : "\n",
+                pause.c_str());
     std::fflush(stdout);
     before = after;
     streams_before = std::move(streams);
@@ -95,8 +110,10 @@ int run_stats_watch(DataplaneClient& client, bool as_json) {
     } else {
       const std::string title = fmt::format("{:%H:%M:%S}  tx_Mpps over the last {:.1f} s; counts since the run started\n",
                                             fmt::localtime(std::time(nullptr)), seconds);
-      std::printf("%s%s%s%s", terminal ? "\033[H\033[2J" : "", title.c_str(),
-                  stream_table(with_interval_rates(before, streams, seconds)).c_str(), terminal ? "" : "\n");
+      const std::string pause = pause_now(client);
+      std::printf("%s%s%s%s%s%s", terminal ? "\033[H\033[2J" : "", title.c_str(),
+                  stream_table(with_interval_rates(before, streams, seconds)).c_str(), pause.empty() ? "" : "\n",
+                  pause.c_str(), terminal ? "" : "\n");
     }
     std::fflush(stdout);
     before = std::move(streams);

@@ -8,6 +8,11 @@
 
 namespace lr::ctl {
 
+/// What the ports were asked to pause so far (run_views' pause_text): the MAC Control
+/// frames linerate received (stats.ports) and the NIC's per-priority pause counters
+/// (port.counters); "" when none.
+std::string pause_now(DataplaneClient& client);
+
 /// Full-screen view refreshed every second: per port Rx/Tx Mpps and Gbit/s, per stream
 /// loss, reorder and latency. Restores the terminal on exit. Returns the exit code.
 int run_top(DataplaneClient& client);

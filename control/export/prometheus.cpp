@@ -129,6 +129,39 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
     }
   }
 
+  // MAC Control frames linerate received on a port (stats.ports[].mac_control), per
+  // priority for PFC; the NIC's own pause counters come with the merged view below.
+  Family mc_frames("lr_port_rx_mac_control_frames_total", "counter",
+                   "MAC Control frames linerate received on the port, by opcode (pfc, pause, other).");
+  Family pfc_xoff("lr_port_rx_pfc_xoff_frames_total", "counter",
+                  "PFC frames received asking the priority to pause (quanta > 0).");
+  Family pfc_xon("lr_port_rx_pfc_xon_frames_total", "counter", "PFC frames received resuming the priority (quanta 0).");
+  Family pfc_asked("lr_port_rx_pfc_pause_asked_seconds_total", "counter",
+                   "Pause time the received PFC frames asked of the priority (quanta x 512 bit times at the port's speed).");
+  Family pause_xoff("lr_port_rx_pause_xoff_frames_total", "counter", "802.3x PAUSE frames received with quanta > 0.");
+  Family pause_xon("lr_port_rx_pause_xon_frames_total", "counter", "802.3x PAUSE frames received with quanta 0.");
+  Family pause_asked("lr_port_rx_pause_asked_seconds_total", "counter",
+                     "Pause time the received PAUSE frames asked (quanta x 512 bit times at the port's speed).");
+  for (const json& p : ports) {
+    const auto mc = p.find("mac_control");
+    if (mc == p.end() || !mc->is_object()) continue;
+    const std::string port = p.value("name", "");
+    for (const auto& [opcode, key] : {std::pair{"pfc", "pfc_frames"}, {"pause", "pause_frames"}, {"other", "other_frames"}})
+      mc_frames.add({{"port", port}, {"opcode", opcode}}, number(*mc, key));
+    for (const json& c : mc->value("pfc", json::array())) {
+      const std::vector<std::pair<std::string, std::string>> labels{{"port", port},
+                                                                   {"priority", std::to_string(c.value("priority", 0))}};
+      pfc_xoff.add(labels, number(c, "xoff"));
+      pfc_xon.add(labels, number(c, "xon"));
+      pfc_asked.add(labels, number(c, "pause_ns") * 1e-9);
+    }
+    if (const auto pause = mc->find("pause"); pause != mc->end() && pause->is_object()) {
+      pause_xoff.add({{"port", port}}, number(*pause, "xoff"));
+      pause_xon.add({{"port", port}}, number(*pause, "xon"));
+      pause_asked.add({{"port", port}}, number(*pause, "pause_ns") * 1e-9);
+    }
+  }
+
   // Stream metrics; the receive-side ones only for streams with an RX port.
   std::vector<Family> stream_families;
   for (const Metric& m : kStreamMetrics) stream_families.emplace_back(m.name, m.type, m.help);
@@ -207,6 +240,8 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
   std::string out;
   out += up.text();
   for (const Family& f : port_families) out += f.text();
+  for (const Family* f : {&mc_frames, &pfc_xoff, &pfc_xon, &pfc_asked, &pause_xoff, &pause_xon, &pause_asked})
+    out += f->text();
   for (const Family& f : stream_families) out += f.text();
   out += s_latency.text();
   out += s_jitter.text();

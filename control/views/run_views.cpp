@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace lr::ctl {
 
@@ -88,9 +90,47 @@ std::string run_table(const api::RunReport& r) {
     out += fmt::format("{:<{}} {:<{}} {:>12} {:>12} {:>9} {:>9} {:>9} {:>12}\n", p.name, w, p.driver, driver_w,
                        p.counters.opackets, p.counters.ipackets, p.counters.imissed, p.counters.ierrors,
                        p.counters.oerrors, p.rx_no_signature);
+  if (const std::string pause = pause_text(r.ports); !pause.empty()) out += "\n" + pause;
   if (r.mbufs_not_returned != 0)
     out += fmt::format("\nWARNING: {} mbufs did not return to their pools\n", r.mbufs_not_returned);
   for (const std::string& warning : r.warnings) out += "warning: " + warning + "\n";
+  return out;
+}
+
+namespace {
+
+std::string pause_class_line(const std::string& what, const api::PauseClassReport& c) {
+  std::string line = fmt::format("    {}: {} XOFF, {} XON, {} quanta", what, c.xoff, c.xon, c.quanta);
+  if (c.xoff != 0) {
+    line += c.pause_ns > 0 ? fmt::format(" = {:.3f} ms of pause asked", c.pause_ns / 1e6)
+                           : std::string(" (the port's speed is unknown: no pause time)");
+  }
+  return line + "\n";
+}
+
+std::string optional_count(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : std::string("-"); }
+
+}  // namespace
+
+std::string pause_text(const std::vector<api::PortReport>& ports) {
+  std::string out;
+  for (const api::PortReport& p : ports) {
+    if (const auto& m = p.mac_control) {
+      out += fmt::format("port {}: MAC Control frames received: {} PFC, {} PAUSE{}; first at {:.6f} s, last at {:.6f} s\n", p.name,
+                         m->pfc_frames, m->pause_frames,
+                         m->other_frames != 0 ? fmt::format(", {} with another opcode", m->other_frames) : std::string(),
+                         m->first_s, m->last_s);
+      for (const api::PauseClassReport& c : m->pfc) out += pause_class_line(fmt::format("priority {}", c.priority), c);
+      if (m->pause) out += pause_class_line("PAUSE", *m->pause);
+    }
+    if (!p.nic_pause.empty()) {
+      out += fmt::format("port {}: the NIC's pause counters (frames it consumed or sent itself)\n", p.name);
+      for (const api::NicPauseReport& n : p.nic_pause)
+        out += fmt::format("    priority {}: rx {} frames, {} us paused; tx {} frames, {} us\n", n.priority,
+                           optional_count(n.rx_frames), optional_count(n.rx_duration_us), optional_count(n.tx_frames),
+                           optional_count(n.tx_duration_us));
+    }
+  }
   return out;
 }
 

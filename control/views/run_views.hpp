@@ -28,6 +28,11 @@ std::string run_table(const api::RunReport& report);
 /// one line each; "" when no link changed.
 std::string link_changes(const api::RunReport& report);
 
+/// What the ports were asked to pause: the MAC Control frames linerate received (per
+/// priority: XOFF, XON, quanta and the pause they ask at the port's speed) and the NIC's
+/// own per-priority pause counters, a few lines per port; "" when there was none.
+std::string pause_text(const std::vector<api::PortReport>& ports);
+
 /// `after` with each stream's tx rate over the interval since `before` (matched by name),
 /// instead of the average since the run started: what a live view shows.
 std::vector<api::StreamReport> with_interval_rates(const std::vector<api::StreamReport>& before,

@@ -272,6 +272,12 @@ json to_json(const PortReport& p) {
     for (const SettingChange& c : p.settings_changed) changes.push_back(to_json(c));
     j["settings_changed"] = std::move(changes);
   }
+  if (p.mac_control) j["mac_control"] = to_json(*p.mac_control);
+  if (!p.nic_pause.empty()) {
+    json pause = json::array();
+    for (const NicPauseReport& n : p.nic_pause) pause.push_back(to_json(n));
+    j["nic_pause"] = std::move(pause);
+  }
   return j;
 }
 
@@ -310,19 +316,23 @@ StreamReport stream_report_from_json(const json& j) {
 PortReport port_report_from_json(const json& j) {
   PortReport p;
   port_fields(p, reader(j));
-  for (const json& c : j.value("nic_counters", json::array())) {
-    NicCounter counter;
-    nic_counter_fields(counter, reader(c));
-    if (const auto it = c.find("canonical"); it != c.end() && it->is_string()) counter.canonical = it->get<std::string>();
-    p.nic_counters.push_back(std::move(counter));
-  }
+  for (const json& c : j.value("nic_counters", json::array())) p.nic_counters.push_back(nic_counter_from_json(c));
   for (const json& e : j.value("link_events", json::array())) {
     LinkEventReport event;
     link_event_fields(event, reader(e));
     p.link_events.push_back(std::move(event));
   }
   for (const json& c : j.value("settings_changed", json::array())) p.settings_changed.push_back(setting_change_from_json(c));
+  if (const auto it = j.find("mac_control"); it != j.end()) p.mac_control = mac_control_from_json(*it);
+  for (const json& n : j.value("nic_pause", json::array())) p.nic_pause.push_back(nic_pause_from_json(n));
   return p;
+}
+
+NicCounter nic_counter_from_json(const json& c) {
+  NicCounter counter;
+  nic_counter_fields(counter, reader(c));
+  if (const auto it = c.find("canonical"); it != c.end() && it->is_string()) counter.canonical = it->get<std::string>();
+  return counter;
 }
 
 PortTraffic port_traffic_from_json(const json& j) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/mac_control_report.hpp"
 
 namespace lr::api {
 
@@ -122,10 +123,12 @@ struct PortReport {
   PortCounters counters;
   uint64_t rx_no_signature = 0;   ///< frames linerate received without a signature
   uint64_t rx_after_drain = 0;    ///< frames still queued when the drain interval ended
+  std::optional<MacControlReport> mac_control;  ///< when linerate received MAC Control frames (PFC, PAUSE)
   // A run report's ports only (empty elsewhere): read after the drain, before the ports stop.
   std::vector<NicCounter> nic_counters;
   std::vector<LinkEventReport> link_events;
   std::vector<SettingChange> settings_changed;
+  std::vector<NicPauseReport> nic_pause;  ///< the NIC's per-priority pause counters (see nic_pause_counters)
 };
 
 struct RunReport {
@@ -155,6 +158,7 @@ RunReport run_report_from_json(const nlohmann::json& report);
 StreamReport stream_report_from_json(const nlohmann::json& stream);
 PortReport port_report_from_json(const nlohmann::json& port);
 PortTraffic port_traffic_from_json(const nlohmann::json& port);
+NicCounter nic_counter_from_json(const nlohmann::json& counter);
 
 /// Frames lost: sent minus received once (duplicates do not make up for losses);
 /// negative when more distinct frames arrived than were sent.

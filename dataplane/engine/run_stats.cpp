@@ -6,13 +6,16 @@
 #include <rte_cycles.h>
 #include <rte_pause.h>
 
+#include <algorithm>
 #include <atomic>
+#include <optional>
 
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/engine_state.hpp"
 #include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/latency_hist.hpp"
+#include "dataplane/plan/rate.hpp"
 
 namespace lr::dp {
 
@@ -61,6 +64,48 @@ RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::Late
   }
   latency.load_buckets_relaxed(rx.latency);
   return c;
+}
+
+// The MAC Control frames a port's RX queues counted, as one report; none when no frame
+// came. Times are since `start_tsc`.
+std::optional<api::MacControlReport> mac_control_report(const std::vector<LcoreState>& lcores, uint16_t port_id,
+                                                        uint64_t speed_bps, uint64_t start_tsc, uint64_t tsc_hz) {
+  fast::MacControlCounts sum;
+  for (const LcoreState& l : lcores)
+    for (size_t i = 0; i < l.rxqs.size(); ++i) {
+      if (l.rxqs[i].port_id != port_id) continue;
+      const fast::MacControlCounts& q = l.rxqs[i].mac_control;
+      auto add = [](fast::MacControlCounts::Class& to, const fast::MacControlCounts::Class& from) {
+        to.xoff += counter_read(from.xoff);
+        to.xon += counter_read(from.xon);
+        to.quanta += counter_read(from.quanta);
+      };
+      for (unsigned p = 0; p < 8; ++p) add(sum.pfc[p], q.pfc[p]);
+      add(sum.pause, q.pause);
+      sum.pfc_frames += counter_read(q.pfc_frames);
+      sum.pause_frames += counter_read(q.pause_frames);
+      sum.other_frames += counter_read(q.other_frames);
+      const uint64_t first = counter_read(q.first_tsc);
+      if (first != 0 && (sum.first_tsc == 0 || first < sum.first_tsc)) sum.first_tsc = first;
+      sum.last_tsc = std::max(sum.last_tsc, counter_read(q.last_tsc));
+    }
+  if (sum.pfc_frames + sum.pause_frames + sum.other_frames == 0) return std::nullopt;
+  auto since_start = [&](uint64_t tsc) {
+    return tsc > start_tsc ? static_cast<double>(tsc - start_tsc) / static_cast<double>(tsc_hz) : 0.0;
+  };
+  auto report = [&](int priority, const fast::MacControlCounts::Class& c) {
+    return api::PauseClassReport{priority, c.xoff, c.xon, c.quanta, plan::pause_ns(c.quanta, speed_bps)};
+  };
+  api::MacControlReport r;
+  r.pfc_frames = sum.pfc_frames;
+  r.pause_frames = sum.pause_frames;
+  r.other_frames = sum.other_frames;
+  r.first_s = since_start(sum.first_tsc);
+  r.last_s = since_start(sum.last_tsc);
+  for (unsigned p = 0; p < 8; ++p)
+    if (sum.pfc[p].xoff + sum.pfc[p].xon != 0) r.pfc.push_back(report(static_cast<int>(p), sum.pfc[p]));
+  if (sum.pause_frames != 0) r.pause = report(-1, sum.pause);
+  return r;
 }
 
 }  // namespace
@@ -141,6 +186,7 @@ PortReport Engine::State::collect_port(size_t index) const {
     for (size_t i = 0; i < l.rxqs.size(); ++i)
       if (l.rxqs[i].port_id == p.port_id()) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);
   r.rx_after_drain = p.rx_after_drain();
+  r.mac_control = mac_control_report(run.lcores, p.port_id(), r.speed_bps, start_tsc, tsc_hz);
   return r;
 }
 

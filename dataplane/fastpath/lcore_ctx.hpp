@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "dataplane/fastpath/latency_hist.hpp"
+#include "dataplane/fastpath/mac_control_counts.hpp"
 #include "dataplane/fastpath/pacer.hpp"
 #include "dataplane/fastpath/seq_tracker.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
@@ -88,7 +89,8 @@ struct RxQueue {
   uint16_t queue_id = 0;
   uint64_t rx_packets = 0;    ///< relaxed counters, read live by mgmt
   uint64_t rx_bytes = 0;      ///< incl. FCS
-  uint64_t no_signature = 0;  ///< frames without a valid linerate signature
+  uint64_t no_signature = 0;  ///< frames without a valid linerate signature (MAC Control frames apart)
+  MacControlCounts mac_control;  ///< after the per-burst counters: touched only by MAC Control frames
 };
 
 /// What this lcore saw of one stream.

@@ -9,6 +9,7 @@
 
 #include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
+#include "dataplane/wire/mac_control.hpp"
 
 namespace lr::fast {
 
@@ -121,7 +122,21 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
   return sent;
 }
 
-uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint32_t rx_ns) noexcept {
+namespace {
+
+// Out of line: a MAC Control frame is rare next to the traffic, and its counting would
+// otherwise grow the per-frame loop. Returns whether the frame was one.
+[[gnu::noinline, gnu::cold]] bool count_if_mac_control(RxQueue& queue, const rte_mbuf* m, uint64_t rx_tsc) noexcept {
+  const auto* frame = rte_pktmbuf_mtod(m, const uint8_t*);
+  if (m->data_len < wire::kMacControlBytes || !wire::is_mac_control(frame, m->pkt_len)) return false;
+  count_mac_control(queue.mac_control, frame, rx_tsc);
+  return true;
+}
+
+}  // namespace
+
+uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
+                          uint32_t rx_ns) noexcept {
   uint64_t bytes = 0;
   uint64_t no_signature = 0;
   // The signature sits in the frame's last cache line; fetch a few frames ahead so
@@ -137,6 +152,8 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
     const rte_mbuf* m = pkts[i];
     const uint32_t len = m->pkt_len;
     bytes += len + 4u;
+    // Only a minimum-size frame can be one: the common case costs one compare.
+    const bool mac_control = len == wire::kMacControlBytes && count_if_mac_control(queue, m, rx_tsc);
     wire::Signature sig;
     bool found;
     if (m->nb_segs == 1) {
@@ -148,12 +165,12 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
       found = at != nullptr && wire::read_signature(at, sig);
     }
     if (!found || sig.stream_id >= ctx.n_streams) {
-      ++no_signature;
+      no_signature += !mac_control;
       continue;
     }
     RxStream& stream = ctx.rx_streams[sig.stream_id];
     if (!stream.enabled || sig.lane >= stream.n_lanes) {
-      ++no_signature;
+      no_signature += !mac_control;
       continue;
     }
     if (queue.port_id != stream.rx_port_id) {
@@ -182,13 +199,14 @@ uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
   if (n == 0) return 0;
   // Read after the burst: a clock read before it could predate a frame sent by another
   // lcore and give a negative latency.
-  const uint32_t rx_ns = tsc_to_ns32(rte_rdtsc(), ctx.ns_per_tsc_q32);
+  const uint64_t now_tsc = rte_rdtsc();
+  const uint32_t rx_ns = tsc_to_ns32(now_tsc, ctx.ns_per_tsc_q32);
   // Seqcount writer: odd while the stream state changes. The release fence keeps the
   // odd value ahead of the updates, the release store keeps the even one behind them.
   const uint64_t seq = ctx.rx_seq.load(std::memory_order_relaxed);
   ctx.rx_seq.store(seq + 1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
-  rx_account_burst(ctx, queue, pkts, n, rx_ns);
+  rx_account_burst(ctx, queue, pkts, n, now_tsc, rx_ns);
   ctx.rx_seq.store(seq + 2, std::memory_order_release);
   rte_pktmbuf_free_bulk(pkts, n);
   return n;

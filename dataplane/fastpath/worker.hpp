@@ -23,9 +23,12 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept;
 /// One RX burst of `queue`, accounted into ctx.rx_streams and freed. Returns frames received.
 uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept;
 
-/// Accounts `n` received frames (does not free them); `rx_ns` is their arrival time.
-/// Returns the frames that carried a signature of a known stream.
-uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint32_t rx_ns) noexcept;
+/// Accounts `n` received frames (does not free them) that arrived at `rx_tsc`, `rx_ns`
+/// on the signature's clock. MAC Control frames count in queue.mac_control, and in a
+/// stream too when they carry its signature (linerate's own PFC streams). Returns the
+/// frames accounted: signed frames of a known stream and MAC Control frames.
+uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
+                          uint32_t rx_ns) noexcept;
 
 /// Q32 multiplier for tsc_to_ns32: a multiply instead of a 128-bit division per burst.
 /// Its rounding error scales every latency by under 2^-31, far below the clock's own.

@@ -56,7 +56,7 @@ Result<double> stream_pps(const profile::StreamCfg& stream, uint64_t link_bps, c
   return pps;
 }
 
-double pause_ns(uint32_t quanta, uint64_t link_bps) noexcept {
+double pause_ns(uint64_t quanta, uint64_t link_bps) noexcept {
   return link_bps == 0 ? 0.0 : static_cast<double>(quanta) * kPauseQuantumBits * 1e9 / static_cast<double>(link_bps);
 }
 

@@ -20,9 +20,9 @@ Result<double> stream_pps(const profile::StreamCfg& stream, uint64_t link_bps, c
 /// One pause quantum: 512 bit times at the link's speed (IEEE 802.3 31B, 802.1Qbb).
 inline constexpr uint32_t kPauseQuantumBits = 512;
 
-/// How long `quanta` pause a link of `link_bps` (0: unknown, gives 0): 65535 quanta are
-/// 838.85 us at 40G and 671.08 us at 50G.
-double pause_ns(uint32_t quanta, uint64_t link_bps) noexcept;
+/// How long `quanta` (one frame's, or a sum of them) pause a link of `link_bps` (0:
+/// unknown, gives 0): 65535 quanta are 838.85 us at 40G and 671.08 us at 50G.
+double pause_ns(uint64_t quanta, uint64_t link_bps) noexcept;
 
 /// A stream as its TX port carries it.
 struct PortLoad {

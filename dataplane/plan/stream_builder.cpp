@@ -5,6 +5,7 @@
 
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/wire/checksum.hpp"
+#include "dataplane/wire/mac_control.hpp"
 #include "dataplane/wire/signature.hpp"
 
 namespace lr::plan {
@@ -157,8 +158,8 @@ TxStreamPlan build_mac_control_plan(const profile::StreamCfg& s, TxStreamPlan pl
   uint8_t* f = plan.template_bytes.data();
   std::memcpy(f, s.eth_dst.data(), 6);
   std::memcpy(f + 6, s.eth_src.data(), 6);
-  store_be16(f + 12, profile::kMacControlEtherType);
-  store_be16(f + 14, mc.opcode != 0 ? mc.opcode : pfc ? profile::kOpcodePfc : profile::kOpcodePause);
+  store_be16(f + 12, wire::kMacControlEtherType);
+  store_be16(f + 14, mc.opcode != 0 ? mc.opcode : pfc ? wire::kOpcodePfc : wire::kOpcodePause);
   if (pfc) {
     store_be16(f + 16, static_cast<uint16_t>((mc.reserved_bits ? 0xFF00 : 0) | mc.class_enable));
     for (unsigned p = 0; p < 8; ++p) store_be16(f + 18 + 2 * p, mc.quanta[p]);

@@ -105,6 +105,7 @@ void PortControls::fill_report(std::vector<api::PortReport>& ports) {
     PortControl* port = find(report.name);
     if (port == nullptr) continue;
     report.nic_counters = nic_counters(port->counters());
+    report.nic_pause = api::nic_pause_counters(report.nic_counters);
     report.link_events = link_events(*port);
     report.settings_changed = port->settings_changed();
   }

@@ -15,6 +15,7 @@
 #include <toml++/toml.h>
 
 #include "dataplane/common/line_rate.hpp"
+#include "dataplane/wire/mac_control.hpp"
 #include "dataplane/wire/signature.hpp"
 #include "dataplane/profile/quantity.hpp"
 
@@ -438,10 +439,10 @@ StreamCfg read_stream(TableReader& in) {
     constexpr const char* kMacHelp = "a MAC address: write e.g. '02:00:00:00:00:01'";
     if (auto v = e.parsed<MacAddr>("src", parse_mac, kMacHelp)) stream.eth_src = *v;
     if (auto v = e.parsed<MacAddr>("dst", parse_mac, kMacHelp)) stream.eth_dst = *v;
-    else if (stream.kind != StreamKind::kUdp) stream.eth_dst = kMacControlDst;
+    else if (stream.kind != StreamKind::kUdp) stream.eth_dst = wire::kMacControlDst;
     e.finish();
   } else if (stream.kind != StreamKind::kUdp) {
-    stream.eth_dst = kMacControlDst;
+    stream.eth_dst = wire::kMacControlDst;
   }
   if (const toml::table* vlan = in.subtable("vlan")) {
     TableReader v(*vlan, in.prefix() + "vlan.", in.file());

@@ -165,11 +165,6 @@ struct MacControlCfg {
   uint16_t max_quanta() const noexcept;
 };
 
-/// Destination of MAC Control frames (IEEE 802.3 Annex 31B).
-inline constexpr std::array<uint8_t, 6> kMacControlDst{0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
-inline constexpr uint16_t kMacControlEtherType = 0x8808;
-inline constexpr uint16_t kOpcodePause = 0x0001;
-inline constexpr uint16_t kOpcodePfc = 0x0101;
 
 struct StreamCfg {
   std::string name;

@@ -182,6 +182,15 @@ def main():
     unittest.main(verbosity=2)
 
 
+def write_pcap(path, frames):
+    """A classic pcap file (Ethernet link type) holding `frames` (bytes, without FCS)."""
+    import struct
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for i, frame in enumerate(frames):
+            f.write(struct.pack("<IIII", 1, i, len(frame), len(frame)) + frame)
+
+
 def read_pcap(path):
     """Frames of a classic pcap file, as bytes (the format is 24 + 16-byte headers)."""
     import struct

@@ -174,6 +174,79 @@ duration = "300ms"
             self.assertEqual([int(row["macc.cbfc.pause_time.c%d" % p]) for p in range(8)], [0, 0, 0, 65535, 0, 1000, 0, 0])
             self.check_signature({"raw": raw}, 0, seq, 34)
 
+    def test_mac_control_frames_received_are_counted_per_priority(self):
+        """MAC Control frames as a DUT sends them (no signature), read from a pcap by the
+        port: counted per priority and opcode, not as frames without a signature; other
+        frames of EtherType 0x8808 or of 60 bytes are not taken for them."""
+        def mac_control(opcode, body):
+            frame = bytes.fromhex("0180c2000001" "020000000007" "8808") + struct.pack(">H", opcode) + body
+            return frame + bytes(60 - len(frame))
+        def pfc(vector, quanta):
+            return mac_control(0x0101, struct.pack(">H8H", vector, *quanta))
+        frames = [
+            pfc(0x08, [0, 0, 0, 65535, 0, 0, 0, 0]),     # priority 3 XOFF
+            pfc(0x08, [0, 0, 0, 0, 0, 0, 0, 0]),         # priority 3 XON
+            pfc(0xFF81, [100, 0, 0, 0, 0, 0, 0, 200]),   # priorities 0 and 7, reserved bits set
+            mac_control(0x0001, struct.pack(">H", 500)),  # PAUSE
+            mac_control(0x0001, struct.pack(">H", 0)),    # PAUSE XON
+            mac_control(0x0006, bytes(4)),                # another opcode
+            pfc(0x08, [0, 0, 0, 65535, 0, 0, 0, 0]) + bytes(40),  # 100 bytes: not a MAC Control frame
+            bytes.fromhex("ffffffffffff" "020000000007" "0806") + bytes(46),  # 60-byte ARP-like frame
+        ]
+        rx = os.path.join(self.dir, "dut.pcap")
+        lrtest.write_pcap(rx, frames)
+        proc, report = self.run_dataplane("""
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+[run]
+drain = "100ms"
+[[port]]
+name = "tester"
+device = "net_pcap0,rx_pcap=%s,tx_pcap=%s"
+speed = "10G"
+[[stream]]
+name = "background"
+tx_port = "tester"
+rate = "1kpps"
+duration = "300ms"
+""" % (rx, os.path.join(self.dir, "tx.pcap")))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        port = self.port(report, "tester")
+        self.assertEqual(port["rx_no_signature"], 2, "the 100-byte 0x8808 frame and the ARP-like one")
+        mc = port["mac_control"]
+        self.assertEqual((mc["pfc_frames"], mc["pause_frames"], mc["other_frames"]), (3, 2, 1))
+        quantum_ns = 512 / 10e9 * 1e9
+        self.assertEqual([(c["priority"], c["xoff"], c["xon"], c["quanta"]) for c in mc["pfc"]],
+                         [(0, 1, 0, 100), (3, 1, 1, 65535), (7, 1, 0, 200)])
+        for c in mc["pfc"]:
+            self.assertAlmostEqual(c["pause_ns"], c["quanta"] * quantum_ns, places=3)
+        self.assertEqual((mc["pause"]["xoff"], mc["pause"]["xon"], mc["pause"]["quanta"]), (1, 1, 500))
+        self.assertLessEqual(mc["first_s"], mc["last_s"])
+        self.assertIn("port tester: MAC Control frames received: 3 PFC, 2 PAUSE, 1 with another opcode; first at", proc.stdout)
+        self.assertIn("    priority 3: 1 XOFF, 1 XON, 65535 quanta = 3.355 ms of pause asked", proc.stdout)
+
+    def test_shipped_pfc_examples_send_then_count_the_same_frames(self):
+        """config/examples/pfc_frames.toml writes PFC and PAUSE frames; pfc_receive.toml
+        reads them back as a DUT's and counts each one (the README's example)."""
+        examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "config", "examples")
+        pcap = os.path.join(self.dir, "pfc.pcap")
+        def example(name):
+            with open(os.path.join(examples, name)) as f:
+                return f.read().replace("/tmp/linerate-pfc.pcap", pcap)
+        proc, sent = self.run_dataplane(example("pfc_frames.toml"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        storm = self.stream(sent, "pfc-storm-p3")["tx_packets"]
+        self.assertEqual((self.stream(sent, "pfc-xon-p3")["tx_packets"], self.stream(sent, "pause")["tx_packets"]), (10, 100))
+        proc, received = self.run_dataplane(example("pfc_receive.toml"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        port = self.port(received, "tester")
+        mc = port["mac_control"]
+        self.assertEqual((mc["pfc_frames"], mc["pause_frames"], port["rx_no_signature"]), (storm + 10, 100, 0))
+        self.assertEqual([(c["priority"], c["xoff"], c["xon"], c["quanta"]) for c in mc["pfc"]], [(3, storm, 10, storm * 65535)])
+        self.assertEqual((mc["pause"]["xoff"], mc["pause"]["quanta"]), (100, 100 * 4096))
+        self.assertIn("    PAUSE: 100 XOFF, 0 XON, 409600 quanta = 5.243 ms of pause asked", proc.stdout)
+
 
 if __name__ == "__main__":
     lrtest.main()

@@ -66,7 +66,7 @@ void BM_RxAccounting(benchmark::State& state) {
       at = 0;
       for (auto& t : trackers) t = lr::fast::SeqTracker{};  // the sequence starts over
     }
-    benchmark::DoNotOptimize(lr::fast::rx_account_burst(ctx, queue, mbufs.data() + at, lr::fast::kRxBurst, 2000));
+    benchmark::DoNotOptimize(lr::fast::rx_account_burst(ctx, queue, mbufs.data() + at, lr::fast::kRxBurst, 2000, 2000));
     at += lr::fast::kRxBurst;
     frames += lr::fast::kRxBurst;
   }

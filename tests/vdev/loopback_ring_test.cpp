@@ -337,6 +337,25 @@ count = 5000
     EXPECT_EQ(s.out_of_order, 0u) << s.name;
   }
   EXPECT_EQ(r.ports[0].rx_no_signature, 0u);
+  // The port's MAC Control counts: the same frames, by priority and opcode.
+  ASSERT_TRUE(r.ports[0].mac_control.has_value());
+  const api::MacControlReport& mc = *r.ports[0].mac_control;
+  EXPECT_EQ(mc.pfc_frames, 20000u);
+  EXPECT_EQ(mc.pause_frames, 5000u);
+  EXPECT_EQ(mc.other_frames, 0u);
+  ASSERT_EQ(mc.pfc.size(), 1u);
+  EXPECT_EQ(mc.pfc[0].priority, 3);
+  EXPECT_EQ(mc.pfc[0].xoff, 20000u);
+  EXPECT_EQ(mc.pfc[0].xon, 0u);
+  EXPECT_EQ(mc.pfc[0].quanta, 20000u * 65535u);
+  EXPECT_DOUBLE_EQ(mc.pfc[0].pause_ns, 20000.0 * 65535 * 512 / 40e9 * 1e9);
+  ASSERT_TRUE(mc.pause.has_value());
+  EXPECT_EQ(mc.pause->xoff, 0u);
+  EXPECT_EQ(mc.pause->xon, 5000u);
+  EXPECT_EQ(mc.pause->quanta, 0u);
+  EXPECT_GT(mc.first_s, 0.0);
+  EXPECT_GE(mc.last_s, mc.first_s);
+  EXPECT_LT(mc.last_s, r.duration_s + 1.0);
   EXPECT_EQ(r.mbufs_not_returned, 0u);
 }
 

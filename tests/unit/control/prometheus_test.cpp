@@ -66,6 +66,21 @@ TEST(Prometheus, MergedCountersWithQueuePriorityLaneAndSourceLabels) {
   EXPECT_EQ(count, 1u);
 }
 
+TEST(Prometheus, MacControlFramesReceivedPerPriorityWithThePauseAskedInSeconds) {
+  const json ports = json::parse(R"([{"name":"p1","mac_control":{"pfc_frames":3,"pause_frames":1,"other_frames":0,
+    "pfc":[{"priority":3,"xoff":2,"xon":1,"quanta":131070,"pause_ns":1677696}],
+    "pause":{"xoff":1,"xon":0,"quanta":100,"pause_ns":1280}}},{"name":"p2"}])");
+  const std::string text = prometheus_text(ports, json::array(), json::object());
+  EXPECT_TRUE(has_line(text, "lr_port_rx_mac_control_frames_total{port=\"p1\",opcode=\"pfc\"} 3"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_mac_control_frames_total{port=\"p1\",opcode=\"other\"} 0"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_pfc_xoff_frames_total{port=\"p1\",priority=\"3\"} 2"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_pfc_xon_frames_total{port=\"p1\",priority=\"3\"} 1"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_pfc_pause_asked_seconds_total{port=\"p1\",priority=\"3\"} 0.001677696"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_pause_xoff_frames_total{port=\"p1\"} 1"));
+  EXPECT_TRUE(has_line(text, "lr_port_rx_pause_asked_seconds_total{port=\"p1\"} 1.28e-06"));
+  EXPECT_EQ(text.find("mac_control_frames_total{port=\"p2\""), std::string::npos) << "a port that received none has none";
+}
+
 TEST(Prometheus, DownPageSaysSo) { EXPECT_EQ(prometheus_down_text(), "# HELP lr_up Whether the exporter reached the data plane (1) or not (0).\n# TYPE lr_up gauge\nlr_up 0\n"); }
 
 }  // namespace

@@ -136,6 +136,71 @@ TEST(RunReportJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(run_table(back), run_table(r));
 }
 
+api::PortReport paused_port() {
+  api::PortReport p;
+  p.name = "p1";
+  api::MacControlReport mc;
+  mc.pfc_frames = 3;
+  mc.pause_frames = 1;
+  mc.other_frames = 2;
+  mc.first_s = 0.25;
+  mc.last_s = 1.5;
+  mc.pfc = {{3, 2, 1, 131070, 1677.696e3}, {5, 0, 1, 0, 0}};
+  mc.pause = api::PauseClassReport{-1, 1, 0, 100, 1280};
+  p.mac_control = mc;
+  p.nic_pause = {{3, 7, std::nullopt, 700, std::nullopt}};
+  return p;
+}
+
+TEST(RunViews, PauseTextNamesEachPriorityAndThePauseAsked) {
+  EXPECT_EQ(pause_text({paused_port()}),
+            "port p1: MAC Control frames received: 3 PFC, 1 PAUSE, 2 with another opcode; first at 0.250000 s, last at 1.500000 s\n"
+            "    priority 3: 2 XOFF, 1 XON, 131070 quanta = 1.678 ms of pause asked\n"
+            "    priority 5: 0 XOFF, 1 XON, 0 quanta\n"
+            "    PAUSE: 1 XOFF, 0 XON, 100 quanta = 0.001 ms of pause asked\n"
+            "port p1: the NIC's pause counters (frames it consumed or sent itself)\n"
+            "    priority 3: rx 7 frames, 700 us paused; tx - frames, - us\n");
+  api::PortReport unknown_speed = paused_port();
+  unknown_speed.mac_control->pfc[0].pause_ns = 0;
+  EXPECT_NE(pause_text({unknown_speed}).find("131070 quanta (the port's speed is unknown: no pause time)"), std::string::npos);
+  EXPECT_EQ(pause_text({api::PortReport{}}), "");
+}
+
+TEST(RunReportJson, MacControlAndNicPauseRoundTrip) {
+  api::RunReport r = sample_report();
+  r.ports.push_back(paused_port());
+  const nlohmann::json j = api::to_json(r);
+  EXPECT_FALSE(j["ports"][0].contains("mac_control"));  // no frame: no section
+  EXPECT_EQ(j["ports"][1]["mac_control"]["pfc"][0]["priority"], 3);
+  EXPECT_FALSE(j["ports"][1]["mac_control"]["pause"].contains("priority"));
+  EXPECT_FALSE(j["ports"][1]["nic_pause"][0].contains("tx_frames"));  // a counter the NIC lacks stays absent
+  const api::RunReport back = api::run_report_from_json(j);
+  EXPECT_EQ(api::to_json(back), j);
+  EXPECT_NE(run_table(back).find("priority 3: 2 XOFF"), std::string::npos);
+}
+
+TEST(NicPause, PerPriorityCountersFromTheMergedView) {
+  auto counter = [](std::string name, std::string source, std::string canonical, uint64_t value) {
+    return api::NicCounter{std::move(name), std::move(source), std::move(canonical), value, value};
+  };
+  const std::vector<api::NicCounter> mlx5{
+      counter("rx_prio3_pause", "xstats", "rx_pause_prio3", 12),
+      counter("rx_prio3_pause", "ethtool", "rx_pause_prio3", 13),  // the same counter from a second source
+      counter("rx_prio3_pause_duration", "ethtool", "rx_pause_duration_us_prio3", 900),
+      counter("tx_prio0_pause", "ethtool", "tx_pause_prio0", 0),
+      counter("rx_packets", "xstats", "rx_packets", 5)};
+  const std::vector<api::NicPauseReport> r = api::nic_pause_counters(mlx5);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].priority, 0);
+  EXPECT_EQ(r[0].tx_frames, 0u);
+  EXPECT_FALSE(r[0].rx_frames.has_value());
+  EXPECT_EQ(r[1].priority, 3);
+  EXPECT_EQ(r[1].rx_frames, 12u);  // the first source, not the sum of both
+  EXPECT_EQ(r[1].rx_duration_us, 900u);
+  // Nothing paused: nothing to show.
+  EXPECT_TRUE(api::nic_pause_counters({counter("tx_prio0_pause", "ethtool", "tx_pause_prio0", 0)}).empty());
+}
+
 TEST(RunReportJson, WrongTypeIsAnError) {
   nlohmann::json j = api::to_json(sample_report());
   j["streams"][0]["tx_packets"] = "many";

@@ -11,6 +11,7 @@
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/stream_builder.hpp"
 #include "dataplane/profile/load_toml.hpp"
+#include "dataplane/wire/mac_control.hpp"
 
 namespace lr::plan {
 namespace {
@@ -120,7 +121,7 @@ TEST(MacControl, KeysThatDoNotFitAreRefusedAtTheirLine) {
 
 TEST(MacControl, DefaultsAndPlanFlags) {
   const profile::StreamCfg s = stream_of("kind = \"pause\"\n");
-  EXPECT_EQ(s.eth_dst, profile::kMacControlDst);
+  EXPECT_EQ(s.eth_dst, wire::kMacControlDst);
   EXPECT_EQ(s.mac_control.quanta[0], 65535);
   EXPECT_EQ(s.frame.smallest(), 64);
   const wire::TxStreamPlan plan = build_stream_plan(s, 0);
