@@ -172,7 +172,10 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     const double target = s.value("target_pps", json()).is_number() ? s["target_pps"].get<double>() : 0.0;
     const double sent = s.value("tx_pps_achieved", 0.0);
     if (spec.burst_frames == 0) {
-      if (std::string missed = plan::missed_target(s.value("name", ""), target, sent, s.value("tx_queue_full", uint64_t{0}));
+      const double active_s = sent > 0 ? s.value("tx_packets", 0.0) / sent : 0.0;
+      const double held = active_s > 0 ? s.value("paused_ns", 0.0) / 1e9 / active_s : 0.0;
+      if (std::string missed =
+              plan::missed_target(s.value("name", ""), target, sent, s.value("tx_queue_full", uint64_t{0}), held);
           !missed.empty())
         trial.invalid_reason = std::move(missed);
       continue;

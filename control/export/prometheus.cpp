@@ -104,6 +104,8 @@ constexpr Metric kStreamMetrics[] = {
     {"lr_stream_duplicate_packets_total", "counter", "Frames of the stream received more than once.", "duplicate"},
     {"lr_stream_out_of_order_packets_total", "counter", "Frames of the stream received out of order.", "out_of_order"},
     {"lr_stream_late_packets_total", "counter", "Frames slower than the stream's late threshold.", "late"},
+    {"lr_stream_rx_ecn_ce_packets_total", "counter",
+     "Frames of an ECN-capable stream that arrived marked Congestion Experienced.", "ecn_ce"},
 };
 
 }  // namespace
@@ -172,6 +174,7 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
       const Metric& m = kStreamMetrics[i];
       const std::string_view key = m.key;
       if (!rx && key != "tx_packets" && key != "tx_pps_achieved") continue;
+      if (key == "ecn_ce" && !s.contains("ecn_ce")) continue;  // only streams that send ECN-capable frames
       std::vector<std::pair<std::string, std::string>> labels{{"stream", name}};
       if (key == "tx_packets") labels.emplace_back("port", s.value("tx_port", ""));
       if (key == "rx_packets") labels.emplace_back("port", s.value("rx_port", ""));

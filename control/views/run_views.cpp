@@ -50,10 +50,14 @@ std::string plan_text(const api::RunPlan& plan) {
         s.kind == "udp" ? fmt::format("{:.1f} B mean frame", s.frame_bytes_mean)
         : s.pause_ns > 0 ? fmt::format("{} frames pausing {:.2f} us each", s.kind == "pfc" ? "PFC" : "PAUSE", s.pause_ns / 1e3)
                          : fmt::format("{} frames (XON: quanta 0)", s.kind == "pfc" ? "PFC" : "PAUSE");
-    out += fmt::format("  stream '{}' {} -> {}: {}, {}, {}, lanes:{}\n", s.name, s.tx_port,
+    // pfc_honour: what received on its TX port holds it.
+    const std::string held = !s.pfc_honoured        ? std::string()
+                             : s.pfc_priority >= 0 ? fmt::format(", held by PFC priority {} and PAUSE", s.pfc_priority)
+                                                   : std::string(", held by PAUSE only (its frames carry no priority)");
+    out += fmt::format("  stream '{}' {} -> {}: {}, {}, {}{}, lanes:{}\n", s.name, s.tx_port,
                        s.rx_port.value_or("(transmit only)"), frames,
                        s.target_pps > 0 ? fmt::format("{:.6f} Mpps", s.target_pps / 1e6) : std::string("max rate"), stop,
-                       lanes);
+                       held, lanes);
   }
   for (const std::string& warning : plan.warnings) out += "warning: " + warning + "\n";
   return out;
@@ -76,6 +80,18 @@ std::string stream_table(const std::vector<api::StreamReport>& streams) {
       out += fmt::format(" {:>12}   (transmit only)\n", "-");
     }
   }
+  for (const api::StreamReport& s : streams) {
+    if (!s.ecn) continue;
+    const api::EcnCounts& e = *s.ecn;
+    const uint64_t ip = e.not_ect + e.ect0 + e.ect1 + e.ce;
+    out += fmt::format("stream '{}' ECN: {} of {} frames arrived CE-marked ({:.3f} %); ECT(0) {}, ECT(1) {}, not-ECT {}\n",
+                       s.name, e.ce, ip, ip != 0 ? 100.0 * static_cast<double>(e.ce) / static_cast<double>(ip) : 0.0,
+                       e.ect0, e.ect1, e.not_ect);
+  }
+  for (const api::StreamReport& s : streams)
+    if (s.paused_ns.value_or(0) != 0)
+      out += fmt::format("stream '{}' held {:.3f} ms by PFC / PAUSE received on {}\n", s.name,
+                         static_cast<double>(*s.paused_ns) / 1e6, s.tx_port);
   return out;
 }
 

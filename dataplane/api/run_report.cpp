@@ -158,6 +158,8 @@ void stream_plan_fields(S& s, Fn&& fn) {
   fn("lanes", s.lanes);
   fn("kind", s.kind);
   fn("pause_ns", s.pause_ns);
+  fn("pfc_honoured", s.pfc_honoured);
+  fn("pfc_priority", s.pfc_priority);
 }
 
 }  // namespace
@@ -220,8 +222,13 @@ json to_json(const StreamReport& s) {
       changes.push_back({{"at_s", c.at_s}, {"target_pps", c.target_pps == 0 ? json(nullptr) : json(c.target_pps)}});
     j["rate_changes"] = std::move(changes);
   }
+  if (s.paused_ns) j["paused_ns"] = *s.paused_ns;
   if (s.rx_port) {
     stream_rx_fields(s, writer(j));
+    if (s.ecn) {
+      j["ecn_ce"] = s.ecn->ce;
+      j["ecn_received"] = {{"not_ect", s.ecn->not_ect}, {"ect1", s.ecn->ect1}, {"ect0", s.ecn->ect0}, {"ce", s.ecn->ce}};
+    }
     json latency = json::object();
     latency_fields(s.latency, writer(latency));
     j["latency_ns"] = std::move(latency);
@@ -306,6 +313,11 @@ StreamReport stream_report_from_json(const json& j) {
   if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) s.target_pps = it->get<double>();
   stream_rx_fields(s, reader(j));
   if (const auto it = j.find("latency_ns"); it != j.end() && it->is_object()) latency_fields(s.latency, reader(*it));
+  if (const auto it = j.find("paused_ns"); it != j.end()) s.paused_ns = it->get<uint64_t>();
+  if (const auto it = j.find("ecn_received"); it != j.end()) {
+    s.ecn = EcnCounts{it->at("not_ect").get<uint64_t>(), it->at("ect1").get<uint64_t>(), it->at("ect0").get<uint64_t>(),
+                      it->at("ce").get<uint64_t>()};
+  }
   for (const json& c : j.value("rate_changes", json::array())) {
     const json target = c.value("target_pps", json());
     s.rate_changes.push_back({c.at("at_s").get<double>(), target.is_number() ? target.get<double>() : 0.0});

@@ -52,6 +52,14 @@ struct LatencySummary {
   double jitter_ns = 0;
 };
 
+/// The ECN codepoints (RFC 3168) of a stream's frames as they arrived.
+struct EcnCounts {
+  uint64_t not_ect = 0;
+  uint64_t ect1 = 0;
+  uint64_t ect0 = 0;
+  uint64_t ce = 0;  ///< marked Congestion Experienced on the way
+};
+
 /// A stream's target rate from a moment of the run on: at the start, then every change.
 struct RateChange {
   double at_s = 0;        ///< since the run started
@@ -80,6 +88,10 @@ struct StreamReport {
   uint64_t misdelivered = 0;
   LatencySummary latency;
   std::vector<RateChange> rate_changes;  ///< the target at the start and every change (run reports)
+  /// Its TX port honours PFC (pfc_honour): how long it was held (the mean of its lanes').
+  std::optional<uint64_t> paused_ns;
+  /// A stream sending ECN-capable frames (ecn set), with an RX port: the codepoints received.
+  std::optional<EcnCounts> ecn;
 };
 
 /// One counter of a port's merged view (every source: ethdev, xstats, the kernel's).
@@ -217,6 +229,8 @@ struct StreamPlan {
   std::vector<QueuePlan> lanes;  ///< each lane's TX queue and lcore
   std::string kind = "udp";      ///< "udp", "pfc" (802.1Qbb) or "pause" (802.3x)
   double pause_ns = 0;           ///< MAC Control: the pause each frame asks for (largest quanta) at the port's speed
+  bool pfc_honoured = false;     ///< its TX port honours PFC / PAUSE received (pfc_honour)
+  int pfc_priority = -1;         ///< the priority whose PFC holds it (VLAN PCP or mapped DSCP); -1: only PAUSE does
 };
 
 struct RunPlan {

@@ -167,6 +167,10 @@ api::RunPlan Engine::plan() const {
       sp.kind = s.cfg.kind == profile::StreamKind::kPfc ? "pfc" : "pause";
       sp.pause_ns = plan::pause_ns(s.cfg.mac_control.max_quanta(), st.ports[s.tx_port].speed_bps());
     }
+    if (const profile::PortCfg& tx = st.ports[s.tx_port].cfg(); tx.pfc_honour && s.cfg.kind == profile::StreamKind::kUdp) {
+      sp.pfc_honoured = true;
+      if (const auto priority = profile::stream_priority(s.cfg, tx)) sp.pfc_priority = *priority;
+    }
     out.streams.push_back(std::move(sp));
   }
   out.warnings = warnings();
@@ -340,8 +344,11 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     const StreamReport& r = report.streams.back();
     if (r.tx_packets == 0 || r.tx_pps_achieved <= 0) continue;  // nothing sent: no rate to hold it to
     // Held to the targets it had while it sent (each change counted from its moment).
-    const double target = plan::mean_target_pps(r.rate_changes, static_cast<double>(r.tx_packets) / r.tx_pps_achieved);
-    if (std::string missed = plan::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full); !missed.empty())
+    const double active_s = static_cast<double>(r.tx_packets) / r.tx_pps_achieved;
+    const double target = plan::mean_target_pps(r.rate_changes, active_s);
+    const double held = static_cast<double>(r.paused_ns.value_or(0)) / 1e9 / active_s;
+    if (std::string missed = plan::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full, held);
+        !missed.empty())
       report.warnings.push_back(std::move(missed));
   }
   for (size_t p = 0; p < st.ports.size(); ++p) report.ports.push_back(st.collect_port(p));

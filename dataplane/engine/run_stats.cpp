@@ -32,6 +32,7 @@ struct RxCounts {
   uint64_t rx_bytes = 0;
   uint64_t late = 0;
   uint64_t misdelivered = 0;
+  uint64_t ecn[4] = {};
 };
 
 // Reads what one lcore counted of one stream's reception: the counters under the
@@ -58,6 +59,7 @@ RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::Late
     c.rx_bytes = __atomic_load_n(&rx.rx_bytes, __ATOMIC_RELAXED);
     c.late = __atomic_load_n(&rx.late, __ATOMIC_RELAXED);
     c.misdelivered = __atomic_load_n(&rx.misdelivered, __ATOMIC_RELAXED);
+    for (int e = 0; e < 4; ++e) c.ecn[e] = __atomic_load_n(&rx.ecn[e], __ATOMIC_RELAXED);
     latency.load_summary_relaxed(rx.latency);
     std::atomic_thread_fence(std::memory_order_acquire);
     if (ctx.rx_seq.load(std::memory_order_relaxed) == before) break;
@@ -137,6 +139,13 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     r.rx_bytes += c.rx_bytes;
     r.late += c.late;
     r.misdelivered += c.misdelivered;
+    if (rx.count_ecn) {
+      api::EcnCounts& ecn = r.ecn ? *r.ecn : r.ecn.emplace();
+      ecn.not_ect += c.ecn[0];
+      ecn.ect1 += c.ecn[1];
+      ecn.ect0 += c.ecn[2];
+      ecn.ce += c.ecn[3];
+    }
   }
   std::atomic_thread_fence(std::memory_order_acquire);
   for (const LcoreState& l : run.lcores) {
@@ -156,6 +165,21 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     }
   }
   r.tx_l1_bps_achieved = api::l1_bps_of(r.tx_pps_achieved, r.tx_bytes, r.tx_packets);
+  if (ports[stream.tx_port].cfg().pfc_honour && stream.cfg.kind == profile::StreamKind::kUdp) {
+    // Ended pauses, and the one going on when read live; the mean over the lanes (which
+    // share a port and so are held together).
+    uint64_t paused_tsc = 0;
+    for (const LcoreState& l : run.lcores)
+      for (size_t i = 0; i < l.lanes.size(); ++i) {
+        if (l.lane_refs[i].stream != s) continue;
+        const fast::LanePause& pause = l.lanes[i].pause;
+        paused_tsc += counter_read(pause.paused_tsc);
+        const uint64_t since = counter_read(pause.since_tsc);
+        if (live && since != 0 && now_tsc > since) paused_tsc += now_tsc - since;
+      }
+    r.paused_ns = static_cast<uint64_t>(static_cast<double>(paused_tsc) * 1e9 / static_cast<double>(tsc_hz) /
+                                        static_cast<double>(std::max<uint16_t>(stream.cfg.lanes, 1)));
+  }
   if (stream.cfg.rx_port) {
     r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);
     // Live, a frame can be received before its TX lane has counted its burst.

@@ -16,6 +16,7 @@
 #include "dataplane/fastpath/latency_hist.hpp"
 #include "dataplane/fastpath/mac_control_counts.hpp"
 #include "dataplane/fastpath/pacer.hpp"
+#include "dataplane/fastpath/pause_reaction.hpp"
 #include "dataplane/fastpath/seq_tracker.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/wire/tx_stream_plan.hpp"
@@ -54,6 +55,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint64_t applied_interval_fp = 0;  ///< the rate in force (see requested_interval_fp)
   uint64_t lag_window_fp = 0;        ///< see pacer_max_lag; set before launch
   uint64_t duration_tsc = 0;         ///< 0: no duration limit; set before launch
+  LanePause pause;                   ///< PFC / PAUSE honoured (pfc_honour); its counter read by mgmt too
 
   // Line 3. Relaxed counters; done with release.
   alignas(RTE_CACHE_LINE_SIZE) uint64_t tx_packets = 0;
@@ -76,7 +78,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
 static_assert(offsetof(TxLane, plan) < RTE_CACHE_LINE_SIZE + 1, "TxLane: the pacer and queue overflow line 0");
 static_assert(offsetof(TxLane, cursor) + offsetof(FrameCursor, vary_k) <= 2 * RTE_CACHE_LINE_SIZE,
               "TxLane: what every burst touches overflows lines 0-1");
-static_assert(offsetof(TxLane, duration_tsc) < 3 * RTE_CACHE_LINE_SIZE, "TxLane: line 2 overflows");
+static_assert(offsetof(TxLane, pause) + sizeof(LanePause) <= 3 * RTE_CACHE_LINE_SIZE, "TxLane: line 2 overflows");
 static_assert(offsetof(TxLane, tx_packets) == 3 * RTE_CACHE_LINE_SIZE);
 static_assert(offsetof(TxLane, done) < 4 * RTE_CACHE_LINE_SIZE, "TxLane: the counters overflow line 3");
 static_assert(offsetof(TxLane, requested_interval_fp) == 4 * RTE_CACHE_LINE_SIZE);
@@ -90,6 +92,7 @@ struct RxQueue {
   uint64_t rx_packets = 0;    ///< relaxed counters, read live by mgmt
   uint64_t rx_bytes = 0;      ///< incl. FCS
   uint64_t no_signature = 0;  ///< frames without a valid linerate signature (MAC Control frames apart)
+  PauseReaction* pause_reaction = nullptr;  ///< the port honours PFC / PAUSE (pfc_honour)
   MacControlCounts mac_control;  ///< after the per-burst counters: touched only by MAC Control frames
 };
 
@@ -103,6 +106,8 @@ struct RxStream {
   uint64_t rx_bytes = 0;
   uint64_t late = 0;
   uint64_t misdelivered = 0;  ///< arrived on another port than the stream's rx_port
+  bool count_ecn = false;     ///< the stream sends ECN-capable frames: count the codepoints received
+  uint64_t ecn[4] = {};       ///< frames received per codepoint (wire::Ecn), with count_ecn
   LatencyHist latency;
 };
 

@@ -9,6 +9,7 @@
 
 #include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
+#include "dataplane/wire/ecn.hpp"
 #include "dataplane/wire/mac_control.hpp"
 
 namespace lr::fast {
@@ -130,6 +131,7 @@ namespace {
   const auto* frame = rte_pktmbuf_mtod(m, const uint8_t*);
   if (m->data_len < wire::kMacControlBytes || !wire::is_mac_control(frame, m->pkt_len)) return false;
   count_mac_control(queue.mac_control, frame, rx_tsc);
+  if (queue.pause_reaction != nullptr) react_to_mac_control(*queue.pause_reaction, frame, rx_tsc);
   return true;
 }
 
@@ -186,6 +188,11 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
     stream.latency.record(latency_ns);
     if (latency_ns > stream.late_ns) ++stream.late;
     stream.rx_bytes += len + 4u;
+    if (stream.count_ecn) {
+      // The headers' line: for a 64-byte frame the signature's; a larger one costs a load.
+      const uint8_t ecn = wire::ecn_codepoint(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len);
+      if (ecn != wire::kNoEcn) ++stream.ecn[ecn];
+    }
   }
   counter_add(queue.rx_packets, n);
   counter_add(queue.rx_bytes, bytes);
@@ -229,6 +236,7 @@ void finish_lane(TxLane& lane, uint64_t now_tsc) noexcept {
     stop = std::max(now_tsc, lane.pacer.next_due_tsc());
   }
   __atomic_store_n(&lane.stop_tsc, stop, __ATOMIC_RELAXED);
+  end_lane_pause(lane.pause, now_tsc);
   lane.finished = true;
   lane.done.store(true, std::memory_order_release);
 }
@@ -261,10 +269,15 @@ int run_worker(void* arg) noexcept {
         }
         const uint64_t interval_fp = lane.requested_interval_fp.load(std::memory_order_relaxed);
         if (interval_fp != lane.applied_interval_fp) apply_rate_request(lane, interval_fp, now_tsc);
+        if (lane.pause.port != nullptr && lane_paused(lane.pause, now_tsc)) continue;
         tx_lane_burst(lane, now_tsc, tx_ns);
       }
     }
-    for (uint32_t q = 0; q < ctx.n_rx_queues; ++q) rx_queue_burst(ctx, ctx.rx_queues[q]);
+    for (uint32_t q = 0; q < ctx.n_rx_queues; ++q) {
+      RxQueue& queue = ctx.rx_queues[q];
+      rx_queue_burst(ctx, queue);
+      if (queue.pause_reaction != nullptr) apply_due_pauses(*queue.pause_reaction, now_tsc);
+    }
   }
   const uint64_t now_tsc = rte_rdtsc();
   for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i)

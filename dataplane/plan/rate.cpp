@@ -108,14 +108,19 @@ double mean_target_pps(const std::vector<api::RateChange>& changes, double activ
   return frames / active_s;
 }
 
-std::string missed_target(const std::string& stream, double target_pps, double achieved_pps, uint64_t tx_queue_full) {
-  if (target_pps <= 0 || achieved_pps >= target_pps * 0.995) return "";
+std::string missed_target(const std::string& stream, double target_pps, double achieved_pps, uint64_t tx_queue_full,
+                          double held_fraction) {
+  const double held = std::clamp(held_fraction, 0.0, 1.0);
+  if (target_pps <= 0 || achieved_pps >= target_pps * (1.0 - held) * 0.995) return "";
+  const std::string held_text =
+      held > 0 ? fmt::format("; held {:.2f} % of the time by PFC / PAUSE, the rest still short", 100.0 * held) : "";
   return fmt::format("stream '{}' sent {:.6f} Mpps, {:.2f} % below its target of {:.6f} Mpps ({} frames found the TX "
-                     "queue full: {})",
+                     "queue full: {}{})",
                      stream, achieved_pps / 1e6, 100.0 * (1.0 - achieved_pps / target_pps), target_pps / 1e6,
                      tx_queue_full,
                      tx_queue_full != 0 ? "the port took frames more slowly than asked"
-                                        : "the sending lcore could not keep up");
+                                        : "the sending lcore could not keep up",
+                     held_text);
 }
 
 }  // namespace lr::plan

@@ -43,7 +43,10 @@ Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& s
 double mean_target_pps(const std::vector<api::RateChange>& changes, double active_s);
 
 /// "stream 's' sent 0.000543 Mpps, 99.9 % below its target of 1.020000 Mpps (...)" when
-/// the achieved rate misses a paced target by more than 0.5 %; "" otherwise.
-std::string missed_target(const std::string& stream, double target_pps, double achieved_pps, uint64_t tx_queue_full);
+/// the achieved rate misses a paced target by more than 0.5 %; "" otherwise. A stream
+/// held by PFC / PAUSE for `held_fraction` of its time (pfc_honour) is held to the rate
+/// it could send while not held, and the warning says how long it was held.
+std::string missed_target(const std::string& stream, double target_pps, double achieved_pps, uint64_t tx_queue_full,
+                          double held_fraction);
 
 }  // namespace lr::plan

@@ -136,6 +136,9 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
     for (const QueueAssignment& a : in.lcore_plan.rx)
       if (a.lcore_id == lcore_id && rx_not_polled_reason(in.ports[a.port_index], in.streams).empty()) rxqs.push_back(&a);
 
+    size_t n_reactions = 0;
+    for (const QueueAssignment* a : rxqs) n_reactions += in.ports[a->port_index].cfg().pfc_honour ? 1 : 0;
+
     size_t n_trackers = 0;
     for (const StreamState& s : run.streams) n_trackers += s.cfg.lanes;
     l.ctx = NumaArray<fast::LcoreCtx>::make(1, l.socket);
@@ -143,7 +146,8 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
     l.rxqs = NumaArray<fast::RxQueue>::make(rxqs.size(), l.socket);
     l.streams = NumaArray<fast::RxStream>::make(run.streams.size(), l.socket);
     if (!rxqs.empty()) l.trackers = NumaArray<fast::SeqTracker>::make(n_trackers, l.socket);
-    if (!l.ctx.ok() || !l.lanes.ok() || !l.rxqs.ok() || !l.streams.ok() || !l.trackers.ok())
+    l.pause_reactions = NumaArray<fast::PauseReaction>::make(n_reactions, l.socket);
+    if (!l.ctx.ok() || !l.lanes.ok() || !l.rxqs.ok() || !l.streams.ok() || !l.trackers.ok() || !l.pause_reactions.ok())
       return make_error(Errc::kNoMemory, fmt::format("lcore {}: per-lcore state", lcore_id));
 
     for (size_t i = 0; i < lanes.size(); ++i) {
@@ -160,6 +164,12 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       t.headers_fixed = fast::headers_fixed(stream.plan[0]);
       t.cursor = fast::cursor_at(stream.plan[0], 0);
       t.lag_window_fp = fast::lag_window_fp(in.tsc_hz);
+      // MAC Control frames are never held: a paused port still sends them.
+      if (const profile::PortCfg& port = in.ports[stream.tx_port].cfg();
+          port.pfc_honour && cfg.kind == profile::StreamKind::kUdp) {
+        t.pause.port = &run.port_pauses[stream.tx_port];
+        t.pause.pause_class = profile::stream_priority(cfg, port).value_or(fast::kLinkPauseClass);
+      }
       if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
       t.duration_tsc = static_cast<uint64_t>(static_cast<double>(cfg.duration_ns) * static_cast<double>(in.tsc_hz) / 1e9);
       if (stream.pps > 0) {
@@ -174,9 +184,21 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
         t.pacer.set_bursts(std::max<uint32_t>(packets, 1), std::max<uint64_t>(interval, 1));
       }
     }
+    size_t reaction = 0;
     for (size_t i = 0; i < rxqs.size(); ++i) {
-      l.rxqs[i].port_id = in.ports[rxqs[i]->port_index].port_id();
+      const size_t port_index = rxqs[i]->port_index;
+      l.rxqs[i].port_id = in.ports[port_index].port_id();
       l.rxqs[i].queue_id = rxqs[i]->queue_id;
+      const profile::PortCfg& port = in.ports[port_index].cfg();
+      if (!port.pfc_honour) continue;
+      fast::PauseReaction& r = l.pause_reactions[reaction++];
+      r.port = &run.port_pauses[port_index];
+      r.quantum_tsc_q16 = fast::quantum_tsc_q16(in.ports[port_index].speed_bps(), in.tsc_hz);
+      r.delay_tsc = port.pfc_reaction_delay_quanta
+                        ? (uint64_t{*port.pfc_reaction_delay_quanta} * r.quantum_tsc_q16) >> 16
+                        : static_cast<uint64_t>(static_cast<double>(port.pfc_reaction_delay_ns) *
+                                                static_cast<double>(in.tsc_hz) / 1e9);
+      l.rxqs[i].pause_reaction = &r;
     }
     size_t tracker = 0;
     for (size_t s = 0; s < run.streams.size(); ++s) {
@@ -184,6 +206,9 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       fast::RxStream& rx = l.streams[s];
       rx.n_lanes = cfg.lanes;
       rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
+      // A device marks CE only on ECN-capable frames (RFC 3168 5): nothing to count otherwise.
+      rx.count_ecn = cfg.kind == profile::StreamKind::kUdp &&
+                     (cfg.ip_version == profile::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0;
       if (cfg.rx_port && l.trackers.size() != 0) {
         rx.enabled = true;
         for (const EthdevPort& p : in.ports)
@@ -215,6 +240,12 @@ std::string rx_not_polled_reason(const EthdevPort& port, const std::vector<profi
 }
 
 Result<void> build_run(RunState& run, const RunInputs& in) {
+  for (size_t p = 0; p < in.ports.size(); ++p)
+    if (in.ports[p].cfg().pfc_honour && in.ports[p].speed_bps() == 0)
+      return make_error(Errc::kInvalid, fmt::format("port '{}': pfc_honour needs the port's speed to time pauses, and "
+                                                    "the link reports none: set `speed`", in.ports[p].name()));
+  run.port_pauses = NumaArray<fast::PortPause>::make(in.ports.size(), SOCKET_ID_ANY);
+  if (!run.port_pauses.ok()) return make_error(Errc::kNoMemory, "the ports' pause state");
   if (auto ok = build_streams(run, in); !ok) return ok;
   std::vector<plan::PortLoad> loads;
   for (const StreamState& s : run.streams) {

@@ -52,6 +52,7 @@ struct LcoreState {
   NumaArray<fast::RxQueue> rxqs;
   NumaArray<fast::RxStream> streams;
   NumaArray<fast::SeqTracker> trackers;
+  NumaArray<fast::PauseReaction> pause_reactions;  ///< one per RX queue of a port with pfc_honour
 };
 
 struct StreamState {
@@ -78,6 +79,7 @@ struct RunInputs {
 };
 
 struct RunState {
+  NumaArray<fast::PortPause> port_pauses;  ///< one per port (by index), used where it honours PFC; first: lanes point at it
   std::vector<StreamState> streams;  ///< in the order of RunInputs::streams (the stream ids)
   std::vector<LcoreState> lcores;    ///< one per worker
   std::vector<std::string> warnings; ///< about this set of streams (a "max" stream beside paced ones)

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -231,6 +232,28 @@ PortCfg read_port(TableReader& in) {
     if (array == nullptr) in.fail(node, "pfc", "expected an array of priorities 0-7, e.g. [3, 4] ([] turns PFC off)");
     port.pfc_priorities.emplace();
     for (const toml::node& item : *array) port.pfc_priorities->push_back(in.integer_of<unsigned>(&item, "pfc", 0, 7));
+  }
+  if (auto v = in.boolean("pfc_honour")) {
+    if (*v && port.rx_queues == 0)
+      in.fail(in.find("pfc_honour"), "pfc_honour", "needs the port to receive (rx_queues = 0 hears no PFC frame)");
+    port.pfc_honour = *v;
+  }
+  if (const toml::node* node = in.find("pfc_reaction_delay")) {
+    if (node->is_integer()) port.pfc_reaction_delay_quanta = in.integer_of<uint32_t>(node, "pfc_reaction_delay", 0, 65535);
+    else port.pfc_reaction_delay_ns = *in.parsed<uint64_t>("pfc_reaction_delay", parse_duration_ns,
+                                                           "quanta (an integer) or a duration such as '5us'");
+    if (!port.pfc_honour) in.fail(node, "pfc_reaction_delay", "needs pfc_honour = true");
+  }
+  if (const toml::table* map = in.subtable("dscp_to_priority")) {
+    for (auto&& [key, value] : *map) {
+      const std::string dscp_text(key.str());
+      const std::string where = "dscp_to_priority." + dscp_text;
+      unsigned dscp = 64;
+      const auto [end, ec] = std::from_chars(dscp_text.data(), dscp_text.data() + dscp_text.size(), dscp);
+      if (ec != std::errc() || end != dscp_text.data() + dscp_text.size() || dscp > 63)
+        in.fail(&value, where, "a DSCP is 0-63, e.g. dscp_to_priority = { 26 = 3 }");
+      port.dscp_to_priority[static_cast<uint8_t>(dscp)] = in.integer_of<uint8_t>(&value, where, 0, 7);
+    }
   }
   if (auto v = in.strings("flow_rules",
                           "expected an array of rules, e.g. [\"pattern eth / udp dst is 4791 actions queue index 1\"]"))

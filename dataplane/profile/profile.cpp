@@ -82,3 +82,16 @@ uint16_t min_frame_bytes(const StreamCfg& stream) noexcept {
 }
 
 }  // namespace lr::profile
+
+namespace lr::profile {
+
+std::optional<uint8_t> stream_priority(const StreamCfg& stream, const PortCfg& tx_port) {
+  if (stream.kind != StreamKind::kUdp) return std::nullopt;
+  if (stream.vlan) return stream.vlan->pcp;
+  const uint8_t dscp = stream.ip_version == IpVersion::kV4 ? stream.ipv4.dscp : stream.ipv6.dscp;
+  const auto it = tx_port.dscp_to_priority.find(dscp);
+  if (it == tx_port.dscp_to_priority.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace lr::profile

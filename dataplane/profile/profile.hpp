@@ -65,6 +65,15 @@ struct PortCfg {
   std::string fec;                  ///< "", or off / baser / rs / llrs / auto
   std::string pause;                ///< "", or rx / tx / both / off (802.3x)
   std::optional<std::vector<unsigned>> pfc_priorities;  ///< PFC on these priorities ([]: PFC off)
+  /// React in software to PFC / PAUSE frames received here: a priority's XOFF holds the
+  /// port's TX lanes of that priority (PAUSE: all of them) for the time its quanta ask.
+  bool pfc_honour = false;
+  /// Between a frame's arrival and the pause taking effect: as quanta at the port's speed,
+  /// or as nanoseconds (one of the two).
+  std::optional<uint32_t> pfc_reaction_delay_quanta;
+  uint64_t pfc_reaction_delay_ns = 0;
+  /// DSCP -> priority, for the streams without a VLAN tag (whose PCP is their priority).
+  std::map<uint8_t, uint8_t> dscp_to_priority;
   std::vector<std::string> flow_rules;  ///< rte_flow rules in the flow language (dataplane/port/flow)
   bool flow_isolate = false;        ///< only traffic the rules steer reaches the queues
   bool keep = false;                ///< the settings above stay on the host after exit (else restored)
@@ -165,6 +174,13 @@ struct MacControlCfg {
   uint16_t max_quanta() const noexcept;
 };
 
+
+struct StreamCfg;
+
+/// The PFC priority a stream's frames carry as its TX port sees it: the outer VLAN
+/// tag's PCP, else the DSCP through the port's dscp_to_priority; none for MAC Control
+/// frames and untagged frames whose DSCP the map does not name.
+std::optional<uint8_t> stream_priority(const StreamCfg& stream, const PortCfg& tx_port);
 
 struct StreamCfg {
   std::string name;

@@ -21,7 +21,9 @@ std::vector<std::string> eal_test_args() {
   // Three lcores on the CI machine's two CPUs: workers 1 and 2 share CPU 1.
   return {"vdev_loopback_ring", "--lcores=0@0,1@1,2@1", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
           "--log-level", "lib.eal:warning",
-          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_ring7", "--vdev=net_ring8", "--vdev=net_null0"};
+          "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_ring7", "--vdev=net_ring8",
+          "--vdev=net_ring10", "--vdev=net_ring11", "--vdev=net_ring12", "--vdev=net_ring13", "--vdev=net_ring14",
+          "--vdev=net_null0"};
 }
 
 namespace {
@@ -357,6 +359,154 @@ count = 5000
   EXPECT_GE(mc.last_s, mc.first_s);
   EXPECT_LT(mc.last_s, r.duration_s + 1.0);
   EXPECT_EQ(r.mbufs_not_returned, 0u);
+}
+
+// A looped 10G port whose RX and TX queues share lcore 1, with `keys` added to it.
+std::string looped_port(const std::string& device, const std::string& keys) {
+  return "[run]\ndrain = \"100ms\"\n[[port]]\nname = \"p0\"\ndevice = \"" + device +
+         "\"\nspeed = \"10G\"\nrx_lcores = [1]\ntx_lcores = [1]\n" + keys + "\n";
+}
+
+// 100 kpps of priority 3 (its VLAN tag's PCP) looped on p0; its limit follows.
+constexpr const char* kPriority3Stream = R"([[stream]]
+name = "prio3"
+tx_port = "p0"
+rx_port = "p0"
+vlan = { id = 10, pcp = 3 }
+rate = "100kpps"
+)";
+
+// pfc_honour on a looped port: it hears its own PFC frames, ten XOFF for priority 3 at
+// the refresh rate of a 10G port (596.05 frames/s: a pause of 65535 quanta, 3.355 ms,
+// restarted every 1.678 ms), so priority 3 is held from the first frame until the last
+// one's pause runs out: 9 / 596.05 s + 3.355 ms = 18.455 ms. Priority 5 is never held.
+TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
+  const std::string streams = kPriority3Stream + std::string(R"(duration = "200ms"
+[[stream]]
+name = "prio5"
+tx_port = "p0"
+rx_port = "p0"
+vlan = { id = 10, pcp = 5 }
+rate = "100kpps"
+duration = "200ms"
+[[stream]]
+name = "xoff3"
+tx_port = "p0"
+kind = "pfc"
+priorities = [3]
+refresh = "auto"
+count = 10
+)");
+  // Each run its own device: an engine closes its ports when it ends.
+  const auto with = [&](const std::string& device, const std::string& honour) {
+    return run(looped_port(device, honour) + streams);
+  };
+  const dp::RunReport honoured = with("net_ring10", "pfc_honour = true");
+  ASSERT_EQ(honoured.streams.size(), 3u);
+  const dp::StreamReport& held = honoured.streams[0];
+  const dp::StreamReport& free = honoured.streams[1];
+  ASSERT_TRUE(held.paused_ns.has_value());
+  const double paused_ms = static_cast<double>(*held.paused_ns) / 1e6;
+  EXPECT_NEAR(paused_ms, 18.455, 1.0);
+  // Held frames are sent later, not dropped or renumbered: what was not sent is the
+  // paused time's worth, less the catch-up of at most 64 frames after the pause. Against
+  // the free stream of the same lcore, which a stalled VM slows just the same.
+  const double expected_tx = static_cast<double>(free.tx_packets) - paused_ms * 100;
+  EXPECT_GE(static_cast<double>(held.tx_packets), expected_tx - 3);
+  EXPECT_LE(static_cast<double>(held.tx_packets), expected_tx + 64 + 3);
+  EXPECT_EQ(held.rx_packets, held.tx_packets);
+  EXPECT_EQ(held.lost, 0);
+  EXPECT_EQ(held.out_of_order, 0u);
+  ASSERT_TRUE(free.paused_ns.has_value());
+  EXPECT_EQ(*free.paused_ns, 0u);
+  EXPECT_NEAR(static_cast<double>(free.tx_packets), 20000, 300);
+  EXPECT_EQ(free.lost, 0);
+  ASSERT_TRUE(honoured.ports[0].mac_control.has_value());
+  EXPECT_EQ(honoured.ports[0].mac_control->pfc_frames, 10u);
+
+  // The same run without pfc_honour: nothing held, nothing said about holding.
+  const dp::RunReport ignored = with("net_ring12", "");
+  ASSERT_EQ(ignored.streams.size(), 3u);
+  EXPECT_FALSE(ignored.streams[0].paused_ns.has_value());
+  EXPECT_NEAR(static_cast<double>(ignored.streams[0].tx_packets), static_cast<double>(ignored.streams[1].tx_packets), 2);
+  EXPECT_EQ(ignored.ports[0].mac_control->pfc_frames, 10u);
+}
+
+// A reaction delay: one XOFF of 65535 quanta (3.355 ms at 10G) sent at the start
+// holds priority 3 at once without a delay, and only after 2 ms with
+// pfc_reaction_delay = "2ms": a 3 ms stream then sends its first 2 ms (200 frames) and
+// is held for the last 1 ms, where without the delay it sends next to nothing.
+TEST(LoopbackRing, PfcReactionDelayLetsFramesFlowUntilItPasses) {
+  const std::string streams = kPriority3Stream + std::string(R"(duration = "3ms"
+[[stream]]
+name = "xoff3"
+tx_port = "p0"
+kind = "pfc"
+priorities = [3]
+rate = "1kpps"
+count = 1
+)");
+  const auto with = [&](const std::string& device, const std::string& delay) {
+    return run(looped_port(device, "pfc_honour = true\n" + delay) + streams);
+  };
+  const dp::RunReport delayed = with("net_ring11", "pfc_reaction_delay = \"2ms\"");
+  ASSERT_EQ(delayed.streams.size(), 2u);
+  const dp::StreamReport& s = delayed.streams[0];
+  // The PFC frame leaves up to ~0.2 ms after the start on a busy VM (its first mbufs'
+  // first touch), and the hold starts 2 ms after it arrives.
+  EXPECT_NEAR(static_cast<double>(s.tx_packets), 200, 20);
+  ASSERT_TRUE(s.paused_ns.has_value());
+  EXPECT_NEAR(static_cast<double>(*s.paused_ns) / 1e6, 1.0, 0.2);
+  EXPECT_EQ(s.lost, 0);
+
+  const dp::RunReport at_once = with("net_ring13", "");
+  ASSERT_EQ(at_once.streams.size(), 2u);
+  EXPECT_LE(at_once.streams[0].tx_packets, 20u);
+  EXPECT_NEAR(static_cast<double>(*at_once.streams[0].paused_ns) / 1e6, 3.0, 0.2);
+}
+
+// ECN counted on receive for the streams that send ECN-capable frames: a net_ring loop
+// changes nothing, so each stream's frames arrive with the codepoint they left with.
+TEST(LoopbackRing, EcnCodepointsAreCountedPerStream) {
+  const dp::RunReport r = run(R"(
+[run]
+drain = "100ms"
+[[port]]
+name = "p0"
+device = "net_ring14"
+speed = "10G"
+[[stream]]
+name = "marked"
+tx_port = "p0"
+rx_port = "p0"
+ipv4 = { dscp = 26, ecn = 3 }
+rate = "100kpps"
+count = 3000
+[[stream]]
+name = "capable-v6"
+tx_port = "p0"
+rx_port = "p0"
+vlan = { id = 7, pcp = 3 }
+ipv6 = { ecn = 2 }
+frame_size = 128
+rate = "100kpps"
+count = 2000
+[[stream]]
+name = "not-capable"
+tx_port = "p0"
+rx_port = "p0"
+rate = "100kpps"
+count = 1000
+)");
+  ASSERT_EQ(r.streams.size(), 3u);
+  ASSERT_TRUE(r.streams[0].ecn.has_value());
+  EXPECT_EQ(r.streams[0].ecn->ce, 3000u);
+  EXPECT_EQ(r.streams[0].ecn->ect0 + r.streams[0].ecn->ect1 + r.streams[0].ecn->not_ect, 0u);
+  ASSERT_TRUE(r.streams[1].ecn.has_value());
+  EXPECT_EQ(r.streams[1].ecn->ect0, 2000u);
+  EXPECT_EQ(r.streams[1].ecn->ce, 0u);
+  EXPECT_FALSE(r.streams[2].ecn.has_value()) << "not ECN-capable: a device never marks it";
+  for (const dp::StreamReport& s : r.streams) EXPECT_EQ(s.lost, 0) << s.name;
 }
 
 TEST(LoopbackRing, TransmitOnlyStreamHasNoReceiveSide) {

@@ -12,7 +12,7 @@ using nlohmann::json;
 const json kPorts = json::parse(R"([{"name":"p0","link_up":true,"link_speed_bps":40000000000,"ipackets":10,
   "opackets":12,"ibytes":640,"obytes":768,"imissed":1,"ierrors":0,"oerrors":0,"rx_no_signature":2}])");
 const json kStreams = json::parse(R"([{"name":"s\"1","tx_port":"p0","rx_port":"p0","tx_packets":12,"rx_packets":10,
-  "lost":2,"duplicate":0,"out_of_order":1,"late":0,"tx_pps_achieved":1000.5,
+  "lost":2,"duplicate":0,"out_of_order":1,"late":0,"tx_pps_achieved":1000.5,"ecn_ce":3,
   "latency_ns":{"samples":10,"mean":1500,"p50":1000,"p90":2000,"p99":3000,"p999":3000,"p9999":3000,"jitter":250}},
   {"name":"txonly","tx_port":"p0","rx_port":null,"tx_packets":5,"tx_pps_achieved":10}])");
 const json kXstats = json::parse(R"({"p0":{"counters":[
@@ -48,6 +48,8 @@ TEST(Prometheus, StreamsWithEscapedLabelsAndLatencySummaryInSeconds) {
   EXPECT_TRUE(has_line(text, "lr_stream_latency_seconds_count{stream=\"s\\\"1\"} 10"));
   EXPECT_TRUE(has_line(text, "lr_stream_tx_packets_total{stream=\"txonly\",port=\"p0\"} 5"));
   EXPECT_EQ(text.find("lr_stream_rx_packets_total{stream=\"txonly\""), std::string::npos) << "no RX side";
+  EXPECT_TRUE(has_line(text, "lr_stream_rx_ecn_ce_packets_total{stream=\"s\\\"1\"} 3"));
+  EXPECT_EQ(text.find("lr_stream_rx_ecn_ce_packets_total{stream=\"txonly\""), std::string::npos);
 }
 
 TEST(Prometheus, MergedCountersWithQueuePriorityLaneAndSourceLabels) {

@@ -122,6 +122,46 @@ TEST(RunViews, PlanTextNamesQueuesLcoresRatesAndLimits) {
             "  stream 'blast' p0 -> (transmit only): 1518.0 B mean frame, max rate, 1000 frames, lanes: q1@lcore2\n");
 }
 
+TEST(RunViews, PfcHonourInThePlanAndTheTimeHeldAfterTheTable) {
+  api::RunPlan plan;
+  api::StreamPlan roce{"roce", "p0", std::string("p1"), 1024, 1e6, 0, 0, {{0, 1, false}}};
+  roce.pfc_honoured = true;
+  roce.pfc_priority = 3;
+  api::StreamPlan untagged{"bulk", "p0", std::nullopt, 1518, 0, 0, 0, {{0, 1, false}}};
+  untagged.pfc_honoured = true;
+  plan.streams = {roce, untagged};
+  const std::string text = plan_text(plan);
+  EXPECT_NE(text.find("  stream 'roce' p0 -> p1: 1024.0 B mean frame, 1.000000 Mpps, until stopped, held by PFC "
+                      "priority 3 and PAUSE, lanes: q0@lcore1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("max rate, until stopped, held by PAUSE only (its frames carry no priority), lanes:"),
+            std::string::npos) << text;
+  const nlohmann::json j = api::to_json(plan);
+  EXPECT_EQ(j["streams"][0]["pfc_priority"], 3);
+  EXPECT_EQ(api::to_json(api::run_plan_from_json(j)), j);
+
+  api::RunReport r = sample_report();
+  r.streams[0].paused_ns = 18'455'123;
+  EXPECT_NE(run_table(r).find("\nstream 'a-stream-with-a-name-longer-than-sixteen' held 18.455 ms by PFC / PAUSE "
+                              "received on p0\n"), std::string::npos);
+  const nlohmann::json report = api::to_json(r);
+  EXPECT_EQ(report["streams"][0]["paused_ns"], 18'455'123);
+  EXPECT_FALSE(report["streams"][1].contains("paused_ns"));  // its port does not honour PFC
+  EXPECT_EQ(api::to_json(api::run_report_from_json(report)), report);
+}
+
+TEST(RunViews, EcnCodepointsReceivedAfterTheTable) {
+  api::RunReport r = sample_report();
+  r.streams[0].ecn = api::EcnCounts{1, 0, 897, 100};
+  EXPECT_NE(run_table(r).find("\nstream 'a-stream-with-a-name-longer-than-sixteen' ECN: 100 of 998 frames arrived "
+                              "CE-marked (10.020 %); ECT(0) 897, ECT(1) 0, not-ECT 1\n"), std::string::npos)
+      << run_table(r);
+  const nlohmann::json j = api::to_json(r);
+  EXPECT_EQ(j["streams"][0]["ecn_ce"], 100);
+  EXPECT_EQ(j["streams"][0]["ecn_received"]["ect0"], 897);
+  EXPECT_FALSE(j["streams"][1].contains("ecn_ce"));
+  EXPECT_EQ(api::to_json(api::run_report_from_json(j)), j);
+}
+
 // What the CLI reads back is what the data plane wrote: every field, through JSON.
 TEST(RunReportJson, RoundTripKeepsEveryField) {
   const api::RunReport r = sample_report();

@@ -5,22 +5,13 @@
 #include <array>
 #include <vector>
 
+#include "tests/support/mac_control_frames.hpp"
+
 namespace lr::fast {
 namespace {
 
-// A MAC Control frame as a DUT sends it (no signature): bytes written out by hand from
-// 802.3 Annex 31B / 802.1Qbb, not with the TX writer under test elsewhere.
-std::array<uint8_t, 60> frame(uint16_t opcode, uint16_t vector_or_quanta, std::array<uint16_t, 8> quanta = {}) {
-  std::array<uint8_t, 60> f{0x01, 0x80, 0xC2, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00, 0x07, 0x88, 0x08};
-  f[14] = static_cast<uint8_t>(opcode >> 8);
-  f[15] = static_cast<uint8_t>(opcode);
-  f[16] = static_cast<uint8_t>(vector_or_quanta >> 8);
-  f[17] = static_cast<uint8_t>(vector_or_quanta);
-  for (unsigned p = 0; p < 8; ++p) {
-    f[18 + 2 * p] = static_cast<uint8_t>(quanta[p] >> 8);
-    f[19 + 2 * p] = static_cast<uint8_t>(quanta[p]);
-  }
-  return f;
+std::array<uint8_t, 60> frame(uint16_t opcode, uint16_t word16, std::array<uint16_t, 8> quanta = {}) {
+  return test::mac_control_frame(opcode, word16, quanta);
 }
 
 TEST(MacControlCounts, OnlyMinimumSizeFramesOfEtherType8808AreMacControl) {

@@ -86,14 +86,23 @@ TEST(MeanTarget, EachRateCountsFromItsChangeToTheNext) {
 }
 
 TEST(MissedTarget, AStreamHalfAPercentShortIsNamedWithTheCause) {
-  EXPECT_EQ(missed_target("imix", 1.02e6, 1.02e6 * 0.996, 0), "");
-  EXPECT_EQ(missed_target("blast", 0, 5e6, 0), "");  // unpaced: no target to miss
-  EXPECT_EQ(missed_target("imix", 1.02e6, 543, 26'000'000),
+  EXPECT_EQ(missed_target("imix", 1.02e6, 1.02e6 * 0.996, 0, 0), "");
+  EXPECT_EQ(missed_target("blast", 0, 5e6, 0, 0), "");  // unpaced: no target to miss
+  EXPECT_EQ(missed_target("imix", 1.02e6, 543, 26'000'000, 0),
             "stream 'imix' sent 0.000543 Mpps, 99.95 % below its target of 1.020000 Mpps (26000000 frames found the TX "
             "queue full: the port took frames more slowly than asked)");
-  EXPECT_EQ(missed_target("slow", 2e6, 1e6, 0),
+  EXPECT_EQ(missed_target("slow", 2e6, 1e6, 0, 0),
             "stream 'slow' sent 1.000000 Mpps, 50.00 % below its target of 2.000000 Mpps (0 frames found the TX queue "
             "full: the sending lcore could not keep up)");
+}
+
+// Held by PFC (pfc_honour) 10 % of its time: 0.9 of the target is what it could send.
+TEST(MissedTarget, TimeHeldByPfcIsNotTheTestersShortfall) {
+  EXPECT_EQ(missed_target("roce", 1e6, 0.9e6, 0, 0.10), "");
+  EXPECT_EQ(missed_target("roce", 1e6, 0.8e6, 0, 0.10),
+            "stream 'roce' sent 0.800000 Mpps, 20.00 % below its target of 1.000000 Mpps (0 frames found the TX queue "
+            "full: the sending lcore could not keep up; held 10.00 % of the time by PFC / PAUSE, the rest still short)");
+  EXPECT_NE(missed_target("roce", 1e6, 0.9e6, 0, 0), "") << "without the hold the same rate is short";
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include <string>
 
@@ -231,6 +232,60 @@ flow_isolate = true
   EXPECT_EQ(error_of(std::string(kMinimal) + "flow_rules = \"pattern eth actions drop\"\n"),
             "test.toml:5:14: key 'port[0].flow_rules': expected an array of rules, e.g. [\"pattern eth / udp dst is "
             "4791 actions queue index 1\"]");
+}
+
+TEST(LoadToml, PfcHonourKeys) {
+  const Profile p = load(std::string(kMinimal) + R"(pfc_honour = true
+pfc_reaction_delay = 400
+dscp_to_priority = { 26 = 3, 46 = 5 }
+[[stream]]
+name = "tagged"
+tx_port = "p0"
+vlan = { id = 10, pcp = 6 }
+ipv4 = { dscp = 26 }
+[[stream]]
+name = "roce"
+tx_port = "p0"
+ipv4 = { dscp = 26 }
+[[stream]]
+name = "v6-voice"
+tx_port = "p0"
+ipv6 = { dscp = 46 }
+frame_size = 128
+[[stream]]
+name = "best-effort"
+tx_port = "p0"
+[[stream]]
+name = "xoff"
+tx_port = "p0"
+kind = "pfc"
+priorities = [3]
+)");
+  const PortCfg& port = p.ports[0];
+  EXPECT_TRUE(port.pfc_honour);
+  EXPECT_EQ(port.pfc_reaction_delay_quanta, 400u);
+  EXPECT_EQ(port.dscp_to_priority, (std::map<uint8_t, uint8_t>{{26, 3}, {46, 5}}));
+  EXPECT_EQ(stream_priority(p.streams[0], port), 6);  // the VLAN's PCP wins over the DSCP
+  EXPECT_EQ(stream_priority(p.streams[1], port), 3);
+  EXPECT_EQ(stream_priority(p.streams[2], port), 5);
+  EXPECT_EQ(stream_priority(p.streams[3], port), std::nullopt);  // DSCP 0 is not mapped: only PAUSE holds it
+  EXPECT_EQ(stream_priority(p.streams[4], port), std::nullopt);  // MAC Control frames carry none
+  EXPECT_EQ(load(std::string(kMinimal) + "pfc_honour = true\npfc_reaction_delay = \"5us\"\n").ports[0].pfc_reaction_delay_ns,
+            5000u);
+
+  EXPECT_EQ(error_of(std::string(kMinimal) + "pfc_reaction_delay = 10\n"),
+            "test.toml:5:22: key 'port[0].pfc_reaction_delay': needs pfc_honour = true");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "pfc_honour = true\npfc_reaction_delay = \"soon\"\n"),
+            "test.toml:6:22: key 'port[0].pfc_reaction_delay': 'soon' is not quanta (an integer) or a duration such as "
+            "'5us'");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "pfc_honour = true\npfc_reaction_delay = 70000\n"),
+            "test.toml:6:22: key 'port[0].pfc_reaction_delay': 70000 is out of range [0, 65535]");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "dscp_to_priority = { 64 = 3 }\n"),
+            "test.toml:5:27: key 'port[0].dscp_to_priority.64': a DSCP is 0-63, e.g. dscp_to_priority = { 26 = 3 }");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "dscp_to_priority = { 26 = 8 }\n"),
+            "test.toml:5:27: key 'port[0].dscp_to_priority.26': 8 is out of range [0, 7]");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "rx_queues = 0\npfc_honour = true\n"),
+            "test.toml:6:14: key 'port[0].pfc_honour': needs the port to receive (rx_queues = 0 hears no PFC frame)");
 }
 
 TEST(LoadToml, ShippedExamplesLoad) {
