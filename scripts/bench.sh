@@ -43,7 +43,7 @@ rate = "max"
 duration = "${secs}s"
 vlan = { id = 100, pcp = 3 }
 ipv4 = { src = "198.18.0.1", dst = "198.19.0.1" }
-udp = { src = 1024, dst = 4791 }
+udp = { src = 1024, dst = 5001 }
 TOML
 }
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }

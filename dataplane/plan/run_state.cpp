@@ -255,6 +255,8 @@ Result<void> build_run(RunState& run, const RunInputs& in) {
   auto warnings = plan::check_port_loads(loads);
   if (!warnings) return std::unexpected(warnings.error());
   run.warnings = std::move(*warnings);
+  for (const StreamState& s : run.streams)
+    if (std::string roce = plan::roce_port_warning(s.cfg); !roce.empty()) run.warnings.push_back(std::move(roce));
   return build_lcores(run, in);
 }
 

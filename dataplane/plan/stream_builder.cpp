@@ -1,5 +1,7 @@
 #include "dataplane/plan/stream_builder.hpp"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <numeric>
 
@@ -241,6 +243,17 @@ wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t strea
   store_be16(plan.template_bytes.data() + plan.l3_offset + (plan.ipv6 ? 4 : 2), biggest.ip_len);
   store_be16(plan.template_bytes.data() + plan.l4_offset + 4, biggest.udp_len);
   return plan;
+}
+
+std::string roce_port_warning(const profile::StreamCfg& stream) {
+  constexpr uint16_t kRoceV2Port = 4791;
+  if (stream.kind != profile::StreamKind::kUdp) return "";
+  const char* which = stream.udp.dst == kRoceV2Port ? "destination" : stream.udp.src == kRoceV2Port ? "source" : nullptr;
+  if (which == nullptr) return "";
+  return fmt::format("stream '{}' uses UDP {} port 4791 (RoCEv2) without an InfiniBand BTH: Wireshark and RoCE-aware "
+                     "devices will read its frames as malformed RoCEv2 (linerate does not build RoCEv2 frames yet); "
+                     "another port avoids that",
+                     stream.name, which);
 }
 
 }  // namespace lr::plan

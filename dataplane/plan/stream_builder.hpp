@@ -5,6 +5,7 @@
 // known-good frames.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "dataplane/profile/profile.hpp"
@@ -13,6 +14,11 @@
 namespace lr::plan {
 
 wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& stream, uint16_t stream_id);
+
+/// UDP port 4791 is RoCEv2's: analysers and RoCE-aware devices read what follows the UDP
+/// header as an InfiniBand BTH. A warning for a stream that sends there (or from there)
+/// a plain signed payload, which they would take for a malformed RoCEv2 frame; "" otherwise.
+std::string roce_port_warning(const profile::StreamCfg& stream);
 
 /// Weighted, interleaved order of size indexes (smooth weighted round robin), so a
 /// 7:4:1 IMIX does not send its seven small frames back to back.

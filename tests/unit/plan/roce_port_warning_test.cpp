@@ -1,0 +1,31 @@
+// A plain signed stream to or from UDP 4791 is said to look like malformed RoCEv2.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/profile/load_toml.hpp"
+
+namespace lr::plan {
+namespace {
+
+profile::StreamCfg stream(const std::string& keys) {
+  return profile::load_profile_text("[[port]]\nname = \"p0\"\ndevice = \"net_ring0\"\n[[stream]]\nname = \"s\"\n"
+                                    "tx_port = \"p0\"\n" + keys,
+                                    "test.toml")
+      .streams.at(0);
+}
+
+TEST(RocePortWarning, PlainPayloadToOrFrom4791IsNamed) {
+  EXPECT_EQ(roce_port_warning(stream("udp = { dst = 4791 }\n")),
+            "stream 's' uses UDP destination port 4791 (RoCEv2) without an InfiniBand BTH: Wireshark and RoCE-aware "
+            "devices will read its frames as malformed RoCEv2 (linerate does not build RoCEv2 frames yet); another port "
+            "avoids that");
+  EXPECT_NE(roce_port_warning(stream("udp = { src = 4791, dst = 5000 }\n")).find("UDP source port 4791"),
+            std::string::npos);
+  EXPECT_EQ(roce_port_warning(stream("udp = { dst = 4792 }\n")), "");
+  EXPECT_EQ(roce_port_warning(stream("")), "");
+}
+
+}  // namespace
+}  // namespace lr::plan
