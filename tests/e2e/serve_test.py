@@ -392,6 +392,26 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual((stream["rx_packets"], stream["lost"]), (stream["tx_packets"], 0))
         client.close()
 
+    def test_stats_shows_the_mac_control_frames_received(self):
+        """PFC frames the port hears (its own, looped) are counted per priority while the run
+        goes on, and `linerate stats` says so under the stream table."""
+        xoff = self.write_profile('[[stream]]\nname = "xoff3"\ntx_port = "p0"\nrx_port = "p0"\nkind = "pfc"\n'
+                                  'priorities = [3]\nrate = "1kpps"\ncount = 50\n', "xoff.toml")
+        self.assertEqual(self.cli("stream-add", xoff).stdout, "streams: xoff3\n")
+        self.assertEqual(self.cli("start", "--stream", "xoff3").returncode, 0)
+        client = Client(self.sock_path)
+        lrtest.wait_until(lambda: client.result("stats.ports")[0].get("mac_control", {}).get("pfc_frames") == 50,
+                          "50 PFC frames counted")
+        ports = client.result("stats.ports")
+        self.assertEqual(ports[0]["mac_control"]["pfc"], [{"priority": 3, "xoff": 50, "xon": 0, "quanta": 50 * 65535,
+                                                           "pause_ns": ports[0]["mac_control"]["pfc"][0]["pause_ns"]}])
+        self.assertAlmostEqual(ports[0]["mac_control"]["pfc"][0]["pause_ns"], 50 * 65535 * 51.2, delta=1)
+        client.close()
+        stats = self.cli("stats")
+        self.assertEqual(stats.returncode, 0, stats.stderr)
+        self.assertIn("\nport p0: MAC Control frames received: 50 PFC, 0 PAUSE; first at ", stats.stdout)
+        self.assertIn("\n    priority 3: 50 XOFF, 0 XON, 3276750 quanta = 167.770 ms of pause asked\n", stats.stdout)
+
     def test_cli_stream_and_port_subcommands(self):
         extra = self.write_profile('[[stream]]\nname = "s2"\ntx_port = "p0"\nrx_port = "p0"\nrate = "10kpps"\n', "s2.toml")
         self.assertEqual(self.cli("stream-add", extra).stdout, "streams: s2\n")
