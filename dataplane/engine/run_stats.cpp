@@ -139,7 +139,7 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     r.rx_bytes += c.rx_bytes;
     r.late += c.late;
     r.misdelivered += c.misdelivered;
-    if (rx.count_ecn) {
+    if ((rx.inspect & fast::RxStream::kInspectEcn) != 0) {
       api::EcnCounts& ecn = r.ecn ? *r.ecn : r.ecn.emplace();
       ecn.not_ect += c.ecn[0];
       ecn.ect1 += c.ecn[1];

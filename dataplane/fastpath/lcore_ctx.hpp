@@ -99,6 +99,9 @@ struct RxQueue {
 /// What this lcore saw of one stream.
 struct RxStream {
   bool enabled = false;       ///< the stream has an rx_port
+  static constexpr uint8_t kInspectEcn = 1;         ///< ECN-capable frames: count the codepoints received
+  static constexpr uint8_t kInspectMacControl = 2;  ///< MAC Control frames: count them for the port too
+  uint8_t inspect = 0;        ///< kInspect* flags: what its frames are read for beyond the signature
   uint16_t rx_port_id = 0;
   uint16_t n_lanes = 0;
   uint32_t late_ns = 0;
@@ -106,9 +109,8 @@ struct RxStream {
   uint64_t rx_bytes = 0;
   uint64_t late = 0;
   uint64_t misdelivered = 0;  ///< arrived on another port than the stream's rx_port
-  bool count_ecn = false;     ///< the stream sends ECN-capable frames: count the codepoints received
-  uint64_t ecn[4] = {};       ///< frames received per codepoint (wire::Ecn), with count_ecn
   LatencyHist latency;
+  uint64_t ecn[4] = {};       ///< frames received per codepoint (wire::Ecn), with kInspectEcn; last: rarely touched
 };
 
 struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {

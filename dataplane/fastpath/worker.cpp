@@ -126,13 +126,24 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
 namespace {
 
 // Out of line: a MAC Control frame is rare next to the traffic, and its counting would
-// otherwise grow the per-frame loop. Returns whether the frame was one.
+// otherwise grow the per-frame loop.
+// Returns whether the frame was one.
 [[gnu::noinline, gnu::cold]] bool count_if_mac_control(RxQueue& queue, const rte_mbuf* m, uint64_t rx_tsc) noexcept {
   const auto* frame = rte_pktmbuf_mtod(m, const uint8_t*);
-  if (m->data_len < wire::kMacControlBytes || !wire::is_mac_control(frame, m->pkt_len)) return false;
+  if (m->data_len != wire::kMacControlBytes || !wire::is_mac_control(frame, wire::kMacControlBytes)) return false;
   count_mac_control(queue.mac_control, frame, rx_tsc);
   if (queue.pause_reaction != nullptr) react_to_mac_control(*queue.pause_reaction, frame, rx_tsc);
   return true;
+}
+
+// What a stream's `inspect` flags ask of its frames beyond the signature. Out of line:
+// the streams that need it pay for it, the others one branch on a byte already loaded.
+[[gnu::noinline]] void inspect_frame(RxStream& stream, RxQueue& queue, const rte_mbuf* m, uint64_t rx_tsc) noexcept {
+  if ((stream.inspect & RxStream::kInspectMacControl) != 0) count_if_mac_control(queue, m, rx_tsc);
+  if ((stream.inspect & RxStream::kInspectEcn) != 0) {
+    const uint8_t ecn = wire::ecn_codepoint(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len);
+    if (ecn != wire::kNoEcn) ++stream.ecn[ecn];
+  }
 }
 
 }  // namespace
@@ -154,8 +165,6 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
     const rte_mbuf* m = pkts[i];
     const uint32_t len = m->pkt_len;
     bytes += len + 4u;
-    // Only a minimum-size frame can be one: the common case costs one compare.
-    const bool mac_control = len == wire::kMacControlBytes && count_if_mac_control(queue, m, rx_tsc);
     wire::Signature sig;
     bool found;
     if (m->nb_segs == 1) {
@@ -166,19 +175,23 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
           len >= wire::kSignatureBytes ? rte_pktmbuf_read(m, len - wire::kSignatureBytes, wire::kSignatureBytes, copy) : nullptr);
       found = at != nullptr && wire::read_signature(at, sig);
     }
+    // MAC Control frames (PFC, PAUSE) are looked for where they can be: among the frames
+    // without a signature (a device's), and in the streams that send them (ours), so
+    // the signed traffic pays nothing for them.
     if (!found || sig.stream_id >= ctx.n_streams) {
-      no_signature += !mac_control;
+      if (!count_if_mac_control(queue, m, rx_tsc)) ++no_signature;
       continue;
     }
     RxStream& stream = ctx.rx_streams[sig.stream_id];
     if (!stream.enabled || sig.lane >= stream.n_lanes) {
-      no_signature += !mac_control;
+      if (!count_if_mac_control(queue, m, rx_tsc)) ++no_signature;
       continue;
     }
     if (queue.port_id != stream.rx_port_id) {
       // Counted apart, not in the stream's sequence: e.g. a port that hears its own
       // transmissions, or a switch flooding to the wrong port.
       ++stream.misdelivered;
+      if (stream.inspect != 0) [[unlikely]] count_if_mac_control(queue, m, rx_tsc);
       continue;
     }
     SeqTracker& tracker = stream.lanes[sig.lane];
@@ -188,11 +201,7 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
     stream.latency.record(latency_ns);
     if (latency_ns > stream.late_ns) ++stream.late;
     stream.rx_bytes += len + 4u;
-    if (stream.count_ecn) {
-      // The headers' line: for a 64-byte frame the signature's; a larger one costs a load.
-      const uint8_t ecn = wire::ecn_codepoint(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len);
-      if (ecn != wire::kNoEcn) ++stream.ecn[ecn];
-    }
+    if (stream.inspect != 0) [[unlikely]] inspect_frame(stream, queue, m, rx_tsc);
   }
   counter_add(queue.rx_packets, n);
   counter_add(queue.rx_bytes, bytes);

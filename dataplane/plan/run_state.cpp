@@ -207,8 +207,9 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       rx.n_lanes = cfg.lanes;
       rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
       // A device marks CE only on ECN-capable frames (RFC 3168 5): nothing to count otherwise.
-      rx.count_ecn = cfg.kind == profile::StreamKind::kUdp &&
-                     (cfg.ip_version == profile::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0;
+      if (cfg.kind != profile::StreamKind::kUdp) rx.inspect |= fast::RxStream::kInspectMacControl;
+      else if ((cfg.ip_version == profile::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0)
+        rx.inspect |= fast::RxStream::kInspectEcn;
       if (cfg.rx_port && l.trackers.size() != 0) {
         rx.enabled = true;
         for (const EthdevPort& p : in.ports)
