@@ -295,7 +295,7 @@ int main(int argc, char** argv) {
         if (as_json) {
           print(result, as_json, "");
         } else {
-          const std::string pause = lr::ctl::pause_now(client);
+          const std::string pause = lr::ctl::pause_now(client, client.call("stats.ports"));
           print(result, as_json, lr::ctl::stream_table(lr::ctl::stream_reports(result)) + (pause.empty() ? "" : "\n" + pause));
         }
       } else {

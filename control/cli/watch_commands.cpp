@@ -48,9 +48,9 @@ std::string port_rates_table(const json& before, const json& after, double secon
 
 }  // namespace
 
-std::string pause_now(DataplaneClient& client) {
+std::string pause_now(DataplaneClient& client, const json& stats_ports) {
   std::vector<api::PortReport> ports;
-  for (const json& p : client.call("stats.ports")) {
+  for (const json& p : stats_ports) {
     api::PortReport port = api::port_report_from_json(p);
     std::vector<api::NicCounter> counters;
     const json pause_counters = client.call("port.counters", {{"port", port.name}, {"filter", "pause"}});
@@ -77,7 +77,7 @@ int run_top(DataplaneClient& client) {
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
     // Ports and streams over the same interval: the streams of a port add up to it.
-    const std::string pause = pause_now(client);
+    const std::string pause = pause_now(client, after);
     std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
                 status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
@@ -110,7 +110,7 @@ int run_stats_watch(DataplaneClient& client, bool as_json) {
     } else {
       const std::string title = fmt::format("{:%H:%M:%S}  tx_Mpps over the last {:.1f} s; counts since the run started\n",
                                             fmt::localtime(std::time(nullptr)), seconds);
-      const std::string pause = pause_now(client);
+      const std::string pause = pause_now(client, client.call("stats.ports"));
       std::printf("%s%s%s%s%s%s", terminal ? "\033[H\033[2J" : "", title.c_str(),
                   stream_table(with_interval_rates(before, streams, seconds)).c_str(), pause.empty() ? "" : "\n",
                   pause.c_str(), terminal ? "" : "\n");

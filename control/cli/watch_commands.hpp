@@ -2,6 +2,8 @@
 // The `linerate` subcommands that keep polling until Ctrl-C: top (a live terminal
 // view), stats --watch, xstats --watch (the merged counters), record (a JSONL time series).
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include "control/client/dataplane_client.hpp"
@@ -9,9 +11,9 @@
 namespace lr::ctl {
 
 /// What the ports were asked to pause so far (run_views' pause_text): the MAC Control
-/// frames linerate received (stats.ports) and the NIC's per-priority pause counters
-/// (port.counters); "" when none.
-std::string pause_now(DataplaneClient& client);
+/// frames linerate received (`stats_ports`, a stats.ports result) and the NIC's
+/// per-priority pause counters (port.counters); "" when none.
+std::string pause_now(DataplaneClient& client, const nlohmann::json& stats_ports);
 
 /// Full-screen view refreshed every second: per port Rx/Tx Mpps and Gbit/s, per stream
 /// loss, reorder and latency. Restores the terminal on exit. Returns the exit code.

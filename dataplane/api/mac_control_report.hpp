@@ -31,8 +31,6 @@ struct MacControlReport {
   double last_s = 0;
   std::vector<PauseClassReport> pfc;      ///< priorities some frame enabled, ascending
   std::optional<PauseClassReport> pause;  ///< when PAUSE frames arrived
-
-  uint64_t frames() const noexcept { return pfc_frames + pause_frames + other_frames; }
 };
 
 /// A priority's pause counters as the NIC kept them (mlx5 rx_prio<p>_pause and

@@ -148,10 +148,14 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     }
   }
   std::atomic_thread_fence(std::memory_order_acquire);
+  uint64_t paused_tsc = 0;  // pfc_honour: ended holds, and the one going on when read live
   for (const LcoreState& l : run.lcores) {
     for (size_t i = 0; i < l.lanes.size(); ++i) {
       if (l.lane_refs[i].stream != s) continue;
       const fast::TxLane& lane = l.lanes[i];
+      paused_tsc += counter_read(lane.pause.paused_tsc);
+      const uint64_t since = counter_read(lane.pause.since_tsc);
+      if (live && since != 0 && now_tsc > since) paused_tsc += now_tsc - since;
       const uint64_t tx_packets = fast::counter_read(lane.tx_packets);
       r.tx_packets += tx_packets;
       r.tx_bytes += fast::counter_read(lane.tx_bytes);
@@ -166,17 +170,7 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
   }
   r.tx_l1_bps_achieved = api::l1_bps_of(r.tx_pps_achieved, r.tx_bytes, r.tx_packets);
   if (ports[stream.tx_port].cfg().pfc_honour && stream.cfg.kind == profile::StreamKind::kUdp) {
-    // Ended pauses, and the one going on when read live; the mean over the lanes (which
-    // share a port and so are held together).
-    uint64_t paused_tsc = 0;
-    for (const LcoreState& l : run.lcores)
-      for (size_t i = 0; i < l.lanes.size(); ++i) {
-        if (l.lane_refs[i].stream != s) continue;
-        const fast::LanePause& pause = l.lanes[i].pause;
-        paused_tsc += counter_read(pause.paused_tsc);
-        const uint64_t since = counter_read(pause.since_tsc);
-        if (live && since != 0 && now_tsc > since) paused_tsc += now_tsc - since;
-      }
+    // The mean over the lanes, which share a port and so are held together.
     r.paused_ns = static_cast<uint64_t>(static_cast<double>(paused_tsc) * 1e9 / static_cast<double>(tsc_hz) /
                                         static_cast<double>(std::max<uint16_t>(stream.cfg.lanes, 1)));
   }
