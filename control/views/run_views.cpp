@@ -107,6 +107,7 @@ std::string run_table(const api::RunReport& r) {
                        p.counters.opackets, p.counters.ipackets, p.counters.imissed, p.counters.ierrors,
                        p.counters.oerrors, p.rx_no_signature);
   if (const std::string pause = pause_text(r.ports); !pause.empty()) out += "\n" + pause;
+  if (!r.switches.empty()) out += "\n" + switch_text(r.switches);
   if (r.mbufs_not_returned != 0)
     out += fmt::format("\nWARNING: {} mbufs did not return to their pools\n", r.mbufs_not_returned);
   for (const std::string& warning : r.warnings) out += "warning: " + warning + "\n";
@@ -146,6 +147,41 @@ std::string pause_text(const std::vector<api::PortReport>& ports) {
                            optional_count(n.rx_frames), optional_count(n.rx_duration_us), optional_count(n.tx_frames),
                            optional_count(n.tx_duration_us));
     }
+  }
+  return out;
+}
+
+std::string switch_text(const std::vector<api::SwitchReport>& switches) {
+  std::string out;
+  for (const api::SwitchReport& sw : switches) {
+    out += fmt::format("switch '{}' (lcore {}): lossy buffer {} B, its watermark {} B; {} frames left queued at the end; "
+                       "its lcore was held up {} times over 20 us (longest {:.0f} us)\n",
+                       sw.name, sw.lcore, sw.buffer_bytes, sw.buffer_watermark_bytes, sw.left_in_queues, sw.stalls,
+                       sw.longest_stall_us);
+    size_t w = 8;
+    for (const api::SwitchPortReport& p : sw.ports) w = std::max(w, p.name.size());
+    out += fmt::format("{:<{}} {:>4} {:>11} {:>11} {:>10} {:>10} {:>9} {:>13} {:>13} {:>10} {:>12} {:>10}\n", "port", w,
+                       "prio", "rx_frames", "tx_frames", "drop_tail", "drop_hdrm", "drop_wd", "pfc_sent",
+                       "pfc_received", "ecn_marked", "queue_max_B", "paused_ms");
+    for (const api::SwitchPortReport& p : sw.ports) {
+      for (const api::SwitchPriorityReport& c : p.priorities)
+        out += fmt::format("{:<{}} {:>4} {:>11} {:>11} {:>10} {:>10} {:>9} {:>13} {:>13} {:>10} {:>12} {:>10.3f}\n",
+                           p.name, w, fmt::format("{}{}", c.priority, c.lossless ? "L" : ""), c.rx_frames, c.tx_frames,
+                           c.drop_tail, c.drop_headroom, c.drop_watchdog,
+                           fmt::format("{}/{}", c.pfc_xoff_sent, c.pfc_xon_sent),
+                           fmt::format("{}/{}", c.pfc_xoff_received, c.pfc_xon_received), c.ecn_marked,
+                           c.queue_watermark_bytes, static_cast<double>(c.paused_ns) / 1e6);
+      if (p.rx_unroutable != 0 || p.ecn_copy_failures != 0)
+        out += fmt::format("{:<{}}      {} frames without a forwarding entry dropped; {} marked frames sent unmarked "
+                           "(no buffer for the copy)\n", p.name, w, p.rx_unroutable, p.ecn_copy_failures);
+    }
+    for (const api::SwitchPortReport& p : sw.ports)
+      for (const api::SwitchPriorityReport& c : p.priorities)
+        if (c.storms != 0)
+          out += fmt::format("{} priority {}: PFC watchdog: {} storms, last detected at {:.6f} s, {} restorations{}\n",
+                             p.name, c.priority, c.storms, c.storm_detected_s, c.restorations,
+                             c.storm_restored_s >= 0 ? fmt::format(", last at {:.6f} s", c.storm_restored_s) : std::string());
+    out += "  (prio L: lossless; pfc as XOFF/XON frames; drop_hdrm: lossless ingress drops past xoff + headroom)\n";
   }
   return out;
 }

@@ -35,6 +35,10 @@ std::string pause_text(const std::vector<api::PortReport>& ports);
 
 /// `after` with each stream's tx rate over the interval since `before` (matched by name),
 /// instead of the average since the run started: what a live view shows.
+/// Per software switch, per port and priority: frames, drops by reason, PFC sent and
+/// received, ECN marks, the queue's watermark and time paused; watchdog storms.
+std::string switch_text(const std::vector<api::SwitchReport>& switches);
+
 std::vector<api::StreamReport> with_interval_rates(const std::vector<api::StreamReport>& before,
                                                    std::vector<api::StreamReport> after, double seconds);
 

@@ -303,6 +303,11 @@ json to_json(const RunReport& r) {
   for (const PortReport& p : r.ports) ports.push_back(to_json(p));
   j["streams"] = std::move(streams);
   j["ports"] = std::move(ports);
+  if (!r.switches.empty()) {
+    json switches = json::array();
+    for (const SwitchReport& s : r.switches) switches.push_back(to_json(s));
+    j["switches"] = std::move(switches);
+  }
   return j;
 }
 
@@ -358,6 +363,7 @@ RunReport run_report_from_json(const json& j) {
   run_fields(r, reader(j));
   for (const json& s : j.value("streams", json::array())) r.streams.push_back(stream_report_from_json(s));
   for (const json& p : j.value("ports", json::array())) r.ports.push_back(port_report_from_json(p));
+  for (const json& s : j.value("switches", json::array())) r.switches.push_back(switch_report_from_json(s));
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dataplane/api/mac_control_report.hpp"
+#include "dataplane/api/switch_report.hpp"
 
 namespace lr::api {
 
@@ -150,6 +151,7 @@ struct RunReport {
   bool interrupted = false; ///< stopped by SIGINT / SIGTERM
   std::vector<StreamReport> streams;
   std::vector<PortReport> ports;
+  std::vector<SwitchReport> switches;  ///< the software switches (`[[switch]]`) the data plane ran
   uint64_t mbufs_not_returned = 0;
   std::vector<std::string> warnings;
 };

@@ -30,14 +30,18 @@ std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hu
     args.insert(args.end(), {"--no-huge", "--no-shconf"});
   }
   bool any_pci = false;
-  for (const profile::PortCfg& port : profile.ports) {
-    if (is_pci_device(port.device)) {
+  const auto add_device = [&](const std::string& device) {
+    if (profile::cable_name(device)) return;  // made after EAL initialisation (port/cable.hpp)
+    if (is_pci_device(device)) {
       any_pci = true;
-      args.insert(args.end(), {"-a", port.device});
+      args.insert(args.end(), {"-a", device});
     } else {
-      args.push_back("--vdev=" + port.device);
+      args.push_back("--vdev=" + device);
     }
-  }
+  };
+  for (const profile::PortCfg& port : profile.ports) add_device(port.device);
+  for (const profile::SwitchCfg& sw : profile.switches)
+    for (const profile::SwitchPortCfg& port : sw.ports) add_device(port.device);
   if (!any_pci) args.push_back("--no-pci");
   args.insert(args.end(), eal.extra_args.begin(), eal.extra_args.end());
   return args;

@@ -20,6 +20,7 @@
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/run_state.hpp"
+#include "dataplane/port/cable.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_controls.hpp"
 #include "dataplane/profile/load_toml.hpp"
@@ -30,10 +31,25 @@ namespace {
 
 constexpr uint32_t kLinkWaitMs = 5000;
 
+// A switch that lost lossless frames while its own lcore was held up says so: the loss
+// may be the emulation's (no hardware switch stops forwarding and sending PFC), not the
+// test's. 100 us at 10G is 125 KB, more than most headroom.
+std::string switch_stall_warning(const api::SwitchReport& sw) {
+  uint64_t lossless_drops = 0;
+  for (const api::SwitchPortReport& p : sw.ports)
+    for (const api::SwitchPriorityReport& c : p.priorities) lossless_drops += c.drop_headroom;
+  if (lossless_drops == 0 || sw.longest_stall_us < 100) return {};
+  return fmt::format("switch '{}' dropped {} lossless frames past its headroom, and its lcore {} was held up {} times "
+                     "(longest {:.0f} us) while neither forwarding nor sending PFC: the loss may be the emulation's; "
+                     "give that lcore a CPU of its own, or more headroom",
+                     sw.name, lossless_drops, sw.lcore, sw.stalls, sw.longest_stall_us);
+}
+
 }  // namespace
 
 Engine::State::~State() {
   stop_lcores();
+  switches.clear();  // their queues and ports first: they hold the stream pools' mbufs
   for (EthdevPort& p : ports) p.set_in_run(false);
   if (controls) controls->restore_settings();  // a no-op for what finish or the caller put back
   controls.reset();
@@ -54,6 +70,7 @@ void Engine::State::stop_lcores() {
     l.ctx[0].stop_tx.store(true, std::memory_order_release);
     l.ctx[0].stop_rx.store(true, std::memory_order_release);
   }
+  for (auto& sw : switches) sw->request_stop();
   rte_eal_mp_wait_lcore();
   launched = false;
 }
@@ -65,11 +82,49 @@ StreamState* Engine::State::find_stream(const std::string& name) {
 }
 
 
+Result<std::vector<unsigned>> Engine::State::reserve_switch_lcores() {
+  std::vector<unsigned> taken;
+  for (const profile::SwitchCfg& sw : profile.switches) {
+    auto it = sw.lcore ? std::find_if(workers.begin(), workers.end(), [&](const WorkerLcore& w) { return w.lcore_id == *sw.lcore; })
+                       : (workers.empty() ? workers.end() : workers.end() - 1);
+    if (sw.lcore && it == workers.end())
+      return make_error(Errc::kInvalid, fmt::format("switch '{}': lcore {} is not a worker lcore of [eal] lcores = \"{}\" "
+                                                    "(or another switch has it)", sw.name, *sw.lcore, profile.eal.lcores));
+    if (it == workers.end() || workers.size() == 1)
+      return make_error(Errc::kInvalid,
+                        fmt::format("switch '{}' needs an lcore of its own beside the tester's: [eal] lcores = \"{}\" "
+                                    "leaves none; add one, e.g. lcores = \"0@0,1@1,2@0\" (lcore 2 shares CPU 0 with "
+                                    "the main lcore, which mostly sleeps)", sw.name, profile.eal.lcores));
+    taken.push_back(it->lcore_id);
+    workers.erase(it);
+  }
+  return taken;
+}
+
+Result<void> Engine::State::build_switches(const std::vector<unsigned>& lcores) {
+  for (size_t i = 0; i < profile.switches.size(); ++i) {
+    auto sw = SoftwareSwitch::create(profile.switches[i], lcores[i], tsc_hz, static_cast<unsigned>(i));
+    if (!sw) return std::unexpected(sw.error());
+    switches.push_back(std::move(*sw));
+  }
+  return {};
+}
+
 Result<void> Engine::State::build_ports() {
   unsigned lcore_id;
   RTE_LCORE_FOREACH_WORKER(lcore_id) {
     workers.push_back({lcore_id, static_cast<int>(rte_lcore_to_socket_id(lcore_id))});
   }
+  std::vector<CableEnd> cable_ends;
+  for (const profile::PortCfg& cfg : profile.ports)
+    if (auto cable = profile::cable_name(cfg.device)) cable_ends.push_back({cfg.name, *cable});
+  for (const profile::SwitchCfg& sw : profile.switches)
+    for (const profile::SwitchPortCfg& cfg : sw.ports)
+      if (auto cable = profile::cable_name(cfg.device)) cable_ends.push_back({cfg.name, *cable});
+  if (auto ok = make_cables(cable_ends); !ok) return ok;
+  auto switch_lcores = reserve_switch_lcores();
+  if (!switch_lcores) return std::unexpected(switch_lcores.error());
+  switch_lcore_ids = std::move(*switch_lcores);
   std::vector<PortQueues> queues;
   for (const profile::PortCfg& cfg : profile.ports) {
     auto info = find_port(cfg);
@@ -105,6 +160,7 @@ Result<void> Engine::State::build() {
   if (!brought_up) return brought_up;
   controls->poll_links();
   controls->mark_baselines();
+  if (auto ok = build_switches(switch_lcore_ids); !ok) return ok;
   return build_run_state();
 }
 
@@ -209,6 +265,12 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
       const bool selected = only_streams.empty() ||
                             std::find(only_streams.begin(), only_streams.end(), name) != only_streams.end();
       lane.stop_request.store(!selected, std::memory_order_relaxed);
+    }
+  }
+  for (auto& sw : st.switches) {
+    if (auto ok = sw->launch(st.start_tsc); !ok) {
+      st.launched = true;  // the switches already launched must be stopped
+      return ok;
     }
   }
   for (LcoreState& l : st.run.lcores) {
@@ -331,6 +393,12 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     st.stop_lcores();
   }
   st.finished = true;
+  // The switches stopped with the lcores: their counters, and the frames still queued freed.
+  for (auto& sw : st.switches) {
+    report.switches.push_back(sw->finish());
+    if (std::string held = switch_stall_warning(report.switches.back()); !held.empty())
+      report.warnings.push_back(std::move(held));
+  }
   const auto wall = std::chrono::steady_clock::now() - st.started;
   report.duration_s = std::chrono::duration<double>(wall).count();
   report.started_at = st.started_at;
@@ -366,6 +434,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   };
   if (after == AfterRun::kClosePorts) {
     // Closing a port makes its queues give back every mbuf they hold, RX included.
+    for (auto& sw : st.switches) sw->close();
     for (EthdevPort& p : st.ports) {
       p.close();
       report.mbufs_not_returned += p.rx_pool()->size - rte_mempool_avail_count(p.rx_pool());

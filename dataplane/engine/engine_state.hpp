@@ -15,6 +15,7 @@
 #include "dataplane/port/kernel/kernel_io.hpp"
 #include "dataplane/port/port_controls.hpp"
 #include "dataplane/profile/profile.hpp"
+#include "dataplane/switch/software_switch.hpp"
 
 namespace lr::dp {
 
@@ -28,7 +29,9 @@ struct Engine::State {
   std::deque<EthdevPort> ports;           ///< the profile's, in order; deque: PortControl points at them
   std::unique_ptr<KernelIo> kernel_io;      ///< until the port controls take it
   std::unique_ptr<PortControls> controls;  ///< one per port, made once the ports are up
-  std::vector<WorkerLcore> workers;
+  std::vector<std::unique_ptr<SoftwareSwitch>> switches;  ///< the profile's, each on an lcore the tester does not use
+  std::vector<WorkerLcore> workers;        ///< the tester's: without the switches' lcores
+  std::vector<unsigned> switch_lcore_ids;  ///< per switch, in the profile's order
   LcorePlan lcore_plan;
   RunState run;  ///< the current set of streams, built for the lcores
   std::vector<std::string> warnings;
@@ -43,6 +46,10 @@ struct Engine::State {
   Result<void> build();
   Result<void> build_ports();   // the ports and their lcores, not yet brought up
   Result<void> bring_up_ports();
+  /// Takes each switch's lcore out of `workers` (its own, or the last one left).
+  /// Errors: kInvalid (not a worker lcore; none left for the tester).
+  Result<std::vector<unsigned>> reserve_switch_lcores();
+  Result<void> build_switches(const std::vector<unsigned>& lcores);
   /// A new RunState for the profile's streams. Errors: as build_run.
   Result<void> build_run_state();
   void stop_lcores();

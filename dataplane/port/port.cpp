@@ -8,11 +8,13 @@
 #include <thread>
 
 #include "dataplane/eal/eal_args.hpp"
+#include "dataplane/port/cable.hpp"
 
 namespace lr::dp {
 
 Result<PortInfo> find_port(const profile::PortCfg& cfg) {
-  const std::string name = device_port_name(cfg.device);
+  const auto cable = profile::cable_name(cfg.device);
+  const std::string name = cable ? cable_ethdev_name(cfg.name) : device_port_name(cfg.device);
   uint16_t port_id = 0;
   if (rte_eth_dev_get_port_by_name(name.c_str(), &port_id) != 0)
     return make_error(Errc::kNoDevice,

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -191,6 +192,21 @@ void read_run(TableReader& in, RunCfg& run) {
   in.finish();
 }
 
+// `dscp_to_priority = { 26 = 3 }`: DSCP (0-63) -> priority (0-7).
+std::map<uint8_t, uint8_t> read_dscp_map(TableReader& in, const toml::table& map) {
+  std::map<uint8_t, uint8_t> out;
+  for (auto&& [key, value] : map) {
+    const std::string dscp_text(key.str());
+    const std::string where = "dscp_to_priority." + dscp_text;
+    unsigned dscp = 64;
+    const auto [end, ec] = std::from_chars(dscp_text.data(), dscp_text.data() + dscp_text.size(), dscp);
+    if (ec != std::errc() || end != dscp_text.data() + dscp_text.size() || dscp > 63)
+      in.fail(&value, where, "a DSCP is 0-63, e.g. dscp_to_priority = { 26 = 3 }");
+    out[static_cast<uint8_t>(dscp)] = in.integer_of<uint8_t>(&value, where, 0, 7);
+  }
+  return out;
+}
+
 PortCfg read_port(TableReader& in) {
   PortCfg port;
   port.loc = loc_of(in.table());
@@ -244,17 +260,7 @@ PortCfg read_port(TableReader& in) {
                                                            "quanta (an integer) or a duration such as '5us'");
     if (!port.pfc_honour) in.fail(node, "pfc_reaction_delay", "needs pfc_honour = true");
   }
-  if (const toml::table* map = in.subtable("dscp_to_priority")) {
-    for (auto&& [key, value] : *map) {
-      const std::string dscp_text(key.str());
-      const std::string where = "dscp_to_priority." + dscp_text;
-      unsigned dscp = 64;
-      const auto [end, ec] = std::from_chars(dscp_text.data(), dscp_text.data() + dscp_text.size(), dscp);
-      if (ec != std::errc() || end != dscp_text.data() + dscp_text.size() || dscp > 63)
-        in.fail(&value, where, "a DSCP is 0-63, e.g. dscp_to_priority = { 26 = 3 }");
-      port.dscp_to_priority[static_cast<uint8_t>(dscp)] = in.integer_of<uint8_t>(&value, where, 0, 7);
-    }
-  }
+  if (const toml::table* map = in.subtable("dscp_to_priority")) port.dscp_to_priority = read_dscp_map(in, *map);
   if (auto v = in.strings("flow_rules",
                           "expected an array of rules, e.g. [\"pattern eth / udp dst is 4791 actions queue index 1\"]"))
     port.flow_rules = std::move(*v);
@@ -263,6 +269,125 @@ PortCfg read_port(TableReader& in) {
   port.key_locs = in.key_locs();
   in.finish();
   return port;
+}
+
+// A size in bytes: an integer, or a string with its unit ("64KB", "1MiB").
+std::optional<uint64_t> read_bytes(TableReader& in, const char* key) {
+  const toml::node* node = in.find(key);
+  if (node == nullptr) return std::nullopt;
+  if (node->is_integer()) return in.integer_of<uint64_t>(node, key, 0, int64_t{1} << 50);
+  return in.parsed<uint64_t>(key, parse_bytes, "a size: write bytes as an integer, or e.g. '64KB', '1.5MB', '64KiB'");
+}
+
+SwitchPortCfg read_switch_port(TableReader& in) {
+  SwitchPortCfg port;
+  port.loc = loc_of(in.table());
+  port.name = in.required_string("name");
+  port.device = in.required_string("device");
+  if (auto v = in.parsed<uint64_t>("speed", parse_link_speed_bps, "a link speed: write e.g. '10G', '40G' or '50Gbps'"))
+    port.speed_bps = *v;
+  if (auto text = in.string("shape")) {
+    const auto rate = parse_rate(*text);
+    if (!rate || (rate->kind != RateKind::kPercentOfLine && rate->kind != RateKind::kL1Bps))
+      in.fail(in.find("shape"), "shape",
+              fmt::format("'{}' is not an egress rate: write a share of the port's speed ('50%') or an L1 bit rate "
+                          "('5Gbps')", *text));
+    port.shape = rate;
+  }
+  in.finish();
+  return port;
+}
+
+SwitchCfg read_switch(TableReader& in) {
+  SwitchCfg sw;
+  sw.loc = loc_of(in.table());
+  sw.name = in.required_string("name");
+  if (auto v = in.integer<unsigned>("lcore", 0, 1023)) sw.lcore = *v;
+  const toml::node* ports = in.find("ports");
+  const toml::array* array = ports != nullptr ? ports->as_array() : nullptr;
+  if (array == nullptr || array->size() < 2)
+    in.fail(ports, "ports", "expected an array of at least two ports, e.g. [{ name = \"s1\", device = \"cable:a\" }, ...]");
+  for (size_t i = 0; i < array->size(); ++i) {
+    const toml::table* table = (*array)[i].as_table();
+    if (table == nullptr) in.fail(&(*array)[i], "ports", "each port is a table: { name = \"s1\", device = \"cable:a\" }");
+    TableReader r(*table, fmt::format("{}ports[{}].", in.prefix(), i), in.file());
+    sw.ports.push_back(read_switch_port(r));
+  }
+  if (const toml::table* forward = in.subtable("forward")) {
+    for (auto&& [key, value] : *forward) {
+      const std::string where = "forward." + std::string(key.str());
+      if (!value.is_string()) in.fail(&value, where, "expected the egress port's name, e.g. forward = { s1 = \"s3\" }");
+      sw.forward[std::string(key.str())] = value.as_string()->get();
+    }
+  } else {
+    in.fail(nullptr, "forward", "is required: which port each ingress port forwards to, e.g. forward = { s1 = \"s3\" }");
+  }
+  if (auto v = in.string("classify")) {
+    if (*v == "pcp") sw.classify = SwitchClassify::kPcp;
+    else if (*v == "dscp") sw.classify = SwitchClassify::kDscp;
+    else in.fail(in.find("classify"), "classify", fmt::format("'{}' is not one of pcp, dscp", *v));
+  }
+  if (const toml::table* map = in.subtable("dscp_to_priority")) {
+    if (sw.classify != SwitchClassify::kDscp)
+      in.fail(in.find("dscp_to_priority"), "dscp_to_priority", "needs classify = \"dscp\"");
+    sw.dscp_to_priority = read_dscp_map(in, *map);
+  }
+  if (const toml::node* node = in.find("lossless")) {
+    const toml::array* list = node->as_array();
+    if (list == nullptr) in.fail(node, "lossless", "expected an array of priorities 0-7, e.g. [3, 4]");
+    for (const toml::node& item : *list) sw.lossless |= static_cast<uint8_t>(1u << in.integer_of<unsigned>(&item, "lossless", 0, 7));
+  }
+  if (auto v = read_bytes(in, "buffer")) sw.buffer_bytes = *v;
+  if (auto v = read_bytes(in, "queue_limit")) sw.queue_limit_bytes = *v;
+  if (auto v = read_bytes(in, "xoff")) sw.xoff_bytes = *v;
+  if (auto v = read_bytes(in, "xon")) sw.xon_bytes = *v;
+  if (auto v = read_bytes(in, "headroom")) sw.headroom_bytes = *v;
+  if (sw.xoff_bytes == 0) in.fail(in.find("xoff"), "xoff", "must be above 0 bytes");
+  if (sw.xon_bytes >= sw.xoff_bytes)
+    in.fail(in.find("xon") != nullptr ? in.find("xon") : in.find("xoff"), "xon",
+            fmt::format("{} bytes is not below xoff ({} bytes): XON must come after the buffer drained", sw.xon_bytes,
+                        sw.xoff_bytes));
+  if (auto v = in.integer<uint16_t>("pfc_quanta", 1, 65535)) sw.pfc_quanta = *v;
+  if (auto text = in.string("pfc_refresh")) {
+    if (*text != "auto") {
+      const auto ns = parse_duration_ns(*text);
+      if (!ns || *ns == 0) in.fail(in.find("pfc_refresh"), "pfc_refresh", fmt::format("'{}' is not 'auto' or {}", *text, kDurationHelp));
+      sw.pfc_refresh_ns = *ns;
+    }
+  }
+  if (const toml::table* ecn = in.subtable("ecn")) {
+    TableReader r(*ecn, in.prefix() + "ecn.", in.file());
+    const auto kmin = read_bytes(r, "kmin");
+    const auto kmax = read_bytes(r, "kmax");
+    const auto pmax = r.number("pmax", 0, 1);
+    if (!kmin || !kmax || !pmax) r.fail(nullptr, !kmin ? "kmin" : !kmax ? "kmax" : "pmax", "is required");
+    if (*kmin >= *kmax)
+      r.fail(r.find("kmax"), "kmax", fmt::format("{} bytes is not above kmin ({} bytes)", *kmax, *kmin));
+    r.finish();
+    sw.ecn = true;
+    sw.ecn_kmin_bytes = *kmin;
+    sw.ecn_kmax_bytes = *kmax;
+    sw.ecn_pmax = *pmax;
+  }
+  if (const toml::table* watchdog = in.subtable("watchdog")) {
+    TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
+    const auto detect = r.parsed<uint64_t>("detect", parse_duration_ns, kDurationHelp);
+    const auto restore = r.parsed<uint64_t>("restore", parse_duration_ns, kDurationHelp);
+    if (!detect || !restore) r.fail(nullptr, !detect ? "detect" : "restore", "is required");
+    if (auto action = r.string("action")) {
+      if (*action != "drop" && *action != "forward")
+        r.fail(r.find("action"), "action", fmt::format("'{}' is not one of drop, forward", *action));
+      sw.watchdog_forward = *action == "forward";
+    }
+    r.finish();
+    sw.watchdog = true;
+    sw.watchdog_detect_ns = *detect;
+    sw.watchdog_restore_ns = *restore;
+  }
+  if (auto v = in.integer<uint64_t>("seed", 1, std::numeric_limits<int64_t>::max())) sw.seed = *v;
+  sw.key_locs = in.key_locs();
+  in.finish();
+  return sw;
 }
 
 void read_frame_size(TableReader& in, StreamCfg& stream) {
@@ -728,6 +853,7 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
   }
   in.find("port");
   in.find("stream");
+  in.find("switch");
   in.finish();
   for_each_table(root, "port", file, [&](const toml::table& table, size_t index) {
     TableReader r(table, fmt::format("port[{}].", index), file);
@@ -737,6 +863,10 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
     TableReader r(table, fmt::format("stream[{}].", index), file);
     profile.streams.push_back(read_stream(r));
     profile.streams.back().file = file;
+  });
+  for_each_table(root, "switch", file, [&](const toml::table& table, size_t index) {
+    TableReader r(table, fmt::format("switch[{}].", index), file);
+    profile.switches.push_back(read_switch(r));
   });
   if (known_ports != nullptr) use_known_ports(profile, *known_ports);
   validate_profile(profile);
@@ -822,6 +952,66 @@ void validate_qualify_section(const Profile& profile) {
                         fmt::format("stream '{}' has no rx_port: qualification counts every frame back", s.name));
 }
 
+namespace {
+
+// The switches: names that resolve, a forwarding entry per port that makes sense, and an
+// lcore of their own; every cable with exactly two ends, among tester and switch ports.
+void validate_switches(const Profile& profile) {
+  const std::string& file = profile.path;
+  std::map<std::string, std::string, std::less<>> port_names;  // every port, tester or switch -> what it is
+  for (const PortCfg& p : profile.ports) port_names[p.name] = "a [[port]]";
+  std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> cable_ends;
+  for (const PortCfg& p : profile.ports)
+    if (auto cable = cable_name(p.device)) cable_ends[*cable].push_back({p.name, p.loc_of("device")});
+  std::set<std::string, std::less<>> switch_names;
+  for (size_t i = 0; i < profile.switches.size(); ++i) {
+    const SwitchCfg& sw = profile.switches[i];
+    const std::string key = fmt::format("switch[{}].", i);
+    if (!switch_names.insert(sw.name).second)
+      throw ConfigError(file, sw.loc_of("name"), key + "name", fmt::format("switch name '{}' is used twice", sw.name));
+    for (size_t j = 0; j < sw.ports.size(); ++j) {
+      const SwitchPortCfg& p = sw.ports[j];
+      if (const auto it = port_names.find(p.name); it != port_names.end())
+        throw ConfigError(file, p.loc, fmt::format("{}ports[{}].name", key, j),
+                          fmt::format("port name '{}' is already {}: every port, tester's or switch's, needs its own name",
+                                      p.name, it->second));
+      port_names[p.name] = fmt::format("a port of switch '{}'", sw.name);
+      if (auto cable = cable_name(p.device)) cable_ends[*cable].push_back({p.name, p.loc});
+      if (p.shape && p.shape->kind == RateKind::kL1Bps && p.speed_bps != 0 && p.shape->value > static_cast<double>(p.speed_bps))
+        throw ConfigError(file, p.loc, fmt::format("{}ports[{}].shape", key, j),
+                          fmt::format("{:g} bit/s is above the port's speed", p.shape->value));
+    }
+    const auto switch_port = [&](const std::string& name) {
+      return std::any_of(sw.ports.begin(), sw.ports.end(), [&](const SwitchPortCfg& p) { return p.name == name; });
+    };
+    for (const auto& [in, out] : sw.forward) {
+      const std::string where = key + "forward." + in;
+      if (!switch_port(in))
+        throw ConfigError(file, sw.loc_of("forward"), where, fmt::format("switch '{}' has no port '{}'", sw.name, in));
+      if (!switch_port(out))
+        throw ConfigError(file, sw.loc_of("forward"), where, fmt::format("switch '{}' has no port '{}'", sw.name, out));
+      if (in == out)
+        throw ConfigError(file, sw.loc_of("forward"), where, "a port cannot forward to itself");
+    }
+    for (const SwitchCfg& other : profile.switches)
+      if (&other != &sw && sw.lcore && other.lcore == sw.lcore)
+        throw ConfigError(file, sw.loc_of("lcore"), key + "lcore",
+                          fmt::format("lcore {} also runs switch '{}': each switch needs its own", *sw.lcore, other.name));
+  }
+  for (const auto& [cable, ends] : cable_ends) {
+    if (ends.size() == 2) continue;
+    const auto& [name, loc] = ends.size() > 2 ? ends[2] : ends[0];
+    throw ConfigError(file, loc, "device",
+                      ends.size() > 2
+                          ? fmt::format("cable '{}' already joins ports '{}' and '{}': port '{}' needs a cable of its own",
+                                        cable, ends[0].first, ends[1].first, name)
+                          : fmt::format("cable '{}' has one end only (port '{}'): give another port device = \"cable:{}\"",
+                                        cable, name, cable));
+  }
+}
+
+}  // namespace
+
 void validate_profile(const Profile& profile) {
   const std::string& file = profile.path;
   if (profile.ports.empty()) throw ConfigError(file, {1, 1}, "port", "the profile has no [[port]]");
@@ -863,6 +1053,7 @@ void validate_profile(const Profile& profile) {
     if (s.count != 0 && s.count < s.lanes)
       throw ConfigError(file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }
+  validate_switches(profile);
 }
 
 namespace {

@@ -95,3 +95,13 @@ std::optional<uint8_t> stream_priority(const StreamCfg& stream, const PortCfg& t
 }
 
 }  // namespace lr::profile
+
+namespace lr::profile {
+
+std::optional<std::string> cable_name(std::string_view device) {
+  constexpr std::string_view kPrefix = "cable:";
+  if (!device.starts_with(kPrefix) || device.size() == kPrefix.size()) return std::nullopt;
+  return std::string(device.substr(kPrefix.size()));
+}
+
+}  // namespace lr::profile

@@ -290,6 +290,56 @@ struct QualifyCfg {
   }
 };
 
+/// One port of a software switch: a device (most often one end of an in-process cable,
+/// "cable:NAME"), its speed, and how fast it may send.
+/// The cable a device string names ("cable:NAME": one end of an in-process cable between
+/// two ports of this data plane, tester or switch), or none.
+std::optional<std::string> cable_name(std::string_view device);
+
+struct SwitchPortCfg {
+  std::string name;
+  std::string device;
+  uint64_t speed_bps = 0;          ///< 0: the link's
+  std::optional<Rate> shape;       ///< egress shaping (a share of the speed, or L1 bit/s); none: the speed
+  SourceLoc loc;
+};
+
+enum class SwitchClassify : uint8_t { kPcp, kDscp };
+
+/// `[[switch]]`: the software lossless switch, a reference device under test run on its
+/// own lcore (dataplane/switch). Sizes in bytes, times in nanoseconds.
+struct SwitchCfg {
+  std::string name;
+  std::optional<unsigned> lcore;   ///< none: the last worker lcore
+  std::vector<SwitchPortCfg> ports;
+  std::map<std::string, std::string> forward;  ///< ingress port -> egress port
+  SwitchClassify classify = SwitchClassify::kPcp;
+  std::map<uint8_t, uint8_t> dscp_to_priority;  ///< classify = "dscp": unnamed DSCPs are priority 0
+  uint8_t lossless = 0;             ///< bit p: priority p is lossless
+  uint64_t buffer_bytes = 1'000'000;
+  uint64_t queue_limit_bytes = 200'000;
+  uint64_t xoff_bytes = 40'000;
+  uint64_t xon_bytes = 20'000;
+  uint64_t headroom_bytes = 40'000;
+  uint16_t pfc_quanta = 65535;
+  uint64_t pfc_refresh_ns = 0;      ///< 0: half the pause the quanta ask
+  bool ecn = false;
+  uint64_t ecn_kmin_bytes = 0;
+  uint64_t ecn_kmax_bytes = 0;
+  double ecn_pmax = 0;              ///< 0..1
+  bool watchdog = false;
+  uint64_t watchdog_detect_ns = 0;
+  uint64_t watchdog_restore_ns = 0;
+  bool watchdog_forward = false;    ///< false: drop during a storm
+  uint64_t seed = 1;                ///< the ECN marking sequence
+  SourceLoc loc;
+  std::map<std::string, SourceLoc, std::less<>> key_locs;
+  SourceLoc loc_of(std::string_view key) const {
+    const auto it = key_locs.find(key);
+    return it == key_locs.end() ? loc : it->second;
+  }
+};
+
 struct Profile {
   std::string path;  ///< file the profile was read from, for messages
   EalCfg eal;
@@ -297,6 +347,7 @@ struct Profile {
   ControlCfg control;
   std::vector<PortCfg> ports;
   std::vector<StreamCfg> streams;
+  std::vector<SwitchCfg> switches;
   std::optional<Rfc2544Cfg> rfc2544;
   std::optional<NdrCfg> ndr;
   std::optional<QualifyCfg> qualify;

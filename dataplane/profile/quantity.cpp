@@ -102,6 +102,24 @@ std::optional<uint64_t> parse_link_speed_bps(std::string_view text) {
   return static_cast<uint64_t>(std::llround(number * multiplier));
 }
 
+std::optional<uint64_t> parse_bytes(std::string_view text) {
+  double number = 0;
+  std::string_view unit;
+  if (!split_number(text, number, unit)) return std::nullopt;
+  double scale = 0;
+  if (unit == "B") scale = 1;
+  else if (unit == "KB") scale = 1e3;
+  else if (unit == "MB") scale = 1e6;
+  else if (unit == "GB") scale = 1e9;
+  else if (unit == "KiB") scale = 1024;
+  else if (unit == "MiB") scale = 1024.0 * 1024;
+  else if (unit == "GiB") scale = 1024.0 * 1024 * 1024;
+  else return std::nullopt;
+  const double bytes = number * scale;
+  if (bytes > 1e15 || bytes != std::floor(bytes)) return std::nullopt;
+  return static_cast<uint64_t>(bytes);
+}
+
 std::optional<MacAddr> parse_mac(std::string_view text) {
   MacAddr mac{};
   if (text.size() != 17) return std::nullopt;

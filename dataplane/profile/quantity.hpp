@@ -1,7 +1,7 @@
 #pragma once
 // Parsers for the quantities a profile writes as strings with units: rates ("10%",
 // "1.5Mpps", "5Gbps", "5Gbps-l2", "max"), durations ("5s", "100ms", "20us"),
-// link speeds ("40G", "25Gbps") and addresses. Each returns nullopt on bad input; the
+// link speeds ("40G", "25Gbps"), byte sizes ("64KB", "1MiB") and addresses. Each returns nullopt on bad input; the
 // caller turns that into a ConfigError that says where.
 
 #include <cstdint>
@@ -18,6 +18,8 @@ std::optional<Rate> parse_rate(std::string_view text);
 std::string rate_refusal(std::string_view text);
 std::optional<uint64_t> parse_duration_ns(std::string_view text);
 std::optional<uint64_t> parse_link_speed_bps(std::string_view text);
+/// "64KB", "1.5MB" (powers of 1000), "64KiB", "1MiB" (powers of 1024), "1500B": whole bytes.
+std::optional<uint64_t> parse_bytes(std::string_view text);
 std::optional<MacAddr> parse_mac(std::string_view text);
 std::optional<uint32_t> parse_ipv4(std::string_view text);  ///< host byte order
 std::optional<Ipv6Addr> parse_ipv6(std::string_view text);

@@ -414,5 +414,127 @@ TEST(LoadStreams, ReadAgainstARunningDataPlanesPorts) {
             "14-byte signature and the FCS; the smallest frame for this stream is 64 bytes");
 }
 
+constexpr const char* kCabled = R"(
+[[port]]
+name = "tx"
+device = "cable:a"
+[[port]]
+name = "rx"
+device = "cable:b"
+[[switch]]
+name = "dut"
+ports = [{ name = "s1", device = "cable:a", speed = "10G" },
+         { name = "s2", device = "cable:b", shape = "50%" }]
+forward = { s1 = "s2" }
+)";
+
+TEST(LoadToml, SwitchKeys) {
+  const Profile p = load(std::string(kCabled) + R"(lcore = 2
+classify = "dscp"
+dscp_to_priority = { 26 = 3 }
+lossless = [3, 4]
+buffer = "2MB"
+queue_limit = "64KiB"
+xoff = 30000
+xon = "10KB"
+headroom = "50KB"
+pfc_quanta = 1000
+pfc_refresh = "100us"
+ecn = { kmin = "10KB", kmax = "100KB", pmax = 0.2 }
+watchdog = { detect = "200ms", restore = "400ms", action = "forward" }
+seed = 7
+)");
+  ASSERT_EQ(p.switches.size(), 1u);
+  const SwitchCfg& sw = p.switches[0];
+  EXPECT_EQ(sw.name, "dut");
+  EXPECT_EQ(sw.lcore, 2u);
+  ASSERT_EQ(sw.ports.size(), 2u);
+  EXPECT_EQ(sw.ports[0].speed_bps, 10'000'000'000u);
+  EXPECT_FALSE(sw.ports[0].shape);
+  ASSERT_TRUE(sw.ports[1].shape);
+  EXPECT_EQ(sw.ports[1].shape->kind, RateKind::kPercentOfLine);
+  EXPECT_EQ(sw.ports[1].shape->value, 50);
+  EXPECT_EQ(sw.forward, (std::map<std::string, std::string>{{"s1", "s2"}}));
+  EXPECT_EQ(sw.classify, SwitchClassify::kDscp);
+  EXPECT_EQ(sw.dscp_to_priority, (std::map<uint8_t, uint8_t>{{26, 3}}));
+  EXPECT_EQ(sw.lossless, 0x18);
+  EXPECT_EQ(sw.buffer_bytes, 2'000'000u);
+  EXPECT_EQ(sw.queue_limit_bytes, 65'536u);
+  EXPECT_EQ(sw.xoff_bytes, 30'000u);
+  EXPECT_EQ(sw.xon_bytes, 10'000u);
+  EXPECT_EQ(sw.headroom_bytes, 50'000u);
+  EXPECT_EQ(sw.pfc_quanta, 1000);
+  EXPECT_EQ(sw.pfc_refresh_ns, 100'000u);
+  EXPECT_TRUE(sw.ecn);
+  EXPECT_EQ(sw.ecn_kmin_bytes, 10'000u);
+  EXPECT_EQ(sw.ecn_kmax_bytes, 100'000u);
+  EXPECT_DOUBLE_EQ(sw.ecn_pmax, 0.2);
+  EXPECT_TRUE(sw.watchdog);
+  EXPECT_EQ(sw.watchdog_detect_ns, 200'000'000u);
+  EXPECT_EQ(sw.watchdog_restore_ns, 400'000'000u);
+  EXPECT_TRUE(sw.watchdog_forward);
+  EXPECT_EQ(sw.seed, 7u);
+  // Defaults: PCP, no lossless priority, auto refresh.
+  const SwitchCfg& d = load(kCabled).switches[0];
+  EXPECT_EQ(d.classify, SwitchClassify::kPcp);
+  EXPECT_EQ(d.lossless, 0);
+  EXPECT_EQ(d.pfc_refresh_ns, 0u);
+  EXPECT_FALSE(d.ecn);
+  EXPECT_FALSE(d.watchdog);
+}
+
+TEST(LoadToml, SwitchRefusals) {
+  const std::string cabled = kCabled;
+  EXPECT_EQ(error_of(cabled + "xon = \"50KB\"\n"),
+            "test.toml:13:7: key 'switch[0].xon': 50000 bytes is not below xoff (40000 bytes): XON must come after "
+            "the buffer drained");
+  EXPECT_EQ(error_of(cabled + "buffer = \"1.5 parsecs\"\n"),
+            "test.toml:13:10: key 'switch[0].buffer': '1.5 parsecs' is not a size: write bytes as an integer, or e.g. "
+            "'64KB', '1.5MB', '64KiB'");
+  EXPECT_EQ(error_of(cabled + "lossless = [8]\n"),
+            "test.toml:13:13: key 'switch[0].lossless': 8 is out of range [0, 7]");
+  EXPECT_EQ(error_of(cabled + "ecn = { kmin = \"100KB\", kmax = \"10KB\", pmax = 0.1 }\n"),
+            "test.toml:13:32: key 'switch[0].ecn.kmax': 10000 bytes is not above kmin (100000 bytes)");
+  EXPECT_EQ(error_of(cabled + "ecn = { kmin = \"10KB\", kmax = \"100KB\", pmax = 1.5 }\n"),
+            "test.toml:13:47: key 'switch[0].ecn.pmax': 1.5 is out of range [0, 1]");
+  EXPECT_EQ(error_of(cabled + "watchdog = { detect = \"200ms\" }\n"),
+            "test.toml:13:12: key 'switch[0].watchdog.restore': is required");
+  EXPECT_EQ(error_of(cabled + "watchdog = { detect = \"2ms\", restore = \"2ms\", action = \"reboot\" }\n"),
+            "test.toml:13:56: key 'switch[0].watchdog.action': 'reboot' is not one of drop, forward");
+  EXPECT_EQ(error_of(cabled + "dscp_to_priority = { 26 = 3 }\n"),
+            "test.toml:13:20: key 'switch[0].dscp_to_priority': needs classify = \"dscp\"");
+  EXPECT_EQ(error_of(cabled + "pfc_refresh = \"soon\"\n"),
+            "test.toml:13:15: key 'switch[0].pfc_refresh': 'soon' is not 'auto' or a duration: write e.g. '500ns', "
+            "'20us', '100ms', '5s' or '2m'");
+  // Names: the forwarding map's, every port's own, and each cable's two ends.
+  std::string text = kCabled;
+  text.replace(text.find("forward = { s1 = \"s2\" }"), 23, "forward = { s1 = \"s9\" }");
+  EXPECT_EQ(error_of(text), "test.toml:12:11: key 'switch[0].forward.s1': switch 'dut' has no port 's9'");
+  text = kCabled;
+  text.replace(text.find("forward = { s1 = \"s2\" }"), 23, "forward = { s1 = \"s1\" }");
+  EXPECT_EQ(error_of(text), "test.toml:12:11: key 'switch[0].forward.s1': a port cannot forward to itself");
+  text = kCabled;
+  text.replace(text.find("name = \"s2\""), 11, "name = \"rx\"");
+  EXPECT_EQ(error_of(text),
+            "test.toml:11:10: key 'switch[0].ports[1].name': port name 'rx' is already a [[port]]: every port, "
+            "tester's or switch's, needs its own name");
+  text = kCabled;
+  text.replace(text.find("device = \"cable:b\", shape"), 18, "device = \"cable:a\"");
+  EXPECT_EQ(error_of(text),
+            "test.toml:11:10: key 'device': cable 'a' already joins ports 'tx' and 's1': port 's2' needs a cable of "
+            "its own");
+  text = kCabled;
+  text.replace(text.find("device = \"cable:b\", shape"), 18, "device = \"cable:c\"");
+  EXPECT_EQ(error_of(text),
+            "test.toml:7:10: key 'device': cable 'b' has one end only (port 'rx'): give another port device = "
+            "\"cable:b\"");
+  EXPECT_EQ(error_of(cabled + "[[switch]]\nname = \"dut\"\nports = [{ name = \"t1\", device = \"net_null0\" }, "
+                              "{ name = \"t2\", device = \"net_null1\" }]\nforward = {}\n"),
+            "test.toml:14:8: key 'switch[1].name': switch name 'dut' is used twice");
+  EXPECT_EQ(error_of("[[port]]\nname = \"p\"\ndevice = \"net_null0\"\n[[switch]]\nname = \"x\"\nports = []\nforward = {}\n"),
+            "test.toml:6:9: key 'switch[0].ports': expected an array of at least two ports, e.g. [{ name = \"s1\", "
+            "device = \"cable:a\" }, ...]");
+}
+
 }  // namespace
 }  // namespace lr::profile

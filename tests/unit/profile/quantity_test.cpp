@@ -28,6 +28,19 @@ TEST(Quantity, Durations) {
   for (const char* bad : {"5", "s", "5 parsecs", "-1s", "1e30h"}) EXPECT_FALSE(parse_duration_ns(bad).has_value()) << bad;
 }
 
+TEST(Quantity, Bytes) {
+  EXPECT_EQ(parse_bytes("1500B"), 1500u);
+  EXPECT_EQ(parse_bytes("64KB"), 64'000u);
+  EXPECT_EQ(parse_bytes("1.5MB"), 1'500'000u);
+  EXPECT_EQ(parse_bytes("64KiB"), 65'536u);
+  EXPECT_EQ(parse_bytes("2MiB"), 2'097'152u);
+  EXPECT_EQ(parse_bytes("1GB"), 1'000'000'000u);
+  EXPECT_EQ(parse_bytes("64kb"), std::nullopt);   // units are case-sensitive: kb is kilobits elsewhere
+  EXPECT_EQ(parse_bytes("1.5B"), std::nullopt);   // whole bytes only
+  EXPECT_EQ(parse_bytes("64"), std::nullopt);     // a string needs its unit; integers are bytes
+  EXPECT_EQ(parse_bytes("-1KB"), std::nullopt);
+}
+
 TEST(Quantity, LinkSpeeds) {
   EXPECT_EQ(parse_link_speed_bps("40G"), 40'000'000'000u);
   EXPECT_EQ(parse_link_speed_bps("25Gbps"), 25'000'000'000u);

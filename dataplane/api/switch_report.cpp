@@ -1,0 +1,27 @@
+#include "dataplane/api/switch_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace lr::api {
+
+// Every field by name, defaults for those a reader does not find.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPriorityReport, priority, lossless, rx_frames, rx_bytes,
+                                                tx_frames, tx_bytes, drop_tail, drop_headroom, drop_watchdog,
+                                                pfc_xoff_sent, pfc_xon_sent, pfc_xoff_received, pfc_xon_received,
+                                                ecn_marked, queue_watermark_bytes, group_watermark_bytes, paused_ns,
+                                                storms, restorations, storm_detected_s, storm_restored_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPortReport, name, device, speed_bps, shape_bps, rx_frames,
+                                                rx_mac_control, rx_unroutable, tx_pfc_frames, ecn_copy_failures,
+                                                tx_refused, egress_lost_us, egress_busy_s, priorities)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchReport, name, lcore, buffer_bytes, buffer_watermark_bytes,
+                                                left_in_queues, stalls, longest_stall_us, ports)
+
+nlohmann::json to_json(const SwitchReport& s) {
+  nlohmann::json j;
+  to_json(j, s);
+  return j;
+}
+
+SwitchReport switch_report_from_json(const nlohmann::json& j) { return j.get<SwitchReport>(); }
+
+}  // namespace lr::api

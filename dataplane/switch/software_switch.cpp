@@ -1,0 +1,247 @@
+#include "dataplane/switch/software_switch.hpp"
+
+#include <fmt/format.h>
+#include <rte_errno.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_mbuf.h>
+
+#include <algorithm>
+
+#include "dataplane/port/port.hpp"
+
+namespace lr::dp {
+
+namespace {
+
+constexpr uint32_t kLinkWaitMs = 5000;
+constexpr unsigned kPfcPoolSize = 511;
+constexpr unsigned kCopyPoolSize = 8191;
+constexpr unsigned kPoolCache = 32;
+// After the lcore was held up (the CPU it shares with mgmt), a backlogged egress catches
+// up by at most this much and the ingress wires deliver what waited: a burst instead of
+// a lost share of the rate. An idle egress saves up nothing.
+constexpr uint64_t kShaperBurstNs = 5'000'000;
+// A loop iteration takes about a microsecond; one of 20 us means the lcore was held up.
+constexpr uint64_t kStallNs = 20'000;
+
+// The mbufs a port's loop still holds outside the model: refused by TX, or not yet arrived.
+void release_held(sw::SwitchPortIo& io) {
+  for (uint16_t k = 0; k < io.n_pending; ++k) rte_pktmbuf_free(io.pending[k]);
+  io.n_pending = 0;
+  for (uint16_t k = io.next_staged; k < io.n_staged; ++k) rte_pktmbuf_free(io.staged[k]);
+  io.n_staged = io.next_staged = 0;
+}
+
+double tsc_to_s(uint64_t tsc, uint64_t start, uint64_t hz) {
+  return tsc == 0 ? -1 : static_cast<double>(tsc - std::min(tsc, start)) / static_cast<double>(hz);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SoftwareSwitch>> SoftwareSwitch::create(const profile::SwitchCfg& cfg, unsigned lcore,
+                                                                uint64_t tsc_hz, unsigned index) {
+  std::unique_ptr<SoftwareSwitch> sw(new SoftwareSwitch(cfg, lcore, tsc_hz));
+  if (auto ok = sw->bring_up(index); !ok) return std::unexpected(ok.error());
+  return sw;
+}
+
+SoftwareSwitch::~SoftwareSwitch() {
+  close();
+  rte_mempool_free(pfc_pool_);
+  rte_mempool_free(copy_pool_);
+}
+
+Result<void> SoftwareSwitch::bring_up(unsigned index) {
+  for (size_t i = 0; i < cfg_.ports.size(); ++i) {
+    const profile::SwitchPortCfg& sp = cfg_.ports[i];
+    profile::PortCfg pc;
+    pc.name = sp.name;
+    pc.device = sp.device;
+    pc.speed_bps = sp.speed_bps;
+    pc.checksum_offload = false;  // it forwards frames as they are
+    pc.loc = sp.loc;
+    auto info = find_port(pc);
+    if (!info) return std::unexpected(info.error());
+    EthdevPort& port = ports_.emplace_back(pc, std::move(*info));
+    auto setup = port.bring_up(fmt::format("lr_sw{}_rx{}", index, i), 2047, kPoolCache, kLinkWaitMs);
+    if (!setup) return std::unexpected(setup.error());
+    if (port.speed_bps() == 0)
+      return make_error(Errc::kInvalid, fmt::format("switch '{}' port '{}': its link speed is unknown: set its speed",
+                                                    cfg_.name, sp.name));
+    uint64_t shape = port.speed_bps();
+    if (sp.shape) {
+      shape = sp.shape->kind == profile::RateKind::kPercentOfLine
+                  ? static_cast<uint64_t>(static_cast<double>(port.speed_bps()) * sp.shape->value / 100.0)
+                  : static_cast<uint64_t>(sp.shape->value);
+      if (shape > port.speed_bps())
+        return make_error(Errc::kInvalid, fmt::format("switch '{}' port '{}': shape {} bit/s is above its speed ({})",
+                                                      cfg_.name, sp.name, shape, port.speed_bps()));
+    }
+    shape_bps_.push_back(shape);
+  }
+  pfc_pool_ = rte_pktmbuf_pool_create(fmt::format("lr_sw{}_pfc", index).c_str(), kPfcPoolSize, kPoolCache, 0,
+                                      RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+  copy_pool_ = rte_pktmbuf_pool_create(fmt::format("lr_sw{}_ecn", index).c_str(), kCopyPoolSize, kPoolCache, 0,
+                                       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+  if (pfc_pool_ == nullptr || copy_pool_ == nullptr)
+    return make_error(Errc::kNoMemory, fmt::format("switch '{}': its mempools", cfg_.name), rte_errno);
+  return {};
+}
+
+sw::ModelParams SoftwareSwitch::model_params() const {
+  sw::ModelParams p;
+  p.tsc_hz = tsc_hz_;
+  for (const EthdevPort& port : ports_) p.port_speed_bps.push_back(port.speed_bps());
+  p.shape_bps = shape_bps_;
+  p.lossless = cfg_.lossless;
+  p.buffer_bytes = cfg_.buffer_bytes;
+  p.queue_limit_bytes = cfg_.queue_limit_bytes;
+  p.xoff_bytes = cfg_.xoff_bytes;
+  p.xon_bytes = cfg_.xon_bytes;
+  p.headroom_bytes = cfg_.headroom_bytes;
+  p.pfc_quanta = cfg_.pfc_quanta;
+  const auto ns_to_tsc = [&](uint64_t ns) {
+    return static_cast<uint64_t>(static_cast<__uint128_t>(ns) * tsc_hz_ / 1'000'000'000);
+  };
+  p.pfc_refresh_tsc = ns_to_tsc(cfg_.pfc_refresh_ns);
+  p.ecn = cfg_.ecn;
+  p.ecn_kmin_bytes = cfg_.ecn_kmin_bytes;
+  p.ecn_kmax_bytes = cfg_.ecn_kmax_bytes;
+  p.ecn_pmax = cfg_.ecn_pmax;
+  p.seed = cfg_.seed;
+  p.watchdog = cfg_.watchdog;
+  p.watchdog_detect_tsc = ns_to_tsc(cfg_.watchdog_detect_ns);
+  p.watchdog_restore_tsc = ns_to_tsc(cfg_.watchdog_restore_ns);
+  p.watchdog_action = cfg_.watchdog_forward ? sw::WatchdogAction::kForward : sw::WatchdogAction::kDrop;
+  p.burst_tsc = ns_to_tsc(kShaperBurstNs);
+  return p;
+}
+
+Result<void> SoftwareSwitch::launch(uint64_t start_tsc) {
+  if (launched_) return make_error(Errc::kBusy, fmt::format("switch '{}' is already running", cfg_.name));
+  for (EthdevPort& port : ports_)
+    if (auto ok = port.set_started(true); !ok) return ok;
+  model_ = std::make_unique<sw::SwitchModel>(model_params());
+  loop_ = std::make_unique<sw::SwitchLoop>();
+  loop_->model = model_.get();
+  loop_->pfc_pool = pfc_pool_;
+  loop_->copy_pool = copy_pool_;
+  loop_->classify_dscp = cfg_.classify == profile::SwitchClassify::kDscp;
+  for (const auto& [dscp, prio] : cfg_.dscp_to_priority) loop_->dscp_priority[dscp] = prio;
+  loop_->wire_burst_tsc = model_->params().burst_tsc;
+  loop_->stall_tsc = tsc_hz_ * kStallNs / 1'000'000'000;
+  loop_->ports.resize(ports_.size());
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    sw::SwitchPortIo& io = loop_->ports[i];
+    io.port_id = ports_[i].port_id();
+    io.wire_cycles_per_byte_q16 =
+        static_cast<uint64_t>((static_cast<__uint128_t>(tsc_hz_) * 8 << 16) / ports_[i].speed_bps());
+    rte_eth_macaddr_get(io.port_id, &io.mac);
+    if (const auto it = cfg_.forward.find(cfg_.ports[i].name); it != cfg_.forward.end()) {
+      for (size_t e = 0; e < cfg_.ports.size(); ++e)
+        if (cfg_.ports[e].name == it->second) io.egress = static_cast<int16_t>(e);
+    }
+  }
+  start_tsc_ = start_tsc;
+  if (int rc = rte_eal_remote_launch(sw::run_switch, loop_.get(), lcore_); rc != 0)
+    return make_error(Errc::kBusy, fmt::format("switch '{}': launching lcore {}", cfg_.name, lcore_), -rc);
+  launched_ = true;
+  return {};
+}
+
+void SoftwareSwitch::request_stop() noexcept {
+  if (loop_) loop_->stop.store(true, std::memory_order_release);
+}
+
+api::SwitchReport SoftwareSwitch::finish() {
+  api::SwitchReport r;
+  r.name = cfg_.name;
+  r.lcore = lcore_;
+  r.buffer_bytes = cfg_.buffer_bytes;
+  if (!model_) return r;
+  if (launched_) {
+    request_stop();
+    rte_eal_wait_lcore(lcore_);
+    launched_ = false;
+  }
+  const uint64_t ns_per_s = 1'000'000'000;
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    sw::SwitchPortIo& io = loop_->ports[i];
+    api::SwitchPortReport p;
+    p.name = cfg_.ports[i].name;
+    p.device = cfg_.ports[i].device;
+    p.speed_bps = ports_[i].speed_bps();
+    p.shape_bps = shape_bps_[i];
+    p.rx_frames = io.rx_frames;
+    p.rx_mac_control = io.rx_mac_control;
+    p.rx_unroutable = io.rx_unroutable;
+    p.tx_pfc_frames = io.tx_pfc_frames;
+    p.ecn_copy_failures = io.ecn_copy_failures;
+    p.tx_refused = io.tx_refused;
+    p.egress_busy_s = static_cast<double>(model_->egress_busy_tsc(static_cast<uint16_t>(i), rte_rdtsc())) /
+                      static_cast<double>(tsc_hz_);
+    p.egress_lost_us = static_cast<double>(model_->egress_lost_tsc(static_cast<uint16_t>(i))) * 1e6 /
+                       static_cast<double>(tsc_hz_);
+    for (uint8_t prio = 0; prio < sw::kPriorities; ++prio) {
+      const sw::PriorityCounters& c = model_->counters(static_cast<uint16_t>(i), prio);
+      const bool lossless = (cfg_.lossless >> prio) & 1;
+      const bool any = c.rx_frames != 0 || c.tx_frames != 0 || c.drop_tail != 0 || c.drop_headroom != 0 ||
+                       c.drop_watchdog != 0 || c.pfc_xoff_received != 0 || c.pfc_xon_received != 0 ||
+                       c.pfc_xoff_sent != 0;
+      if (!any && !lossless) continue;
+      api::SwitchPriorityReport pr;
+      pr.priority = prio;
+      pr.lossless = lossless;
+      pr.rx_frames = c.rx_frames;
+      pr.rx_bytes = c.rx_bytes;
+      pr.tx_frames = c.tx_frames;
+      pr.tx_bytes = c.tx_bytes;
+      pr.drop_tail = c.drop_tail;
+      pr.drop_headroom = c.drop_headroom;
+      pr.drop_watchdog = c.drop_watchdog;
+      pr.pfc_xoff_sent = c.pfc_xoff_sent;
+      pr.pfc_xon_sent = c.pfc_xon_sent;
+      pr.pfc_xoff_received = c.pfc_xoff_received;
+      pr.pfc_xon_received = c.pfc_xon_received;
+      pr.ecn_marked = c.ecn_marked;
+      pr.queue_watermark_bytes = c.watermark_bytes;
+      pr.group_watermark_bytes = c.pg_watermark_bytes;
+      pr.paused_ns = static_cast<uint64_t>(static_cast<__uint128_t>(c.paused_tsc) * ns_per_s / tsc_hz_);
+      pr.storms = c.storms;
+      pr.restorations = c.restorations;
+      pr.storm_detected_s = tsc_to_s(c.storm_detected_tsc, start_tsc_, tsc_hz_);
+      pr.storm_restored_s = tsc_to_s(c.storm_restored_tsc, start_tsc_, tsc_hz_);
+      p.priorities.push_back(pr);
+    }
+    // Frames the TX queue refused at the end, and those still arriving: never sent.
+    r.left_in_queues += io.n_pending + (io.n_staged - io.next_staged);
+    release_held(io);
+    r.ports.push_back(std::move(p));
+  }
+  r.buffer_watermark_bytes = model_->shared_watermark_bytes();
+  r.stalls = loop_->stalls;
+  r.longest_stall_us = static_cast<double>(loop_->longest_stall_tsc) * 1e6 / static_cast<double>(tsc_hz_);
+  model_->flush([&r](uintptr_t handle) {
+    ++r.left_in_queues;
+    rte_pktmbuf_free(reinterpret_cast<rte_mbuf*>(handle));
+  });
+  // What the ports' RX rings still hold goes back to its pools before the ports stop.
+  for (EthdevPort& port : ports_) port.drain_rx_queues(8192, sw::kSwitchBurst);
+  return r;
+}
+
+void SoftwareSwitch::close() {
+  if (launched_) {
+    request_stop();
+    rte_eal_wait_lcore(lcore_);
+    launched_ = false;
+  }
+  if (model_) model_->flush([](uintptr_t handle) { rte_pktmbuf_free(reinterpret_cast<rte_mbuf*>(handle)); });
+  if (loop_)
+    for (sw::SwitchPortIo& io : loop_->ports) release_held(io);
+  for (EthdevPort& port : ports_) port.close();
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,167 @@
+#include "dataplane/switch/switch_lcore.hpp"
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "dataplane/switch/frame_fields.hpp"
+#include "dataplane/wire/mac_control.hpp"
+
+namespace lr::sw {
+
+namespace {
+
+constexpr uint32_t kFcsBytes = 4;
+
+void free_handle(uintptr_t handle) noexcept { rte_pktmbuf_free(reinterpret_cast<rte_mbuf*>(handle)); }
+
+// A frame marked CE goes out as a copy: the sender's mbuf may be a template it sends
+// again (in-process cables pass mbufs by pointer), and must come back unchanged.
+void mark_ce(SwitchLoop& loop, SwitchPortIo& in, uint16_t out, uint8_t prio, rte_mbuf* m, L3At l3) noexcept {
+  rte_mbuf* copy = rte_pktmbuf_copy(m, loop.copy_pool, 0, UINT32_MAX);
+  if (copy == nullptr) {
+    ++in.ecn_copy_failures;
+    return;
+  }
+  set_ce(rte_pktmbuf_mtod(copy, uint8_t*), l3);
+  loop.model->replace_last(out, prio, reinterpret_cast<uintptr_t>(copy));
+  rte_pktmbuf_free(m);
+}
+
+// One frame that has finished arriving on port `index`: PFC / PAUSE consumed, the rest
+// classified, forwarded and queued (or dropped) by the model.
+void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t now) noexcept {
+  SwitchPortIo& io = loop.ports[index];
+  ++io.rx_frames;
+  const uint8_t* frame = rte_pktmbuf_mtod(m, const uint8_t*);
+  const uint32_t len = m->data_len;
+  if (wire::is_mac_control(frame, len)) {
+    const wire::MacControlFields f = wire::read_mac_control(frame);
+    if (f.opcode == wire::kOpcodePfc || f.opcode == wire::kOpcodePause)
+      loop.model->pause_received(index, f.class_enable & 0xFF, f.quanta, f.opcode == wire::kOpcodePause, now);
+    ++io.rx_mac_control;
+    rte_pktmbuf_free(m);
+    return;
+  }
+  if (io.egress < 0) {
+    ++io.rx_unroutable;
+    rte_pktmbuf_free(m);
+    return;
+  }
+  const L3At l3 = find_l3(frame, len);
+  const uint8_t prio = loop.classify_dscp ? loop.dscp_priority[dscp_of(frame, l3)] : outer_pcp(frame, len);
+  const uint8_t ecn = ecn_of(frame, l3);
+  const bool ect = ecn == 1 || ecn == 2;
+  const uint16_t out = static_cast<uint16_t>(io.egress);
+  const Admit admit =
+      loop.model->enqueue(index, out, prio, m->pkt_len + kFcsBytes, ect, reinterpret_cast<uintptr_t>(m), now);
+  if (admit == Admit::kQueuedMarked) mark_ce(loop, io, out, prio, m, l3);
+  else if (!admitted(admit)) rte_pktmbuf_free(m);
+}
+
+// A port's next frame, received from its ring when none is staged; false when none came.
+bool stage(SwitchPortIo& io) noexcept {
+  if (io.next_staged < io.n_staged) return true;
+  io.n_staged = rte_eth_rx_burst(io.port_id, 0, io.staged, kSwitchBurst);
+  io.next_staged = 0;
+  return io.n_staged != 0;
+}
+
+// Every port's frames that have finished arriving by `now`, in the order they finished
+// (the ports' wires merged by time), so that ports contending for one queue take turns
+// as they would on real links rather than one whole burst after another.
+void receive(SwitchLoop& loop, uint64_t now) noexcept {
+  const uint64_t now_q16 = now << 16;
+  const uint64_t floor_q16 = now_q16 - std::min(now_q16, loop.wire_burst_tsc << 16);
+  for (SwitchPortIo& io : loop.ports) {
+    if (!stage(io)) io.wire_next_q16 = std::max(io.wire_next_q16, now_q16);  // an idle wire saves up nothing
+    if (io.wire_next_q16 < floor_q16) io.wire_next_q16 = floor_q16;
+  }
+  // Ties (ports whose wires were idle start together) go to each port in turn.
+  const size_t n = loop.ports.size();
+  loop.first_port = (loop.first_port + 1) % n;
+  for (;;) {
+    SwitchPortIo* first = nullptr;
+    for (size_t k = 0; k < n; ++k) {
+      SwitchPortIo& io = loop.ports[(loop.first_port + k) % n];
+      if (io.wire_next_q16 <= now_q16 && (first == nullptr || io.wire_next_q16 < first->wire_next_q16) && stage(io))
+        first = &io;
+    }
+    if (first == nullptr) return;
+    rte_mbuf* m = first->staged[first->next_staged++];
+    first->wire_next_q16 += (uint64_t{m->pkt_len} + kFcsBytes + kPreambleGapBytes) * first->wire_cycles_per_byte_q16;
+    accept(loop, static_cast<uint16_t>(first - loop.ports.data()), m, now);
+  }
+}
+
+void send_pfc(SwitchLoop& loop, uint16_t index, const PfcOut& pfc) noexcept {
+  SwitchPortIo& io = loop.ports[index];
+  rte_mbuf* m = rte_pktmbuf_alloc(loop.pfc_pool);
+  if (m == nullptr) return;
+  auto* frame = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, wire::kMacControlBytes));
+  if (frame == nullptr) {
+    rte_pktmbuf_free(m);
+    return;
+  }
+  std::memset(frame, 0, wire::kMacControlBytes);
+  std::memcpy(frame, wire::kMacControlDst.data(), 6);
+  std::memcpy(frame + 6, io.mac.addr_bytes, 6);
+  wire::store_be16(frame + 12, wire::kMacControlEtherType);
+  wire::store_be16(frame + 14, wire::kOpcodePfc);
+  wire::store_be16(frame + 16, pfc.class_enable);
+  for (unsigned p = 0; p < kPriorities; ++p) wire::store_be16(frame + 18 + 2 * p, pfc.quanta[p]);
+  // Ahead of the data frames waiting: a MAC sends its control frames first.
+  if (rte_eth_tx_burst(io.port_id, 0, &m, 1) == 1) ++io.tx_pfc_frames;
+  else rte_pktmbuf_free(m);
+}
+
+void transmit(SwitchLoop& loop, uint16_t index, uint64_t now) noexcept {
+  SwitchPortIo& io = loop.ports[index];
+  if (io.n_pending != 0) {
+    const uint16_t sent = rte_eth_tx_burst(io.port_id, 0, io.pending, io.n_pending);
+    io.n_pending = static_cast<uint16_t>(io.n_pending - sent);
+    if (io.n_pending != 0) {
+      std::memmove(io.pending, io.pending + sent, io.n_pending * sizeof(rte_mbuf*));
+      return;  // the queue is full: dequeue nothing more (the model would count it as sent)
+    }
+  }
+  rte_mbuf* pkts[kSwitchBurst];
+  uint16_t n = 0;
+  while (n < kSwitchBurst) {
+    const Dequeued d = loop.model->dequeue(index, now);
+    if (!d.valid) break;
+    pkts[n++] = reinterpret_cast<rte_mbuf*>(d.handle);
+  }
+  if (n == 0) return;
+  const uint16_t sent = rte_eth_tx_burst(io.port_id, 0, pkts, n);
+  io.tx_refused += n - sent;
+  for (uint16_t i = sent; i < n; ++i) io.pending[io.n_pending++] = pkts[i];
+}
+
+}  // namespace
+
+int run_switch(void* arg) noexcept {
+  SwitchLoop& loop = *static_cast<SwitchLoop*>(arg);
+  const uint16_t n_ports = static_cast<uint16_t>(loop.ports.size());
+  uint64_t last = rte_rdtsc();
+  while (!loop.stop.load(std::memory_order_acquire)) {
+    const uint64_t now = rte_rdtsc();
+    if (now - last > loop.stall_tsc) {
+      ++loop.stalls;
+      loop.longest_stall_tsc = std::max(loop.longest_stall_tsc, now - last);
+    }
+    last = now;
+    receive(loop, now);
+    loop.model->tick(now, free_handle);
+    for (uint16_t i = 0; i < n_ports; ++i) {
+      if (const PfcOut pfc = loop.model->pfc_due(i, now); pfc.class_enable != 0) send_pfc(loop, i, pfc);
+      transmit(loop, i, now);
+    }
+  }
+  return 0;
+}
+
+}  // namespace lr::sw

@@ -1,0 +1,66 @@
+#pragma once
+// HOT PATH: the switch lcore. No alloc, throw, log, lock, syscall.
+//
+// The software switch's loop on its own lcore: receive on every port, consume PFC /
+// PAUSE, classify, forward and queue through the model (switch_model.hpp), then send
+// each port's PFC frames and whatever its shaper lets out. The mgmt side
+// (software_switch.cpp) builds it before launch and reads it after the lcore returned.
+
+#include <rte_ether.h>
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "dataplane/switch/switch_model.hpp"
+
+struct rte_mbuf;
+struct rte_mempool;
+
+namespace lr::sw {
+
+inline constexpr uint16_t kSwitchBurst = 32;
+
+struct SwitchPortIo {
+  uint16_t port_id = 0;
+  // The ingress wire: an in-process cable delivers a burst at once, a link one frame per
+  // frame time. Frames received wait here until the link would have delivered them, so
+  // the buffers fill as they would behind a real link of the port's speed.
+  uint16_t n_staged = 0;
+  uint16_t next_staged = 0;
+  uint64_t wire_next_q16 = 0;        ///< when the next frame has finished arriving (Q16 TSC)
+  uint64_t wire_cycles_per_byte_q16 = 0;
+  rte_mbuf* staged[kSwitchBurst]{};
+  int16_t egress = -1;            ///< the forwarding entry: index of the egress port, -1: none
+  rte_ether_addr mac{};           ///< the source of its PFC frames
+  uint16_t n_pending = 0;         ///< frames its TX queue refused, sent first next time
+  rte_mbuf* pending[kSwitchBurst]{};
+  uint64_t rx_frames = 0;
+  uint64_t rx_mac_control = 0;
+  uint64_t rx_unroutable = 0;
+  uint64_t tx_pfc_frames = 0;
+  uint64_t ecn_copy_failures = 0;
+  uint64_t tx_refused = 0;        ///< frames its TX queue refused at first (the receiver was slow to take them)
+};
+
+struct SwitchLoop {
+  SwitchModel* model = nullptr;
+  std::vector<SwitchPortIo> ports;  ///< sized before launch, never resized while it runs
+  bool classify_dscp = false;
+  uint8_t dscp_priority[64]{};
+  rte_mempool* pfc_pool = nullptr;   ///< the PFC frames it sends
+  rte_mempool* copy_pool = nullptr;  ///< copies of the frames it marks CE (the sender's stay untouched)
+  uint64_t wire_burst_tsc = 0;       ///< how far the ingress wire catches up after the lcore was held up
+  size_t first_port = 0;             ///< the ingress port that wins ties this iteration
+  uint64_t stall_tsc = 0;            ///< a loop iteration longer than this counts as a stall
+  // The emulation's own limit: while its lcore is held up (another thread on its CPU) the
+  // switch neither forwards nor sends PFC, which no hardware switch does.
+  uint64_t stalls = 0;
+  uint64_t longest_stall_tsc = 0;
+  std::atomic<bool> stop{false};
+};
+
+/// rte_eal_remote_launch entry: runs until loop.stop. Returns 0.
+int run_switch(void* loop) noexcept;
+
+}  // namespace lr::sw

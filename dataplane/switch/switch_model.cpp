@@ -1,0 +1,218 @@
+#include "dataplane/switch/switch_model.hpp"
+
+#include <algorithm>
+
+namespace lr::sw {
+
+namespace {
+
+constexpr uint32_t kSmallestFrame = 64;
+constexpr uint64_t kBitsPerQuantum = 512;
+
+// Frames a queue can hold at most: its byte bound over the smallest frame.
+uint32_t ring_capacity(uint64_t bytes) {
+  return static_cast<uint32_t>(std::min<uint64_t>(bytes / kSmallestFrame + 1, 1u << 24));
+}
+
+}  // namespace
+
+SwitchModel::SwitchModel(ModelParams params) : params_(std::move(params)) {
+  n_ports_ = static_cast<uint16_t>(params_.port_speed_bps.size());
+  params_.shape_bps.resize(n_ports_, 0);
+  queues_.resize(size_t{n_ports_} * kPriorities);
+  groups_.resize(size_t{n_ports_} * kPriorities);
+  counters_.resize(size_t{n_ports_} * kPriorities);
+  egress_.resize(n_ports_);
+  rng_ = params_.seed != 0 ? params_.seed : 1;
+  // A lossless queue holds at most every ingress port's priority group; a lossy one its limit.
+  const uint64_t lossless_bound = uint64_t{n_ports_} * (params_.xoff_bytes + params_.headroom_bytes);
+  const uint64_t lossy_bound = std::min(params_.queue_limit_bytes, params_.buffer_bytes);
+  for (uint16_t port = 0; port < n_ports_; ++port) {
+    for (uint8_t prio = 0; prio < kPriorities; ++prio)
+      queue(port, prio).ring.resize(ring_capacity(lossless(prio) ? lossless_bound : lossy_bound));
+    const uint64_t link = params_.port_speed_bps[port];
+    const uint64_t rate = params_.shape_bps[port] != 0 && params_.shape_bps[port] < link ? params_.shape_bps[port] : link;
+    // Q16 cycles per byte on the wire: tsc_hz * 8 / rate.
+    egress_[port].cycles_per_byte_q16 =
+        rate == 0 ? 0 : static_cast<uint64_t>((static_cast<__uint128_t>(params_.tsc_hz) * 8 << 16) / rate);
+  }
+}
+
+uint64_t SwitchModel::egress_busy_tsc(uint16_t port, uint64_t now) const noexcept {
+  const Egress& eg = egress_[port];
+  return eg.busy_tsc + (eg.backlogged ? now - eg.backlog_since : 0);
+}
+
+uint64_t SwitchModel::quanta_tsc(uint16_t port, uint32_t quanta) const noexcept {
+  const uint64_t speed = params_.port_speed_bps[port];
+  if (speed == 0) return 0;
+  return static_cast<uint64_t>(static_cast<__uint128_t>(quanta) * kBitsPerQuantum * params_.tsc_hz / speed);
+}
+
+uint64_t SwitchModel::refresh_tsc(uint16_t port) const noexcept {
+  return params_.pfc_refresh_tsc != 0 ? params_.pfc_refresh_tsc : quanta_tsc(port, params_.pfc_quanta) / 2;
+}
+
+bool SwitchModel::should_mark(uint64_t depth) noexcept {
+  if (depth <= params_.ecn_kmin_bytes) return false;
+  if (depth >= params_.ecn_kmax_bytes) return true;
+  const double p = params_.ecn_pmax * static_cast<double>(depth - params_.ecn_kmin_bytes) /
+                   static_cast<double>(params_.ecn_kmax_bytes - params_.ecn_kmin_bytes);
+  // xorshift64: repeatable for a seed, uniform enough for a marking probability.
+  rng_ ^= rng_ << 13;
+  rng_ ^= rng_ >> 7;
+  rng_ ^= rng_ << 17;
+  return static_cast<double>(rng_ >> 11) * 0x1.0p-53 < p;
+}
+
+Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle,
+                           uint64_t now) noexcept {
+  PriorityCounters& rx = ctr(in, prio);
+  ++rx.rx_frames;
+  rx.rx_bytes += bytes;
+  Queue& q = queue(out, prio);
+  PriorityCounters& eg = ctr(out, prio);
+  if (lossless(prio)) {
+    if (q.storm && params_.watchdog_action == WatchdogAction::kDrop) {
+      ++eg.drop_watchdog;
+      return Admit::kDropWatchdog;
+    }
+    Group& g = group(in, prio);
+    if (g.bytes + bytes > params_.xoff_bytes + params_.headroom_bytes || q.count == q.ring.size()) {
+      ++rx.drop_headroom;
+      return Admit::kDropHeadroom;
+    }
+    g.bytes += bytes;
+    rx.pg_watermark_bytes = std::max(rx.pg_watermark_bytes, g.bytes);
+    if (!g.xoff && g.bytes >= params_.xoff_bytes) {
+      g.xoff = true;
+      g.pending = 1;
+      g.next_refresh = now;  // due at once
+    }
+  } else {
+    if (q.bytes + bytes > params_.queue_limit_bytes || shared_bytes_ + bytes > params_.buffer_bytes ||
+        q.count == q.ring.size()) {
+      ++eg.drop_tail;
+      return Admit::kDropTail;
+    }
+    shared_bytes_ += bytes;
+    shared_watermark_ = std::max(shared_watermark_, shared_bytes_);
+  }
+  const bool mark = ect && params_.ecn && should_mark(q.bytes);
+  if (mark) ++eg.ecn_marked;
+  q.ring[(q.head + q.count) % q.ring.size()] = Entry{handle, bytes, in};
+  ++q.count;
+  q.bytes += bytes;
+  eg.watermark_bytes = std::max(eg.watermark_bytes, q.bytes);
+  return mark ? Admit::kQueuedMarked : Admit::kQueued;
+}
+
+void SwitchModel::release_group(const Entry& e, uint8_t prio) noexcept {
+  if (!lossless(prio)) {
+    shared_bytes_ -= e.bytes;
+    return;
+  }
+  Group& g = group(e.in, prio);
+  g.bytes -= e.bytes;
+  if (g.xoff && g.bytes <= params_.xon_bytes) {
+    g.xoff = false;
+    g.pending = 2;
+  }
+}
+
+SwitchModel::Entry SwitchModel::pop(uint16_t port, uint8_t prio) noexcept {
+  Queue& q = queue(port, prio);
+  const Entry e = q.ring[q.head];
+  q.head = static_cast<uint32_t>((q.head + 1) % q.ring.size());
+  --q.count;
+  q.bytes -= e.bytes;
+  release_group(e, prio);
+  return e;
+}
+
+Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
+  Egress& eg = egress_[out];
+  const uint64_t now_q16 = now << 16;
+  if (eg.next_tsc_q16 > now_q16) return {};
+  for (unsigned i = 0; i < kPriorities; ++i) {
+    const uint8_t prio = static_cast<uint8_t>((eg.rr + i) % kPriorities);
+    Queue& q = queue(out, prio);
+    if (q.count == 0) continue;
+    const bool forward_through = q.storm && params_.watchdog_action == WatchdogAction::kForward;
+    if (q.pause_until > now && !forward_through) continue;
+    // A backlogged port held up (the lcore stalled) catches up, by at most burst_tsc;
+    // what lies beyond is time the port lost, counted.
+    const uint64_t floor_q16 = now_q16 - std::min(now_q16, params_.burst_tsc << 16);
+    if (eg.next_tsc_q16 < floor_q16) {
+      eg.lost_tsc += (floor_q16 - eg.next_tsc_q16) >> 16;
+      eg.next_tsc_q16 = floor_q16;
+    }
+    if (!eg.backlogged) {
+      eg.backlogged = true;
+      eg.backlog_since = now;
+    }
+    const Entry e = pop(out, prio);
+    PriorityCounters& c = ctr(out, prio);
+    ++c.tx_frames;
+    c.tx_bytes += e.bytes;
+    eg.next_tsc_q16 += (uint64_t{e.bytes} + kPreambleGapBytes) * eg.cycles_per_byte_q16;
+    eg.rr = static_cast<uint8_t>((prio + 1) % kPriorities);
+    return {e.handle, e.bytes, true};
+  }
+  // Nothing to send: an idle (or paused) port saves up no credit.
+  eg.next_tsc_q16 = now_q16;
+  if (eg.backlogged) {
+    eg.backlogged = false;
+    eg.busy_tsc += now - eg.backlog_since;
+  }
+  return {};
+}
+
+void SwitchModel::account_pause(Queue& q, PriorityCounters& c, uint64_t now) noexcept {
+  const uint64_t end = std::min(q.pause_until, now);
+  if (end > q.pause_accounted) {
+    c.paused_tsc += end - q.pause_accounted;
+    q.pause_accounted = end;
+  }
+}
+
+void SwitchModel::pause_received(uint16_t port, uint16_t class_enable, const uint16_t* quanta, bool link_pause,
+                                 uint64_t now) noexcept {
+  for (uint8_t prio = 0; prio < kPriorities; ++prio) {
+    const bool named = link_pause || ((class_enable >> prio) & 1);
+    if (!named) continue;
+    const uint16_t q16 = link_pause ? quanta[0] : quanta[prio];
+    Queue& q = queue(port, prio);
+    PriorityCounters& c = ctr(port, prio);
+    account_pause(q, c, now);
+    // A refresh restarts the timer; quanta 0 (XON) ends it.
+    q.pause_until = q16 == 0 ? now : now + quanta_tsc(port, q16);
+    if (q.pause_accounted < now) q.pause_accounted = now;
+    if (q16 == 0) ++c.pfc_xon_received;
+    else ++c.pfc_xoff_received;
+  }
+}
+
+PfcOut SwitchModel::pfc_due(uint16_t port, uint64_t now) noexcept {
+  PfcOut out;
+  if (params_.lossless == 0) return out;
+  for (uint8_t prio = 0; prio < kPriorities; ++prio) {
+    if (!lossless(prio)) continue;
+    Group& g = group(port, prio);
+    PriorityCounters& c = ctr(port, prio);
+    if (g.pending == 2) {
+      out.class_enable |= static_cast<uint8_t>(1u << prio);
+      out.quanta[prio] = 0;
+      ++c.pfc_xon_sent;
+    } else if (g.xoff && now >= g.next_refresh) {
+      out.class_enable |= static_cast<uint8_t>(1u << prio);
+      out.quanta[prio] = params_.pfc_quanta;
+      g.next_refresh = now + refresh_tsc(port);
+      ++c.pfc_xoff_sent;
+    }
+    g.pending = 0;
+  }
+  return out;
+}
+
+}  // namespace lr::sw

@@ -1,0 +1,181 @@
+"""The software lossless switch as the device under test, in one process with the tester:
+two senders into one egress shaped to half their rate. A lossless priority loses nothing
+because the switch sends PFC and the senders honour it; a lossy one drops the excess; the
+same lossless setup without pfc_honour overflows the headroom. Every count the tester and
+the switch both keep is checked against the other, frame for frame."""
+import unittest
+
+import lrtest
+
+LINE_PPS_1024 = 10e9 / ((1024 + 20) * 8)  # 1024-byte frames at 10G
+
+
+def profile(priority, pfc_honour=True, headroom="1MB", ecn=False, switch_ecn="", queue_limit="200KB"):
+    # 1 MB of headroom absorbs the longest stalls of the switch's lcore seen on a shared
+    # 2-CPU machine (about 4 ms at 2.5 Gbit/s per sender); the overflow test sets less.
+    streams = ""
+    for sender in ("a", "b"):
+        streams += """
+[[stream]]
+name = "%s"
+tx_port = "sender-%s"
+rx_port = "receiver"
+vlan = { id = 100, pcp = %d }
+%s
+frame_size = 1024
+rate = "50%%"
+duration = "1s"
+""" % (sender, sender, priority, "ipv4 = { ecn = 2 }" if ecn else "")
+    return """
+[eal]
+lcores = "0@0,1@1,2@0"
+huge_pages = "auto"
+[run]
+drain = "200ms"
+live = false
+[[port]]
+name = "sender-a"
+device = "cable:a"
+speed = "10G"
+pfc_honour = %(honour)s
+[[port]]
+name = "sender-b"
+device = "cable:b"
+speed = "10G"
+pfc_honour = %(honour)s
+[[port]]
+name = "receiver"
+device = "cable:r"
+speed = "10G"
+[[switch]]
+name = "dut"
+lcore = 2
+ports = [
+  { name = "dut-a", device = "cable:a", speed = "10G" },
+  { name = "dut-b", device = "cable:b", speed = "10G" },
+  { name = "dut-r", device = "cable:r", speed = "10G", shape = "50%%" },
+]
+forward = { dut-a = "dut-r", dut-b = "dut-r" }
+lossless = [3]
+buffer = "4MB"
+queue_limit = "%(queue_limit)s"
+xoff = "40KB"
+xon = "20KB"
+headroom = "%(headroom)s"
+%(switch_ecn)s
+%(streams)s""" % {"honour": "true" if pfc_honour else "false", "headroom": headroom, "streams": streams,
+                   "switch_ecn": switch_ecn, "queue_limit": queue_limit}
+
+
+class LosslessSwitch(lrtest.DataplaneCase):
+    def run_switch(self, text):
+        proc, report = self.run_dataplane(text)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(report["mbufs_not_returned"], 0)
+        (switch,) = report["switches"]
+        self.assertEqual(switch["left_in_queues"], 0, "the drain empties the switch")
+        ports = {p["name"]: p for p in switch["ports"]}
+        return report, switch, ports
+
+    @staticmethod
+    def prio(port, priority):
+        for c in port["priorities"]:
+            if c["priority"] == priority:
+                return c
+        return {}
+
+    def check_frames_cross_the_cables(self, report, ports, priority):
+        # Every frame a sender sent arrived at its switch port, and every frame the switch
+        # sent on priority `priority` arrived at the receiver.
+        for sender in ("a", "b"):
+            self.assertEqual(self.prio(ports["dut-" + sender], priority)["rx_frames"],
+                             self.stream(report, sender)["tx_packets"])
+        received = sum(self.stream(report, s)["rx_packets"] for s in ("a", "b"))
+        self.assertEqual(self.prio(ports["dut-r"], priority)["tx_frames"], received)
+        return received
+
+    def test_lossless_priority_loses_nothing_and_pauses_its_senders(self):
+        report, switch, ports = self.run_switch(profile(priority=3))
+        received = self.check_frames_cross_the_cables(report, ports, 3)
+        # Zero loss, unless the switch's own lcore was held up (by another thread on its
+        # CPU, as on a shared 2-CPU machine) for longer than its 1 MB of headroom lasts at
+        # a sender's 5 Gbit/s: then it says so, and the loss stays small. A switch whose
+        # senders ignore PFC loses half (the last test).
+        lost = sum(self.stream(report, s)["lost"] for s in ("a", "b"))
+        headroom_us = 1e6 * 8 / 5e9 * 1e6
+        if lost != 0:
+            self.assertGreater(switch["longest_stall_us"], headroom_us, "lossless frames lost without a stall")
+            self.assertTrue(any("the emulation's" in w for w in report["warnings"]), report["warnings"])
+            self.assertLess(lost, 0.01 * received)
+        for sender in ("a", "b"):
+            s = self.stream(report, sender)
+            self.assertEqual(s["duplicate"], 0)
+            self.assertEqual(s["out_of_order"], 0)
+            self.assertGreater(s["paused_ns"], 100e6, "held for a good part of the second")
+            group = self.prio(ports["dut-" + sender], 3)
+            self.assertEqual(group["drop_headroom"], s["lost"])
+            self.assertGreater(group["pfc_xoff_sent"], 0)
+            # Every PFC frame the switch sent was heard, XOFF and XON, by the sender.
+            heard = self.port(report, "sender-" + sender)["mac_control"]
+            self.assertEqual(heard["pfc_frames"], ports["dut-" + sender]["tx_pfc_frames"])
+            (p3,) = heard["pfc"]
+            self.assertEqual(p3["priority"], 3)
+            self.assertEqual(p3["xoff"], group["pfc_xoff_sent"])
+            self.assertEqual(p3["xon"], group["pfc_xon_sent"])
+        # The senders together got what the egress carries: 50 % of 10G, while it had frames.
+        shaped_pps = LINE_PPS_1024 / 2
+        busy_s = ports["dut-r"]["egress_busy_s"]
+        self.assertGreater(busy_s, 0.8)
+        self.assertAlmostEqual(received / busy_s, shaped_pps, delta=0.01 * shaped_pps)
+        self.assertGreaterEqual(self.prio(ports["dut-r"], 3)["queue_watermark_bytes"], 40000)
+
+    def test_lossy_priority_drops_the_excess(self):
+        report, switch, ports = self.run_switch(profile(priority=0))
+        received = self.check_frames_cross_the_cables(report, ports, 0)
+        sent = sum(self.stream(report, s)["tx_packets"] for s in ("a", "b"))
+        lost = sum(self.stream(report, s)["lost"] for s in ("a", "b"))
+        drops = self.prio(ports["dut-r"], 0)["drop_tail"]
+        self.assertEqual(lost, drops, "every frame the tester lost, the switch dropped")
+        self.assertEqual(sent - received, drops)
+        # While it had frames, the egress sent at its shaped rate; the excess over that was
+        # dropped. (Its busy time is under the run's second where the senders' lcore was
+        # held up long enough to let the queue run dry.)
+        busy_s = ports["dut-r"]["egress_busy_s"]
+        shaped_pps = LINE_PPS_1024 / 2
+        self.assertAlmostEqual(received / busy_s, shaped_pps, delta=0.01 * shaped_pps)
+        self.assertGreater(busy_s, 0.8)
+        excess = sent - shaped_pps * busy_s
+        self.assertAlmostEqual(drops, excess, delta=0.01 * excess)
+        self.assertEqual(ports["dut-r"]["egress_lost_us"], 0)
+        for sender in ("a", "b"):
+            self.assertEqual(self.stream(report, sender).get("paused_ns", 0), 0)
+            self.assertEqual(ports["dut-" + sender]["tx_pfc_frames"], 0, "no PFC for a lossy priority")
+
+    def test_without_pfc_honour_the_lossless_headroom_overflows(self):
+        report, switch, ports = self.run_switch(profile(priority=3, pfc_honour=False, headroom="40KB"))
+        self.check_frames_cross_the_cables(report, ports, 3)
+        lost = sum(self.stream(report, s)["lost"] for s in ("a", "b"))
+        drops = sum(self.prio(ports["dut-" + s], 3)["drop_headroom"] for s in ("a", "b"))
+        self.assertGreater(drops, 100000, "half the offered load has nowhere to go")
+        self.assertEqual(lost, drops, "every frame the tester lost, the switch dropped at ingress")
+        for sender in ("a", "b"):
+            self.assertGreater(self.port(report, "sender-" + sender)["mac_control"]["pfc_frames"], 0,
+                               "the senders heard the PFC frames and ignored them")
+            self.assertEqual(self.stream(report, sender).get("paused_ns", 0), 0)
+
+    def test_ecn_marks_reach_the_receiver_as_counted(self):
+        ecn = 'ecn = { kmin = "20KB", kmax = "400KB", pmax = 0.5 }'
+        report, switch, ports = self.run_switch(profile(priority=0, ecn=True, switch_ecn=ecn))
+        marked = self.prio(ports["dut-r"], 0)["ecn_marked"]
+        self.assertEqual(ports["dut-r"]["ecn_copy_failures"], 0)
+        ce = sum(self.stream(report, s)["ecn_ce"] for s in ("a", "b"))
+        self.assertEqual(ce, marked, "every frame the switch marked arrived CE-marked, and no other")
+        # The queue stands near its 200 KB limit: 0.5 x (200 - 20) / (400 - 20) = 24 % of
+        # the frames it admits, a little less while it fills.
+        received = sum(self.stream(report, s)["rx_packets"] for s in ("a", "b"))
+        self.assertGreater(ce, 0.15 * received)
+        self.assertLess(ce, 0.26 * received)
+
+
+if __name__ == "__main__":
+    lrtest.main()
