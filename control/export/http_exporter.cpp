@@ -35,7 +35,13 @@ std::string scrape(const std::string& socket) {
         // A port whose counters cannot be read still has its other metrics.
       }
     }
-    return prometheus_text(ports, streams, counters);
+    nlohmann::json switches = nlohmann::json::array();
+    try {
+      switches = client.call("stats.switches");
+    } catch (const RpcCallError&) {
+      // A data plane without the method has no switch to show.
+    }
+    return prometheus_text(ports, streams, counters) + prometheus_switch_text(switches);
   } catch (const std::exception&) {
     return prometheus_down_text();
   }

@@ -252,4 +252,60 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
   return out;
 }
 
+std::string prometheus_switch_text(const json& switches) {
+  using Labels = std::vector<std::pair<std::string, std::string>>;
+  Family rx("lr_switch_rx_frames_total", "counter", "Frames the software switch received on the port, by priority.");
+  Family rx_bytes("lr_switch_rx_bytes_total", "counter", "Bytes (incl. FCS) the software switch received on the port.");
+  Family tx("lr_switch_tx_frames_total", "counter", "Frames the software switch sent from the port's priority queue.");
+  Family tx_bytes("lr_switch_tx_bytes_total", "counter", "Bytes (incl. FCS) the software switch sent from the queue.");
+  Family drops("lr_switch_drops_total", "counter",
+               "Frames dropped: tail (lossy queue or buffer full, at the egress), headroom (lossless, past xoff + "
+               "headroom, at the ingress), watchdog (during a PFC storm, at the egress).");
+  Family pfc_sent("lr_switch_pfc_sent_frames_total", "counter",
+                  "PFC frames the switch sent out of the ingress port for the priority (kind xoff or xon).");
+  Family pfc_received("lr_switch_pfc_received_frames_total", "counter",
+                      "PFC frames the port received for the priority (kind xoff or xon).");
+  Family marked("lr_switch_ecn_marked_total", "counter", "ECN-capable frames the egress queue marked CE.");
+  Family watermark("lr_switch_queue_watermark_bytes", "gauge", "The largest depth the egress queue reached.");
+  Family paused("lr_switch_paused_seconds_total", "counter", "Time the egress queue was held by PFC it received.");
+  Family storms("lr_switch_watchdog_storms_total", "counter", "PFC storms the watchdog detected on the egress queue.");
+  Family stalls("lr_switch_lcore_stalls_total", "counter",
+                "Loop iterations over 20 us: the switch's lcore held up, neither forwarding nor sending PFC.");
+  for (const json& sw : switches) {
+    const std::string name = sw.value("name", "");
+    stalls.add({{"switch", name}}, number(sw, "stalls"));
+    for (const json& p : sw.value("ports", json::array())) {
+      for (const json& c : p.value("priorities", json::array())) {
+        const Labels labels{{"switch", name}, {"port", p.value("name", "")},
+                            {"priority", std::to_string(c.value("priority", 0))}};
+        const auto with = [&](const char* key, const char* value) {
+          Labels l = labels;
+          l.emplace_back(key, value);
+          return l;
+        };
+        rx.add(labels, number(c, "rx_frames"));
+        rx_bytes.add(labels, number(c, "rx_bytes"));
+        tx.add(labels, number(c, "tx_frames"));
+        tx_bytes.add(labels, number(c, "tx_bytes"));
+        drops.add(with("reason", "tail"), number(c, "drop_tail"));
+        drops.add(with("reason", "headroom"), number(c, "drop_headroom"));
+        drops.add(with("reason", "watchdog"), number(c, "drop_watchdog"));
+        pfc_sent.add(with("kind", "xoff"), number(c, "pfc_xoff_sent"));
+        pfc_sent.add(with("kind", "xon"), number(c, "pfc_xon_sent"));
+        pfc_received.add(with("kind", "xoff"), number(c, "pfc_xoff_received"));
+        pfc_received.add(with("kind", "xon"), number(c, "pfc_xon_received"));
+        marked.add(labels, number(c, "ecn_marked"));
+        watermark.add(labels, number(c, "queue_watermark_bytes"));
+        paused.add(labels, number(c, "paused_ns") * 1e-9);
+        storms.add(labels, number(c, "storms"));
+      }
+    }
+  }
+  std::string out;
+  for (const Family* f : {&rx, &rx_bytes, &tx, &tx_bytes, &drops, &pfc_sent, &pfc_received, &marked, &watermark, &paused,
+                          &storms, &stalls})
+    out += f->text();
+  return out;
+}
+
 }  // namespace lr::ctl

@@ -11,6 +11,8 @@ namespace lr::ctl {
 
 /// `ports`: stats.ports; `streams`: stats.streams; `counters`: {port name: port.counters}.
 std::string prometheus_text(const nlohmann::json& ports, const nlohmann::json& streams, const nlohmann::json& counters);
+/// The software switches' counters (stats.switches), per switch, port and priority.
+std::string prometheus_switch_text(const nlohmann::json& switches);
 
 /// A label value escaped as the exposition format asks (\\, \", \n).
 std::string prometheus_label_value(const std::string& value);

@@ -112,6 +112,9 @@ class Engine {
   /// Each port: identity, link, the port's counters since the current run started.
   std::vector<PortReport> port_reports() const;
 
+  /// The software switches' counters: live while traffic runs, the last run's after it.
+  std::vector<api::SwitchReport> switch_reports() const;
+
   /// Per worker lcore: socket, its TX lanes and RX queues with their counters.
   std::vector<LcoreReport> lcore_reports() const;
 

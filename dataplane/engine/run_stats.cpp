@@ -289,4 +289,11 @@ std::vector<PortTraffic> Engine::live_counters() const {
   return out;
 }
 
+std::vector<api::SwitchReport> Engine::switch_reports() const {
+  std::vector<api::SwitchReport> out;
+  for (const auto& sw : state_->switches)
+    out.push_back(sw->current_report());
+  return out;
+}
+
 }  // namespace lr::dp

@@ -324,6 +324,15 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
           return out;
         });
 
+  d.add("stats.switches",
+        "Per software switch ([[switch]]), per port and priority: frames, drops by reason, PFC sent and received, "
+        "ECN marks, queue watermarks, time paused (so far while traffic runs).",
+        false, [&](Session&, const api::Params&) {
+          json out = json::array();
+          for (const api::SwitchReport& s : engine.switch_reports()) out.push_back(to_json(s));
+          return out;
+        });
+
   d.add("stats.lcores", "Per worker lcore: its TX lanes and RX queues with their counters.", false,
         [&](Session&, const api::Params&) {
           json out = json::array();

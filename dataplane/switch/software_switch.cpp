@@ -155,81 +155,96 @@ void SoftwareSwitch::request_stop() noexcept {
   if (loop_) loop_->stop.store(true, std::memory_order_release);
 }
 
-api::SwitchReport SoftwareSwitch::finish() {
+api::SwitchReport SoftwareSwitch::report(Reading reading) const {
+  using fast::counter_read;
   api::SwitchReport r;
   r.name = cfg_.name;
   r.lcore = lcore_;
   r.buffer_bytes = cfg_.buffer_bytes;
   if (!model_) return r;
-  if (launched_) {
-    request_stop();
-    rte_eal_wait_lcore(lcore_);
-    launched_ = false;
-  }
-  const uint64_t ns_per_s = 1'000'000'000;
+  const auto seconds = [&](uint64_t tsc) { return static_cast<double>(tsc) / static_cast<double>(tsc_hz_); };
   for (size_t i = 0; i < ports_.size(); ++i) {
-    sw::SwitchPortIo& io = loop_->ports[i];
+    const auto port = static_cast<uint16_t>(i);
+    const sw::SwitchPortIo& io = loop_->ports[i];
     api::SwitchPortReport p;
     p.name = cfg_.ports[i].name;
     p.device = cfg_.ports[i].device;
     p.speed_bps = ports_[i].speed_bps();
     p.shape_bps = shape_bps_[i];
-    p.rx_frames = io.rx_frames;
-    p.rx_mac_control = io.rx_mac_control;
-    p.rx_unroutable = io.rx_unroutable;
-    p.tx_pfc_frames = io.tx_pfc_frames;
-    p.ecn_copy_failures = io.ecn_copy_failures;
-    p.tx_refused = io.tx_refused;
-    p.egress_busy_s = static_cast<double>(model_->egress_busy_tsc(static_cast<uint16_t>(i), rte_rdtsc())) /
-                      static_cast<double>(tsc_hz_);
-    p.egress_lost_us = static_cast<double>(model_->egress_lost_tsc(static_cast<uint16_t>(i))) * 1e6 /
-                       static_cast<double>(tsc_hz_);
+    p.rx_frames = counter_read(io.rx_frames);
+    p.rx_mac_control = counter_read(io.rx_mac_control);
+    p.rx_unroutable = counter_read(io.rx_unroutable);
+    p.tx_pfc_frames = counter_read(io.tx_pfc_frames);
+    p.ecn_copy_failures = counter_read(io.ecn_copy_failures);
+    p.tx_refused = counter_read(io.tx_refused);
+    // Live: the spells of sending that ended; final: the one still open too.
+    p.egress_busy_s = seconds(reading == Reading::kFinal ? model_->egress_busy_tsc(port, rte_rdtsc())
+                                                         : counter_read(model_->egress_busy_ended_tsc(port)));
+    p.egress_lost_us = seconds(counter_read(model_->egress_lost_tsc(port))) * 1e6;
     for (uint8_t prio = 0; prio < sw::kPriorities; ++prio) {
-      const sw::PriorityCounters& c = model_->counters(static_cast<uint16_t>(i), prio);
-      const bool lossless = (cfg_.lossless >> prio) & 1;
-      const bool any = c.rx_frames != 0 || c.tx_frames != 0 || c.drop_tail != 0 || c.drop_headroom != 0 ||
-                       c.drop_watchdog != 0 || c.pfc_xoff_received != 0 || c.pfc_xon_received != 0 ||
-                       c.pfc_xoff_sent != 0;
-      if (!any && !lossless) continue;
+      const sw::PriorityCounters& c = model_->counters(port, prio);
       api::SwitchPriorityReport pr;
       pr.priority = prio;
-      pr.lossless = lossless;
-      pr.rx_frames = c.rx_frames;
-      pr.rx_bytes = c.rx_bytes;
-      pr.tx_frames = c.tx_frames;
-      pr.tx_bytes = c.tx_bytes;
-      pr.drop_tail = c.drop_tail;
-      pr.drop_headroom = c.drop_headroom;
-      pr.drop_watchdog = c.drop_watchdog;
-      pr.pfc_xoff_sent = c.pfc_xoff_sent;
-      pr.pfc_xon_sent = c.pfc_xon_sent;
-      pr.pfc_xoff_received = c.pfc_xoff_received;
-      pr.pfc_xon_received = c.pfc_xon_received;
-      pr.ecn_marked = c.ecn_marked;
-      pr.queue_watermark_bytes = c.watermark_bytes;
-      pr.group_watermark_bytes = c.pg_watermark_bytes;
-      pr.paused_ns = static_cast<uint64_t>(static_cast<__uint128_t>(c.paused_tsc) * ns_per_s / tsc_hz_);
-      pr.storms = c.storms;
-      pr.restorations = c.restorations;
-      pr.storm_detected_s = tsc_to_s(c.storm_detected_tsc, start_tsc_, tsc_hz_);
-      pr.storm_restored_s = tsc_to_s(c.storm_restored_tsc, start_tsc_, tsc_hz_);
-      p.priorities.push_back(pr);
+      pr.lossless = (cfg_.lossless >> prio) & 1;
+      pr.rx_frames = counter_read(c.rx_frames);
+      pr.rx_bytes = counter_read(c.rx_bytes);
+      pr.tx_frames = counter_read(c.tx_frames);
+      pr.tx_bytes = counter_read(c.tx_bytes);
+      pr.drop_tail = counter_read(c.drop_tail);
+      pr.drop_headroom = counter_read(c.drop_headroom);
+      pr.drop_watchdog = counter_read(c.drop_watchdog);
+      pr.pfc_xoff_sent = counter_read(c.pfc_xoff_sent);
+      pr.pfc_xon_sent = counter_read(c.pfc_xon_sent);
+      pr.pfc_xoff_received = counter_read(c.pfc_xoff_received);
+      pr.pfc_xon_received = counter_read(c.pfc_xon_received);
+      pr.ecn_marked = counter_read(c.ecn_marked);
+      pr.queue_watermark_bytes = counter_read(c.watermark_bytes);
+      pr.group_watermark_bytes = counter_read(c.pg_watermark_bytes);
+      pr.paused_ns = static_cast<uint64_t>(seconds(counter_read(c.paused_tsc)) * 1e9);
+      pr.storms = counter_read(c.storms);
+      pr.restorations = counter_read(c.restorations);
+      pr.storm_detected_s = tsc_to_s(counter_read(c.storm_detected_tsc), start_tsc_, tsc_hz_);
+      pr.storm_restored_s = tsc_to_s(counter_read(c.storm_restored_tsc), start_tsc_, tsc_hz_);
+      const bool any = pr.rx_frames != 0 || pr.tx_frames != 0 || pr.drop_tail != 0 || pr.drop_headroom != 0 ||
+                       pr.drop_watchdog != 0 || pr.pfc_xoff_received != 0 || pr.pfc_xon_received != 0 ||
+                       pr.pfc_xoff_sent != 0;
+      if (any || pr.lossless) p.priorities.push_back(pr);
     }
-    // Frames the TX queue refused at the end, and those still arriving: never sent.
-    r.left_in_queues += io.n_pending + (io.n_staged - io.next_staged);
-    release_held(io);
     r.ports.push_back(std::move(p));
   }
-  r.buffer_watermark_bytes = model_->shared_watermark_bytes();
-  r.stalls = loop_->stalls;
-  r.longest_stall_us = static_cast<double>(loop_->longest_stall_tsc) * 1e6 / static_cast<double>(tsc_hz_);
+  r.buffer_watermark_bytes = counter_read(model_->shared_watermark_bytes());
+  r.stalls = counter_read(loop_->stalls);
+  r.longest_stall_us = seconds(counter_read(loop_->longest_stall_tsc)) * 1e6;
+  return r;
+}
+
+api::SwitchReport SoftwareSwitch::finish() {
+  if (launched_) {
+    request_stop();
+    rte_eal_wait_lcore(lcore_);
+    launched_ = false;
+  }
+  api::SwitchReport r = report(Reading::kFinal);
+  if (!model_) return r;
+  // Frames the TX queues refused at the end, those still arriving, and those queued:
+  // never sent.
+  for (sw::SwitchPortIo& io : loop_->ports) {
+    r.left_in_queues += io.n_pending + (io.n_staged - io.next_staged);
+    release_held(io);
+  }
   model_->flush([&r](uintptr_t handle) {
     ++r.left_in_queues;
     rte_pktmbuf_free(reinterpret_cast<rte_mbuf*>(handle));
   });
   // What the ports' RX rings still hold goes back to its pools before the ports stop.
   for (EthdevPort& port : ports_) port.drain_rx_queues(8192, sw::kSwitchBurst);
+  last_ = r;
   return r;
+}
+
+api::SwitchReport SoftwareSwitch::current_report() const {
+  if (launched_) return report(Reading::kLive);
+  return last_ ? *last_ : report(Reading::kFinal);
 }
 
 void SoftwareSwitch::close() {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "dataplane/api/switch_report.hpp"
@@ -38,8 +39,13 @@ class SoftwareSwitch {
   Result<void> launch(uint64_t start_tsc);
   /// Asks the loop to return (the engine waits for every lcore).
   void request_stop() noexcept;
-  /// After the lcore returned: the counters, and the frames still queued freed.
+  enum class Reading : uint8_t { kLive, kFinal };
+  /// Its counters: while it runs (relaxed reads), or exact once its lcore returned.
+  api::SwitchReport report(Reading reading) const;
+  /// Stops its lcore: the counters, and the frames still queued freed.
   api::SwitchReport finish();
+  /// Live while it runs, else the last run's (as finish returned it).
+  api::SwitchReport current_report() const;
   void close();
 
  private:
@@ -58,6 +64,7 @@ class SoftwareSwitch {
   rte_mempool* copy_pool_ = nullptr;
   std::unique_ptr<sw::SwitchModel> model_;
   std::unique_ptr<sw::SwitchLoop> loop_;
+  std::optional<api::SwitchReport> last_;  ///< what finish returned
 };
 
 }  // namespace lr::dp

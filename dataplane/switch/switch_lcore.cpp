@@ -23,7 +23,7 @@ void free_handle(uintptr_t handle) noexcept { rte_pktmbuf_free(reinterpret_cast<
 void mark_ce(SwitchLoop& loop, SwitchPortIo& in, uint16_t out, uint8_t prio, rte_mbuf* m, L3At l3) noexcept {
   rte_mbuf* copy = rte_pktmbuf_copy(m, loop.copy_pool, 0, UINT32_MAX);
   if (copy == nullptr) {
-    ++in.ecn_copy_failures;
+    fast::counter_add(in.ecn_copy_failures, 1);
     return;
   }
   set_ce(rte_pktmbuf_mtod(copy, uint8_t*), l3);
@@ -35,19 +35,19 @@ void mark_ce(SwitchLoop& loop, SwitchPortIo& in, uint16_t out, uint8_t prio, rte
 // classified, forwarded and queued (or dropped) by the model.
 void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t now) noexcept {
   SwitchPortIo& io = loop.ports[index];
-  ++io.rx_frames;
+  fast::counter_add(io.rx_frames, 1);
   const uint8_t* frame = rte_pktmbuf_mtod(m, const uint8_t*);
   const uint32_t len = m->data_len;
   if (wire::is_mac_control(frame, len)) {
     const wire::MacControlFields f = wire::read_mac_control(frame);
     if (f.opcode == wire::kOpcodePfc || f.opcode == wire::kOpcodePause)
       loop.model->pause_received(index, f.class_enable & 0xFF, f.quanta, f.opcode == wire::kOpcodePause, now);
-    ++io.rx_mac_control;
+    fast::counter_add(io.rx_mac_control, 1);
     rte_pktmbuf_free(m);
     return;
   }
   if (io.egress < 0) {
-    ++io.rx_unroutable;
+    fast::counter_add(io.rx_unroutable, 1);
     rte_pktmbuf_free(m);
     return;
   }
@@ -114,7 +114,7 @@ void send_pfc(SwitchLoop& loop, uint16_t index, const PfcOut& pfc) noexcept {
   wire::store_be16(frame + 16, pfc.class_enable);
   for (unsigned p = 0; p < kPriorities; ++p) wire::store_be16(frame + 18 + 2 * p, pfc.quanta[p]);
   // Ahead of the data frames waiting: a MAC sends its control frames first.
-  if (rte_eth_tx_burst(io.port_id, 0, &m, 1) == 1) ++io.tx_pfc_frames;
+  if (rte_eth_tx_burst(io.port_id, 0, &m, 1) == 1) fast::counter_add(io.tx_pfc_frames, 1);
   else rte_pktmbuf_free(m);
 }
 
@@ -137,7 +137,7 @@ void transmit(SwitchLoop& loop, uint16_t index, uint64_t now) noexcept {
   }
   if (n == 0) return;
   const uint16_t sent = rte_eth_tx_burst(io.port_id, 0, pkts, n);
-  io.tx_refused += n - sent;
+  fast::counter_add(io.tx_refused, n - sent);
   for (uint16_t i = sent; i < n; ++i) io.pending[io.n_pending++] = pkts[i];
 }
 
@@ -150,8 +150,8 @@ int run_switch(void* arg) noexcept {
   while (!loop.stop.load(std::memory_order_acquire)) {
     const uint64_t now = rte_rdtsc();
     if (now - last > loop.stall_tsc) {
-      ++loop.stalls;
-      loop.longest_stall_tsc = std::max(loop.longest_stall_tsc, now - last);
+      fast::counter_add(loop.stalls, 1);
+      fast::counter_raise(loop.longest_stall_tsc, now - last);
     }
     last = now;
     receive(loop, now);

@@ -68,22 +68,22 @@ bool SwitchModel::should_mark(uint64_t depth) noexcept {
 Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle,
                            uint64_t now) noexcept {
   PriorityCounters& rx = ctr(in, prio);
-  ++rx.rx_frames;
-  rx.rx_bytes += bytes;
+  fast::counter_add(rx.rx_frames, 1);
+  fast::counter_add(rx.rx_bytes, bytes);
   Queue& q = queue(out, prio);
   PriorityCounters& eg = ctr(out, prio);
   if (lossless(prio)) {
     if (q.storm && params_.watchdog_action == WatchdogAction::kDrop) {
-      ++eg.drop_watchdog;
+      fast::counter_add(eg.drop_watchdog, 1);
       return Admit::kDropWatchdog;
     }
     Group& g = group(in, prio);
     if (g.bytes + bytes > params_.xoff_bytes + params_.headroom_bytes || q.count == q.ring.size()) {
-      ++rx.drop_headroom;
+      fast::counter_add(rx.drop_headroom, 1);
       return Admit::kDropHeadroom;
     }
     g.bytes += bytes;
-    rx.pg_watermark_bytes = std::max(rx.pg_watermark_bytes, g.bytes);
+    fast::counter_raise(rx.pg_watermark_bytes, g.bytes);
     if (!g.xoff && g.bytes >= params_.xoff_bytes) {
       g.xoff = true;
       g.pending = 1;
@@ -92,18 +92,18 @@ Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t byt
   } else {
     if (q.bytes + bytes > params_.queue_limit_bytes || shared_bytes_ + bytes > params_.buffer_bytes ||
         q.count == q.ring.size()) {
-      ++eg.drop_tail;
+      fast::counter_add(eg.drop_tail, 1);
       return Admit::kDropTail;
     }
     shared_bytes_ += bytes;
-    shared_watermark_ = std::max(shared_watermark_, shared_bytes_);
+    fast::counter_raise(shared_watermark_, shared_bytes_);
   }
   const bool mark = ect && params_.ecn && should_mark(q.bytes);
-  if (mark) ++eg.ecn_marked;
+  if (mark) fast::counter_add(eg.ecn_marked, 1);
   q.ring[(q.head + q.count) % q.ring.size()] = Entry{handle, bytes, in};
   ++q.count;
   q.bytes += bytes;
-  eg.watermark_bytes = std::max(eg.watermark_bytes, q.bytes);
+  fast::counter_raise(eg.watermark_bytes, q.bytes);
   return mark ? Admit::kQueuedMarked : Admit::kQueued;
 }
 
@@ -144,7 +144,7 @@ Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
     // what lies beyond is time the port lost, counted.
     const uint64_t floor_q16 = now_q16 - std::min(now_q16, params_.burst_tsc << 16);
     if (eg.next_tsc_q16 < floor_q16) {
-      eg.lost_tsc += (floor_q16 - eg.next_tsc_q16) >> 16;
+      fast::counter_add(eg.lost_tsc, (floor_q16 - eg.next_tsc_q16) >> 16);
       eg.next_tsc_q16 = floor_q16;
     }
     if (!eg.backlogged) {
@@ -153,8 +153,8 @@ Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
     }
     const Entry e = pop(out, prio);
     PriorityCounters& c = ctr(out, prio);
-    ++c.tx_frames;
-    c.tx_bytes += e.bytes;
+    fast::counter_add(c.tx_frames, 1);
+    fast::counter_add(c.tx_bytes, e.bytes);
     eg.next_tsc_q16 += (uint64_t{e.bytes} + kPreambleGapBytes) * eg.cycles_per_byte_q16;
     eg.rr = static_cast<uint8_t>((prio + 1) % kPriorities);
     return {e.handle, e.bytes, true};
@@ -163,7 +163,7 @@ Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
   eg.next_tsc_q16 = now_q16;
   if (eg.backlogged) {
     eg.backlogged = false;
-    eg.busy_tsc += now - eg.backlog_since;
+    fast::counter_add(eg.busy_tsc, now - eg.backlog_since);
   }
   return {};
 }
@@ -171,7 +171,7 @@ Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
 void SwitchModel::account_pause(Queue& q, PriorityCounters& c, uint64_t now) noexcept {
   const uint64_t end = std::min(q.pause_until, now);
   if (end > q.pause_accounted) {
-    c.paused_tsc += end - q.pause_accounted;
+    fast::counter_add(c.paused_tsc, end - q.pause_accounted);
     q.pause_accounted = end;
   }
 }
@@ -188,8 +188,8 @@ void SwitchModel::pause_received(uint16_t port, uint16_t class_enable, const uin
     // A refresh restarts the timer; quanta 0 (XON) ends it.
     q.pause_until = q16 == 0 ? now : now + quanta_tsc(port, q16);
     if (q.pause_accounted < now) q.pause_accounted = now;
-    if (q16 == 0) ++c.pfc_xon_received;
-    else ++c.pfc_xoff_received;
+    if (q16 == 0) fast::counter_add(c.pfc_xon_received, 1);
+    else fast::counter_add(c.pfc_xoff_received, 1);
   }
 }
 
@@ -203,12 +203,12 @@ PfcOut SwitchModel::pfc_due(uint16_t port, uint64_t now) noexcept {
     if (g.pending == 2) {
       out.class_enable |= static_cast<uint8_t>(1u << prio);
       out.quanta[prio] = 0;
-      ++c.pfc_xon_sent;
+      fast::counter_add(c.pfc_xon_sent, 1);
     } else if (g.xoff && now >= g.next_refresh) {
       out.class_enable |= static_cast<uint8_t>(1u << prio);
       out.quanta[prio] = params_.pfc_quanta;
       g.next_refresh = now + refresh_tsc(port);
-      ++c.pfc_xoff_sent;
+      fast::counter_add(c.pfc_xoff_sent, 1);
     }
     g.pending = 0;
   }

@@ -30,6 +30,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "dataplane/fastpath/counters.hpp"
+
 namespace lr::sw {
 
 inline constexpr unsigned kPriorities = 8;
@@ -62,7 +64,8 @@ struct ModelParams {
   uint64_t burst_tsc = 0;                ///< how far behind a backlogged egress may catch up (idle saves nothing)
 };
 
-/// Per port and priority. rx at the ingress port; tx, tail and watchdog drops, ECN marks
+/// Per port and priority, single-writer counters (fastpath/counters.hpp): mgmt reads
+/// them while the switch runs. rx at the ingress port; tx, tail and watchdog drops, ECN marks
 /// and the watermark at the egress port (its queue); headroom drops and PFC sent at the
 /// ingress port (its priority group); PFC received at the port that heard it.
 struct PriorityCounters {
@@ -150,11 +153,13 @@ class SwitchModel {
   uint64_t group_bytes(uint16_t port, uint8_t prio) const noexcept { return group(port, prio).bytes; }
   uint64_t shared_bytes() const noexcept { return shared_bytes_; }
   /// Sending time `port` lost while backlogged, beyond what its shaper could catch up.
-  uint64_t egress_lost_tsc(uint16_t port) const noexcept { return egress_[port].lost_tsc; }
+  const uint64_t& egress_lost_tsc(uint16_t port) const noexcept { return egress_[port].lost_tsc; }
+  /// The spells of sending that ended (a counter, readable while it runs).
+  const uint64_t& egress_busy_ended_tsc(uint16_t port) const noexcept { return egress_[port].busy_tsc; }
   /// Time `port` had frames it could send (queued, not paused) up to `now`: at its shaped
-  /// rate, what it carried over that time is what it must have sent.
+  /// rate, what it carried over that time is what it must have sent. Owner (or stopped) only.
   uint64_t egress_busy_tsc(uint16_t port, uint64_t now) const noexcept;
-  uint64_t shared_watermark_bytes() const noexcept { return shared_watermark_; }
+  const uint64_t& shared_watermark_bytes() const noexcept { return shared_watermark_; }
   bool paused(uint16_t port, uint8_t prio, uint64_t now) const noexcept { return queue(port, prio).pause_until > now; }
   bool in_storm(uint16_t port, uint8_t prio) const noexcept { return queue(port, prio).storm; }
   /// The pause `quanta` ask at `port`'s speed, in TSC cycles.
@@ -235,8 +240,8 @@ void SwitchModel::tick(uint64_t now, Release&& release) noexcept {
           }
           if (now - q.waiting_paused_since >= params_.watchdog_detect_tsc) {
             q.storm = true;
-            ++c.storms;
-            c.storm_detected_tsc = now;
+            fast::counter_add(c.storms, 1);
+            fast::counter_set(c.storm_detected_tsc, now);
             q.waiting_paused = false;
           }
         } else {
@@ -244,13 +249,13 @@ void SwitchModel::tick(uint64_t now, Release&& release) noexcept {
         }
       } else if (!paused && now - q.last_paused >= params_.watchdog_restore_tsc) {
         q.storm = false;
-        ++c.restorations;
-        c.storm_restored_tsc = now;
+        fast::counter_add(c.restorations, 1);
+        fast::counter_set(c.storm_restored_tsc, now);
       }
       if (q.storm && params_.watchdog_action == WatchdogAction::kDrop) {
         while (q.count > 0) {
           const Entry e = pop(port, prio);
-          ++c.drop_watchdog;
+          fast::counter_add(c.drop_watchdog, 1);
           release(e.handle);
         }
       }

@@ -3,6 +3,11 @@ two senders into one egress shaped to half their rate. A lossless priority loses
 because the switch sends PFC and the senders honour it; a lossy one drops the excess; the
 same lossless setup without pfc_honour overflows the headroom. Every count the tester and
 the switch both keep is checked against the other, frame for frame."""
+import os
+import shutil
+import signal
+import subprocess
+import time
 import unittest
 
 import lrtest
@@ -175,6 +180,39 @@ class LosslessSwitch(lrtest.DataplaneCase):
         received = sum(self.stream(report, s)["rx_packets"] for s in ("a", "b"))
         self.assertGreater(ce, 0.15 * received)
         self.assertLess(ce, 0.26 * received)
+
+    def test_a_service_reports_the_switch_while_traffic_runs(self):
+        text = profile(priority=3).replace('duration = "1s"', 'duration = "10s"')
+        sock = os.path.join(self.dir, "dp.sock")
+        prefix = "lr-e2e-switch-%d" % os.getpid()
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
+        text = text.replace('huge_pages = "auto"', 'huge_pages = "auto"\nfile_prefix = "%s"' % prefix)
+        text += '\n[control]\nsocket = "%s"\n' % sock
+        proc = subprocess.Popen([lrtest.BINARY, "--config", self.write_profile(text), "--serve"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        def stop():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.communicate(timeout=30)
+        self.addCleanup(stop)
+        lrtest.wait_for_socket(self, proc, sock)
+        client = lrtest.Client(sock)
+        self.addCleanup(client.close)
+        client.result("traffic.start")
+        lrtest.wait_until(lambda: self.prio({p["name"]: p for p in client.result("stats.switches")[0]["ports"]}["dut-a"],
+                                            3).get("pfc_xoff_sent", 0) > 0, "the switch sends XOFF")
+        (live,) = client.result("stats.switches")
+        ports = {p["name"]: p for p in live["ports"]}
+        self.assertGreater(self.prio(ports["dut-a"], 3)["rx_frames"], 0)
+        self.assertGreater(self.prio(ports["dut-r"], 3)["tx_frames"], 0)
+        report = client.result("traffic.stop")
+        (final,) = report["switches"]
+        final_ports = {p["name"]: p for p in final["ports"]}
+        self.assertGreaterEqual(self.prio(final_ports["dut-a"], 3)["rx_frames"], self.prio(ports["dut-a"], 3)["rx_frames"])
+        self.assertEqual(self.prio(final_ports["dut-a"], 3)["rx_frames"], self.stream(report, "a")["tx_packets"])
+        # After the run, the method answers the run's final counts.
+        self.assertEqual(client.result("stats.switches")[0], final)
 
 
 if __name__ == "__main__":

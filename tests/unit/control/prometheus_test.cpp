@@ -85,5 +85,26 @@ TEST(Prometheus, MacControlFramesReceivedPerPriorityWithThePauseAskedInSeconds) 
 
 TEST(Prometheus, DownPageSaysSo) { EXPECT_EQ(prometheus_down_text(), "# HELP lr_up Whether the exporter reached the data plane (1) or not (0).\n# TYPE lr_up gauge\nlr_up 0\n"); }
 
+TEST(Prometheus, SwitchCountersPerPortAndPriority) {
+  const json switches = json::parse(R"([{"name":"dut","stalls":4,"ports":[{"name":"dut-a","priorities":[
+    {"priority":3,"lossless":true,"rx_frames":100,"rx_bytes":102400,"tx_frames":0,"tx_bytes":0,"drop_tail":0,
+     "drop_headroom":2,"drop_watchdog":0,"pfc_xoff_sent":7,"pfc_xon_sent":6,"pfc_xoff_received":0,
+     "pfc_xon_received":0,"ecn_marked":0,"queue_watermark_bytes":0,"paused_ns":0,"storms":0}]},
+    {"name":"dut-r","priorities":[{"priority":0,"tx_frames":50,"drop_tail":9,"ecn_marked":5,
+     "queue_watermark_bytes":200704,"paused_ns":1500000000}]}]}])");
+  const std::string text = prometheus_switch_text(switches);
+  EXPECT_TRUE(has_line(text, "# TYPE lr_switch_drops_total counter"));
+  EXPECT_TRUE(has_line(text, "lr_switch_rx_frames_total{switch=\"dut\",port=\"dut-a\",priority=\"3\"} 100"));
+  EXPECT_TRUE(has_line(text, "lr_switch_drops_total{switch=\"dut\",port=\"dut-a\",priority=\"3\",reason=\"headroom\"} 2"));
+  EXPECT_TRUE(has_line(text, "lr_switch_drops_total{switch=\"dut\",port=\"dut-r\",priority=\"0\",reason=\"tail\"} 9"));
+  EXPECT_TRUE(has_line(text, "lr_switch_pfc_sent_frames_total{switch=\"dut\",port=\"dut-a\",priority=\"3\",kind=\"xoff\"} 7"));
+  EXPECT_TRUE(has_line(text, "lr_switch_pfc_sent_frames_total{switch=\"dut\",port=\"dut-a\",priority=\"3\",kind=\"xon\"} 6"));
+  EXPECT_TRUE(has_line(text, "lr_switch_ecn_marked_total{switch=\"dut\",port=\"dut-r\",priority=\"0\"} 5"));
+  EXPECT_TRUE(has_line(text, "lr_switch_queue_watermark_bytes{switch=\"dut\",port=\"dut-r\",priority=\"0\"} 200704"));
+  EXPECT_TRUE(has_line(text, "lr_switch_paused_seconds_total{switch=\"dut\",port=\"dut-r\",priority=\"0\"} 1.5"));
+  EXPECT_TRUE(has_line(text, "lr_switch_lcore_stalls_total{switch=\"dut\"} 4"));
+  EXPECT_EQ(prometheus_switch_text(json::array()).find("lr_switch_rx_frames_total{"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace lr::ctl
