@@ -174,6 +174,9 @@ std::string switch_text(const std::vector<api::SwitchReport>& switches) {
       if (p.rx_unroutable != 0 || p.ecn_copy_failures != 0)
         out += fmt::format("{:<{}}      {} frames without a forwarding entry dropped; {} marked frames sent unmarked "
                            "(no buffer for the copy)\n", p.name, w, p.rx_unroutable, p.ecn_copy_failures);
+      if (p.rx_flooded != 0 || p.rx_filtered != 0)
+        out += fmt::format("{:<{}}      {} frames flooded (unknown or group destination), {} for its own side "
+                           "dropped\n", p.name, w, p.rx_flooded, p.rx_filtered);
     }
     for (const api::SwitchPortReport& p : sw.ports)
       for (const api::SwitchPriorityReport& c : p.priorities)
@@ -181,6 +184,9 @@ std::string switch_text(const std::vector<api::SwitchReport>& switches) {
           out += fmt::format("{} priority {}: PFC watchdog: {} storms, last detected at {:.6f} s, {} restorations{}\n",
                              p.name, c.priority, c.storms, c.storm_detected_s, c.restorations,
                              c.storm_restored_s >= 0 ? fmt::format(", last at {:.6f} s", c.storm_restored_s) : std::string());
+    if (sw.mac_learned != 0 || sw.mac_table_full != 0)
+      out += fmt::format("  {} addresses learned; {} times an address found no room in the table\n", sw.mac_learned,
+                         sw.mac_table_full);
     out += "  (prio L: lossless; pfc as XOFF/XON frames; drop_hdrm: lossless ingress drops past xoff + headroom)\n";
   }
   return out;

@@ -45,6 +45,8 @@ struct SwitchPortReport {
   uint64_t rx_frames = 0;         ///< every frame it received, MAC Control included
   uint64_t rx_mac_control = 0;    ///< PFC and PAUSE frames received (consumed, not forwarded)
   uint64_t rx_unroutable = 0;     ///< dropped: no forwarding entry for the ingress port
+  uint64_t rx_flooded = 0;        ///< learning: sent to every other port (unknown or group destination)
+  uint64_t rx_filtered = 0;       ///< learning: for a station on the port it came from, dropped
   uint64_t tx_pfc_frames = 0;     ///< PFC frames it sent (each may carry several priorities)
   uint64_t ecn_copy_failures = 0; ///< frames sent unmarked: no buffer to copy them into for marking
   uint64_t tx_refused = 0;        ///< frames its TX queue refused at first (sent later): the receiver was slow
@@ -63,6 +65,8 @@ struct SwitchReport {
   /// another thread on its CPU), when it neither forwarded nor sent PFC.
   uint64_t stalls = 0;
   double longest_stall_us = 0;
+  uint64_t mac_learned = 0;             ///< learning: addresses in its table
+  uint64_t mac_table_full = 0;          ///< learning: times an address found no room (its frames flood)
   std::vector<SwitchPortReport> ports;
 };
 

@@ -313,14 +313,21 @@ SwitchCfg read_switch(TableReader& in) {
     TableReader r(*table, fmt::format("{}ports[{}].", in.prefix(), i), in.file());
     sw.ports.push_back(read_switch_port(r));
   }
-  if (const toml::table* forward = in.subtable("forward")) {
-    for (auto&& [key, value] : *forward) {
+  const toml::node* forward = in.find("forward");
+  if (forward == nullptr)
+    in.fail(nullptr, "forward", "is required: \"learn\", or which port each ingress port forwards to, e.g. "
+                                "forward = { s1 = \"s3\" }");
+  if (forward->is_string() && forward->as_string()->get() == "learn") {
+    sw.learn = true;
+  } else if (const toml::table* map = forward->as_table()) {
+    for (auto&& [key, value] : *map) {
       const std::string where = "forward." + std::string(key.str());
       if (!value.is_string()) in.fail(&value, where, "expected the egress port's name, e.g. forward = { s1 = \"s3\" }");
       sw.forward[std::string(key.str())] = value.as_string()->get();
     }
   } else {
-    in.fail(nullptr, "forward", "is required: which port each ingress port forwards to, e.g. forward = { s1 = \"s3\" }");
+    in.fail(forward, "forward", "expected \"learn\" (by destination MAC, flooding unknown ones) or a table of ingress "
+                                "port = egress port, e.g. forward = { s1 = \"s3\" }");
   }
   if (auto v = in.string("classify")) {
     if (*v == "pcp") sw.classify = SwitchClassify::kPcp;

@@ -312,7 +312,8 @@ struct SwitchCfg {
   std::string name;
   std::optional<unsigned> lcore;   ///< none: the last worker lcore
   std::vector<SwitchPortCfg> ports;
-  std::map<std::string, std::string> forward;  ///< ingress port -> egress port
+  std::map<std::string, std::string> forward;  ///< ingress port -> egress port (static forwarding)
+  bool learn = false;               ///< forward by learned destination MAC; unknown and group ones flood
   SwitchClassify classify = SwitchClassify::kPcp;
   std::map<uint8_t, uint8_t> dscp_to_priority;  ///< classify = "dscp": unnamed DSCPs are priority 0
   uint8_t lossless = 0;             ///< bit p: priority p is lossless

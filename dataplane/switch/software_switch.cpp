@@ -23,6 +23,9 @@ constexpr unsigned kPoolCache = 32;
 // up by at most this much and the ingress wires deliver what waited: a burst instead of
 // a lost share of the rate. An idle egress saves up nothing.
 constexpr uint64_t kShaperBurstNs = 5'000'000;
+// The switch's lcore before other threads on its CPU (the main lcore, EAL's control
+// threads, the rest of the host): a device under test that pauses is a broken one.
+constexpr int kSwitchNice = -15;
 // A loop iteration takes about a microsecond; one of 20 us means the lcore was held up.
 constexpr uint64_t kStallNs = 20'000;
 
@@ -129,6 +132,8 @@ Result<void> SoftwareSwitch::launch(uint64_t start_tsc) {
   loop_->pfc_pool = pfc_pool_;
   loop_->copy_pool = copy_pool_;
   loop_->classify_dscp = cfg_.classify == profile::SwitchClassify::kDscp;
+  loop_->learn = cfg_.learn;
+  loop_->nice = kSwitchNice;
   for (const auto& [dscp, prio] : cfg_.dscp_to_priority) loop_->dscp_priority[dscp] = prio;
   loop_->wire_burst_tsc = model_->params().burst_tsc;
   loop_->stall_tsc = tsc_hz_ * kStallNs / 1'000'000'000;
@@ -177,6 +182,8 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
     p.tx_pfc_frames = counter_read(io.tx_pfc_frames);
     p.ecn_copy_failures = counter_read(io.ecn_copy_failures);
     p.tx_refused = counter_read(io.tx_refused);
+    p.rx_flooded = counter_read(io.rx_flooded);
+    p.rx_filtered = counter_read(io.rx_filtered);
     // Live: the spells of sending that ended; final: the one still open too.
     p.egress_busy_s = seconds(reading == Reading::kFinal ? model_->egress_busy_tsc(port, rte_rdtsc())
                                                          : counter_read(model_->egress_busy_ended_tsc(port)));
@@ -214,6 +221,10 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
   }
   r.buffer_watermark_bytes = counter_read(model_->shared_watermark_bytes());
   r.stalls = counter_read(loop_->stalls);
+  if (cfg_.learn) {
+    r.mac_learned = counter_read(loop_->macs.learned());
+    r.mac_table_full = counter_read(loop_->macs.full());
+  }
   r.longest_stall_us = seconds(counter_read(loop_->longest_stall_tsc)) * 1e6;
   return r;
 }

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "dataplane/switch/frame_fields.hpp"
+#include "dataplane/switch/mac_table.hpp"
 #include "dataplane/wire/mac_control.hpp"
 
 namespace lr::sw {
@@ -46,20 +49,53 @@ void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t now) noexcep
     rte_pktmbuf_free(m);
     return;
   }
-  if (io.egress < 0) {
-    fast::counter_add(io.rx_unroutable, 1);
-    rte_pktmbuf_free(m);
-    return;
-  }
   const L3At l3 = find_l3(frame, len);
   const uint8_t prio = loop.classify_dscp ? loop.dscp_priority[dscp_of(frame, l3)] : outer_pcp(frame, len);
   const uint8_t ecn = ecn_of(frame, l3);
   const bool ect = ecn == 1 || ecn == 2;
-  const uint16_t out = static_cast<uint16_t>(io.egress);
-  const Admit admit =
-      loop.model->enqueue(index, out, prio, m->pkt_len + kFcsBytes, ect, reinterpret_cast<uintptr_t>(m), now);
-  if (admit == Admit::kQueuedMarked) mark_ce(loop, io, out, prio, m, l3);
-  else if (!admitted(admit)) rte_pktmbuf_free(m);
+  const uint32_t bytes = m->pkt_len + kFcsBytes;
+  const auto queue_on = [&](uint16_t out, bool first) {
+    const Admit admit = loop.model->enqueue(index, out, prio, bytes, ect, reinterpret_cast<uintptr_t>(m), now, first);
+    if (admit == Admit::kQueuedMarked) mark_ce(loop, io, out, prio, m, l3);
+    else if (!admitted(admit)) rte_pktmbuf_free(m);
+  };
+  if (!loop.learn) {
+    if (io.egress < 0) {
+      fast::counter_add(io.rx_unroutable, 1);
+      rte_pktmbuf_free(m);
+      return;
+    }
+    queue_on(static_cast<uint16_t>(io.egress), true);
+    return;
+  }
+  const uint64_t src = MacTable::key(frame + 6);
+  if (!MacTable::is_group(src)) loop.macs.learn(src, static_cast<int16_t>(index));
+  const uint64_t dst = MacTable::key(frame);
+  const int16_t known = MacTable::is_group(dst) ? MacTable::kUnknown : loop.macs.lookup(dst);
+  if (known == static_cast<int16_t>(index)) {
+    fast::counter_add(io.rx_filtered, 1);  // for a station on the port it came from
+    rte_pktmbuf_free(m);
+    return;
+  }
+  if (known != MacTable::kUnknown) {
+    queue_on(static_cast<uint16_t>(known), true);
+    return;
+  }
+  // Unknown or group destination: every other port gets the frame (one mbuf, one
+  // reference per port; each queue's send or drop lets go of its own).
+  const auto n_ports = static_cast<uint16_t>(loop.ports.size());
+  if (n_ports < 2) {
+    rte_pktmbuf_free(m);
+    return;
+  }
+  fast::counter_add(io.rx_flooded, 1);
+  rte_mbuf_refcnt_update(m, static_cast<int16_t>(n_ports - 2));
+  bool first = true;
+  for (uint16_t out = 0; out < n_ports; ++out) {
+    if (out == index) continue;
+    queue_on(out, first);
+    first = false;
+  }
 }
 
 // A port's next frame, received from its ring when none is staged; false when none came.
@@ -145,6 +181,9 @@ void transmit(SwitchLoop& loop, uint16_t index, uint64_t now) noexcept {
 
 int run_switch(void* arg) noexcept {
   SwitchLoop& loop = *static_cast<SwitchLoop*>(arg);
+  // Its CPU is shared (with the main lcore on a small machine): the switch goes first, as
+  // hardware would never pause. Best effort: without CAP_SYS_NICE it runs as it is.
+  if (loop.nice != 0) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), loop.nice);
   const uint16_t n_ports = static_cast<uint16_t>(loop.ports.size());
   uint64_t last = rte_rdtsc();
   while (!loop.stop.load(std::memory_order_acquire)) {

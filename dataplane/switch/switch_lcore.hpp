@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dataplane/switch/mac_table.hpp"
 #include "dataplane/switch/switch_model.hpp"
 
 struct rte_mbuf;
@@ -41,16 +42,21 @@ struct SwitchPortIo {
   uint64_t tx_pfc_frames = 0;
   uint64_t ecn_copy_failures = 0;
   uint64_t tx_refused = 0;        ///< frames its TX queue refused at first (the receiver was slow to take them)
+  uint64_t rx_flooded = 0;        ///< learning: frames sent to every other port (unknown or group destination)
+  uint64_t rx_filtered = 0;       ///< learning: frames for a station on the port they came from, dropped
 };
 
 struct SwitchLoop {
   SwitchModel* model = nullptr;
   std::vector<SwitchPortIo> ports;  ///< sized before launch, never resized while it runs
+  bool learn = false;               ///< forward by learned destination MAC, else by `egress`
+  MacTable macs;
   bool classify_dscp = false;
   uint8_t dscp_priority[64]{};
   rte_mempool* pfc_pool = nullptr;   ///< the PFC frames it sends
   rte_mempool* copy_pool = nullptr;  ///< copies of the frames it marks CE (the sender's stay untouched)
   uint64_t wire_burst_tsc = 0;       ///< how far the ingress wire catches up after the lcore was held up
+  int nice = 0;                      ///< the lcore thread's nice value, set as it starts (0: left as it is)
   size_t first_port = 0;             ///< the ingress port that wins ties this iteration
   uint64_t stall_tsc = 0;            ///< a loop iteration longer than this counts as a stall
   // The emulation's own limit: while its lcore is held up (another thread on its CPU) the

@@ -66,10 +66,12 @@ bool SwitchModel::should_mark(uint64_t depth) noexcept {
 }
 
 Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle,
-                           uint64_t now) noexcept {
+                           uint64_t now, bool count_rx) noexcept {
   PriorityCounters& rx = ctr(in, prio);
-  fast::counter_add(rx.rx_frames, 1);
-  fast::counter_add(rx.rx_bytes, bytes);
+  if (count_rx) {
+    fast::counter_add(rx.rx_frames, 1);
+    fast::counter_add(rx.rx_bytes, bytes);
+  }
   Queue& q = queue(out, prio);
   PriorityCounters& eg = ctr(out, prio);
   if (lossless(prio)) {

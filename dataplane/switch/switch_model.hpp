@@ -116,8 +116,10 @@ class SwitchModel {
   /// A frame of `bytes` (incl. FCS) arrived on `in` for egress `out` at priority `prio`;
   /// `ect`: ECN-capable. On kQueuedMarked the caller sets CE in the frame. Dropped
   /// frames stay the caller's to free.
-  Admit enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle,
-                uint64_t now) noexcept;
+  /// A flooded frame is enqueued once per egress port, and received (counted at `in`)
+  /// only with the first: `count_rx` false for the others.
+  Admit enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle, uint64_t now,
+                bool count_rx = true) noexcept;
 
   /// Replaces the handle of the frame enqueue last queued on (out, prio): the caller
   /// marked a copy of it instead.

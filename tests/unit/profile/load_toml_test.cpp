@@ -474,6 +474,11 @@ seed = 7
   EXPECT_EQ(sw.watchdog_restore_ns, 400'000'000u);
   EXPECT_TRUE(sw.watchdog_forward);
   EXPECT_EQ(sw.seed, 7u);
+  std::string learning = kCabled;
+  learning.replace(learning.find("forward = { s1 = \"s2\" }"), 23, "forward = \"learn\"");
+  EXPECT_TRUE(load(learning).switches[0].learn);
+  EXPECT_TRUE(load(learning).switches[0].forward.empty());
+  EXPECT_FALSE(sw.learn);
   // Defaults: PCP, no lossless priority, auto refresh.
   const SwitchCfg& d = load(kCabled).switches[0];
   EXPECT_EQ(d.classify, SwitchClassify::kPcp);
@@ -513,6 +518,11 @@ TEST(LoadToml, SwitchRefusals) {
   text = kCabled;
   text.replace(text.find("forward = { s1 = \"s2\" }"), 23, "forward = { s1 = \"s1\" }");
   EXPECT_EQ(error_of(text), "test.toml:12:11: key 'switch[0].forward.s1': a port cannot forward to itself");
+  text = kCabled;
+  text.replace(text.find("forward = { s1 = \"s2\" }"), 23, "forward = \"flood\"");
+  EXPECT_EQ(error_of(text),
+            "test.toml:12:11: key 'switch[0].forward': expected \"learn\" (by destination MAC, flooding unknown ones) "
+            "or a table of ingress port = egress port, e.g. forward = { s1 = \"s3\" }");
   text = kCabled;
   text.replace(text.find("name = \"s2\""), 11, "name = \"rx\"");
   EXPECT_EQ(error_of(text),
