@@ -251,6 +251,8 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
     p.set_in_run(true);
   }
   st.controls->mark_baselines();
+  for (auto& sw : st.switches)
+    if (auto ok = sw->prepare(); !ok) return ok;
   // Common start a little ahead, so every lane begins on the same TSC.
   st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
   for (StreamState& s : st.run.streams) s.rate_changes = {{0.0, s.pps}};

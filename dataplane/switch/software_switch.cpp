@@ -122,7 +122,7 @@ sw::ModelParams SoftwareSwitch::model_params() const {
   return p;
 }
 
-Result<void> SoftwareSwitch::launch(uint64_t start_tsc) {
+Result<void> SoftwareSwitch::prepare() {
   if (launched_) return make_error(Errc::kBusy, fmt::format("switch '{}' is already running", cfg_.name));
   for (EthdevPort& port : ports_)
     if (auto ok = port.set_started(true); !ok) return ok;
@@ -149,6 +149,11 @@ Result<void> SoftwareSwitch::launch(uint64_t start_tsc) {
         if (cfg_.ports[e].name == it->second) io.egress = static_cast<int16_t>(e);
     }
   }
+  return {};
+}
+
+Result<void> SoftwareSwitch::launch(uint64_t start_tsc) {
+  if (launched_ || !loop_) return make_error(Errc::kBusy, fmt::format("switch '{}' is running or not prepared", cfg_.name));
   start_tsc_ = start_tsc;
   if (int rc = rte_eal_remote_launch(sw::run_switch, loop_.get(), lcore_); rc != 0)
     return make_error(Errc::kBusy, fmt::format("switch '{}': launching lcore {}", cfg_.name, lcore_), -rc);
@@ -183,6 +188,8 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
     p.ecn_copy_failures = counter_read(io.ecn_copy_failures);
     p.tx_refused = counter_read(io.tx_refused);
     p.rx_flooded = counter_read(io.rx_flooded);
+    p.pause_first_s = tsc_to_s(counter_read(io.pause_first_tsc), start_tsc_, tsc_hz_);
+    p.pause_last_s = tsc_to_s(counter_read(io.pause_last_tsc), start_tsc_, tsc_hz_);
     p.rx_filtered = counter_read(io.rx_filtered);
     // Live: the spells of sending that ended; final: the one still open too.
     p.egress_busy_s = seconds(reading == Reading::kFinal ? model_->egress_busy_tsc(port, rte_rdtsc())

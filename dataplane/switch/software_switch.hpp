@@ -34,8 +34,11 @@ class SoftwareSwitch {
   unsigned lcore() const noexcept { return lcore_; }
   bool launched() const noexcept { return launched_; }
 
-  /// Empty queues and fresh counters, then the loop on its lcore; `start_tsc` is the
-  /// run's start, which the report's times count from. Errors: kBusy.
+  /// Empty queues and fresh counters (megabytes of them: before the run's start is set).
+  /// Errors: kBusy, the ports'.
+  Result<void> prepare();
+  /// The prepared loop on its lcore; `start_tsc` is the run's start, which the report's
+  /// times count from. Errors: kBusy.
   Result<void> launch(uint64_t start_tsc);
   /// Asks the loop to return (the engine waits for every lcore).
   void request_stop() noexcept;

@@ -43,8 +43,11 @@ void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t now) noexcep
   const uint32_t len = m->data_len;
   if (wire::is_mac_control(frame, len)) {
     const wire::MacControlFields f = wire::read_mac_control(frame);
-    if (f.opcode == wire::kOpcodePfc || f.opcode == wire::kOpcodePause)
+    if (f.opcode == wire::kOpcodePfc || f.opcode == wire::kOpcodePause) {
       loop.model->pause_received(index, f.class_enable & 0xFF, f.quanta, f.opcode == wire::kOpcodePause, now);
+      if (io.pause_first_tsc == 0) fast::counter_set(io.pause_first_tsc, now);
+      fast::counter_set(io.pause_last_tsc, now);
+    }
     fast::counter_add(io.rx_mac_control, 1);
     rte_pktmbuf_free(m);
     return;
@@ -110,8 +113,8 @@ bool stage(SwitchPortIo& io) noexcept {
 // (the ports' wires merged by time), so that ports contending for one queue take turns
 // as they would on real links rather than one whole burst after another.
 void receive(SwitchLoop& loop, uint64_t now) noexcept {
-  const uint64_t now_q16 = now << 16;
-  const uint64_t floor_q16 = now_q16 - std::min(now_q16, loop.wire_burst_tsc << 16);
+  const TscQ16 now_q16 = TscQ16{now} << 16;
+  const TscQ16 floor_q16 = now_q16 - std::min(now_q16, TscQ16{loop.wire_burst_tsc} << 16);
   for (SwitchPortIo& io : loop.ports) {
     if (!stage(io)) io.wire_next_q16 = std::max(io.wire_next_q16, now_q16);  // an idle wire saves up nothing
     if (io.wire_next_q16 < floor_q16) io.wire_next_q16 = floor_q16;

@@ -29,7 +29,7 @@ struct SwitchPortIo {
   // the buffers fill as they would behind a real link of the port's speed.
   uint16_t n_staged = 0;
   uint16_t next_staged = 0;
-  uint64_t wire_next_q16 = 0;        ///< when the next frame has finished arriving (Q16 TSC)
+  TscQ16 wire_next_q16 = 0;          ///< when the next frame has finished arriving
   uint64_t wire_cycles_per_byte_q16 = 0;
   rte_mbuf* staged[kSwitchBurst]{};
   int16_t egress = -1;            ///< the forwarding entry: index of the egress port, -1: none
@@ -42,6 +42,8 @@ struct SwitchPortIo {
   uint64_t tx_pfc_frames = 0;
   uint64_t ecn_copy_failures = 0;
   uint64_t tx_refused = 0;        ///< frames its TX queue refused at first (the receiver was slow to take them)
+  uint64_t pause_first_tsc = 0;   ///< the first PFC / PAUSE frame received (0: none)
+  uint64_t pause_last_tsc = 0;
   uint64_t rx_flooded = 0;        ///< learning: frames sent to every other port (unknown or group destination)
   uint64_t rx_filtered = 0;       ///< learning: frames for a station on the port they came from, dropped
 };

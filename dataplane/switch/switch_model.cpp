@@ -134,7 +134,7 @@ SwitchModel::Entry SwitchModel::pop(uint16_t port, uint8_t prio) noexcept {
 
 Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
   Egress& eg = egress_[out];
-  const uint64_t now_q16 = now << 16;
+  const TscQ16 now_q16 = TscQ16{now} << 16;
   if (eg.next_tsc_q16 > now_q16) return {};
   for (unsigned i = 0; i < kPriorities; ++i) {
     const uint8_t prio = static_cast<uint8_t>((eg.rr + i) % kPriorities);
@@ -144,9 +144,9 @@ Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
     if (q.pause_until > now && !forward_through) continue;
     // A backlogged port held up (the lcore stalled) catches up, by at most burst_tsc;
     // what lies beyond is time the port lost, counted.
-    const uint64_t floor_q16 = now_q16 - std::min(now_q16, params_.burst_tsc << 16);
+    const TscQ16 floor_q16 = now_q16 - std::min(now_q16, TscQ16{params_.burst_tsc} << 16);
     if (eg.next_tsc_q16 < floor_q16) {
-      fast::counter_add(eg.lost_tsc, (floor_q16 - eg.next_tsc_q16) >> 16);
+      fast::counter_add(eg.lost_tsc, static_cast<uint64_t>((floor_q16 - eg.next_tsc_q16) >> 16));
       eg.next_tsc_q16 = floor_q16;
     }
     if (!eg.backlogged) {

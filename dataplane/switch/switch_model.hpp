@@ -35,6 +35,9 @@
 namespace lr::sw {
 
 inline constexpr unsigned kPriorities = 8;
+/// Times in Q16 TSC cycles: a host's TSC passes 2^48 (a few days of uptime), so they
+/// need more than 64 bits.
+__extension__ using TscQ16 = unsigned __int128;
 inline constexpr uint32_t kPreambleGapBytes = 20;
 
 enum class WatchdogAction : uint8_t { kDrop, kForward };
@@ -192,7 +195,7 @@ class SwitchModel {
     uint64_t next_refresh = 0;
   };
   struct Egress {
-    uint64_t next_tsc_q16 = 0;  ///< the shaper: when the next frame may start (Q16 cycles)
+    TscQ16 next_tsc_q16 = 0;  ///< the shaper: when the next frame may start
     uint64_t cycles_per_byte_q16 = 0;
     uint64_t lost_tsc = 0;  ///< sending time lost beyond the catch-up (the lcore held up longer)
     uint64_t busy_tsc = 0;  ///< time it had frames it could send, ended spells
