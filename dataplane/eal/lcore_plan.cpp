@@ -14,7 +14,7 @@ unsigned LcorePlan::tx_lcore(uint16_t port_index, uint16_t queue_id) const {
 
 Result<LcorePlan> plan_lcores(const std::vector<WorkerLcore>& workers, const std::vector<PortQueues>& ports,
                               bool allow_cross_numa) {
-  if (workers.empty())
+  if (workers.empty() && !ports.empty())
     return make_error(Errc::kInvalid,
                       "eal.lcores leaves no worker lcore: give at least two (the first one is the main lcore, "
                       "which runs control and never polls packets)");

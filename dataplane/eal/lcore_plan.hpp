@@ -47,7 +47,7 @@ struct LcorePlan {
   unsigned tx_lcore(uint16_t port_index, uint16_t queue_id) const;
 };
 
-/// Errors: kInvalid (no worker lcore; a placed lcore that is not a worker; a cross-NUMA
+/// Errors: kInvalid (no worker lcore for the ports; a placed lcore that is not a worker; a cross-NUMA
 /// plan without allow_cross_numa).
 Result<LcorePlan> plan_lcores(const std::vector<WorkerLcore>& workers, const std::vector<PortQueues>& ports,
                               bool allow_cross_numa);

@@ -90,7 +90,8 @@ Result<std::vector<unsigned>> Engine::State::reserve_switch_lcores() {
     if (sw.lcore && it == workers.end())
       return make_error(Errc::kInvalid, fmt::format("switch '{}': lcore {} is not a worker lcore of [eal] lcores = \"{}\" "
                                                     "(or another switch has it)", sw.name, *sw.lcore, profile.eal.lcores));
-    if (it == workers.end() || workers.size() == 1)
+    // The tester needs a worker of its own only when it has ports (a switch may run alone).
+    if (it == workers.end() || (workers.size() == 1 && !profile.ports.empty()))
       return make_error(Errc::kInvalid,
                         fmt::format("switch '{}' needs an lcore of its own beside the tester's: [eal] lcores = \"{}\" "
                                     "leaves none; add one, e.g. lcores = \"0@0,1@1,2@0\" (lcore 2 shares CPU 0 with "

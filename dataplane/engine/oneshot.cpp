@@ -17,7 +17,10 @@ Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt
   auto last_poll = t0;
   auto previous = engine.live_counters();
   bool interrupted = false;
-  while (!engine.tx_finished()) {
+  // A switch without streams (the device under test in a process of its own) forwards
+  // until it is stopped.
+  const bool until_stopped = engine.profile().streams.empty() && !engine.profile().switches.empty();
+  while (until_stopped || !engine.tx_finished()) {
     if (interrupt.load(std::memory_order_relaxed)) {
       interrupted = true;
       break;

@@ -19,7 +19,7 @@ EthdevPort::~EthdevPort() {
 }
 
 Result<PortSetup> EthdevPort::bring_up(const std::string& pool_name, uint32_t rx_mbufs, uint32_t pool_cache,
-                                       uint32_t link_wait_ms) {
+                                       uint32_t link_wait_ms, LinkAtStart link_at_start) {
   const int socket = info_.socket < 0 ? SOCKET_ID_ANY : info_.socket;
   const uint32_t data_room = RTE_PKTMBUF_HEADROOM + std::max<uint32_t>(2048, cfg_.mtu + 26u);
   rx_pool_ = rte_pktmbuf_pool_create(pool_name.c_str(), rx_mbufs, pool_cache, 0,
@@ -33,7 +33,7 @@ Result<PortSetup> EthdevPort::bring_up(const std::string& pool_name, uint32_t rx
   tx_checksum_offload_ = setup->tx_checksum_offload;
   link_speeds_ = link_speeds_bits(cfg_.autoneg, static_cast<uint32_t>(cfg_.speed_bps / 1'000'000)).value_or(0);
   link_ = wait_link(info_.port_id, link_wait_ms);
-  if (!link_.up)
+  if (!link_.up && link_at_start == LinkAtStart::kRequired)
     return make_error(Errc::kInvalid,
                       fmt::format("port '{}' ({}): link is down after {} s", cfg_.name, cfg_.device, link_wait_ms / 1000));
   speed_bps_ = cfg_.speed_bps != 0 ? cfg_.speed_bps : uint64_t{link_.speed_mbps} * 1'000'000;

@@ -42,10 +42,15 @@ class EthdevPort final : public EthdevLink {
   EthdevPort(const EthdevPort&) = delete;
   EthdevPort& operator=(const EthdevPort&) = delete;
 
+  /// Whether bring_up fails on a link still down after its wait: a tester's port must
+  /// be up to measure anything; a switch's port may wait for its peer (a memif server).
+  enum class LinkAtStart : uint8_t { kRequired, kMayComeLater };
+
   /// Creates the RX mempool for `rx_mbufs` on the port's socket, configures and starts
   /// the port, and waits up to `link_wait_ms` for its link. Errors: kNoMemory, kInvalid
-  /// (link down), the PMD's.
-  Result<PortSetup> bring_up(const std::string& pool_name, uint32_t rx_mbufs, uint32_t pool_cache, uint32_t link_wait_ms);
+  /// (link down, when required), the PMD's.
+  Result<PortSetup> bring_up(const std::string& pool_name, uint32_t rx_mbufs, uint32_t pool_cache, uint32_t link_wait_ms,
+                             LinkAtStart link_at_start = LinkAtStart::kRequired);
 
   const profile::PortCfg& cfg() const noexcept { return cfg_; }
   const std::string& name() const noexcept { return cfg_.name; }

@@ -1021,7 +1021,8 @@ void validate_switches(const Profile& profile) {
 
 void validate_profile(const Profile& profile) {
   const std::string& file = profile.path;
-  if (profile.ports.empty()) throw ConfigError(file, {1, 1}, "port", "the profile has no [[port]]");
+  if (profile.ports.empty() && profile.switches.empty())
+    throw ConfigError(file, {1, 1}, "port", "the profile has no [[port]] (nor a [[switch]] to run alone)");
   std::set<std::string, std::less<>> names;
   for (size_t i = 0; i < profile.ports.size(); ++i) {
     const PortCfg& port = profile.ports[i];

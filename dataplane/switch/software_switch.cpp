@@ -15,7 +15,7 @@ namespace lr::dp {
 
 namespace {
 
-constexpr uint32_t kLinkWaitMs = 5000;
+constexpr uint32_t kSwitchLinkWaitMs = 1000;
 constexpr unsigned kPfcPoolSize = 511;
 constexpr unsigned kCopyPoolSize = 8191;
 constexpr unsigned kPoolCache = 32;
@@ -68,10 +68,13 @@ Result<void> SoftwareSwitch::bring_up(unsigned index) {
     auto info = find_port(pc);
     if (!info) return std::unexpected(info.error());
     EthdevPort& port = ports_.emplace_back(pc, std::move(*info));
-    auto setup = port.bring_up(fmt::format("lr_sw{}_rx{}", index, i), 2047, kPoolCache, kLinkWaitMs);
+    // A switch port's peer may come later (a memif client, a cable plugged in by the tester).
+    auto setup = port.bring_up(fmt::format("lr_sw{}_rx{}", index, i), 2047, kPoolCache, kSwitchLinkWaitMs,
+                               EthdevPort::LinkAtStart::kMayComeLater);
     if (!setup) return std::unexpected(setup.error());
     if (port.speed_bps() == 0)
-      return make_error(Errc::kInvalid, fmt::format("switch '{}' port '{}': its link speed is unknown: set its speed",
+      return make_error(Errc::kInvalid, fmt::format("switch '{}' port '{}': its link speed is unknown (link down, or "
+                                                    "not reported): set its speed",
                                                     cfg_.name, sp.name));
     uint64_t shape = port.speed_bps();
     if (sp.shape) {

@@ -3,6 +3,7 @@ two senders into one egress shaped to half their rate. A lossless priority loses
 because the switch sends PFC and the senders honour it; a lossy one drops the excess; the
 same lossless setup without pfc_honour overflows the headroom. Every count the tester and
 the switch both keep is checked against the other, frame for frame."""
+import json
 import os
 import shutil
 import signal
@@ -268,6 +269,82 @@ duration = "300ms"
         headroom = sum(self.prio(ports["dut-" + s], 3)["drop_headroom"] for s in ("a", "b"))
         self.assertEqual(lost, queue["drop_watchdog"] + headroom)
         self.assertEqual(headroom, 0)
+
+    def test_a_switch_in_a_process_of_its_own_over_memif(self):
+        # The switch alone in one data plane (memif servers), the tester in another (memif
+        # clients): the switch forwards until it is stopped, then reports.
+        sock = os.path.join(self.dir, "memif.sock")
+        pid = os.getpid()
+        for prefix in ("lr-e2e-sw-%d" % pid, "lr-e2e-tester-%d" % pid):
+            self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
+        switch_profile = self.write_profile("""
+[eal]
+lcores = "0@0,1@0"
+file_prefix = "lr-e2e-sw-%(pid)d"
+[run]
+live = false
+[[switch]]
+name = "dut"
+ports = [{ name = "dut-a", device = "net_memif0,role=server,socket=%(sock)s,id=0", speed = "10G" },
+         { name = "dut-r", device = "net_memif1,role=server,socket=%(sock)s,id=1", speed = "10G", shape = "10%%" }]
+forward = { dut-a = "dut-r" }
+lossless = [3]
+headroom = "4MB"
+""" % {"pid": pid, "sock": sock}, "switch.toml")
+        switch_report = os.path.join(self.dir, "switch.json")
+        switch = subprocess.Popen([lrtest.BINARY, "--config", switch_profile, "--report", switch_report],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        def stop_switch():
+            if switch.poll() is None:
+                switch.send_signal(signal.SIGINT)
+                return switch.communicate(timeout=30)
+            return switch.communicate()
+        self.addCleanup(stop_switch)
+        # memif listens on an abstract socket named after the path.
+        def listening():
+            with open("/proc/net/unix") as f:
+                return "@" + sock in f.read() or switch.poll() is not None
+        lrtest.wait_until(listening, "the switch's memif socket")
+        proc, report = self.run_dataplane("""
+[eal]
+lcores = "0@0,1@1"
+file_prefix = "lr-e2e-tester-%(pid)d"
+[run]
+drain = "200ms"
+live = false
+[[port]]
+name = "a"
+device = "net_memif0,role=client,socket=%(sock)s,id=0"
+speed = "10G"
+pfc_honour = true
+[[port]]
+name = "r"
+device = "net_memif1,role=client,socket=%(sock)s,id=1"
+speed = "10G"
+[[stream]]
+name = "lossless"
+tx_port = "a"
+rx_port = "r"
+vlan = { id = 100, pcp = 3 }
+frame_size = 1024
+rate = "20%%"
+duration = "500ms"
+""" % {"pid": pid, "sock": sock})
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out, err = stop_switch()
+        self.assertEqual(switch.returncode, 0, err)
+        with open(switch_report) as f:
+            (sw,) = json.load(f)["switches"]
+        ports = {p["name"]: p for p in sw["ports"]}
+        s = self.stream(report, "lossless")
+        self.assertEqual(s["lost"], 0)
+        self.assertGreater(s["paused_ns"], 100e6, "held by the other process's PFC")
+        self.assertEqual(self.prio(ports["dut-a"], 3)["rx_frames"], s["tx_packets"])
+        self.assertEqual(self.prio(ports["dut-r"], 3)["tx_frames"], s["rx_packets"])
+        heard = self.port(report, "a")["mac_control"]
+        self.assertEqual(heard["pfc_frames"], ports["dut-a"]["tx_pfc_frames"])
+        self.assertIn("switch 'dut'", out)
 
     def test_a_service_reports_the_switch_while_traffic_runs(self):
         text = profile(priority=3).replace('duration = "1s"', 'duration = "10s"')
