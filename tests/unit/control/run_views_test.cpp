@@ -219,6 +219,75 @@ TEST(RunReportJson, MacControlAndNicPauseRoundTrip) {
   EXPECT_NE(run_table(back).find("priority 3: 2 XOFF"), std::string::npos);
 }
 
+api::SwitchReport sample_switch() {
+  api::SwitchReport sw;
+  sw.name = "dut";
+  sw.lcore = 2;
+  sw.buffer_bytes = 1000000;
+  sw.buffer_watermark_bytes = 199680;
+  sw.stalls = 3;
+  sw.longest_stall_us = 250;
+  api::SwitchPortReport in;
+  in.name = "dut-a";
+  in.device = "cable:a";
+  in.speed_bps = 10000000000;
+  in.shape_bps = 10000000000;
+  in.rx_frames = 150;
+  in.tx_pfc_frames = 9;
+  in.pause_first_s = 0.5;
+  api::SwitchPriorityReport lossless;
+  lossless.priority = 3;
+  lossless.lossless = true;
+  lossless.rx_frames = 150;
+  lossless.rx_bytes = 153600;
+  lossless.drop_headroom = 2;
+  lossless.pfc_xoff_sent = 5;
+  lossless.pfc_xon_sent = 4;
+  in.priorities.push_back(lossless);
+  api::SwitchPortReport out;
+  out.name = "dut-r";
+  out.device = "cable:r";
+  api::SwitchPriorityReport lossy;
+  lossy.priority = 0;
+  lossy.tx_frames = 100;
+  lossy.drop_tail = 7;
+  lossy.ecn_marked = 11;
+  lossy.queue_watermark_bytes = 204800;
+  lossy.paused_ns = 1500000;
+  lossy.storms = 1;
+  lossy.storm_detected_s = 0.02;
+  out.priorities.push_back(lossy);
+  sw.ports = {in, out};
+  return sw;
+}
+
+TEST(RunReportJson, SwitchesRoundTripAndShow) {
+  api::RunReport r = sample_report();
+  EXPECT_FALSE(api::to_json(r).contains("switches"));  // no switch: no section
+  r.switches.push_back(sample_switch());
+  const nlohmann::json j = api::to_json(r);
+  EXPECT_EQ(j["switches"][0]["ports"][0]["priorities"][0]["drop_headroom"], 2);
+  EXPECT_EQ(j["switches"][0]["ports"][1]["priorities"][0]["storm_restored_s"], -1);
+  const api::RunReport back = api::run_report_from_json(j);
+  EXPECT_EQ(api::to_json(back), j);
+  const std::string text = switch_text(back.switches);
+  EXPECT_NE(text.find("switch 'dut' (lcore 2): lossy buffer 1000000 B, its watermark 199680 B; 0 frames left queued at "
+                      "the end; its lcore was held up 3 times over 20 us (longest 250 us)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dut-a      3L         150           0          0          2         0           5/4           0/0"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dut-r       0           0         100          7          0         0           0/0           0/0"
+                      "         11       204800      1.500"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dut-r priority 0: PFC watchdog: 1 storms, last detected at 0.020000 s, 0 restorations"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(run_table(back).find("switch 'dut'"), std::string::npos);
+}
+
 TEST(NicPause, PerPriorityCountersFromTheMergedView) {
   auto counter = [](std::string name, std::string source, std::string canonical, uint64_t value) {
     return api::NicCounter{std::move(name), std::move(source), std::move(canonical), value, value};

@@ -190,7 +190,7 @@ TEST(LoadToml, FieldVaryingTwiceIsRefusedAtTheSecondEntry) {
 }
 
 TEST(LoadToml, NoPortIsRefused) {
-  EXPECT_EQ(error_of("[eal]\nlcores = \"0-1\"\n"), "test.toml:1:1: key 'port': the profile has no [[port]]");
+  EXPECT_EQ(error_of("[eal]\nlcores = \"0-1\"\n"), "test.toml:1:1: key 'port': the profile has no [[port]] (nor a [[switch]] to run alone)");
 }
 
 TEST(LoadToml, ARateAboveLineRateSaysSo) {
