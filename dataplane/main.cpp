@@ -153,7 +153,9 @@ int main(int argc, char** argv) {
     } else if (report) {
       const lr::dp::RunReport& r = **report;
       std::printf("\n%s", lr::ctl::run_table(r).c_str());
-      if (r.interrupted) std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
+      if (r.interrupted)
+        std::printf(r.streams.empty() ? "(stopped: the counters cover the time the switch ran)\n"
+                                      : "(interrupted: traffic stopped early, results cover what ran)\n");
       const std::string flaps = lr::ctl::link_changes(r);
       if (!flaps.empty()) std::printf("link changes:\n%s", flaps.c_str());
       const std::string settings = lr::ctl::settings_changes(r.ports);

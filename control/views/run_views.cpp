@@ -59,6 +59,19 @@ std::string plan_text(const api::RunPlan& plan) {
                        s.target_pps > 0 ? fmt::format("{:.6f} Mpps", s.target_pps / 1e6) : std::string("max rate"), stop,
                        held, lanes);
   }
+  for (const api::SwitchPlan& sw : plan.switches) {
+    std::string lossless;
+    for (int prio : sw.lossless) lossless += (lossless.empty() ? "" : ", ") + std::to_string(prio);
+    out += fmt::format("  switch '{}' on lcore {}: lossless priorities {}; forwarding {}\n", sw.name, sw.lcore,
+                       lossless.empty() ? std::string("none") : lossless,
+                       sw.learn ? "by learned destination MAC" : "by port");
+    for (const api::SwitchPortPlan& p : sw.ports) {
+      const auto gbps = [](uint64_t bps) { return fmt::format("{} Gbit/s", static_cast<double>(bps) / 1e9); };
+      out += fmt::format("    port '{}' {} (link {}, {}{}){}\n", p.name, p.device, p.link_up ? "up" : "down",
+                         gbps(p.speed_bps), p.shape_bps < p.speed_bps ? ", shaped to " + gbps(p.shape_bps) : "",
+                         p.forward_to.empty() ? "" : " -> " + p.forward_to);
+    }
+  }
   for (const std::string& warning : plan.warnings) out += "warning: " + warning + "\n";
   return out;
 }

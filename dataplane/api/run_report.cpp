@@ -186,7 +186,13 @@ json to_json(const RunPlan& plan) {
     j["rx_port"] = s.rx_port ? json(*s.rx_port) : json(nullptr);
     streams.push_back(std::move(j));
   }
-  return json{{"ports", ports}, {"streams", streams}, {"warnings", plan.warnings}};
+  json out{{"ports", ports}, {"streams", streams}, {"warnings", plan.warnings}};
+  if (!plan.switches.empty()) {
+    json switches = json::array();
+    for (const SwitchPlan& s : plan.switches) switches.push_back(to_json(s));
+    out["switches"] = std::move(switches);
+  }
+  return out;
 }
 
 RunPlan run_plan_from_json(const json& j) {
@@ -203,6 +209,7 @@ RunPlan run_plan_from_json(const json& j) {
     plan.streams.push_back(std::move(stream));
   }
   plan.warnings = j.value("warnings", std::vector<std::string>{});
+  for (const json& s : j.value("switches", json::array())) plan.switches.push_back(switch_plan_from_json(s));
   return plan;
 }
 

@@ -238,6 +238,7 @@ struct StreamPlan {
 struct RunPlan {
   std::vector<PortPlan> ports;
   std::vector<StreamPlan> streams;
+  std::vector<SwitchPlan> switches;  ///< the software switches (`[[switch]]`)
   std::vector<std::string> warnings;  ///< about the ports and these streams, before traffic
 };
 

@@ -16,6 +16,17 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPortReport, name, device, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchReport, name, lcore, buffer_bytes, buffer_watermark_bytes,
                                                 left_in_queues, stalls, longest_stall_us, mac_learned, mac_table_full, ports)
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPortPlan, name, device, link_up, speed_bps, shape_bps, forward_to)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPlan, name, lcore, learn, lossless, ports)
+
+nlohmann::json to_json(const SwitchPlan& s) {
+  nlohmann::json j;
+  to_json(j, s);
+  return j;
+}
+
+SwitchPlan switch_plan_from_json(const nlohmann::json& j) { return j.get<SwitchPlan>(); }
+
 nlohmann::json to_json(const SwitchReport& s) {
   nlohmann::json j;
   to_json(j, s);

@@ -72,7 +72,28 @@ struct SwitchReport {
   std::vector<SwitchPortReport> ports;
 };
 
+/// A software switch as the plan shows it before a run: its lcore, its ports (device,
+/// link, speed, shaped rate) and where each forwards.
+struct SwitchPortPlan {
+  std::string name;
+  std::string device;
+  bool link_up = false;
+  uint64_t speed_bps = 0;
+  uint64_t shape_bps = 0;
+  std::string forward_to;  ///< the egress port; "" with learning or without an entry
+};
+
+struct SwitchPlan {
+  std::string name;
+  unsigned lcore = 0;
+  bool learn = false;
+  std::vector<int> lossless;  ///< priorities
+  std::vector<SwitchPortPlan> ports;
+};
+
 nlohmann::json to_json(const SwitchReport& s);
 SwitchReport switch_report_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const SwitchPlan& s);
+SwitchPlan switch_plan_from_json(const nlohmann::json& j);
 
 }  // namespace lr::api

@@ -230,6 +230,7 @@ api::RunPlan Engine::plan() const {
     }
     out.streams.push_back(std::move(sp));
   }
+  for (const auto& sw : state_->switches) out.switches.push_back(sw->plan());
   out.warnings = warnings();
   return out;
 }

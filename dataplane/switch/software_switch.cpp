@@ -263,6 +263,26 @@ api::SwitchReport SoftwareSwitch::finish() {
   return r;
 }
 
+api::SwitchPlan SoftwareSwitch::plan() const {
+  api::SwitchPlan plan;
+  plan.name = cfg_.name;
+  plan.lcore = lcore_;
+  plan.learn = cfg_.learn;
+  for (int prio = 0; prio < static_cast<int>(sw::kPriorities); ++prio)
+    if ((cfg_.lossless >> prio) & 1) plan.lossless.push_back(prio);
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    api::SwitchPortPlan p;
+    p.name = cfg_.ports[i].name;
+    p.device = cfg_.ports[i].device;
+    p.link_up = ports_[i].link().up;
+    p.speed_bps = ports_[i].speed_bps();
+    p.shape_bps = shape_bps_[i];
+    if (const auto it = cfg_.forward.find(p.name); it != cfg_.forward.end()) p.forward_to = it->second;
+    plan.ports.push_back(std::move(p));
+  }
+  return plan;
+}
+
 api::SwitchReport SoftwareSwitch::current_report() const {
   if (launched_) return report(Reading::kLive);
   return last_ ? *last_ : report(Reading::kFinal);

@@ -47,6 +47,8 @@ class SoftwareSwitch {
   api::SwitchReport report(Reading reading) const;
   /// Stops its lcore: the counters, and the frames still queued freed.
   api::SwitchReport finish();
+  /// What the plan shows of it: lcore, ports (link now), forwarding.
+  api::SwitchPlan plan() const;
   /// Live while it runs, else the last run's (as finish returned it).
   api::SwitchReport current_report() const;
   void close();

@@ -288,6 +288,25 @@ TEST(RunReportJson, SwitchesRoundTripAndShow) {
   EXPECT_NE(run_table(back).find("switch 'dut'"), std::string::npos);
 }
 
+TEST(RunPlanJson, SwitchesInThePlan) {
+  api::RunPlan plan;
+  api::SwitchPlan sw;
+  sw.name = "dut";
+  sw.lcore = 2;
+  sw.lossless = {3, 4};
+  sw.ports = {{"dut-a", "cable:a", true, 10000000000, 10000000000, "dut-r"},
+              {"dut-r", "cable:r", false, 10000000000, 5000000000, ""}};
+  plan.switches.push_back(sw);
+  const nlohmann::json j = api::to_json(plan);
+  EXPECT_EQ(api::to_json(api::run_plan_from_json(j)), j);
+  EXPECT_EQ(plan_text(plan),
+            "plan:\n"
+            "  switch 'dut' on lcore 2: lossless priorities 3, 4; forwarding by port\n"
+            "    port 'dut-a' cable:a (link up, 10 Gbit/s) -> dut-r\n"
+            "    port 'dut-r' cable:r (link down, 10 Gbit/s, shaped to 5 Gbit/s)\n");
+  EXPECT_FALSE(api::to_json(api::RunPlan{}).contains("switches"));
+}
+
 TEST(NicPause, PerPriorityCountersFromTheMergedView) {
   auto counter = [](std::string name, std::string source, std::string canonical, uint64_t value) {
     return api::NicCounter{std::move(name), std::move(source), std::move(canonical), value, value};

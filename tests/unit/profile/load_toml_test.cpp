@@ -480,7 +480,8 @@ seed = 7
   EXPECT_TRUE(load(learning).switches[0].forward.empty());
   EXPECT_FALSE(sw.learn);
   // Defaults: PCP, no lossless priority, auto refresh.
-  const SwitchCfg& d = load(kCabled).switches[0];
+  const Profile defaults = load(kCabled);
+  const SwitchCfg& d = defaults.switches[0];
   EXPECT_EQ(d.classify, SwitchClassify::kPcp);
   EXPECT_EQ(d.lossless, 0);
   EXPECT_EQ(d.pfc_refresh_ns, 0u);

@@ -95,6 +95,19 @@ TEST(SwitchModel, XoffAtTheThresholdRefreshedThenXonBelowXon) {
   EXPECT_EQ(m.pfc_due(0, now + kFullPauseNs).class_enable, 0);  // no refresh after XON
 }
 
+TEST(SwitchModel, AFloodedFrameIsReceivedOnceAndQueuedOnEveryPort) {
+  SwitchModel m(three_ports());
+  EXPECT_EQ(m.enqueue(0, 1, kLossy, 1000, false, 7, 0, true), Admit::kQueued);
+  EXPECT_EQ(m.enqueue(0, 2, kLossy, 1000, false, 7, 0, false), Admit::kQueued);
+  EXPECT_EQ(m.counters(0, kLossy).rx_frames, 1u);
+  EXPECT_EQ(m.counters(0, kLossy).rx_bytes, 1000u);
+  EXPECT_EQ(m.queue_bytes(1, kLossy), 1000u);
+  EXPECT_EQ(m.queue_bytes(2, kLossy), 1000u);
+  m.replace_last(2, kLossy, 8);  // the marked copy goes out instead
+  EXPECT_EQ(m.dequeue(1, 0).handle, 7u);
+  EXPECT_EQ(m.dequeue(2, 0).handle, 8u);
+}
+
 TEST(SwitchModel, ShaperSendsAtItsRateAndNeverAboveTheLink) {
   ModelParams p = three_ports();
   p.shape_bps = {0, 0, 5'000'000'000};
