@@ -158,6 +158,7 @@ Result<void> SoftwareSwitch::prepare() {
 Result<void> SoftwareSwitch::launch(uint64_t start_tsc) {
   if (launched_ || !loop_) return make_error(Errc::kBusy, fmt::format("switch '{}' is running or not prepared", cfg_.name));
   start_tsc_ = start_tsc;
+  loop_->run_start_tsc = start_tsc;
   if (int rc = rte_eal_remote_launch(sw::run_switch, loop_.get(), lcore_); rc != 0)
     return make_error(Errc::kBusy, fmt::format("switch '{}': launching lcore {}", cfg_.name, lcore_), -rc);
   launched_ = true;

@@ -60,6 +60,7 @@ struct SwitchLoop {
   uint64_t wire_burst_tsc = 0;       ///< how far the ingress wire catches up after the lcore was held up
   int nice = 0;                      ///< the lcore thread's nice value, set as it starts (0: left as it is)
   size_t first_port = 0;             ///< the ingress port that wins ties this iteration
+  uint64_t run_start_tsc = 0;        ///< the run's common start: a loop entered later was held up since
   uint64_t stall_tsc = 0;            ///< a loop iteration longer than this counts as a stall
   // The emulation's own limit: while its lcore is held up (another thread on its CPU) the
   // switch neither forwards nor sends PFC, which no hardware switch does.
