@@ -61,8 +61,10 @@ void ThroughputSearch::record(const TrialResult& trial) {
   } else {
     failed_ = failed_ == 0 ? rate : std::min(failed_, rate);
   }
-  // The first trial lost frames: what the device forwarded in it is the next guess.
-  if (!passed && steps_.size() == 1 && trial.valid && trial.forwarded_percent > settings_.lower_percent &&
+  // The first valid trial lost frames: what the device forwarded in it is the next guess
+  // (a trial the tester could not drive, and its retry, do not change that).
+  const auto valid_steps = std::count_if(steps_.begin(), steps_.end(), [](const Step& s) { return s.trial.valid; });
+  if (!passed && valid_steps == 1 && trial.valid && trial.forwarded_percent > settings_.lower_percent &&
       trial.forwarded_percent < rate - settings_.resolution_percent) {
     next_ = trial.forwarded_percent;
     guessing_ = true;

@@ -185,7 +185,6 @@ class SwitchModel {
     uint64_t pause_accounted = 0;  ///< paused_tsc counted up to here
     uint64_t waiting_paused_since = 0;  ///< watchdog: paused with frames since then (when waiting_paused)
     bool waiting_paused = false;
-    uint64_t last_paused = 0;           ///< watchdog: the last time it was found paused
     bool storm = false;
   };
   struct Group {  // an ingress port's lossless priority group
@@ -236,7 +235,6 @@ void SwitchModel::tick(uint64_t now, Release&& release) noexcept {
       account_pause(q, c, now);
       if (!params_.watchdog || !lossless(prio)) continue;
       const bool paused = q.pause_until > now;
-      if (paused) q.last_paused = now;
       if (!q.storm) {
         if (paused && q.count > 0) {
           if (!q.waiting_paused) {
@@ -252,7 +250,9 @@ void SwitchModel::tick(uint64_t now, Release&& release) noexcept {
         } else {
           q.waiting_paused = false;
         }
-      } else if (!paused && now - q.last_paused >= params_.watchdog_restore_tsc) {
+      } else if (!paused && now - q.pause_until >= params_.watchdog_restore_tsc) {
+        // Timed from when the last pause ran out (or an XON ended it), not from the last
+        // loop that saw it paused: a loop held up by the host must not restore early.
         q.storm = false;
         fast::counter_add(c.restorations, 1);
         fast::counter_set(c.storm_restored_tsc, now);

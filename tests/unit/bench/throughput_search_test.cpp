@@ -45,6 +45,21 @@ TEST(ThroughputSearch, TheForwardedRateOfTheFirstTrialIsTheNextGuess) {
   EXPECT_LE(search.steps().size(), 12u);
 }
 
+TEST(ThroughputSearch, AnInvalidFirstTrialDoesNotLoseTheGuess) {
+  // The first trial the tester could not drive; its retry is the first valid one, and what
+  // the device forwarded in it is still the next offer.
+  const auto device = [](double rate, size_t trial) {
+    if (trial == 0) return TrialResult{rate, 0.0, 0.0, false};
+    return capped(rate, 27.06);
+  };
+  const ThroughputSearch search = run({}, device);
+  ASSERT_GE(search.steps().size(), 3u);
+  EXPECT_FALSE(search.steps()[0].trial.valid);
+  EXPECT_DOUBLE_EQ(search.steps()[1].rate_percent, 100.0);
+  EXPECT_DOUBLE_EQ(search.steps()[2].rate_percent, 27.06);
+  EXPECT_TRUE(search.steps()[2].passed);
+}
+
 TEST(ThroughputSearch, AGuessAHairTooHighStepsDownInsteadOfHalving) {
   // 0.5 % of frames lost above 97.6 %: the first trial forwards 99.5 %, and that guess
   // fails by a hair too. Stepping down by 0.2, 0.4, 0.8, 1.6 % reaches a pass at 96.5 %,

@@ -252,12 +252,13 @@ TEST(SwitchModel, WatchdogDetectsAStormDropsAndRestores) {
   EXPECT_EQ(m.counters(2, kLossless).drop_watchdog, 1u);
   EXPECT_EQ(m.group_bytes(0, kLossless), 0u);
   EXPECT_EQ(m.enqueue(1, 2, kLossless, 1000, false, 8, 120'000), Admit::kDropWatchdog);
-  // The storm goes on (refreshed); it ends 200 us after the last pause ran out.
+  // The storm goes on (refreshed); it ends 200 us after the last pause ran out, timed
+  // from the pause's end even when no loop ran near it (the host held the switch up).
   m.pause_received(2, 1u << kLossless, storm.data(), false, 2'000'000);  // until 5 355 392
-  m.tick(5'355'391, release);
-  m.tick(5'355'391 + 199'999, release);
+  m.tick(3'000'000, release);
+  m.tick(5'355'392 + 199'999, release);
   EXPECT_TRUE(m.in_storm(2, kLossless));
-  m.tick(5'355'391 + 200'000, release);
+  m.tick(5'355'392 + 200'000, release);
   EXPECT_FALSE(m.in_storm(2, kLossless));
   EXPECT_EQ(m.counters(2, kLossless).restorations, 1u);
   EXPECT_EQ(m.enqueue(1, 2, kLossless, 1000, false, 9, 5'600'000), Admit::kQueued);
