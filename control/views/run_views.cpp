@@ -47,7 +47,8 @@ std::string plan_text(const api::RunPlan& plan) {
                                                   : std::string("until stopped");
     // MAC Control: what each frame asks of the receiver, e.g. "PFC frames pausing 838.85 us each".
     const std::string frames =
-        s.kind == "udp" ? fmt::format("{:.1f} B mean frame", s.frame_bytes_mean)
+        s.kind == "udp"    ? fmt::format("{:.1f} B mean frame", s.frame_bytes_mean)
+        : s.kind == "roce" ? fmt::format("{:.0f} B RoCEv2 frames, {}", s.frame_bytes_mean, s.roce)
         : s.pause_ns > 0 ? fmt::format("{} frames pausing {:.2f} us each", s.kind == "pfc" ? "PFC" : "PAUSE", s.pause_ns / 1e3)
                          : fmt::format("{} frames (XON: quanta 0)", s.kind == "pfc" ? "PFC" : "PAUSE");
     // pfc_honour: what received on its TX port holds it.

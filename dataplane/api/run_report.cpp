@@ -157,6 +157,7 @@ void stream_plan_fields(S& s, Fn&& fn) {
   fn("duration_ns", s.duration_ns);
   fn("lanes", s.lanes);
   fn("kind", s.kind);
+  fn("roce", s.roce);
   fn("pause_ns", s.pause_ns);
   fn("pfc_honoured", s.pfc_honoured);
   fn("pfc_priority", s.pfc_priority);

@@ -229,7 +229,8 @@ struct StreamPlan {
   uint64_t count = 0;            ///< 0: no frame limit
   uint64_t duration_ns = 0;      ///< 0: no time limit
   std::vector<QueuePlan> lanes;  ///< each lane's TX queue and lcore
-  std::string kind = "udp";      ///< "udp", "pfc" (802.1Qbb) or "pause" (802.3x)
+  std::string kind = "udp";      ///< "udp", "roce" (RoCEv2 in UDP), "pfc" (802.1Qbb) or "pause" (802.3x)
+  std::string roce = {};         ///< RoCEv2: the opcode, QP and first PSN, e.g. "rc-send-only to QP 17, PSN from 0"
   double pause_ns = 0;           ///< MAC Control: the pause each frame asks for (largest quanta) at the port's speed
   bool pfc_honoured = false;     ///< its TX port honours PFC / PAUSE received (pfc_honour)
   int pfc_priority = -1;         ///< the priority whose PFC holds it (VLAN PCP or mapped DSCP); -1: only PAUSE does

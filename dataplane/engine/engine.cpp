@@ -20,6 +20,7 @@
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/run_state.hpp"
+#include "dataplane/plan/stream_builder.hpp"
 #include "dataplane/port/cable.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_controls.hpp"
@@ -220,6 +221,10 @@ api::RunPlan Engine::plan() const {
     api::StreamPlan sp{s.cfg.name, s.cfg.tx_port, s.cfg.rx_port, s.cfg.frame.mean(), s.pps, s.cfg.count,
                        s.cfg.duration_ns, {}};
     for (const auto& [queue, lcore] : s.lanes) sp.lanes.push_back({queue, lcore, false});
+    if (s.cfg.roce) {
+      sp.kind = "roce";
+      sp.roce = plan::describe_roce(*s.cfg.roce);
+    }
     if (s.cfg.kind != profile::StreamKind::kUdp) {
       sp.kind = s.cfg.kind == profile::StreamKind::kPfc ? "pfc" : "pause";
       sp.pause_ns = plan::pause_ns(s.cfg.mac_control.max_quanta(), st.ports[s.tx_port].speed_bps());

@@ -11,6 +11,7 @@
 
 #include "dataplane/common/check.hpp"
 #include "dataplane/wire/checksum.hpp"
+#include "dataplane/wire/roce.hpp"
 #include "dataplane/wire/signature.hpp"
 #include "dataplane/wire/tx_stream_plan.hpp"
 
@@ -79,6 +80,36 @@ inline uint64_t vary_value(const wire::VaryPlan& v, const FrameCursor& c, uint8_
   return v.base + uint64_t{hash_to_index(hash, v.count)} * v.step;
 }
 
+/// RoCEv2: the signature just before the ICRC, the IPv4 header checksum, the PSN of the
+/// lane's frame `seq`, then the ICRC over all of that. The UDP checksum stays 0 over
+/// IPv4; over IPv6 it is the size's base (BTH included, PSN not) with `udp_sum`'s
+/// varying fields, the PSN, the signature and the ICRC added.
+[[gnu::noinline]] inline void write_roce_trailer(uint8_t* frame, const wire::TxStreamPlan& plan,
+                                                 const wire::SizeEntry& size, const wire::Signature& sig, uint64_t seq,
+                                                 uint32_t ip_sum, uint32_t udp_sum) noexcept {
+  using namespace lr::wire;
+  const uint16_t l4 = plan.l4_offset;
+  const auto sig_at = static_cast<uint16_t>(size.data_len - kIcrcBytes - kSignatureBytes);
+  write_signature(frame + sig_at, sig);
+  if (!plan.ipv6) store_be16(frame + plan.l3_offset + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
+  const auto psn_at = static_cast<uint16_t>(l4 + 8 + kBthPsnOffset);
+  const auto value = static_cast<uint32_t>((plan.roce_first_psn + seq) & 0xFFFFFF);
+  frame[psn_at] = static_cast<uint8_t>(value >> 16);
+  frame[psn_at + 1] = static_cast<uint8_t>(value >> 8);
+  frame[psn_at + 2] = static_cast<uint8_t>(value);
+  const RoceIcrcLayout layout{plan.l3_offset, plan.roce_headers_end, size.data_len, kSignatureBytes, plan.ipv6};
+  const uint32_t icrc = roce_icrc(frame, layout, plan.icrc_zero_skip.data());
+  store_icrc(frame, size.data_len, icrc);
+  if (!plan.ipv6) return;
+  const auto odd = [l4](uint16_t at) { return ((at - l4) & 1) != 0; };
+  const auto icrc_at = static_cast<uint16_t>(size.data_len - kIcrcBytes);
+  udp_sum += csum_partial(frame + psn_at, 3, odd(psn_at)) + csum_partial(frame + sig_at, kSignatureBytes, odd(sig_at)) +
+             csum_partial(frame + icrc_at, kIcrcBytes, odd(icrc_at));
+  uint16_t udp_csum = static_cast<uint16_t>(~csum_fold(udp_sum));
+  if (udp_csum == 0) udp_csum = 0xFFFF;  // RFC 768: 0 means "no checksum"
+  store_be16(frame + l4 + 6, udp_csum);
+}
+
 /// Writes varying fields, lengths, checksums and the signature of one frame.
 /// `last_sig_offset` is the buffer's memory of where its previous signature was (0:
 /// none), so a multi-size stream can clear it: the payload must stay zero for the
@@ -135,6 +166,10 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
       }
     }
   }
+  if (plan.roce) {  // one size, no checksum offload (the plan builder sees to both)
+    write_roce_trailer(frame, plan, size, sig, cursor.seq, ip_sum, udp_sum);
+    return;
+  }
   const uint16_t sig_offset = static_cast<uint16_t>(size.data_len - kSignatureBytes);
   if (kMultiSize && last_sig_offset != sig_offset) {
     if (last_sig_offset >= plan.header_bytes) std::memset(frame + last_sig_offset, 0, kSignatureBytes);
@@ -158,7 +193,9 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
 /// the stream's pool holds the whole frame from the start (when the pool is filled), and a
 /// frame's own bytes are only its signature and, without checksum offload, the UDP
 /// checksum. The common case (RFC 2544 at one size, one flow) and the fastest.
-inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept { return !plan.multi_size && plan.vary.empty(); }
+inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept {
+  return !plan.multi_size && plan.vary.empty() && !plan.roce;  // RoCEv2: the PSN and the ICRC change too
+}
 
 /// What the frames of one burst of a fixed-header stream share: the signature without
 /// its sequence number and check byte, and the sums those leave out.

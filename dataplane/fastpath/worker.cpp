@@ -174,6 +174,10 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
       const auto* at = static_cast<const uint8_t*>(
           len >= wire::kSignatureBytes ? rte_pktmbuf_read(m, len - wire::kSignatureBytes, wire::kSignatureBytes, copy) : nullptr);
       found = at != nullptr && wire::read_signature(at, sig);
+      if (!found && len >= wire::kSignatureBeforeIcrc) {  // RoCEv2
+        at = static_cast<const uint8_t*>(rte_pktmbuf_read(m, len - wire::kSignatureBeforeIcrc, wire::kSignatureBytes, copy));
+        found = at != nullptr && wire::read_signature(at, sig);
+      }
     }
     // MAC Control frames (PFC, PAUSE) are looked for where they can be: among the frames
     // without a signature (a device's), and in the streams that send them (ours), so

@@ -8,6 +8,7 @@
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/wire/checksum.hpp"
 #include "dataplane/wire/mac_control.hpp"
+#include "dataplane/wire/roce.hpp"
 #include "dataplane/wire/signature.hpp"
 
 namespace lr::plan {
@@ -64,6 +65,39 @@ void write_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
   uint8_t* udp = f + plan.l4_offset;
   store_be16(udp, s.udp.src);
   store_be16(udp + 2, s.udp.dst);
+}
+
+// RoCEv2 after the UDP header: the BTH and the opcode's RETH or DETH. The PSN, the ICRC
+// and, over IPv6, the UDP checksum are per frame; over IPv4 the UDP checksum is 0, as
+// RoCE NICs send it (the ICRC covers the packet; IPv6 forbids a zero UDP checksum). The
+// RETH's DMA length is the payload, signature included.
+void write_roce_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
+  const profile::RoceCfg& roce = *s.roce;
+  uint8_t* bth = plan.template_bytes.data() + plan.l4_offset + 8;
+  bth[0] = roce.opcode;
+  bth[1] = 0;  // SE, M, pad count 0 (the payload is whole words), transport version 0
+  store_be16(bth + 2, roce.pkey);
+  store_be32(bth + 4, roce.dest_qp);  // the reserved byte 0, then the 24-bit QP
+  store_be32(bth + 8, roce.psn);      // AckReq 0, then the 24-bit PSN
+  uint8_t* ext = bth + wire::kBthBytes;
+  const uint16_t payload = profile::roce_payload_bytes(s, s.frame.sizes.front());
+  if (roce.extended_bytes() == wire::kRethBytes) {
+    store_be32(ext, static_cast<uint32_t>(roce.va >> 32));
+    store_be32(ext + 4, static_cast<uint32_t>(roce.va));
+    store_be32(ext + 8, roce.rkey);
+    store_be32(ext + 12, payload);
+  } else if (roce.extended_bytes() == wire::kDethBytes) {
+    store_be32(ext, roce.qkey);
+    store_be32(ext + 4, roce.src_qp);  // the reserved byte 0, then the 24-bit QP
+  }
+  plan.roce = true;
+  plan.roce_headers_end = static_cast<uint16_t>(plan.l4_offset + 8 + wire::kBthBytes + roce.extended_bytes());
+  plan.roce_first_psn = roce.psn;
+  plan.header_bytes = plan.roce_headers_end;
+  plan.icrc_zero_skip.resize(1024);
+  const uint16_t data_len = static_cast<uint16_t>(s.frame.sizes.front() - kFcsBytes);
+  const auto zeros = static_cast<uint32_t>(data_len - wire::kIcrcBytes - wire::kSignatureBytes - plan.roce_headers_end);
+  wire::crc32_zero_skip_table(zeros, plan.icrc_zero_skip.data());
 }
 
 VaryPlan make_vary(const profile::VaryCfg& cfg, const profile::StreamCfg& s, const TxStreamPlan& plan) {
@@ -144,6 +178,10 @@ SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
   }
   e.udp_base_sum = e.phdr_base_sum;
   e.udp_base_sum += wire::csum_partial(h.data() + l4, 8);
+  if (plan.roce) {  // the BTH and its extended header, but for the PSN (per frame)
+    std::memset(h.data() + l4 + 8 + wire::kBthPsnOffset, 0, 3);
+    e.udp_base_sum += wire::csum_partial(h.data() + l4 + 8, plan.roce_headers_end - l4 - 8u);
+  }
   return e;
 }
 
@@ -212,6 +250,7 @@ wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t strea
   plan.header_bytes = static_cast<uint16_t>(plan.l4_offset + 8);
   plan.template_bytes.assign(s.frame.largest() - kFcsBytes, 0);
   write_headers(s, plan);
+  if (s.roce) write_roce_headers(s, plan);  // one frame size (the profile checks)
   for (const profile::VaryCfg& cfg : s.vary) plan.vary.push_back(make_vary(cfg, s, plan));
 
   switch (s.frame.kind) {
@@ -245,14 +284,25 @@ wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t strea
   return plan;
 }
 
+std::string describe_roce(const profile::RoceCfg& roce) {
+  std::string_view opcode = "?";
+  for (const wire::RoceOpcode& op : wire::kRoceOpcodes)
+    if (op.code == roce.opcode) opcode = op.name;
+  std::string text = fmt::format("{} to QP {}, P_Key {:#06x}, PSN from {}", opcode, roce.dest_qp, roce.pkey, roce.psn);
+  if (roce.extended_bytes() == wire::kRethBytes) text += fmt::format(", R_Key {:#x} at {:#x}", roce.rkey, roce.va);
+  if (roce.extended_bytes() == wire::kDethBytes) text += fmt::format(", Q_Key {:#x} from QP {}", roce.qkey, roce.src_qp);
+  return text;
+}
+
 std::string roce_port_warning(const profile::StreamCfg& stream) {
-  constexpr uint16_t kRoceV2Port = 4791;
-  if (stream.kind != profile::StreamKind::kUdp) return "";
-  const char* which = stream.udp.dst == kRoceV2Port ? "destination" : stream.udp.src == kRoceV2Port ? "source" : nullptr;
+  if (stream.kind != profile::StreamKind::kUdp || stream.roce) return "";
+  const char* which = stream.udp.dst == wire::kRoceV2Port   ? "destination"
+                      : stream.udp.src == wire::kRoceV2Port ? "source"
+                                                            : nullptr;
   if (which == nullptr) return "";
   return fmt::format("stream '{}' uses UDP {} port 4791 (RoCEv2) without an InfiniBand BTH: Wireshark and RoCE-aware "
-                     "devices will read its frames as malformed RoCEv2 (linerate does not build RoCEv2 frames yet); "
-                     "another port avoids that",
+                     "devices will read its frames as malformed RoCEv2; give the stream a roce table to send RoCEv2 "
+                     "(BTH and ICRC), or another port",
                      stream.name, which);
 }
 

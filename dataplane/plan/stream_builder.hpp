@@ -20,6 +20,9 @@ wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& stream, uint16_t 
 /// a plain signed payload, which they would take for a malformed RoCEv2 frame; "" otherwise.
 std::string roce_port_warning(const profile::StreamCfg& stream);
 
+/// A RoCEv2 stream's headers in words, for the plan: opcode, QP, P_Key, first PSN.
+std::string describe_roce(const profile::RoceCfg& roce);
+
 /// Weighted, interleaved order of size indexes (smooth weighted round robin), so a
 /// 7:4:1 IMIX does not send its seven small frames back to back.
 std::vector<uint16_t> imix_schedule(const std::vector<uint32_t>& weights);

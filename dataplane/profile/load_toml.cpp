@@ -18,6 +18,7 @@
 
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/wire/mac_control.hpp"
+#include "dataplane/wire/roce.hpp"
 #include "dataplane/wire/signature.hpp"
 #include "dataplane/profile/quantity.hpp"
 
@@ -493,7 +494,7 @@ void read_mac_control(TableReader& in, StreamCfg& stream) {
   else if (*kind == "pause") stream.kind = StreamKind::kPause;
   else in.fail(in.find("kind"), "kind", fmt::format("'{}' is not udp, pfc or pause", *kind));
   const bool pfc = stream.kind == StreamKind::kPfc;
-  for (const char* key : {"vlan", "ipv4", "ipv6", "udp", "vary"})
+  for (const char* key : {"vlan", "ipv4", "ipv6", "udp", "vary", "roce"})
     if (const toml::node* node = in.find(key))
       in.fail(node, key, fmt::format("a {} stream sends MAC Control frames, which have no VLAN, IP or UDP header",
                                      *kind));
@@ -556,6 +557,65 @@ void read_mac_control(TableReader& in, StreamCfg& stream) {
       in.fail(in.find("refresh"), "refresh", "every quanta is 0 (XON): there is no pause to hold; give a rate");
     mc.refresh_auto = true;
   }
+}
+
+// roce = { opcode, dest_qp, psn, pkey, ... }: the stream sends RoCEv2 packets, one
+// whole message per frame, so every frame has the same size (the message's).
+RoceCfg read_roce(TableReader& in) {
+  RoceCfg roce;
+  const wire::RoceOpcode* opcode = &wire::kRoceOpcodes[0];
+  if (auto name = in.string("opcode")) {
+    const auto it = std::find_if(wire::kRoceOpcodes.begin(), wire::kRoceOpcodes.end(),
+                                 [&](const wire::RoceOpcode& op) { return op.name == *name; });
+    if (it == wire::kRoceOpcodes.end()) {
+      std::string names;
+      for (const wire::RoceOpcode& op : wire::kRoceOpcodes) names += (names.empty() ? "" : ", ") + std::string(op.name);
+      in.fail(in.find("opcode"), "opcode", fmt::format("'{}' is not a single-packet opcode linerate sends ({})", *name, names));
+    }
+    opcode = &*it;
+  }
+  roce.opcode = opcode->code;
+  constexpr int64_t k24Bits = 0xFFFFFF;
+  if (auto v = in.integer<uint32_t>("dest_qp", 0, k24Bits)) roce.dest_qp = *v;
+  if (auto v = in.integer<uint32_t>("psn", 0, k24Bits)) roce.psn = *v;
+  if (auto v = in.integer<uint16_t>("pkey", 0, 0xFFFF)) roce.pkey = *v;
+  const bool reth = opcode->extended_bytes == wire::kRethBytes;
+  const bool deth = opcode->extended_bytes == wire::kDethBytes;
+  for (const char* key : {"va", "rkey"})
+    if (!reth && in.find(key) != nullptr)
+      in.fail(in.find(key), key, fmt::format("belongs to the RETH of an RDMA WRITE; opcode '{}' has none", opcode->name));
+  for (const char* key : {"qkey", "src_qp"})
+    if (!deth && in.find(key) != nullptr)
+      in.fail(in.find(key), key, fmt::format("belongs to the DETH of a UD opcode; opcode '{}' has none", opcode->name));
+  if (auto v = in.integer<uint64_t>("va", 0, INT64_MAX)) roce.va = *v;
+  if (auto v = in.integer<uint32_t>("rkey", 0, UINT32_MAX)) roce.rkey = *v;
+  if (auto v = in.integer<uint32_t>("qkey", 0, UINT32_MAX)) roce.qkey = *v;
+  if (auto v = in.integer<uint32_t>("src_qp", 0, k24Bits)) roce.src_qp = *v;
+  in.finish();
+  return roce;
+}
+
+// A RoCEv2 stream's UDP destination is 4791, and its frames are of one size whose
+// payload is whole 4-byte words (the BTH's pad count is 0).
+void check_roce_frames(TableReader& in, StreamCfg& stream, const toml::table* udp) {
+  if (udp != nullptr)
+    if (const toml::node* dst = udp->get("dst"); dst != nullptr && dst->value<int64_t>() != wire::kRoceV2Port)
+      in.fail(in.find("udp"), "udp.dst", "a RoCEv2 stream goes to UDP port 4791 (leave udp.dst out)");
+  stream.udp.dst = wire::kRoceV2Port;
+  const toml::node* size = in.find("frame_size");
+  if (size == nullptr) {
+    stream.frame.sizes = {min_frame_bytes(stream)};  // the smallest RoCEv2 frame this stream can send
+    return;
+  }
+  if (stream.frame.kind != FrameSizeKind::kFixed)
+    in.fail(size, "frame_size", "a RoCEv2 stream sends one message size: give one frame size");
+  const uint16_t bytes = stream.frame.sizes.front();
+  if (bytes < min_frame_bytes(stream)) return;  // refused with the other streams' sizes, in validate
+  if (const uint16_t payload = roce_payload_bytes(stream, bytes); payload % 4 != 0)
+    in.fail(size, "frame_size",
+            fmt::format("a {}-byte RoCEv2 frame has a {}-byte payload; InfiniBand payloads are whole 4-byte words: "
+                        "{} or {} bytes fit",
+                        bytes, payload, bytes - payload % 4, bytes + 4 - payload % 4));
 }
 
 StreamCfg read_stream(TableReader& in) {
@@ -632,11 +692,17 @@ StreamCfg read_stream(TableReader& in) {
     if (auto a = v.integer<uint32_t>("flow_label", 0, 0xFFFFF)) stream.ipv6.flow_label = *a;
     v.finish();
   }
-  if (const toml::table* udp = in.subtable("udp")) {
+  const toml::table* udp = in.subtable("udp");
+  if (udp != nullptr) {
     TableReader u(*udp, in.prefix() + "udp.", in.file());
     if (auto a = u.integer<uint16_t>("src", 0, 65535)) stream.udp.src = *a;
     if (auto a = u.integer<uint16_t>("dst", 0, 65535)) stream.udp.dst = *a;
     u.finish();
+  }
+  if (const toml::table* roce = in.subtable("roce")) {
+    TableReader r(*roce, in.prefix() + "roce.", in.file());
+    stream.roce = read_roce(r);
+    check_roce_frames(in, stream, udp);
   }
   if (const toml::node* node = in.find("vary")) {
     const toml::array* array = node->as_array();
@@ -895,7 +961,15 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
                         fmt::format("stream '{}' has no rx_port: a benchmark counts what comes back", s.name));
     const PortCfg* port = profile.find_port(s.tx_port);
     for (const BenchFrameSize& size : cfg.frame_sizes) {
+      if (s.roce && size.is_mix())
+        throw ConfigError(profile.path, at("frame_sizes"), section + ".frame_sizes",
+                          fmt::format("stream '{}' is RoCEv2, which sends one message size per trial, not a mix ('{}')",
+                                      s.name, size.name));
       for (uint16_t bytes : size.sizes) {
+        if (s.roce && bytes >= min_frame_bytes(s) && roce_payload_bytes(s, bytes) % 4 != 0)
+          throw ConfigError(profile.path, at("frame_sizes"), section + ".frame_sizes",
+                            fmt::format("stream '{}' is RoCEv2: a {}-byte frame has a {}-byte payload, not whole "
+                                        "4-byte words", s.name, bytes, roce_payload_bytes(s, bytes)));
         if (bytes < min_frame_bytes(s))
           throw ConfigError(profile.path, at("frame_sizes"), section + ".frame_sizes",
                             fmt::format("{} bytes is below the smallest frame stream '{}' can send ({} bytes)", bytes,
@@ -1056,8 +1130,9 @@ void validate_profile(const Profile& profile) {
     if (s.frame.smallest() < min_frame)
       throw ConfigError(file, s.loc_of("frame_size"), key + "frame_size",
                         fmt::format("stream '{}': a {}-byte frame cannot hold its {} bytes of headers, the {}-byte "
-                                    "signature and the FCS; the smallest frame for this stream is {} bytes",
-                                    s.name, s.frame.smallest(), header_bytes(s), wire::kSignatureBytes, min_frame));
+                                    "signature{} and the FCS; the smallest frame for this stream is {} bytes",
+                                    s.name, s.frame.smallest(), header_bytes(s), wire::kSignatureBytes,
+                                    s.roce ? ", the ICRC" : "", min_frame));
     if (s.count != 0 && s.count < s.lanes)
       throw ConfigError(file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "dataplane/common/line_rate.hpp"
+#include "dataplane/wire/roce.hpp"
 #include "dataplane/wire/signature.hpp"
 
 namespace lr::profile {
@@ -73,12 +74,31 @@ uint16_t header_bytes(const StreamCfg& stream) noexcept {
   uint16_t bytes = 14 + 8;  // Ethernet + UDP
   if (stream.vlan) bytes += 4;
   bytes += stream.ip_version == IpVersion::kV4 ? 20 : 40;
+  if (stream.roce) bytes += wire::kBthBytes + stream.roce->extended_bytes();
   return bytes;
 }
 
+uint16_t roce_payload_bytes(const StreamCfg& stream, uint16_t frame_bytes) noexcept {
+  const int payload = int{frame_bytes} - kFcsBytes - wire::kIcrcBytes - header_bytes(stream);
+  return static_cast<uint16_t>(std::max(payload, 0));
+}
+
 uint16_t min_frame_bytes(const StreamCfg& stream) noexcept {
+  if (stream.roce) {
+    // The payload holds the signature and is a whole number of 4-byte words.
+    const uint16_t payload = (wire::kSignatureBytes + 3) / 4 * 4;
+    uint16_t bytes = static_cast<uint16_t>(header_bytes(stream) + payload + wire::kIcrcBytes + kFcsBytes);
+    while (bytes < kMinFrameBytes) bytes += 4;
+    return bytes;
+  }
   const auto needed = static_cast<uint16_t>(header_bytes(stream) + wire::kSignatureBytes + kFcsBytes);
   return std::max<uint16_t>(needed, kMinFrameBytes);
+}
+
+uint16_t RoceCfg::extended_bytes() const noexcept {
+  for (const wire::RoceOpcode& op : wire::kRoceOpcodes)
+    if (op.code == opcode) return op.extended_bytes;
+  return 0;
 }
 
 }  // namespace lr::profile

@@ -175,6 +175,22 @@ struct MacControlCfg {
 };
 
 
+/// `roce = { ... }` on a UDP stream: its datagrams are RoCEv2 packets to UDP port 4791,
+/// one whole message each (a *-only opcode): BTH, RETH (writes) or DETH (UD), the
+/// payload with the signature at its end, and the ICRC.
+struct RoceCfg {
+  uint8_t opcode = 0x04;        ///< BTH opcode (wire::kRoceOpcodes)
+  uint16_t pkey = 0xFFFF;       ///< the default partition
+  uint32_t dest_qp = 1;         ///< 24 bits
+  uint32_t psn = 0;             ///< the first frame's; each next frame of a lane the next (24 bits)
+  uint64_t va = 0;              ///< RETH: virtual address
+  uint32_t rkey = 0;            ///< RETH: R_Key
+  uint32_t qkey = 0;            ///< DETH: Q_Key
+  uint32_t src_qp = 1;          ///< DETH: source QP, 24 bits
+
+  uint16_t extended_bytes() const noexcept;  ///< RETH or DETH, by the opcode
+};
+
 struct StreamCfg;
 
 /// The PFC priority a stream's frames carry as its TX port sees it: the outer VLAN
@@ -202,6 +218,7 @@ struct StreamCfg {
   Ipv4Cfg ipv4;
   Ipv6Cfg ipv6;
   UdpCfg udp;
+  std::optional<RoceCfg> roce;
   std::vector<VaryCfg> vary;
   SourceLoc loc;
   std::map<std::string, SourceLoc, std::less<>> key_locs;  ///< each key's own place in the file
@@ -356,11 +373,16 @@ struct Profile {
   const PortCfg* find_port(const std::string& name) const noexcept;
 };
 
-/// Bytes of Ethernet/VLAN/IP/UDP headers the stream's frames carry (no FCS); for a MAC
-/// Control stream its Ethernet header and MAC Control fields.
+/// Bytes of Ethernet/VLAN/IP/UDP headers the stream's frames carry (no FCS), with the
+/// BTH and its extended header for RoCEv2; for a MAC Control stream its Ethernet header
+/// and MAC Control fields.
 uint16_t header_bytes(const StreamCfg& stream) noexcept;
 
-/// Smallest frame (incl. FCS) that holds the stream's headers and the signature.
+/// Smallest frame (incl. FCS) that holds the stream's headers and the signature; for
+/// RoCEv2 also the ICRC, with a payload of whole 4-byte words.
 uint16_t min_frame_bytes(const StreamCfg& stream) noexcept;
+
+/// RoCEv2: the payload bytes (signature included, ICRC not) of a frame of `frame_bytes`.
+uint16_t roce_payload_bytes(const StreamCfg& stream, uint16_t frame_bytes) noexcept;
 
 }  // namespace lr::profile

@@ -114,12 +114,17 @@ inline bool read_signature(const uint8_t* src, Signature& sig) noexcept {
   return true;
 }
 
-/// Finds the signature of a frame of `len` data bytes (no FCS). First at the end; when
-/// that fails, at the end of the IP payload, for a minimum-size frame that a VLAN strip
-/// on the way shortened and the next hop padded back to 60 bytes.
+/// A RoCEv2 frame's signature ends where its 4-byte ICRC starts.
+inline constexpr uint16_t kSignatureBeforeIcrc = kSignatureBytes + 4;
+
+/// Finds the signature of a frame of `len` data bytes (no FCS). First at the end, then
+/// before a RoCEv2 ICRC; when both fail, at the end of the IP payload, for a
+/// minimum-size frame that a VLAN strip on the way shortened and the next hop padded
+/// back to 60 bytes.
 inline bool locate_signature(const uint8_t* frame, uint32_t len, Signature& sig) noexcept {
   if (len < kSignatureBytes) return false;
   if (read_signature(frame + len - kSignatureBytes, sig)) return true;
+  if (len >= kSignatureBeforeIcrc && read_signature(frame + len - kSignatureBeforeIcrc, sig)) return true;
   uint32_t l3 = 14;
   uint16_t ether_type = static_cast<uint16_t>(frame[12] << 8 | frame[13]);
   while ((ether_type == 0x8100 || ether_type == 0x88A8) && l3 + 4 <= len) {

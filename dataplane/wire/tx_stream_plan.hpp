@@ -59,7 +59,7 @@ struct TxStreamPlan {
   using allocator_type = std::pmr::polymorphic_allocator<std::byte>;
   TxStreamPlan() = default;
   explicit TxStreamPlan(allocator_type memory)
-      : template_bytes(memory), sizes(memory), size_schedule(memory), vary(memory) {}
+      : template_bytes(memory), sizes(memory), size_schedule(memory), vary(memory), icrc_zero_skip(memory) {}
   TxStreamPlan(const TxStreamPlan&) = default;
   TxStreamPlan& operator=(const TxStreamPlan&) = default;
 
@@ -70,6 +70,9 @@ struct TxStreamPlan {
   bool random_size = false;    ///< multi-size: size index hashed from the sequence, else size_schedule
   bool hw_checksum = false;    ///< the port computes IPv4 and UDP checksums (TX offload)
   bool mac_control = false;    ///< a MAC Control frame (PFC / PAUSE): no IP or UDP, only the signature changes
+  bool roce = false;           ///< RoCEv2: per frame the PSN and the ICRC; the signature before the ICRC; UDP checksum 0
+  uint16_t roce_headers_end = 0;  ///< roce: after the BTH and its extended header
+  uint32_t roce_first_psn = 0;    ///< roce: frame k of a lane carries PSN first + k (mod 2^24)
   uint64_t ol_flags = 0;       ///< hw_checksum: the mbuf TX offload flags of every frame, else 0
   uint64_t tx_offload = 0;     ///< hw_checksum: the mbuf l2_len / l3_len / l4_len word
   uint16_t l3_offset = 14;
@@ -79,6 +82,7 @@ struct TxStreamPlan {
   std::pmr::vector<SizeEntry> sizes;         ///< fixed: 1, IMIX: one per size, range: max-min+1
   std::pmr::vector<uint16_t> size_schedule;  ///< multi-size, not random: index into sizes, cycled by sequence
   std::pmr::vector<VaryPlan> vary;           ///< at most kMaxVaryFields
+  std::pmr::vector<uint32_t> icrc_zero_skip; ///< roce: crc32_skip_zeros over the zero payload (1024 entries)
 };
 
 }  // namespace lr::wire

@@ -5,6 +5,7 @@ import struct
 import subprocess
 import sys
 import unittest
+import zlib
 
 import lrtest
 
@@ -132,6 +133,92 @@ vary = [ { field = "ipv6.dst", count = 5, step = 256 } ]
             dst, dscp = out[seq].split("\t")
             self.assertEqual(dst, "2001:200::%x" % (0xff + (seq % 5) * 256))
             self.assertEqual(int(dscp), 10)
+
+    def roce_capture(self, stream_toml, count):
+        """The stream's frames from the pcap with tshark's RoCEv2 fields, each frame's ICRC
+        checked against a CRC-32 computed here by the annex's rule."""
+        self.capture(stream_toml, count)
+        pcap = os.path.join(self.dir, "tx.pcap")
+        fields = ["frame.len", "udp.srcport", "udp.dstport", "udp.checksum", "infiniband.bth.opcode",
+                  "infiniband.bth.padcnt", "infiniband.bth.p_key", "infiniband.bth.destqp", "infiniband.bth.psn",
+                  "infiniband.reth.va", "infiniband.reth.r_key", "infiniband.reth.dmalen", "infiniband.deth.q_key",
+                  "infiniband.deth.srcqp", "infiniband.invariant.crc", "_ws.malformed", "_ws.expert.severity"]
+        out = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"] +
+                             sum([["-e", f] for f in fields], []), capture_output=True, text=True, check=True).stdout
+        rows = [dict(zip(fields, line.split("|"))) for line in out.strip().split("\n")]
+        self.assertEqual(len(rows), count)
+        for row, raw in zip(rows, lrtest.read_pcap(pcap)):
+            row["raw"] = raw
+            self.assertEqual(row["_ws.malformed"], "", "nothing malformed")
+            self.assertEqual(row["_ws.expert.severity"], "", "no expert warning")
+            l3 = 18 if raw[12:14] == b"\x81\x00" else 14
+            packet = bytearray(raw[l3:-4])
+            if packet[0] >> 4 == 4:
+                packet[1] = packet[8] = packet[10] = packet[11] = 0xFF  # TOS, TTL, header checksum
+                l4 = 20
+            else:
+                packet[0] |= 0x0F  # traffic class, flow label, hop limit
+                packet[1:4] = b"\xff\xff\xff"
+                packet[7] = 0xFF
+                l4 = 40
+            packet[l4 + 6:l4 + 8] = b"\xff\xff"  # UDP checksum
+            packet[l4 + 12] = 0xFF                 # BTH FECN, BECN, reserved
+            icrc = zlib.crc32(b"\xff" * 8 + bytes(packet)) & 0xFFFFFFFF
+            self.assertEqual(struct.unpack("<I", raw[-4:])[0], icrc, "ICRC")
+            self.assertEqual(int(row["infiniband.invariant.crc"], 16), struct.unpack(">I", raw[-4:])[0])
+        return rows
+
+    def test_roce_frames_dissect_as_rocev2_with_a_valid_icrc(self):
+        rows = self.roce_capture("""
+[[stream]]
+name = "write"
+tx_port = "cap"
+frame_size = 1086
+rate = "20kpps"
+count = 40
+vlan = { id = 100, pcp = 3 }
+ipv4 = { src = "198.18.0.1", dst = "198.19.0.1", dscp = 26, ecn = 2 }
+udp = { src = 49152 }
+roce = { opcode = "rc-write-only", dest_qp = 0x11, psn = 0xFFFFF0, pkey = 0x8001, va = 0x10000, rkey = 0x1234 }
+vary = [ { field = "udp.src", count = 8 } ]
+""", 40)
+        for seq, row in enumerate(rows):
+            self.assertEqual(int(row["frame.len"]), 1082)
+            self.assertEqual((int(row["udp.srcport"]), int(row["udp.dstport"])), (49152 + seq % 8, 4791))
+            self.assertEqual(int(row["udp.checksum"], 16), 0, "RoCEv2 leaves the UDP checksum to the ICRC")
+            self.assertEqual(int(row["infiniband.bth.opcode"]), 0x0A)
+            self.assertEqual(int(row["infiniband.bth.padcnt"]), 0)
+            self.assertEqual(int(row["infiniband.bth.p_key"], 0), 0x8001)
+            self.assertEqual(int(row["infiniband.bth.destqp"], 0), 0x11)
+            self.assertEqual(int(row["infiniband.bth.psn"]), (0xFFFFF0 + seq) & 0xFFFFFF, "the PSN wraps at 2^24")
+            self.assertEqual(int(row["infiniband.reth.va"], 0), 0x10000)
+            self.assertEqual(int(row["infiniband.reth.r_key"], 0), 0x1234)
+            self.assertEqual(int(row["infiniband.reth.dmalen"]), 1086 - 4 - 4 - 74, "the payload, signature included")
+            payload = row["raw"][14 + 4 + 20 + 8 + 12 + 16:-4]
+            self.check_signature({"raw": payload}, 0, seq, 0)
+
+    def test_roce_over_ipv6_with_a_deth(self):
+        rows = self.roce_capture("""
+[[stream]]
+name = "ud"
+tx_port = "cap"
+rate = "20kpps"
+count = 10
+ipv6 = { src = "2001:200::1", dst = "2001:200::2", dscp = 26, ecn = 1 }
+roce = { opcode = "ud-send-only", dest_qp = 7, qkey = 0x80010000, src_qp = 3 }
+vary = [ { field = "ipv6.src", count = 3 }, { field = "udp.src", op = "random", count = 1000 } ]
+""", 10)
+        for seq, row in enumerate(rows):
+            self.assertEqual(int(row["frame.len"]), 14 + 40 + 8 + 12 + 8 + 16 + 4, "the smallest: a 16-byte payload")
+            self.assertEqual(int(row["infiniband.bth.opcode"]), 0x64)
+            self.assertEqual(int(row["infiniband.bth.psn"]), seq)
+            self.assertEqual(int(row["infiniband.deth.q_key"], 0), 0x80010000)
+            self.assertEqual(int(row["infiniband.deth.srcqp"], 0), 3)
+        # IPv6 forbids a zero UDP checksum: this one is computed, and good.
+        status = subprocess.run(["tshark", "-r", os.path.join(self.dir, "tx.pcap"), "-o", "udp.check_checksum:TRUE",
+                                 "-T", "fields", "-e", "udp.checksum.status"], capture_output=True, text=True,
+                                check=True).stdout.split()
+        self.assertEqual(status, ["1"] * 10)
 
     def test_pfc_frames_dissect_as_mac_control_and_refresh_their_pause(self):
         """A PFC stream refreshed automatically: twice per pause time of its largest

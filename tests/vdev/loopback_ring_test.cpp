@@ -24,7 +24,7 @@ std::vector<std::string> eal_test_args() {
   return {"vdev_loopback_ring", "--lcores=0@0,1@1,2@1", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
           "--log-level", "lib.eal:warning",
           "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_ring7", "--vdev=net_ring8",
-          "--vdev=net_ring10", "--vdev=net_ring11", "--vdev=net_ring12", "--vdev=net_ring13", "--vdev=net_ring14",
+          "--vdev=net_ring10", "--vdev=net_ring11", "--vdev=net_ring12", "--vdev=net_ring13", "--vdev=net_ring14", "--vdev=net_ring15",
           "--vdev=net_null0"};
 }
 
@@ -468,7 +468,12 @@ count = 1
   // Held from arrival + 2 ms to the stream's end (the pause outlasts it), sending until then.
   ASSERT_TRUE(s.paused_ns.has_value());
   EXPECT_NEAR(static_cast<double>(*s.paused_ns) / 1e6, kEndMs - (arrival_ms + 2.0), 0.1);
-  EXPECT_NEAR(static_cast<double>(s.tx_packets), (arrival_ms + 2.0) * 100, 12);
+  // 100 frames per ms until the pause: never more, and fewer by at most half a millisecond's
+  // worth when the host holds the sender back (sanitizer builds on a 2-core VM), which
+  // still shows 1.5 ms of frames after the PFC frame arrived.
+  const double due = (arrival_ms + 2.0) * 100;
+  EXPECT_LE(static_cast<double>(s.tx_packets), due + 12);
+  EXPECT_GE(static_cast<double>(s.tx_packets), due - 50);
   EXPECT_EQ(s.lost, 0);
 
   const dp::RunReport at_once = with("net_ring13", "");
@@ -521,6 +526,47 @@ count = 1000
   EXPECT_EQ(r.streams[1].ecn->ce, 0u);
   EXPECT_FALSE(r.streams[2].ecn.has_value()) << "not ECN-capable: a device never marks it";
   for (const dp::StreamReport& s : r.streams) EXPECT_EQ(s.lost, 0) << s.name;
+}
+
+// RoCEv2 frames keep their signature before the ICRC: the receiver finds it there, so
+// every frame is counted in its stream, none as a frame without a signature.
+TEST(LoopbackRing, RoceFramesAreCountedByTheSignatureBeforeTheIcrc) {
+  const dp::RunReport r = run(R"(
+[run]
+drain = "100ms"
+[[port]]
+name = "p0"
+device = "net_ring15"
+speed = "10G"
+[[stream]]
+name = "write"
+tx_port = "p0"
+rx_port = "p0"
+ipv4 = { dscp = 26, ecn = 2 }
+roce = { opcode = "rc-write-only", dest_qp = 9 }
+frame_size = 1086
+rate = "100kpps"
+count = 3000
+[[stream]]
+name = "ud-v6"
+tx_port = "p0"
+rx_port = "p0"
+ipv6 = { ecn = 1 }
+roce = { opcode = "ud-send-only" }
+rate = "100kpps"
+count = 2000
+)");
+  ASSERT_EQ(r.streams.size(), 2u);
+  EXPECT_EQ(r.streams[0].rx_packets, 3000u);
+  EXPECT_EQ(r.streams[1].rx_packets, 2000u);
+  for (const dp::StreamReport& s : r.streams) {
+    EXPECT_EQ(s.lost, 0) << s.name;
+    EXPECT_EQ(s.duplicate, 0u) << s.name;
+  }
+  ASSERT_TRUE(r.streams[0].ecn.has_value());
+  EXPECT_EQ(r.streams[0].ecn->ect0, 3000u);
+  EXPECT_EQ(r.streams[1].ecn->ect1, 2000u);
+  EXPECT_EQ(r.ports[0].rx_no_signature, 0u);
 }
 
 TEST(LoopbackRing, TransmitOnlyStreamHasNoReceiveSide) {

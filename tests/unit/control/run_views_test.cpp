@@ -288,6 +288,21 @@ TEST(RunReportJson, SwitchesRoundTripAndShow) {
   EXPECT_NE(run_table(back).find("switch 'dut'"), std::string::npos);
 }
 
+TEST(RunViews, RoceStreamInThePlanSaysItsHeaders) {
+  api::RunPlan plan;
+  api::StreamPlan roce{"rdma", "p0", std::string("p1"), 1086, 1e5, 0, 0, {{0, 1, false}}};
+  roce.kind = "roce";
+  roce.roce = "rc-write-only to QP 17, P_Key 0xffff, PSN from 0, R_Key 0x1234 at 0x10000";
+  plan.streams = {roce};
+  EXPECT_NE(plan_text(plan).find("  stream 'rdma' p0 -> p1: 1086 B RoCEv2 frames, rc-write-only to QP 17, P_Key 0xffff, "
+                                 "PSN from 0, R_Key 0x1234 at 0x10000, 0.100000 Mpps, until stopped, lanes: q0@lcore1\n"),
+            std::string::npos)
+      << plan_text(plan);
+  const nlohmann::json j = api::to_json(plan);
+  EXPECT_EQ(j["streams"][0]["kind"], "roce");
+  EXPECT_EQ(api::to_json(api::run_plan_from_json(j)), j);
+}
+
 TEST(RunPlanJson, SwitchesInThePlan) {
   api::RunPlan plan;
   api::SwitchPlan sw;

@@ -10,6 +10,7 @@
 #include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/plan/stream_builder.hpp"
 #include "dataplane/profile/quantity.hpp"
+#include "tests/support/hex_string.hpp"
 
 namespace lr::fast {
 namespace {
@@ -27,15 +28,7 @@ namespace {
   constexpr const char* kImixSeq3 =
       "02000000000202000000000d08004500006e000040004011ae51c6120001c613000704000400005a139d0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000524c01000003000000eb03000035";
 
-std::string hex(const uint8_t* data, size_t len) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < len; ++i) {
-    out += digits[data[i] >> 4];
-    out += digits[data[i] & 15];
-  }
-  return out;
-}
+using test::hex;
 
 // Writes frame `seq` of `plan` into `buffer` (which keeps what earlier frames left).
 std::string write(const wire::TxStreamPlan& plan, std::vector<uint8_t>& buffer, uint16_t& last_sig, uint8_t lane,

@@ -12,6 +12,7 @@
 #include "dataplane/plan/stream_builder.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/wire/mac_control.hpp"
+#include "tests/support/hex_string.hpp"
 
 namespace lr::plan {
 namespace {
@@ -39,11 +40,7 @@ std::string error_of(const std::string& keys) {
   return "";
 }
 
-std::string hex(const uint8_t* data, size_t len) {
-  std::string out;
-  for (size_t i = 0; i < len; ++i) out += fmt::format("{:02x}", data[i]);
-  return out;
-}
+using test::hex;
 
 // The frame as sent (sequence 0), without the signature's 14 bytes at its end.
 std::string frame_of(const std::string& keys) {

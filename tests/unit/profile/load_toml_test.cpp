@@ -549,3 +549,72 @@ TEST(LoadToml, SwitchRefusals) {
 
 }  // namespace
 }  // namespace lr::profile
+
+namespace lr::profile {
+namespace {
+
+constexpr const char* kRoceStream = R"(
+[[stream]]
+name = "r"
+tx_port = "p0"
+)";
+
+TEST(LoadToml, RoceKeys) {
+  const Profile p = load(std::string(kMinimal) + kRoceStream + R"(frame_size = 1086
+udp = { src = 49152 }
+roce = { opcode = "rc-write-only", dest_qp = 0x11, psn = 100, pkey = 0x8001, va = 0x1000, rkey = 7 }
+[[stream]]
+name = "ud"
+tx_port = "p0"
+roce = { opcode = "ud-send-only", qkey = 0x11111111, src_qp = 2 }
+)");
+  const StreamCfg& s = p.streams[0];
+  ASSERT_TRUE(s.roce.has_value());
+  EXPECT_EQ(s.roce->opcode, 0x0A);
+  EXPECT_EQ(s.roce->dest_qp, 0x11u);
+  EXPECT_EQ(s.roce->psn, 100u);
+  EXPECT_EQ(s.roce->pkey, 0x8001);
+  EXPECT_EQ(s.roce->va, 0x1000u);
+  EXPECT_EQ(s.roce->rkey, 7u);
+  EXPECT_EQ(s.udp.dst, 4791);  // RoCEv2's port, set by the table
+  EXPECT_EQ(s.udp.src, 49152);
+  EXPECT_EQ(header_bytes(s), 14 + 20 + 8 + 12 + 16);
+  EXPECT_EQ(roce_payload_bytes(s, 1086), 1086 - 4 - 4 - 70);
+  const StreamCfg& ud = p.streams[1];
+  EXPECT_EQ(ud.roce->opcode, 0x64);
+  EXPECT_EQ(ud.roce->qkey, 0x11111111u);
+  EXPECT_EQ(ud.roce->src_qp, 2u);
+  // Without a frame size, the smallest RoCEv2 frame this stream can send.
+  EXPECT_EQ(ud.frame.sizes, (std::vector<uint16_t>{86}));
+}
+
+TEST(LoadToml, RoceRefusals) {
+  const std::string stream = std::string(kMinimal) + kRoceStream;
+  EXPECT_EQ(error_of(stream + "roce = { opcode = \"rc-read-request\" }\n"),
+            "test.toml:9:19: key 'stream[0].roce.opcode': 'rc-read-request' is not a single-packet opcode linerate "
+            "sends (rc-send-only, rc-write-only, uc-send-only, uc-write-only, ud-send-only)");
+  EXPECT_EQ(error_of(stream + "roce = { dest_qp = 0x1000000 }\n"),
+            "test.toml:9:20: key 'stream[0].roce.dest_qp': 16777216 is out of range [0, 16777215]");
+  EXPECT_EQ(error_of(stream + "roce = { rkey = 5 }\n"),
+            "test.toml:9:17: key 'stream[0].roce.rkey': belongs to the RETH of an RDMA WRITE; opcode 'rc-send-only' "
+            "has none");
+  EXPECT_EQ(error_of(stream + "roce = { opcode = \"rc-write-only\", qkey = 5 }\n"),
+            "test.toml:9:43: key 'stream[0].roce.qkey': belongs to the DETH of a UD opcode; opcode 'rc-write-only' "
+            "has none");
+  EXPECT_EQ(error_of(stream + "udp = { dst = 5000 }\nroce = {}\n"),
+            "test.toml:9:7: key 'stream[0].udp.dst': a RoCEv2 stream goes to UDP port 4791 (leave udp.dst out)");
+  EXPECT_EQ(error_of(stream + "frame_size = [128, 256]\nroce = {}\n"),
+            "test.toml:9:14: key 'stream[0].frame_size': a RoCEv2 stream sends one message size: give one frame size");
+  EXPECT_EQ(error_of(stream + "frame_size = 128\nroce = {}\n"),
+            "test.toml:9:14: key 'stream[0].frame_size': a 128-byte RoCEv2 frame has a 66-byte payload; InfiniBand "
+            "payloads are whole 4-byte words: 126 or 130 bytes fit");
+  EXPECT_EQ(error_of(stream + "frame_size = 74\nroce = {}\n"),
+            "test.toml:9:14: key 'stream[0].frame_size': stream 'r': a 74-byte frame cannot hold its 54 bytes of "
+            "headers, the 14-byte signature, the ICRC and the FCS; the smallest frame for this stream is 78 bytes");
+  EXPECT_EQ(error_of(stream + "kind = \"pfc\"\npriorities = [3]\nroce = {}\n"),
+            "test.toml:11:8: key 'stream[0].roce': a pfc stream sends MAC Control frames, which have no VLAN, IP or "
+            "UDP header");
+}
+
+}  // namespace
+}  // namespace lr::profile
