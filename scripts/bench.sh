@@ -7,6 +7,8 @@
 #   2. RX accounting per lcore (signature, sequence tracking, latency histogram) on
 #      bursts of 32 signed frames in mbufs: Google Benchmark, no PMD.
 #   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
+#   4. TX of RoCEv2 frames (BTH + RETH, PSN and ICRC per frame) on net_null, at the
+#      smallest RoCE write and at a 1024-byte payload: what the per-frame ICRC costs.
 # Usage: scripts/bench.sh [seconds per run, default 5] [TX runs each, default 5].
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 if grep -q "^HugePages_Free: *[1-9]" /proc/meminfo; then huge=on; tp_mem=(); else huge=off; tp_mem=(--no-huge -m 512); fi
 
-profile() {  # $1 device, $2 rx port or "", $3 rx_queues
+profile() {  # $1 device, $2 rx port or "", $3 rx_queues, $4 frame size (64), $5 more stream keys
   cat <<TOML
 [eal]
 lcores = "0-1"
@@ -38,12 +40,13 @@ speed = "100G"
 name = "bench"
 tx_port = "p0"
 $2
-frame_size = 64
+frame_size = ${4:-64}
 rate = "max"
 duration = "${secs}s"
 vlan = { id = 100, pcp = 3 }
 ipv4 = { src = "198.18.0.1", dst = "198.19.0.1" }
-udp = { src = 1024, dst = 5001 }
+udp = { src = 1024, dst = ${6:-5001} }
+${5:-}
 TOML
 }
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
@@ -86,6 +89,15 @@ profile net_ring0 'rx_port = "p0"' 1 > "$tmp/ring.toml"
 $bin -c "$tmp/ring.toml" -r "$tmp/ring.json" -q > /dev/null
 ring=$(json "$tmp/ring.json" "'%.2f Mpps, lost %d' % (r['streams'][0]['tx_pps_achieved'] / 1e6, r['streams'][0]['lost'])")
 
+# 4. RoCEv2 TX: one run each (no testpmd equivalent)
+roce_tx() {
+  profile net_null0 "" 0 "$1" 'roce = { opcode = "rc-write-only", dest_qp = 17 }' 4791 > "$tmp/roce.toml"
+  $bin -c "$tmp/roce.toml" -r "$tmp/roce.json" -q > /dev/null
+  json "$tmp/roce.json" "'%.2f' % (r['streams'][0]['tx_pps_achieved'] / 1e6)"
+}
+roce_small=$(roce_tx 98)
+roce_large=$(roce_tx 1106)
+
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 echo "CPU: $cpu; $(nproc) CPUs; $secs s per run; hugepages: $huge; DPDK $(pkg-config --modversion libdpdk)"
 printf "%-64s %s\n" "benchmark (one lcore each)" "Mpps"
@@ -104,3 +116,5 @@ print('linerate TX / testpmd, run by run: %s; median %.2fx' % (' '.join('%.2f' %
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames in cache" "$rx_hot"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames from memory" "$rx_cold"
 printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"
+printf "%-64s %s\n" "TX RoCEv2 98 B (VLAN, BTH + RETH, PSN + ICRC per frame), net_null" "$roce_small"
+printf "%-64s %s\n" "TX RoCEv2 1106 B (same, 1024-byte payload), net_null" "$roce_large"

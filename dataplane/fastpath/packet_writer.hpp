@@ -91,15 +91,15 @@ inline uint64_t vary_value(const wire::VaryPlan& v, const FrameCursor& c, uint8_
   const uint16_t l4 = plan.l4_offset;
   const auto sig_at = static_cast<uint16_t>(size.data_len - kIcrcBytes - kSignatureBytes);
   write_signature(frame + sig_at, sig);
-  if (!plan.ipv6) store_be16(frame + plan.l3_offset + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
+  // The PSN with the byte before it (AckReq, 0) as one 4-byte store, which the CRC's
+  // 4-byte loads (aligned to it from the IP header) read back without a stall.
   const auto psn_at = static_cast<uint16_t>(l4 + 8 + kBthPsnOffset);
-  const auto value = static_cast<uint32_t>((plan.roce_first_psn + seq) & 0xFFFFFF);
-  frame[psn_at] = static_cast<uint8_t>(value >> 16);
-  frame[psn_at + 1] = static_cast<uint8_t>(value >> 8);
-  frame[psn_at + 2] = static_cast<uint8_t>(value);
+  store_be32(frame + psn_at - 1, static_cast<uint32_t>((plan.roce_first_psn + seq) & 0xFFFFFF));
   const RoceIcrcLayout layout{plan.l3_offset, plan.roce_headers_end, size.data_len, kSignatureBytes, plan.ipv6};
-  const uint32_t icrc = roce_icrc(frame, layout, plan.icrc_zero_skip.data());
+  const uint32_t icrc = roce_icrc(frame, layout, plan.icrc_mask.data(), plan.icrc_zero_skip.data());
   store_icrc(frame, size.data_len, icrc);
+  // After the CRC, which masks it: a 2-byte store under its 4-byte load would stall it.
+  if (!plan.ipv6) store_be16(frame + plan.l3_offset + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
   if (!plan.ipv6) return;
   const auto odd = [l4](uint16_t at) { return ((at - l4) & 1) != 0; };
   const auto icrc_at = static_cast<uint16_t>(size.data_len - kIcrcBytes);

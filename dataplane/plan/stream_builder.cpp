@@ -98,6 +98,9 @@ void write_roce_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
   const uint16_t data_len = static_cast<uint16_t>(s.frame.sizes.front() - kFcsBytes);
   const auto zeros = static_cast<uint32_t>(data_len - wire::kIcrcBytes - wire::kSignatureBytes - plan.roce_headers_end);
   wire::crc32_zero_skip_table(zeros, plan.icrc_zero_skip.data());
+  plan.icrc_mask.resize(plan.roce_headers_end - plan.l3_offset);
+  wire::roce_icrc_mask({plan.l3_offset, plan.roce_headers_end, data_len, wire::kSignatureBytes, plan.ipv6},
+                       plan.icrc_mask.data());
 }
 
 VaryPlan make_vary(const profile::VaryCfg& cfg, const profile::StreamCfg& s, const TxStreamPlan& plan) {

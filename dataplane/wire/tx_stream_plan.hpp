@@ -59,7 +59,8 @@ struct TxStreamPlan {
   using allocator_type = std::pmr::polymorphic_allocator<std::byte>;
   TxStreamPlan() = default;
   explicit TxStreamPlan(allocator_type memory)
-      : template_bytes(memory), sizes(memory), size_schedule(memory), vary(memory), icrc_zero_skip(memory) {}
+      : template_bytes(memory), sizes(memory), size_schedule(memory), vary(memory), icrc_zero_skip(memory),
+        icrc_mask(memory) {}
   TxStreamPlan(const TxStreamPlan&) = default;
   TxStreamPlan& operator=(const TxStreamPlan&) = default;
 
@@ -83,6 +84,7 @@ struct TxStreamPlan {
   std::pmr::vector<uint16_t> size_schedule;  ///< multi-size, not random: index into sizes, cycled by sequence
   std::pmr::vector<VaryPlan> vary;           ///< at most kMaxVaryFields
   std::pmr::vector<uint32_t> icrc_zero_skip; ///< roce: crc32_skip_zeros over the zero payload (1024 entries)
+  std::pmr::vector<uint8_t> icrc_mask;       ///< roce: roce_icrc_mask, from l3_offset to roce_headers_end
 };
 
 }  // namespace lr::wire

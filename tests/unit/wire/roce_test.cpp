@@ -29,6 +29,23 @@ TEST(Crc32, IsTheEthernetCrc) {
   // The check value of CRC-32/ISO-HDLC: "123456789" -> 0xCBF43926.
   const uint8_t digits[] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
   EXPECT_EQ(~crc32_raw(0xFFFFFFFFu, digits, sizeof digits), 0xCBF43926u);
+  // By slices of 8 and byte by byte alike, at every length and with a mask OR-ed in.
+  std::vector<uint8_t> bytes(77);
+  std::vector<uint8_t> mask(77);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = static_cast<uint8_t>(i * 131 + 7);
+    mask[i] = i % 5 == 0 ? 0xFF : i % 7 == 0 ? 0x0F : 0;
+  }
+  for (size_t len = 0; len <= bytes.size(); ++len) {
+    uint32_t one_by_one = 0x12345678u;
+    uint32_t masked_one_by_one = 0x12345678u;
+    for (size_t i = 0; i < len; ++i) {
+      one_by_one = kCrc32Table[(one_by_one ^ bytes[i]) & 0xFF] ^ (one_by_one >> 8);
+      masked_one_by_one = kCrc32Table[(masked_one_by_one ^ (bytes[i] | mask[i])) & 0xFF] ^ (masked_one_by_one >> 8);
+    }
+    EXPECT_EQ(crc32_raw(0x12345678u, bytes.data(), len), one_by_one) << len;
+    EXPECT_EQ(crc32_raw(0x12345678u, bytes.data(), len, mask.data()), masked_one_by_one) << len;
+  }
 }
 
 // An IPv4 RoCEv2 frame with a non-zero payload only at its tail: the ICRC by pieces
@@ -42,6 +59,8 @@ TEST(RoceIcrc, EqualsTheCrcOfTheMaskedPacket) {
   const RoceIcrcLayout layout{14, 14 + 20 + 8 + 12, data_len, kSignatureBytes, false};
   std::vector<uint32_t> skip(1024);
   crc32_zero_skip_table(40, skip.data());
+  std::vector<uint8_t> mask(layout.headers_end - layout.l3_offset);
+  roce_icrc_mask(layout, mask.data());
 
   std::vector<uint8_t> masked(8, 0xFF);
   masked.insert(masked.end(), frame.begin() + 14, frame.end() - 4);
@@ -50,15 +69,15 @@ TEST(RoceIcrc, EqualsTheCrcOfTheMaskedPacket) {
   masked[8 + 10] = masked[8 + 11] = 0xFF;        // IPv4 checksum
   masked[8 + 26] = masked[8 + 27] = 0xFF;        // UDP checksum
   masked[8 + 32] = 0xFF;                         // BTH byte 4
-  EXPECT_EQ(roce_icrc(frame.data(), layout, skip.data()), ~crc32_raw(0xFFFFFFFFu, masked.data(), masked.size()));
+  EXPECT_EQ(roce_icrc(frame.data(), layout, mask.data(), skip.data()), ~crc32_raw(0xFFFFFFFFu, masked.data(), masked.size()));
   // A router's changes to the masked fields leave the ICRC as it was.
-  const uint32_t before = roce_icrc(frame.data(), layout, skip.data());
+  const uint32_t before = roce_icrc(frame.data(), layout, mask.data(), skip.data());
   frame[14 + 1] ^= 0x03;  // ECN marked CE
   frame[14 + 8] -= 1;     // TTL
   frame[14 + 10] ^= 0x55;
-  EXPECT_EQ(roce_icrc(frame.data(), layout, skip.data()), before);
+  EXPECT_EQ(roce_icrc(frame.data(), layout, mask.data(), skip.data()), before);
   frame[14 + 20 + 8 + 5] ^= 1;  // but not the destination QP's
-  EXPECT_NE(roce_icrc(frame.data(), layout, skip.data()), before);
+  EXPECT_NE(roce_icrc(frame.data(), layout, mask.data(), skip.data()), before);
 }
 
 TEST(RoceSignature, FoundBeforeTheIcrc) {
