@@ -38,6 +38,8 @@ std::string plan_text(const api::RunPlan& plan) {
         out += fmt::format("    rx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
     for (const api::QueuePlan& q : p.tx_queues)
       out += fmt::format("    tx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
+    // Said where it is not the plain case: PFC / PAUSE through the kernel, or not at all.
+    if (!p.mac_control_tx.empty() && p.mac_control_tx != "PMD") out += "    MAC Control TX: " + p.mac_control_tx + "\n";
   }
   for (const api::StreamPlan& s : plan.streams) {
     std::string lanes;
@@ -153,6 +155,12 @@ std::string pause_text(const std::vector<api::PortReport>& ports) {
                          m->first_s, m->last_s);
       for (const api::PauseClassReport& c : m->pfc) out += pause_class_line(fmt::format("priority {}", c.priority), c);
       if (m->pause) out += pause_class_line("PAUSE", *m->pause);
+    }
+    if (const auto& n = p.mac_control_netdev) {
+      out += fmt::format("port {}: MAC Control frames sent through kernel netdev {} (AF_PACKET): {} taken by the "
+                         "kernel, {} refused{}\n",
+                         p.name, n->netdev, n->frames_sent, n->send_failures,
+                         n->last_error.empty() ? std::string() : " (last: " + n->last_error + ")");
     }
     if (!p.nic_pause.empty()) {
       out += fmt::format("port {}: the NIC's pause counters (frames it consumed or sent itself)\n", p.name);

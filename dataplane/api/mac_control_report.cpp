@@ -109,6 +109,16 @@ MacControlReport mac_control_from_json(const json& j) {
   return m;
 }
 
+json to_json(const MacControlNetdevReport& n) {
+  return json{{"netdev", n.netdev}, {"frames_sent", n.frames_sent}, {"send_failures", n.send_failures},
+              {"last_error", n.last_error}};
+}
+
+MacControlNetdevReport mac_control_netdev_from_json(const json& j) {
+  return {j.value("netdev", std::string()), j.value("frames_sent", uint64_t{0}), j.value("send_failures", uint64_t{0}),
+          j.value("last_error", std::string())};
+}
+
 NicPauseReport nic_pause_from_json(const json& j) {
   NicPauseReport n;
   n.priority = j.value("priority", 0);

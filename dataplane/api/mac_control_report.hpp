@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace lr::api {
@@ -43,6 +44,15 @@ struct NicPauseReport {
   std::optional<uint64_t> tx_duration_us;  ///< canonical tx_pause_duration_us_prio<p>
 };
 
+/// A port's MAC Control frames sent through its kernel netdev (mac_control_tx): what the
+/// kernel took and refused. The streams count the frames their lanes handed over.
+struct MacControlNetdevReport {
+  std::string netdev;
+  uint64_t frames_sent = 0;
+  uint64_t send_failures = 0;
+  std::string last_error;  ///< "" or the last refusal's strerror
+};
+
 /// The per-priority pause counters among a port's merged counters, ascending by
 /// priority: every priority with a counter, or none when all of them are zero.
 std::vector<NicPauseReport> nic_pause_counters(const std::vector<NicCounter>& counters);
@@ -50,7 +60,9 @@ std::vector<NicPauseReport> nic_pause_counters(const std::vector<NicCounter>& co
 nlohmann::json to_json(const PauseClassReport& c);
 nlohmann::json to_json(const MacControlReport& m);
 nlohmann::json to_json(const NicPauseReport& n);
+nlohmann::json to_json(const MacControlNetdevReport& n);
 MacControlReport mac_control_from_json(const nlohmann::json& j);
+MacControlNetdevReport mac_control_netdev_from_json(const nlohmann::json& j);
 NicPauseReport nic_pause_from_json(const nlohmann::json& j);
 
 }  // namespace lr::api

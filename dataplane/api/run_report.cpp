@@ -145,6 +145,7 @@ void port_plan_fields(P& p, Fn&& fn) {
   fn("rx_queues", p.rx_queues);
   fn("tx_queues", p.tx_queues);
   fn("rx_not_polled", p.rx_not_polled);
+  fn("mac_control_tx", p.mac_control_tx);
 }
 
 template <class S, class Fn>
@@ -288,6 +289,7 @@ json to_json(const PortReport& p) {
     j["settings_changed"] = std::move(changes);
   }
   if (p.mac_control) j["mac_control"] = to_json(*p.mac_control);
+  if (p.mac_control_netdev) j["mac_control_netdev"] = to_json(*p.mac_control_netdev);
   if (!p.nic_pause.empty()) {
     json pause = json::array();
     for (const NicPauseReport& n : p.nic_pause) pause.push_back(to_json(n));
@@ -349,6 +351,7 @@ PortReport port_report_from_json(const json& j) {
   }
   for (const json& c : j.value("settings_changed", json::array())) p.settings_changed.push_back(setting_change_from_json(c));
   if (const auto it = j.find("mac_control"); it != j.end()) p.mac_control = mac_control_from_json(*it);
+  if (const auto it = j.find("mac_control_netdev"); it != j.end()) p.mac_control_netdev = mac_control_netdev_from_json(*it);
   for (const json& n : j.value("nic_pause", json::array())) p.nic_pause.push_back(nic_pause_from_json(n));
   return p;
 }

@@ -137,6 +137,7 @@ struct PortReport {
   uint64_t rx_no_signature = 0;   ///< frames linerate received without a signature
   uint64_t rx_after_drain = 0;    ///< frames still queued when the drain interval ended
   std::optional<MacControlReport> mac_control;  ///< when linerate received MAC Control frames (PFC, PAUSE)
+  std::optional<MacControlNetdevReport> mac_control_netdev;  ///< when it sent them through the kernel netdev
   // A run report's ports only (empty elsewhere): read after the drain, before the ports stop.
   std::vector<NicCounter> nic_counters;
   std::vector<LinkEventReport> link_events;
@@ -218,6 +219,7 @@ struct PortPlan {
   std::vector<QueuePlan> rx_queues;
   std::vector<QueuePlan> tx_queues;
   std::string rx_not_polled;     ///< "" or why the RX queues are not polled
+  std::string mac_control_tx = {};  ///< how PFC / PAUSE streams leave: "PMD", "kernel netdev X (AF_PACKET)", "none: why"
 };
 
 struct StreamPlan {

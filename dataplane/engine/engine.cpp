@@ -18,6 +18,7 @@
 #include "dataplane/common/utc_time.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
 #include "dataplane/fastpath/worker.hpp"
+#include "dataplane/plan/mac_control_path.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/run_state.hpp"
 #include "dataplane/plan/stream_builder.hpp"
@@ -55,13 +56,28 @@ Engine::State::~State() {
   if (controls) controls->restore_settings();  // a no-op for what finish or the caller put back
   controls.reset();
   for (EthdevPort& p : ports) p.close();  // before the stream pools go: TX queues hold their mbufs
-  run = RunState{};
+  run.reset();
+}
+
+std::vector<std::string> Engine::State::kernel_netdevs() const {
+  std::vector<std::string> names;
+  for (const EthdevPort& p : ports) {
+    const PortControl* control = controls ? controls->find(p.name()) : nullptr;
+    names.push_back(control != nullptr ? control->netdev_name() : std::string());
+  }
+  return names;
+}
+
+std::string Engine::State::mac_control_tx(size_t port) const {
+  const EthdevPort& p = ports[port];
+  const std::vector<std::string> netdevs = kernel_netdevs();
+  return plan::mac_control_path(p.cfg().mac_control_tx, p.info().driver, netdevs[port]).describe();
 }
 
 Result<void> Engine::State::build_run_state() {
-  run = RunState{};  // the old one first: its pools and arrays go before new ones are made
-  auto ok = build_run(run, RunInputs{profile.streams, profile, ports, lcore_plan, workers, tsc_hz});
-  if (!ok) run = RunState{};
+  run.reset();  // the old one first: its pools and arrays go before new ones are made
+  auto ok = build_run(run, RunInputs{profile.streams, profile, ports, lcore_plan, workers, tsc_hz, kernel_netdevs()});
+  if (!ok) run.reset();
   return ok;
 }
 
@@ -215,6 +231,7 @@ api::RunPlan Engine::plan() const {
     for (const QueueAssignment& a : st.lcore_plan.tx)
       if (a.port_index == p) pp.tx_queues.push_back({a.queue_id, a.lcore_id, a.cross_numa});
     pp.rx_not_polled = rx_not_polled_reason(port, st.profile.streams);
+    pp.mac_control_tx = st.mac_control_tx(p);
     out.ports.push_back(std::move(pp));
   }
   for (const StreamState& s : st.run.streams) {

@@ -52,6 +52,10 @@ struct Engine::State {
   Result<void> build_switches(const std::vector<unsigned>& lcores);
   /// A new RunState for the profile's streams. Errors: as build_run.
   Result<void> build_run_state();
+  /// Per port, its kernel netdev ("" if none, or before the port controls exist).
+  std::vector<std::string> kernel_netdevs() const;
+  /// Per port, how its MAC Control frames leave (plan::mac_control_path).
+  std::string mac_control_tx(size_t port) const;
   void stop_lcores();
   /// The port named `name`. Errors: kInvalid.
   Result<EthdevPort*> port_named(const std::string& name);

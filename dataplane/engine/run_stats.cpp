@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <optional>
 
 #include "dataplane/common/line_rate.hpp"
@@ -205,6 +206,12 @@ PortReport Engine::State::collect_port(size_t index) const {
       if (l.rxqs[i].port_id == p.port_id()) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);
   r.rx_after_drain = p.rx_after_drain();
   r.mac_control = mac_control_report(run.lcores, p.port_id(), r.speed_bps, start_tsc, tsc_hz);
+  if (index < run.netdev_senders.size() && run.netdev_senders[index] != nullptr) {
+    const NetdevMacSender& sender = *run.netdev_senders[index];
+    const NetdevMacSender::Counts c = sender.counts();
+    r.mac_control_netdev = api::MacControlNetdevReport{sender.ifname(), c.sent, c.send_failures,
+                                                        c.last_errno != 0 ? std::strerror(c.last_errno) : ""};
+  }
   return r;
 }
 

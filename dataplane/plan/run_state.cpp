@@ -14,6 +14,7 @@
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/fastpath/worker.hpp"
+#include "dataplane/plan/mac_control_path.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/stream_builder.hpp"
 
@@ -72,16 +73,24 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
                                                              cfg.frame.largest() - 14 - kFcsBytes - (cfg.vlan ? 4 : 0)))
                                           .error()));
     }
-    // i40e installs a TX filter for EtherType 0x8808 that no DPDK application can lift:
-    // the frames would be counted sent and never leave.
-    if (cfg.kind != profile::StreamKind::kUdp && tx.info().driver == "net_i40e")
-      return std::unexpected(at_key(cfg, i, "kind",
-                                    make_error(Errc::kNotSupported,
-                                               fmt::format("stream '{}': port '{}' (net_i40e) cannot send MAC Control "
-                                                           "frames: the i40e driver drops EtherType 0x8808 on transmit; "
-                                                           "send them from a port whose driver passes them (e.g. mlx5)",
-                                                           cfg.name, tx.name()))
-                                        .error()));
+    // MAC Control frames through the PMD, or through the port's kernel netdev where the
+    // PMD drops them (or the profile says so).
+    if (cfg.kind != profile::StreamKind::kUdp) {
+      const std::string netdev = s.tx_port < in.kernel_netdevs.size() ? in.kernel_netdevs[s.tx_port] : std::string();
+      const plan::MacControlPath path = plan::mac_control_path(tx.cfg().mac_control_tx, tx.info().driver, netdev);
+      if (!path.refusal.empty())
+        return std::unexpected(at_key(cfg, i, "kind",
+                                      make_error(Errc::kNotSupported,
+                                                 fmt::format("stream '{}': port '{}' ({}) cannot send MAC Control "
+                                                             "frames: {}", cfg.name, tx.name(), tx.info().driver,
+                                                             path.refusal))
+                                          .error()));
+      if (path.through_netdev && run.netdev_senders[s.tx_port] == nullptr) {
+        auto sender = NetdevMacSender::open(tx.name(), path.netdev, tx.cfg().tx_queues);
+        if (!sender) return std::unexpected(at_key(cfg, i, "kind", sender.error()));
+        run.netdev_senders[s.tx_port] = std::move(*sender);
+      }
+    }
     auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
     if (!pps) return std::unexpected(at_key(cfg, i, "rate", pps.error()));
     s.pps = *pps;
@@ -159,6 +168,8 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       t.plan = stream.plan.data();
       t.pool = stream.pool.get();
       t.port_id = in.ports[stream.tx_port].port_id();
+      if (cfg.kind != profile::StreamKind::kUdp && run.netdev_senders[stream.tx_port] != nullptr)
+        t.port_id = run.netdev_senders[stream.tx_port]->sink_port_id();  // to the kernel netdev
       t.queue_id = stream.lanes[lane].first;
       t.lane = static_cast<uint8_t>(lane);
       t.headers_fixed = fast::headers_fixed(stream.plan[0]);
@@ -247,6 +258,7 @@ Result<void> build_run(RunState& run, const RunInputs& in) {
                                                     "the link reports none: set `speed`", in.ports[p].name()));
   run.port_pauses = NumaArray<fast::PortPause>::make(in.ports.size(), SOCKET_ID_ANY);
   if (!run.port_pauses.ok()) return make_error(Errc::kNoMemory, "the ports' pause state");
+  run.netdev_senders.resize(in.ports.size());
   if (auto ok = build_streams(run, in); !ok) return ok;
   std::vector<plan::PortLoad> loads;
   for (const StreamState& s : run.streams) {

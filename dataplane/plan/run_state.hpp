@@ -20,6 +20,7 @@
 #include "dataplane/eal/numa_alloc.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
 #include "dataplane/port/ethdev_port.hpp"
+#include "dataplane/port/netdev_mac_sender.hpp"
 #include "dataplane/profile/profile.hpp"
 #include "dataplane/wire/tx_stream_plan.hpp"
 
@@ -76,6 +77,7 @@ struct RunInputs {
   const LcorePlan& lcore_plan;
   const std::vector<WorkerLcore>& workers;
   uint64_t tsc_hz = 0;
+  std::vector<std::string> kernel_netdevs = {};  ///< per port: its kernel netdev, "" if none
 };
 
 struct RunState {
@@ -83,6 +85,15 @@ struct RunState {
   std::vector<StreamState> streams;  ///< in the order of RunInputs::streams (the stream ids)
   std::vector<LcoreState> lcores;    ///< one per worker
   std::vector<std::string> warnings; ///< about this set of streams (a "max" stream beside paced ones)
+  /// Per port, where its MAC Control streams go through the kernel netdev. After `streams`:
+  /// destroyed first, it frees the frames still in its ring before their pools go.
+  std::vector<std::unique_ptr<NetdevMacSender>> netdev_senders;
+
+  /// Empty again, the senders first (an assignment would free the pools before them).
+  void reset() {
+    netdev_senders.clear();
+    *this = RunState{};
+  }
 };
 
 /// "" when the port's RX queues are polled, else why not: net_null's RX is an endless

@@ -262,6 +262,12 @@ PortCfg read_port(TableReader& in) {
     if (!port.pfc_honour) in.fail(node, "pfc_reaction_delay", "needs pfc_honour = true");
   }
   if (const toml::table* map = in.subtable("dscp_to_priority")) port.dscp_to_priority = read_dscp_map(in, *map);
+  if (auto v = in.string("mac_control_tx")) {
+    if (*v == "auto") port.mac_control_tx = MacControlTx::kAuto;
+    else if (*v == "pmd") port.mac_control_tx = MacControlTx::kPmd;
+    else if (*v == "netdev") port.mac_control_tx = MacControlTx::kNetdev;
+    else in.fail(in.find("mac_control_tx"), "mac_control_tx", fmt::format("'{}' is not auto, pmd or netdev", *v));
+  }
   if (auto v = in.strings("flow_rules",
                           "expected an array of rules, e.g. [\"pattern eth / udp dst is 4791 actions queue index 1\"]"))
     port.flow_rules = std::move(*v);

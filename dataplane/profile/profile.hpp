@@ -45,6 +45,9 @@ struct RunCfg {
   bool live = true;                  ///< print a line per second while traffic runs
 };
 
+/// The path a port's MAC Control frames take on transmit.
+enum class MacControlTx : uint8_t { kAuto, kPmd, kNetdev };
+
 struct PortCfg {
   std::string name;
   std::string device;               ///< PCI address, or a vdev string such as "net_ring0"
@@ -68,6 +71,9 @@ struct PortCfg {
   /// React in software to PFC / PAUSE frames received here: a priority's XOFF holds the
   /// port's TX lanes of that priority (PAUSE: all of them) for the time its quanta ask.
   bool pfc_honour = false;
+  /// How its MAC Control streams (PFC, PAUSE) leave: through the PMD, through the port's
+  /// kernel netdev (AF_PACKET), or automatically (the PMD unless it is known to drop them).
+  MacControlTx mac_control_tx = MacControlTx::kAuto;
   /// Between a frame's arrival and the pause taking effect: as quanta at the port's speed,
   /// or as nanoseconds (one of the two).
   std::optional<uint32_t> pfc_reaction_delay_quanta;

@@ -131,17 +131,22 @@ class NetnsCase(DataplaneCase):
     def nsexec(self, *cmd):
         sh("ip", "netns", "exec", self.ns, *cmd)
 
-    def make_bridged_veths(self):
-        """lra ==veth== bra -- br0 -- brb ==veth== lrb, all up, without IPv6 (whose ND and
-        MLD frames would mix with the test's)."""
+    def make_veth_pairs(self, *pairs):
+        """Each (a, b) a veth pair, up, in a namespace without IPv6 (whose ND and MLD
+        frames would mix with the test's)."""
         self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
-        self.nsexec("ip", "link", "add", "lra", "type", "veth", "peer", "name", "bra")
-        self.nsexec("ip", "link", "add", "lrb", "type", "veth", "peer", "name", "brb")
+        for a, b in pairs:
+            self.nsexec("ip", "link", "add", a, "type", "veth", "peer", "name", b)
+            for dev in (a, b):
+                self.nsexec("ip", "link", "set", dev, "up")
+
+    def make_bridged_veths(self):
+        """lra ==veth== bra -- br0 -- brb ==veth== lrb, all up."""
+        self.make_veth_pairs(("lra", "bra"), ("lrb", "brb"))
         self.nsexec("ip", "link", "add", "br0", "type", "bridge")
         for port in ("bra", "brb"):
             self.nsexec("ip", "link", "set", port, "master", "br0")
-        for dev in ("lra", "bra", "lrb", "brb", "br0"):
-            self.nsexec("ip", "link", "set", dev, "up")
+        self.nsexec("ip", "link", "set", "br0", "up")
 
     def run_in_netns(self, profile_text, *args):
         return self.run_dataplane(profile_text, *args, prefix=["ip", "netns", "exec", self.ns])

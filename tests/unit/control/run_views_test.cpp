@@ -288,6 +288,29 @@ TEST(RunReportJson, SwitchesRoundTripAndShow) {
   EXPECT_NE(run_table(back).find("switch 'dut'"), std::string::npos);
 }
 
+TEST(RunViews, MacControlThroughTheNetdevInThePlanTheTableAndTheJson) {
+  api::RunPlan plan;
+  plan.ports.push_back({0, "a", "net_af_packet0,iface=lra", "net_af_packet", -1, false, true, 10'000'000'000, true,
+                        {{0, 1, false}}, {{0, 1, false}}, ""});
+  plan.ports[0].mac_control_tx = "kernel netdev lra (AF_PACKET)";
+  plan.ports.push_back(plan.ports[0]);
+  plan.ports[1].name = "b";
+  plan.ports[1].mac_control_tx = "PMD";  // the plain case says nothing
+  EXPECT_NE(plan_text(plan).find("    tx queue 0 -> lcore 1\n    MAC Control TX: kernel netdev lra (AF_PACKET)\n  port 0 'b'"),
+            std::string::npos)
+      << plan_text(plan);
+  EXPECT_EQ(api::to_json(api::run_plan_from_json(api::to_json(plan))), api::to_json(plan));
+
+  api::PortReport a;
+  a.name = "a";
+  a.mac_control_netdev = api::MacControlNetdevReport{"lra", 398, 2, "No buffer space available"};
+  EXPECT_EQ(pause_text({a}), "port a: MAC Control frames sent through kernel netdev lra (AF_PACKET): 398 taken by the "
+                             "kernel, 2 refused (last: No buffer space available)\n");
+  const nlohmann::json j = api::to_json(a);
+  EXPECT_EQ(j["mac_control_netdev"]["send_failures"], 2);
+  EXPECT_EQ(api::to_json(api::port_report_from_json(j)), j);
+}
+
 TEST(RunViews, RoceStreamInThePlanSaysItsHeaders) {
   api::RunPlan plan;
   api::StreamPlan roce{"rdma", "p0", std::string("p1"), 1086, 1e5, 0, 0, {{0, 1, false}}};

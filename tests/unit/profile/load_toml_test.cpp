@@ -588,6 +588,14 @@ roce = { opcode = "ud-send-only", qkey = 0x11111111, src_qp = 2 }
   EXPECT_EQ(ud.frame.sizes, (std::vector<uint16_t>{86}));
 }
 
+TEST(LoadToml, MacControlTxKey) {
+  EXPECT_EQ(load(std::string(kMinimal) + "mac_control_tx = \"netdev\"\n").ports[0].mac_control_tx, MacControlTx::kNetdev);
+  EXPECT_EQ(load(std::string(kMinimal) + "mac_control_tx = \"pmd\"\n").ports[0].mac_control_tx, MacControlTx::kPmd);
+  EXPECT_EQ(load(kMinimal).ports[0].mac_control_tx, MacControlTx::kAuto);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "mac_control_tx = \"kernel\"\n"),
+            "test.toml:5:18: key 'port[0].mac_control_tx': 'kernel' is not auto, pmd or netdev");
+}
+
 TEST(LoadToml, RoceRefusals) {
   const std::string stream = std::string(kMinimal) + kRoceStream;
   EXPECT_EQ(error_of(stream + "roce = { opcode = \"rc-read-request\" }\n"),
