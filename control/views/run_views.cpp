@@ -108,6 +108,18 @@ std::string stream_table(const std::vector<api::StreamReport>& streams) {
     if (s.paused_ns.value_or(0) != 0)
       out += fmt::format("stream '{}' held {:.3f} ms by PFC / PAUSE received on {}\n", s.name,
                          static_cast<double>(*s.paused_ns) / 1e6, s.tx_port);
+  // Timelines: where a received stream's frames stopped for a while (every bin: the report).
+  for (const api::StreamReport& s : streams) {
+    if (!s.timeline || !s.rx_port) continue;
+    const api::TimelineReport& t = *s.timeline;
+    const auto gap = api::longest_gap(t.rx);
+    const double ms = t.bin_s * 1e3;
+    out += fmt::format("stream '{}' timeline: {} bins of {:g} ms; ", s.name, t.rx.size(), ms);
+    out += gap ? fmt::format("no frame received for {} bin{}, from {:.3f} ms to {:.3f} ms\n", gap->bins,
+                             gap->bins == 1 ? "" : "s", static_cast<double>(gap->first_bin) * ms,
+                             static_cast<double>(gap->first_bin + gap->bins) * ms)
+               : std::string("frames received in every bin\n");
+  }
   return out;
 }
 

@@ -242,7 +242,39 @@ json to_json(const StreamReport& s) {
     latency_fields(s.latency, writer(latency));
     j["latency_ns"] = std::move(latency);
   }
+  if (s.timeline) j["timeline"] = to_json(*s.timeline);
   return j;
+}
+
+std::optional<TimelineGap> longest_gap(const std::vector<uint64_t>& bins) {
+  std::optional<TimelineGap> longest;
+  std::optional<size_t> last_busy;
+  for (size_t i = 0; i < bins.size(); ++i) {
+    if (bins[i] == 0) continue;
+    if (last_busy && i - *last_busy > 1) {
+      const TimelineGap gap{*last_busy + 1, i - *last_busy - 1};
+      if (!longest || gap.bins > longest->bins) longest = gap;
+    }
+    last_busy = i;
+  }
+  return longest;
+}
+
+json to_json(const TimelineReport& t) {
+  json j{{"bin_s", t.bin_s}, {"tx", t.tx}, {"rx", t.rx}};
+  if (t.tx_after != 0) j["tx_after"] = t.tx_after;
+  if (t.rx_after != 0) j["rx_after"] = t.rx_after;
+  return j;
+}
+
+TimelineReport timeline_from_json(const json& j) {
+  TimelineReport t;
+  t.bin_s = j.value("bin_s", 0.0);
+  t.tx = j.value("tx", std::vector<uint64_t>{});
+  t.rx = j.value("rx", std::vector<uint64_t>{});
+  t.tx_after = j.value("tx_after", uint64_t{0});
+  t.rx_after = j.value("rx_after", uint64_t{0});
+  return t;
 }
 
 json to_json(const NicCounter& c) {
@@ -290,6 +322,7 @@ json to_json(const PortReport& p) {
   }
   if (p.mac_control) j["mac_control"] = to_json(*p.mac_control);
   if (p.mac_control_netdev) j["mac_control_netdev"] = to_json(*p.mac_control_netdev);
+  if (p.mac_control_timeline) j["mac_control_timeline"] = to_json(*p.mac_control_timeline);
   if (!p.nic_pause.empty()) {
     json pause = json::array();
     for (const NicPauseReport& n : p.nic_pause) pause.push_back(to_json(n));
@@ -329,6 +362,7 @@ StreamReport stream_report_from_json(const json& j) {
   stream_rx_fields(s, reader(j));
   if (const auto it = j.find("latency_ns"); it != j.end() && it->is_object()) latency_fields(s.latency, reader(*it));
   if (const auto it = j.find("paused_ns"); it != j.end()) s.paused_ns = it->get<uint64_t>();
+  if (const auto it = j.find("timeline"); it != j.end()) s.timeline = timeline_from_json(*it);
   if (const auto it = j.find("ecn_received"); it != j.end()) {
     s.ecn = EcnCounts{it->at("not_ect").get<uint64_t>(), it->at("ect1").get<uint64_t>(), it->at("ect0").get<uint64_t>(),
                       it->at("ce").get<uint64_t>()};
@@ -352,6 +386,7 @@ PortReport port_report_from_json(const json& j) {
   for (const json& c : j.value("settings_changed", json::array())) p.settings_changed.push_back(setting_change_from_json(c));
   if (const auto it = j.find("mac_control"); it != j.end()) p.mac_control = mac_control_from_json(*it);
   if (const auto it = j.find("mac_control_netdev"); it != j.end()) p.mac_control_netdev = mac_control_netdev_from_json(*it);
+  if (const auto it = j.find("mac_control_timeline"); it != j.end()) p.mac_control_timeline = timeline_from_json(*it);
   for (const json& n : j.value("nic_pause", json::array())) p.nic_pause.push_back(nic_pause_from_json(n));
   return p;
 }

@@ -67,6 +67,16 @@ struct RateChange {
   double target_pps = 0;  ///< 0: unpaced ("max")
 };
 
+/// Frames counted in fixed time bins since the run's start ([run] timeline), up to the
+/// last bin with a frame in it; `after` what came after the span the bins cover.
+struct TimelineReport {
+  double bin_s = 0;
+  std::vector<uint64_t> tx;  ///< a stream's frames sent per bin (a port's: empty)
+  std::vector<uint64_t> rx;  ///< frames received per bin (a port's: MAC Control frames)
+  uint64_t tx_after = 0;
+  uint64_t rx_after = 0;
+};
+
 struct StreamReport {
   std::string name;
   std::string tx_port;
@@ -93,6 +103,7 @@ struct StreamReport {
   std::optional<uint64_t> paused_ns;
   /// A stream sending ECN-capable frames (ecn set), with an RX port: the codepoints received.
   std::optional<EcnCounts> ecn;
+  std::optional<TimelineReport> timeline;  ///< [run] timeline: its frames sent and received per bin
 };
 
 /// One counter of a port's merged view (every source: ethdev, xstats, the kernel's).
@@ -138,6 +149,7 @@ struct PortReport {
   uint64_t rx_after_drain = 0;    ///< frames still queued when the drain interval ended
   std::optional<MacControlReport> mac_control;  ///< when linerate received MAC Control frames (PFC, PAUSE)
   std::optional<MacControlNetdevReport> mac_control_netdev;  ///< when it sent them through the kernel netdev
+  std::optional<TimelineReport> mac_control_timeline;  ///< [run] timeline: MAC Control frames received per bin (rx)
   // A run report's ports only (empty elsewhere): read after the drain, before the ports stop.
   std::vector<NicCounter> nic_counters;
   std::vector<LinkEventReport> link_events;
@@ -244,6 +256,17 @@ struct RunPlan {
   std::vector<SwitchPlan> switches;  ///< the software switches (`[[switch]]`)
   std::vector<std::string> warnings;  ///< about the ports and these streams, before traffic
 };
+
+/// The longest run of empty bins between two bins with frames (a pause, a loss burst):
+/// its first bin and length; none when the frames never stopped.
+struct TimelineGap {
+  size_t first_bin = 0;
+  size_t bins = 0;
+};
+std::optional<TimelineGap> longest_gap(const std::vector<uint64_t>& bins);
+
+nlohmann::json to_json(const TimelineReport& t);
+TimelineReport timeline_from_json(const nlohmann::json& j);
 
 /// The plan as the `plan` method returns it, and back.
 nlohmann::json to_json(const RunPlan& plan);

@@ -283,6 +283,7 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
   for (LcoreState& l : st.run.lcores) {
     LR_CHECK(l.ctx.size() == 1);
     l.ctx[0].start_tsc = st.start_tsc;
+    l.ctx[0].timeline_clock.start_tsc = st.start_tsc;
     for (size_t i = 0; i < l.lanes.size(); ++i) {
       fast::TxLane& lane = l.lanes[i];
       lane.start_tsc = st.start_tsc;  // before launch: no race

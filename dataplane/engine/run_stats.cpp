@@ -111,6 +111,31 @@ std::optional<api::MacControlReport> mac_control_report(const std::vector<LcoreS
   return r;
 }
 
+// Adds a timeline's n + 1 bins (relaxed reads: live, its lcore may be counting) to `sum`.
+void add_timeline(std::vector<uint64_t>& sum, const fast::TimelineBins& t) {
+  if (t.bins == nullptr) return;
+  for (size_t i = 0; i < sum.size(); ++i) sum[i] += counter_read(t.bins[i]);
+}
+
+// Sums of n + 1 bins as a report: the last is what came after the span; the rest up to
+// the last bin with a frame in either.
+api::TimelineReport timeline_report(uint64_t bin_ns, std::vector<uint64_t> tx, std::vector<uint64_t> rx) {
+  api::TimelineReport r;
+  r.bin_s = static_cast<double>(bin_ns) / 1e9;
+  r.tx_after = tx.empty() ? 0 : tx.back();
+  r.rx_after = rx.empty() ? 0 : rx.back();
+  if (!tx.empty()) tx.pop_back();
+  if (!rx.empty()) rx.pop_back();
+  size_t used = 0;
+  for (size_t i = 0; i < std::max(tx.size(), rx.size()); ++i)
+    if ((i < tx.size() && tx[i] != 0) || (i < rx.size() && rx[i] != 0)) used = i + 1;
+  if (!tx.empty()) tx.resize(used);
+  if (!rx.empty()) rx.resize(used);
+  r.tx = std::move(tx);
+  r.rx = std::move(rx);
+  return r;
+}
+
 }  // namespace
 
 StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
@@ -175,6 +200,16 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     r.paused_ns = static_cast<uint64_t>(static_cast<double>(paused_tsc) * 1e9 / static_cast<double>(tsc_hz) /
                                         static_cast<double>(std::max<uint16_t>(stream.cfg.lanes, 1)));
   }
+  if (run.timeline_bins != 0) {
+    std::vector<uint64_t> tx(run.timeline_bins + size_t{1});
+    std::vector<uint64_t> rx(stream.cfg.rx_port ? tx.size() : 0);
+    for (const LcoreState& l : run.lcores) {
+      for (size_t i = 0; i < l.lanes.size(); ++i)
+        if (l.lane_refs[i].stream == s) add_timeline(tx, l.lanes[i].timeline);
+      if (!rx.empty() && s < l.streams.size()) add_timeline(rx, l.streams[s].timeline);
+    }
+    r.timeline = timeline_report(run.timeline_bin_ns, std::move(tx), std::move(rx));
+  }
   if (stream.cfg.rx_port) {
     r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);
     // Live, a frame can be received before its TX lane has counted its burst.
@@ -206,6 +241,14 @@ PortReport Engine::State::collect_port(size_t index) const {
       if (l.rxqs[i].port_id == p.port_id()) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);
   r.rx_after_drain = p.rx_after_drain();
   r.mac_control = mac_control_report(run.lcores, p.port_id(), r.speed_bps, start_tsc, tsc_hz);
+  if (run.timeline_bins != 0) {
+    std::vector<uint64_t> bins(run.timeline_bins + size_t{1});
+    for (const LcoreState& l : run.lcores)
+      for (size_t i = 0; i < l.rxqs.size(); ++i)
+        if (l.rxqs[i].port_id == p.port_id()) add_timeline(bins, l.rxqs[i].mac_control_timeline);
+    api::TimelineReport t = timeline_report(run.timeline_bin_ns, {}, std::move(bins));
+    if (!t.rx.empty() || t.rx_after != 0) r.mac_control_timeline = std::move(t);
+  }
   if (index < run.netdev_senders.size() && run.netdev_senders[index] != nullptr) {
     const NetdevMacSender& sender = *run.netdev_senders[index];
     const NetdevMacSender::Counts c = sender.counts();

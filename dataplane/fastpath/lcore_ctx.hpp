@@ -18,6 +18,7 @@
 #include "dataplane/fastpath/pacer.hpp"
 #include "dataplane/fastpath/pause_reaction.hpp"
 #include "dataplane/fastpath/seq_tracker.hpp"
+#include "dataplane/fastpath/timeline.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/wire/tx_stream_plan.hpp"
 
@@ -37,7 +38,8 @@ inline constexpr uint64_t kUnlimited = std::numeric_limits<uint64_t>::max();
 ///        touched only by streams that vary fields; line 2 then holds owner fields read
 ///        once per run or per rate change.
 ///   3    owner writes per burst, mgmt reads: counters.
-///   4    mgmt writes, owner reads once per iteration: rate and stop requests.
+///   4    mgmt writes, owner reads once per iteration: rate and stop requests; the
+///        timeline, set before launch.
 struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   // Lines 0-1.
   Pacer pacer;
@@ -73,6 +75,9 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   // changes nothing) and derives the catch-up from it.
   alignas(RTE_CACHE_LINE_SIZE) std::atomic<uint64_t> requested_interval_fp{0};
   std::atomic<bool> stop_request{false};  ///< finish this lane now
+  // Set by mgmt before launch, read by the owner once per burst (on the line it reads anyway).
+  TimelineBins timeline;                   ///< frames sent per bin ([run] timeline), or none
+  uint64_t timeline_bins_per_tsc_q64 = 0;  ///< with start_tsc, the bins' clock
 };
 
 static_assert(offsetof(TxLane, plan) < RTE_CACHE_LINE_SIZE + 1, "TxLane: the pacer and queue overflow line 0");
@@ -94,6 +99,7 @@ struct RxQueue {
   uint64_t no_signature = 0;  ///< frames without a valid linerate signature (MAC Control frames apart)
   PauseReaction* pause_reaction = nullptr;  ///< the port honours PFC / PAUSE (pfc_honour)
   MacControlCounts mac_control;  ///< after the per-burst counters: touched only by MAC Control frames
+  TimelineBins mac_control_timeline;  ///< MAC Control frames received per bin ([run] timeline), or none
 };
 
 /// What this lcore saw of one stream.
@@ -101,6 +107,7 @@ struct RxStream {
   bool enabled = false;       ///< the stream has an rx_port
   static constexpr uint8_t kInspectEcn = 1;         ///< ECN-capable frames: count the codepoints received
   static constexpr uint8_t kInspectMacControl = 2;  ///< MAC Control frames: count them for the port too
+  static constexpr uint8_t kInspectTimeline = 4;    ///< count its frames per time bin ([run] timeline)
   uint8_t inspect = 0;        ///< kInspect* flags: what its frames are read for beyond the signature
   uint16_t rx_port_id = 0;
   uint16_t n_lanes = 0;
@@ -111,6 +118,7 @@ struct RxStream {
   uint64_t misdelivered = 0;  ///< arrived on another port than the stream's rx_port
   LatencyHist latency;
   uint64_t ecn[4] = {};       ///< frames received per codepoint (wire::Ecn), with kInspectEcn; last: rarely touched
+  TimelineBins timeline;      ///< frames received per bin, with kInspectTimeline
 };
 
 struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
@@ -123,6 +131,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   uint32_t n_streams = 0;
   uint64_t ns_per_tsc_q32 = 0;  ///< nanoseconds per TSC cycle, Q32 (see tsc_ns_multiplier)
   uint64_t start_tsc = 0;  ///< common start of all lanes, set before launch
+  TimelineClock timeline_clock;  ///< the RX timelines' bins: start_tsc and the bin width
 
   // Written by mgmt. Release on store, acquire on load: the lcore then sees every
   // write mgmt made before asking it to stop.

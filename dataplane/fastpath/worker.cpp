@@ -119,6 +119,8 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
   }
   if (lane.remaining != kUnlimited) lane.remaining -= sent;
   counter_add(lane.tx_packets, sent);
+  if (lane.timeline.bins != nullptr) [[unlikely]]
+    timeline_add(lane.timeline, TimelineClock{lane.start_tsc, lane.timeline_bins_per_tsc_q64}, now_tsc, sent);
   counter_add(lane.tx_bytes, bytes);
   return sent;
 }
@@ -128,18 +130,22 @@ namespace {
 // Out of line: a MAC Control frame is rare next to the traffic, and its counting would
 // otherwise grow the per-frame loop.
 // Returns whether the frame was one.
-[[gnu::noinline, gnu::cold]] bool count_if_mac_control(RxQueue& queue, const rte_mbuf* m, uint64_t rx_tsc) noexcept {
+[[gnu::noinline, gnu::cold]] bool count_if_mac_control(RxQueue& queue, const rte_mbuf* m, uint64_t rx_tsc,
+                                                       const TimelineClock& clock) noexcept {
   const auto* frame = rte_pktmbuf_mtod(m, const uint8_t*);
   if (m->data_len != wire::kMacControlBytes || !wire::is_mac_control(frame, wire::kMacControlBytes)) return false;
   count_mac_control(queue.mac_control, frame, rx_tsc);
+  if (queue.mac_control_timeline.bins != nullptr) timeline_add(queue.mac_control_timeline, clock, rx_tsc, 1);
   if (queue.pause_reaction != nullptr) react_to_mac_control(*queue.pause_reaction, frame, rx_tsc);
   return true;
 }
 
 // What a stream's `inspect` flags ask of its frames beyond the signature. Out of line:
 // the streams that need it pay for it, the others one branch on a byte already loaded.
-[[gnu::noinline]] void inspect_frame(RxStream& stream, RxQueue& queue, const rte_mbuf* m, uint64_t rx_tsc) noexcept {
-  if ((stream.inspect & RxStream::kInspectMacControl) != 0) count_if_mac_control(queue, m, rx_tsc);
+[[gnu::noinline]] void inspect_frame(RxStream& stream, RxQueue& queue, const rte_mbuf* m, uint64_t rx_tsc,
+                                     const TimelineClock& clock) noexcept {
+  if ((stream.inspect & RxStream::kInspectMacControl) != 0) count_if_mac_control(queue, m, rx_tsc, clock);
+  if ((stream.inspect & RxStream::kInspectTimeline) != 0) timeline_add(stream.timeline, clock, rx_tsc, 1);
   if ((stream.inspect & RxStream::kInspectEcn) != 0) {
     const uint8_t ecn = wire::ecn_codepoint(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len);
     if (ecn != wire::kNoEcn) ++stream.ecn[ecn];
@@ -183,19 +189,19 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
     // without a signature (a device's), and in the streams that send them (ours), so
     // the signed traffic pays nothing for them.
     if (!found || sig.stream_id >= ctx.n_streams) {
-      if (!count_if_mac_control(queue, m, rx_tsc)) ++no_signature;
+      if (!count_if_mac_control(queue, m, rx_tsc, ctx.timeline_clock)) ++no_signature;
       continue;
     }
     RxStream& stream = ctx.rx_streams[sig.stream_id];
     if (!stream.enabled || sig.lane >= stream.n_lanes) {
-      if (!count_if_mac_control(queue, m, rx_tsc)) ++no_signature;
+      if (!count_if_mac_control(queue, m, rx_tsc, ctx.timeline_clock)) ++no_signature;
       continue;
     }
     if (queue.port_id != stream.rx_port_id) {
       // Counted apart, not in the stream's sequence: e.g. a port that hears its own
       // transmissions, or a switch flooding to the wrong port.
       ++stream.misdelivered;
-      if (stream.inspect != 0) [[unlikely]] count_if_mac_control(queue, m, rx_tsc);
+      if (stream.inspect != 0) [[unlikely]] count_if_mac_control(queue, m, rx_tsc, ctx.timeline_clock);
       continue;
     }
     SeqTracker& tracker = stream.lanes[sig.lane];
@@ -205,7 +211,7 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
     stream.latency.record(latency_ns);
     if (latency_ns > stream.late_ns) ++stream.late;
     stream.rx_bytes += len + 4u;
-    if (stream.inspect != 0) [[unlikely]] inspect_frame(stream, queue, m, rx_tsc);
+    if (stream.inspect != 0) [[unlikely]] inspect_frame(stream, queue, m, rx_tsc, ctx.timeline_clock);
   }
   counter_add(queue.rx_packets, n);
   counter_add(queue.rx_bytes, bytes);

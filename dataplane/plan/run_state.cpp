@@ -130,6 +130,55 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
   return {};
 }
 
+// [run] timeline: bins enough for the span asked, else for the longest stream and the
+// drain (a second more for a late start), else a minute.
+void set_timeline_bins(RunState& run, const RunInputs& in) {
+  const profile::RunCfg& cfg = in.profile.run;
+  if (cfg.timeline_bin_ns == 0) return;
+  uint64_t span = cfg.timeline_span_ns;
+  if (span == 0) {
+    bool unlimited = false;
+    for (const StreamState& s : run.streams) {
+      if (s.cfg.duration_ns != 0) span = std::max(span, s.cfg.duration_ns);
+      else if (s.cfg.count != 0 && s.pps > 0) span = std::max(span, static_cast<uint64_t>(s.cfg.count / s.pps * 1e9));
+      else unlimited = true;
+    }
+    span = unlimited ? 60'000'000'000 : span + cfg.drain_ns + 1'000'000'000;
+  }
+  run.timeline_bin_ns = cfg.timeline_bin_ns;
+  run.timeline_bins = static_cast<uint32_t>(
+      std::min<uint64_t>((span + cfg.timeline_bin_ns - 1) / cfg.timeline_bin_ns, profile::kMaxTimelineBins));
+}
+
+// The lcore's timelines in one array on its socket: each RX stream's, each lane's, each
+// RX queue's (MAC Control frames), n + 1 bins apiece.
+Result<void> build_timelines(LcoreState& l, const RunState& run, const RunInputs& in) {
+  const uint32_t n = run.timeline_bins;
+  if (n == 0) return {};
+  const size_t timelines = l.streams.size() + l.lanes.size() + l.rxqs.size();
+  l.timeline_bins = NumaArray<uint64_t>::make(timelines * (n + size_t{1}), l.socket);
+  if (!l.timeline_bins.ok())
+    return make_error(Errc::kNoMemory, fmt::format("lcore {}: {} timelines of {} bins", l.lcore_id, timelines, n + 1));
+  uint64_t* next = l.timeline_bins.data();
+  const auto take = [&] {
+    const fast::TimelineBins t{next, n};
+    next += n + size_t{1};
+    return t;
+  };
+  for (size_t s = 0; s < l.streams.size(); ++s) {
+    l.streams[s].timeline = take();
+    if (l.streams[s].enabled) l.streams[s].inspect |= fast::RxStream::kInspectTimeline;
+  }
+  const uint64_t q64 = fast::timeline_bins_per_tsc_q64(in.tsc_hz, run.timeline_bin_ns);
+  for (size_t i = 0; i < l.lanes.size(); ++i) {
+    l.lanes[i].timeline = take();
+    l.lanes[i].timeline_bins_per_tsc_q64 = q64;
+  }
+  for (size_t i = 0; i < l.rxqs.size(); ++i) l.rxqs[i].mac_control_timeline = take();
+  l.ctx[0].timeline_clock.bins_per_tsc_q64 = q64;
+  return {};
+}
+
 Result<void> build_lcores(RunState& run, const RunInputs& in) {
   for (const WorkerLcore& w : in.workers) {
     LcoreState& l = run.lcores.emplace_back();
@@ -238,6 +287,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
     ctx.rx_streams = l.streams.data();
     ctx.n_streams = static_cast<uint32_t>(l.streams.size());
     ctx.ns_per_tsc_q32 = fast::tsc_ns_multiplier(in.tsc_hz);
+    if (auto ok = build_timelines(l, run, in); !ok) return ok;
   }
   return {};
 }
@@ -270,6 +320,7 @@ Result<void> build_run(RunState& run, const RunInputs& in) {
   run.warnings = std::move(*warnings);
   for (const StreamState& s : run.streams)
     if (std::string roce = plan::roce_port_warning(s.cfg); !roce.empty()) run.warnings.push_back(std::move(roce));
+  set_timeline_bins(run, in);
   return build_lcores(run, in);
 }
 

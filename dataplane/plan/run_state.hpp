@@ -54,6 +54,7 @@ struct LcoreState {
   NumaArray<fast::RxStream> streams;
   NumaArray<fast::SeqTracker> trackers;
   NumaArray<fast::PauseReaction> pause_reactions;  ///< one per RX queue of a port with pfc_honour
+  NumaArray<uint64_t> timeline_bins;  ///< [run] timeline: the bins of its streams, lanes and RX queues, in turn
 };
 
 struct StreamState {
@@ -85,6 +86,8 @@ struct RunState {
   std::vector<StreamState> streams;  ///< in the order of RunInputs::streams (the stream ids)
   std::vector<LcoreState> lcores;    ///< one per worker
   std::vector<std::string> warnings; ///< about this set of streams (a "max" stream beside paced ones)
+  uint32_t timeline_bins = 0;        ///< bins per timeline ([run] timeline; 0: none), each timeline_bin_ns wide
+  uint64_t timeline_bin_ns = 0;
   /// Per port, where its MAC Control streams go through the kernel netdev. After `streams`:
   /// destroyed first, it frees the frames still in its ring before their pools go.
   std::vector<std::unique_ptr<NetdevMacSender>> netdev_senders;

@@ -190,6 +190,18 @@ void read_eal(TableReader& in, EalCfg& eal) {
 void read_run(TableReader& in, RunCfg& run) {
   if (auto v = in.parsed<uint64_t>("drain", parse_duration_ns, kDurationHelp)) run.drain_ns = *v;
   if (auto v = in.boolean("live")) run.live = *v;
+  if (auto v = in.parsed<uint64_t>("timeline", parse_duration_ns, kDurationHelp)) {
+    if (*v < 1000) in.fail(in.find("timeline"), "timeline", "a bin is at least 1us (e.g. '1ms')");
+    run.timeline_bin_ns = *v;
+  }
+  if (auto v = in.parsed<uint64_t>("timeline_span", parse_duration_ns, kDurationHelp)) {
+    if (run.timeline_bin_ns == 0) in.fail(in.find("timeline_span"), "timeline_span", "needs timeline (the bin width)");
+    if (*v / run.timeline_bin_ns > kMaxTimelineBins)
+      in.fail(in.find("timeline_span"), "timeline_span",
+              fmt::format("{} bins of {} ns is more than the {} a timeline holds: widen the bins or shorten the span",
+                          *v / run.timeline_bin_ns, run.timeline_bin_ns, kMaxTimelineBins));
+    run.timeline_span_ns = *v;
+  }
   in.finish();
 }
 

@@ -40,9 +40,14 @@ struct ControlCfg {
   std::string group;  ///< also let members of this group connect (root and our own uid always may)
 };
 
+/// The most bins a timeline holds: 10 minutes of 1 ms bins, 4.8 MB per stream and lcore.
+inline constexpr uint64_t kMaxTimelineBins = 600'000;
+
 struct RunCfg {
   uint64_t drain_ns = 500'000'000;   ///< RX keeps polling this long after TX stops
   bool live = true;                  ///< print a line per second while traffic runs
+  uint64_t timeline_bin_ns = 0;      ///< frames counted per stream in bins this wide; 0: no timeline
+  uint64_t timeline_span_ns = 0;     ///< how long the bins cover; 0: the streams' longest run and the drain
 };
 
 /// The path a port's MAC Control frames take on transmit.

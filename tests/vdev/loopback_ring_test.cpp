@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include <rte_cycles.h>
 
@@ -24,7 +25,7 @@ std::vector<std::string> eal_test_args() {
   return {"vdev_loopback_ring", "--lcores=0@0,1@1,2@1", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
           "--log-level", "lib.eal:warning",
           "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_ring7", "--vdev=net_ring8",
-          "--vdev=net_ring10", "--vdev=net_ring11", "--vdev=net_ring12", "--vdev=net_ring13", "--vdev=net_ring14", "--vdev=net_ring15",
+          "--vdev=net_ring10", "--vdev=net_ring11", "--vdev=net_ring12", "--vdev=net_ring13", "--vdev=net_ring14", "--vdev=net_ring15", "--vdev=net_ring16",
           "--vdev=net_null0"};
 }
 
@@ -382,23 +383,27 @@ rate = "100kpps"
 // the refresh rate of a 10G port (596.05 frames/s: a pause of 65535 quanta, 3.355 ms,
 // restarted every 1.678 ms), so priority 3 is held from the first frame until the last
 // one's pause runs out: 9 / 596.05 s + 3.355 ms = 18.455 ms. Priority 5 is never held.
-TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
-  const std::string streams = kPriority3Stream + std::string(R"(duration = "200ms"
-[[stream]]
+// Priority 3 and priority 5 at 100 kpps for `duration`, and ten XOFF for priority 3.
+std::string held_and_free_streams(const std::string& duration) {
+  const std::string lasting = "duration = \"" + duration + "\"\n";
+  return kPriority3Stream + lasting + R"([[stream]]
 name = "prio5"
 tx_port = "p0"
 rx_port = "p0"
 vlan = { id = 10, pcp = 5 }
 rate = "100kpps"
-duration = "200ms"
-[[stream]]
+)" + lasting + R"([[stream]]
 name = "xoff3"
 tx_port = "p0"
 kind = "pfc"
 priorities = [3]
 refresh = "auto"
 count = 10
-)");
+)";
+}
+
+TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
+  const std::string streams = held_and_free_streams("200ms");
   // Each run its own device: an engine closes its ports when it ends.
   const auto with = [&](const std::string& device, const std::string& honour) {
     return run(looped_port(device, honour) + streams);
@@ -437,6 +442,50 @@ count = 10
   EXPECT_FALSE(ignored.streams[0].paused_ns.has_value());
   EXPECT_NEAR(static_cast<double>(ignored.streams[0].tx_packets), static_cast<double>(ignored.streams[1].tx_packets), 2);
   EXPECT_EQ(ignored.ports[0].mac_control->pfc_frames, 10u);
+}
+
+// [run] timeline on the run above: the paused priority's bins are empty while the pause
+// holds, the other priority's keep their 100 frames a millisecond, and the PFC frames
+// received are in the port's bins where they arrived. Every bin sum is the exact count.
+TEST(LoopbackRing, TimelineShowsThePausedPriorityAtZeroAndTheOtherGoingOn) {
+  const std::string profile = "[run]\ntimeline = \"1ms\"\n" +
+                              looped_port("net_ring16", "pfc_honour = true").substr(std::string("[run]\n").size()) +
+                              held_and_free_streams("100ms");
+  const dp::RunReport r = run(profile);
+  ASSERT_EQ(r.streams.size(), 3u);
+  const auto sum = [](const std::vector<uint64_t>& bins) { return std::accumulate(bins.begin(), bins.end(), uint64_t{0}); };
+  for (const dp::StreamReport& s : r.streams) {
+    ASSERT_TRUE(s.timeline.has_value()) << s.name;
+    EXPECT_DOUBLE_EQ(s.timeline->bin_s, 0.001);
+    EXPECT_EQ(sum(s.timeline->tx) + s.timeline->tx_after, s.tx_packets) << s.name;
+    EXPECT_EQ(s.timeline->tx_after, 0u) << "the span covers the run: " << s.name;
+  }
+  const api::TimelineReport& held = *r.streams[0].timeline;
+  const api::TimelineReport& free = *r.streams[1].timeline;
+  EXPECT_EQ(sum(held.rx), r.streams[0].rx_packets);
+  EXPECT_EQ(sum(free.rx), r.streams[1].rx_packets);
+  EXPECT_TRUE(r.streams[2].timeline->rx.empty()) << "transmit only";
+  // The pause: from the first PFC frame's arrival to the last one's plus 3.355 ms.
+  ASSERT_TRUE(r.ports[0].mac_control.has_value());
+  const double from_ms = r.ports[0].mac_control->first_s * 1e3;
+  const double to_ms = r.ports[0].mac_control->last_s * 1e3 + 65535 * 512 / 10e9 * 1e3;
+  const auto first = static_cast<size_t>(from_ms) + 1;  // the first bin wholly inside
+  const auto last = static_cast<size_t>(to_ms);          // the first bin not wholly inside
+  ASSERT_GT(last, first + 10);
+  ASSERT_LE(last, held.tx.size());
+  uint64_t free_in_pause = 0;
+  for (size_t bin = first; bin < last; ++bin) {
+    EXPECT_EQ(held.tx[bin], 0u) << "bin " << bin;
+    EXPECT_EQ(held.rx[bin], 0u) << "bin " << bin;
+    free_in_pause += free.rx[bin];
+  }
+  EXPECT_NEAR(static_cast<double>(free_in_pause), 100.0 * static_cast<double>(last - first),
+              10.0 * static_cast<double>(last - first));
+  ASSERT_TRUE(r.ports[0].mac_control_timeline.has_value());
+  const api::TimelineReport& pfc = *r.ports[0].mac_control_timeline;
+  EXPECT_EQ(sum(pfc.rx), 10u);
+  EXPECT_TRUE(pfc.tx.empty());
+  EXPECT_EQ(pfc.rx[static_cast<size_t>(from_ms)], 1u) << "the first PFC frame, in the bin it arrived in";
 }
 
 // A reaction delay: one XOFF of 65535 quanta (3.355 ms at 10G) holds priority 3 from

@@ -311,6 +311,33 @@ TEST(RunViews, MacControlThroughTheNetdevInThePlanTheTableAndTheJson) {
   EXPECT_EQ(api::to_json(api::port_report_from_json(j)), j);
 }
 
+TEST(RunViews, TimelineGapsAfterTheTableAndTheJson) {
+  EXPECT_FALSE(api::longest_gap({}).has_value());
+  EXPECT_FALSE(api::longest_gap({0, 0, 5, 5, 0, 0}).has_value()) << "before the first and after the last frame: no gap";
+  const auto gap = api::longest_gap({3, 0, 4, 0, 0, 0, 2, 0, 0, 1});
+  ASSERT_TRUE(gap.has_value());
+  EXPECT_EQ((std::pair{gap->first_bin, gap->bins}), (std::pair<size_t, size_t>{3, 3}));
+
+  api::RunReport r = sample_report();
+  r.streams[0].timeline = api::TimelineReport{0.001, {100, 100, 100, 100, 100}, {100, 0, 0, 0, 100}, 0, 0};
+  r.streams[1].timeline = api::TimelineReport{0.001, {50, 50}, {}, 7, 0};
+  const std::string table = run_table(r);
+  EXPECT_NE(table.find("\nstream 'a-stream-with-a-name-longer-than-sixteen' timeline: 5 bins of 1 ms; no frame "
+                       "received for 3 bins, from 1.000 ms to 4.000 ms\n"), std::string::npos) << table;
+  EXPECT_EQ(table.find("timeline: 2 bins"), std::string::npos) << "transmit only: no gap to say" << table;
+  r.streams[0].timeline->rx = {1, 1, 0, 1};
+  EXPECT_NE(run_table(r).find("timeline: 4 bins of 1 ms; no frame received for 1 bin, from 2.000 ms to 3.000 ms\n"),
+            std::string::npos);
+  r.streams[0].timeline->rx = {1, 1};
+  EXPECT_NE(run_table(r).find("timeline: 2 bins of 1 ms; frames received in every bin\n"), std::string::npos);
+  r.streams[0].timeline->rx = {100, 0, 0, 0, 100};
+  const nlohmann::json j = api::to_json(r);
+  EXPECT_EQ(j["streams"][0]["timeline"]["rx"], nlohmann::json({100, 0, 0, 0, 100}));
+  EXPECT_EQ(j["streams"][1]["timeline"]["tx_after"], 7);
+  EXPECT_FALSE(j["streams"][0]["timeline"].contains("tx_after"));
+  EXPECT_EQ(api::to_json(api::run_report_from_json(j)), j);
+}
+
 TEST(RunViews, RoceStreamInThePlanSaysItsHeaders) {
   api::RunPlan plan;
   api::StreamPlan roce{"rdma", "p0", std::string("p1"), 1086, 1e5, 0, 0, {{0, 1, false}}};

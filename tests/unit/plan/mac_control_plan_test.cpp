@@ -80,6 +80,37 @@ TEST(MacControl, MalformedFramesForDeviceRobustness) {
   EXPECT_EQ(frame_of("kind = \"pause\"\nopcode = 0x0101\n").substr(28, 4), "0101");
 }
 
+// The same frames against scapy's MAC Control layers (tests/fixtures/frames/
+// make_reference_frames.py): 60 bytes, of which linerate's signature takes the padding's
+// last 14, so the first 46 are compared.
+constexpr const char* kPfcPriorities3And5 =
+    "0180c200000102000000000a880801010028000000000000ffff0000ffff000000000000000000000000000000000000000000000000000000000000";
+constexpr const char* kPause4096 =
+    "0180c2000001020000000001880800011000000000000000000000000000000000000000000000000000000000000000000000000000000000000000";
+constexpr const char* kPfcZeroSource =
+    "0180c2000001000000000000880801010008000000000000ffff00000000000000000000000000000000000000000000000000000000000000000000";
+constexpr const char* kPfcExtraEnableBit =
+    "0180c2000001020000000001880801010048000000000000ffff00000000000000000000000000000000000000000000000000000000000000000000";
+constexpr const char* kPfcReservedBits =
+    "0180c200000102000000000188080101ff08000000000000ffff00000000000000000000000000000000000000000000000000000000000000000000";
+constexpr const char* kPfcWithPauseOpcode =
+    "0180c2000001020000000001880800010008000000000000ffff00000000000000000000000000000000000000000000000000000000000000000000";
+constexpr const char* kPauseWithPfcOpcode =
+    "0180c200000102000000000188080101ffff000000000000000000000000000000000000000000000000000000000000000000000000000000000000";
+
+TEST(MacControl, FramesMatchScapysMacControlLayers) {
+  const auto head = [](const char* reference) { return std::string(reference).substr(0, 2 * 46); };
+  EXPECT_EQ(frame_of("kind = \"pfc\"\npriorities = [3, 5]\neth = { src = \"02:00:00:00:00:0a\" }\n"),
+            head(kPfcPriorities3And5));
+  EXPECT_EQ(frame_of("kind = \"pause\"\nquanta = 4096\n"), head(kPause4096));
+  EXPECT_EQ(frame_of("kind = \"pfc\"\npriorities = [3]\neth = { src = \"00:00:00:00:00:00\" }\n"),
+            head(kPfcZeroSource));
+  EXPECT_EQ(frame_of("kind = \"pfc\"\npriorities = [3]\nclass_enable = [3, 6]\n"), head(kPfcExtraEnableBit));
+  EXPECT_EQ(frame_of("kind = \"pfc\"\npriorities = [3]\nreserved_bits = true\n"), head(kPfcReservedBits));
+  EXPECT_EQ(frame_of("kind = \"pfc\"\npriorities = [3]\nopcode = 1\n"), head(kPfcWithPauseOpcode));
+  EXPECT_EQ(frame_of("kind = \"pause\"\nopcode = 0x0101\n"), head(kPauseWithPfcOpcode));
+}
+
 TEST(MacControl, PauseTimeAndRefreshFollowTheLinkSpeed) {
   EXPECT_NEAR(pause_ns(65535, 40'000'000'000), 838'848.0, 0.01);
   EXPECT_NEAR(pause_ns(65535, 50'000'000'000), 671'078.4, 0.01);
