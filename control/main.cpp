@@ -295,8 +295,9 @@ int main(int argc, char** argv) {
         if (as_json) {
           print(result, as_json, "");
         } else {
-          const std::string pause = lr::ctl::pause_now(client, client.call("stats.ports"));
-          print(result, as_json, lr::ctl::stream_table(lr::ctl::stream_reports(result)) + (pause.empty() ? "" : "\n" + pause));
+          print(result, as_json,
+                lr::ctl::stream_table(lr::ctl::stream_reports(result)) +
+                    lr::ctl::below_stream_table(client, client.call("stats.ports")));
         }
       } else {
         return lr::ctl::run_stats_watch(client, as_json);

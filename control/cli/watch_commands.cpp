@@ -13,6 +13,7 @@
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 #include "control/views/run_views.hpp"
+#include "dataplane/api/switch_report.hpp"
 #include "dataplane/common/utc_time.hpp"
 
 namespace lr::ctl {
@@ -61,6 +62,15 @@ std::string pause_now(DataplaneClient& client, const json& stats_ports) {
   return pause_text(ports);
 }
 
+std::string below_stream_table(DataplaneClient& client, const json& stats_ports) {
+  std::string out;
+  if (const std::string pause = pause_now(client, stats_ports); !pause.empty()) out += "\n" + pause;
+  std::vector<api::SwitchReport> switches;
+  for (const json& sw : client.call("stats.switches")) switches.push_back(api::switch_report_from_json(sw));
+  if (!switches.empty()) out += "\n" + switch_text(switches);
+  return out;
+}
+
 int run_top(DataplaneClient& client) {
   catch_stop_signals();
   QuitKey quit_key;
@@ -77,13 +87,12 @@ int run_top(DataplaneClient& client) {
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
     // Ports and streams over the same interval: the streams of a port add up to it.
-    const std::string pause = pause_now(client, after);
-    std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s%s",
+    const std::string below = below_stream_table(client, after);
+    std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
                 status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
                 seconds, port_rates_table(before, after, seconds).c_str(),
-                stream_table(with_interval_rates(streams_before, streams, seconds)).c_str(), pause.empty() ? "" : "\n",
-                pause.c_str());
+                stream_table(with_interval_rates(streams_before, streams, seconds)).c_str(), below.c_str());
     std::fflush(stdout);
     before = after;
     streams_before = std::move(streams);
@@ -110,10 +119,10 @@ int run_stats_watch(DataplaneClient& client, bool as_json) {
     } else {
       const std::string title = fmt::format("{:%H:%M:%S}  tx_Mpps over the last {:.1f} s; counts since the run started\n",
                                             fmt::localtime(std::time(nullptr)), seconds);
-      const std::string pause = pause_now(client, client.call("stats.ports"));
-      std::printf("%s%s%s%s%s%s", terminal ? "\033[H\033[2J" : "", title.c_str(),
-                  stream_table(with_interval_rates(before, streams, seconds)).c_str(), pause.empty() ? "" : "\n",
-                  pause.c_str(), terminal ? "" : "\n");
+      const std::string below = below_stream_table(client, client.call("stats.ports"));
+      std::printf("%s%s%s%s%s", terminal ? "\033[H\033[2J" : "", title.c_str(),
+                  stream_table(with_interval_rates(before, streams, seconds)).c_str(), below.c_str(),
+                  terminal ? "" : "\n");
     }
     std::fflush(stdout);
     before = std::move(streams);

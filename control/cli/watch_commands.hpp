@@ -15,6 +15,11 @@ namespace lr::ctl {
 /// per-priority pause counters (port.counters); "" when none.
 std::string pause_now(DataplaneClient& client, const nlohmann::json& stats_ports);
 
+/// What follows the stream table in `stats` and `top`: pause_now, then the software
+/// switches' counters (stats.switches, run_views' switch_text), each after a blank line;
+/// "" when there is neither.
+std::string below_stream_table(DataplaneClient& client, const nlohmann::json& stats_ports);
+
 /// Full-screen view refreshed every second: per port Rx/Tx Mpps and Gbit/s, per stream
 /// loss, reorder and latency. Restores the terminal on exit. Returns the exit code.
 int run_top(DataplaneClient& client);

@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import unittest
 
@@ -370,6 +371,12 @@ duration = "500ms"
         (live,) = client.result("stats.switches")
         ports = {p["name"]: p for p in live["ports"]}
         self.assertGreater(self.prio(ports["dut-a"], 3)["rx_frames"], 0)
+        # `linerate stats` shows the switch under the streams, as the run table does.
+        stats = subprocess.run([sys.modules["__main__"].LINERATE, "--socket", sock, "stats"], capture_output=True,
+                               text=True, timeout=60)
+        self.assertEqual(stats.returncode, 0, stats.stderr)
+        self.assertIn("\nswitch 'dut' (lcore ", stats.stdout)
+        self.assertRegex(stats.stdout, r"(?m)^dut-a +3L +[1-9]")  # its lossless queue, frames in
         self.assertGreater(self.prio(ports["dut-r"], 3)["tx_frames"], 0)
         report = client.result("traffic.stop")
         (final,) = report["switches"]
