@@ -240,24 +240,37 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
   return r;
 }
 
-api::SwitchReport SoftwareSwitch::finish() {
-  if (launched_) {
-    request_stop();
-    rte_eal_wait_lcore(lcore_);
-    launched_ = false;
+void SoftwareSwitch::stop_loop() {
+  if (!launched_) return;
+  request_stop();
+  rte_eal_wait_lcore(lcore_);
+  launched_ = false;
+}
+
+uint64_t SoftwareSwitch::release_frames() {
+  uint64_t freed = 0;
+  if (loop_) {
+    for (sw::SwitchPortIo& io : loop_->ports) {
+      freed += io.n_pending + (io.n_staged - io.next_staged);
+      release_held(io);
+    }
   }
+  if (model_) {
+    model_->flush([&freed](uintptr_t handle) {
+      ++freed;
+      rte_pktmbuf_free(reinterpret_cast<rte_mbuf*>(handle));
+    });
+  }
+  return freed;
+}
+
+api::SwitchReport SoftwareSwitch::finish() {
+  stop_loop();
   api::SwitchReport r = report(Reading::kFinal);
   if (!model_) return r;
   // Frames the TX queues refused at the end, those still arriving, and those queued:
   // never sent.
-  for (sw::SwitchPortIo& io : loop_->ports) {
-    r.left_in_queues += io.n_pending + (io.n_staged - io.next_staged);
-    release_held(io);
-  }
-  model_->flush([&r](uintptr_t handle) {
-    ++r.left_in_queues;
-    rte_pktmbuf_free(reinterpret_cast<rte_mbuf*>(handle));
-  });
+  r.left_in_queues += release_frames();
   // What the ports' RX rings still hold goes back to its pools before the ports stop.
   for (EthdevPort& port : ports_) port.drain_rx_queues(8192, sw::kSwitchBurst);
   last_ = r;
@@ -290,14 +303,8 @@ api::SwitchReport SoftwareSwitch::current_report() const {
 }
 
 void SoftwareSwitch::close() {
-  if (launched_) {
-    request_stop();
-    rte_eal_wait_lcore(lcore_);
-    launched_ = false;
-  }
-  if (model_) model_->flush([](uintptr_t handle) { rte_pktmbuf_free(reinterpret_cast<rte_mbuf*>(handle)); });
-  if (loop_)
-    for (sw::SwitchPortIo& io : loop_->ports) release_held(io);
+  stop_loop();
+  release_frames();
   for (EthdevPort& port : ports_) port.close();
 }
 

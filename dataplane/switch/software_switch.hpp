@@ -57,6 +57,11 @@ class SoftwareSwitch {
   SoftwareSwitch(profile::SwitchCfg cfg, unsigned lcore, uint64_t tsc_hz) : cfg_(std::move(cfg)), lcore_(lcore), tsc_hz_(tsc_hz) {}
   Result<void> bring_up(unsigned index);
   sw::ModelParams model_params() const;
+  /// Stops the loop (if it runs) and waits for its lcore.
+  void stop_loop();
+  /// Frees every frame the switch still holds (queued, refused by TX, not yet arrived);
+  /// returns how many.
+  uint64_t release_frames();
 
   profile::SwitchCfg cfg_;
   unsigned lcore_ = 0;
