@@ -307,10 +307,18 @@ headroom = "4MB"
             with open("/proc/net/unix") as f:
                 return "@" + sock in f.read() or switch.poll() is not None
         lrtest.wait_until(listening, "the switch's memif socket")
-        proc, report = self.run_dataplane("""
+        # The tester serves, so that it stays connected until the switch has stopped:
+        # DPDK 22.11's memif PMD unmaps a connection's shared memory when the peer leaves
+        # without waiting for an lcore inside its RX / TX burst, so a peer leaving while
+        # the other side still polls can crash it (README: memif). Between runs the
+        # tester's lcores do not poll.
+        tester_sock = os.path.join(self.dir, "tester.sock")
+        tester = subprocess.Popen([lrtest.BINARY, "--config", self.write_profile("""
 [eal]
 lcores = "0@0,1@1"
 file_prefix = "lr-e2e-tester-%(pid)d"
+[control]
+socket = "%(tester_sock)s"
 [run]
 drain = "200ms"
 live = false
@@ -331,8 +339,20 @@ vlan = { id = 100, pcp = 3 }
 frame_size = 1024
 rate = "20%%"
 duration = "500ms"
-""" % {"pid": pid, "sock": sock})
-        self.assertEqual(proc.returncode, 0, proc.stderr)
+""" % {"pid": pid, "sock": sock, "tester_sock": tester_sock}, "tester.toml"), "--serve"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        def stop_tester():
+            if tester.poll() is None:
+                tester.send_signal(signal.SIGTERM)
+                tester.communicate(timeout=30)
+        self.addCleanup(stop_tester)
+        lrtest.wait_for_socket(self, tester, tester_sock)
+        client = lrtest.Client(tester_sock)
+        self.addCleanup(client.close)
+        client.result("traffic.start")
+        lrtest.wait_until(lambda: client.result("traffic.status").get("tx_finished", False), "the tester's stream ends")
+        report = client.result("traffic.stop")
         out, err = stop_switch()
         self.assertEqual(switch.returncode, 0, err)
         with open(switch_report) as f:
