@@ -164,6 +164,20 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
     }
   }
 
+  // MAC Control frames sent through the port's kernel netdev (mac_control_tx), where they were.
+  Family netdev_sent("lr_port_tx_mac_control_netdev_frames_total", "counter",
+                     "MAC Control frames the port's kernel netdev took from linerate (AF_PACKET, mac_control_tx).");
+  Family netdev_refused("lr_port_tx_mac_control_netdev_failures_total", "counter",
+                        "MAC Control frames the port's kernel netdev refused (each dropped, not retried).");
+  for (const json& p : ports) {
+    const auto nd = p.find("mac_control_netdev");
+    if (nd == p.end() || !nd->is_object()) continue;
+    const std::vector<std::pair<std::string, std::string>> labels{{"port", p.value("name", "")},
+                                                                 {"netdev", nd->value("netdev", "")}};
+    netdev_sent.add(labels, number(*nd, "frames_sent"));
+    netdev_refused.add(labels, number(*nd, "send_failures"));
+  }
+
   // Stream metrics; the receive-side ones only for streams with an RX port.
   std::vector<Family> stream_families;
   for (const Metric& m : kStreamMetrics) stream_families.emplace_back(m.name, m.type, m.help);
@@ -243,7 +257,8 @@ std::string prometheus_text(const json& ports, const json& streams, const json& 
   std::string out;
   out += up.text();
   for (const Family& f : port_families) out += f.text();
-  for (const Family* f : {&mc_frames, &pfc_xoff, &pfc_xon, &pfc_asked, &pause_xoff, &pause_xon, &pause_asked})
+  for (const Family* f : {&mc_frames, &pfc_xoff, &pfc_xon, &pfc_asked, &pause_xoff, &pause_xon, &pause_asked,
+                          &netdev_sent, &netdev_refused})
     out += f->text();
   for (const Family& f : stream_families) out += f.text();
   out += s_latency.text();

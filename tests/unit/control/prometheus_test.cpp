@@ -83,6 +83,15 @@ TEST(Prometheus, MacControlFramesReceivedPerPriorityWithThePauseAskedInSeconds) 
   EXPECT_EQ(text.find("mac_control_frames_total{port=\"p2\""), std::string::npos) << "a port that received none has none";
 }
 
+TEST(Prometheus, MacControlFramesSentThroughTheKernelNetdev) {
+  const json ports = json::parse(R"([{"name":"a","mac_control_netdev":{"netdev":"ens2f0","frames_sent":398,
+    "send_failures":2,"last_error":"No buffer space available"}},{"name":"b"}])");
+  const std::string text = prometheus_text(ports, json::array(), json::object());
+  EXPECT_TRUE(has_line(text, "lr_port_tx_mac_control_netdev_frames_total{port=\"a\",netdev=\"ens2f0\"} 398"));
+  EXPECT_TRUE(has_line(text, "lr_port_tx_mac_control_netdev_failures_total{port=\"a\",netdev=\"ens2f0\"} 2"));
+  EXPECT_EQ(text.find("netdev_frames_total{port=\"b\""), std::string::npos) << "sent through its PMD: none";
+}
+
 TEST(Prometheus, DownPageSaysSo) { EXPECT_EQ(prometheus_down_text(), "# HELP lr_up Whether the exporter reached the data plane (1) or not (0).\n# TYPE lr_up gauge\nlr_up 0\n"); }
 
 TEST(Prometheus, SwitchCountersPerPortAndPriority) {
