@@ -59,19 +59,20 @@ Engine::State::~State() {
   run.reset();
 }
 
+std::string Engine::State::kernel_netdev(size_t port) const {
+  const PortControl* control = controls ? controls->find(ports[port].name()) : nullptr;
+  return control != nullptr ? control->netdev_name() : std::string();
+}
+
 std::vector<std::string> Engine::State::kernel_netdevs() const {
   std::vector<std::string> names;
-  for (const EthdevPort& p : ports) {
-    const PortControl* control = controls ? controls->find(p.name()) : nullptr;
-    names.push_back(control != nullptr ? control->netdev_name() : std::string());
-  }
+  for (size_t p = 0; p < ports.size(); ++p) names.push_back(kernel_netdev(p));
   return names;
 }
 
 std::string Engine::State::mac_control_tx(size_t port) const {
   const EthdevPort& p = ports[port];
-  const std::vector<std::string> netdevs = kernel_netdevs();
-  return plan::mac_control_path(p.cfg().mac_control_tx, p.info().driver, netdevs[port]).describe();
+  return plan::mac_control_path(p.cfg().mac_control_tx, p.info().driver, kernel_netdev(port)).describe();
 }
 
 Result<void> Engine::State::build_run_state() {

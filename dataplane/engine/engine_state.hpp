@@ -52,7 +52,8 @@ struct Engine::State {
   Result<void> build_switches(const std::vector<unsigned>& lcores);
   /// A new RunState for the profile's streams. Errors: as build_run.
   Result<void> build_run_state();
-  /// Per port, its kernel netdev ("" if none, or before the port controls exist).
+  /// A port's kernel netdev ("" if none, or before the port controls exist), and every port's.
+  std::string kernel_netdev(size_t port) const;
   std::vector<std::string> kernel_netdevs() const;
   /// Per port, how its MAC Control frames leave (plan::mac_control_path).
   std::string mac_control_tx(size_t port) const;

@@ -98,9 +98,11 @@ inline uint64_t vary_value(const wire::VaryPlan& v, const FrameCursor& c, uint8_
   const RoceIcrcLayout layout{plan.l3_offset, plan.roce_headers_end, size.data_len, kSignatureBytes, plan.ipv6};
   const uint32_t icrc = roce_icrc(frame, layout, plan.icrc_mask.data(), plan.icrc_zero_skip.data());
   store_icrc(frame, size.data_len, icrc);
-  // After the CRC, which masks it: a 2-byte store under its 4-byte load would stall it.
-  if (!plan.ipv6) store_be16(frame + plan.l3_offset + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
-  if (!plan.ipv6) return;
+  if (!plan.ipv6) {
+    // After the CRC, which masks it: a 2-byte store under its 4-byte load would stall it.
+    store_be16(frame + plan.l3_offset + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
+    return;
+  }
   const auto odd = [l4](uint16_t at) { return ((at - l4) & 1) != 0; };
   const auto icrc_at = static_cast<uint16_t>(size.data_len - kIcrcBytes);
   udp_sum += csum_partial(frame + psn_at, 3, odd(psn_at)) + csum_partial(frame + sig_at, kSignatureBytes, odd(sig_at)) +

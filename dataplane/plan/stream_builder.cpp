@@ -288,9 +288,8 @@ wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t strea
 }
 
 std::string describe_roce(const profile::RoceCfg& roce) {
-  std::string_view opcode = "?";
-  for (const wire::RoceOpcode& op : wire::kRoceOpcodes)
-    if (op.code == roce.opcode) opcode = op.name;
+  const wire::RoceOpcode* op = wire::find_roce_opcode(roce.opcode);
+  const std::string_view opcode = op != nullptr ? op->name : "?";
   std::string text = fmt::format("{} to QP {}, P_Key {:#06x}, PSN from {}", opcode, roce.dest_qp, roce.pkey, roce.psn);
   if (roce.extended_bytes() == wire::kRethBytes) text += fmt::format(", R_Key {:#x} at {:#x}", roce.rkey, roce.va);
   if (roce.extended_bytes() == wire::kDethBytes) text += fmt::format(", Q_Key {:#x} from QP {}", roce.qkey, roce.src_qp);

@@ -583,14 +583,12 @@ RoceCfg read_roce(TableReader& in) {
   RoceCfg roce;
   const wire::RoceOpcode* opcode = &wire::kRoceOpcodes[0];
   if (auto name = in.string("opcode")) {
-    const auto it = std::find_if(wire::kRoceOpcodes.begin(), wire::kRoceOpcodes.end(),
-                                 [&](const wire::RoceOpcode& op) { return op.name == *name; });
-    if (it == wire::kRoceOpcodes.end()) {
+    opcode = wire::find_roce_opcode(*name);
+    if (opcode == nullptr) {
       std::string names;
       for (const wire::RoceOpcode& op : wire::kRoceOpcodes) names += (names.empty() ? "" : ", ") + std::string(op.name);
       in.fail(in.find("opcode"), "opcode", fmt::format("'{}' is not a single-packet opcode linerate sends ({})", *name, names));
     }
-    opcode = &*it;
   }
   roce.opcode = opcode->code;
   constexpr int64_t k24Bits = 0xFFFFFF;
@@ -627,13 +625,9 @@ void check_roce_frames(TableReader& in, StreamCfg& stream, const toml::table* ud
   }
   if (stream.frame.kind != FrameSizeKind::kFixed)
     in.fail(size, "frame_size", "a RoCEv2 stream sends one message size: give one frame size");
-  const uint16_t bytes = stream.frame.sizes.front();
-  if (bytes < min_frame_bytes(stream)) return;  // refused with the other streams' sizes, in validate
-  if (const uint16_t payload = roce_payload_bytes(stream, bytes); payload % 4 != 0)
-    in.fail(size, "frame_size",
-            fmt::format("a {}-byte RoCEv2 frame has a {}-byte payload; InfiniBand payloads are whole 4-byte words: "
-                        "{} or {} bytes fit",
-                        bytes, payload, bytes - payload % 4, bytes + 4 - payload % 4));
+  // Below its smallest frame: refused with the other streams' sizes, in validate.
+  if (const std::string problem = roce_frame_size_problem(stream, stream.frame.sizes.front()); !problem.empty())
+    in.fail(size, "frame_size", problem);
 }
 
 StreamCfg read_stream(TableReader& in) {
@@ -984,10 +978,9 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
                           fmt::format("stream '{}' is RoCEv2, which sends one message size per trial, not a mix ('{}')",
                                       s.name, size.name));
       for (uint16_t bytes : size.sizes) {
-        if (s.roce && bytes >= min_frame_bytes(s) && roce_payload_bytes(s, bytes) % 4 != 0)
+        if (const std::string problem = roce_frame_size_problem(s, bytes); !problem.empty())
           throw ConfigError(profile.path, at("frame_sizes"), section + ".frame_sizes",
-                            fmt::format("stream '{}' is RoCEv2: a {}-byte frame has a {}-byte payload, not whole "
-                                        "4-byte words", s.name, bytes, roce_payload_bytes(s, bytes)));
+                            fmt::format("stream '{}': {}", s.name, problem));
         if (bytes < min_frame_bytes(s))
           throw ConfigError(profile.path, at("frame_sizes"), section + ".frame_sizes",
                             fmt::format("{} bytes is below the smallest frame stream '{}' can send ({} bytes)", bytes,

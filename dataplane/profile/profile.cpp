@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/wire/roce.hpp"
 #include "dataplane/wire/signature.hpp"
@@ -83,6 +85,14 @@ uint16_t roce_payload_bytes(const StreamCfg& stream, uint16_t frame_bytes) noexc
   return static_cast<uint16_t>(std::max(payload, 0));
 }
 
+std::string roce_frame_size_problem(const StreamCfg& stream, uint16_t frame_bytes) {
+  const uint16_t payload = roce_payload_bytes(stream, frame_bytes);
+  if (!stream.roce || frame_bytes < min_frame_bytes(stream) || payload % 4 == 0) return "";
+  return fmt::format("a {}-byte RoCEv2 frame has a {}-byte payload; InfiniBand payloads are whole 4-byte words: "
+                     "{} or {} bytes fit",
+                     frame_bytes, payload, frame_bytes - payload % 4, frame_bytes + 4 - payload % 4);
+}
+
 uint16_t min_frame_bytes(const StreamCfg& stream) noexcept {
   if (stream.roce) {
     // The payload holds the signature and is a whole number of 4-byte words.
@@ -96,9 +106,8 @@ uint16_t min_frame_bytes(const StreamCfg& stream) noexcept {
 }
 
 uint16_t RoceCfg::extended_bytes() const noexcept {
-  for (const wire::RoceOpcode& op : wire::kRoceOpcodes)
-    if (op.code == opcode) return op.extended_bytes;
-  return 0;
+  const wire::RoceOpcode* op = wire::find_roce_opcode(opcode);
+  return op != nullptr ? op->extended_bytes : 0;
 }
 
 }  // namespace lr::profile

@@ -396,4 +396,8 @@ uint16_t min_frame_bytes(const StreamCfg& stream) noexcept;
 /// RoCEv2: the payload bytes (signature included, ICRC not) of a frame of `frame_bytes`.
 uint16_t roce_payload_bytes(const StreamCfg& stream, uint16_t frame_bytes) noexcept;
 
+/// "" unless `stream` is RoCEv2 and a frame of `frame_bytes` (at least its smallest) has a
+/// payload that is not whole 4-byte words; then why, and the two sizes nearest that fit.
+std::string roce_frame_size_problem(const StreamCfg& stream, uint16_t frame_bytes);
+
 }  // namespace lr::profile

@@ -47,6 +47,18 @@ inline constexpr std::array<RoceOpcode, 5> kRoceOpcodes{{
     {"ud-send-only", 0x64, kDethBytes},
 }};
 
+/// The opcode with this BTH code or this name, or null when linerate does not send it.
+constexpr const RoceOpcode* find_roce_opcode(uint8_t code) noexcept {
+  for (const RoceOpcode& op : kRoceOpcodes)
+    if (op.code == code) return &op;
+  return nullptr;
+}
+constexpr const RoceOpcode* find_roce_opcode(std::string_view name) noexcept {
+  for (const RoceOpcode& op : kRoceOpcodes)
+    if (op.name == name) return &op;
+  return nullptr;
+}
+
 /// CRC-32 of IEEE 802.3 (reflected polynomial 0xEDB88320), by tables. `crc32_raw`
 /// neither inverts on entry nor on exit: it is linear in the bytes, so a run of zero
 /// bytes can be skipped with a table (crc32_skip_zeros).

@@ -313,7 +313,7 @@ headroom = "4MB"
         # the other side still polls can crash it (README: memif). Between runs the
         # tester's lcores do not poll.
         tester_sock = os.path.join(self.dir, "tester.sock")
-        tester = subprocess.Popen([lrtest.BINARY, "--config", self.write_profile("""
+        _, client = self.serve(self.write_profile("""
 [eal]
 lcores = "0@0,1@1"
 file_prefix = "lr-e2e-tester-%(pid)d"
@@ -339,17 +339,7 @@ vlan = { id = 100, pcp = 3 }
 frame_size = 1024
 rate = "20%%"
 duration = "500ms"
-""" % {"pid": pid, "sock": sock, "tester_sock": tester_sock}, "tester.toml"), "--serve"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-        def stop_tester():
-            if tester.poll() is None:
-                tester.send_signal(signal.SIGTERM)
-                tester.communicate(timeout=30)
-        self.addCleanup(stop_tester)
-        lrtest.wait_for_socket(self, tester, tester_sock)
-        client = lrtest.Client(tester_sock)
-        self.addCleanup(client.close)
+""" % {"pid": pid, "sock": sock, "tester_sock": tester_sock}, "tester.toml"), tester_sock)
         client.result("traffic.start")
         lrtest.wait_until(lambda: client.result("traffic.status").get("tx_finished", False), "the tester's stream ends")
         report = client.result("traffic.stop")
@@ -374,17 +364,7 @@ duration = "500ms"
         self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
         text = text.replace('huge_pages = "auto"', 'huge_pages = "auto"\nfile_prefix = "%s"' % prefix)
         text += '\n[control]\nsocket = "%s"\n' % sock
-        proc = subprocess.Popen([lrtest.BINARY, "--config", self.write_profile(text), "--serve"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-        def stop():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                proc.communicate(timeout=30)
-        self.addCleanup(stop)
-        lrtest.wait_for_socket(self, proc, sock)
-        client = lrtest.Client(sock)
-        self.addCleanup(client.close)
+        _, client = self.serve(self.write_profile(text), sock)
         client.result("traffic.start")
         lrtest.wait_until(lambda: self.prio({p["name"]: p for p in client.result("stats.switches")[0]["ports"]}["dut-a"],
                                             3).get("pfc_xoff_sent", 0) > 0, "the switch sends XOFF")

@@ -39,6 +39,22 @@ class DataplaneCase(unittest.TestCase):
                 data = json.load(f)
         return proc, data
 
+    def serve(self, profile_path, sock):
+        """A data plane serving `profile_path` with its control socket at `sock`, stopped
+        (SIGTERM) when the test ends; returns (process, client)."""
+        proc = subprocess.Popen([BINARY, "--config", profile_path, "--serve"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+        def stop():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.communicate(timeout=30)
+        self.addCleanup(stop)
+        wait_for_socket(self, proc, sock)
+        client = Client(sock)
+        self.addCleanup(client.close)
+        return proc, client
+
     def stream(self, report, name):
         for s in report["streams"]:
             if s["name"] == name:

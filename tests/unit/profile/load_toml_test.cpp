@@ -619,6 +619,22 @@ TEST(LoadToml, RoceRefusals) {
   EXPECT_EQ(error_of(stream + "frame_size = 74\nroce = {}\n"),
             "test.toml:9:14: key 'stream[0].frame_size': stream 'r': a 74-byte frame cannot hold its 54 bytes of "
             "headers, the 14-byte signature, the ICRC and the FCS; the smallest frame for this stream is 78 bytes");
+  // A benchmark's frame sizes are held to the same rules, at the procedure's key.
+  const auto bench_refusal = [&](const std::string& sizes) {
+    try {
+      validate_bench_sections(load(stream + "rx_port = \"p0\"\nroce = {}\n[rfc2544]\nframe_sizes = " + sizes + "\n"));
+    } catch (const ConfigError& error) {
+      return std::string(error.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(bench_refusal("[128]"),
+            "test.toml:12:15: key 'rfc2544.frame_sizes': stream 'r': a 128-byte RoCEv2 frame has a 66-byte payload; "
+            "InfiniBand payloads are whole 4-byte words: 126 or 130 bytes fit");
+  EXPECT_EQ(bench_refusal("[\"imix\"]"),
+            "test.toml:12:15: key 'rfc2544.frame_sizes': stream 'r' is RoCEv2, which sends one message size per trial, "
+            "not a mix ('imix')");
+  EXPECT_EQ(bench_refusal("[126, 1086]"), "(accepted)");
   EXPECT_EQ(error_of(stream + "kind = \"pfc\"\npriorities = [3]\nroce = {}\n"),
             "test.toml:11:8: key 'stream[0].roce': a pfc stream sends MAC Control frames, which have no VLAN, IP or "
             "UDP header");
