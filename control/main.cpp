@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "control/bench/lossless_command.hpp"
 #include "control/bench/ndr_command.hpp"
 #include "control/bench/rfc2544_command.hpp"
 #include "control/cli/report_views_command.hpp"
@@ -159,13 +160,16 @@ int main(int argc, char** argv) {
   bool xstats_rate = false;
   xstats->add_flag("-w,--watch", xstats_watch, "refresh every second until Ctrl-C");
   xstats->add_flag("--rate", xstats_rate, "with --watch: per-second change beside each value");
-  auto* bench = app.add_subcommand("bench", "benchmark procedures over a profile's streams (RFC 2544, NDR / PDR)");
+  auto* bench = app.add_subcommand("bench", "benchmark procedures over a profile's streams (RFC 2544, NDR / PDR, the lossless test plan)");
   bench->require_subcommand(1);
   lr::bench::BenchOptions bench_options;
   auto* rfc2544 = bench->add_subcommand("rfc2544", "RFC 2544 throughput, latency, frame loss and back-to-back per frame "
                                                    "size, from the profile's [rfc2544]");
   auto* ndr = bench->add_subcommand("ndr", "no-drop and partial-drop rates per frame size, from the profile's [ndr]");
-  for (const auto& [suite, section] : {std::pair{rfc2544, "rfc2544"}, std::pair{ndr, "ndr"}}) {
+  auto* lossless = bench->add_subcommand("lossless", "the lossless-fabric test plan (PFC, PAUSE, response time, quanta, "
+                                                     "incast, ECN) with verdicts, from the profile's [lossless]");
+  for (const auto& [suite, section] :
+       {std::pair{rfc2544, "rfc2544"}, std::pair{ndr, "ndr"}, std::pair{lossless, "lossless"}}) {
     suite->add_option("profile", bench_options.profile_path, fmt::format("profile (TOML) with an [{}] section", section))
         ->required()->check(CLI::ExistingFile);
     suite->add_option("--report-dir", bench_options.report_dir,
@@ -229,8 +233,9 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*module_decode) return lr::ctl::decode_module_file(module_file, as_json, module_hex);
-    if (*rfc2544 || *ndr) {
+    if (*rfc2544 || *ndr || *lossless) {
       bench_options.socket = socket_option;
+      if (*lossless) return lr::bench::run_lossless(bench_options);
       return *ndr ? lr::bench::run_ndr(bench_options) : lr::bench::run_rfc2544(bench_options);
     }
     if (*qualify) {

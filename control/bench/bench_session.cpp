@@ -10,6 +10,7 @@
 
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
+#include "control/views/lossless_views.hpp"
 #include "control/views/report_file.hpp"
 #include "dataplane/common/utc_time.hpp"
 
@@ -90,7 +91,8 @@ void BenchSession::record(const std::string& test, const Trial& trial, bool pass
 void BenchSession::save() {
   write(report_path(), report_.dump(2) + "\n");
   try {
-    write((std::filesystem::path(dir_) / "results.csv").string(), ctl::bench_csv(report_));
+    write((std::filesystem::path(dir_) / "results.csv").string(),
+          suite_ == "lossless" ? ctl::lossless_csv(report_) : ctl::bench_csv(report_));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "linerate: results.csv not written: %s\n", error.what());
   }
@@ -103,7 +105,8 @@ void BenchSession::finish(bool interrupted) {
   // The page is a view: a report it cannot show (a value of an unexpected type) costs
   // the page, never report.json.
   try {
-    write((std::filesystem::path(dir_) / "report.html").string(), ctl::bench_html(report_));
+    write((std::filesystem::path(dir_) / "report.html").string(),
+          suite_ == "lossless" ? ctl::lossless_html(report_) : ctl::bench_html(report_));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "linerate: report.html not written: %s\n", error.what());
   }

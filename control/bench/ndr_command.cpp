@@ -89,7 +89,7 @@ int run_ndr(const BenchOptions& options) {
   const Suite suite{
       "ndr",
       "linerate.ndr/1",
-      [](const profile::Profile& p) -> const profile::SearchCfg* { return p.ndr ? &*p.ndr : nullptr; },
+      [](const profile::Profile& p) -> const profile::BenchCfg* { return p.ndr ? &*p.ndr : nullptr; },
       [](const profile::Profile& p) {
         const profile::NdrCfg& cfg = *p.ndr;
         json sizes = json::array();

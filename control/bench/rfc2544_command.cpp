@@ -136,7 +136,7 @@ void run_rfc2544_tests(const profile::Profile& profile, TrialRunner& runner, Ben
 int run_rfc2544(const BenchOptions& options) {
   const Suite suite{"rfc2544",
                     "linerate.rfc2544/1",
-                    [](const profile::Profile& p) -> const profile::SearchCfg* { return p.rfc2544 ? &*p.rfc2544 : nullptr; },
+                    [](const profile::Profile& p) -> const profile::BenchCfg* { return p.rfc2544 ? &*p.rfc2544 : nullptr; },
                     rfc2544_settings,
                     rfc2544_expected_trials,
                     run_rfc2544_tests,

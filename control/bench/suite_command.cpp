@@ -18,7 +18,7 @@ using nlohmann::json;
 int run_suite(const Suite& suite, const BenchOptions& options) {
   const std::optional<profile::Profile> read = ctl::read_profile(options.profile_path);
   if (!read) return 2;
-  const profile::SearchCfg* cfg = suite.section(*read);
+  const profile::BenchCfg* cfg = suite.section(*read);
   if (cfg == nullptr) {
     std::fprintf(stderr, "linerate: %s has no [%s] section (config/README.md lists its keys)\n",
                  options.profile_path.c_str(), suite.name.c_str());
@@ -80,6 +80,7 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
   } catch (const std::exception& error) {  // the table is a view: report.json holds everything
     std::fprintf(stderr, "linerate: the summary table could not be printed: %s\n", error.what());
   }
+  if (code == 0 && suite.verdict_code) code = suite.verdict_code(session.report());
   if (ctl::stop_requested()) std::printf("(interrupted: the report holds every trial that finished)\n");
   std::printf("report: %s (and results.csv, report.html)\n", session.report_path().c_str());
   return code;

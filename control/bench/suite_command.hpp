@@ -25,7 +25,7 @@ struct Suite {
   std::string name;    ///< "rfc2544": the section and the command
   std::string schema;  ///< "linerate.rfc2544/1"
   /// The profile's section for this suite, or null when it has none.
-  std::function<const profile::SearchCfg*(const profile::Profile&)> section;
+  std::function<const profile::BenchCfg*(const profile::Profile&)> section;
   /// The section's settings as the report names them.
   std::function<nlohmann::json(const profile::Profile&)> settings;
   /// Expected trials over the whole suite, for the ETA.
@@ -34,10 +34,13 @@ struct Suite {
   std::function<void(const profile::Profile&, TrialRunner&, BenchSession&)> run;
   /// The answers, printed at the end.
   std::function<void(const nlohmann::json& report)> print;
+  /// A suite with verdicts: the exit code of a finished report (0: all passed), or none.
+  std::function<int(const nlohmann::json& report)> verdict_code = nullptr;
 };
 
 /// Returns the exit code: 0 done (also when interrupted: the report says so), 1 the data
-/// plane refused or went away, 2 a bad profile, 4 the report directory.
+/// plane refused or went away, 2 a bad profile, 3 a verdict failed (suites with
+/// verdicts), 4 the report directory.
 int run_suite(const Suite& suite, const BenchOptions& options);
 
 }  // namespace lr::bench

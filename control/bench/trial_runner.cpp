@@ -106,9 +106,20 @@ uint64_t TrialRunner::learn(uint32_t frames) {
   return sent;
 }
 
-double TrialRunner::line_pps(const profile::BenchFrameSize& frame) {
+std::map<std::string, uint64_t> TrialRunner::port_speeds() {
   std::map<std::string, uint64_t> speeds;
   for (const json& p : client_.call("port.list")) speeds[p.value("name", "")] = p.value("speed_bps", uint64_t{0});
+  return speeds;
+}
+
+json TrialRunner::run_streams(const std::string& streams_toml, const std::string& what, bool& interrupted) {
+  client_.call("stream.load", {{"profile", streams_toml}, {"path", profile_.path + " (" + what + ")"}});
+  run_until_sent(interrupted);
+  return client_.call("traffic.stop");
+}
+
+double TrialRunner::line_pps(const profile::BenchFrameSize& frame) {
+  std::map<std::string, uint64_t> speeds = port_speeds();
   uint64_t slowest = 0;
   for (const profile::StreamCfg& s : profile_.streams)
     if (const uint64_t bps = speeds[s.tx_port]; bps > 0) slowest = slowest == 0 ? bps : std::min(slowest, bps);

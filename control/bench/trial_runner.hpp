@@ -7,6 +7,7 @@
 // went down is marked invalid. Learning frames (§23) go out before the first trial.
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -54,6 +55,13 @@ class TrialRunner {
   /// Frames per second at line rate for this frame size on the slowest port a stream
   /// sends from (the speed rates refer to, as the data plane reports it).
   double line_pps(const profile::BenchFrameSize& frame);
+  /// Runs streams of the suite's own making (TOML [[stream]] tables) until they have all
+  /// sent, then stops, drains and returns the data plane's run report. `interrupted`:
+  /// a stop request ended it early.
+  nlohmann::json run_streams(const std::string& streams_toml, const std::string& what, bool& interrupted);
+  /// Each port's speed as the data plane reports it (bit/s; 0: unknown).
+  std::map<std::string, uint64_t> port_speeds();
+  const std::string& profile_text() const noexcept { return profile_text_; }
 
  private:
   std::string streams_at(const TrialSpec& spec) const;

@@ -264,6 +264,8 @@ json to_json(const TimelineReport& t) {
   json j{{"bin_s", t.bin_s}, {"tx", t.tx}, {"rx", t.rx}};
   if (t.tx_after != 0) j["tx_after"] = t.tx_after;
   if (t.rx_after != 0) j["rx_after"] = t.rx_after;
+  if (const auto& gap = t.longest_rx_gap_s)
+    j["longest_rx_gap"] = {{"from_s", gap->first}, {"to_s", gap->second}, {"s", gap->second - gap->first}};
   return j;
 }
 
@@ -274,6 +276,8 @@ TimelineReport timeline_from_json(const json& j) {
   t.rx = j.value("rx", std::vector<uint64_t>{});
   t.tx_after = j.value("tx_after", uint64_t{0});
   t.rx_after = j.value("rx_after", uint64_t{0});
+  if (const auto it = j.find("longest_rx_gap"); it != j.end())
+    t.longest_rx_gap_s = std::pair{it->value("from_s", 0.0), it->value("to_s", 0.0)};
   return t;
 }
 

@@ -75,6 +75,10 @@ struct TimelineReport {
   std::vector<uint64_t> rx;  ///< frames received per bin (a port's: MAC Control frames)
   uint64_t tx_after = 0;
   uint64_t rx_after = 0;
+  /// A stream's longest silence between two frames received, to the cycle, since the
+  /// run's start: from the frame before to the frame after. None when fewer than two
+  /// frames came, or they came through more than one lcore (each sees only its own).
+  std::optional<std::pair<double, double>> longest_rx_gap_s;
 };
 
 struct StreamReport {

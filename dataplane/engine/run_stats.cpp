@@ -189,9 +189,10 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
       // A lane still sending has run until now.
       const bool done = lane.done.load(std::memory_order_acquire);
       const uint64_t stop_tsc = done ? __atomic_load_n(&lane.stop_tsc, __ATOMIC_RELAXED) : (live ? now_tsc : 0);
-      if (stop_tsc > lane.start_tsc && lane.start_tsc != 0)
-        r.tx_pps_achieved += static_cast<double>(tx_packets) * static_cast<double>(tsc_hz) /
-                             static_cast<double>(stop_tsc - lane.start_tsc);
+      const uint64_t began = lane.start_tsc + lane.start_after_tsc;
+      if (stop_tsc > began && lane.start_tsc != 0)
+        r.tx_pps_achieved +=
+            static_cast<double>(tx_packets) * static_cast<double>(tsc_hz) / static_cast<double>(stop_tsc - began);
     }
   }
   r.tx_l1_bps_achieved = api::l1_bps_of(r.tx_pps_achieved, r.tx_bytes, r.tx_packets);
@@ -203,12 +204,26 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
   if (run.timeline_bins != 0) {
     std::vector<uint64_t> tx(run.timeline_bins + size_t{1});
     std::vector<uint64_t> rx(stream.cfg.rx_port ? tx.size() : 0);
+    unsigned receiving_lcores = 0;
+    const fast::RxStream* receiver = nullptr;
     for (const LcoreState& l : run.lcores) {
       for (size_t i = 0; i < l.lanes.size(); ++i)
         if (l.lane_refs[i].stream == s) add_timeline(tx, l.lanes[i].timeline);
-      if (!rx.empty() && s < l.streams.size()) add_timeline(rx, l.streams[s].timeline);
+      if (rx.empty() || s >= l.streams.size()) continue;
+      add_timeline(rx, l.streams[s].timeline);
+      if (counter_read(l.streams[s].longest_gap_end_tsc) != 0) {
+        ++receiving_lcores;
+        receiver = &l.streams[s];
+      }
     }
     r.timeline = timeline_report(run.timeline_bin_ns, std::move(tx), std::move(rx));
+    if (receiving_lcores == 1) {
+      const uint64_t end = counter_read(receiver->longest_gap_end_tsc);
+      const auto since_start = [&](uint64_t tsc) {
+        return tsc > start_tsc ? static_cast<double>(tsc - start_tsc) / static_cast<double>(tsc_hz) : 0.0;
+      };
+      r.timeline->longest_rx_gap_s = std::pair{since_start(end - counter_read(receiver->longest_gap_tsc)), since_start(end)};
+    }
   }
   if (stream.cfg.rx_port) {
     r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);

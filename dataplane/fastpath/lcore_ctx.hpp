@@ -66,6 +66,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint64_t alloc_failures = 0;  ///< bursts skipped for an empty mempool
   uint64_t start_tsc = 0;       ///< set by mgmt before launch
   uint64_t stop_tsc = 0;
+  uint64_t start_after_tsc = 0; ///< sends from start_tsc + this (a paced lane); set before launch
   std::atomic<bool> done{false};
 
   // Line 4. A rate request is one word, the pacer interval (Q16 TSC cycles per frame,
@@ -119,6 +120,11 @@ struct RxStream {
   LatencyHist latency;
   uint64_t ecn[4] = {};       ///< frames received per codepoint (wire::Ecn), with kInspectEcn; last: rarely touched
   TimelineBins timeline;      ///< frames received per bin, with kInspectTimeline
+  // With kInspectTimeline, the longest silence between two frames, to the cycle (a pause's
+  // length is exact however wide the bins): relaxed, mgmt reads them after the run.
+  uint64_t last_rx_tsc = 0;
+  uint64_t longest_gap_tsc = 0;
+  uint64_t longest_gap_end_tsc = 0;  ///< the frame that ended it
 };
 
 struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {

@@ -145,7 +145,14 @@ namespace {
 [[gnu::noinline]] void inspect_frame(RxStream& stream, RxQueue& queue, const rte_mbuf* m, uint64_t rx_tsc,
                                      const TimelineClock& clock) noexcept {
   if ((stream.inspect & RxStream::kInspectMacControl) != 0) count_if_mac_control(queue, m, rx_tsc, clock);
-  if ((stream.inspect & RxStream::kInspectTimeline) != 0) timeline_add(stream.timeline, clock, rx_tsc, 1);
+  if ((stream.inspect & RxStream::kInspectTimeline) != 0) {
+    timeline_add(stream.timeline, clock, rx_tsc, 1);
+    if (stream.last_rx_tsc != 0 && rx_tsc - stream.last_rx_tsc > stream.longest_gap_tsc) {
+      counter_set(stream.longest_gap_tsc, rx_tsc - stream.last_rx_tsc);
+      counter_set(stream.longest_gap_end_tsc, rx_tsc);
+    }
+    stream.last_rx_tsc = rx_tsc;
+  }
   if ((stream.inspect & RxStream::kInspectEcn) != 0) {
     const uint8_t ecn = wire::ecn_codepoint(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len);
     if (ecn != wire::kNoEcn) ++stream.ecn[ecn];
@@ -268,8 +275,9 @@ int run_worker(void* arg) noexcept {
   while (rte_rdtsc() < start) rte_pause();
   for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
     TxLane& lane = ctx.tx_lanes[i];
-    lane.pacer.restart(start);
-    lane.end_tsc = lane.duration_tsc != 0 ? start + lane.duration_tsc : kUnlimited;
+    const uint64_t begin = start + lane.start_after_tsc;
+    lane.pacer.restart(begin);
+    lane.end_tsc = lane.duration_tsc != 0 ? begin + lane.duration_tsc : kUnlimited;
   }
   uint32_t active = ctx.n_tx_lanes;
   while (!ctx.stop_rx.load(std::memory_order_acquire)) {

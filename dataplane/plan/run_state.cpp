@@ -139,8 +139,9 @@ void set_timeline_bins(RunState& run, const RunInputs& in) {
   if (span == 0) {
     bool unlimited = false;
     for (const StreamState& s : run.streams) {
-      if (s.cfg.duration_ns != 0) span = std::max(span, s.cfg.duration_ns);
-      else if (s.cfg.count != 0 && s.pps > 0) span = std::max(span, static_cast<uint64_t>(s.cfg.count / s.pps * 1e9));
+      if (s.cfg.duration_ns != 0) span = std::max(span, s.cfg.start_after_ns + s.cfg.duration_ns);
+      else if (s.cfg.count != 0 && s.pps > 0)
+        span = std::max(span, s.cfg.start_after_ns + static_cast<uint64_t>(s.cfg.count / s.pps * 1e9));
       else unlimited = true;
     }
     span = unlimited ? 60'000'000'000 : span + cfg.drain_ns + 1'000'000'000;
@@ -232,6 +233,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       }
       if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
       t.duration_tsc = static_cast<uint64_t>(static_cast<double>(cfg.duration_ns) * static_cast<double>(in.tsc_hz) / 1e9);
+      t.start_after_tsc = static_cast<uint64_t>(static_cast<double>(cfg.start_after_ns) * static_cast<double>(in.tsc_hz) / 1e9);
       if (stream.pps > 0) {
         const uint64_t interval_fp = fast::pacer_interval_fp(stream.pps / cfg.lanes, in.tsc_hz);
         t.pacer = fast::Pacer::paced(interval_fp, 0, fast::pacer_max_lag(interval_fp, t.lag_window_fp));

@@ -374,6 +374,18 @@ SwitchCfg read_switch(TableReader& in) {
             fmt::format("{} bytes is not below xoff ({} bytes): XON must come after the buffer drained", sw.xon_bytes,
                         sw.xoff_bytes));
   if (auto v = in.integer<uint16_t>("pfc_quanta", 1, 65535)) sw.pfc_quanta = *v;
+  if (const toml::node* node = in.find("pfc_honour")) {
+    const toml::array* list = node->as_array();
+    if (list == nullptr) in.fail(node, "pfc_honour", "expected an array of priorities 0-7 whose PFC it obeys, e.g. [3]");
+    uint8_t mask = 0;
+    for (const toml::node& item : *list) mask |= static_cast<uint8_t>(1u << in.integer_of<unsigned>(&item, "pfc_honour", 0, 7));
+    sw.pfc_honour = mask;
+  }
+  if (auto v = in.boolean("pause_honour")) sw.pause_honour = *v;
+  if (auto v = in.parsed<uint64_t>("pause_reaction", parse_duration_ns, kDurationHelp)) {
+    if (*v > 1'000'000'000) in.fail(in.find("pause_reaction"), "pause_reaction", "at most 1s");
+    sw.pause_reaction_ns = *v;
+  }
   if (auto text = in.string("pfc_refresh")) {
     if (*text != "auto") {
       const auto ns = parse_duration_ns(*text);
@@ -650,6 +662,12 @@ StreamCfg read_stream(TableReader& in) {
   }
   if (stream.count != 0 && stream.duration_ns != 0)
     in.fail(in.find("duration"), "duration", "give count or duration, not both");
+  if (auto v = in.parsed<uint64_t>("start_after", parse_duration_ns, kDurationHelp)) {
+    // An unpaced lane sends whenever its queue has room: only a pacer holds it back.
+    if (stream.rate.kind == RateKind::kMax)
+      in.fail(in.find("start_after"), "start_after", "a stream at rate 'max' starts with the run: give it a rate");
+    stream.start_after_ns = *v;
+  }
   if (const toml::table* burst = in.subtable("burst")) {
     TableReader b(*burst, in.prefix() + "burst.", in.file());
     BurstCfg cfg;
@@ -757,6 +775,7 @@ void use_known_ports(Profile& profile, const std::vector<PortCfg>& known) {
                                       s.name, port, have));
   }
   profile.ports = known;
+  profile.ports_from_dataplane = true;
 }
 
 template <class Fn>
@@ -829,6 +848,109 @@ Rfc2544Cfg read_rfc2544(TableReader& in) {
   if (auto v = in.integer<unsigned>("back_to_back_trials", 1, 1000)) cfg.back_to_back_trials = *v;
   if (auto v = in.parsed<uint64_t>("back_to_back_duration", parse_duration_ns, kDurationHelp))
     cfg.back_to_back_duration_ns = *v;
+  cfg.key_locs = in.key_locs();
+  in.finish();
+  return cfg;
+}
+
+std::vector<uint8_t> read_priorities(TableReader& in, const char* key) {
+  std::vector<uint8_t> out;
+  const toml::node* node = in.find(key);
+  if (node == nullptr) return out;
+  const toml::array* list = node->as_array();
+  if (list == nullptr) in.fail(node, key, "expected an array of priorities 0-7, e.g. [3]");
+  for (const toml::node& item : *list) out.push_back(in.integer_of<uint8_t>(&item, key, 0, 7));
+  return out;
+}
+
+// A load as a percentage of line rate ("20%"): the cases size their queues from it.
+double read_percent(TableReader& in, const char* key, double fallback) {
+  const auto text = in.string(key);
+  if (!text) return fallback;
+  const auto rate = parse_rate(*text);
+  if (!rate || rate->kind != RateKind::kPercentOfLine || rate->value <= 0 || rate->value > 100)
+    in.fail(in.find(key), key, fmt::format("'{}' is not a share of line rate: write e.g. '20%'", *text));
+  return rate->value;
+}
+
+LosslessCfg read_lossless(TableReader& in) {
+  LosslessCfg cfg;
+  cfg.loc = loc_of(in.table());
+  cfg.rest_ns = 100'000'000;
+  if (auto v = in.strings("senders", "expected an array of port names, e.g. [\"sender-a\", \"sender-b\"]")) cfg.senders = *v;
+  if (cfg.senders.empty()) in.fail(in.find("senders"), "senders", "name the tester ports that send through the device");
+  cfg.receiver = in.required_string("receiver");
+  cfg.lossless = read_priorities(in, "lossless");
+  cfg.lossy = read_priorities(in, "lossy");
+  if (cfg.lossless.empty()) in.fail(in.find("lossless"), "lossless", "name the device's lossless priorities, e.g. [3]");
+  for (uint8_t p : cfg.lossy)
+    if (std::find(cfg.lossless.begin(), cfg.lossless.end(), p) != cfg.lossless.end())
+      in.fail(in.find("lossy"), "lossy", fmt::format("priority {} is also lossless", p));
+  if (auto v = in.strings("cases", "expected an array of case names, e.g. [\"pfc_pause\", \"ecn\"]")) {
+    for (const std::string& c : *v)
+      if (std::find(std::begin(LosslessCfg::kCases), std::end(LosslessCfg::kCases), c) == std::end(LosslessCfg::kCases))
+        in.fail(in.find("cases"), "cases",
+                fmt::format("'{}' is not a case: pfc_pause, lossy_not_paused, global_pause, response_time, "
+                            "quanta_sweep, incast or ecn", c));
+    if (v->empty()) in.fail(in.find("cases"), "cases", "name at least one case");
+    cfg.cases = *v;
+  }
+  if (cfg.lossy.empty())
+    for (const char* c : {"lossy_not_paused", "incast"})
+      if (cfg.runs(c)) in.fail(in.find("lossy"), "lossy", fmt::format("case {} needs a lossy priority", c));
+  if (auto v = in.integer<uint16_t>("frame_size", 64, 9600)) cfg.frame_size = *v;
+  cfg.rate_percent = read_percent(in, "rate", cfg.rate_percent);
+  cfg.incast_rate_percent = read_percent(in, "incast_rate", cfg.incast_rate_percent);
+  if (auto v = in.parsed<uint64_t>("duration", parse_duration_ns, kDurationHelp)) cfg.duration_ns = *v;
+  if (auto v = in.parsed<uint64_t>("storm", parse_duration_ns, kDurationHelp)) cfg.storm_ns = *v;
+  if (cfg.duration_ns < 20'000'000) in.fail(in.find("duration"), "duration", "a case's traffic lasts at least 20ms");
+  if (cfg.storm_ns * 2 > cfg.duration_ns)
+    in.fail(in.find("storm"), "storm", "the storm runs in the middle of the traffic: at most half the duration");
+  if (auto v = in.parsed<uint64_t>("rest", parse_duration_ns, kDurationHelp)) cfg.rest_ns = *v;
+  if (auto v = in.integer<uint32_t>("learning_frames", 0, 1'000'000)) cfg.learning_frames = *v;
+  if (auto v = in.string("global_pause")) {
+    if (*v != "ignored" && *v != "honoured")
+      in.fail(in.find("global_pause"), "global_pause", fmt::format("'{}' is not 'ignored' or 'honoured'", *v));
+    cfg.global_pause_honoured = *v == "honoured";
+  }
+  if (auto v = in.string("response_time"); v && *v != "auto") {
+    const auto ns = parse_duration_ns(*v);
+    if (!ns || *ns == 0) in.fail(in.find("response_time"), "response_time", fmt::format("'{}' is not 'auto' or {}", *v, kDurationHelp));
+    cfg.response_time_ns = *ns;
+  }
+  if (const toml::node* node = in.find("quanta")) {
+    const toml::array* list = node->as_array();
+    if (list == nullptr || list->empty()) in.fail(node, "quanta", "expected a non-empty array of quanta 0-65535");
+    cfg.quanta.clear();
+    for (const toml::node& item : *list) cfg.quanta.push_back(in.integer_of<uint32_t>(&item, "quanta", 0, 65535));
+  }
+  if (auto v = in.number("quanta_tolerance_percent", 0, 100)) cfg.quanta_tolerance_percent = *v;
+  if (auto v = in.parsed<uint64_t>("quanta_tolerance", parse_duration_ns, kDurationHelp)) cfg.quanta_tolerance_ns = *v;
+  if (const toml::table* ecn = in.subtable("ecn")) {
+    TableReader r(*ecn, in.prefix() + "ecn.", in.file());
+    const auto kmin = read_bytes(r, "kmin");
+    const auto kmax = read_bytes(r, "kmax");
+    const auto pmax = r.number("pmax", 0, 1);
+    if (!kmin || !kmax || !pmax) r.fail(nullptr, !kmin ? "kmin" : !kmax ? "kmax" : "pmax", "is required (the device's curve)");
+    if (*kmin >= *kmax) r.fail(r.find("kmax"), "kmax", fmt::format("{} bytes is not above kmin ({} bytes)", *kmax, *kmin));
+    cfg.ecn = true;
+    cfg.ecn_kmin_bytes = *kmin;
+    cfg.ecn_kmax_bytes = *kmax;
+    cfg.ecn_pmax = *pmax;
+    if (const toml::node* node = r.find("fill")) {
+      const toml::array* list = node->as_array();
+      if (list == nullptr || list->empty()) r.fail(node, "fill", "expected an array of queue depths, e.g. [\"100KB\", \"300KB\"]");
+      for (const toml::node& item : *list) {
+        const auto bytes = item.is_integer() ? std::optional<uint64_t>(item.as_integer()->get())
+                           : item.is_string() ? parse_bytes(item.as_string()->get()) : std::nullopt;
+        if (!bytes || *bytes == 0) r.fail(&item, "fill", "expected a queue depth, e.g. '100KB'");
+        cfg.ecn_fill_bytes.push_back(*bytes);
+      }
+    } else {
+      cfg.ecn_fill_bytes = {(*kmin + *kmax) / 2, *kmax + (*kmax - *kmin) / 2};  // across the ramp, and above it
+    }
+    r.finish();
+  }
   cfg.key_locs = in.key_locs();
   in.finish();
   return cfg;
@@ -932,6 +1054,10 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
     TableReader r(*ndr, "ndr.", file);
     profile.ndr = read_ndr(r);
   }
+  if (const toml::table* lossless = in.subtable("lossless")) {
+    TableReader r(*lossless, "lossless.", file);
+    profile.lossless = read_lossless(r);
+  }
   if (const toml::table* qualify = in.subtable("qualify")) {
     TableReader r(*qualify, "qualify.", file);
     profile.qualify = read_qualify(r);
@@ -1016,11 +1142,47 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
   }
 }
 
+// The ports the plan names exist, the senders obey PFC (the device's PFC must hold them,
+// or its headroom overflows and every lossless case measures the tester), and each sender
+// has a [[stream]] to the receiver whose headers the cases use.
+void validate_lossless(const Profile& profile, const LosslessCfg& cfg) {
+  const auto fail = [&](std::string_view key, const std::string& why) {
+    throw ConfigError(profile.path, cfg.loc_of(key), fmt::format("lossless.{}", key), why);
+  };
+  const PortCfg* receiver = profile.find_port(cfg.receiver);
+  if (receiver == nullptr) fail("receiver", fmt::format("no [[port]] is named '{}'", cfg.receiver));
+  if (receiver->speed_bps == 0)
+    fail("receiver", fmt::format("port '{}' needs a `speed`: quanta are timed at it", cfg.receiver));
+  for (const std::string& name : cfg.senders) {
+    const PortCfg* port = profile.find_port(name);
+    if (port == nullptr) fail("senders", fmt::format("no [[port]] is named '{}'", name));
+    if (name == cfg.receiver) fail("senders", fmt::format("'{}' is the receiver", name));
+    if (!port->pfc_honour)
+      fail("senders", fmt::format("port '{}' must obey the device's PFC (pfc_honour = true), or the device's headroom "
+                                  "overflows and the lossless cases measure the tester", name));
+    if (port->speed_bps == 0) fail("senders", fmt::format("port '{}' needs a `speed`: loads are shares of it", name));
+    const bool templated = std::any_of(profile.streams.begin(), profile.streams.end(), [&](const StreamCfg& s) {
+      return s.tx_port == name && s.rx_port == cfg.receiver && s.kind == StreamKind::kUdp;
+    });
+    if (!templated)
+      fail("senders", fmt::format("add a [[stream]] from '{}' to '{}': its headers (addresses, VLAN) are the "
+                                  "cases' frames", name, cfg.receiver));
+  }
+  for (const StreamCfg& s : profile.streams)
+    if (std::find(cfg.senders.begin(), cfg.senders.end(), s.tx_port) != cfg.senders.end() && s.rx_port == cfg.receiver) {
+      if (cfg.frame_size < min_frame_bytes(s))
+        fail("frame_size", fmt::format("{} bytes is below the smallest frame stream '{}' can send ({} bytes)",
+                                       cfg.frame_size, s.name, min_frame_bytes(s)));
+      if (s.roce) fail("senders", fmt::format("stream '{}' is RoCEv2: the cases send signed UDP", s.name));
+    }
+}
+
 }  // namespace
 
 void validate_bench_sections(const Profile& profile) {
   if (profile.rfc2544) validate_search(profile, *profile.rfc2544, "rfc2544");
   if (profile.ndr) validate_search(profile, *profile.ndr, "ndr");
+  if (profile.lossless) validate_lossless(profile, *profile.lossless);
 }
 
 void validate_qualify_section(const Profile& profile) {
@@ -1091,7 +1253,7 @@ void validate_switches(const Profile& profile) {
                           fmt::format("lcore {} also runs switch '{}': each switch needs its own", *sw.lcore, other.name));
   }
   for (const auto& [cable, ends] : cable_ends) {
-    if (ends.size() == 2) continue;
+    if (ends.size() == 2 || profile.ports_from_dataplane) continue;
     const auto& [name, loc] = ends.size() > 2 ? ends[2] : ends[0];
     throw ConfigError(file, loc, "device",
                       ends.size() > 2

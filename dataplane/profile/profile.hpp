@@ -3,6 +3,7 @@
 // member initialisers; config/README.md documents every key with its unit and default.
 // Linked by the data plane (one-shot runs) and, later, by the control process.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -219,6 +220,7 @@ struct StreamCfg {
   Rate rate;
   uint64_t count = 0;        ///< frames in total; 0 with duration_ns 0: continuous
   uint64_t duration_ns = 0;
+  uint64_t start_after_ns = 0;  ///< begins this long after the run's start (paced streams only)
   std::optional<BurstCfg> burst;
   uint16_t lanes = 1;        ///< TX queues (and so lcores) the stream is spread over
   uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late
@@ -255,22 +257,25 @@ struct BenchFrameSize {
 /// What every search procedure shares (`[rfc2544]`, `[ndr]`): the procedures run over
 /// the profile's streams, which give the layout (ports, directions, headers); frame
 /// size and load are what they vary. The data plane ignores these sections.
-struct SearchCfg {
-  std::vector<BenchFrameSize> frame_sizes;
-  uint64_t trial_duration_ns = 60'000'000'000;  ///< RFC 2544 §24: at least 60 s
-  double resolution_percent = 0.1;              ///< of line rate
-  double loss_tolerance_percent = 0;
-  double lower_bound_percent = 1;
+struct BenchCfg {
   uint64_t rest_ns = 2'000'000'000;             ///< between trials
-  unsigned confirmations = 0;                   ///< repeats of each found rate
   uint32_t learning_frames = 10;                ///< per receiving port and address, before the first trial
-  uint64_t warm_up_ns = 0;                      ///< the trial's load, unmeasured, just before each trial
   SourceLoc loc;
   std::map<std::string, SourceLoc, std::less<>> key_locs;
   SourceLoc loc_of(std::string_view key) const {
     const auto it = key_locs.find(key);
     return it == key_locs.end() ? loc : it->second;
   }
+};
+
+struct SearchCfg : BenchCfg {
+  std::vector<BenchFrameSize> frame_sizes;
+  uint64_t trial_duration_ns = 60'000'000'000;  ///< RFC 2544 §24: at least 60 s
+  double resolution_percent = 0.1;              ///< of line rate
+  double loss_tolerance_percent = 0;
+  double lower_bound_percent = 1;
+  unsigned confirmations = 0;                   ///< repeats of each found rate
+  uint64_t warm_up_ns = 0;                      ///< the trial's load, unmeasured, just before each trial
 };
 
 /// `[rfc2544]`: `linerate bench rfc2544`.
@@ -352,6 +357,12 @@ struct SwitchCfg {
   uint64_t headroom_bytes = 40'000;
   uint16_t pfc_quanta = 65535;
   uint64_t pfc_refresh_ns = 0;      ///< 0: half the pause the quanta ask
+  /// Priorities whose PFC pauses its egress queues (unset: the lossless ones, or all
+  /// eight when none is lossless); 802.3x PAUSE obeyed (unset: only without lossless
+  /// priorities, as a port runs PFC or PAUSE, not both); the delay before either acts.
+  std::optional<uint8_t> pfc_honour;
+  std::optional<bool> pause_honour;
+  uint64_t pause_reaction_ns = 0;
   bool ecn = false;
   uint64_t ecn_kmin_bytes = 0;
   uint64_t ecn_kmax_bytes = 0;
@@ -369,6 +380,37 @@ struct SwitchCfg {
   }
 };
 
+/// `[lossless]`: `linerate bench lossless`, the PFC / ECN test plan. The senders' test
+/// traffic goes through the device to the receiver, which also sends the PFC storms the
+/// device must obey; the profile's [[stream]] from each sender to the receiver gives its
+/// frames' headers, the suite sets priority, size, rate and timing per case.
+struct LosslessCfg : BenchCfg {
+  static constexpr const char* kCases[] = {"pfc_pause",    "lossy_not_paused", "global_pause", "response_time",
+                                          "quanta_sweep", "incast",           "ecn"};
+  std::vector<std::string> senders;
+  std::string receiver;
+  std::vector<uint8_t> lossless;                 ///< priorities; the first carries the test traffic
+  std::vector<uint8_t> lossy;
+  std::vector<std::string> cases{std::begin(kCases), std::end(kCases)};
+  uint16_t frame_size = 1024;
+  double rate_percent = 20;                      ///< each stream's load, of its port's line rate
+  uint64_t duration_ns = 200'000'000;            ///< each case's traffic
+  uint64_t storm_ns = 100'000'000;               ///< the PFC storm, in the middle of the traffic
+  bool global_pause_honoured = false;            ///< case 3's expectation
+  uint64_t response_time_ns = 0;                 ///< case 4's bound; 0: the standard's at the port's speed
+  std::vector<uint32_t> quanta{0, 256, 1024, 4096, 16384, 65535};
+  double quanta_tolerance_percent = 10;
+  uint64_t quanta_tolerance_ns = 50'000;         ///< the larger of the two
+  double incast_rate_percent = 50;               ///< each sender, lossless and lossy streams each
+  bool ecn = false;                              ///< the ecn case's curve given (else it is skipped)
+  uint64_t ecn_kmin_bytes = 0;
+  uint64_t ecn_kmax_bytes = 0;
+  double ecn_pmax = 0;
+  std::vector<uint64_t> ecn_fill_bytes;          ///< queue depths the case fills to
+
+  bool runs(std::string_view c) const { return std::find(cases.begin(), cases.end(), c) != cases.end(); }
+};
+
 struct Profile {
   std::string path;  ///< file the profile was read from, for messages
   EalCfg eal;
@@ -379,6 +421,10 @@ struct Profile {
   std::vector<SwitchCfg> switches;
   std::optional<Rfc2544Cfg> rfc2544;
   std::optional<NdrCfg> ndr;
+  std::optional<LosslessCfg> lossless;
+  /// The ports are a running data plane's (streams loaded over RPC): their cables, to
+  /// its switches too, were checked when it started.
+  bool ports_from_dataplane = false;
   std::optional<QualifyCfg> qualify;
 
   const PortCfg* find_port(const std::string& name) const noexcept;

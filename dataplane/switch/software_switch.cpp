@@ -122,6 +122,9 @@ sw::ModelParams SoftwareSwitch::model_params() const {
   p.watchdog_restore_tsc = ns_to_tsc(cfg_.watchdog_restore_ns);
   p.watchdog_action = cfg_.watchdog_forward ? sw::WatchdogAction::kForward : sw::WatchdogAction::kDrop;
   p.burst_tsc = ns_to_tsc(kShaperBurstNs);
+  p.pfc_obeyed = cfg_.pfc_honour.value_or(cfg_.lossless != 0 ? cfg_.lossless : uint8_t{0xFF});
+  p.pause_obeyed = cfg_.pause_honour.value_or(cfg_.lossless == 0);
+  p.pause_reaction_tsc = ns_to_tsc(cfg_.pause_reaction_ns);
   return p;
 }
 

@@ -24,6 +24,7 @@ SwitchModel::SwitchModel(ModelParams params) : params_(std::move(params)) {
   counters_.resize(size_t{n_ports_} * kPriorities);
   egress_.resize(n_ports_);
   rng_ = params_.seed != 0 ? params_.seed : 1;
+  delayed_.resize(params_.pause_reaction_tsc != 0 ? 256 : 1);
   // A lossless queue holds at most every ingress port's priority group; a lossy one its limit.
   const uint64_t lossless_bound = uint64_t{n_ports_} * (params_.xoff_bytes + params_.headroom_bytes);
   const uint64_t lossy_bound = std::min(params_.queue_limit_bytes, params_.buffer_bytes);
@@ -180,18 +181,39 @@ void SwitchModel::account_pause(Queue& q, PriorityCounters& c, uint64_t now) noe
 
 void SwitchModel::pause_received(uint16_t port, uint16_t class_enable, const uint16_t* quanta, bool link_pause,
                                  uint64_t now) noexcept {
+  DelayedPause p{now + params_.pause_reaction_tsc, port, static_cast<uint8_t>(class_enable), link_pause, {}};
   for (uint8_t prio = 0; prio < kPriorities; ++prio) {
     const bool named = link_pause || ((class_enable >> prio) & 1);
     if (!named) continue;
-    const uint16_t q16 = link_pause ? quanta[0] : quanta[prio];
-    Queue& q = queue(port, prio);
-    PriorityCounters& c = ctr(port, prio);
-    account_pause(q, c, now);
+    p.quanta[prio] = link_pause ? quanta[0] : quanta[prio];
+    // Counted as heard, obeyed or not.
+    if (p.quanta[prio] == 0) fast::counter_add(ctr(port, prio).pfc_xon_received, 1);
+    else fast::counter_add(ctr(port, prio).pfc_xoff_received, 1);
+  }
+  if (params_.pause_reaction_tsc == 0) {
+    apply_pause(p);
+    return;
+  }
+  // A full ring (a storm faster than the delay drains it) applies its oldest now.
+  if (delayed_count_ == delayed_.size()) {
+    apply_pause(delayed_[delayed_head_]);
+    delayed_head_ = (delayed_head_ + 1) % static_cast<uint32_t>(delayed_.size());
+    --delayed_count_;
+  }
+  delayed_[(delayed_head_ + delayed_count_) % delayed_.size()] = p;
+  ++delayed_count_;
+}
+
+void SwitchModel::apply_pause(const DelayedPause& p) noexcept {
+  if (p.link_pause && !params_.pause_obeyed) return;
+  for (uint8_t prio = 0; prio < kPriorities; ++prio) {
+    const bool named = p.link_pause || ((p.class_enable >> prio) & 1);
+    if (!named || (!p.link_pause && ((params_.pfc_obeyed >> prio) & 1) == 0)) continue;
+    Queue& q = queue(p.port, prio);
+    account_pause(q, ctr(p.port, prio), p.at);
     // A refresh restarts the timer; quanta 0 (XON) ends it.
-    q.pause_until = q16 == 0 ? now : now + quanta_tsc(port, q16);
-    if (q.pause_accounted < now) q.pause_accounted = now;
-    if (q16 == 0) fast::counter_add(c.pfc_xon_received, 1);
-    else fast::counter_add(c.pfc_xoff_received, 1);
+    q.pause_until = p.quanta[prio] == 0 ? p.at : p.at + quanta_tsc(p.port, p.quanta[prio]);
+    if (q.pause_accounted < p.at) q.pause_accounted = p.at;
   }
 }
 

@@ -15,7 +15,8 @@
 //   while it stays there; falling to `xon` bytes sends XON. `headroom` bytes above xoff
 //   absorb what arrives before the sender reacts; beyond that, ingress drop.
 // - PFC received on an egress port pauses that port's queues of the priorities it names
-//   (PAUSE: all eight) for the time its quanta ask.
+//   and obeys (PAUSE: all eight, when obeyed) for the time its quanta ask, `pause_reaction`
+//   after it arrived (a slow device: frames keep leaving meanwhile).
 // - Each egress port sends at most at its shaped rate (L1: frame + 20 bytes of preamble
 //   and gap), never above its link speed; queues are served round robin.
 // - ECN: a lossless or lossy frame that is ECN-capable is marked CE with probability 0 at
@@ -65,6 +66,9 @@ struct ModelParams {
   uint64_t watchdog_restore_tsc = 0;
   WatchdogAction watchdog_action = WatchdogAction::kDrop;
   uint64_t burst_tsc = 0;                ///< how far behind a backlogged egress may catch up (idle saves nothing)
+  uint8_t pfc_obeyed = 0xFF;             ///< bit p: a PFC frame pauses priority p (others are heard, not obeyed)
+  bool pause_obeyed = true;              ///< an 802.3x PAUSE pauses all eight (else heard, not obeyed)
+  uint64_t pause_reaction_tsc = 0;       ///< from a PFC / PAUSE frame's arrival to its pause taking effect
 };
 
 /// Per port and priority, single-writer counters (fastpath/counters.hpp): mgmt reads
@@ -136,7 +140,7 @@ class SwitchModel {
   Dequeued dequeue(uint16_t out, uint64_t now) noexcept;
 
   /// A PFC (or, with `link_pause`, 802.3x PAUSE: quanta[0] for all priorities) frame
-  /// received on `port`.
+  /// received on `port`: it takes effect `pause_reaction_tsc` later (in tick()).
   void pause_received(uint16_t port, uint16_t class_enable, const uint16_t* quanta, bool link_pause,
                       uint64_t now) noexcept;
 
@@ -193,6 +197,13 @@ class SwitchModel {
     uint8_t pending = 0;  ///< 1: XOFF to send, 2: XON to send
     uint64_t next_refresh = 0;
   };
+  struct DelayedPause {  // a PFC / PAUSE frame heard, waiting for the reaction delay
+    uint64_t at = 0;
+    uint16_t port = 0;
+    uint8_t class_enable = 0;
+    bool link_pause = false;
+    std::array<uint16_t, kPriorities> quanta{};
+  };
   struct Egress {
     TscQ16 next_tsc_q16 = 0;  ///< the shaper: when the next frame may start
     uint64_t cycles_per_byte_q16 = 0;
@@ -213,6 +224,7 @@ class SwitchModel {
   Entry pop(uint16_t port, uint8_t prio) noexcept;
   void release_group(const Entry& e, uint8_t prio) noexcept;
   void account_pause(Queue& q, PriorityCounters& c, uint64_t now) noexcept;
+  void apply_pause(const DelayedPause& p) noexcept;
   uint64_t refresh_tsc(uint16_t port) const noexcept;
 
   ModelParams params_;
@@ -224,10 +236,18 @@ class SwitchModel {
   uint64_t shared_bytes_ = 0;
   uint64_t shared_watermark_ = 0;
   uint64_t rng_ = 1;
+  std::vector<DelayedPause> delayed_;  ///< a ring, capacity fixed at construction
+  uint32_t delayed_head_ = 0;
+  uint32_t delayed_count_ = 0;
 };
 
 template <class Release>
 void SwitchModel::tick(uint64_t now, Release&& release) noexcept {
+  while (delayed_count_ > 0 && delayed_[delayed_head_].at <= now) {
+    apply_pause(delayed_[delayed_head_]);
+    delayed_head_ = (delayed_head_ + 1) % static_cast<uint32_t>(delayed_.size());
+    --delayed_count_;
+  }
   for (uint16_t port = 0; port < n_ports_; ++port) {
     for (uint8_t prio = 0; prio < kPriorities; ++prio) {
       Queue& q = queue(port, prio);

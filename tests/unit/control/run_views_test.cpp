@@ -319,8 +319,8 @@ TEST(RunViews, TimelineGapsAfterTheTableAndTheJson) {
   EXPECT_EQ((std::pair{gap->first_bin, gap->bins}), (std::pair<size_t, size_t>{3, 3}));
 
   api::RunReport r = sample_report();
-  r.streams[0].timeline = api::TimelineReport{0.001, {100, 100, 100, 100, 100}, {100, 0, 0, 0, 100}, 0, 0};
-  r.streams[1].timeline = api::TimelineReport{0.001, {50, 50}, {}, 7, 0};
+  r.streams[0].timeline = api::TimelineReport{0.001, {100, 100, 100, 100, 100}, {100, 0, 0, 0, 100}, 0, 0, {}};
+  r.streams[1].timeline = api::TimelineReport{0.001, {50, 50}, {}, 7, 0, {}};
   const std::string table = run_table(r);
   EXPECT_NE(table.find("\nstream 'a-stream-with-a-name-longer-than-sixteen' timeline: 5 bins of 1 ms; no frame "
                        "received for 3 bins, from 1.000 ms to 4.000 ms\n"), std::string::npos) << table;

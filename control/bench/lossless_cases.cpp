@@ -1,0 +1,467 @@
+#include "control/bench/lossless_cases.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "control/bench/lossless_verdicts.hpp"
+#include "control/cli/stop_signal.hpp"
+#include "dataplane/common/line_rate.hpp"
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr uint16_t kStormQuanta = 65535;
+
+struct Plan {
+  const profile::Profile& profile;
+  const profile::LosslessCfg& cfg;
+  TrialRunner& runner;
+  BenchSession& session;
+  toml::table root;            ///< the profile file: the senders' [[stream]] templates
+  uint64_t receiver_bps = 0;
+  std::map<std::string, uint64_t> speeds;
+  std::optional<double> response_s;  ///< the reaction bound; none: no default at this speed
+  std::string response_basis;        ///< where it came from
+  bool interrupted = false;
+};
+
+// The case's streams as [[stream]] tables: the senders' templates with the case's
+// priority, size, load and timing; the receiver's MAC Control frames.
+class Streams {
+ public:
+  explicit Streams(const Plan& plan) : plan_(plan) {}
+
+  void traffic(const std::string& name, const std::string& sender, uint8_t priority, double percent,
+               uint64_t start_after_ns, uint64_t duration_ns, uint64_t count = 0, bool ecn_capable = false) {
+    toml::table stream = *template_of(sender);
+    int64_t vlan_id = 0;
+    if (const toml::table* vlan = stream["vlan"].as_table()) vlan_id = (*vlan)["id"].value_or(int64_t{0});
+    for (const char* key : {"name", "frame_size", "frame_weights", "rate", "count", "duration", "burst", "start_after",
+                            "vlan", "kind"})
+      stream.erase(key);
+    stream.insert("name", name);
+    stream.insert("frame_size", int64_t{plan_.cfg.frame_size});
+    stream.insert("rate", fmt::format("{:.6f}%", percent));
+    stream.insert("vlan", toml::table{{"id", vlan_id}, {"pcp", int64_t{priority}}});
+    if (start_after_ns != 0) stream.insert("start_after", fmt::format("{}ns", start_after_ns));
+    if (count != 0) stream.insert("count", static_cast<int64_t>(count));
+    else stream.insert("duration", fmt::format("{}ns", duration_ns));
+    if (ecn_capable) {
+      const char* ip = stream.contains("ipv6") ? "ipv6" : "ipv4";
+      if (!stream.contains(ip)) stream.insert(ip, toml::table{});
+      stream[ip].as_table()->insert_or_assign("ecn", int64_t{2});  // ECT(0)
+    }
+    streams_.push_back(std::move(stream));
+  }
+
+  /// PFC on `priority` (or, with `pause`, 802.3x PAUSE) from the receiver toward the
+  /// device: refreshed to hold the pause for `duration_ns`, or one frame when it is 0.
+  void mac_control(const std::string& name, bool pause, uint8_t priority, uint32_t quanta, uint64_t start_after_ns,
+                   uint64_t duration_ns) {
+    toml::table stream{{"name", name}, {"tx_port", plan_.cfg.receiver}, {"kind", pause ? "pause" : "pfc"},
+                       {"quanta", int64_t{quanta}}};
+    if (!pause) stream.insert("priorities", toml::array{int64_t{priority}});
+    if (start_after_ns != 0) stream.insert("start_after", fmt::format("{}ns", start_after_ns));
+    if (duration_ns != 0) {
+      stream.insert("refresh", "auto");
+      stream.insert("duration", fmt::format("{}ns", duration_ns));
+    } else {
+      stream.insert("rate", "1kpps");
+      stream.insert("count", int64_t{1});
+    }
+    streams_.push_back(std::move(stream));
+  }
+
+  std::string text() const {
+    std::ostringstream out;
+    out << toml::table{{"stream", streams_}};
+    return out.str();
+  }
+
+ private:
+  const toml::table* template_of(const std::string& sender) const {
+    const toml::node* all = plan_.root.get("stream");
+    if (all != nullptr && all->is_array())
+      for (const toml::node& node : *all->as_array()) {
+        const toml::table* t = node.as_table();
+        if (t == nullptr) continue;
+        const auto text = [&](const char* key, const char* fallback) {
+          const toml::node* v = t->get(key);
+          return v != nullptr && v->is_string() ? v->as_string()->get() : std::string(fallback);
+        };
+        if (text("tx_port", "") == sender && text("rx_port", "") == plan_.cfg.receiver && text("kind", "udp") == "udp")
+          return t;
+      }
+    throw std::runtime_error(fmt::format("no [[stream]] from '{}' to '{}'", sender, plan_.cfg.receiver));
+  }
+
+  const Plan& plan_;
+  toml::array streams_;
+};
+
+const json& stream_of(const json& report, const std::string& name) {
+  static const json none = json::object();
+  const auto streams = report.find("streams");
+  if (streams == report.end() || !streams->is_array()) return none;
+  for (const json& s : *streams)
+    if (s.value("name", "") == name) return s;
+  return none;
+}
+
+struct Silence {
+  double from_s = 0;
+  double to_s = 0;
+  bool known = false;
+  double seconds() const { return to_s - from_s; }
+};
+
+Silence silence_of(const json& stream) {
+  const json timeline = stream.value("timeline", json::object());
+  if (!timeline.contains("longest_rx_gap")) return {};
+  const json& g = timeline["longest_rx_gap"];
+  return {g.value("from_s", 0.0), g.value("to_s", 0.0), true};
+}
+
+std::vector<uint64_t> bins_of(const json& stream, const char* which) {
+  return stream.value("timeline", json::object()).value(which, std::vector<uint64_t>{});
+}
+
+double bin_s_of(const json& stream) { return stream.value("timeline", json::object()).value("bin_s", 0.0); }
+
+double us(double seconds) { return seconds * 1e6; }
+
+// The longest run of empty bins that begins within `within_s` after `t0_s`, as time.
+double empty_bins_after(const std::vector<uint64_t>& bins, double bin_s, double t0_s, double within_s) {
+  if (bin_s <= 0) return 0;
+  size_t longest = 0;
+  const auto first = static_cast<size_t>(t0_s / bin_s);
+  const auto last = static_cast<size_t>((t0_s + within_s) / bin_s);
+  for (size_t i = first; i <= last && i < bins.size(); ++i) {
+    size_t run = 0;
+    while (i + run < bins.size() && bins[i + run] == 0) ++run;
+    longest = std::max(longest, run);
+  }
+  return static_cast<double>(longest) * bin_s;
+}
+
+std::string sender_of_background(const profile::LosslessCfg& cfg) {
+  return cfg.senders.size() > 1 ? cfg.senders[1] : cfg.senders[0];
+}
+
+json run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label) {
+  const std::string what = label.empty() ? case_name : case_name + " " + label;
+  bool interrupted = false;
+  json report = p.runner.run_streams(streams.text(), what, interrupted);
+  p.interrupted = p.interrupted || interrupted;
+  std::printf("  %-32s run %s\n", what.c_str(), interrupted ? "interrupted" : "done");
+  std::fflush(stdout);
+  return report;
+}
+
+// Every run into trials[] (its timelines coarsened), then the rest between runs.
+void record(Plan& p, const std::string& case_name, const std::string& label, json report) {
+  coarsen_timelines(report, 2000);
+  p.session.report()["trials"].push_back({{"case", case_name}, {"label", label}, {"report", std::move(report)}});
+  p.session.save();
+  ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9);
+}
+
+// A stream held by the storm from `t0` to `t1`: its last frame came within the reaction
+// allowance after the storm began, and none came again before the storm's last frame.
+void held_checks(std::vector<Check>& checks, const std::string& who, const json& stream, double t0, double t1,
+                 double allowance_s) {
+  const Silence gap = silence_of(stream);
+  if (!gap.known) {
+    checks.push_back({who + ": silence during the storm", 0, "us", "a silence measured", false});
+    return;
+  }
+  checks.push_back(at_most(who + ": last frame after the storm's first PFC frame", us(gap.from_s - t0), us(allowance_s), "us"));
+  checks.push_back(at_least(who + ": first frame after the storm's last PFC frame", us(gap.to_s - t1), 0, "us"));
+}
+
+// A stream that went on through the storm: nothing lost, and no silence near its length.
+void flowing_checks(std::vector<Check>& checks, const std::string& who, const json& stream, double storm_s) {
+  checks.push_back(exactly(who + ": frames lost", stream.value("lost", 0.0), 0, "frames"));
+  const Silence gap = silence_of(stream);
+  checks.push_back(at_most(who + ": longest silence", us(gap.known ? gap.seconds() : 0), us(storm_s / 2), "us"));
+}
+
+double storm_start_s(const profile::LosslessCfg& cfg) { return static_cast<double>(cfg.duration_ns - cfg.storm_ns) / 2e9; }
+double storm_end_s(const profile::LosslessCfg& cfg) { return static_cast<double>(cfg.duration_ns + cfg.storm_ns) / 2e9; }
+
+CaseOutcome pfc_pause(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  const uint8_t lossless = c.lossless.front();
+  Streams streams(p);
+  streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
+  if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
+  streams.mac_control("storm", false, lossless, kStormQuanta, (c.duration_ns - c.storm_ns) / 2, c.storm_ns);
+  const json report = run(p, streams, "pfc_pause", "");
+  const double t0 = storm_start_s(c), t1 = storm_end_s(c);
+  std::vector<Check> checks;
+  const json& test = stream_of(report, "test");
+  held_checks(checks, "test", test, t0, t1, p.response_s.value_or(1e-3));
+  checks.push_back(exactly("test: frames lost", test.value("lost", 0.0), 0, "frames"));
+  const double after = static_cast<double>(frames_within(bins_of(test, "rx"), bin_s_of(test), t1, 1e9) +
+                                           test.value("timeline", json::object()).value("rx_after", uint64_t{0}));
+  checks.push_back(at_least("test: frames received after the storm", after, 1, "frames"));
+  if (!c.lossy.empty()) {
+    const json& bg = stream_of(report, "background");
+    checks.push_back(exactly("background: frames lost", bg.value("lost", 0.0), 0, "frames"));
+    const double sent = static_cast<double>(frames_within(bins_of(bg, "tx"), bin_s_of(bg), t0, t1));
+    const double got = static_cast<double>(frames_within(bins_of(bg, "rx"), bin_s_of(bg), t0, t1));
+    checks.push_back(at_least("background: received / sent during the storm", sent > 0 ? 100 * got / sent : 0, 95, "%"));
+  }
+  record(p, "pfc_pause", "", report);
+  return judge("pfc_pause", std::move(checks),
+               fmt::format("priority {} held for the whole storm and resumed after it, nothing lost, the background "
+                           "went on", lossless));
+}
+
+CaseOutcome lossy_not_paused(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  const uint8_t lossy = c.lossy.front();
+  Streams streams(p);
+  streams.traffic("test", c.senders[0], lossy, c.rate_percent, 0, c.duration_ns);
+  streams.mac_control("storm", false, lossy, kStormQuanta, (c.duration_ns - c.storm_ns) / 2, c.storm_ns);
+  const json report = run(p, streams, "lossy_not_paused", "");
+  std::vector<Check> checks;
+  flowing_checks(checks, "test", stream_of(report, "test"), static_cast<double>(c.storm_ns) / 1e9);
+  record(p, "lossy_not_paused", "", report);
+  return judge("lossy_not_paused", std::move(checks),
+               fmt::format("PFC for lossy priority {} was not obeyed: its traffic went on, nothing lost", lossy));
+}
+
+CaseOutcome global_pause(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  Streams streams(p);
+  streams.traffic("test", c.senders[0], c.lossless.front(), c.rate_percent, 0, c.duration_ns);
+  if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
+  streams.mac_control("storm", true, 0, kStormQuanta, (c.duration_ns - c.storm_ns) / 2, c.storm_ns);
+  const json report = run(p, streams, "global_pause", "");
+  std::vector<Check> checks;
+  const double t0 = storm_start_s(c), t1 = storm_end_s(c), storm_s = static_cast<double>(c.storm_ns) / 1e9;
+  for (const char* who : {"test", "background"}) {
+    const json& s = stream_of(report, who);
+    if (s.empty()) continue;
+    if (c.global_pause_honoured) {
+      held_checks(checks, who, s, t0, t1, p.response_s.value_or(1e-3));
+      if (std::string(who) == "test") checks.push_back(exactly("test: frames lost", s.value("lost", 0.0), 0, "frames"));
+    } else {
+      flowing_checks(checks, who, s, storm_s);
+    }
+  }
+  record(p, "global_pause", "", report);
+  return judge("global_pause", std::move(checks),
+               c.global_pause_honoured ? "802.3x PAUSE held every priority for the storm, as expected"
+                                       : "802.3x PAUSE was ignored, as expected of a PFC port: traffic went on");
+}
+
+CaseOutcome response_time(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  if (!p.response_s)
+    return skipped("response_time", fmt::format("no default bound at {} Gbit/s: set [lossless] response_time",
+                                                static_cast<double>(p.receiver_bps) / 1e9));
+  Streams streams(p);
+  const uint8_t lossless = c.lossless.front();
+  streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
+  streams.mac_control("storm", false, lossless, kStormQuanta, (c.duration_ns - c.storm_ns) / 2, c.storm_ns);
+  const json report = run(p, streams, "response_time", "");
+  const json& test = stream_of(report, "test");
+  const double t0 = storm_start_s(c), t1 = storm_end_s(c);
+  const Silence gap = silence_of(test);
+  std::vector<Check> checks;
+  if (!gap.known || gap.to_s < t1) {
+    checks.push_back({"test: silence through the storm", us(gap.seconds()), "us",
+                      "to last the storm: the device must obey the PFC for a response time to exist", false});
+  } else {
+    Check response = at_most("response: PFC frame sent to the last test frame received", us(gap.from_s - t0),
+                             us(*p.response_s), "us");
+    response.bound += " (" + p.response_basis + ")";
+    checks.push_back(std::move(response));
+    const double bin = bin_s_of(test);
+    checks.push_back({"test frames received after the PFC frame was sent (to the bin)",
+                      static_cast<double>(frames_within(bins_of(test, "rx"), bin, std::floor(t0 / bin) * bin,
+                                                        std::ceil(gap.from_s / bin + 1e-9) * bin)),
+                      "frames", "(reported)", true});
+  }
+  record(p, "response_time", "", report);
+  return judge("response_time", std::move(checks), "the device stopped the priority within the bound");
+}
+
+CaseOutcome quanta_sweep(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  const uint8_t lossless = c.lossless.front();
+  std::vector<Check> checks;
+  for (const uint32_t quanta : c.quanta) {
+    if (ctl::stop_requested()) break;
+    Streams streams(p);
+    streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
+    const uint64_t at_ns = c.duration_ns / 2;
+    streams.mac_control("pfc", false, lossless, quanta, at_ns, 0);
+    const json report = run(p, streams, "quanta_sweep", fmt::format("{} quanta", quanta));
+    const json& test = stream_of(report, "test");
+    const double expected = quanta_seconds(quanta, p.receiver_bps);
+    const double tolerance = std::max(expected * c.quanta_tolerance_percent / 100, static_cast<double>(c.quanta_tolerance_ns) / 1e9);
+    // The pause is the silence that began at the PFC frame: the run's longest, to the
+    // cycle, when that is the one; else (a longer stall of the host elsewhere) the empty
+    // bins that follow the frame, to the bin.
+    const Silence gap = silence_of(test);
+    const double t0 = static_cast<double>(at_ns) / 1e9, bin = bin_s_of(test);
+    const double reaction = p.response_s.value_or(1e-3);
+    const bool at_the_frame = gap.known && gap.from_s >= t0 - bin && gap.from_s <= t0 + reaction;
+    const double measured = at_the_frame ? gap.seconds() : empty_bins_after(bins_of(test, "rx"), bin, t0, reaction);
+    checks.push_back({fmt::format("pause at {} quanta (expected {:.3f} us)", quanta, us(expected)), us(measured), "us",
+                      fmt::format("{:.3f} +- {:.3f} us", us(expected), us(tolerance)),
+                      std::abs(measured - expected) <= tolerance});
+    record(p, "quanta_sweep", fmt::format("{} quanta", quanta), report);
+  }
+  return judge("quanta_sweep", std::move(checks),
+               fmt::format("every pause lasted its quanta x 512 bit times at {} Gbit/s, within the tolerance",
+                           static_cast<double>(p.receiver_bps) / 1e9));
+}
+
+CaseOutcome incast(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  const uint8_t lossless = c.lossless.front(), lossy = c.lossy.front();
+  Streams streams(p);
+  for (const std::string& sender : c.senders) {
+    streams.traffic("lossless-" + sender, sender, lossless, c.incast_rate_percent, 0, c.duration_ns);
+    streams.traffic("lossy-" + sender, sender, lossy, c.incast_rate_percent, 0, c.duration_ns);
+  }
+  const json report = run(p, streams, "incast", "");
+  double lossless_lost = 0, lossy_lost = 0, sent = 0;
+  for (const std::string& sender : c.senders) {
+    lossless_lost += stream_of(report, "lossless-" + sender).value("lost", 0.0);
+    lossy_lost += stream_of(report, "lossy-" + sender).value("lost", 0.0);
+    for (const char* kind : {"lossless-", "lossy-"}) sent += stream_of(report, kind + sender).value("tx_packets", 0.0);
+  }
+  // What the receiver's link could carry over the traffic's time; the rest had to go.
+  const double carried = line_rate_pps(p.receiver_bps, c.frame_size) * static_cast<double>(c.duration_ns) / 1e9;
+  const double excess = std::max(0.0, sent - carried);
+  double xoff_heard = 0, lossy_pfc_heard = 0;
+  for (const json& port : report.value("ports", json::array())) {
+    if (std::find(c.senders.begin(), c.senders.end(), port.value("name", "")) == c.senders.end()) continue;
+    for (const json& cls : port.value("mac_control", json::object()).value("pfc", json::array())) {
+      if (cls.value("priority", -1) == lossless) xoff_heard += cls.value("xoff", 0.0);
+      if (cls.value("priority", -1) == lossy) lossy_pfc_heard += cls.value("xoff", 0.0);
+    }
+  }
+  std::vector<Check> checks;
+  checks.push_back(exactly("lossless: frames lost", lossless_lost, 0, "frames"));
+  checks.push_back(at_least("lossless: PFC XOFF frames heard at the senders", xoff_heard, 1, "frames"));
+  checks.push_back(exactly("lossy: PFC XOFF frames heard at the senders", lossy_pfc_heard, 0, "frames"));
+  checks.push_back(at_most("lossy: frames lost (the excess over the receiver's line rate, + 1 % of all sent)",
+                           lossy_lost, std::ceil(excess + 0.01 * sent), "frames"));
+  record(p, "incast", "", report);
+  return judge("incast", std::move(checks),
+               fmt::format("{}:1 incast: the lossless priority lost nothing and paused its senders; the lossy one "
+                           "lost at most the excess", c.senders.size()));
+}
+
+CaseOutcome ecn(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  if (!c.ecn) return skipped("ecn", "no [lossless] ecn curve (kmin, kmax, pmax) to hold the marks to");
+  const uint8_t lossless = c.lossless.front();
+  const double pps = line_rate_pps(p.speeds[c.senders[0]], c.frame_size) * c.rate_percent / 100;
+  std::vector<Check> checks;
+  for (const uint64_t fill : c.ecn_fill_bytes) {
+    if (ctl::stop_requested()) break;
+    // The egress is paused before the first frame and stays so until the last is queued:
+    // frame i finds i frames before it.
+    const uint64_t frames = (fill + c.frame_size - 1) / c.frame_size;
+    const uint64_t lead_ns = 2'000'000;
+    const auto sending_ns = static_cast<uint64_t>(static_cast<double>(frames) / pps * 1e9);
+    Streams streams(p);
+    streams.traffic("test", c.senders[0], lossless, c.rate_percent, lead_ns, 0, frames, true);
+    streams.mac_control("storm", false, lossless, kStormQuanta, 0, 2 * lead_ns + sending_ns);
+    const json report = run(p, streams, "ecn", fmt::format("{} B", fill));
+    const json& test = stream_of(report, "test");
+    const ExpectedMarks expected = expected_ecn_marks(frames, c.frame_size, c.ecn_kmin_bytes, c.ecn_kmax_bytes, c.ecn_pmax);
+    const double ce = test.value("ecn_ce", 0.0);
+    checks.push_back({fmt::format("CE marks of {} frames filling {} bytes", frames, frames * c.frame_size), ce, "frames",
+                      fmt::format("{:.1f} +- {:.1f}", expected.mean, expected.allowed),
+                      std::abs(ce - expected.mean) <= expected.allowed});
+    checks.push_back(exactly(fmt::format("frames lost at {} bytes", fill), test.value("lost", 0.0), 0, "frames"));
+    record(p, "ecn", fmt::format("{} B", fill), report);
+  }
+  return judge("ecn", std::move(checks), "the CE marks followed the configured Kmin / Kmax / Pmax curve at every depth");
+}
+
+}  // namespace
+
+void coarsen_timelines(json& run_report, size_t max_bins) {
+  const auto coarsen = [&](json& t) {
+    size_t n = 0;
+    for (const char* key : {"tx", "rx"}) n = std::max(n, t.value(key, json::array()).size());
+    if (n <= max_bins) return;
+    const size_t k = (n + max_bins - 1) / max_bins;
+    for (const char* key : {"tx", "rx"}) {
+      if (!t.contains(key)) continue;
+      const auto bins = t[key].get<std::vector<uint64_t>>();
+      std::vector<uint64_t> merged((bins.size() + k - 1) / k);
+      for (size_t i = 0; i < bins.size(); ++i) merged[i / k] += bins[i];
+      t[key] = merged;
+    }
+    t["bin_s"] = t.value("bin_s", 0.0) * static_cast<double>(k);
+  };
+  for (json& s : run_report["streams"])
+    if (s.contains("timeline")) coarsen(s["timeline"]);
+  for (json& p : run_report["ports"])
+    if (p.contains("mac_control_timeline")) coarsen(p["mac_control_timeline"]);
+}
+
+unsigned expected_lossless_runs(const profile::LosslessCfg& cfg) {
+  unsigned runs = 0;
+  for (const std::string& c : cfg.cases)
+    runs += c == "quanta_sweep" ? static_cast<unsigned>(cfg.quanta.size())
+            : c == "ecn"        ? static_cast<unsigned>(cfg.ecn_fill_bytes.size())
+                                : 1;
+  return runs;
+}
+
+void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, BenchSession& session) {
+  const profile::LosslessCfg& cfg = *profile.lossless;
+  Plan p{profile, cfg, runner, session, toml::parse(runner.profile_text(), profile.path), 0, {}, std::nullopt, "", false};
+  p.speeds = runner.port_speeds();
+  p.receiver_bps = p.speeds[cfg.receiver];
+  if (cfg.response_time_ns != 0) {
+    p.response_s = static_cast<double>(cfg.response_time_ns) / 1e9;
+    p.response_basis = "[lossless] response_time";
+  } else if (const auto quanta = standard_reaction_quanta(p.receiver_bps)) {
+    p.response_s = quanta_seconds(*quanta, p.receiver_bps);
+    p.response_basis = fmt::format("IEEE 802.3 Annex 31B: {} pause_quanta at {:g} Gbit/s", *quanta,
+                                   static_cast<double>(p.receiver_bps) / 1e9);
+  }
+  session.report()["response_bound"] =
+      p.response_s ? json{{"s", *p.response_s}, {"basis", p.response_basis}} : json(nullptr);
+  session.report()["cases"] = json::array();
+  const std::pair<const char*, CaseOutcome (*)(Plan&)> cases[] = {
+      {"pfc_pause", pfc_pause},     {"lossy_not_paused", lossy_not_paused}, {"global_pause", global_pause},
+      {"response_time", response_time}, {"quanta_sweep", quanta_sweep},   {"incast", incast},
+      {"ecn", ecn}};
+  for (const auto& [name, run_case] : cases) {
+    if (!cfg.runs(name)) continue;
+    if (ctl::stop_requested()) break;
+    CaseOutcome outcome = run_case(p);
+    if (p.interrupted) {
+      outcome.verdict = CaseVerdict::kSkipped;
+      outcome.explanation = "interrupted: the case did not finish";
+    }
+    std::printf("%-18s %-7s %s\n", name, verdict_text(outcome.verdict), outcome.explanation.c_str());
+    std::fflush(stdout);
+    session.report()["cases"].push_back(to_json(outcome));
+    session.save();
+    if (p.interrupted) break;
+  }
+}
+
+}  // namespace lr::bench

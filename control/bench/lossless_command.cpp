@@ -1,0 +1,69 @@
+#include "control/bench/lossless_command.hpp"
+
+#include <cstdio>
+
+#include "control/bench/lossless_cases.hpp"
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+namespace {
+
+json lossless_settings(const profile::Profile& profile) {
+  const profile::LosslessCfg& c = *profile.lossless;
+  json fills = json::array();
+  for (uint64_t f : c.ecn_fill_bytes) fills.push_back(f);
+  json out{{"cases", c.cases},
+           {"senders", c.senders},
+           {"receiver", c.receiver},
+           {"lossless", c.lossless},
+           {"lossy", c.lossy},
+           {"frame_size", c.frame_size},
+           {"rate_percent", c.rate_percent},
+           {"incast_rate_percent", c.incast_rate_percent},
+           {"duration_s", static_cast<double>(c.duration_ns) / 1e9},
+           {"storm_s", static_cast<double>(c.storm_ns) / 1e9},
+           {"rest_s", static_cast<double>(c.rest_ns) / 1e9},
+           {"global_pause", c.global_pause_honoured ? "honoured" : "ignored"},
+           {"response_time_s", c.response_time_ns != 0 ? json(static_cast<double>(c.response_time_ns) / 1e9) : json("auto")},
+           {"quanta", c.quanta},
+           {"quanta_tolerance_percent", c.quanta_tolerance_percent},
+           {"quanta_tolerance_s", static_cast<double>(c.quanta_tolerance_ns) / 1e9},
+           {"learning_frames", c.learning_frames}};
+  if (c.ecn)
+    out["ecn"] = {{"kmin_bytes", c.ecn_kmin_bytes}, {"kmax_bytes", c.ecn_kmax_bytes}, {"pmax", c.ecn_pmax}, {"fill_bytes", fills}};
+  return out;
+}
+
+void print_verdicts(const json& report) {
+  std::printf("\nlossless test plan (the numbers beside their bounds: report.json cases[].checks)\n%-18s %-8s %s\n",
+              "case", "verdict", "why");
+  for (const json& c : report.value("cases", json::array()))
+    std::printf("%-18s %-8s %s\n", c.value("case", "").c_str(), c.value("verdict", "").c_str(),
+                c.value("explanation", "").c_str());
+  std::printf("(where the device is not linerate's own switch, compare each case with the device's own PFC, drop and "
+              "ECN counters)\n");
+}
+
+int verdict_code(const json& report) {
+  for (const json& c : report.value("cases", json::array()))
+    if (c.value("verdict", "") != "PASS") return 3;
+  return 0;
+}
+
+}  // namespace
+
+int run_lossless(const BenchOptions& options) {
+  Suite suite{"lossless",
+              "linerate.lossless/1",
+              [](const profile::Profile& p) -> const profile::BenchCfg* { return p.lossless ? &*p.lossless : nullptr; },
+              lossless_settings,
+              [](const profile::Profile& p) { return expected_lossless_runs(*p.lossless); },
+              run_lossless_cases,
+              print_verdicts};
+  suite.verdict_code = verdict_code;
+  return run_suite(suite, options);
+}
+
+}  // namespace lr::bench

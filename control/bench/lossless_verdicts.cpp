@@ -1,0 +1,108 @@
+#include "control/bench/lossless_verdicts.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+namespace {
+
+std::string number_text(double v) { return fmt::format("{:.6g}", v); }
+
+}  // namespace
+
+CaseOutcome judge(std::string name, std::vector<Check> checks, const std::string& pass_text) {
+  CaseOutcome out{std::move(name), CaseVerdict::kPass, pass_text, std::move(checks)};
+  for (const Check& c : out.checks) {
+    if (c.ok) continue;
+    out.verdict = CaseVerdict::kFail;
+    out.explanation = fmt::format("{}: {} {}, bound {}", c.what, number_text(c.value), c.unit, c.bound);
+    break;
+  }
+  return out;
+}
+
+CaseOutcome skipped(std::string name, std::string why) {
+  return CaseOutcome{std::move(name), CaseVerdict::kSkipped, std::move(why), {}};
+}
+
+const char* verdict_text(CaseVerdict v) noexcept {
+  switch (v) {
+    case CaseVerdict::kPass: return "PASS";
+    case CaseVerdict::kFail: return "FAIL";
+    case CaseVerdict::kSkipped: return "SKIPPED";
+  }
+  return "?";
+}
+
+json to_json(const Check& c) {
+  return {{"what", c.what}, {"value", c.value}, {"unit", c.unit}, {"bound", c.bound}, {"ok", c.ok}};
+}
+
+json to_json(const CaseOutcome& c) {
+  json checks = json::array();
+  for (const Check& check : c.checks) checks.push_back(to_json(check));
+  return {{"case", c.name}, {"verdict", verdict_text(c.verdict)}, {"explanation", c.explanation}, {"checks", checks}};
+}
+
+Check at_most(std::string what, double value, double bound, std::string unit) {
+  return {std::move(what), value, unit, fmt::format("<= {} {}", number_text(bound), unit), value <= bound};
+}
+
+Check at_least(std::string what, double value, double bound, std::string unit) {
+  return {std::move(what), value, unit, fmt::format(">= {} {}", number_text(bound), unit), value >= bound};
+}
+
+Check exactly(std::string what, double value, double expected, std::string unit) {
+  return {std::move(what), value, unit, fmt::format("= {} {}", number_text(expected), unit), value == expected};
+}
+
+double quanta_seconds(uint32_t quanta, uint64_t speed_bps) noexcept {
+  return speed_bps == 0 ? 0.0 : static_cast<double>(quanta) * 512.0 / static_cast<double>(speed_bps);
+}
+
+std::optional<uint32_t> standard_reaction_quanta(uint64_t speed_bps) noexcept {
+  switch (speed_bps) {
+    case 10'000'000:
+    case 100'000'000: return 1;
+    case 1'000'000'000: return 2;
+    case 10'000'000'000: return 67;
+    case 40'000'000'000: return 118;
+    case 100'000'000'000: return 394;
+    default: return std::nullopt;
+  }
+}
+
+uint64_t frames_within(const std::vector<uint64_t>& bins, double bin_s, double from_s, double to_s) noexcept {
+  if (bin_s <= 0 || to_s <= from_s) return 0;
+  const auto first = static_cast<size_t>(std::max(0.0, std::ceil(from_s / bin_s - 1e-9)));
+  const auto end = static_cast<size_t>(std::max(0.0, std::floor(to_s / bin_s + 1e-9)));
+  uint64_t sum = 0;
+  for (size_t i = first; i < std::min(end, bins.size()); ++i) sum += bins[i];
+  return sum;
+}
+
+double ecn_mark_probability(uint64_t depth, uint64_t kmin, uint64_t kmax, double pmax) noexcept {
+  if (depth <= kmin) return 0;
+  if (depth >= kmax) return 1;
+  return pmax * static_cast<double>(depth - kmin) / static_cast<double>(kmax - kmin);
+}
+
+ExpectedMarks expected_ecn_marks(uint64_t frames, uint32_t frame_bytes, uint64_t kmin, uint64_t kmax,
+                                 double pmax) noexcept {
+  ExpectedMarks out;
+  double variance = 0;
+  for (uint64_t i = 0; i < frames; ++i) {
+    const double p = ecn_mark_probability(i * frame_bytes, kmin, kmax, pmax);
+    out.mean += p;
+    variance += p * (1 - p);
+  }
+  out.allowed = 4 * std::sqrt(variance) + 1;
+  return out;
+}
+
+}  // namespace lr::bench

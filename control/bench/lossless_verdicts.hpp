@@ -1,0 +1,71 @@
+#pragma once
+// The lossless suite's judgement, pure: each case's measured numbers held to their
+// bounds as checks, a case passing only when every check does; the arithmetic the bounds
+// come from (pause quanta as time, the reaction the standard allows, the ECN curve's
+// expected marks); and what a timeline says between two instants.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lr::bench {
+
+enum class CaseVerdict { kPass, kFail, kSkipped };
+
+/// One measured number next to the bound it was held to.
+struct Check {
+  std::string what;   ///< "test frames lost"
+  double value = 0;
+  std::string unit;   ///< "frames", "us", "%"
+  std::string bound;  ///< "= 0", "<= 500 us"
+  bool ok = false;
+};
+
+struct CaseOutcome {
+  std::string name;         ///< "pfc_pause"
+  CaseVerdict verdict = CaseVerdict::kSkipped;
+  std::string explanation;  ///< one line: why it passed, the first check that failed, or why it was skipped
+  std::vector<Check> checks;
+};
+
+/// PASS with `pass_text` when every check holds; else FAIL naming the first that did not.
+CaseOutcome judge(std::string name, std::vector<Check> checks, const std::string& pass_text);
+CaseOutcome skipped(std::string name, std::string why);
+
+const char* verdict_text(CaseVerdict v) noexcept;
+nlohmann::json to_json(const Check& c);
+nlohmann::json to_json(const CaseOutcome& c);
+
+Check at_most(std::string what, double value, double bound, std::string unit);
+Check at_least(std::string what, double value, double bound, std::string unit);
+Check exactly(std::string what, double value, double expected, std::string unit);
+
+/// One pause quantum is 512 bit times at the link's speed.
+double quanta_seconds(uint32_t quanta, uint64_t speed_bps) noexcept;
+
+/// The most pause_quanta IEEE 802.3 (Annex 31B, which PFC's Annex 31D follows) lets a
+/// station take to stop sending after a pause frame arrives, at the speeds it names;
+/// none for other speeds (the user must give response_time).
+std::optional<uint32_t> standard_reaction_quanta(uint64_t speed_bps) noexcept;
+
+/// Frames counted in the bins that lie wholly within [from_s, to_s) of a timeline whose
+/// bins are `bin_s` wide from the run's start.
+uint64_t frames_within(const std::vector<uint64_t>& bins, double bin_s, double from_s, double to_s) noexcept;
+
+/// WRED's marking probability at a queue depth: 0 up to kmin, pmax x (depth - kmin) /
+/// (kmax - kmin) between, 1 from kmax.
+double ecn_mark_probability(uint64_t depth, uint64_t kmin, uint64_t kmax, double pmax) noexcept;
+
+/// The CE marks expected of `frames` frames of `frame_bytes` queued one after another into
+/// an empty paused queue (frame i finds i x frame_bytes before it), and how far a count
+/// may stray from it: four standard deviations of the sum of their Bernoulli draws, plus
+/// one frame.
+struct ExpectedMarks {
+  double mean = 0;
+  double allowed = 0;
+};
+ExpectedMarks expected_ecn_marks(uint64_t frames, uint32_t frame_bytes, uint64_t kmin, uint64_t kmax, double pmax) noexcept;
+
+}  // namespace lr::bench

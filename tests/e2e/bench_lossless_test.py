@@ -1,0 +1,109 @@
+# Not yet in the e2e suite: one run in the full suite on a 2-CPU VM failed a timing case (see the stop note); run it by hand:
+#   python3 tests/e2e/bench_lossless_test.py build/dataplane/linerate-dataplane build/control/linerate
+"""`linerate bench lossless` against linerate's software lossless switch, in one process
+(config/examples/lossless_plan.toml): every case passes against the switch as configured,
+and each fails against a switch configured to be wrong in the way the case looks for. The
+timelines of the PFC case show the paused priority at zero during the storm and the
+background unchanged, read from report.json."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+import benchreport
+import lrtest
+
+PLAN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "config", "examples", "lossless_plan.toml")
+
+
+class LosslessPlan(lrtest.DataplaneCase):
+    def plan(self, cases, switch_change=None):
+        with open(PLAN) as f:
+            text = f.read()
+        text = text.replace("[lossless]\n", "[lossless]\ncases = %s\n" % json.dumps(cases))
+        if switch_change:
+            text = text.replace('ecn = { kmin = "50KB", kmax = "250KB", pmax = 0.5 }\n\n[lossless]',
+                                switch_change + '\n\n[lossless]')
+        profile = self.write_profile(text)
+        out = os.path.join(self.dir, "out")
+        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
+        proc = subprocess.run([sys.modules["__main__"].LINERATE, "bench", "lossless", profile, "--report-dir", out],
+                              capture_output=True, text=True, timeout=280, env=env)
+        with open(os.path.join(out, "report.json")) as f:
+            report = json.load(f)
+        return proc, report, {c["case"]: c for c in report["cases"]}
+
+    def test_every_case_passes_against_the_switch_as_configured(self):
+        proc, report, cases = self.plan(["pfc_pause", "lossy_not_paused", "global_pause", "response_time",
+                                         "quanta_sweep", "incast", "ecn"])
+        self.assertEqual(report["schema"], "linerate.lossless/1")
+        for name, c in cases.items():
+            self.assertEqual(c["verdict"], "PASS", (name, c))
+            self.assertTrue(all(check["ok"] for check in c["checks"]), c)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertRegex(proc.stdout, r"(?m)^pfc_pause +PASS +priority 3 held for the whole storm")
+        # Case 1's timelines, from the run it kept: priority 3 received nothing during the
+        # storm (50-150 ms, after the reaction allowance), the background went on at its rate.
+        (run,) = [t["report"] for t in report["trials"] if t["case"] == "pfc_pause"]
+        streams = {s["name"]: s for s in run["streams"]}
+        test, background = streams["test"]["timeline"], streams["background"]["timeline"]
+        bin_s = test["bin_s"]
+        inside = range(int(0.051 / bin_s) + 1, int(0.150 / bin_s))
+        self.assertEqual(sum(test["rx"][i] for i in inside), 0)
+        self.assertGreater(sum(test["rx"][int(0.160 / bin_s):]), 0, "it resumed after the storm")
+        sent = sum(background["tx"][i] for i in inside)
+        got = sum(background["rx"][i] for i in inside)
+        self.assertGreater(sent, 0.8 * 0.099 * 239464)  # 20 % of 10G in 1024-byte frames, less a busy VM's shortfall
+        self.assertGreaterEqual(got, 0.98 * sent)
+        gap = test["longest_rx_gap"]
+        self.assertLess(gap["from_s"], 0.0505)
+        self.assertGreater(gap["to_s"], 0.150)
+        # The quanta: 512 bit times at 10G each.
+        checks = {c["what"]: c for c in cases["quanta_sweep"]["checks"]}
+        self.assertAlmostEqual(checks["pause at 65535 quanta (expected 3355.392 us)"]["value"], 3355.392, delta=335)
+        # The views, rebuilt from report.json: a CSV row per check, the page with a chart per case.
+        with open(os.path.join(self.dir, "out", "results.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), sum(len(c["checks"]) for c in cases.values()))
+        self.assertEqual({r["verdict"] for r in rows}, {"PASS"})
+        benchreport.check_page_in_browser(self, os.path.join(self.dir, "out", "report.html"),
+                                          ["chart-pfc_pause-0", "chart-ecn-6"])
+        # The switch's own counters are in each run: what it marked, the tester counted CE.
+        ecn_runs = [t["report"] for t in report["trials"] if t["case"] == "ecn"]
+        for r in ecn_runs:
+            (sw,) = r["switches"]
+            egress = {p["name"]: p for p in sw["ports"]}["dut-r"]
+            marked = sum(c["ecn_marked"] for c in egress["priorities"])
+            self.assertEqual(marked, {s["name"]: s for s in r["streams"]}["test"]["ecn_ce"])
+
+    def test_a_switch_that_ignores_pfc_fails_the_pause_case(self):
+        proc, report, cases = self.plan(["pfc_pause"], switch_change='pfc_honour = []')
+        self.assertEqual(cases["pfc_pause"]["verdict"], "FAIL", cases)
+        self.assertEqual(proc.returncode, 3)
+
+    def test_a_switch_that_pauses_a_lossy_priority_fails_case_2(self):
+        proc, report, cases = self.plan(["lossy_not_paused"], switch_change='pfc_honour = [0, 3]')
+        c = cases["lossy_not_paused"]
+        self.assertEqual(c["verdict"], "FAIL", c)
+        # Held with nowhere to go, the lossy queue tail-drops: lost frames, or a silence.
+        self.assertRegex(c["explanation"], r"^test: (frames lost|longest silence)")
+
+    def test_a_switch_that_obeys_pause_fails_the_global_pause_case(self):
+        proc, report, cases = self.plan(["global_pause"], switch_change='pause_honour = true')
+        self.assertEqual(cases["global_pause"]["verdict"], "FAIL", cases)
+
+    def test_a_slow_reaction_fails_the_response_time_case(self):
+        proc, report, cases = self.plan(["response_time"], switch_change='pause_reaction = "2ms"')
+        c = cases["response_time"]
+        self.assertEqual(c["verdict"], "FAIL", c)
+        self.assertGreater(c["checks"][0]["value"], 1900)  # us: the 2 ms it waited
+
+    def test_a_mis_set_ecn_curve_fails_the_ecn_case(self):
+        proc, report, cases = self.plan(["ecn"], switch_change='ecn = { kmin = "200KB", kmax = "400KB", pmax = 0.1 }')
+        self.assertEqual(cases["ecn"]["verdict"], "FAIL", cases)
+
+
+if __name__ == "__main__":
+    lrtest.main()
