@@ -16,22 +16,11 @@ constexpr std::array kColumns{"row",          "test",           "frame_size",   
                               "l2_bps",       "latency_min_ns", "latency_mean_ns", "latency_p50_ns", "latency_p99_ns",
                               "latency_p999_ns", "latency_max_ns", "jitter_ns",    "note"};
 
-// A JSON value as a CSV field: numbers as written, strings quoted when they must be.
-std::string field(const json& value) {
-  if (value.is_null()) return "";
-  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
-  if (!value.is_string()) return value.dump();
-  const std::string text = value.get<std::string>();
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 void row(std::string& out, const json& values) {
   for (size_t i = 0; i < kColumns.size(); ++i) {
     if (i > 0) out += ',';
-    out += field(values.value(kColumns[i], json()));
+    out += csv_field(values.value(kColumns[i], json()));
   }
   out += '\n';
 }
@@ -45,6 +34,17 @@ void add_latency(json& values, const json& latency) {
 }
 
 }  // namespace
+
+std::string csv_field(const json& value) {
+  if (value.is_null()) return "";
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (!value.is_string()) return value.dump();
+  const std::string text = value.get<std::string>();
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
 
 std::string bench_csv(const json& report) {
   std::string out;

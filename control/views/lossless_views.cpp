@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "control/views/bench_csv.hpp"
 #include "control/views/html_page.hpp"
 
 namespace lr::ctl {
@@ -10,13 +11,6 @@ using nlohmann::json;
 using html::escape;
 
 namespace {
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 // Each stream's received rate over the case's first run, one line each, from its bins.
 std::string timeline_chart(const std::string& case_name, const json& run, size_t index) {
@@ -59,13 +53,12 @@ std::string lossless_csv(const json& report) {
   std::string out = "case,verdict,check,value,unit,bound,ok\n";
   for (const json& c : report.value("cases", json::array())) {
     const json checks = c.value("checks", json::array());
-    if (checks.empty())
-      out += fmt::format("{},{},{},,,,\n", csv_field(c.value("case", "")), c.value("verdict", ""),
-                         csv_field(c.value("explanation", "")));
+    const std::string head = csv_field(c.value("case", json())) + "," + csv_field(c.value("verdict", json())) + ",";
+    if (checks.empty()) out += head + csv_field(c.value("explanation", json())) + ",,,,\n";
     for (const json& k : checks)
-      out += fmt::format("{},{},{},{},{},{},{}\n", csv_field(c.value("case", "")), c.value("verdict", ""),
-                         csv_field(k.value("what", "")), html::number(k.value("value", json()), "{:.9g}"),
-                         csv_field(k.value("unit", "")), csv_field(k.value("bound", "")), k.value("ok", false) ? 1 : 0);
+      out += head + fmt::format("{},{},{},{},{}\n", csv_field(k.value("what", json())), csv_field(k.value("value", json())),
+                                csv_field(k.value("unit", json())), csv_field(k.value("bound", json())),
+                                k.value("ok", false) ? 1 : 0);
   }
   return out;
 }

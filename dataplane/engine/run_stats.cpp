@@ -69,6 +69,11 @@ RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::Late
   return c;
 }
 
+// Seconds from the run's start to `tsc` (0 before it).
+double seconds_since(uint64_t tsc, uint64_t start_tsc, uint64_t tsc_hz) {
+  return tsc > start_tsc ? static_cast<double>(tsc - start_tsc) / static_cast<double>(tsc_hz) : 0.0;
+}
+
 // The MAC Control frames a port's RX queues counted, as one report; none when no frame
 // came. Times are since `start_tsc`.
 std::optional<api::MacControlReport> mac_control_report(const std::vector<LcoreState>& lcores, uint16_t port_id,
@@ -93,9 +98,6 @@ std::optional<api::MacControlReport> mac_control_report(const std::vector<LcoreS
       sum.last_tsc = std::max(sum.last_tsc, counter_read(q.last_tsc));
     }
   if (sum.pfc_frames + sum.pause_frames + sum.other_frames == 0) return std::nullopt;
-  auto since_start = [&](uint64_t tsc) {
-    return tsc > start_tsc ? static_cast<double>(tsc - start_tsc) / static_cast<double>(tsc_hz) : 0.0;
-  };
   auto report = [&](int priority, const fast::MacControlCounts::Class& c) {
     return api::PauseClassReport{priority, c.xoff, c.xon, c.quanta, plan::pause_ns(c.quanta, speed_bps)};
   };
@@ -103,8 +105,8 @@ std::optional<api::MacControlReport> mac_control_report(const std::vector<LcoreS
   r.pfc_frames = sum.pfc_frames;
   r.pause_frames = sum.pause_frames;
   r.other_frames = sum.other_frames;
-  r.first_s = since_start(sum.first_tsc);
-  r.last_s = since_start(sum.last_tsc);
+  r.first_s = seconds_since(sum.first_tsc, start_tsc, tsc_hz);
+  r.last_s = seconds_since(sum.last_tsc, start_tsc, tsc_hz);
   for (unsigned p = 0; p < 8; ++p)
     if (sum.pfc[p].xoff + sum.pfc[p].xon != 0) r.pfc.push_back(report(static_cast<int>(p), sum.pfc[p]));
   if (sum.pause_frames != 0) r.pause = report(-1, sum.pause);
@@ -219,10 +221,8 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     r.timeline = timeline_report(run.timeline_bin_ns, std::move(tx), std::move(rx));
     if (receiving_lcores == 1) {
       const uint64_t end = counter_read(receiver->longest_gap_end_tsc);
-      const auto since_start = [&](uint64_t tsc) {
-        return tsc > start_tsc ? static_cast<double>(tsc - start_tsc) / static_cast<double>(tsc_hz) : 0.0;
-      };
-      r.timeline->longest_rx_gap_s = std::pair{since_start(end - counter_read(receiver->longest_gap_tsc)), since_start(end)};
+      r.timeline->longest_rx_gap_s = std::pair{
+          seconds_since(end - counter_read(receiver->longest_gap_tsc), start_tsc, tsc_hz), seconds_since(end, start_tsc, tsc_hz)};
     }
   }
   if (stream.cfg.rx_port) {

@@ -52,7 +52,7 @@ void check_stream_ports(const PortOwnership& ownership, const Session& session, 
 // data plane's ports. Errors name the caller's lines.
 std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::string& text, const std::string& path) {
   try {
-    return profile::load_streams_text(text, path, engine.profile().ports);
+    return profile::load_streams_text(text, path, engine.profile());
   } catch (const profile::ConfigError& error) {
     throw RpcError(RpcCode::kInvalidParams, error.what());
   }

@@ -232,8 +232,11 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
         t.pause.pause_class = profile::stream_priority(cfg, port).value_or(fast::kLinkPauseClass);
       }
       if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
-      t.duration_tsc = static_cast<uint64_t>(static_cast<double>(cfg.duration_ns) * static_cast<double>(in.tsc_hz) / 1e9);
-      t.start_after_tsc = static_cast<uint64_t>(static_cast<double>(cfg.start_after_ns) * static_cast<double>(in.tsc_hz) / 1e9);
+      const auto to_tsc = [&](uint64_t ns) {
+        return static_cast<uint64_t>(static_cast<double>(ns) * static_cast<double>(in.tsc_hz) / 1e9);
+      };
+      t.duration_tsc = to_tsc(cfg.duration_ns);
+      t.start_after_tsc = to_tsc(cfg.start_after_ns);
       if (stream.pps > 0) {
         const uint64_t interval_fp = fast::pacer_interval_fp(stream.pps / cfg.lanes, in.tsc_hz);
         t.pacer = fast::Pacer::paced(interval_fp, 0, fast::pacer_max_lag(interval_fp, t.lag_window_fp));

@@ -220,6 +220,26 @@ std::map<uint8_t, uint8_t> read_dscp_map(TableReader& in, const toml::table& map
   return out;
 }
 
+// An array of PFC priorities (0-7), in the order given; `not_an_array` says what to write.
+std::optional<std::vector<uint8_t>> read_priorities(TableReader& in, const char* key, const char* not_an_array) {
+  const toml::node* node = in.find(key);
+  if (node == nullptr) return std::nullopt;
+  const toml::array* list = node->as_array();
+  if (list == nullptr) in.fail(node, key, not_an_array);
+  std::vector<uint8_t> out;
+  for (const toml::node& item : *list) out.push_back(in.integer_of<uint8_t>(&item, key, 0, 7));
+  return out;
+}
+
+// The same as a mask: bit p for priority p.
+std::optional<uint8_t> read_priority_mask(TableReader& in, const char* key, const char* not_an_array) {
+  const auto priorities = read_priorities(in, key, not_an_array);
+  if (!priorities) return std::nullopt;
+  uint8_t mask = 0;
+  for (uint8_t p : *priorities) mask |= static_cast<uint8_t>(1u << p);
+  return mask;
+}
+
 PortCfg read_port(TableReader& in) {
   PortCfg port;
   port.loc = loc_of(in.table());
@@ -256,12 +276,8 @@ PortCfg read_port(TableReader& in) {
       in.fail(in.find("pause"), "pause", fmt::format("'{}' is not one of rx, tx, both, off", *v));
     port.pause = *v;
   }
-  if (const toml::node* node = in.find("pfc")) {
-    const toml::array* array = node->as_array();
-    if (array == nullptr) in.fail(node, "pfc", "expected an array of priorities 0-7, e.g. [3, 4] ([] turns PFC off)");
-    port.pfc_priorities.emplace();
-    for (const toml::node& item : *array) port.pfc_priorities->push_back(in.integer_of<unsigned>(&item, "pfc", 0, 7));
-  }
+  if (const auto pfc = read_priorities(in, "pfc", "expected an array of priorities 0-7, e.g. [3, 4] ([] turns PFC off)"))
+    port.pfc_priorities.emplace(pfc->begin(), pfc->end());
   if (auto v = in.boolean("pfc_honour")) {
     if (*v && port.rx_queues == 0)
       in.fail(in.find("pfc_honour"), "pfc_honour", "needs the port to receive (rx_queues = 0 hears no PFC frame)");
@@ -317,6 +333,22 @@ SwitchPortCfg read_switch_port(TableReader& in) {
   return port;
 }
 
+struct EcnCurve {
+  uint64_t kmin_bytes = 0;
+  uint64_t kmax_bytes = 0;
+  double pmax = 0;
+};
+
+// WRED's curve: `ecn = { kmin, kmax, pmax }`, all three required (`required` says so).
+EcnCurve read_ecn_curve(TableReader& r, const char* required) {
+  const auto kmin = read_bytes(r, "kmin");
+  const auto kmax = read_bytes(r, "kmax");
+  const auto pmax = r.number("pmax", 0, 1);
+  if (!kmin || !kmax || !pmax) r.fail(nullptr, !kmin ? "kmin" : !kmax ? "kmax" : "pmax", required);
+  if (*kmin >= *kmax) r.fail(r.find("kmax"), "kmax", fmt::format("{} bytes is not above kmin ({} bytes)", *kmax, *kmin));
+  return {*kmin, *kmax, *pmax};
+}
+
 SwitchCfg read_switch(TableReader& in) {
   SwitchCfg sw;
   sw.loc = loc_of(in.table());
@@ -358,11 +390,7 @@ SwitchCfg read_switch(TableReader& in) {
       in.fail(in.find("dscp_to_priority"), "dscp_to_priority", "needs classify = \"dscp\"");
     sw.dscp_to_priority = read_dscp_map(in, *map);
   }
-  if (const toml::node* node = in.find("lossless")) {
-    const toml::array* list = node->as_array();
-    if (list == nullptr) in.fail(node, "lossless", "expected an array of priorities 0-7, e.g. [3, 4]");
-    for (const toml::node& item : *list) sw.lossless |= static_cast<uint8_t>(1u << in.integer_of<unsigned>(&item, "lossless", 0, 7));
-  }
+  sw.lossless = read_priority_mask(in, "lossless", "expected an array of priorities 0-7, e.g. [3, 4]").value_or(0);
   if (auto v = read_bytes(in, "buffer")) sw.buffer_bytes = *v;
   if (auto v = read_bytes(in, "queue_limit")) sw.queue_limit_bytes = *v;
   if (auto v = read_bytes(in, "xoff")) sw.xoff_bytes = *v;
@@ -374,13 +402,7 @@ SwitchCfg read_switch(TableReader& in) {
             fmt::format("{} bytes is not below xoff ({} bytes): XON must come after the buffer drained", sw.xon_bytes,
                         sw.xoff_bytes));
   if (auto v = in.integer<uint16_t>("pfc_quanta", 1, 65535)) sw.pfc_quanta = *v;
-  if (const toml::node* node = in.find("pfc_honour")) {
-    const toml::array* list = node->as_array();
-    if (list == nullptr) in.fail(node, "pfc_honour", "expected an array of priorities 0-7 whose PFC it obeys, e.g. [3]");
-    uint8_t mask = 0;
-    for (const toml::node& item : *list) mask |= static_cast<uint8_t>(1u << in.integer_of<unsigned>(&item, "pfc_honour", 0, 7));
-    sw.pfc_honour = mask;
-  }
+  sw.pfc_honour = read_priority_mask(in, "pfc_honour", "expected an array of priorities 0-7 whose PFC it obeys, e.g. [3]");
   if (auto v = in.boolean("pause_honour")) sw.pause_honour = *v;
   if (auto v = in.parsed<uint64_t>("pause_reaction", parse_duration_ns, kDurationHelp)) {
     if (*v > 1'000'000'000) in.fail(in.find("pause_reaction"), "pause_reaction", "at most 1s");
@@ -395,17 +417,12 @@ SwitchCfg read_switch(TableReader& in) {
   }
   if (const toml::table* ecn = in.subtable("ecn")) {
     TableReader r(*ecn, in.prefix() + "ecn.", in.file());
-    const auto kmin = read_bytes(r, "kmin");
-    const auto kmax = read_bytes(r, "kmax");
-    const auto pmax = r.number("pmax", 0, 1);
-    if (!kmin || !kmax || !pmax) r.fail(nullptr, !kmin ? "kmin" : !kmax ? "kmax" : "pmax", "is required");
-    if (*kmin >= *kmax)
-      r.fail(r.find("kmax"), "kmax", fmt::format("{} bytes is not above kmin ({} bytes)", *kmax, *kmin));
+    const EcnCurve curve = read_ecn_curve(r, "is required");
     r.finish();
     sw.ecn = true;
-    sw.ecn_kmin_bytes = *kmin;
-    sw.ecn_kmax_bytes = *kmax;
-    sw.ecn_pmax = *pmax;
+    sw.ecn_kmin_bytes = curve.kmin_bytes;
+    sw.ecn_kmax_bytes = curve.kmax_bytes;
+    sw.ecn_pmax = curve.pmax;
   }
   if (const toml::table* watchdog = in.subtable("watchdog")) {
     TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
@@ -754,8 +771,10 @@ StreamCfg read_stream(TableReader& in) {
 }
 
 // The streams of `profile` against a running data plane's ports: its own [[port]]
-// tables (if any) must name ports that exist there, and so must every stream.
-void use_known_ports(Profile& profile, const std::vector<PortCfg>& known) {
+// tables (if any) must name ports that exist there, and so must every stream. The
+// ports and switches are then the data plane's (its cables join them).
+void use_running_ports(Profile& profile, const Profile& running) {
+  const std::vector<PortCfg>& known = running.ports;
   std::string have;
   for (const PortCfg& port : known) have += (have.empty() ? "" : ", ") + port.name;
   const auto exists = [&](const std::string& name) {
@@ -775,7 +794,7 @@ void use_known_ports(Profile& profile, const std::vector<PortCfg>& known) {
                                       s.name, port, have));
   }
   profile.ports = known;
-  profile.ports_from_dataplane = true;
+  profile.switches = running.switches;
 }
 
 template <class Fn>
@@ -853,16 +872,6 @@ Rfc2544Cfg read_rfc2544(TableReader& in) {
   return cfg;
 }
 
-std::vector<uint8_t> read_priorities(TableReader& in, const char* key) {
-  std::vector<uint8_t> out;
-  const toml::node* node = in.find(key);
-  if (node == nullptr) return out;
-  const toml::array* list = node->as_array();
-  if (list == nullptr) in.fail(node, key, "expected an array of priorities 0-7, e.g. [3]");
-  for (const toml::node& item : *list) out.push_back(in.integer_of<uint8_t>(&item, key, 0, 7));
-  return out;
-}
-
 // A load as a percentage of line rate ("20%"): the cases size their queues from it.
 double read_percent(TableReader& in, const char* key, double fallback) {
   const auto text = in.string(key);
@@ -880,8 +889,8 @@ LosslessCfg read_lossless(TableReader& in) {
   if (auto v = in.strings("senders", "expected an array of port names, e.g. [\"sender-a\", \"sender-b\"]")) cfg.senders = *v;
   if (cfg.senders.empty()) in.fail(in.find("senders"), "senders", "name the tester ports that send through the device");
   cfg.receiver = in.required_string("receiver");
-  cfg.lossless = read_priorities(in, "lossless");
-  cfg.lossy = read_priorities(in, "lossy");
+  cfg.lossless = read_priorities(in, "lossless", "expected an array of priorities 0-7, e.g. [3]").value_or(std::vector<uint8_t>{});
+  cfg.lossy = read_priorities(in, "lossy", "expected an array of priorities 0-7, e.g. [0]").value_or(std::vector<uint8_t>{});
   if (cfg.lossless.empty()) in.fail(in.find("lossless"), "lossless", "name the device's lossless priorities, e.g. [3]");
   for (uint8_t p : cfg.lossy)
     if (std::find(cfg.lossless.begin(), cfg.lossless.end(), p) != cfg.lossless.end())
@@ -928,15 +937,11 @@ LosslessCfg read_lossless(TableReader& in) {
   if (auto v = in.parsed<uint64_t>("quanta_tolerance", parse_duration_ns, kDurationHelp)) cfg.quanta_tolerance_ns = *v;
   if (const toml::table* ecn = in.subtable("ecn")) {
     TableReader r(*ecn, in.prefix() + "ecn.", in.file());
-    const auto kmin = read_bytes(r, "kmin");
-    const auto kmax = read_bytes(r, "kmax");
-    const auto pmax = r.number("pmax", 0, 1);
-    if (!kmin || !kmax || !pmax) r.fail(nullptr, !kmin ? "kmin" : !kmax ? "kmax" : "pmax", "is required (the device's curve)");
-    if (*kmin >= *kmax) r.fail(r.find("kmax"), "kmax", fmt::format("{} bytes is not above kmin ({} bytes)", *kmax, *kmin));
+    const EcnCurve curve = read_ecn_curve(r, "is required (the device's curve)");
     cfg.ecn = true;
-    cfg.ecn_kmin_bytes = *kmin;
-    cfg.ecn_kmax_bytes = *kmax;
-    cfg.ecn_pmax = *pmax;
+    cfg.ecn_kmin_bytes = curve.kmin_bytes;
+    cfg.ecn_kmax_bytes = curve.kmax_bytes;
+    cfg.ecn_pmax = curve.pmax;
     if (const toml::node* node = r.find("fill")) {
       const toml::array* list = node->as_array();
       if (list == nullptr || list->empty()) r.fail(node, "fill", "expected an array of queue depths, e.g. [\"100KB\", \"300KB\"]");
@@ -947,7 +952,9 @@ LosslessCfg read_lossless(TableReader& in) {
         cfg.ecn_fill_bytes.push_back(*bytes);
       }
     } else {
-      cfg.ecn_fill_bytes = {(*kmin + *kmax) / 2, *kmax + (*kmax - *kmin) / 2};  // across the ramp, and above it
+      // Across the ramp, and above it.
+      cfg.ecn_fill_bytes = {(curve.kmin_bytes + curve.kmax_bytes) / 2,
+                            curve.kmax_bytes + (curve.kmax_bytes - curve.kmin_bytes) / 2};
     }
     r.finish();
   }
@@ -1022,9 +1029,9 @@ QualifyCfg read_qualify(TableReader& in) {
   return cfg;
 }
 
-// `known_ports`: the ports of a running data plane. Streams are then read against them:
-// [[port]] tables in the text must name one of them, and the profile's ports are theirs.
-Profile read_root(const toml::table& root, const std::string& file, const std::vector<PortCfg>* known_ports = nullptr) {
+// `running`: a running data plane's profile. Streams are then read against its ports:
+// [[port]] tables in the text must name one of them, and the ports and switches are its.
+Profile read_root(const toml::table& root, const std::string& file, const Profile* running = nullptr) {
   Profile profile;
   profile.path = file;
   TableReader in(root, "", file);
@@ -1079,7 +1086,7 @@ Profile read_root(const toml::table& root, const std::string& file, const std::v
     TableReader r(table, fmt::format("switch[{}].", index), file);
     profile.switches.push_back(read_switch(r));
   });
-  if (known_ports != nullptr) use_known_ports(profile, *known_ports);
+  if (running != nullptr) use_running_ports(profile, *running);
   validate_profile(profile);
   return profile;
 }
@@ -1253,7 +1260,7 @@ void validate_switches(const Profile& profile) {
                           fmt::format("lcore {} also runs switch '{}': each switch needs its own", *sw.lcore, other.name));
   }
   for (const auto& [cable, ends] : cable_ends) {
-    if (ends.size() == 2 || profile.ports_from_dataplane) continue;
+    if (ends.size() == 2) continue;
     const auto& [name, loc] = ends.size() > 2 ? ends[2] : ends[0];
     throw ConfigError(file, loc, "device",
                       ends.size() > 2
@@ -1329,9 +1336,8 @@ Profile load_profile_text(std::string_view text, const std::string& path) {
   return read_root(parse_toml(text, path), path);
 }
 
-std::vector<StreamCfg> load_streams_text(std::string_view text, const std::string& path,
-                                         const std::vector<PortCfg>& ports) {
-  return read_root(parse_toml(text, path), path, &ports).streams;
+std::vector<StreamCfg> load_streams_text(std::string_view text, const std::string& path, const Profile& running) {
+  return read_root(parse_toml(text, path), path, &running).streams;
 }
 
 Profile load_profile_file(const std::string& path) {

@@ -34,11 +34,11 @@ Profile load_profile_file(const std::string& path);
 Profile load_profile_text(std::string_view text, const std::string& path);
 
 /// Reads the [[stream]] tables of TOML text (a whole profile, or streams alone) against
-/// the ports of a running data plane: [[port]] tables in the text must name its ports,
-/// and so must every stream. Other tables ([eal], [run]) are checked but not used.
+/// a running data plane's profile: [[port]] tables in the text must name its ports, and
+/// so must every stream; its ports and switches (and their cables) stand as they are.
+/// Other tables ([eal], [run], [[switch]]) are checked but not used.
 /// Throws ConfigError naming the text's own lines.
-std::vector<StreamCfg> load_streams_text(std::string_view text, const std::string& path,
-                                         const std::vector<PortCfg>& ports);
+std::vector<StreamCfg> load_streams_text(std::string_view text, const std::string& path, const Profile& running);
 
 /// Cross-checks a parsed profile (names resolve, frames hold headers and signature,
 /// lanes fit the queues). Throws ConfigError. Called by the loaders.

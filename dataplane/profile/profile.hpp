@@ -422,9 +422,6 @@ struct Profile {
   std::optional<Rfc2544Cfg> rfc2544;
   std::optional<NdrCfg> ndr;
   std::optional<LosslessCfg> lossless;
-  /// The ports are a running data plane's (streams loaded over RPC): their cables, to
-  /// its switches too, were checked when it started.
-  bool ports_from_dataplane = false;
   std::optional<QualifyCfg> qualify;
 
   const PortCfg* find_port(const std::string& name) const noexcept;

@@ -32,6 +32,16 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
+// Loads `text` and checks its benchmark sections; the ConfigError message, or "(accepted)".
+std::string bench_refusal(const std::string& text) {
+  try {
+    validate_bench_sections(load(text));
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "(accepted)";
+}
+
 TEST(LoadToml, MinimalProfileTakesDefaults) {
   const Profile p = load(kMinimal);
   ASSERT_EQ(p.ports.size(), 1u);
@@ -358,14 +368,9 @@ TEST(LoadToml, BenchSections) {
   EXPECT_NEAR(imix.rfc2544->frame_sizes[0].mean(), (7 * 64 + 4 * 594 + 1518) / 12.0, 1e-9);
 
   const auto refused = [&](const std::string& section, const std::string& speed = "40G") {
-    try {
-      std::string text = base + section;
-      text.replace(text.find("40G"), 3, speed);
-      validate_bench_sections(load(text));
-    } catch (const ConfigError& error) {
-      return std::string(error.what());
-    }
-    return std::string("(accepted)");
+    std::string text = base + section;
+    text.replace(text.find("40G"), 3, speed);
+    return bench_refusal(text);
   };
   EXPECT_EQ(error_of(base + "[rfc2544]\ntests = [\"latency\"]\n"),
             "test.toml:11:9: key 'rfc2544.tests': latency is measured at each size's throughput (RFC 2544 §26.2): add "
@@ -382,6 +387,85 @@ TEST(LoadToml, BenchSections) {
   EXPECT_EQ(refused("[rfc2544]\nframe_sizes = [\"imix\"]\n").substr(0, 9), "(accepted");
 }
 
+// [lossless]: what the keys parse to, and a plan that cannot work refused at its key.
+TEST(LoadToml, LosslessSection) {
+  const std::string ports = R"(
+[[port]]
+name = "a"
+device = "net_ring0"
+speed = "10G"
+pfc_honour = true
+[[port]]
+name = "r"
+device = "net_ring1"
+speed = "10G"
+[[stream]]
+name = "a-r"
+tx_port = "a"
+rx_port = "r"
+vlan = { id = 100, pcp = 3 }
+)";
+  const Profile p = load(ports + R"([lossless]
+senders = ["a"]
+receiver = "r"
+lossless = [3]
+lossy = [0]
+rate = "30%"
+quanta = [0, 4096]
+response_time = "500us"
+ecn = { kmin = "50KB", kmax = "250KB", pmax = 0.5 }
+)");
+  ASSERT_TRUE(p.lossless);
+  const LosslessCfg& c = *p.lossless;
+  EXPECT_EQ(c.senders, std::vector<std::string>{"a"});
+  EXPECT_EQ(c.lossless, std::vector<uint8_t>{3});
+  EXPECT_EQ(c.cases.size(), 7u);  // all, by default
+  EXPECT_DOUBLE_EQ(c.rate_percent, 30);
+  EXPECT_EQ(c.quanta, (std::vector<uint32_t>{0, 4096}));
+  EXPECT_EQ(c.response_time_ns, 500'000u);
+  EXPECT_EQ(c.rest_ns, 100'000'000u);
+  EXPECT_EQ(c.ecn_fill_bytes, (std::vector<uint64_t>{150'000, 350'000}));  // across the ramp, and above it
+  EXPECT_NO_THROW(validate_bench_sections(p));
+
+  const auto refused = bench_refusal;
+  const std::string plan = "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [0]\n";
+  EXPECT_EQ(refused(ports + plan + "cases = [\"pfc_storm\"]\n"),
+            "test.toml:21:9: key 'lossless.cases': 'pfc_storm' is not a case: pfc_pause, lossy_not_paused, "
+            "global_pause, response_time, quanta_sweep, incast or ecn");
+  EXPECT_EQ(refused(ports + "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [3]\n"),
+            "test.toml:20:9: key 'lossless.lossy': priority 3 is also lossless");
+  EXPECT_EQ(refused(ports + "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\n"),
+            "test.toml:16:1: key 'lossless.lossy': case lossy_not_paused needs a lossy priority");
+  EXPECT_EQ(refused(ports + plan + "rate = \"10Mpps\"\n"),
+            "test.toml:21:8: key 'lossless.rate': '10Mpps' is not a share of line rate: write e.g. '20%'");
+  EXPECT_EQ(refused(ports + plan + "storm = \"150ms\"\n"),
+            "test.toml:21:9: key 'lossless.storm': the storm runs in the middle of the traffic: at most half the "
+            "duration");
+  EXPECT_EQ(refused(ports + plan + "global_pause = \"maybe\"\n"),
+            "test.toml:21:16: key 'lossless.global_pause': 'maybe' is not 'ignored' or 'honoured'");
+  EXPECT_EQ(refused(ports + plan.substr(0, plan.find("receiver")) + "receiver = \"q\"\nlossless = [3]\nlossy = [0]\n"),
+            "test.toml:18:12: key 'lossless.receiver': no [[port]] is named 'q'");
+  std::string deaf = ports;
+  deaf.replace(deaf.find("pfc_honour = true"), 17, "pfc_honour = false");
+  EXPECT_EQ(refused(deaf + plan),
+            "test.toml:17:11: key 'lossless.senders': port 'a' must obey the device's PFC (pfc_honour = true), or the "
+            "device's headroom overflows and the lossless cases measure the tester");
+  std::string untemplated = ports;
+  untemplated.replace(untemplated.find("rx_port = \"r\""), 13, "rx_port = \"a\"");
+  EXPECT_EQ(refused(untemplated + plan),
+            "test.toml:17:11: key 'lossless.senders': add a [[stream]] from 'a' to 'r': its headers (addresses, VLAN) "
+            "are the cases' frames");
+}
+
+// start_after: a stream that begins later in the run, which needs a pacer to hold it.
+TEST(LoadToml, StartAfter) {
+  const Profile p = load(std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrate = \"1%\"\n"
+                                                 "start_after = \"50ms\"\nduration = \"100ms\"\n");
+  EXPECT_EQ(p.streams[0].start_after_ns, 50'000'000u);
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrate = \"max\"\nstart_after = \"50ms\"\n"),
+            "test.toml:9:15: key 'stream[0].start_after': a stream at rate 'max' starts with the run: give it a rate");
+}
+
 }  // namespace
 }  // namespace lr::profile
 
@@ -390,16 +474,15 @@ namespace {
 
 // Streams for a running data plane: read against its ports, errors at the text's own lines.
 TEST(LoadStreams, ReadAgainstARunningDataPlanesPorts) {
-  PortCfg p0;
-  p0.name = "p0";
-  p0.device = "net_ring0";
-  const std::vector<PortCfg> ports{p0};
-  const auto streams = load_streams_text("\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n", "add", ports);
+  Profile running;
+  running.ports.emplace_back().name = "p0";
+  running.ports[0].device = "net_ring0";
+  const auto streams = load_streams_text("\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n", "add", running);
   ASSERT_EQ(streams.size(), 1u);
   EXPECT_EQ(streams[0].loc.line, 2u);
   const auto error = [&](const std::string& text) {
     try {
-      load_streams_text(text, "add", ports);
+      load_streams_text(text, "add", running);
     } catch (const ConfigError& e) {
       return std::string(e.what());
     }
@@ -412,6 +495,26 @@ TEST(LoadStreams, ReadAgainstARunningDataPlanesPorts) {
   EXPECT_EQ(error("[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nframe_size = 20\n"),
             "add:4:14: key 'stream[0].frame_size': stream 's': a 20-byte frame cannot hold its 42 bytes of headers, the "
             "14-byte signature and the FCS; the smallest frame for this stream is 64 bytes");
+}
+
+// A data plane whose tester ports are cabled to its own switch: the streams read against
+// it see both ends of each cable (a stream-only text has no [[switch]] of its own).
+TEST(LoadStreams, ReadAgainstPortsCabledToTheDataPlanesSwitch) {
+  const Profile running = load_profile_text(R"(
+[[port]]
+name = "a"
+device = "cable:a"
+[[port]]
+name = "r"
+device = "cable:r"
+[[switch]]
+name = "dut"
+ports = [{ name = "dut-a", device = "cable:a" }, { name = "dut-r", device = "cable:r" }]
+forward = { dut-a = "dut-r" }
+)", "running.toml");
+  const auto streams = load_streams_text("[[stream]]\nname = \"s\"\ntx_port = \"a\"\nrx_port = \"r\"\n", "load", running);
+  ASSERT_EQ(streams.size(), 1u);
+  EXPECT_EQ(streams[0].rx_port, "r");
 }
 
 constexpr const char* kCabled = R"(
@@ -427,6 +530,8 @@ ports = [{ name = "s1", device = "cable:a", speed = "10G" },
          { name = "s2", device = "cable:b", shape = "50%" }]
 forward = { s1 = "s2" }
 )";
+
+std::string cabled_with(const std::string& keys) { return std::string(kCabled) + keys; }
 
 TEST(LoadToml, SwitchKeys) {
   const Profile p = load(std::string(kCabled) + R"(lcore = 2
@@ -487,6 +592,14 @@ seed = 7
   EXPECT_EQ(d.pfc_refresh_ns, 0u);
   EXPECT_FALSE(d.ecn);
   EXPECT_FALSE(d.watchdog);
+  EXPECT_FALSE(d.pfc_honour);
+  EXPECT_FALSE(d.pause_honour);
+  EXPECT_EQ(d.pause_reaction_ns, 0u);
+  const SwitchCfg obeying = load(cabled_with("pfc_honour = [0, 3]\npause_honour = true\npause_reaction = \"2ms\"\n")).switches[0];
+  EXPECT_EQ(obeying.pfc_honour, uint8_t{0x09});
+  EXPECT_EQ(obeying.pause_honour, true);
+  EXPECT_EQ(obeying.pause_reaction_ns, 2'000'000u);
+  EXPECT_EQ(load(cabled_with("pfc_honour = []\n")).switches[0].pfc_honour, uint8_t{0});
 }
 
 TEST(LoadToml, SwitchRefusals) {
@@ -499,6 +612,9 @@ TEST(LoadToml, SwitchRefusals) {
             "'64KB', '1.5MB', '64KiB'");
   EXPECT_EQ(error_of(cabled + "lossless = [8]\n"),
             "test.toml:13:13: key 'switch[0].lossless': 8 is out of range [0, 7]");
+  EXPECT_EQ(error_of(cabled + "pfc_honour = 3\n"),
+            "test.toml:13:14: key 'switch[0].pfc_honour': expected an array of priorities 0-7 whose PFC it obeys, e.g. [3]");
+  EXPECT_EQ(error_of(cabled + "pause_reaction = \"2s\"\n"), "test.toml:13:18: key 'switch[0].pause_reaction': at most 1s");
   EXPECT_EQ(error_of(cabled + "ecn = { kmin = \"100KB\", kmax = \"10KB\", pmax = 0.1 }\n"),
             "test.toml:13:32: key 'switch[0].ecn.kmax': 10000 bytes is not above kmin (100000 bytes)");
   EXPECT_EQ(error_of(cabled + "ecn = { kmin = \"10KB\", kmax = \"100KB\", pmax = 1.5 }\n"),

@@ -186,6 +186,33 @@ TEST(SwitchModel, PfcReceivedPausesOnlyItsPriorityAndXonResumes) {
   EXPECT_EQ(m.counters(2, kLossless).paused_tsc, 5120u + 1000u);
 }
 
+// What it obeys is configured: PFC only for the priorities named (the others are heard and
+// counted), 802.3x PAUSE or not, and each pause only `pause_reaction_tsc` after it arrived.
+TEST(SwitchModel, ObeysOnlyTheConfiguredPausesAfterItsReactionDelay) {
+  ModelParams p = three_ports();
+  p.pfc_obeyed = 1u << kLossless;
+  p.pause_obeyed = false;
+  p.pause_reaction_tsc = 2'000;
+  SwitchModel m(p);
+  const auto both = [] {
+    std::array<uint16_t, 8> q{};
+    q[kLossless] = q[kLossy] = 65535;
+    return q;
+  }();
+  m.pause_received(2, (1u << kLossless) | (1u << kLossy), both.data(), false, 10'000);
+  m.tick(11'999, [](uintptr_t) {});
+  EXPECT_FALSE(m.paused(2, kLossless, 11'999));  // not yet: the reaction delay
+  m.tick(12'000, [](uintptr_t) {});
+  EXPECT_TRUE(m.paused(2, kLossless, 12'000));
+  EXPECT_FALSE(m.paused(2, kLossless, 12'000 + kFullPauseNs));  // timed from when it took effect
+  EXPECT_FALSE(m.paused(2, kLossy, 12'000));                    // heard, not obeyed
+  EXPECT_EQ(m.counters(2, kLossy).pfc_xoff_received, 1u);
+  m.pause_received(1, 0, only(0, 65535).data(), true, 20'000);
+  m.tick(30'000, [](uintptr_t) {});
+  for (uint8_t prio = 0; prio < kPriorities; ++prio) EXPECT_FALSE(m.paused(1, prio, 30'000)) << int(prio);
+  EXPECT_EQ(m.counters(1, 0).pfc_xoff_received, 1u);
+}
+
 // Holds queue 2/prio 0 at `depth` bytes and offers `n` ECN-capable frames; the marked count.
 uint64_t marks_at_depth(uint64_t depth, int n) {
   ModelParams p = three_ports();
