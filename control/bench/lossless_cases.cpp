@@ -19,6 +19,8 @@ using nlohmann::json;
 namespace {
 
 constexpr uint16_t kStormQuanta = 65535;
+constexpr int kAttempts = 3;                      ///< runs of a case step before it is not judged
+constexpr double kEmulationStallLimitUs = 1000;  ///< linerate's switch held up this long: the run is invalid
 
 struct Plan {
   const profile::Profile& profile;
@@ -31,6 +33,7 @@ struct Plan {
   std::optional<double> response_s;  ///< the reaction bound; none: no default at this speed
   std::string response_basis;        ///< where it came from
   bool interrupted = false;
+  std::string not_judged;            ///< a run step had no valid run: why
 };
 
 // The case's streams as [[stream]] tables: the senders' templates with the case's
@@ -156,22 +159,72 @@ std::string sender_of_background(const profile::LosslessCfg& cfg) {
   return cfg.senders.size() > 1 ? cfg.senders[1] : cfg.senders[0];
 }
 
-json run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label) {
-  const std::string what = label.empty() ? case_name : case_name + " " + label;
-  bool interrupted = false;
-  json report = p.runner.run_streams(streams.text(), what, interrupted);
-  p.interrupted = p.interrupted || interrupted;
-  std::printf("  %-32s run %s\n", what.c_str(), interrupted ? "interrupted" : "done");
-  std::fflush(stdout);
-  return report;
-}
-
 // Every run into trials[] (its timelines coarsened), then the rest between runs.
-void record(Plan& p, const std::string& case_name, const std::string& label, json report) {
-  coarsen_timelines(report, 2000);
-  p.session.report()["trials"].push_back({{"case", case_name}, {"label", label}, {"report", std::move(report)}});
+void record(Plan& p, const std::string& case_name, const std::string& label, json report,
+            const std::string& invalid_reason = "") {
+  coarsen_timelines(report, 500);
+  p.session.report()["trials"].push_back(
+      {{"case", case_name}, {"label", label}, {"invalid_reason", invalid_reason}, {"report", std::move(report)}});
   p.session.save();
   ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9);
+}
+
+// Why a run says nothing about the device, or "": a storm lapsed (the tester's refreshes
+// further apart than the pause they hold), or linerate's own switch, the device here,
+// was held up by the host. (A test stream the tester sent short of its rate still
+// measures what the cases judge: silences, losses, marks, each of the frames sent.)
+std::string invalid_reason(const Plan& p, const json& report) {
+  const double pause_s = quanta_seconds(kStormQuanta, p.receiver_bps);
+  for (const json& s : report.value("streams", json::array())) {
+    if (s.value("name", "") != "storm") continue;
+    const std::vector<uint64_t> tx = bins_of(s, "tx");
+    const double bin = bin_s_of(s);
+    // The longest run of empty bins between the storm's first frame and its last.
+    size_t empty = 0, longest = 0;
+    bool begun = false;
+    for (uint64_t frames : tx) {
+      if (frames != 0) {
+        if (begun) longest = std::max(longest, empty);
+        begun = true;
+        empty = 0;
+      } else {
+        ++empty;
+      }
+    }
+    if (bin > 0 && static_cast<double>(longest + 2) * bin >= pause_s)
+      return fmt::format("the storm lapsed: no PFC frame sent for {:.0f} us, longer than the {:.0f} us pause each holds "
+                         "(the tester's lcore was held up)", us(static_cast<double>(longest) * bin), us(pause_s));
+  }
+  for (const json& sw : report.value("switches", json::array()))
+    if (const double stall_us = sw.value("longest_stall_us", 0.0); stall_us >= kEmulationStallLimitUs)
+      return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us (its lcore "
+                         "shares a CPU): no hardware switch stops, so the run says nothing of the device",
+                         sw.value("name", ""), stall_us);
+  return "";
+}
+
+// Runs the streams until a run is valid, at most kAttempts times; every run is recorded,
+// the invalid ones with their reason. When none was valid, the case is not judged
+// (`p.not_judged` says why) and the last run is returned.
+json run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label) {
+  const std::string what = label.empty() ? case_name : case_name + " " + label;
+  json report;
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    bool interrupted = false;
+    report = p.runner.run_streams(streams.text(), what, interrupted);
+    p.interrupted = p.interrupted || interrupted;
+    const std::string invalid = interrupted ? "" : invalid_reason(p, report);
+    std::printf("  %-32s run %s\n", what.c_str(),
+                interrupted ? "interrupted" : invalid.empty() ? "done" : ("invalid: " + invalid).c_str());
+    std::fflush(stdout);
+    if (invalid.empty()) return report;
+    if (attempt == kAttempts) {
+      p.not_judged = fmt::format("{} runs of '{}' were all invalid; the last: {}", kAttempts, what, invalid);
+      return report;
+    }
+    record(p, case_name, label, report, invalid);
+  }
+  return report;
 }
 
 // A stream held by the storm from `t0` to `t1`: its last frame came within the reaction
@@ -194,8 +247,10 @@ void flowing_checks(std::vector<Check>& checks, const std::string& who, const js
   checks.push_back(at_most(who + ": longest silence", us(gap.known ? gap.seconds() : 0), us(storm_s / 2), "us"));
 }
 
-double storm_start_s(const profile::LosslessCfg& cfg) { return static_cast<double>(cfg.duration_ns - cfg.storm_ns) / 2e9; }
-double storm_end_s(const profile::LosslessCfg& cfg) { return static_cast<double>(cfg.duration_ns + cfg.storm_ns) / 2e9; }
+// The storm sits in the middle of the traffic.
+uint64_t storm_at_ns(const profile::LosslessCfg& cfg) { return (cfg.duration_ns - cfg.storm_ns) / 2; }
+double storm_start_s(const profile::LosslessCfg& cfg) { return static_cast<double>(storm_at_ns(cfg)) / 1e9; }
+double storm_end_s(const profile::LosslessCfg& cfg) { return static_cast<double>(storm_at_ns(cfg) + cfg.storm_ns) / 1e9; }
 
 CaseOutcome pfc_pause(Plan& p) {
   const profile::LosslessCfg& c = p.cfg;
@@ -203,7 +258,7 @@ CaseOutcome pfc_pause(Plan& p) {
   Streams streams(p);
   streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
   if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
-  streams.mac_control("storm", false, lossless, kStormQuanta, (c.duration_ns - c.storm_ns) / 2, c.storm_ns);
+  streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
   const json report = run(p, streams, "pfc_pause", "");
   const double t0 = storm_start_s(c), t1 = storm_end_s(c);
   std::vector<Check> checks;
@@ -231,7 +286,7 @@ CaseOutcome lossy_not_paused(Plan& p) {
   const uint8_t lossy = c.lossy.front();
   Streams streams(p);
   streams.traffic("test", c.senders[0], lossy, c.rate_percent, 0, c.duration_ns);
-  streams.mac_control("storm", false, lossy, kStormQuanta, (c.duration_ns - c.storm_ns) / 2, c.storm_ns);
+  streams.mac_control("storm", false, lossy, kStormQuanta, storm_at_ns(c), c.storm_ns);
   const json report = run(p, streams, "lossy_not_paused", "");
   std::vector<Check> checks;
   flowing_checks(checks, "test", stream_of(report, "test"), static_cast<double>(c.storm_ns) / 1e9);
@@ -245,7 +300,7 @@ CaseOutcome global_pause(Plan& p) {
   Streams streams(p);
   streams.traffic("test", c.senders[0], c.lossless.front(), c.rate_percent, 0, c.duration_ns);
   if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
-  streams.mac_control("storm", true, 0, kStormQuanta, (c.duration_ns - c.storm_ns) / 2, c.storm_ns);
+  streams.mac_control("storm", true, 0, kStormQuanta, storm_at_ns(c), c.storm_ns);
   const json report = run(p, streams, "global_pause", "");
   std::vector<Check> checks;
   const double t0 = storm_start_s(c), t1 = storm_end_s(c), storm_s = static_cast<double>(c.storm_ns) / 1e9;
@@ -273,7 +328,7 @@ CaseOutcome response_time(Plan& p) {
   Streams streams(p);
   const uint8_t lossless = c.lossless.front();
   streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
-  streams.mac_control("storm", false, lossless, kStormQuanta, (c.duration_ns - c.storm_ns) / 2, c.storm_ns);
+  streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
   const json report = run(p, streams, "response_time", "");
   const json& test = stream_of(report, "test");
   const double t0 = storm_start_s(c), t1 = storm_end_s(c);
@@ -430,7 +485,7 @@ unsigned expected_lossless_runs(const profile::LosslessCfg& cfg) {
 
 void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, BenchSession& session) {
   const profile::LosslessCfg& cfg = *profile.lossless;
-  Plan p{profile, cfg, runner, session, toml::parse(runner.profile_text(), profile.path), 0, {}, std::nullopt, "", false};
+  Plan p{profile, cfg, runner, session, toml::parse(runner.profile_text(), profile.path), 0, {}, std::nullopt, "", false, ""};
   p.speeds = runner.port_speeds();
   p.receiver_bps = p.speeds[cfg.receiver];
   if (cfg.response_time_ns != 0) {
@@ -455,6 +510,10 @@ void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, Be
     if (p.interrupted) {
       outcome.verdict = CaseVerdict::kSkipped;
       outcome.explanation = "interrupted: the case did not finish";
+    } else if (!p.not_judged.empty()) {
+      outcome.verdict = CaseVerdict::kSkipped;
+      outcome.explanation = "not judged: " + p.not_judged;
+      p.not_judged.clear();
     }
     std::printf("%-18s %-7s %s\n", name, verdict_text(outcome.verdict), outcome.explanation.c_str());
     std::fflush(stdout);

@@ -1,4 +1,5 @@
-# Not yet in the e2e suite: one run in the full suite on a 2-CPU VM failed a timing case (see the stop note); run it by hand:
+# Not yet in the e2e suite: on a 2-CPU VM the host holds up the switch lcore often enough that a
+# case can go three runs without a valid one (see README "Not built yet"). Run it by hand:
 #   python3 tests/e2e/bench_lossless_test.py build/dataplane/linerate-dataplane build/control/linerate
 """`linerate bench lossless` against linerate's software lossless switch, in one process
 (config/examples/lossless_plan.toml): every case passes against the switch as configured,
@@ -46,7 +47,8 @@ class LosslessPlan(lrtest.DataplaneCase):
         self.assertRegex(proc.stdout, r"(?m)^pfc_pause +PASS +priority 3 held for the whole storm")
         # Case 1's timelines, from the run it kept: priority 3 received nothing during the
         # storm (50-150 ms, after the reaction allowance), the background went on at its rate.
-        (run,) = [t["report"] for t in report["trials"] if t["case"] == "pfc_pause"]
+        # (Runs the host made invalid are kept too, each with its reason; one run was valid.)
+        (run,) = [t["report"] for t in report["trials"] if t["case"] == "pfc_pause" and not t["invalid_reason"]]
         streams = {s["name"]: s for s in run["streams"]}
         test, background = streams["test"]["timeline"], streams["background"]["timeline"]
         bin_s = test["bin_s"]
@@ -71,7 +73,7 @@ class LosslessPlan(lrtest.DataplaneCase):
         benchreport.check_page_in_browser(self, os.path.join(self.dir, "out", "report.html"),
                                           ["chart-pfc_pause-0", "chart-ecn-6"])
         # The switch's own counters are in each run: what it marked, the tester counted CE.
-        ecn_runs = [t["report"] for t in report["trials"] if t["case"] == "ecn"]
+        ecn_runs = [t["report"] for t in report["trials"] if t["case"] == "ecn" and not t["invalid_reason"]]
         for r in ecn_runs:
             (sw,) = r["switches"]
             egress = {p["name"]: p for p in sw["ports"]}["dut-r"]
