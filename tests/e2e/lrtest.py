@@ -123,8 +123,16 @@ def wait_for_frames(client, stream=0, tx=1, rx=0):
 def wait_for_socket(test, proc, path):
     """Waits until the service `proc` listens on `path` (fails the test if it exits)."""
     for _ in range(200):
+        # The file appears at bind(), a moment before listen(): only a connection says it listens.
         if os.path.exists(path):
-            return
+            probe = socket.socket(socket.AF_UNIX)
+            try:
+                probe.connect(path)
+                return
+            except ConnectionRefusedError:
+                pass
+            finally:
+                probe.close()
         if proc.poll() is not None:
             test.fail("data plane exited: %s" % proc.stderr.read())
         time.sleep(0.05)
