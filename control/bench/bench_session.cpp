@@ -8,9 +8,6 @@
 #include <ctime>
 #include <filesystem>
 
-#include "control/views/bench_csv.hpp"
-#include "control/views/bench_html.hpp"
-#include "control/views/lossless_views.hpp"
 #include "control/views/report_file.hpp"
 #include "dataplane/common/utc_time.hpp"
 
@@ -69,8 +66,9 @@ json trial_json(const std::string& test, const Trial& t, bool passed, bool confi
   return out;
 }
 
-BenchSession::BenchSession(std::string suite, std::string schema, const std::string& profile_path, std::string report_dir)
-    : suite_(std::move(suite)), dir_(std::move(report_dir)) {
+BenchSession::BenchSession(std::string suite, std::string schema, const std::string& profile_path, std::string report_dir,
+                           Views views)
+    : suite_(std::move(suite)), views_(std::move(views)), dir_(std::move(report_dir)) {
   if (dir_.empty()) dir_ = fmt::format("{}-{:%Y%m%dT%H%M%SZ}", suite_, fmt::gmtime(std::time(nullptr)));
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
@@ -91,8 +89,7 @@ void BenchSession::record(const std::string& test, const Trial& trial, bool pass
 void BenchSession::save() {
   write(report_path(), report_.dump(2) + "\n");
   try {
-    write((std::filesystem::path(dir_) / "results.csv").string(),
-          suite_ == "lossless" ? ctl::lossless_csv(report_) : ctl::bench_csv(report_));
+    write((std::filesystem::path(dir_) / "results.csv").string(), views_.csv(report_));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "linerate: results.csv not written: %s\n", error.what());
   }
@@ -105,8 +102,7 @@ void BenchSession::finish(bool interrupted) {
   // The page is a view: a report it cannot show (a value of an unexpected type) costs
   // the page, never report.json.
   try {
-    write((std::filesystem::path(dir_) / "report.html").string(),
-          suite_ == "lossless" ? ctl::lossless_html(report_) : ctl::bench_html(report_));
+    write((std::filesystem::path(dir_) / "report.html").string(), views_.html(report_));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "linerate: report.html not written: %s\n", error.what());
   }

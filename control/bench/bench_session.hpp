@@ -5,6 +5,7 @@
 // the end), the trial JSON, and the progress line with an ETA.
 
 #include <chrono>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -14,8 +15,15 @@ namespace lr::bench {
 
 class BenchSession {
  public:
+  /// The views of a report: results.csv and report.html, rebuilt from report.json.
+  struct Views {
+    std::function<std::string(const nlohmann::json&)> csv;
+    std::function<std::string(const nlohmann::json&)> html;
+  };
+
   /// `report_dir` "" : `<suite>-<UTC time>`. Check ok() before any traffic.
-  BenchSession(std::string suite, std::string schema, const std::string& profile_path, std::string report_dir);
+  BenchSession(std::string suite, std::string schema, const std::string& profile_path, std::string report_dir,
+               Views views);
 
   /// "" when the directory can hold the report, else why not.
   const std::string& problem() const noexcept { return problem_; }
@@ -39,6 +47,7 @@ class BenchSession {
 
  private:
   std::string suite_;
+  Views views_;
   std::string dir_;
   std::string problem_;
   nlohmann::json report_;

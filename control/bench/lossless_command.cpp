@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "control/bench/lossless_cases.hpp"
+#include "control/views/lossless_views.hpp"
 
 namespace lr::bench {
 
@@ -12,8 +13,6 @@ namespace {
 
 json lossless_settings(const profile::Profile& profile) {
   const profile::LosslessCfg& c = *profile.lossless;
-  json fills = json::array();
-  for (uint64_t f : c.ecn_fill_bytes) fills.push_back(f);
   json out{{"cases", c.cases},
            {"senders", c.senders},
            {"receiver", c.receiver},
@@ -32,7 +31,7 @@ json lossless_settings(const profile::Profile& profile) {
            {"quanta_tolerance_s", static_cast<double>(c.quanta_tolerance_ns) / 1e9},
            {"learning_frames", c.learning_frames}};
   if (c.ecn)
-    out["ecn"] = {{"kmin_bytes", c.ecn_kmin_bytes}, {"kmax_bytes", c.ecn_kmax_bytes}, {"pmax", c.ecn_pmax}, {"fill_bytes", fills}};
+    out["ecn"] = {{"kmin_bytes", c.ecn_kmin_bytes}, {"kmax_bytes", c.ecn_kmax_bytes}, {"pmax", c.ecn_pmax}, {"fill_bytes", c.ecn_fill_bytes}};
   return out;
 }
 
@@ -55,14 +54,15 @@ int verdict_code(const json& report) {
 }  // namespace
 
 int run_lossless(const BenchOptions& options) {
-  Suite suite{"lossless",
+  const Suite suite{"lossless",
               "linerate.lossless/1",
               [](const profile::Profile& p) -> const profile::BenchCfg* { return p.lossless ? &*p.lossless : nullptr; },
               lossless_settings,
               [](const profile::Profile& p) { return expected_lossless_runs(*p.lossless); },
               run_lossless_cases,
-              print_verdicts};
-  suite.verdict_code = verdict_code;
+              print_verdicts,
+              {ctl::lossless_csv, ctl::lossless_html},
+              verdict_code};
   return run_suite(suite, options);
 }
 

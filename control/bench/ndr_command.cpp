@@ -7,6 +7,7 @@
 #include "control/bench/ndr_pdr_search.hpp"
 #include "control/bench/rfc2544_procedures.hpp"
 #include "control/cli/stop_signal.hpp"
+#include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
 
 namespace lr::bench {
@@ -118,7 +119,8 @@ int run_ndr(const BenchOptions& options) {
           run_ndr_size(*p.ndr, size, runner, session);
         }
       },
-      print_ndr_answers};
+      print_ndr_answers,
+      {ctl::bench_csv, ctl::bench_html}};
   return run_suite(suite, options);
 }
 

@@ -7,6 +7,7 @@
 
 #include "control/bench/rfc2544_procedures.hpp"
 #include "control/cli/stop_signal.hpp"
+#include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
 
 namespace lr::bench {
@@ -140,7 +141,8 @@ int run_rfc2544(const BenchOptions& options) {
                     rfc2544_settings,
                     rfc2544_expected_trials,
                     run_rfc2544_tests,
-                    print_rfc2544_answers};
+                    print_rfc2544_answers,
+                    {ctl::bench_csv, ctl::bench_html}};
   return run_suite(suite, options);
 }
 

@@ -34,7 +34,7 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
   std::stringstream text;
   text << file.rdbuf();
 
-  BenchSession session(suite.name, suite.schema, options.profile_path, options.report_dir);
+  BenchSession session(suite.name, suite.schema, options.profile_path, options.report_dir, suite.views);
   if (!session.problem().empty()) {
     std::fprintf(stderr, "linerate: cannot write the report directory '%s': %s\n", session.dir().c_str(),
                  session.problem().c_str());

@@ -34,6 +34,8 @@ struct Suite {
   std::function<void(const profile::Profile&, TrialRunner&, BenchSession&)> run;
   /// The answers, printed at the end.
   std::function<void(const nlohmann::json& report)> print;
+  /// results.csv and report.html, rebuilt from report.json.
+  BenchSession::Views views;
   /// A suite with verdicts: the exit code of a finished report (0: all passed), or none.
   std::function<int(const nlohmann::json& report)> verdict_code = nullptr;
 };
