@@ -19,7 +19,7 @@ using nlohmann::json;
 namespace {
 
 constexpr uint16_t kStormQuanta = 65535;
-constexpr int kAttempts = 3;                      ///< runs of a case step before it is not judged
+constexpr int kAttempts = 5;                      ///< runs of a case step before it is not judged
 constexpr double kEmulationStallLimitUs = 1000;  ///< linerate's switch held up this long: the run is invalid
 
 struct Plan {
