@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -19,8 +20,9 @@ using nlohmann::json;
 namespace {
 
 constexpr uint16_t kStormQuanta = 65535;
-constexpr int kAttempts = 5;                      ///< runs of a case step before it is not judged
-constexpr double kEmulationStallLimitUs = 1000;  ///< linerate's switch held up this long: the run is invalid
+constexpr int kAttempts = 8;                      ///< runs of a case step before it is not judged
+constexpr double kEmulationStallLimitUs = 1000;  ///< linerate's switch held up this long where a case measures: invalid
+constexpr size_t kStallsKept = 16;               ///< the switch report's longest_stalls, at most
 
 struct Plan {
   const profile::Profile& profile;
@@ -169,11 +171,53 @@ void record(Plan& p, const std::string& case_name, const std::string& label, jso
   ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9);
 }
 
+// Where a case's measurement is taken, in seconds since the run started: a stall of the
+// emulated device elsewhere in the run does not touch it.
+struct Window {
+  double from_s = 0;
+  double to_s = 0;
+  double stall_limit_us = kEmulationStallLimitUs;  ///< a stall this long there could move the measurement past its bound
+  std::string sender;  ///< a stream that sends throughout: its TX silent that long there is the tester held up
+};
+using Windows = std::vector<Window>;
+using WindowsOf = std::function<Windows(const json& run_report)>;
+
+const WindowsOf kNoWindows = [](const json&) { return Windows{}; };
+
+// When the tester sent a MAC Control stream: the start of the TX bins of its first frame
+// and of its last (to the bin: its lcore may send later than planned); `planned` when the
+// run has no such frames.
+struct Sent {
+  double first_s = 0;
+  double last_s = 0;
+};
+
+Sent sent_of(const json& report, const std::string& name, Sent planned) {
+  const json& s = stream_of(report, name);
+  const std::vector<uint64_t> tx = bins_of(s, "tx");
+  const double bin = bin_s_of(s);
+  const auto first = std::find_if(tx.begin(), tx.end(), [](uint64_t n) { return n != 0; });
+  if (first == tx.end() || bin <= 0) return planned;
+  const auto last = std::find_if(tx.rbegin(), tx.rend(), [](uint64_t n) { return n != 0; });
+  return {static_cast<double>(first - tx.begin()) * bin, static_cast<double>(tx.rend() - last - 1) * bin};
+}
+
+// The reaction to stream `name`'s first frame: `length` from when it was sent, where a
+// stall of `stall_limit_us` or more (of the switch, or of the tester sending "test") could
+// have moved what is measured past its bound.
+WindowsOf reaction_window(const std::string& name, Sent planned, double length, double stall_limit_us) {
+  return [=](const json& report) {
+    const double t0 = sent_of(report, name, planned).first_s;
+    return Windows{{t0, t0 + length, stall_limit_us, "test"}};
+  };
+}
+
 // Why a run says nothing about the device, or "": a storm lapsed (the tester's refreshes
 // further apart than the pause they hold), or linerate's own switch, the device here,
-// was held up by the host. (A test stream the tester sent short of its rate still
+// was held up by the host where the case measures (`windows`) or long enough that its
+// egress could not catch up. (A test stream the tester sent short of its rate still
 // measures what the cases judge: silences, losses, marks, each of the frames sent.)
-std::string invalid_reason(const Plan& p, const json& report) {
+std::string invalid_reason(const Plan& p, const json& report, const Windows& windows, bool tail_drops_expected) {
   const double pause_s = quanta_seconds(kStormQuanta, p.receiver_bps);
   for (const json& s : report.value("streams", json::array())) {
     if (s.value("name", "") != "storm") continue;
@@ -195,25 +239,72 @@ std::string invalid_reason(const Plan& p, const json& report) {
       return fmt::format("the storm lapsed: no PFC frame sent for {:.0f} us, longer than the {:.0f} us pause each holds "
                          "(the tester's lcore was held up)", us(static_cast<double>(longest) * bin), us(pause_s));
   }
-  for (const json& sw : report.value("switches", json::array()))
-    if (const double stall_us = sw.value("longest_stall_us", 0.0); stall_us >= kEmulationStallLimitUs)
-      return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us (its lcore "
-                         "shares a CPU): no hardware switch stops, so the run says nothing of the device",
-                         sw.value("name", ""), stall_us);
+  for (const Window& w : windows) {
+    if (w.sender.empty()) continue;
+    const json& s = stream_of(report, w.sender);
+    const std::vector<uint64_t> tx = bins_of(s, "tx");
+    const double bin = bin_s_of(s);
+    if (bin <= 0) continue;
+    size_t empty = 0;
+    for (auto i = static_cast<size_t>(w.from_s / bin); i < tx.size() && static_cast<double>(i) * bin < w.to_s; ++i) {
+      empty = tx[i] == 0 ? empty + 1 : 0;
+      if (us(static_cast<double>(empty) * bin) >= w.stall_limit_us)
+        return fmt::format("the tester sent no '{}' frame for {:.0f} us at {:.4f} s, where the case measures (its "
+                           "lcore was held up)", w.sender, us(static_cast<double>(empty) * bin),
+                           static_cast<double>(i + 1 - empty) * bin);
+    }
+  }
+  for (const json& sw : report.value("switches", json::array())) {
+    const std::string name = sw.value("name", "");
+    for (const json& port : sw.value("ports", json::array()))
+      if (const double lost = port.value("egress_lost_us", 0.0); lost > 0)
+        return fmt::format("linerate's switch '{}', the device here, was held up by the host long enough that port "
+                           "'{}' lost {:.0f} us of sending: no hardware switch stops, so the run says nothing of the "
+                           "device", name, port.value("name", ""), lost);
+    const json stalls = sw.value("longest_stalls", json::array());
+    for (const json& stall : stalls) {
+      const double from = stall.value("from_s", 0.0), length_us = stall.value("us", 0.0);
+      for (const Window& w : windows)
+        if (length_us >= w.stall_limit_us && from <= w.to_s && from + length_us / 1e6 >= w.from_s)
+          return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us at "
+                             "{:.4f} s, where the case measures ({:.4f}-{:.4f} s; its lcore shares a CPU): no hardware "
+                             "switch stops, so the run says nothing of the device",
+                             name, length_us, from, w.from_s, w.to_s);
+    }
+    // A stall can only add drops (what arrived meanwhile meets the queues late and together):
+    // a run where the switch dropped frames and was held up says nothing of its drops
+    // (but for the lossy drops an incast must have, judged against a bound with room).
+    uint64_t drops = 0;
+    for (const json& port : sw.value("ports", json::array()))
+      for (const json& prio : port.value("priorities", json::array()))
+        drops += (tail_drops_expected ? 0 : prio.value("drop_tail", uint64_t{0})) + prio.value("drop_headroom", uint64_t{0});
+    if (const double longest_us = sw.value("longest_stall_us", 0.0); drops != 0 && longest_us >= kEmulationStallLimitUs)
+      return fmt::format("linerate's switch '{}', the device here, dropped {} frames in a run where the host held it "
+                         "up for {:.0f} us (its lcore shares a CPU): the drops may be the host's doing, not the "
+                         "device's", name, drops, longest_us);
+    // Every kept stall that long, and perhaps more not kept: where they fell is unknown.
+    double limit_us = std::numeric_limits<double>::infinity();
+    for (const Window& w : windows) limit_us = std::min(limit_us, w.stall_limit_us);
+    if (stalls.size() >= kStallsKept && stalls.back().value("us", 0.0) >= limit_us)
+      return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us or more at "
+                         "least {} times (its lcore shares a CPU): no hardware switch stops, so the run says nothing "
+                         "of the device", name, limit_us, kStallsKept);
+  }
   return "";
 }
 
 // Runs the streams until a run is valid, at most kAttempts times; every run is recorded,
 // the invalid ones with their reason. When none was valid, the case is not judged
 // (`p.not_judged` says why) and the last run is returned.
-json run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label) {
+json run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label,
+         const WindowsOf& windows_of, bool tail_drops_expected = false) {
   const std::string what = label.empty() ? case_name : case_name + " " + label;
   json report;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     bool interrupted = false;
     report = p.runner.run_streams(streams.text(), what, interrupted);
     p.interrupted = p.interrupted || interrupted;
-    const std::string invalid = interrupted ? "" : invalid_reason(p, report);
+    const std::string invalid = interrupted ? "" : invalid_reason(p, report, windows_of(report), tail_drops_expected);
     std::printf("  %-32s run %s\n", what.c_str(),
                 interrupted ? "interrupted" : invalid.empty() ? "done" : ("invalid: " + invalid).c_str());
     std::fflush(stdout);
@@ -249,8 +340,9 @@ void flowing_checks(std::vector<Check>& checks, const std::string& who, const js
 
 // The storm sits in the middle of the traffic.
 uint64_t storm_at_ns(const profile::LosslessCfg& cfg) { return (cfg.duration_ns - cfg.storm_ns) / 2; }
-double storm_start_s(const profile::LosslessCfg& cfg) { return static_cast<double>(storm_at_ns(cfg)) / 1e9; }
-double storm_end_s(const profile::LosslessCfg& cfg) { return static_cast<double>(storm_at_ns(cfg) + cfg.storm_ns) / 1e9; }
+Sent planned_storm(const profile::LosslessCfg& cfg) {
+  return {static_cast<double>(storm_at_ns(cfg)) / 1e9, static_cast<double>(storm_at_ns(cfg) + cfg.storm_ns) / 1e9};
+}
 
 CaseOutcome pfc_pause(Plan& p) {
   const profile::LosslessCfg& c = p.cfg;
@@ -259,11 +351,12 @@ CaseOutcome pfc_pause(Plan& p) {
   streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
   if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
   streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
-  const json report = run(p, streams, "pfc_pause", "");
-  const double t0 = storm_start_s(c), t1 = storm_end_s(c);
+  const double allowance = p.response_s.value_or(1e-3);
+  const json report = run(p, streams, "pfc_pause", "", reaction_window("storm", planned_storm(c), allowance, us(allowance) / 4));
+  const auto [t0, t1] = sent_of(report, "storm", planned_storm(c));
   std::vector<Check> checks;
   const json& test = stream_of(report, "test");
-  held_checks(checks, "test", test, t0, t1, p.response_s.value_or(1e-3));
+  held_checks(checks, "test", test, t0, t1, allowance);
   checks.push_back(exactly("test: frames lost", test.value("lost", 0.0), 0, "frames"));
   const double after = static_cast<double>(frames_within(bins_of(test, "rx"), bin_s_of(test), t1, 1e9) +
                                            test.value("timeline", json::object()).value("rx_after", uint64_t{0}));
@@ -287,7 +380,7 @@ CaseOutcome lossy_not_paused(Plan& p) {
   Streams streams(p);
   streams.traffic("test", c.senders[0], lossy, c.rate_percent, 0, c.duration_ns);
   streams.mac_control("storm", false, lossy, kStormQuanta, storm_at_ns(c), c.storm_ns);
-  const json report = run(p, streams, "lossy_not_paused", "");
+  const json report = run(p, streams, "lossy_not_paused", "", kNoWindows);
   std::vector<Check> checks;
   flowing_checks(checks, "test", stream_of(report, "test"), static_cast<double>(c.storm_ns) / 1e9);
   record(p, "lossy_not_paused", "", report);
@@ -301,14 +394,17 @@ CaseOutcome global_pause(Plan& p) {
   streams.traffic("test", c.senders[0], c.lossless.front(), c.rate_percent, 0, c.duration_ns);
   if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
   streams.mac_control("storm", true, 0, kStormQuanta, storm_at_ns(c), c.storm_ns);
-  const json report = run(p, streams, "global_pause", "");
+  const double storm_s = static_cast<double>(c.storm_ns) / 1e9, allowance = p.response_s.value_or(1e-3);
+  const json report = run(p, streams, "global_pause", "",
+                          c.global_pause_honoured ? reaction_window("storm", planned_storm(c), allowance, us(allowance) / 4)
+                                                   : kNoWindows);
+  const auto [t0, t1] = sent_of(report, "storm", planned_storm(c));
   std::vector<Check> checks;
-  const double t0 = storm_start_s(c), t1 = storm_end_s(c), storm_s = static_cast<double>(c.storm_ns) / 1e9;
   for (const char* who : {"test", "background"}) {
     const json& s = stream_of(report, who);
     if (s.empty()) continue;
     if (c.global_pause_honoured) {
-      held_checks(checks, who, s, t0, t1, p.response_s.value_or(1e-3));
+      held_checks(checks, who, s, t0, t1, allowance);
       if (std::string(who) == "test") checks.push_back(exactly("test: frames lost", s.value("lost", 0.0), 0, "frames"));
     } else {
       flowing_checks(checks, who, s, storm_s);
@@ -329,9 +425,9 @@ CaseOutcome response_time(Plan& p) {
   const uint8_t lossless = c.lossless.front();
   streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
   streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
-  const json report = run(p, streams, "response_time", "");
+  const json report = run(p, streams, "response_time", "", reaction_window("storm", planned_storm(c), *p.response_s, us(*p.response_s) / 4));
   const json& test = stream_of(report, "test");
-  const double t0 = storm_start_s(c), t1 = storm_end_s(c);
+  const auto [t0, t1] = sent_of(report, "storm", planned_storm(c));
   const Silence gap = silence_of(test);
   std::vector<Check> checks;
   if (!gap.known || gap.to_s < t1) {
@@ -362,16 +458,18 @@ CaseOutcome quanta_sweep(Plan& p) {
     streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
     const uint64_t at_ns = c.duration_ns / 2;
     streams.mac_control("pfc", false, lossless, quanta, at_ns, 0);
-    const json report = run(p, streams, "quanta_sweep", fmt::format("{} quanta", quanta));
-    const json& test = stream_of(report, "test");
     const double expected = quanta_seconds(quanta, p.receiver_bps);
     const double tolerance = std::max(expected * c.quanta_tolerance_percent / 100, static_cast<double>(c.quanta_tolerance_ns) / 1e9);
+    const double planned = static_cast<double>(at_ns) / 1e9, reaction = p.response_s.value_or(1e-3);
+    const json report = run(p, streams, "quanta_sweep", fmt::format("{} quanta", quanta),
+                            reaction_window("pfc", {planned, planned}, reaction + expected + tolerance, us(tolerance) / 2));
+    const json& test = stream_of(report, "test");
+    const double t0 = sent_of(report, "pfc", {planned, planned}).first_s;
     // The pause is the silence that began at the PFC frame: the run's longest, to the
     // cycle, when that is the one; else (a longer stall of the host elsewhere) the empty
     // bins that follow the frame, to the bin.
     const Silence gap = silence_of(test);
-    const double t0 = static_cast<double>(at_ns) / 1e9, bin = bin_s_of(test);
-    const double reaction = p.response_s.value_or(1e-3);
+    const double bin = bin_s_of(test);
     const bool at_the_frame = gap.known && gap.from_s >= t0 - bin && gap.from_s <= t0 + reaction;
     const double measured = at_the_frame ? gap.seconds() : empty_bins_after(bins_of(test, "rx"), bin, t0, reaction);
     checks.push_back({fmt::format("pause at {} quanta (expected {:.3f} us)", quanta, us(expected)), us(measured), "us",
@@ -392,7 +490,7 @@ CaseOutcome incast(Plan& p) {
     streams.traffic("lossless-" + sender, sender, lossless, c.incast_rate_percent, 0, c.duration_ns);
     streams.traffic("lossy-" + sender, sender, lossy, c.incast_rate_percent, 0, c.duration_ns);
   }
-  const json report = run(p, streams, "incast", "");
+  const json report = run(p, streams, "incast", "", kNoWindows, true);
   double lossless_lost = 0, lossy_lost = 0, sent = 0;
   for (const std::string& sender : c.senders) {
     lossless_lost += stream_of(report, "lossless-" + sender).value("lost", 0.0);
@@ -414,8 +512,20 @@ CaseOutcome incast(Plan& p) {
   checks.push_back(exactly("lossless: frames lost", lossless_lost, 0, "frames"));
   checks.push_back(at_least("lossless: PFC XOFF frames heard at the senders", xoff_heard, 1, "frames"));
   checks.push_back(exactly("lossy: PFC XOFF frames heard at the senders", lossy_pfc_heard, 0, "frames"));
-  checks.push_back(at_most("lossy: frames lost (the excess over the receiver's line rate, + 1 % of all sent)",
-                           lossy_lost, std::ceil(excess + 0.01 * sent), "frames"));
+  // linerate's own switch, held up by the host, meets what arrived meanwhile all at once:
+  // the lossy frames offered in its stalls may go too (none on a real device).
+  double stalled_s = 0;
+  for (const json& sw : report.value("switches", json::array()))
+    for (const json& stall : sw.value("longest_stalls", json::array())) stalled_s += stall.value("us", 0.0) / 1e6;
+  const double lossy_pps = line_rate_pps(p.receiver_bps, c.frame_size) * c.incast_rate_percent / 100 *
+                           static_cast<double>(c.senders.size());
+  const double stalled_frames = std::ceil(stalled_s * lossy_pps);
+  checks.push_back(at_most(stalled_frames > 0 ? fmt::format("lossy: frames lost (the excess over the receiver's line "
+                                                            "rate, + 1 % of all sent, + {:.0f} offered while the host "
+                                                            "held linerate's switch up)", stalled_frames)
+                                              : "lossy: frames lost (the excess over the receiver's line rate, + 1 % "
+                                                "of all sent)",
+                           lossy_lost, std::ceil(excess + 0.01 * sent + stalled_frames), "frames"));
   record(p, "incast", "", report);
   return judge("incast", std::move(checks),
                fmt::format("{}:1 incast: the lossless priority lost nothing and paused its senders; the lossy one "
@@ -438,7 +548,9 @@ CaseOutcome ecn(Plan& p) {
     Streams streams(p);
     streams.traffic("test", c.senders[0], lossless, c.rate_percent, lead_ns, 0, frames, true);
     streams.mac_control("storm", false, lossless, kStormQuanta, 0, 2 * lead_ns + sending_ns);
-    const json report = run(p, streams, "ecn", fmt::format("{} B", fill));
+    // Every frame's depth counts: the whole fill.
+    const Windows fill_time{{0, static_cast<double>(2 * lead_ns + sending_ns) / 1e9, kEmulationStallLimitUs, ""}};
+    const json report = run(p, streams, "ecn", fmt::format("{} B", fill), [&](const json&) { return fill_time; });
     const json& test = stream_of(report, "test");
     const ExpectedMarks expected = expected_ecn_marks(frames, c.frame_size, c.ecn_kmin_bytes, c.ecn_kmax_bytes, c.ecn_pmax);
     const double ce = test.value("ecn_ce", 0.0);

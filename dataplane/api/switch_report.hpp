@@ -57,6 +57,12 @@ struct SwitchPortReport {
   std::vector<SwitchPriorityReport> priorities;  ///< those with any count, or lossless
 };
 
+/// A time the switch's lcore was held up: from when, for how long.
+struct SwitchStall {
+  double from_s = 0;  ///< since the run started
+  double us = 0;
+};
+
 struct SwitchReport {
   std::string name;
   unsigned lcore = 0;
@@ -67,6 +73,9 @@ struct SwitchReport {
   /// another thread on its CPU), when it neither forwarded nor sent PFC.
   uint64_t stalls = 0;
   double longest_stall_us = 0;
+  /// The longest stalls (at most 16, longest first): where they fell says which
+  /// measurements they could have touched.
+  std::vector<SwitchStall> longest_stalls;
   uint64_t mac_learned = 0;             ///< learning: addresses in its table
   uint64_t mac_table_full = 0;          ///< learning: times an address found no room (its frames flood)
   std::vector<SwitchPortReport> ports;
