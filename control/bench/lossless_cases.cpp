@@ -171,6 +171,19 @@ void record(Plan& p, const std::string& case_name, const std::string& label, jso
   ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9);
 }
 
+// Frames of the test streams (those whose name starts with `prefix`) offered while
+// linerate's own switch was held up: held up, it meets them all at once, so they may be
+// dropped where a real device would not.
+double frames_offered_while_stalled(const json& report, const std::string& prefix) {
+  double stalled_s = 0, pps = 0;
+  for (const json& sw : report.value("switches", json::array()))
+    for (const json& stall : sw.value("longest_stalls", json::array())) stalled_s += stall.value("us", 0.0) / 1e6;
+  for (const json& s : report.value("streams", json::array()))
+    if (!s.value("rx_port", json()).is_null() && s.value("name", "").starts_with(prefix))
+      pps += s.value("tx_pps_achieved", 0.0);
+  return std::ceil(stalled_s * pps);
+}
+
 // Where a case's measurement is taken, in seconds since the run started: a stall of the
 // emulated device elsewhere in the run does not touch it.
 struct Window {
@@ -278,10 +291,12 @@ std::string invalid_reason(const Plan& p, const json& report, const Windows& win
     for (const json& port : sw.value("ports", json::array()))
       for (const json& prio : port.value("priorities", json::array()))
         drops += (tail_drops_expected ? 0 : prio.value("drop_tail", uint64_t{0})) + prio.value("drop_headroom", uint64_t{0});
-    if (const double longest_us = sw.value("longest_stall_us", 0.0); drops != 0 && longest_us >= kEmulationStallLimitUs)
+    const double longest_us = sw.value("longest_stall_us", 0.0);
+    if (const double could = frames_offered_while_stalled(report, ""); drops != 0 && drops <= could &&
+                                                                       longest_us >= kEmulationStallLimitUs)
       return fmt::format("linerate's switch '{}', the device here, dropped {} frames in a run where the host held it "
-                         "up for {:.0f} us (its lcore shares a CPU): the drops may be the host's doing, not the "
-                         "device's", name, drops, longest_us);
+                         "up for {:.0f} us, {:.0f} frames' worth in all (its lcore shares a CPU): the drops may be the "
+                         "host's doing, not the device's", name, drops, longest_us, could);
     // Every kept stall that long, and perhaps more not kept: where they fell is unknown.
     double limit_us = std::numeric_limits<double>::infinity();
     for (const Window& w : windows) limit_us = std::min(limit_us, w.stall_limit_us);
@@ -514,12 +529,7 @@ CaseOutcome incast(Plan& p) {
   checks.push_back(exactly("lossy: PFC XOFF frames heard at the senders", lossy_pfc_heard, 0, "frames"));
   // linerate's own switch, held up by the host, meets what arrived meanwhile all at once:
   // the lossy frames offered in its stalls may go too (none on a real device).
-  double stalled_s = 0;
-  for (const json& sw : report.value("switches", json::array()))
-    for (const json& stall : sw.value("longest_stalls", json::array())) stalled_s += stall.value("us", 0.0) / 1e6;
-  const double lossy_pps = line_rate_pps(p.receiver_bps, c.frame_size) * c.incast_rate_percent / 100 *
-                           static_cast<double>(c.senders.size());
-  const double stalled_frames = std::ceil(stalled_s * lossy_pps);
+  const double stalled_frames = frames_offered_while_stalled(report, "lossy-");
   checks.push_back(at_most(stalled_frames > 0 ? fmt::format("lossy: frames lost (the excess over the receiver's line "
                                                             "rate, + 1 % of all sent, + {:.0f} offered while the host "
                                                             "held linerate's switch up)", stalled_frames)
@@ -530,6 +540,79 @@ CaseOutcome incast(Plan& p) {
   return judge("incast", std::move(checks),
                fmt::format("{}:1 incast: the lossless priority lost nothing and paused its senders; the lossy one "
                            "lost at most the excess", c.senders.size()));
+}
+
+// The sender port's last PFC frame heard between `from_s` and `to_s`: the start of its
+// bin, or -1 when none came.
+double last_pfc_heard(const json& report, const std::string& port, double from_s, double to_s) {
+  for (const json& p : report.value("ports", json::array())) {
+    if (p.value("name", "") != port) continue;
+    const json timeline = p.value("mac_control_timeline", json::object());
+    const auto rx = timeline.value("rx", std::vector<uint64_t>{});
+    const double bin = timeline.value("bin_s", 0.0);
+    for (size_t i = rx.size(); bin > 0 && i-- > 0;)
+      if (rx[i] != 0 && static_cast<double>(i) * bin >= from_s && static_cast<double>(i) * bin < to_s)
+        return static_cast<double>(i) * bin;
+  }
+  return -1;
+}
+
+// Case 8: a storm longer than the watchdog's detection time, ended by an XON. Forwarding
+// watchdog: the test stream's silence ends at detection. Dropping one: the device's
+// queue, emptied at detection, lets the sender go (its last PFC frame, an XON), and the
+// silence ends `restore` after the storm's XON.
+CaseOutcome watchdog(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  if (!c.watchdog) return skipped("watchdog", "no [lossless] watchdog = { detect, restore } to hold the device's to");
+  const uint8_t lossless = c.lossless.front();
+  const uint64_t lead_ns = 20'000'000, storm_ns = std::max(c.storm_ns, 2 * c.watchdog_detect_ns);
+  const uint64_t tail_ns = 2 * c.watchdog_restore_ns + 20'000'000;
+  const double detect = static_cast<double>(c.watchdog_detect_ns) / 1e9;
+  const double restore = static_cast<double>(c.watchdog_restore_ns) / 1e9;
+  const auto tolerance = [&](double expected) {
+    return c.watchdog_tolerance_ns != 0 ? static_cast<double>(c.watchdog_tolerance_ns) / 1e9 : expected / 10;
+  };
+  Streams streams(p);
+  streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, lead_ns + storm_ns + tail_ns);
+  streams.mac_control("storm", false, lossless, kStormQuanta, lead_ns, storm_ns);
+  streams.mac_control("xon", false, lossless, 0, lead_ns + storm_ns, 0);
+  const Sent planned_storm{static_cast<double>(lead_ns) / 1e9, static_cast<double>(lead_ns + storm_ns) / 1e9};
+  const Sent planned_xon{planned_storm.last_s, planned_storm.last_s};
+  const json report = run(p, streams, "watchdog", "", [&](const json& r) {
+    const double t0 = sent_of(r, "storm", planned_storm).first_s, xon = sent_of(r, "xon", planned_xon).first_s;
+    return Windows{{t0 + detect - tolerance(detect), t0 + detect + tolerance(detect), us(tolerance(detect)) / 2, ""},
+                   {xon, xon + restore + tolerance(restore), us(tolerance(restore)) / 2, ""}};
+  });
+  const json& test = stream_of(report, "test");
+  const double t0 = sent_of(report, "storm", planned_storm).first_s, xon = sent_of(report, "xon", planned_xon).first_s;
+  const Silence gap = silence_of(test);
+  const auto within = [](const std::string& what, double measured, double expected, double tol) {
+    return Check{what, us(measured), "us", fmt::format("{:.0f} +- {:.0f} us", us(expected), us(tol)),
+                 std::abs(measured - expected) <= tol};
+  };
+  std::vector<Check> checks;
+  if (c.watchdog_forward) {
+    checks.push_back(within("detection: the storm's first PFC frame to the test stream forwarded again",
+                            gap.known ? gap.to_s - t0 : 0, detect, tolerance(detect)));
+    checks.push_back(exactly("test: frames lost", test.value("lost", 0.0), 0, "frames"));
+  } else {
+    const double released = last_pfc_heard(report, c.senders[0], t0, xon);
+    if (released < 0)
+      checks.push_back({"detection: the sender's last PFC frame (the XON of its emptied queue)", 0, "us",
+                        "a PFC frame at the sender during the storm: the device's queue must reach its XOFF before "
+                        "the watchdog fires (raise [lossless] rate)", false});
+    else
+      checks.push_back(within("detection: the storm's first PFC frame to the device's XON to the sender (to the bin)",
+                              released - t0, detect, tolerance(detect)));
+    checks.push_back(at_least("test: frames the watchdog dropped (lost)", test.value("lost", 0.0), 1, "frames"));
+    checks.push_back(within("restoration: the storm's XON to the test stream forwarded again",
+                            gap.known ? gap.to_s - xon : 0, restore, tolerance(restore)));
+  }
+  record(p, "watchdog", "", report);
+  return judge("watchdog", std::move(checks),
+               c.watchdog_forward
+                   ? "the watchdog found the storm in its detection time and forwarded the paused priority"
+                   : "the watchdog found the storm in its detection time, dropped, and restored PFC in its restore time");
 }
 
 CaseOutcome ecn(Plan& p) {
@@ -614,7 +697,7 @@ void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, Be
   const std::pair<const char*, CaseOutcome (*)(Plan&)> cases[] = {
       {"pfc_pause", pfc_pause},     {"lossy_not_paused", lossy_not_paused}, {"global_pause", global_pause},
       {"response_time", response_time}, {"quanta_sweep", quanta_sweep},   {"incast", incast},
-      {"ecn", ecn}};
+      {"watchdog", watchdog},           {"ecn", ecn}};
   for (const auto& [name, run_case] : cases) {
     if (!cfg.runs(name)) continue;
     if (ctl::stop_requested()) break;

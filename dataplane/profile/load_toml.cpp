@@ -349,6 +349,27 @@ EcnCurve read_ecn_curve(TableReader& r, const char* required) {
   return {*kmin, *kmax, *pmax};
 }
 
+struct WatchdogTimes {
+  uint64_t detect_ns = 0;
+  uint64_t restore_ns = 0;
+  bool forward = false;  ///< false: drop during a storm
+};
+
+// A PFC watchdog: `watchdog = { detect, restore, action? }` (a switch's, or what a plan
+// expects of the device's).
+WatchdogTimes read_watchdog(TableReader& r) {
+  const auto detect = r.parsed<uint64_t>("detect", parse_duration_ns, kDurationHelp);
+  const auto restore = r.parsed<uint64_t>("restore", parse_duration_ns, kDurationHelp);
+  if (!detect || !restore) r.fail(nullptr, !detect ? "detect" : "restore", "is required");
+  WatchdogTimes w{*detect, *restore, false};
+  if (auto action = r.string("action")) {
+    if (*action != "drop" && *action != "forward")
+      r.fail(r.find("action"), "action", fmt::format("'{}' is not one of drop, forward", *action));
+    w.forward = *action == "forward";
+  }
+  return w;
+}
+
 SwitchCfg read_switch(TableReader& in) {
   SwitchCfg sw;
   sw.loc = loc_of(in.table());
@@ -426,18 +447,12 @@ SwitchCfg read_switch(TableReader& in) {
   }
   if (const toml::table* watchdog = in.subtable("watchdog")) {
     TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
-    const auto detect = r.parsed<uint64_t>("detect", parse_duration_ns, kDurationHelp);
-    const auto restore = r.parsed<uint64_t>("restore", parse_duration_ns, kDurationHelp);
-    if (!detect || !restore) r.fail(nullptr, !detect ? "detect" : "restore", "is required");
-    if (auto action = r.string("action")) {
-      if (*action != "drop" && *action != "forward")
-        r.fail(r.find("action"), "action", fmt::format("'{}' is not one of drop, forward", *action));
-      sw.watchdog_forward = *action == "forward";
-    }
+    const WatchdogTimes w = read_watchdog(r);
     r.finish();
     sw.watchdog = true;
-    sw.watchdog_detect_ns = *detect;
-    sw.watchdog_restore_ns = *restore;
+    sw.watchdog_detect_ns = w.detect_ns;
+    sw.watchdog_restore_ns = w.restore_ns;
+    sw.watchdog_forward = w.forward;
   }
   if (auto v = in.integer<uint64_t>("seed", 1, std::numeric_limits<int64_t>::max())) sw.seed = *v;
   sw.key_locs = in.key_locs();
@@ -899,8 +914,9 @@ LosslessCfg read_lossless(TableReader& in) {
     for (const std::string& c : *v)
       if (std::find(std::begin(LosslessCfg::kCases), std::end(LosslessCfg::kCases), c) == std::end(LosslessCfg::kCases))
         in.fail(in.find("cases"), "cases",
-                fmt::format("'{}' is not a case: pfc_pause, lossy_not_paused, global_pause, response_time, "
-                            "quanta_sweep, incast or ecn", c));
+                fmt::format("'{}' is not a case: {} or {}", c,
+                            fmt::join(std::begin(LosslessCfg::kCases), std::end(LosslessCfg::kCases) - 1, ", "),
+                            std::end(LosslessCfg::kCases)[-1]));
     if (v->empty()) in.fail(in.find("cases"), "cases", "name at least one case");
     cfg.cases = *v;
   }
@@ -957,6 +973,16 @@ LosslessCfg read_lossless(TableReader& in) {
                             curve.kmax_bytes + (curve.kmax_bytes - curve.kmin_bytes) / 2};
     }
     r.finish();
+  }
+  if (const toml::table* watchdog = in.subtable("watchdog")) {
+    TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
+    const WatchdogTimes w = read_watchdog(r);
+    if (auto v = r.parsed<uint64_t>("tolerance", parse_duration_ns, kDurationHelp)) cfg.watchdog_tolerance_ns = *v;
+    r.finish();
+    cfg.watchdog = true;
+    cfg.watchdog_detect_ns = w.detect_ns;
+    cfg.watchdog_restore_ns = w.restore_ns;
+    cfg.watchdog_forward = w.forward;
   }
   cfg.key_locs = in.key_locs();
   in.finish();

@@ -386,7 +386,7 @@ struct SwitchCfg {
 /// frames' headers, the suite sets priority, size, rate and timing per case.
 struct LosslessCfg : BenchCfg {
   static constexpr const char* kCases[] = {"pfc_pause",    "lossy_not_paused", "global_pause", "response_time",
-                                          "quanta_sweep", "incast",           "ecn"};
+                                          "quanta_sweep", "incast",           "watchdog",     "ecn"};
   std::vector<std::string> senders;
   std::string receiver;
   std::vector<uint8_t> lossless;                 ///< priorities; the first carries the test traffic
@@ -407,6 +407,11 @@ struct LosslessCfg : BenchCfg {
   uint64_t ecn_kmax_bytes = 0;
   double ecn_pmax = 0;
   std::vector<uint64_t> ecn_fill_bytes;          ///< queue depths the case fills to
+  bool watchdog = false;                         ///< the watchdog case's expectation given (else it is skipped)
+  uint64_t watchdog_detect_ns = 0;
+  uint64_t watchdog_restore_ns = 0;
+  bool watchdog_forward = false;                 ///< the device forwards during a storm (else drops)
+  uint64_t watchdog_tolerance_ns = 0;            ///< 0: a tenth of each time
 
   bool runs(std::string_view c) const { return std::find(cases.begin(), cases.end(), c) != cases.end(); }
 };

@@ -17,9 +17,14 @@ PLAN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "con
 
 
 class LosslessPlan(lrtest.DataplaneCase):
-    def plan(self, cases, switch_change=None):
+    def plan(self, cases, switch_change=None, watchdog="unchanged"):
         with open(PLAN) as f:
             text = f.read()
+        if watchdog != "unchanged":
+            line = 'watchdog = { detect = "150ms", restore = "50ms", action = "drop" }  # longer than'
+            start = text.index(line)
+            end = text.index("\n", start) + 1
+            text = text[:start] + ("watchdog = %s\n" % watchdog if watchdog else "") + text[end:]
         text = text.replace("[lossless]\n", "[lossless]\ncases = %s\n" % json.dumps(cases))
         if switch_change:
             text = text.replace('ecn = { kmin = "50KB", kmax = "250KB", pmax = 0.5 }\n\n[lossless]',
@@ -35,7 +40,7 @@ class LosslessPlan(lrtest.DataplaneCase):
 
     def test_every_case_passes_against_the_switch_as_configured(self):
         proc, report, cases = self.plan(["pfc_pause", "lossy_not_paused", "global_pause", "response_time",
-                                         "quanta_sweep", "incast", "ecn"])
+                                         "quanta_sweep", "incast", "watchdog", "ecn"])
         self.assertEqual(report["schema"], "linerate.lossless/1")
         for name, c in cases.items():
             self.assertEqual(c["verdict"], "PASS", (name, c))
@@ -67,6 +72,11 @@ class LosslessPlan(lrtest.DataplaneCase):
         self.assertLess(gap["from_s"], 0.0515)
         self.assertGreater(gap["to_s"], 0.150)
         # The quanta: 512 bit times at 10G each.
+        # The watchdog, timed from the traffic: detection 150 ms, restoration 50 ms after the XON.
+        detection, dropped, restoration = (c["value"] for c in cases["watchdog"]["checks"])
+        self.assertAlmostEqual(detection, 150000, delta=1000)
+        self.assertGreater(dropped, 0)
+        self.assertAlmostEqual(restoration, 50000, delta=1000)
         checks = {c["what"]: c for c in cases["quanta_sweep"]["checks"]}
         self.assertAlmostEqual(checks["pause at 65535 quanta (expected 3355.392 us)"]["value"], 3355.392, delta=335)
         # The views, rebuilt from report.json: a CSV row per check, the page with a chart per case.
@@ -75,7 +85,7 @@ class LosslessPlan(lrtest.DataplaneCase):
         self.assertEqual(len(rows), sum(len(c["checks"]) for c in cases.values()))
         self.assertEqual({r["verdict"] for r in rows}, {"PASS"})
         benchreport.check_page_in_browser(self, os.path.join(self.dir, "out", "report.html"),
-                                          ["chart-pfc_pause-0", "chart-ecn-6"])
+                                          ["chart-pfc_pause-0", "chart-watchdog-6", "chart-ecn-7"])
         # The switch's own counters are in each run: what it marked, the tester counted CE.
         ecn_runs = [t["report"] for t in report["trials"] if t["case"] == "ecn" and not t["invalid_reason"]]
         for r in ecn_runs:
@@ -105,6 +115,18 @@ class LosslessPlan(lrtest.DataplaneCase):
         c = cases["response_time"]
         self.assertEqual(c["verdict"], "FAIL", c)
         self.assertGreater(c["checks"][0]["value"], 1900)  # us: the 2 ms it waited
+
+    def test_a_watchdog_quicker_than_configured_fails_the_watchdog_case(self):
+        proc, report, cases = self.plan(["watchdog"], watchdog='{ detect = "100ms", restore = "50ms", action = "drop" }')
+        c = cases["watchdog"]
+        self.assertEqual(c["verdict"], "FAIL", c)
+        self.assertAlmostEqual(c["checks"][0]["value"], 100000, delta=1000)  # us: it found the storm at 100 ms
+
+    def test_a_switch_without_a_watchdog_fails_the_watchdog_case(self):
+        proc, report, cases = self.plan(["watchdog"], watchdog=None)
+        c = cases["watchdog"]
+        self.assertEqual(c["verdict"], "FAIL", c)
+        self.assertEqual(c["checks"][1]["value"], 0)  # nothing dropped: the storm held it to the end
 
     def test_a_mis_set_ecn_curve_fails_the_ecn_case(self):
         proc, report, cases = self.plan(["ecn"], switch_change='ecn = { kmin = "200KB", kmax = "400KB", pmax = 0.1 }')

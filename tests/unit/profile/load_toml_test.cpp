@@ -414,24 +414,34 @@ rate = "30%"
 quanta = [0, 4096]
 response_time = "500us"
 ecn = { kmin = "50KB", kmax = "250KB", pmax = 0.5 }
+watchdog = { detect = "200ms", restore = "100ms", action = "forward", tolerance = "20ms" }
 )");
   ASSERT_TRUE(p.lossless);
   const LosslessCfg& c = *p.lossless;
   EXPECT_EQ(c.senders, std::vector<std::string>{"a"});
   EXPECT_EQ(c.lossless, std::vector<uint8_t>{3});
-  EXPECT_EQ(c.cases.size(), 7u);  // all, by default
+  EXPECT_EQ(c.cases.size(), 8u);  // all, by default
   EXPECT_DOUBLE_EQ(c.rate_percent, 30);
   EXPECT_EQ(c.quanta, (std::vector<uint32_t>{0, 4096}));
   EXPECT_EQ(c.response_time_ns, 500'000u);
   EXPECT_EQ(c.rest_ns, 100'000'000u);
   EXPECT_EQ(c.ecn_fill_bytes, (std::vector<uint64_t>{150'000, 350'000}));  // across the ramp, and above it
+  EXPECT_TRUE(c.watchdog);
+  EXPECT_EQ(c.watchdog_detect_ns, 200'000'000u);
+  EXPECT_EQ(c.watchdog_restore_ns, 100'000'000u);
+  EXPECT_TRUE(c.watchdog_forward);
+  EXPECT_EQ(c.watchdog_tolerance_ns, 20'000'000u);
   EXPECT_NO_THROW(validate_bench_sections(p));
 
   const auto refused = bench_refusal;
   const std::string plan = "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [0]\n";
   EXPECT_EQ(refused(ports + plan + "cases = [\"pfc_storm\"]\n"),
             "test.toml:21:9: key 'lossless.cases': 'pfc_storm' is not a case: pfc_pause, lossy_not_paused, "
-            "global_pause, response_time, quanta_sweep, incast or ecn");
+            "global_pause, response_time, quanta_sweep, incast, watchdog or ecn");
+  EXPECT_EQ(refused(ports + plan + "watchdog = { detect = \"200ms\" }\n"),
+            "test.toml:21:12: key 'lossless.watchdog.restore': is required");
+  EXPECT_EQ(refused(ports + plan + "watchdog = { detect = \"200ms\", restore = \"1s\", action = \"flood\" }\n"),
+            "test.toml:21:57: key 'lossless.watchdog.action': 'flood' is not one of drop, forward");
   EXPECT_EQ(refused(ports + "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [3]\n"),
             "test.toml:20:9: key 'lossless.lossy': priority 3 is also lossless");
   EXPECT_EQ(refused(ports + "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\n"),
