@@ -112,6 +112,11 @@ std::map<std::string, uint64_t> TrialRunner::port_speeds() {
   return speeds;
 }
 
+void TrialRunner::set_port(const std::string& port, json changes) {
+  changes["port"] = port;
+  client_.call("port.config.set", changes);
+}
+
 json TrialRunner::run_streams(const std::string& streams_toml, const std::string& what, bool& interrupted) {
   client_.call("stream.load", {{"profile", streams_toml}, {"path", profile_.path + " (" + what + ")"}});
   run_until_sent(interrupted);

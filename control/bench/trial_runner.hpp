@@ -59,6 +59,8 @@ class TrialRunner {
   /// sent, then stops, drains and returns the data plane's run report. `interrupted`:
   /// a stop request ended it early.
   nlohmann::json run_streams(const std::string& streams_toml, const std::string& what, bool& interrupted);
+  /// Changes a port's settings between runs (port.config.set: `changes` are its params).
+  void set_port(const std::string& port, nlohmann::json changes);
   /// Each port's speed as the data plane reports it (bit/s; 0: unknown).
   std::map<std::string, uint64_t> port_speeds();
   const std::string& profile_text() const noexcept { return profile_text_; }

@@ -390,6 +390,25 @@ Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu, bool keep) {
   return {};
 }
 
+Result<void> Engine::set_pfc_reaction_delay(const std::string& port, std::optional<uint32_t> quanta, uint64_t ns) {
+  State& st = *state_;
+  auto found = st.port_named(port);
+  if (!found) return std::unexpected(found.error());
+  if (running()) return make_error(Errc::kBusy, fmt::format("port '{}': traffic is running; change its PFC reaction "
+                                                            "between runs", port));
+  EthdevPort& p = **found;
+  if (!p.cfg().pfc_honour)
+    return make_error(Errc::kInvalid, fmt::format("port '{}' does not obey PFC itself (pfc_honour = false): it has no "
+                                                  "reaction to delay", port));
+  p.set_pfc_reaction_delay(quanta, ns);
+  for (lr::profile::PortCfg& cfg : st.profile.ports)
+    if (cfg.name == port) {
+      cfg.pfc_reaction_delay_quanta = quanta;
+      cfg.pfc_reaction_delay_ns = ns;
+    }
+  return {};
+}
+
 void Engine::stop_tx() {
   if (!state_->launched) return;
   for (LcoreState& l : state_->run.lcores) l.ctx[0].stop_tx.store(true, std::memory_order_release);

@@ -132,6 +132,11 @@ class Engine {
   /// (no such port; a stream's frames exceed it), kBusy (traffic runs), kNotSupported.
   /// Put back at exit unless `keep` (PortControl::set_mtu).
   Result<void> set_mtu(const std::string& port, uint16_t mtu, bool keep = false);
+  /// How long after a PFC / PAUSE frame's arrival a port that obeys them itself
+  /// (`pfc_honour`) does so, from the next run: as quanta at its speed, else `ns`. A slow
+  /// endpoint, for headroom tests. Errors: kBusy while traffic runs, kInvalid without
+  /// pfc_honour.
+  Result<void> set_pfc_reaction_delay(const std::string& port, std::optional<uint32_t> quanta, uint64_t ns);
 
   /// Per-stream results so far, while traffic runs: TX counters read relaxed, RX state
   /// read consistently per lcore (seqcount), `lost` including frames still in flight.

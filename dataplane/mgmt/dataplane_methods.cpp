@@ -132,6 +132,16 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
     }
     if (p.has("mtu"))
       value_or_throw(engine.set_mtu(name, static_cast<uint16_t>(p.number("mtu", 68, 9600)), keep));
+    if (const auto v = p.optional_string("pfc_reaction_delay")) {
+      const auto ns = profile::parse_duration_ns(*v);
+      if (!ns)
+        throw RpcError(RpcCode::kInvalidParams,
+                       fmt::format("params.pfc_reaction_delay: '{}' is not a duration, e.g. \"20us\"", *v));
+      value_or_throw(engine.set_pfc_reaction_delay(name, std::nullopt, *ns));
+    }
+    if (p.has("pfc_reaction_delay_quanta"))
+      value_or_throw(engine.set_pfc_reaction_delay(
+          name, static_cast<uint32_t>(p.number("pfc_reaction_delay_quanta", 0, 65535)), 0));
     if (const auto v = p.optional_string("state")) {
       if (*v != "started" && *v != "stopped")
         throw RpcError(RpcCode::kInvalidParams, fmt::format("params.state: '{}' is not started or stopped", *v));
@@ -147,8 +157,10 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   };
   d.add_async("port.config.set",
               "Changes port settings: params {port, promiscuous?: bool, mtu?: 68-9600, state?: \"started\"|"
-              "\"stopped\", keep?: bool (MTU and promiscuous mode stay after the data plane exits)}. MTU and state only while traffic is stopped (the port is stopped and restarted around "
-              "an MTU change). A started port's link is awaited (up to 5 s, on a timer: other sessions are answered "
+              "\"stopped\", keep?: bool (MTU and promiscuous mode stay after the data plane exits), "
+              "pfc_reaction_delay?: duration (\"20us\"), pfc_reaction_delay_quanta?: 0-65535 (a port with "
+              "pfc_honour: how long after a PFC / PAUSE frame it obeys it)}. MTU, state and the PFC reaction only "
+              "while traffic is stopped (the port is stopped and restarted around an MTU change). A started port's link is awaited (up to 5 s, on a timer: other sessions are answered "
               "meanwhile). Link up / down: port.link.set. Returns the port.",
               true, set_port);
   d.add_async("port.set", "params {port, promiscuous?: bool, link?: up|down, mtu?, state?, keep?: bool}.", true,

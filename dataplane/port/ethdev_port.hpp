@@ -53,6 +53,11 @@ class EthdevPort final : public EthdevLink {
                              LinkAtStart link_at_start = LinkAtStart::kRequired);
 
   const profile::PortCfg& cfg() const noexcept { return cfg_; }
+  /// The delay of its software PFC reaction (`pfc_reaction_delay`), for the next run.
+  void set_pfc_reaction_delay(std::optional<uint32_t> quanta, uint64_t ns) noexcept {
+    cfg_.pfc_reaction_delay_quanta = quanta;
+    cfg_.pfc_reaction_delay_ns = ns;
+  }
   const std::string& name() const noexcept { return cfg_.name; }
   const PortInfo& info() const noexcept { return info_; }
   uint16_t port_id() const noexcept { return info_.port_id; }

@@ -974,6 +974,18 @@ LosslessCfg read_lossless(TableReader& in) {
     }
     r.finish();
   }
+  if (auto v = read_bytes(in, "headroom")) cfg.headroom_bytes = *v;
+  if (const toml::node* node = in.find("headroom_delays")) {
+    const toml::array* list = node->as_array();
+    if (list == nullptr || list->empty())
+      in.fail(node, "headroom_delays", "expected an array of delays, e.g. [\"1ms\", \"4ms\"]");
+    for (const toml::node& item : *list) {
+      const auto ns = item.is_string() ? parse_duration_ns(item.as_string()->get()) : std::nullopt;
+      if (!ns) in.fail(&item, "headroom_delays", kDurationHelp);
+      cfg.headroom_delays_ns.push_back(*ns);
+    }
+    std::sort(cfg.headroom_delays_ns.begin(), cfg.headroom_delays_ns.end());
+  }
   if (const toml::table* watchdog = in.subtable("watchdog")) {
     TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
     const WatchdogTimes w = read_watchdog(r);

@@ -385,8 +385,9 @@ struct SwitchCfg {
 /// device must obey; the profile's [[stream]] from each sender to the receiver gives its
 /// frames' headers, the suite sets priority, size, rate and timing per case.
 struct LosslessCfg : BenchCfg {
-  static constexpr const char* kCases[] = {"pfc_pause",    "lossy_not_paused", "global_pause", "response_time",
-                                          "quanta_sweep", "incast",           "watchdog",     "ecn"};
+  static constexpr const char* kCases[] = {"pfc_pause", "lossy_not_paused", "global_pause", "response_time",
+                                          "quanta_sweep", "headroom",      "incast",       "watchdog",
+                                          "ecn"};
   std::vector<std::string> senders;
   std::string receiver;
   std::vector<uint8_t> lossless;                 ///< priorities; the first carries the test traffic
@@ -407,6 +408,8 @@ struct LosslessCfg : BenchCfg {
   uint64_t ecn_kmax_bytes = 0;
   double ecn_pmax = 0;
   std::vector<uint64_t> ecn_fill_bytes;          ///< queue depths the case fills to
+  uint64_t headroom_bytes = 0;                   ///< what the device should absorb after its XOFF (0: case 6 skipped)
+  std::vector<uint64_t> headroom_delays_ns;      ///< the sender's reaction delays, ascending (empty: from headroom_bytes)
   bool watchdog = false;                         ///< the watchdog case's expectation given (else it is skipped)
   uint64_t watchdog_detect_ns = 0;
   uint64_t watchdog_restore_ns = 0;

@@ -330,7 +330,12 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(mtu["error"]["message"], "setting the MTU is not supported by net_ring on port 0 ('p0')")
         self.assertEqual(client.call("port.config.set", port="p0", link="down")["error"]["message"],
                          "params.link: port.config.set has no such parameter (it takes: port, promiscuous, mtu, "
-                         "state, keep)")
+                         "state, keep, pfc_reaction_delay, pfc_reaction_delay_quanta)")
+        # The PFC reaction delay (the lossless plan's headroom case): only a port that obeys PFC itself has one.
+        self.assertEqual(client.call("port.config.set", port="p0", pfc_reaction_delay="20us")["error"]["message"],
+                         "port 'p0' does not obey PFC itself (pfc_honour = false): it has no reaction to delay")
+        self.assertEqual(client.call("port.config.set", port="p0", pfc_reaction_delay="soon")["error"]["message"],
+                         "params.pfc_reaction_delay: 'soon' is not a duration, e.g. \"20us\"")
         # A misspelled parameter is refused, not ignored: `stream` for `streams` would start everything.
         self.assertEqual(client.call("traffic.start", stream=["s1"])["error"]["message"],
                          "params.stream: traffic.start has no such parameter (it takes: streams, ports)")

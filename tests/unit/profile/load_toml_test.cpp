@@ -415,12 +415,14 @@ quanta = [0, 4096]
 response_time = "500us"
 ecn = { kmin = "50KB", kmax = "250KB", pmax = 0.5 }
 watchdog = { detect = "200ms", restore = "100ms", action = "forward", tolerance = "20ms" }
+headroom = "3MB"
+headroom_delays = ["8ms", "2ms"]
 )");
   ASSERT_TRUE(p.lossless);
   const LosslessCfg& c = *p.lossless;
   EXPECT_EQ(c.senders, std::vector<std::string>{"a"});
   EXPECT_EQ(c.lossless, std::vector<uint8_t>{3});
-  EXPECT_EQ(c.cases.size(), 8u);  // all, by default
+  EXPECT_EQ(c.cases.size(), 9u);  // all, by default
   EXPECT_DOUBLE_EQ(c.rate_percent, 30);
   EXPECT_EQ(c.quanta, (std::vector<uint32_t>{0, 4096}));
   EXPECT_EQ(c.response_time_ns, 500'000u);
@@ -431,13 +433,17 @@ watchdog = { detect = "200ms", restore = "100ms", action = "forward", tolerance 
   EXPECT_EQ(c.watchdog_restore_ns, 100'000'000u);
   EXPECT_TRUE(c.watchdog_forward);
   EXPECT_EQ(c.watchdog_tolerance_ns, 20'000'000u);
+  EXPECT_EQ(c.headroom_bytes, 3'000'000u);
+  EXPECT_EQ(c.headroom_delays_ns, (std::vector<uint64_t>{2'000'000, 8'000'000}));  // ascending
   EXPECT_NO_THROW(validate_bench_sections(p));
 
   const auto refused = bench_refusal;
   const std::string plan = "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [0]\n";
   EXPECT_EQ(refused(ports + plan + "cases = [\"pfc_storm\"]\n"),
             "test.toml:21:9: key 'lossless.cases': 'pfc_storm' is not a case: pfc_pause, lossy_not_paused, "
-            "global_pause, response_time, quanta_sweep, incast, watchdog or ecn");
+            "global_pause, response_time, quanta_sweep, headroom, incast, watchdog or ecn");
+  EXPECT_EQ(refused(ports + plan + "headroom_delays = [\"2ms\", 4]\n"),
+            "test.toml:21:27: key 'lossless.headroom_delays': a duration: write e.g. '500ns', '20us', '100ms', '5s' or '2m'");
   EXPECT_EQ(refused(ports + plan + "watchdog = { detect = \"200ms\" }\n"),
             "test.toml:21:12: key 'lossless.watchdog.restore': is required");
   EXPECT_EQ(refused(ports + plan + "watchdog = { detect = \"200ms\", restore = \"1s\", action = \"flood\" }\n"),
