@@ -30,6 +30,18 @@ json lossless_settings(const profile::Profile& profile) {
            {"quanta_tolerance_percent", c.quanta_tolerance_percent},
            {"quanta_tolerance_s", static_cast<double>(c.quanta_tolerance_ns) / 1e9},
            {"learning_frames", c.learning_frames}};
+  if (c.headroom_bytes != 0) {
+    std::vector<double> delays_s;
+    for (const uint64_t ns : c.headroom_delays_ns) delays_s.push_back(static_cast<double>(ns) / 1e9);
+    out["headroom_bytes"] = c.headroom_bytes;
+    out["headroom_delays_s"] = delays_s;  // empty: from headroom_bytes and the rate
+  }
+  if (c.watchdog)
+    out["watchdog"] = {{"detect_s", static_cast<double>(c.watchdog_detect_ns) / 1e9},
+                       {"restore_s", static_cast<double>(c.watchdog_restore_ns) / 1e9},
+                       {"action", c.watchdog_forward ? "forward" : "drop"},
+                       {"tolerance_s", c.watchdog_tolerance_ns != 0 ? json(static_cast<double>(c.watchdog_tolerance_ns) / 1e9)
+                                                                    : json("a tenth of each time")}};
   if (c.ecn)
     out["ecn"] = {{"kmin_bytes", c.ecn_kmin_bytes}, {"kmax_bytes", c.ecn_kmax_bytes}, {"pmax", c.ecn_pmax}, {"fill_bytes", c.ecn_fill_bytes}};
   return out;
@@ -41,8 +53,19 @@ void print_verdicts(const json& report) {
   for (const json& c : report.value("cases", json::array()))
     std::printf("%-18s %-8s %s\n", c.value("case", "").c_str(), c.value("verdict", "").c_str(),
                 c.value("explanation", "").c_str());
-  std::printf("(where the device is not linerate's own switch, compare each case with the device's own PFC, drop and "
-              "ECN counters)\n");
+  // Against linerate's own switch, its counters are in every run; against another device,
+  // the user reads its counters beside what the tester counted.
+  bool own_switch = false;
+  for (const json& t : report.value("trials", json::array()))
+    own_switch = own_switch || !t.value("report", json::object()).value("switches", json::array()).empty();
+  if (own_switch) {
+    std::printf("(the switch's own counters: report.json trials[].report.switches)\n");
+    return;
+  }
+  std::printf("\nto compare with the DUT's counters (report.json cases[].compare_with_dut):\n");
+  for (const json& c : report.value("cases", json::array()))
+    for (const json& line : c.value("compare_with_dut", json::array()))
+      std::printf("  %-16s %s\n", c.value("case", "").c_str(), line.get<std::string>().c_str());
 }
 
 int verdict_code(const json& report) {

@@ -6,6 +6,7 @@
 
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
+#include "control/views/lossless_views.hpp"
 #include "control/views/qualify_html.hpp"
 #include "control/views/report_file.hpp"
 
@@ -27,17 +28,30 @@ int rebuild_report_views(const ReportViewsOptions& options) {
     return 2;
   }
   const std::string schema = report.is_object() ? report.value("schema", "") : "";
-  const bool qualification = schema.rfind("linerate.optics-qualify/", 0) == 0;
-  if (schema.rfind("linerate.rfc2544/", 0) != 0 && schema.rfind("linerate.ndr/", 0) != 0 && !qualification) {
+  // Each report kind's views, by its schema's name.
+  struct Views {
+    const char* schema;
+    std::string (*html)(const json&);
+    std::string (*csv)(const json&);
+  };
+  static constexpr Views kViews[] = {{"linerate.rfc2544/", bench_html, bench_csv},
+                                     {"linerate.ndr/", bench_html, bench_csv},
+                                     {"linerate.lossless/", lossless_html, lossless_csv},
+                                     {"linerate.optics-qualify/", qualify_html, qualify_summary_csv}};
+  const Views* views = nullptr;
+  for (const Views& v : kViews)
+    if (schema.rfind(v.schema, 0) == 0) views = &v;
+  if (views == nullptr) {
     std::fprintf(stderr,
                  "linerate: %s is not a benchmark or qualification report: its schema is '%s', not linerate.rfc2544/1, "
-                 "linerate.ndr/1 or linerate.optics-qualify/1 (a run's report is shown by `linerate report --last`)\n",
+                 "linerate.ndr/1, linerate.lossless/1 or linerate.optics-qualify/1 (a run's report is shown by "
+                 "`linerate report --last`)\n",
                  options.report_path.c_str(), schema.c_str());
     return 2;
   }
   try {
-    const auto html = qualification ? &qualify_html : &bench_html;
-    const auto csv = qualification ? &qualify_summary_csv : &bench_csv;
+    const auto html = views->html;
+    const auto csv = views->csv;
     for (const auto& [path, view] : {std::pair{&options.html_path, html}, std::pair{&options.csv_path, csv}}) {
       if (path->empty()) continue;
       if (const std::string problem = write_report_file(*path, view(report)); !problem.empty()) {

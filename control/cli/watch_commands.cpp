@@ -87,7 +87,8 @@ int run_top(DataplaneClient& client) {
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
     // Ports and streams over the same interval: the streams of a port add up to it.
-    const std::string below = below_stream_table(client, after);
+    std::string below = below_stream_table(client, after);
+    if (const std::string lines = timeline_sparklines(streams); !lines.empty()) below += "\n" + lines;
     std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
                 status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",

@@ -93,8 +93,13 @@ std::string lossless_html(const json& report) {
       rows.push_back({escape(k.value("what", "")), html::number(k.value("value", json())), escape(k.value("unit", "")),
                       escape(k.value("bound", "")), k.value("ok", false) ? "yes" : "<b>no</b>"});
     out += html::table({"measured", "value", "unit", "bound", "holds"}, rows);
+    if (const json compare = c.value("compare_with_dut", json::array()); !compare.empty()) {
+      out += "<p>To compare with the device's counters (what the tester counted):</p>\n<ul>\n";
+      for (const json& line : compare) out += "<li>" + escape(line.get<std::string>()) + "</li>\n";
+      out += "</ul>\n";
+    }
     for (const json& t : report.value("trials", json::array()))
-      if (t.value("case", "") == name) {
+      if (t.value("case", "") == name && t.value("invalid_reason", "").empty()) {
         out += timeline_chart(name, t.value("report", json::object()), index++);
         break;
       }

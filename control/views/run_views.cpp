@@ -123,6 +123,36 @@ std::string stream_table(const std::vector<api::StreamReport>& streams) {
   return out;
 }
 
+std::string timeline_sparklines(const std::vector<api::StreamReport>& streams, size_t width) {
+  static constexpr const char* kLevels[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  size_t end = 0;
+  for (const api::StreamReport& s : streams) {
+    if (!s.timeline) continue;
+    for (const std::vector<uint64_t>* bins : {&s.timeline->tx, &s.timeline->rx})
+      for (size_t i = bins->size(); i > end; --i)
+        if ((*bins)[i - 1] != 0) {
+          end = i;
+          break;
+        }
+  }
+  std::string out;
+  size_t name_w = 8;
+  for (const api::StreamReport& s : streams) name_w = std::max(name_w, s.name.size());
+  for (const api::StreamReport& s : streams) {
+    if (!s.timeline || !s.rx_port) continue;
+    const std::vector<uint64_t>& rx = s.timeline->rx;
+    const size_t last = std::min(end, rx.size()), first = last > width ? last - width : 0;
+    uint64_t peak = 0;
+    for (size_t i = first; i < last; ++i) peak = std::max(peak, rx[i]);
+    std::string line;
+    for (size_t i = first; i < last; ++i)
+      line += rx[i] == 0 ? " " : kLevels[(rx[i] * 8 + peak - 1) / peak - 1];
+    out += fmt::format("{:<{}} |{}| received per {:g} ms bin, the last {}; tallest {}\n", s.name, name_w, line,
+                       s.timeline->bin_s * 1e3, last - first, peak);
+  }
+  return out;
+}
+
 std::string run_table(const api::RunReport& r) {
   std::string out = stream_table(r.streams);
   const size_t w = name_width(r.ports, 12);

@@ -20,6 +20,11 @@ std::string plan_text(const api::RunPlan& plan);
 /// order, late, latency min / p50 / p99 / max; a transmit-only stream shows dashes.
 std::string stream_table(const std::vector<api::StreamReport>& streams);
 
+/// For a live view (`top`): each received stream's latest `width` timeline bins as block
+/// characters scaled to its own largest bin (a blank: none received), all ending at the
+/// latest bin with any frame sent or received; "" when no stream has a timeline.
+std::string timeline_sparklines(const std::vector<api::StreamReport>& streams, size_t width = 60);
+
 /// The stream table, then one row per port (driver, its own counters, frames without a
 /// signature), then a warning when mbufs did not come back.
 std::string run_table(const api::RunReport& report);

@@ -72,6 +72,12 @@ class LosslessPlan(lrtest.DataplaneCase):
         got = sum(background["rx"][i] for i in inside)
         self.assertGreater(sent, 0.8 * 0.099 * 239464)  # 20 % of 10G in 1024-byte frames, less a busy VM's shortfall
         self.assertGreaterEqual(got, 0.98 * sent)
+        # What a DUT's own counters should show, from the tester's counts (here also in the switch's).
+        storm_sent = streams["storm"]["tx_packets"]
+        self.assertIn("'storm': %d PFC / PAUSE frames sent to the device from 'receiver'" % storm_sent,
+                      cases["pfc_pause"]["compare_with_dut"][0])
+        self.assertIn("'test': %d frames sent to the device from 'sender-a', %d received from it (0 it dropped)"
+                      % (streams["test"]["tx_packets"], streams["test"]["tx_packets"]), cases["pfc_pause"]["compare_with_dut"][0])
         # The switch says when it was held up: its longest stalls, longest first, each within the run.
         (sw,) = run["switches"]
         lengths = [s["us"] for s in sw["longest_stalls"]]
@@ -94,6 +100,12 @@ class LosslessPlan(lrtest.DataplaneCase):
             rows = list(csv.DictReader(f))
         self.assertEqual(len(rows), sum(len(c["checks"]) for c in cases.values()))
         self.assertEqual({r["verdict"] for r in rows}, {"PASS"})
+        # `linerate report` rebuilds the same views from report.json.
+        rebuilt = os.path.join(self.dir, "rebuilt.csv")
+        subprocess.run([sys.modules["__main__"].LINERATE, "report", os.path.join(self.dir, "out", "report.json"),
+                        "--csv", rebuilt], check=True, capture_output=True)
+        with open(rebuilt) as a, open(os.path.join(self.dir, "out", "results.csv")) as b:
+            self.assertEqual(a.read(), b.read())
         benchreport.check_page_in_browser(self, os.path.join(self.dir, "out", "report.html"),
                                           ["chart-pfc_pause-0", "chart-headroom-5", "chart-watchdog-7", "chart-ecn-8"])
         # The switch's own counters are in each run: what it marked, the tester counted CE.

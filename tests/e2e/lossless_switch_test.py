@@ -76,10 +76,16 @@ headroom = "%(headroom)s"
 
 class LosslessSwitch(lrtest.DataplaneCase):
     def run_switch(self, text):
-        proc, report = self.run_dataplane(text)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
+        # A switch lcore the host held up past its 5 ms catch-up met the frames that arrived
+        # meanwhile all at once: the rates then say more of the host than of the switch, so
+        # such a run is run again (up to three times; the last is kept whatever it says).
+        for attempt in range(3):
+            proc, report = self.run_dataplane(text)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            (switch,) = report["switches"]
+            if switch["longest_stall_us"] < 5000:
+                break
         self.assertEqual(report["mbufs_not_returned"], 0)
-        (switch,) = report["switches"]
         self.assertEqual(switch["left_in_queues"], 0, "the drain empties the switch")
         ports = {p["name"]: p for p in switch["ports"]}
         return report, switch, ports
@@ -147,7 +153,8 @@ class LosslessSwitch(lrtest.DataplaneCase):
         # A stall of its lcore beyond the 5 ms catch-up is time the egress lost, reported.
         busy_s = ports["dut-r"]["egress_busy_s"] - ports["dut-r"]["egress_lost_us"] * 1e-6
         shaped_pps = LINE_PPS_1024 / 2
-        self.assertAlmostEqual(received / busy_s, shaped_pps, delta=0.01 * shaped_pps)
+        self.assertAlmostEqual(received / busy_s, shaped_pps, delta=0.01 * shaped_pps,
+                               msg={k: v for k, v in ports["dut-r"].items() if k != "priorities"})
         self.assertGreater(busy_s, 0.8)
         excess = sent - shaped_pps * busy_s
         self.assertAlmostEqual(drops, excess, delta=0.01 * excess)

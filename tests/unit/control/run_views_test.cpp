@@ -83,6 +83,25 @@ TEST(RunViews, RunTableWarnsAboutMbufsNotReturned) {
   EXPECT_NE(run_table(r).find("WARNING: 3 mbufs did not return to their pools"), std::string::npos);
 }
 
+// top's timelines: each received stream's latest bins, scaled to its tallest, a blank
+// where nothing came; all end at the latest bin any stream used.
+TEST(RunViews, TimelineSparklinesEndAtTheLatestBinAndShowSilencesBlank) {
+  api::StreamReport paused, background, sent_only;
+  paused.name = "prio3";
+  paused.rx_port = "p1";
+  paused.timeline = api::TimelineReport{0.001, {8, 8, 8, 8, 8, 0}, {8, 4, 0, 0, 2, 0}, 0, 0, std::nullopt};
+  background.name = "prio0";
+  background.rx_port = "p1";
+  background.timeline = api::TimelineReport{0.001, {1, 1, 1, 1, 1, 0}, {1, 1, 1, 1, 1, 0}, 0, 0, std::nullopt};
+  sent_only.name = "tx";  // not received: no line
+  sent_only.timeline = api::TimelineReport{0.001, {1, 1, 1, 1, 1, 0}, {}, 0, 0, std::nullopt};
+  EXPECT_EQ(timeline_sparklines({paused, background, sent_only}),
+            "prio3    |█▄  ▂| received per 1 ms bin, the last 5; tallest 8\n"
+            "prio0    |█████| received per 1 ms bin, the last 5; tallest 1\n");
+  EXPECT_EQ(timeline_sparklines({paused}, 3), "prio3    |  █| received per 1 ms bin, the last 3; tallest 2\n");
+  EXPECT_EQ(timeline_sparklines({sent_only}), "");
+}
+
 TEST(RunViews, LiveLineShowsEachPortsRateOverTheInterval) {
   const std::vector<api::PortTraffic> before{{"p0", 0, 0, 0, 0}, {"p1", 0, 0, 0, 0}};
   const std::vector<api::PortTraffic> after{{"p0", 2'000'000, 128'000'000, 0, 0}, {"p1", 0, 0, 1'000'000, 64'000'000}};
