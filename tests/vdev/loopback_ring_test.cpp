@@ -425,8 +425,12 @@ TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
   // paused time's worth, less the catch-up of at most 64 frames after the pause. Against
   // the free stream of the same lcore, which a stalled VM slows just the same.
   const double expected_tx = static_cast<double>(free.tx_packets) - paused_ms * 100;
+  // A stall of the lcore while priority 3 was held costs the free stream what its pacer
+  // could not catch up (beyond its 64-frame lag: of its 20000 frames), which the held
+  // stream, paused then, never owed (the sanitizer build on a 2-CPU VM showed 29 over).
+  const double free_shortfall = std::max(0.0, 20000.0 - static_cast<double>(free.tx_packets) - 64);
   EXPECT_GE(static_cast<double>(held.tx_packets), expected_tx - 3);
-  EXPECT_LE(static_cast<double>(held.tx_packets), expected_tx + 64 + 3);
+  EXPECT_LE(static_cast<double>(held.tx_packets), expected_tx + 64 + 3 + free_shortfall);
   EXPECT_EQ(held.rx_packets, held.tx_packets);
   EXPECT_EQ(held.lost, 0);
   EXPECT_EQ(held.out_of_order, 0u);
