@@ -73,6 +73,7 @@ struct SwitchReport {
   /// another thread on its CPU), when it neither forwarded nor sent PFC.
   uint64_t stalls = 0;
   double longest_stall_us = 0;
+  double stalled_us = 0;  ///< all the stalls together
   /// The longest stalls (at most 16, longest first): where they fell says which
   /// measurements they could have touched.
   std::vector<SwitchStall> longest_stalls;

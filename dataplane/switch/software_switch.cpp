@@ -240,6 +240,7 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
     r.mac_table_full = counter_read(loop_->macs.full());
   }
   r.longest_stall_us = seconds(counter_read(loop_->longest_stall_tsc)) * 1e6;
+  r.stalled_us = seconds(counter_read(loop_->stalled_tsc)) * 1e6;
   for (size_t i = 0; i < sw::SwitchLoop::kStallsKept; ++i)
     if (const uint64_t length = counter_read(loop_->stall_length_tsc[i]); length != 0)
       r.longest_stalls.push_back({tsc_to_s(counter_read(loop_->stall_from_tsc[i]), start_tsc_, tsc_hz_), seconds(length) * 1e6});

@@ -206,6 +206,7 @@ int run_switch(void* arg) noexcept {
     if (now - last > loop.stall_tsc) {
       fast::counter_add(loop.stalls, 1);
       fast::counter_raise(loop.longest_stall_tsc, now - last);
+      fast::counter_add(loop.stalled_tsc, now - last);
       keep_stall(loop, last, now - last);
     }
     last = now;

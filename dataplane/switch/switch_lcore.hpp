@@ -66,6 +66,7 @@ struct SwitchLoop {
   // switch neither forwards nor sends PFC, which no hardware switch does.
   uint64_t stalls = 0;
   uint64_t longest_stall_tsc = 0;
+  uint64_t stalled_tsc = 0;  ///< all stalls together
   /// The longest stalls with when they began (an unsorted set: a stall longer than the
   /// shortest kept takes its place), so a run is judged by where its stalls fell.
   static constexpr size_t kStallsKept = 16;
