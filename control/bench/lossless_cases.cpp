@@ -497,6 +497,16 @@ CaseOutcome quanta_sweep(Plan& p) {
                            static_cast<double>(p.receiver_bps) / 1e9));
 }
 
+// PFC XOFF frames for `priority` that tester port `port` heard in a run.
+double pfc_xoff_heard(const json& report, const std::string& port, uint8_t priority) {
+  double xoff = 0;
+  for (const json& p : report.value("ports", json::array()))
+    if (p.value("name", "") == port)
+      for (const json& cls : p.value("mac_control", json::object()).value("pfc", json::array()))
+        if (cls.value("priority", -1) == priority) xoff += cls.value("xoff", 0.0);
+  return xoff;
+}
+
 // A port's PFC reaction delay as the profile set it, put back when the case ends
 // however it ends.
 class ReactionDelayRestorer {
@@ -559,10 +569,7 @@ CaseOutcome headroom(Plan& p) {
       return Windows{{storm.first_s, storm.last_s, us(expected_s) / 10, ""}};
     });
     const double lost = stream_of(report, "test").value("lost", 0.0);
-    for (const json& port_report : report.value("ports", json::array()))
-      if (port_report.value("name", "") == sender)
-        for (const json& cls : port_report.value("mac_control", json::object()).value("pfc", json::array()))
-          if (cls.value("priority", -1) == lossless) xoff_heard += cls.value("xoff", 0.0);
+    xoff_heard += pfc_xoff_heard(report, sender, lossless);
     const std::string what = fmt::format("sender {:.0f} us late ({:.0f} bytes after the XOFF): frames lost", us(delay_s), in_flight);
     if (in_flight <= static_cast<double>(c.headroom_bytes)) checks.push_back(exactly(what, lost, 0, "frames"));
     else checks.push_back({what, lost, "frames", "(reported: beyond the expected headroom)", true});
@@ -605,12 +612,9 @@ CaseOutcome incast(Plan& p) {
   const double carried = line_rate_pps(p.receiver_bps, c.frame_size) * static_cast<double>(c.duration_ns) / 1e9;
   const double excess = std::max(0.0, sent - carried);
   double xoff_heard = 0, lossy_pfc_heard = 0;
-  for (const json& port : report.value("ports", json::array())) {
-    if (std::find(c.senders.begin(), c.senders.end(), port.value("name", "")) == c.senders.end()) continue;
-    for (const json& cls : port.value("mac_control", json::object()).value("pfc", json::array())) {
-      if (cls.value("priority", -1) == lossless) xoff_heard += cls.value("xoff", 0.0);
-      if (cls.value("priority", -1) == lossy) lossy_pfc_heard += cls.value("xoff", 0.0);
-    }
+  for (const std::string& sender : c.senders) {
+    xoff_heard += pfc_xoff_heard(report, sender, lossless);
+    lossy_pfc_heard += pfc_xoff_heard(report, sender, lossy);
   }
   std::vector<Check> checks;
   checks.push_back(exactly("lossless: frames lost", lossless_lost, 0, "frames"));
