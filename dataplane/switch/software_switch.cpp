@@ -29,11 +29,11 @@ constexpr int kSwitchNice = -15;
 // A loop iteration takes about a microsecond; one of 20 us means the lcore was held up.
 constexpr uint64_t kStallNs = 20'000;
 
-// The mbufs a port's loop still holds outside the model: refused by TX, or not yet arrived.
+// The mbufs a port's loop still holds outside the model: not yet sent, or not yet arrived.
 void release_held(sw::SwitchPortIo& io) {
-  for (uint16_t k = 0; k < io.n_pending; ++k) rte_pktmbuf_free(io.pending[k]);
-  io.n_pending = 0;
-  for (uint16_t k = io.next_staged; k < io.n_staged; ++k) rte_pktmbuf_free(io.staged[k]);
+  for (uint16_t k = 0; k < io.n_out; ++k) rte_pktmbuf_free(io.out[k]);
+  io.n_out = io.n_fresh = 0;
+  for (uint32_t k = io.next_staged; k < io.n_staged; ++k) rte_pktmbuf_free(io.staged[k]);
   io.n_staged = io.next_staged = 0;
 }
 
@@ -260,7 +260,7 @@ uint64_t SoftwareSwitch::release_frames() {
   uint64_t freed = 0;
   if (loop_) {
     for (sw::SwitchPortIo& io : loop_->ports) {
-      freed += io.n_pending + (io.n_staged - io.next_staged);
+      freed += io.n_out + (io.n_staged - io.next_staged);
       release_held(io);
     }
   }

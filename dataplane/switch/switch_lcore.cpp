@@ -34,9 +34,10 @@ void mark_ce(SwitchLoop& loop, SwitchPortIo& in, uint16_t out, uint8_t prio, rte
   rte_pktmbuf_free(m);
 }
 
-// One frame that has finished arriving on port `index`: PFC / PAUSE consumed, the rest
-// classified, forwarded and queued (or dropped) by the model.
-void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t now) noexcept {
+// One frame that has finished arriving on port `index` at `at`: PFC / PAUSE consumed (as
+// of `now`, when it was read: never earlier than it came), the rest classified,
+// forwarded and queued (or dropped) by the model.
+void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t at, uint64_t now) noexcept {
   SwitchPortIo& io = loop.ports[index];
   fast::counter_add(io.rx_frames, 1);
   const uint8_t* frame = rte_pktmbuf_mtod(m, const uint8_t*);
@@ -58,7 +59,7 @@ void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t now) noexcep
   const bool ect = ecn == 1 || ecn == 2;
   const uint32_t bytes = m->pkt_len + kFcsBytes;
   const auto queue_on = [&](uint16_t out, bool first) {
-    const Admit admit = loop.model->enqueue(index, out, prio, bytes, ect, reinterpret_cast<uintptr_t>(m), now, first);
+    const Admit admit = loop.model->enqueue(index, out, prio, bytes, ect, reinterpret_cast<uintptr_t>(m), at, first);
     if (admit == Admit::kQueuedMarked) mark_ce(loop, io, out, prio, m, l3);
     else if (!admitted(admit)) rte_pktmbuf_free(m);
   };
@@ -109,13 +110,68 @@ bool stage(SwitchPortIo& io) noexcept {
   return io.n_staged != 0;
 }
 
+// Every frame waiting in the port's ring, behind those staged (as many as fit).
+void stage_all(SwitchPortIo& io) noexcept {
+  const uint32_t waiting = io.n_staged - io.next_staged;
+  std::memmove(io.staged, io.staged + io.next_staged, waiting * sizeof(rte_mbuf*));
+  io.n_staged = waiting;
+  io.next_staged = 0;
+  while (io.n_staged < kStagedMax) {
+    const uint16_t want = static_cast<uint16_t>(std::min<uint32_t>(kSwitchBurst, kStagedMax - io.n_staged));
+    const uint16_t got = rte_eth_rx_burst(io.port_id, 0, io.staged + io.n_staged, want);
+    io.n_staged += got;
+    if (got < want) break;
+  }
+}
+
+// Frames the port's TX queue has not taken yet, offered again; those it refuses the first
+// time are counted.
+void flush(SwitchPortIo& io) noexcept {
+  if (io.n_out == 0) return;
+  const uint16_t sent = rte_eth_tx_burst(io.port_id, 0, io.out, io.n_out);
+  const auto refused = static_cast<uint16_t>(io.n_out - sent);
+  fast::counter_add(io.tx_refused, std::min(refused, io.n_fresh));
+  std::memmove(io.out, io.out + sent, refused * sizeof(rte_mbuf*));
+  io.n_out = refused;
+  io.n_fresh = 0;
+}
+
+// What port `index`'s shaper lets out of its queues by `at`, sent. A TX queue that takes
+// no more stops it: the model would count what it dequeues as sent.
+void collect(SwitchLoop& loop, uint16_t index, uint64_t at) noexcept {
+  SwitchPortIo& io = loop.ports[index];
+  for (;;) {
+    if (io.n_out == kSwitchBurst) {
+      flush(io);
+      if (io.n_out != 0) return;
+    }
+    const Dequeued d = loop.model->dequeue(index, at);
+    if (!d.valid) return;
+    io.out[io.n_out++] = reinterpret_cast<rte_mbuf*>(d.handle);
+    ++io.n_fresh;
+  }
+}
+
 // Every port's frames that have finished arriving by `now`, in the order they finished
 // (the ports' wires merged by time), so that ports contending for one queue take turns
 // as they would on real links rather than one whole burst after another.
-void receive(SwitchLoop& loop, uint64_t now) noexcept {
+//
+// After a stall (the lcore held up since `from`, its previous turn), what came meanwhile
+// waits in the rings: it is all read and spread over the stall (as far as the catch-up
+// goes back), and before each frame is queued, every port sends what it could have sent
+// by the frame's time; so the queues fill and drain in wire order, not all at once.
+// PFC and PAUSE frames take effect when read: a pause never starts before it was heard.
+void receive(SwitchLoop& loop, uint64_t from, uint64_t now) noexcept {
   const TscQ16 now_q16 = TscQ16{now} << 16;
   const TscQ16 floor_q16 = now_q16 - std::min(now_q16, TscQ16{loop.wire_burst_tsc} << 16);
+  const bool stalled = now - from > loop.stall_tsc;
   for (SwitchPortIo& io : loop.ports) {
+    io.wire_spacing_q16 = 0;
+    if (stalled) {
+      stage_all(io);
+      io.wire_next_q16 = std::max(io.wire_next_q16, std::max(floor_q16, TscQ16{from} << 16));
+      if (io.n_staged != 0 && io.wire_next_q16 < now_q16) io.wire_spacing_q16 = (now_q16 - io.wire_next_q16) / io.n_staged;
+    }
     if (!stage(io)) io.wire_next_q16 = std::max(io.wire_next_q16, now_q16);  // an idle wire saves up nothing
     if (io.wire_next_q16 < floor_q16) io.wire_next_q16 = floor_q16;
   }
@@ -131,8 +187,12 @@ void receive(SwitchLoop& loop, uint64_t now) noexcept {
     }
     if (first == nullptr) return;
     rte_mbuf* m = first->staged[first->next_staged++];
-    first->wire_next_q16 += (uint64_t{m->pkt_len} + kFcsBytes + kPreambleGapBytes) * first->wire_cycles_per_byte_q16;
-    accept(loop, static_cast<uint16_t>(first - loop.ports.data()), m, now);
+    const uint64_t at = stalled ? static_cast<uint64_t>(first->wire_next_q16 >> 16) : now;
+    first->wire_next_q16 += std::max<TscQ16>(first->wire_spacing_q16, (uint64_t{m->pkt_len} + kFcsBytes + kPreambleGapBytes) *
+                                                                  first->wire_cycles_per_byte_q16);
+    if (stalled)
+      for (uint16_t i = 0; i < n; ++i) collect(loop, i, at);
+    accept(loop, static_cast<uint16_t>(first - loop.ports.data()), m, at, now);
   }
 }
 
@@ -158,26 +218,8 @@ void send_pfc(SwitchLoop& loop, uint16_t index, const PfcOut& pfc) noexcept {
 }
 
 void transmit(SwitchLoop& loop, uint16_t index, uint64_t now) noexcept {
-  SwitchPortIo& io = loop.ports[index];
-  if (io.n_pending != 0) {
-    const uint16_t sent = rte_eth_tx_burst(io.port_id, 0, io.pending, io.n_pending);
-    io.n_pending = static_cast<uint16_t>(io.n_pending - sent);
-    if (io.n_pending != 0) {
-      std::memmove(io.pending, io.pending + sent, io.n_pending * sizeof(rte_mbuf*));
-      return;  // the queue is full: dequeue nothing more (the model would count it as sent)
-    }
-  }
-  rte_mbuf* pkts[kSwitchBurst];
-  uint16_t n = 0;
-  while (n < kSwitchBurst) {
-    const Dequeued d = loop.model->dequeue(index, now);
-    if (!d.valid) break;
-    pkts[n++] = reinterpret_cast<rte_mbuf*>(d.handle);
-  }
-  if (n == 0) return;
-  const uint16_t sent = rte_eth_tx_burst(io.port_id, 0, pkts, n);
-  fast::counter_add(io.tx_refused, n - sent);
-  for (uint16_t i = sent; i < n; ++i) io.pending[io.n_pending++] = pkts[i];
+  collect(loop, index, now);
+  flush(loop.ports[index]);
 }
 
 // Rare (a stall): a scan of the kept set for its shortest.
@@ -209,8 +251,8 @@ int run_switch(void* arg) noexcept {
       fast::counter_add(loop.stalled_tsc, now - last);
       keep_stall(loop, last, now - last);
     }
+    receive(loop, last, now);
     last = now;
-    receive(loop, now);
     loop.model->tick(now, free_handle);
     for (uint16_t i = 0; i < n_ports; ++i) {
       if (const PfcOut pfc = loop.model->pfc_due(i, now); pfc.class_enable != 0) send_pfc(loop, i, pfc);

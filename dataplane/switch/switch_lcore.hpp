@@ -21,21 +21,26 @@ struct rte_mempool;
 namespace lr::sw {
 
 inline constexpr uint16_t kSwitchBurst = 32;
+/// Frames of a port read at once after a stall (a cable's ring holds 4096).
+inline constexpr uint32_t kStagedMax = 4096;
 
 struct SwitchPortIo {
   uint16_t port_id = 0;
   // The ingress wire: an in-process cable delivers a burst at once, a link one frame per
   // frame time. Frames received wait here until the link would have delivered them, so
   // the buffers fill as they would behind a real link of the port's speed.
-  uint16_t n_staged = 0;
-  uint16_t next_staged = 0;
+  uint32_t n_staged = 0;
+  uint32_t next_staged = 0;
   TscQ16 wire_next_q16 = 0;          ///< when the next frame has finished arriving
   uint64_t wire_cycles_per_byte_q16 = 0;
-  rte_mbuf* staged[kSwitchBurst]{};
+  /// After a stall, the frames that came meanwhile spread over it: at least this apart.
+  TscQ16 wire_spacing_q16 = 0;
+  rte_mbuf* staged[kStagedMax]{};
   int16_t egress = -1;            ///< the forwarding entry: index of the egress port, -1: none
   rte_ether_addr mac{};           ///< the source of its PFC frames
-  uint16_t n_pending = 0;         ///< frames its TX queue refused, sent first next time
-  rte_mbuf* pending[kSwitchBurst]{};
+  uint16_t n_out = 0;             ///< frames taken from the model, not yet taken by the TX queue
+  uint16_t n_fresh = 0;           ///< of which not yet offered to it
+  rte_mbuf* out[kSwitchBurst]{};
   uint64_t rx_frames = 0;
   uint64_t rx_mac_control = 0;
   uint64_t rx_unroutable = 0;

@@ -136,6 +136,7 @@ SwitchModel::Entry SwitchModel::pop(uint16_t port, uint8_t prio) noexcept {
 Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
   Egress& eg = egress_[out];
   const TscQ16 now_q16 = TscQ16{now} << 16;
+  if (eg.next_tsc_q16 == 0) eg.next_tsc_q16 = now_q16;  // a port's first call: no credit from the epoch
   if (eg.next_tsc_q16 > now_q16) return {};
   for (unsigned i = 0; i < kPriorities; ++i) {
     const uint8_t prio = static_cast<uint8_t>((eg.rr + i) % kPriorities);
@@ -143,16 +144,18 @@ Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
     if (q.count == 0) continue;
     const bool forward_through = q.storm && params_.watchdog_action == WatchdogAction::kForward;
     if (q.pause_until > now && !forward_through) continue;
-    // A backlogged port held up (the lcore stalled) catches up, by at most burst_tsc;
-    // what lies beyond is time the port lost, counted.
+    // A spell of sending begins where the port's credit does: after a stall of its lcore,
+    // that is before now.
+    if (!eg.backlogged) {
+      eg.backlogged = true;
+      eg.backlog_since = static_cast<uint64_t>(eg.next_tsc_q16 >> 16);
+    }
+    // A port held up (the lcore stalled) catches up, by at most burst_tsc; what lies
+    // beyond is time the port lost, counted (and within its spell).
     const TscQ16 floor_q16 = now_q16 - std::min(now_q16, TscQ16{params_.burst_tsc} << 16);
     if (eg.next_tsc_q16 < floor_q16) {
       fast::counter_add(eg.lost_tsc, static_cast<uint64_t>((floor_q16 - eg.next_tsc_q16) >> 16));
       eg.next_tsc_q16 = floor_q16;
-    }
-    if (!eg.backlogged) {
-      eg.backlogged = true;
-      eg.backlog_since = now;
     }
     const Entry e = pop(out, prio);
     PriorityCounters& c = ctr(out, prio);
@@ -162,12 +165,14 @@ Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
     eg.rr = static_cast<uint8_t>((prio + 1) % kPriorities);
     return {e.handle, e.bytes, true};
   }
-  // Nothing to send: an idle (or paused) port saves up no credit.
-  eg.next_tsc_q16 = now_q16;
+  // Nothing to send: an idle (or paused) port saves up no credit. Its spell of sending
+  // ended with its last frame on the wire, which a catch-up after a stall puts before now.
   if (eg.backlogged) {
     eg.backlogged = false;
-    fast::counter_add(eg.busy_tsc, now - eg.backlog_since);
+    const uint64_t ended = std::max(eg.backlog_since, static_cast<uint64_t>(eg.next_tsc_q16 >> 16));
+    fast::counter_add(eg.busy_tsc, ended - eg.backlog_since);
   }
+  eg.next_tsc_q16 = now_q16;
   return {};
 }
 

@@ -17,11 +17,14 @@ PLAN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "con
 
 
 class LosslessPlan(lrtest.DataplaneCase):
-    def plan(self, cases, **switch):
-        """Runs the example plan's `cases`; `switch`: keys of its [[switch]] to set (TOML
-        values, as text) or, given None, to remove."""
+    def plan(self, cases, receiver=(), **switch):
+        """Runs the example plan's `cases`; `receiver`: lines to add to the receiver's
+        [[port]]; `switch`: keys of its [[switch]] to set (TOML values, as text) or, given
+        None, to remove."""
         with open(PLAN) as f:
             lines = f.read().split("\n")
+        at = lines.index('name = "receiver"') + 1
+        lines[at:at] = list(receiver)
         for key, value in switch.items():
             first, end = lines.index("[[switch]]"), lines.index("[lossless]")
             at = [i for i in range(first, end) if lines[i].startswith(key + " = ")]
@@ -151,6 +154,16 @@ class LosslessPlan(lrtest.DataplaneCase):
         self.assertLess(figure(small), 1e6)
         self.assertRegex(small["headroom"]["explanation"], r"frames lost")
 
+    def test_a_switch_without_lossless_queues_fails_the_incast_case(self):
+        # Priority 3 tail-drops like any other: the lossless class loses, and no PFC comes.
+        proc, report, cases = self.plan(["incast"], lossless="[]")
+        c = cases["incast"]
+        self.assert_fails(c)
+        self.assertRegex(c["explanation"], r"^lossless: frames lost")
+        lost, heard = c["checks"][0]["value"], c["checks"][1]["value"]
+        self.assertGreater(lost, 1000)
+        self.assertEqual(heard, 0)
+
     def test_a_watchdog_quicker_than_configured_fails_the_watchdog_case(self):
         proc, report, cases = self.plan(["watchdog"], watchdog='{ detect = "100ms", restore = "50ms", action = "drop" }')
         c = cases["watchdog"]
@@ -162,6 +175,20 @@ class LosslessPlan(lrtest.DataplaneCase):
         c = cases["watchdog"]
         self.assert_fails(c)
         self.assertEqual(c["checks"][1]["value"], 0)  # nothing dropped: the storm held it to the end
+
+    def test_a_case_the_tester_cannot_send_is_skipped_with_the_reason(self):
+        # The receiver's MAC Control frames must leave through a kernel netdev its in-process
+        # cable does not have: the data plane refuses each case's storm, and the plan skips
+        # the case, saying why, goes on to the next, and does not exit 0.
+        proc, report, cases = self.plan(["pfc_pause", "ecn"], receiver=['mac_control_tx = "netdev"'])
+        for name in ("pfc_pause", "ecn"):
+            c = cases[name]
+            self.assertEqual(c["verdict"], "SKIPPED", c)
+            self.assertRegex(c["explanation"], r"^the tester cannot run it here: .*stream 'storm': port 'receiver' "
+                                               r"\(net_ring\) cannot send MAC Control frames: .*no kernel netdev")
+            self.assertEqual(c["checks"], [])
+            self.assertRegex(proc.stdout, r"(?m)^%s +SKIPPED +the tester cannot run it here" % name)
+        self.assertEqual(proc.returncode, 3)
 
     def test_a_mis_set_ecn_curve_fails_the_ecn_case(self):
         proc, report, cases = self.plan(["ecn"], ecn='{ kmin = "200KB", kmax = "400KB", pmax = 0.1 }')

@@ -76,15 +76,9 @@ headroom = "%(headroom)s"
 
 class LosslessSwitch(lrtest.DataplaneCase):
     def run_switch(self, text):
-        # A switch lcore the host held up past its 5 ms catch-up met the frames that arrived
-        # meanwhile all at once: the rates then say more of the host than of the switch, so
-        # such a run is run again (up to five times; the last is kept whatever it says).
-        for attempt in range(5):
-            proc, report = self.run_dataplane(text)
-            self.assertEqual(proc.returncode, 0, proc.stderr)
-            (switch,) = report["switches"]
-            if switch["longest_stall_us"] < 5000:
-                break
+        proc, report = self.run_dataplane(text)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        (switch,) = report["switches"]
         self.assertEqual(report["mbufs_not_returned"], 0)
         self.assertEqual(switch["left_in_queues"], 0, "the drain empties the switch")
         ports = {p["name"]: p for p in switch["ports"]}
@@ -132,7 +126,8 @@ class LosslessSwitch(lrtest.DataplaneCase):
             self.assertEqual(p3["priority"], 3)
             self.assertEqual(p3["xoff"], group["pfc_xoff_sent"])
             self.assertEqual(p3["xon"], group["pfc_xon_sent"])
-        # The senders together got what the egress carries: 50 % of 10G, while it had frames.
+        # The senders together got what the egress carries: 50 % of 10G, while it had frames
+        # (its time on the wire, less what a stall of its lcore past the catch-up cost it).
         shaped_pps = LINE_PPS_1024 / 2
         busy_s = ports["dut-r"]["egress_busy_s"] - ports["dut-r"]["egress_lost_us"] * 1e-6
         self.assertGreater(busy_s, 0.8)

@@ -130,6 +130,26 @@ TEST(SwitchModel, ShaperSendsAtItsRateAndNeverAboveTheLink) {
   EXPECT_EQ(m.counters(2, kLossy).tx_bytes, shaped * 1000);
 }
 
+// An egress's busy time is its frames' time on the wire (1020 bytes: 816 ns at 10G), even
+// when its lcore was held up and it caught up, and not the polls after it ran dry; a stall
+// past the catch-up adds the time lost, counted as such.
+TEST(SwitchModel, EgressBusyTimeIsTimeOnTheWireAfterAStall) {
+  for (const uint64_t stall : {3'000u, 12'000u}) {
+    ModelParams p = three_ports();
+    p.burst_tsc = 5'000;
+    SwitchModel m(p);
+    EXPECT_FALSE(m.dequeue(2, 1'000).valid);  // idle: no credit saved before 1000
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(admitted(m.enqueue(0, 2, kLossy, 1000, false, i, 1'000)));
+    int sent = 0;
+    for (uint64_t now = 1'000 + stall; now < 40'000; now += 100)
+      while (m.dequeue(2, now).valid) ++sent;
+    EXPECT_EQ(sent, 10);
+    const uint64_t lost = stall > p.burst_tsc ? stall - p.burst_tsc : 0;
+    EXPECT_EQ(m.egress_lost_tsc(2), lost) << stall;
+    EXPECT_NEAR(static_cast<double>(m.egress_busy_tsc(2, 50'000)), 10 * 816 + lost, 1) << stall;  // Q16 rounding
+  }
+}
+
 TEST(SwitchModel, LossyQueuesTailDropAtTheirLimitAndTheSharedBuffer) {
   ModelParams p = three_ports();
   p.queue_limit_bytes = 3'000;
