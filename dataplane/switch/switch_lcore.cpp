@@ -156,15 +156,15 @@ void collect(SwitchLoop& loop, uint16_t index, uint64_t at) noexcept {
 // (the ports' wires merged by time), so that ports contending for one queue take turns
 // as they would on real links rather than one whole burst after another.
 //
-// After a stall (the lcore held up since `from`, its previous turn), what came meanwhile
-// waits in the rings: it is all read and spread over the stall (as far as the catch-up
-// goes back), and before each frame is queued, every port sends what it could have sent
-// by the frame's time; so the queues fill and drain in wire order, not all at once.
+// After a stall (`stalled`: the lcore held up since `from`, its previous turn), what
+// came meanwhile waits in the rings: it is all read and spread over the stall (as far as
+// the catch-up goes back), and before each frame is queued, every port sends what it
+// could have sent by the frame's time; so the queues fill and drain in wire order, not
+// all at once.
 // PFC and PAUSE frames take effect when read: a pause never starts before it was heard.
-void receive(SwitchLoop& loop, uint64_t from, uint64_t now) noexcept {
+void receive(SwitchLoop& loop, bool stalled, uint64_t from, uint64_t now) noexcept {
   const TscQ16 now_q16 = TscQ16{now} << 16;
   const TscQ16 floor_q16 = now_q16 - std::min(now_q16, TscQ16{loop.wire_burst_tsc} << 16);
-  const bool stalled = now - from > loop.stall_tsc;
   for (SwitchPortIo& io : loop.ports) {
     io.wire_spacing_q16 = 0;
     if (stalled) {
@@ -245,13 +245,14 @@ int run_switch(void* arg) noexcept {
   if (loop.run_start_tsc != 0 && last > loop.run_start_tsc) last = loop.run_start_tsc;
   while (!loop.stop.load(std::memory_order_acquire)) {
     const uint64_t now = rte_rdtsc();
-    if (now - last > loop.stall_tsc) {
+    const bool stalled = now - last > loop.stall_tsc;
+    if (stalled) {
       fast::counter_add(loop.stalls, 1);
       fast::counter_raise(loop.longest_stall_tsc, now - last);
       fast::counter_add(loop.stalled_tsc, now - last);
       keep_stall(loop, last, now - last);
     }
-    receive(loop, last, now);
+    receive(loop, stalled, last, now);
     last = now;
     loop.model->tick(now, free_handle);
     for (uint16_t i = 0; i < n_ports; ++i) {
