@@ -26,7 +26,6 @@ namespace {
 constexpr uint16_t kStormQuanta = 65535;
 constexpr int kAttempts = 8;                      ///< runs of a case step before it is not judged
 constexpr double kEmulationStallLimitUs = 1000;  ///< linerate's switch held up this long where a case measures: invalid
-constexpr size_t kStallsKept = 16;               ///< the switch report's longest_stalls, at most
 constexpr double kQueueBridgesS = 100e-6;  ///< a silence of the incast's senders a device's queue bridges
 
 struct Plan {
@@ -344,13 +343,14 @@ std::string invalid_reason(const Plan& p, const json& report, const Windows& win
       return fmt::format("linerate's switch '{}', the device here, dropped {} frames in a run where the host held it "
                          "up for {:.0f} us, {:.0f} frames' worth in all (its lcore shares a CPU): the drops may be the "
                          "host's doing, not the device's", name, drops, longest_us, could);
-    // Every kept stall that long, and perhaps more not kept: where they fell is unknown.
+    // Every kept stall that long, and more not kept (`stalls` counts them all), perhaps as
+    // long: where those fell is unknown.
     double limit_us = std::numeric_limits<double>::infinity();
     for (const Window& w : windows) limit_us = std::min(limit_us, w.stall_limit_us);
-    if (stalls.size() >= kStallsKept && stalls.back().value("us", 0.0) >= limit_us)
+    if (sw.value("stalls", size_t{0}) > stalls.size() && !stalls.empty() && stalls.back().value("us", 0.0) >= limit_us)
       return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us or more at "
                          "least {} times (its lcore shares a CPU): no hardware switch stops, so the run says nothing "
-                         "of the device", name, limit_us, kStallsKept);
+                         "of the device", name, limit_us, stalls.size());
   }
   return "";
 }

@@ -74,7 +74,7 @@ struct SwitchReport {
   uint64_t stalls = 0;
   double longest_stall_us = 0;
   double stalled_us = 0;  ///< all the stalls together
-  /// The longest stalls (at most 16, longest first): where they fell says which
+  /// The longest stalls (at most 256, longest first; `stalls` counts them all): where they fell says which
   /// measurements they could have touched.
   std::vector<SwitchStall> longest_stalls;
   uint64_t mac_learned = 0;             ///< learning: addresses in its table

@@ -73,8 +73,10 @@ struct SwitchLoop {
   uint64_t longest_stall_tsc = 0;
   uint64_t stalled_tsc = 0;  ///< all stalls together
   /// The longest stalls with when they began (an unsorted set: a stall longer than the
-  /// shortest kept takes its place), so a run is judged by where its stalls fell.
-  static constexpr size_t kStallsKept = 16;
+  /// shortest kept takes its place), so a run is judged by where its stalls fell. A VM
+  /// holds the lcore up a few hundred times a run, most briefly: the longest 256 keep
+  /// every one that could move a measurement.
+  static constexpr size_t kStallsKept = 256;
   uint64_t stall_from_tsc[kStallsKept]{};
   uint64_t stall_length_tsc[kStallsKept]{};
   std::atomic<bool> stop{false};
