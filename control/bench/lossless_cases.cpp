@@ -15,6 +15,8 @@
 #include "control/cli/stop_signal.hpp"
 #include "control/client/dataplane_client.hpp"
 #include "dataplane/api/rpc.hpp"
+#include "dataplane/api/stall_report.hpp"
+#include "dataplane/api/switch_report.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench {
@@ -281,10 +283,18 @@ WindowsOf reaction_window(const std::string& name, Sent planned, double length, 
   };
 }
 
+// The first stall long enough to move a measurement where a window measures, with that window.
+std::optional<std::pair<api::Stall, Window>> stall_in_windows(const std::vector<api::Stall>& stalls, const Windows& windows) {
+  for (const api::Stall& stall : stalls)
+    for (const Window& w : windows)
+      if (api::stalled_within({stall}, w.from_s, w.to_s, w.stall_limit_us)) return std::pair{stall, w};
+  return std::nullopt;
+}
+
 // Why a run says nothing about the device, or "": a storm lapsed (the tester's refreshes
-// further apart than the pause they hold), or linerate's own switch, the device here,
-// was held up by the host where the case measures (`windows`) or long enough that its
-// egress could not catch up. (A test stream the tester sent short of its rate still
+// further apart than the pause they hold), the tester's lcores held up by the host where
+// the case measures (`windows`), or linerate's own switch, the device here, held up there
+// or long enough that its egress could not catch up. (A test stream the tester sent short of its rate still
 // measures what the cases judge: silences, losses, marks, each of the frames sent.)
 std::string invalid_reason(const Plan& p, const json& report, const Windows& windows, bool tail_drops_expected) {
   const double pause_s = quanta_seconds(kStormQuanta, p.receiver_bps);
@@ -313,6 +323,16 @@ std::string invalid_reason(const Plan& p, const json& report, const Windows& win
                          "lcore was held up)", w.sender, us(static_cast<double>(empty.length) * bin),
                          static_cast<double>(empty.from) * bin);
   }
+  // The tester's own lcores: a frame read late looks late (its time is taken when read), a
+  // lane held up sends late.
+  for (const json& l : report.value("lcores", json::array())) {
+    const api::LcoreStalls lcore = api::lcore_stalls_from_json(l);
+    if (const auto held = stall_in_windows(lcore.longest_stalls, windows))
+      return fmt::format("the tester's lcore {} was held up by the host for {:.0f} us at {:.4f} s, where the case "
+                         "measures ({:.4f}-{:.4f} s): what it received meanwhile was read late, so the run says "
+                         "nothing of the device", lcore.lcore, held->first.us, held->first.from_s, held->second.from_s,
+                         held->second.to_s);
+  }
   for (const json& sw : report.value("switches", json::array())) {
     const std::string name = sw.value("name", "");
     for (const json& port : sw.value("ports", json::array()))
@@ -320,16 +340,12 @@ std::string invalid_reason(const Plan& p, const json& report, const Windows& win
         return fmt::format("linerate's switch '{}', the device here, was held up by the host long enough that port "
                            "'{}' lost {:.0f} us of sending: no hardware switch stops, so the run says nothing of the "
                            "device", name, port.value("name", ""), lost);
-    const json stalls = sw.value("longest_stalls", json::array());
-    for (const json& stall : stalls) {
-      const double from = stall.value("from_s", 0.0), length_us = stall.value("us", 0.0);
-      for (const Window& w : windows)
-        if (length_us >= w.stall_limit_us && from <= w.to_s && from + length_us / 1e6 >= w.from_s)
-          return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us at "
-                             "{:.4f} s, where the case measures ({:.4f}-{:.4f} s; its lcore shares a CPU): no hardware "
-                             "switch stops, so the run says nothing of the device",
-                             name, length_us, from, w.from_s, w.to_s);
-    }
+    const std::vector<api::Stall> stalls = api::switch_report_from_json(sw).longest_stalls;
+    if (const auto held = stall_in_windows(stalls, windows))
+      return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us at "
+                         "{:.4f} s, where the case measures ({:.4f}-{:.4f} s; its lcore shares a CPU): no hardware "
+                         "switch stops, so the run says nothing of the device",
+                         name, held->first.us, held->first.from_s, held->second.from_s, held->second.to_s);
     // A stall can only add drops (what arrived meanwhile meets the queues late and together):
     // a run where the switch dropped frames and was held up says nothing of its drops
     // (but for the lossy drops an incast must have, judged against a bound with room).
@@ -347,7 +363,7 @@ std::string invalid_reason(const Plan& p, const json& report, const Windows& win
     // long: where those fell is unknown.
     double limit_us = std::numeric_limits<double>::infinity();
     for (const Window& w : windows) limit_us = std::min(limit_us, w.stall_limit_us);
-    if (sw.value("stalls", size_t{0}) > stalls.size() && !stalls.empty() && stalls.back().value("us", 0.0) >= limit_us)
+    if (sw.value("stalls", size_t{0}) > stalls.size() && !stalls.empty() && stalls.back().us >= limit_us)
       return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us or more at "
                          "least {} times (its lcore shares a CPU): no hardware switch stops, so the run says nothing "
                          "of the device", name, limit_us, stalls.size());

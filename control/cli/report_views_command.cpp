@@ -4,11 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "control/views/bench_csv.hpp"
-#include "control/views/bench_html.hpp"
-#include "control/views/lossless_views.hpp"
-#include "control/views/qualify_html.hpp"
 #include "control/views/report_file.hpp"
+#include "control/views/report_kinds.hpp"
 
 namespace lr::ctl {
 
@@ -27,26 +24,13 @@ int rebuild_report_views(const ReportViewsOptions& options) {
     std::fprintf(stderr, "linerate: %s is not JSON: %s\n", options.report_path.c_str(), error.what());
     return 2;
   }
-  const std::string schema = report.is_object() ? report.value("schema", "") : "";
-  // Each report kind's views, by its schema's name.
-  struct Views {
-    const char* schema;
-    std::string (*html)(const json&);
-    std::string (*csv)(const json&);
-  };
-  static constexpr Views kViews[] = {{"linerate.rfc2544/", bench_html, bench_csv},
-                                     {"linerate.ndr/", bench_html, bench_csv},
-                                     {"linerate.lossless/", lossless_html, lossless_csv},
-                                     {"linerate.optics-qualify/", qualify_html, qualify_summary_csv}};
-  const Views* views = nullptr;
-  for (const Views& v : kViews)
-    if (schema.rfind(v.schema, 0) == 0) views = &v;
+  const std::string schema = report.is_object() && report.value("schema", json()).is_string() ? report.value("schema", "") : "";
+  const ReportKind* views = report_kind(schema);
   if (views == nullptr) {
     std::fprintf(stderr,
-                 "linerate: %s is not a benchmark or qualification report: its schema is '%s', not linerate.rfc2544/1, "
-                 "linerate.ndr/1, linerate.lossless/1 or linerate.optics-qualify/1 (a run's report is shown by "
-                 "`linerate report --last`)\n",
-                 options.report_path.c_str(), schema.c_str());
+                 "linerate: %s is not a benchmark or qualification report: its schema is '%s', not %s (a run's report "
+                 "is shown by `linerate report --last`)\n",
+                 options.report_path.c_str(), schema.c_str(), report_kind_schemas().c_str());
     return 2;
   }
   try {
@@ -62,8 +46,10 @@ int rebuild_report_views(const ReportViewsOptions& options) {
     }
     if (options.html_path.empty() && options.csv_path.empty()) std::printf("%s", csv(report).c_str());
   } catch (const json::exception& error) {
-    // A report edited by hand can hold a value of the wrong type: say so, not crash.
-    std::fprintf(stderr, "linerate: %s has a value of the wrong type: %s\n", options.report_path.c_str(), error.what());
+    // A report edited by hand or cut short can lack a value or hold one of the wrong type:
+    // say so, not crash.
+    std::fprintf(stderr, "linerate: %s has a value missing or of the wrong type: %s\n", options.report_path.c_str(),
+                 error.what());
     return 2;
   }
   return 0;

@@ -68,16 +68,16 @@ std::string bench_csv(const json& report) {
       row(out, values);
     }
   for (const json& r : report.value("latency", json::array())) {
-    json values{{"row", "result"}, {"test", "latency"}, {"frame_size", r["frame_size"]},
+    json values{{"row", "result"}, {"test", "latency"}, {"frame_size", r.at("frame_size")},
                 {"rate_percent", r.value("rate_percent", json())}};
     add_latency(values, r.value("across_trials", json::object()));
     row(out, values);
   }
   for (const json& r : report.value("frame_loss", json::array()))
-    row(out, {{"row", "result"}, {"test", "frame_loss"}, {"frame_size", r["frame_size"]},
-              {"offered_percent", r["offered_percent"]}, {"loss_percent", r["loss_percent"]}});
+    row(out, {{"row", "result"}, {"test", "frame_loss"}, {"frame_size", r.at("frame_size")},
+              {"offered_percent", r.at("offered_percent")}, {"loss_percent", r.at("loss_percent")}});
   for (const json& r : report.value("back_to_back", json::array()))
-    row(out, {{"row", "result"}, {"test", "back_to_back"}, {"frame_size", r["frame_size"]},
+    row(out, {{"row", "result"}, {"test", "back_to_back"}, {"frame_size", r.at("frame_size")},
               {"burst_frames", r.value("mean_frames", json())}, {"note", r.value("note", "")}});
   return out;
 }

@@ -28,14 +28,14 @@ std::string rate_section(const json& report, const std::vector<std::pair<std::st
     std::vector<std::vector<std::string>> rows;
     data += "$" + key + " << EOD\n";
     for (const json& r : results) {
-      rows.push_back({escape(frame_size_text(r["frame_size"])), number(r.value("percent_line_rate", json()), "{:.4f}"),
-                      number(r.value("pps", json()).is_number() ? json(r["pps"].get<double>() / 1e6) : json(), "{:.6f}"),
-                      number(r.value("l1_bps", json()).is_number() ? json(r["l1_bps"].get<double>() / 1e9) : json(), "{:.6f}"),
-                      number(r.value("l2_bps", json()).is_number() ? json(r["l2_bps"].get<double>() / 1e9) : json(), "{:.6f}"),
+      rows.push_back({escape(frame_size_text(r.at("frame_size"))), number(r.value("percent_line_rate", json()), "{:.4f}"),
+                      number(r.value("pps", json()).is_number() ? json(r.at("pps").get<double>() / 1e6) : json(), "{:.6f}"),
+                      number(r.value("l1_bps", json()).is_number() ? json(r.at("l1_bps").get<double>() / 1e9) : json(), "{:.6f}"),
+                      number(r.value("l2_bps", json()).is_number() ? json(r.at("l2_bps").get<double>() / 1e9) : json(), "{:.6f}"),
                       escape(r.value("limited_by", r.value("why", "")))});
-      data += fmt::format("\"{}\" {} {}\n", frame_size_text(r["frame_size"]),
-                          r.value("percent_line_rate", json()).is_number() ? r["percent_line_rate"].dump() : "NaN",
-                          r.value("pps", json()).is_number() ? fmt::format("{}", r["pps"].get<double>() / 1e6) : "NaN");
+      data += fmt::format("\"{}\" {} {}\n", frame_size_text(r.at("frame_size")),
+                          r.value("percent_line_rate", json()).is_number() ? r.at("percent_line_rate").dump() : "NaN",
+                          r.value("pps", json()).is_number() ? fmt::format("{}", r.at("pps").get<double>() / 1e6) : "NaN");
     }
     data += "EOD\n";
     out += "<h2>" + escape(title) + "</h2>\n" +
@@ -64,12 +64,12 @@ std::string latency_section(const json& report) {
   for (const json& r : results) {
     const json& a = r.value("across_trials", json::object());
     const auto us = [&](const char* key) { return a.value(key, json()).is_number() ? a[key].get<double>() / 1e3 : 0.0; };
-    rows.push_back({escape(frame_size_text(r["frame_size"])), number(r.value("rate_percent", json()), "{:.4f}"),
+    rows.push_back({escape(frame_size_text(r.at("frame_size"))), number(r.value("rate_percent", json()), "{:.4f}"),
                     number(r.value("trials", json())), number(a.value("samples", json())),
                     fmt::format("{:.3f}", us("min")), fmt::format("{:.3f}", us("mean")), fmt::format("{:.3f}", us("p50")),
                     fmt::format("{:.3f}", us("p99")), fmt::format("{:.3f}", us("p999")), fmt::format("{:.3f}", us("max")),
                     fmt::format("{:.3f}", us("jitter"))});
-    data += fmt::format("\"{}\" {} {} {} {} {} {}\n", frame_size_text(r["frame_size"]), us("min"), us("p50"), us("p99"),
+    data += fmt::format("\"{}\" {} {} {} {} {} {}\n", frame_size_text(r.at("frame_size")), us("min"), us("p50"), us("p99"),
                         us("p999"), us("max"), us("mean"));
   }
   data += "EOD\n";
@@ -93,7 +93,7 @@ std::string frame_loss_section(const json& report) {
   std::map<std::string, std::vector<const json*>> by_size;
   std::vector<std::string> order;
   for (const json& p : points) {
-    const std::string name = frame_size_text(p["frame_size"]);
+    const std::string name = frame_size_text(p.at("frame_size"));
     if (!by_size.contains(name)) order.push_back(name);
     by_size[name].push_back(&p);
   }
@@ -102,9 +102,9 @@ std::string frame_loss_section(const json& report) {
   for (size_t i = 0; i < order.size(); ++i) {
     data += fmt::format("$loss{} << EOD\n", i);
     for (const json* p : by_size[order[i]]) {
-      rows.push_back({escape(order[i]), number((*p)["offered_percent"], "{:.2f}"), number((*p)["loss_percent"], "{:.6f}"),
+      rows.push_back({escape(order[i]), number((*p).at("offered_percent"), "{:.2f}"), number((*p).at("loss_percent"), "{:.6f}"),
                       p->value("valid", true) ? "" : "tester-limited"});
-      data += fmt::format("{} {}\n", (*p)["offered_percent"].dump(), (*p)["loss_percent"].dump());
+      data += fmt::format("{} {}\n", (*p).at("offered_percent").dump(), (*p).at("loss_percent").dump());
     }
     data += "EOD\n";
     plot += fmt::format("{}$loss{} using 1:2 with linespoints pt 7 title '{} B'", i == 0 ? "plot " : ", ", i, order[i]);
@@ -122,12 +122,12 @@ std::string back_to_back_section(const json& report) {
   std::vector<std::vector<std::string>> rows;
   std::string data = "$b2b << EOD\n";
   for (const json& r : results) {
-    rows.push_back({escape(frame_size_text(r["frame_size"])), number(r.value("searches", json())),
+    rows.push_back({escape(frame_size_text(r.at("frame_size"))), number(r.value("searches", json())),
                     number(r.value("mean_frames", json()), "{:.1f}"), number(r.value("min_frames", json())),
                     number(r.value("max_frames", json())), number(r.value("implied_buffer_time_s", json()), "{:.6g}"),
                     number(r.value("corrected_buffer_time_s", json()), "{:.6g}"), escape(r.value("note", ""))});
-    data += fmt::format("\"{}\" {}\n", frame_size_text(r["frame_size"]),
-                        r.value("mean_frames", json()).is_number() ? r["mean_frames"].dump() : "NaN");
+    data += fmt::format("\"{}\" {}\n", frame_size_text(r.at("frame_size")),
+                        r.value("mean_frames", json()).is_number() ? r.at("mean_frames").dump() : "NaN");
   }
   data += "EOD\n";
   return "<h2>Back-to-back frames (RFC 2544 §26.4, RFC 9004)</h2>\n" +
@@ -148,7 +148,7 @@ std::string trials_section(const json& report) {
   for (const json& t : trials) {
     const std::string test = t.value("test", "throughput");
     if (test != "throughput" && test != "ndr") continue;
-    const std::string key = test + " " + frame_size_text(t["frame_size"]);
+    const std::string key = test + " " + frame_size_text(t.at("frame_size"));
     if (!searches.contains(key)) order.push_back(key);
     searches[key].push_back(&t);
   }
@@ -158,7 +158,7 @@ std::string trials_section(const json& report) {
     std::string data = "$t << EOD\n";
     int k = 0;
     for (const json* t : searches[key])
-      data += fmt::format("{} {} {} {}\n", ++k, (*t)["offered_percent"].dump(), (*t)["loss_percent"].dump(),
+      data += fmt::format("{} {} {} {}\n", ++k, (*t).at("offered_percent").dump(), (*t).at("loss_percent").dump(),
                           t->value("passed", false) ? 1 : 0);
     data += "EOD\n";
     out += figure(fmt::format("chart-trials-{}", index++), "The " + key + " B search: offered load and loss per trial.",

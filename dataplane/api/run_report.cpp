@@ -355,6 +355,9 @@ json to_json(const RunReport& r) {
     for (const SwitchReport& s : r.switches) switches.push_back(to_json(s));
     j["switches"] = std::move(switches);
   }
+  json lcores = json::array();
+  for (const LcoreStalls& l : r.lcores) lcores.push_back(to_json(l));
+  j["lcores"] = std::move(lcores);
   return j;
 }
 
@@ -414,6 +417,7 @@ RunReport run_report_from_json(const json& j) {
   for (const json& s : j.value("streams", json::array())) r.streams.push_back(stream_report_from_json(s));
   for (const json& p : j.value("ports", json::array())) r.ports.push_back(port_report_from_json(p));
   for (const json& s : j.value("switches", json::array())) r.switches.push_back(switch_report_from_json(s));
+  for (const json& l : j.value("lcores", json::array())) r.lcores.push_back(lcore_stalls_from_json(l));
   return r;
 }
 

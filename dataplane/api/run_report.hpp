@@ -169,6 +169,8 @@ struct RunReport {
   std::vector<StreamReport> streams;
   std::vector<PortReport> ports;
   std::vector<SwitchReport> switches;  ///< the software switches (`[[switch]]`) the data plane ran
+  /// The tester's worker lcores: when each was held up (the host's doing, never the device's).
+  std::vector<LcoreStalls> lcores;
   uint64_t mbufs_not_returned = 0;
   std::vector<std::string> warnings;
 };

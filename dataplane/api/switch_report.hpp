@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/stall_report.hpp"
+
 namespace lr::api {
 
 /// One priority of one switch port. rx at the ingress port; tx, tail and watchdog drops,
@@ -57,12 +59,6 @@ struct SwitchPortReport {
   std::vector<SwitchPriorityReport> priorities;  ///< those with any count, or lossless
 };
 
-/// A time the switch's lcore was held up: from when, for how long.
-struct SwitchStall {
-  double from_s = 0;  ///< since the run started
-  double us = 0;
-};
-
 struct SwitchReport {
   std::string name;
   unsigned lcore = 0;
@@ -76,7 +72,7 @@ struct SwitchReport {
   double stalled_us = 0;  ///< all the stalls together
   /// The longest stalls (at most 256, longest first; `stalls` counts them all): where they fell says which
   /// measurements they could have touched.
-  std::vector<SwitchStall> longest_stalls;
+  std::vector<Stall> longest_stalls;
   uint64_t mac_learned = 0;             ///< learning: addresses in its table
   uint64_t mac_table_full = 0;          ///< learning: times an address found no room (its frames flood)
   std::vector<SwitchPortReport> ports;

@@ -18,6 +18,7 @@
 #include "dataplane/fastpath/pacer.hpp"
 #include "dataplane/fastpath/pause_reaction.hpp"
 #include "dataplane/fastpath/seq_tracker.hpp"
+#include "dataplane/fastpath/stall_log.hpp"
 #include "dataplane/fastpath/timeline.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/wire/tx_stream_plan.hpp"
@@ -148,6 +149,9 @@ struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   // is being accounted. mgmt reads a consistent snapshot of the counters while traffic
   // runs, retrying when it changed; see read_rx_stream_live.
   alignas(RTE_CACHE_LINE_SIZE) std::atomic<uint64_t> rx_seq{0};
+
+  // Owner writes on a stall only (cold); mgmt resets it before launch and reads it any time.
+  alignas(RTE_CACHE_LINE_SIZE) StallLog stalls;
 };
 
 }  // namespace lr::fast

@@ -280,8 +280,12 @@ int run_worker(void* arg) noexcept {
     lane.end_tsc = lane.duration_tsc != 0 ? begin + lane.duration_tsc : kUnlimited;
   }
   uint32_t active = ctx.n_tx_lanes;
+  // An lcore that got to its loop after the start was held up from the start: that counts.
+  uint64_t last_tsc = start;
   while (!ctx.stop_rx.load(std::memory_order_acquire)) {
     const uint64_t now_tsc = rte_rdtsc();  // one clock read per iteration
+    note_iteration(ctx.stalls, last_tsc, now_tsc);
+    last_tsc = now_tsc;
     if (active != 0) {
       const bool stop = ctx.stop_tx.load(std::memory_order_acquire);
       const uint32_t tx_ns = tsc_to_ns32(now_tsc, ctx.ns_per_tsc_q32);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "dataplane/fastpath/stall_report.hpp"
 #include "dataplane/port/port.hpp"
 
 namespace lr::dp {
@@ -142,7 +143,7 @@ Result<void> SoftwareSwitch::prepare() {
   loop_->nice = kSwitchNice;
   for (const auto& [dscp, prio] : cfg_.dscp_to_priority) loop_->dscp_priority[dscp] = prio;
   loop_->wire_burst_tsc = model_->params().burst_tsc;
-  loop_->stall_tsc = tsc_hz_ * kStallNs / 1'000'000'000;
+  loop_->stalls.threshold_tsc = tsc_hz_ * kStallNs / 1'000'000'000;
   loop_->ports.resize(ports_.size());
   for (size_t i = 0; i < ports_.size(); ++i) {
     sw::SwitchPortIo& io = loop_->ports[i];
@@ -234,18 +235,15 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
     r.ports.push_back(std::move(p));
   }
   r.buffer_watermark_bytes = counter_read(model_->shared_watermark_bytes());
-  r.stalls = counter_read(loop_->stalls);
   if (cfg_.learn) {
     r.mac_learned = counter_read(loop_->macs.learned());
     r.mac_table_full = counter_read(loop_->macs.full());
   }
-  r.longest_stall_us = seconds(counter_read(loop_->longest_stall_tsc)) * 1e6;
-  r.stalled_us = seconds(counter_read(loop_->stalled_tsc)) * 1e6;
-  for (size_t i = 0; i < sw::SwitchLoop::kStallsKept; ++i)
-    if (const uint64_t length = counter_read(loop_->stall_length_tsc[i]); length != 0)
-      r.longest_stalls.push_back({tsc_to_s(counter_read(loop_->stall_from_tsc[i]), start_tsc_, tsc_hz_), seconds(length) * 1e6});
-  std::sort(r.longest_stalls.begin(), r.longest_stalls.end(),
-            [](const api::SwitchStall& a, const api::SwitchStall& b) { return a.us > b.us; });
+  api::LcoreStalls held = fast::read_stalls(loop_->stalls, lcore_, start_tsc_, tsc_hz_);
+  r.stalls = held.stalls;
+  r.longest_stall_us = held.longest_stall_us;
+  r.stalled_us = held.stalled_us;
+  r.longest_stalls = std::move(held.longest_stalls);
   return r;
 }
 

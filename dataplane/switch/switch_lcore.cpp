@@ -222,16 +222,6 @@ void transmit(SwitchLoop& loop, uint16_t index, uint64_t now) noexcept {
   flush(loop.ports[index]);
 }
 
-// Rare (a stall): a scan of the kept set for its shortest.
-void keep_stall(SwitchLoop& loop, uint64_t from, uint64_t length) noexcept {
-  size_t shortest = 0;
-  for (size_t i = 1; i < SwitchLoop::kStallsKept; ++i)
-    if (loop.stall_length_tsc[i] < loop.stall_length_tsc[shortest]) shortest = i;
-  if (length <= loop.stall_length_tsc[shortest]) return;
-  fast::counter_set(loop.stall_from_tsc[shortest], from);
-  fast::counter_set(loop.stall_length_tsc[shortest], length);
-}
-
 }  // namespace
 
 int run_switch(void* arg) noexcept {
@@ -245,13 +235,7 @@ int run_switch(void* arg) noexcept {
   if (loop.run_start_tsc != 0 && last > loop.run_start_tsc) last = loop.run_start_tsc;
   while (!loop.stop.load(std::memory_order_acquire)) {
     const uint64_t now = rte_rdtsc();
-    const bool stalled = now - last > loop.stall_tsc;
-    if (stalled) {
-      fast::counter_add(loop.stalls, 1);
-      fast::counter_raise(loop.longest_stall_tsc, now - last);
-      fast::counter_add(loop.stalled_tsc, now - last);
-      keep_stall(loop, last, now - last);
-    }
+    const bool stalled = fast::note_iteration(loop.stalls, last, now);
     receive(loop, stalled, last, now);
     last = now;
     loop.model->tick(now, free_handle);

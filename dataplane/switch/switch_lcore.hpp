@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dataplane/fastpath/stall_log.hpp"
 #include "dataplane/switch/mac_table.hpp"
 #include "dataplane/switch/switch_model.hpp"
 
@@ -66,19 +67,10 @@ struct SwitchLoop {
   int nice = 0;                      ///< the lcore thread's nice value, set as it starts (0: left as it is)
   size_t first_port = 0;             ///< the ingress port that wins ties this iteration
   uint64_t run_start_tsc = 0;        ///< the run's common start: a loop entered later was held up since
-  uint64_t stall_tsc = 0;            ///< a loop iteration longer than this counts as a stall
   // The emulation's own limit: while its lcore is held up (another thread on its CPU) the
-  // switch neither forwards nor sends PFC, which no hardware switch does.
-  uint64_t stalls = 0;
-  uint64_t longest_stall_tsc = 0;
-  uint64_t stalled_tsc = 0;  ///< all stalls together
-  /// The longest stalls with when they began (an unsorted set: a stall longer than the
-  /// shortest kept takes its place), so a run is judged by where its stalls fell. A VM
-  /// holds the lcore up a few hundred times a run, most briefly: the longest 256 keep
-  /// every one that could move a measurement.
-  static constexpr size_t kStallsKept = 256;
-  uint64_t stall_from_tsc[kStallsKept]{};
-  uint64_t stall_length_tsc[kStallsKept]{};
+  // switch neither forwards nor sends PFC, which no hardware switch does. Its threshold:
+  // a loop iteration longer than that counts as a stall.
+  fast::StallLog stalls;
   std::atomic<bool> stop{false};
 };
 

@@ -55,6 +55,19 @@ class DataplaneCase(unittest.TestCase):
         self.addCleanup(client.close)
         return proc, client
 
+    def judged(self, run, attempts=3, report_of=lambda result: result[1], **limits):
+        """Calls run() until a run the host did not spoil (host_spoiled(report, **limits) is
+        None, report_of(result) being its run report), at most `attempts` times; returns that
+        run's result. Each spoiled run is said; when all were, the test is skipped saying why:
+        the host's doing is never the device's, nor a bound to widen."""
+        for attempt in range(1, attempts + 1):
+            result = run()
+            why = host_spoiled(report_of(result), **limits)
+            if why is None:
+                return result
+            print("not judged, run %d of %d: %s" % (attempt, attempts, why), flush=True)
+        self.skipTest("not judged: %d runs were all spoiled by the host; the last: %s" % (attempts, why))
+
     def stream(self, report, name):
         for s in report["streams"]:
             if s["name"] == name:
@@ -96,6 +109,26 @@ class Client:
     def close(self):
         self.file.close()
         self.sock.close()
+
+
+def host_spoiled(report, longest_us=None, total_us=None, window=None):
+    """Why the host spoiled a run for checks that a stall of `longest_us` or more (one that
+    overlaps `window`, (from_s, to_s) since the start, if given), or `total_us` of stalls in
+    all on one lcore, could move: a tester lcore or linerate's switch held up (their own stall
+    logs in the report: `lcores`, `switches`); None when it did not."""
+    held = [("the tester's lcore %d" % l["lcore"], l) for l in report.get("lcores", [])]
+    held += [("linerate's switch '%s' (the device here)" % sw["name"], sw) for sw in report.get("switches", [])]
+    for who, log in held:
+        if total_us is not None and log.get("stalled_us", 0) >= total_us:
+            return "the host held %s up for %.0f us in all (%d times; the checks allow %.0f us)" % (
+                who, log["stalled_us"], log.get("stalls", 0), total_us)
+        for stall in log.get("longest_stalls", []) if longest_us is not None else []:
+            if stall["us"] < longest_us:
+                continue
+            if window is None or (stall["from_s"] <= window[1] and stall["from_s"] + stall["us"] * 1e-6 >= window[0]):
+                return "the host held %s up for %.0f us at %.4f s (the checks allow %.0f us)" % (
+                    who, stall["us"], stall["from_s"], longest_us)
+    return None
 
 
 def wait_until(predicate, what, timeout=20):

@@ -2,15 +2,16 @@
 // counts, every mbuf back in its pool. Each test uses its own vdev: a finished engine
 // closes its ports, and a closed vdev is gone for the rest of the process.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
-
-#include <algorithm>
-#include <numeric>
-
 #include <rte_cycles.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <numeric>
+#include <optional>
 #include <thread>
 
 #include "dataplane/engine/engine.hpp"
@@ -26,6 +27,7 @@ std::vector<std::string> eal_test_args() {
           "--log-level", "lib.eal:warning",
           "--vdev=net_ring0", "--vdev=net_ring1", "--vdev=net_ring2", "--vdev=net_ring3", "--vdev=net_ring4", "--vdev=net_ring5", "--vdev=net_ring6", "--vdev=net_ring7", "--vdev=net_ring8",
           "--vdev=net_ring10", "--vdev=net_ring11", "--vdev=net_ring12", "--vdev=net_ring13", "--vdev=net_ring14", "--vdev=net_ring15", "--vdev=net_ring16",
+          "--vdev=net_ring17", "--vdev=net_ring18", "--vdev=net_ring19", "--vdev=net_ring20", "--vdev=net_ring21", "--vdev=net_ring22",
           "--vdev=net_null0"};
 }
 
@@ -40,6 +42,32 @@ dp::RunReport run(const std::string& toml) {
   auto report = dp::run_oneshot(**engine, interrupt, nullptr);
   EXPECT_TRUE(report);
   return report ? *report : dp::RunReport{};
+}
+
+// Why the host spoiled a run for a check that a stall of `limit_us` or more could move:
+// a tester lcore held up that long (the evidence the report carries), or "".
+std::string held_up(const dp::RunReport& r, double limit_us) {
+  for (const api::LcoreStalls& l : r.lcores)
+    if (l.longest_stall_us >= limit_us)
+      return fmt::format("the host held lcore {} up for {:.0f} us at {:.4f} s (the checks allow {:.0f} us)", l.lcore,
+                         l.longest_stall_us, l.longest_stalls.empty() ? 0.0 : l.longest_stalls.front().from_s, limit_us);
+  return "";
+}
+
+// Runs `profile_on(device)` on each device in turn (an engine closes its ports: each run
+// needs its own) until a run the host did not spoil (held_up): that run, or none when
+// every one was spoiled, with `not_judged` saying why. Each spoiled run is said.
+std::optional<dp::RunReport> run_unspoiled(const std::function<std::string(const std::string&)>& profile_on,
+                                           std::initializer_list<const char*> devices, double limit_us,
+                                           std::string& not_judged) {
+  for (const char* device : devices) {
+    dp::RunReport r = run(profile_on(device));
+    not_judged = held_up(r, limit_us);
+    if (not_judged.empty()) return r;
+    std::printf("not judged, run again: %s\n", not_judged.c_str());
+  }
+  not_judged = fmt::format("not judged: {} runs were all spoiled by the host; the last: {}", devices.size(), not_judged);
+  return std::nullopt;
 }
 
 TEST(LoopbackRing, TwoStreamsCountExactlyAndMbufsReturn) {
@@ -404,11 +432,14 @@ count = 10
 
 TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
   const std::string streams = held_and_free_streams("200ms");
-  // Each run its own device: an engine closes its ports when it ends.
-  const auto with = [&](const std::string& device, const std::string& honour) {
-    return run(looped_port(device, honour) + streams);
-  };
-  const dp::RunReport honoured = with("net_ring10", "pfc_honour = true");
+  // The checks hold while the lcore is never held up past its pacers' 64-frame catch-up
+  // (640 us at 100 kpps); a run where the host held it up longer is run again.
+  std::string not_judged;
+  const auto honoured_run = run_unspoiled(
+      [&](const std::string& device) { return looped_port(device, "pfc_honour = true") + streams; },
+      {"net_ring10", "net_ring17", "net_ring18"}, 600, not_judged);
+  if (!honoured_run) GTEST_SKIP() << not_judged;
+  const dp::RunReport& honoured = *honoured_run;
   ASSERT_EQ(honoured.streams.size(), 3u);
   const dp::StreamReport& held = honoured.streams[0];
   const dp::StreamReport& free = honoured.streams[1];
@@ -423,14 +454,10 @@ TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
   EXPECT_NEAR(paused_ms, span_ms + 65535 * 512 / 10e9 * 1e3, 0.2);
   // Held frames are sent later, not dropped or renumbered: what was not sent is the
   // paused time's worth, less the catch-up of at most 64 frames after the pause. Against
-  // the free stream of the same lcore, which a stalled VM slows just the same.
+  // the free stream of the same lcore.
   const double expected_tx = static_cast<double>(free.tx_packets) - paused_ms * 100;
-  // A stall of the lcore while priority 3 was held costs the free stream what its pacer
-  // could not catch up (beyond its 64-frame lag: of its 20000 frames), which the held
-  // stream, paused then, never owed (the sanitizer build on a 2-CPU VM showed 29 over).
-  const double free_shortfall = std::max(0.0, 20000.0 - static_cast<double>(free.tx_packets) - 64);
   EXPECT_GE(static_cast<double>(held.tx_packets), expected_tx - 3);
-  EXPECT_LE(static_cast<double>(held.tx_packets), expected_tx + 64 + 3 + free_shortfall);
+  EXPECT_LE(static_cast<double>(held.tx_packets), expected_tx + 64 + 3);
   EXPECT_EQ(held.rx_packets, held.tx_packets);
   EXPECT_EQ(held.lost, 0);
   EXPECT_EQ(held.out_of_order, 0u);
@@ -441,7 +468,7 @@ TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
   EXPECT_EQ(heard.pfc_frames, 10u);
 
   // The same run without pfc_honour: nothing held, nothing said about holding.
-  const dp::RunReport ignored = with("net_ring12", "");
+  const dp::RunReport ignored = run(looped_port("net_ring12", "") + streams);
   ASSERT_EQ(ignored.streams.size(), 3u);
   EXPECT_FALSE(ignored.streams[0].paused_ns.has_value());
   EXPECT_NEAR(static_cast<double>(ignored.streams[0].tx_packets), static_cast<double>(ignored.streams[1].tx_packets), 2);
@@ -452,10 +479,16 @@ TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
 // holds, the other priority's keep their 100 frames a millisecond, and the PFC frames
 // received are in the port's bins where they arrived. Every bin sum is the exact count.
 TEST(LoopbackRing, TimelineShowsThePausedPriorityAtZeroAndTheOtherGoingOn) {
-  const std::string profile = "[run]\ntimeline = \"1ms\"\n" +
-                              looped_port("net_ring16", "pfc_honour = true").substr(std::string("[run]\n").size()) +
-                              held_and_free_streams("100ms");
-  const dp::RunReport r = run(profile);
+  const auto profile_on = [](const std::string& device) {
+    return "[run]\ntimeline = \"1ms\"\n" + looped_port(device, "pfc_honour = true").substr(std::string("[run]\n").size()) +
+           held_and_free_streams("100ms");
+  };
+  // A stall past the pacers' catch-up moves frames between bins, and one past the
+  // refresh's margin lets the pause lapse: such a run is run again.
+  std::string not_judged;
+  const auto timeline_run = run_unspoiled(profile_on, {"net_ring16", "net_ring21", "net_ring22"}, 600, not_judged);
+  if (!timeline_run) GTEST_SKIP() << not_judged;
+  const dp::RunReport& r = *timeline_run;
   ASSERT_EQ(r.streams.size(), 3u);
   const auto sum = [](const std::vector<uint64_t>& bins) { return std::accumulate(bins.begin(), bins.end(), uint64_t{0}); };
   for (const dp::StreamReport& s : r.streams) {
@@ -508,11 +541,17 @@ rate = "1kpps"
 count = 1
 )");
   const auto with = [&](const std::string& device, const std::string& delay) {
-    return run(looped_port(device, "pfc_honour = true\n" + delay) + streams);
+    return looped_port(device, "pfc_honour = true\n" + delay) + streams;
   };
   constexpr double kEndMs = 5.0;
   constexpr double kPauseMs = 65535 * 512 / 10e9 * 1e3;  // 3.355
-  const dp::RunReport delayed = with("net_ring11", "pfc_reaction_delay = \"2ms\"");
+  // The count below allows half a millisecond's worth beyond the pacer's catch-up (640 us):
+  // a run where the host held the lcore up longer is run again.
+  std::string not_judged;
+  const auto delayed_run = run_unspoiled([&](const std::string& device) { return with(device, "pfc_reaction_delay = \"2ms\""); },
+                                         {"net_ring11", "net_ring19", "net_ring20"}, 1000, not_judged);
+  if (!delayed_run) GTEST_SKIP() << not_judged;
+  const dp::RunReport& delayed = *delayed_run;
   ASSERT_EQ(delayed.streams.size(), 2u);
   ASSERT_TRUE(delayed.ports[0].mac_control.has_value());
   const double arrival_ms = delayed.ports[0].mac_control->first_s * 1e3;
@@ -529,7 +568,7 @@ count = 1
   EXPECT_GE(static_cast<double>(s.tx_packets), due - 50);
   EXPECT_EQ(s.lost, 0);
 
-  const dp::RunReport at_once = with("net_ring13", "");
+  const dp::RunReport at_once = run(with("net_ring13", ""));
   ASSERT_EQ(at_once.streams.size(), 2u);
   const double at_once_arrival_ms = at_once.ports[0].mac_control->first_s * 1e3;
   // Held from the arrival itself, for the whole pause (or to the stream's end).

@@ -1,0 +1,30 @@
+#include "dataplane/api/stall_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace lr::api {
+
+void to_json(nlohmann::json& j, const Stall& s) { j = nlohmann::json{{"from_s", s.from_s}, {"us", s.us}}; }
+
+void from_json(const nlohmann::json& j, Stall& s) {
+  s.from_s = j.value("from_s", 0.0);
+  s.us = j.value("us", 0.0);
+}
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LcoreStalls, lcore, stalls, longest_stall_us, stalled_us, longest_stalls)
+
+bool stalled_within(const std::vector<Stall>& stalls, double from_s, double to_s, double min_us) {
+  for (const Stall& s : stalls)
+    if (s.us >= min_us && s.from_s <= to_s && s.from_s + s.us * 1e-6 >= from_s) return true;
+  return false;
+}
+
+nlohmann::json to_json(const LcoreStalls& s) {
+  nlohmann::json j;
+  to_json(j, s);
+  return j;
+}
+
+LcoreStalls lcore_stalls_from_json(const nlohmann::json& j) { return j.get<LcoreStalls>(); }
+
+}  // namespace lr::api

@@ -1,0 +1,38 @@
+#pragma once
+// The times an lcore of the tester or of the software switch was held up (its loop
+// neither polled nor sent): the evidence that a measurement was the host's, not the
+// device's. Pure: no DPDK.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace lr::api {
+
+/// A time an lcore was held up: from when, for how long.
+struct Stall {
+  double from_s = 0;  ///< since the run started
+  double us = 0;
+};
+
+/// A tester worker lcore's stalls over a run: loop iterations longer than 20 us, when it
+/// neither received (a frame read late looks late) nor sent (a lane falls behind).
+struct LcoreStalls {
+  unsigned lcore = 0;
+  uint64_t stalls = 0;
+  double longest_stall_us = 0;
+  double stalled_us = 0;  ///< all the stalls together
+  /// The longest stalls (at most 256, longest first; `stalls` counts them all).
+  std::vector<Stall> longest_stalls;
+};
+
+/// Whether a stall of at least `min_us` overlaps [from_s, to_s] (seconds since the run started).
+bool stalled_within(const std::vector<Stall>& stalls, double from_s, double to_s, double min_us);
+
+nlohmann::json to_json(const LcoreStalls& s);
+LcoreStalls lcore_stalls_from_json(const nlohmann::json& j);
+void to_json(nlohmann::json& j, const Stall& s);
+void from_json(const nlohmann::json& j, Stall& s);
+
+}  // namespace lr::api

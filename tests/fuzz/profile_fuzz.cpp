@@ -1,0 +1,53 @@
+// libFuzzer target: any bytes as a TOML profile. The loader must answer every input with a
+// profile or a ConfigError (file, line, column, key, why), never a crash, hang, assert or
+// another exception. A profile it accepts also goes through the checks the suites run
+// ([rfc2544] / [ndr], [qualify]) and, as the text of `stream.load`, through the stream
+// reader against a running data plane's profile. Built with clang by scripts/fuzz.sh.
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "dataplane/profile/load_toml.hpp"
+
+namespace {
+
+// A serving data plane's profile, as `stream.load` reads streams against it.
+const lr::profile::Profile& running_profile() {
+  static const lr::profile::Profile running = lr::profile::load_profile_text(R"(
+[[port]]
+name = "p0"
+device = "net_ring0"
+[[port]]
+name = "p1"
+device = "net_null0"
+speed = "40G"
+)", "running.toml");
+  return running;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const lr::profile::Profile p = lr::profile::load_profile_text(text, "fuzz.toml");
+    try {
+      lr::profile::validate_bench_sections(p);
+    } catch (const lr::profile::ConfigError&) {
+    }
+    try {
+      lr::profile::validate_qualify_section(p);
+    } catch (const lr::profile::ConfigError&) {
+    }
+  } catch (const lr::profile::ConfigError& e) {
+    // Where and why: a message without its reason is a defect too.
+    if (e.reason().empty() || e.file() != "fuzz.toml") __builtin_trap();
+  }
+  try {
+    (void)lr::profile::load_streams_text(text, "streams.toml", running_profile());
+  } catch (const lr::profile::ConfigError& e) {
+    if (e.reason().empty()) __builtin_trap();
+  }
+  return 0;
+}
