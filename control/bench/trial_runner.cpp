@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "control/cli/stop_signal.hpp"
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/plan/rate.hpp"
 
@@ -34,6 +35,36 @@ LatencyStats stats_of(const json& latency) {
   s.p999_ns = latency.value("p999", 0.0);
   s.jitter_ns = latency.value("jitter", 0.0);
   return s;
+}
+
+// Why the host, not the device, made a trial's numbers, or "": a port of the tester that
+// could not take in what arrived (its RX ring full: the device forwarded those frames), or a
+// tester lcore held up `stall_limit_us` or more (0: no limit) while traffic ran (the first
+// `traffic_s` seconds).
+std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, double traffic_s) {
+  const auto longest = [&run] {
+    const api::LcoreStalls* worst = nullptr;
+    for (const api::LcoreStalls& l : run.lcores)
+      if (worst == nullptr || l.longest_stall_us > worst->longest_stall_us) worst = &l;
+    return worst;
+  };
+  for (const api::PortReport& p : run.ports)
+    if (const uint64_t missed = p.counters.imissed + p.counters.rx_nombuf; missed != 0) {
+      const api::LcoreStalls* worst = longest();
+      return fmt::format("the tester's port '{}' could not take in {} frames the device delivered (its RX ring was "
+                         "full{}): not the device's loss",
+                         p.name, missed,
+                         worst != nullptr ? fmt::format("; lcore {} was held up by the host for up to {:.0f} us",
+                                                        worst->lcore, worst->longest_stall_us)
+                                          : "");
+    }
+  for (const api::LcoreStalls& l : run.lcores)
+    for (const api::Stall& stall : l.longest_stalls)
+      if (stall_limit_us > 0 && api::stalled_within({stall}, 0, traffic_s, stall_limit_us))
+        return fmt::format("the tester's lcore {} was held up by the host for {:.0f} us at {:.4f} s (frames read "
+                           "meanwhile look up to that late; the trial allows {:.0f} us)",
+                           l.lcore, stall.us, stall.from_s, stall_limit_us);
+  return "";
 }
 
 }  // namespace
@@ -211,6 +242,9 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     for (const json& e : p.value("link_events", json::array()))
       if (!e.value("up", true) && e.value("at", "").substr(0, 19) >= started)
         trial.invalid_reason = fmt::format("port '{}' link went down during the trial", p.value("name", ""));
+  if (std::string held = held_up_by_host(api::run_report_from_json(trial.report), spec.stall_limit_us,
+                                           static_cast<double>(spec.duration_ns) / 1e9 + 0.001); !held.empty())
+    trial.invalid_reason = std::move(held);
   if (trial.tx_packets == 0 && !trial.interrupted) trial.invalid_reason = "nothing was sent";
   trial.result.valid = trial.invalid_reason.empty() && !trial.interrupted;
   trial.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();

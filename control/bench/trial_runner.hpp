@@ -25,6 +25,9 @@ struct TrialSpec {
   uint64_t duration_ns = 0;   ///< the measured interval, or
   uint64_t burst_frames = 0;  ///< a burst of this many frames per stream (back-to-back)
   uint64_t warm_up_ns = 0;    ///< first the same load for this long, unmeasured (not for bursts)
+  /// A tester lcore held up this long or more makes the trial invalid (latency trials: a
+  /// frame read late looks late); 0: no limit.
+  double stall_limit_us = 0;
 };
 
 struct Trial {

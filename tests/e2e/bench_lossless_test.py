@@ -43,6 +43,17 @@ class LosslessPlan(lrtest.DataplaneCase):
             report = json.load(f)
         return proc, report, {c["case"]: c for c in report["cases"]}
 
+    @staticmethod
+    def not_judged(case):
+        """Whether the plan left the case unjudged because the host spoiled every run of it."""
+        return case["verdict"] == "SKIPPED" and case["explanation"].startswith("not judged:")
+
+    def assert_passes(self, case):
+        """A case against the switch as configured: PASS, or not judged (said, and skipped)."""
+        if self.not_judged(case):
+            self.skipTest(case["explanation"])
+        self.assertEqual(case["verdict"], "PASS", case)
+
     def assert_fails(self, case):
         """A case against a switch configured wrong: FAIL. (Should the host hold linerate's
         own switch up in every run, the plan says the case was not judged: the test then
@@ -55,11 +66,54 @@ class LosslessPlan(lrtest.DataplaneCase):
         proc, report, cases = self.plan(["pfc_pause", "lossy_not_paused", "global_pause", "response_time",
                                          "quanta_sweep", "headroom", "incast", "watchdog", "ecn"])
         self.assertEqual(report["schema"], "linerate.lossless/1")
+        # Every case passes but those the host kept from being judged (every run of them spoiled:
+        # the plan says so, and the test says which).
+        judged = {}
         for name, c in cases.items():
+            if self.not_judged(c):
+                print("not judged, case %s: %s" % (name, c["explanation"]), flush=True)
+                continue
             self.assertEqual(c["verdict"], "PASS", (name, c))
             self.assertTrue(all(check["ok"] for check in c["checks"]), c)
-        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        self.assertRegex(proc.stdout, r"(?m)^pfc_pause +PASS +priority 3 held for the whole storm")
+            judged[name] = c
+        if not judged:
+            self.skipTest("not judged: the host spoiled every case")
+        self.assertEqual(proc.returncode, 0 if len(judged) == len(cases) else 3, proc.stdout + proc.stderr)
+        if "pfc_pause" in judged:
+            self.assertRegex(proc.stdout, r"(?m)^pfc_pause +PASS +priority 3 held for the whole storm")
+            self.check_pfc_pause_run(report, cases["pfc_pause"])
+        if "watchdog" in judged:
+            # The watchdog, timed from the traffic: detection 150 ms, restoration 50 ms after the XON.
+            detection, dropped, restoration = (c["value"] for c in cases["watchdog"]["checks"])
+            self.assertAlmostEqual(detection, 150000, delta=1000)
+            self.assertGreater(dropped, 0)
+            self.assertAlmostEqual(restoration, 50000, delta=1000)
+        if "quanta_sweep" in judged:
+            # The quanta: 512 bit times at 10G each.
+            checks = {c["what"]: c for c in cases["quanta_sweep"]["checks"]}
+            self.assertAlmostEqual(checks["pause at 65535 quanta (expected 3355.392 us)"]["value"], 3355.392, delta=335)
+        # The views, rebuilt from report.json: a CSV row per check, the page with a chart per case.
+        with open(os.path.join(self.dir, "out", "results.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), sum(len(c["checks"]) for c in cases.values()))
+        self.assertEqual({r["verdict"] for r in rows if r["case"] in judged}, {"PASS"})
+        # `linerate report` rebuilds the same views from report.json.
+        rebuilt = os.path.join(self.dir, "rebuilt.csv")
+        subprocess.run([sys.modules["__main__"].LINERATE, "report", os.path.join(self.dir, "out", "report.json"),
+                        "--csv", rebuilt], check=True, capture_output=True)
+        with open(rebuilt) as a, open(os.path.join(self.dir, "out", "results.csv")) as b:
+            self.assertEqual(a.read(), b.read())
+        benchreport.check_page_in_browser(self, os.path.join(self.dir, "out", "report.html"),
+                                          ["chart-pfc_pause-0", "chart-headroom-5", "chart-watchdog-7", "chart-ecn-8"])
+        # The switch's own counters are in each run: what it marked, the tester counted CE.
+        ecn_runs = [t["report"] for t in report["trials"] if t["case"] == "ecn" and not t["invalid_reason"]]
+        for r in ecn_runs:
+            (sw,) = r["switches"]
+            egress = {p["name"]: p for p in sw["ports"]}["dut-r"]
+            marked = sum(c["ecn_marked"] for c in egress["priorities"])
+            self.assertEqual(marked, {s["name"]: s for s in r["streams"]}["test"]["ecn_ce"])
+
+    def check_pfc_pause_run(self, report, case):
         # Case 1's timelines, from the run it kept: priority 3 received nothing during the
         # storm (planned for 50-150 ms; after the reaction allowance, and the tester's own
         # lateness of up to 1 ms), the background went on at its rate. (Runs the host made
@@ -78,10 +132,12 @@ class LosslessPlan(lrtest.DataplaneCase):
         # What a DUT's own counters should show, from the tester's counts (here also in the switch's).
         storm_sent = streams["storm"]["tx_packets"]
         self.assertIn("'storm': %d PFC / PAUSE frames sent to the device from 'receiver'" % storm_sent,
-                      cases["pfc_pause"]["compare_with_dut"][0])
+                      case["compare_with_dut"][0])
         self.assertIn("'test': %d frames sent to the device from 'sender-a', %d received from it (0 it dropped)"
-                      % (streams["test"]["tx_packets"], streams["test"]["tx_packets"]), cases["pfc_pause"]["compare_with_dut"][0])
-        # The switch says when it was held up: its longest stalls, longest first, each within the run.
+                      % (streams["test"]["tx_packets"], streams["test"]["tx_packets"]), case["compare_with_dut"][0])
+        # The switch says when it was held up: its longest stalls, longest first, each within the
+        # run; so does each of the tester's lcores.
+        self.assertEqual(sorted(l["lcore"] for l in run["lcores"]), [1])
         (sw,) = run["switches"]
         lengths = [s["us"] for s in sw["longest_stalls"]]
         self.assertEqual(lengths, sorted(lengths, reverse=True))
@@ -90,34 +146,6 @@ class LosslessPlan(lrtest.DataplaneCase):
         gap = test["longest_rx_gap"]
         self.assertLess(gap["from_s"], 0.0515)
         self.assertGreater(gap["to_s"], 0.150)
-        # The quanta: 512 bit times at 10G each.
-        # The watchdog, timed from the traffic: detection 150 ms, restoration 50 ms after the XON.
-        detection, dropped, restoration = (c["value"] for c in cases["watchdog"]["checks"])
-        self.assertAlmostEqual(detection, 150000, delta=1000)
-        self.assertGreater(dropped, 0)
-        self.assertAlmostEqual(restoration, 50000, delta=1000)
-        checks = {c["what"]: c for c in cases["quanta_sweep"]["checks"]}
-        self.assertAlmostEqual(checks["pause at 65535 quanta (expected 3355.392 us)"]["value"], 3355.392, delta=335)
-        # The views, rebuilt from report.json: a CSV row per check, the page with a chart per case.
-        with open(os.path.join(self.dir, "out", "results.csv")) as f:
-            rows = list(csv.DictReader(f))
-        self.assertEqual(len(rows), sum(len(c["checks"]) for c in cases.values()))
-        self.assertEqual({r["verdict"] for r in rows}, {"PASS"})
-        # `linerate report` rebuilds the same views from report.json.
-        rebuilt = os.path.join(self.dir, "rebuilt.csv")
-        subprocess.run([sys.modules["__main__"].LINERATE, "report", os.path.join(self.dir, "out", "report.json"),
-                        "--csv", rebuilt], check=True, capture_output=True)
-        with open(rebuilt) as a, open(os.path.join(self.dir, "out", "results.csv")) as b:
-            self.assertEqual(a.read(), b.read())
-        benchreport.check_page_in_browser(self, os.path.join(self.dir, "out", "report.html"),
-                                          ["chart-pfc_pause-0", "chart-headroom-5", "chart-watchdog-7", "chart-ecn-8"])
-        # The switch's own counters are in each run: what it marked, the tester counted CE.
-        ecn_runs = [t["report"] for t in report["trials"] if t["case"] == "ecn" and not t["invalid_reason"]]
-        for r in ecn_runs:
-            (sw,) = r["switches"]
-            egress = {p["name"]: p for p in sw["ports"]}["dut-r"]
-            marked = sum(c["ecn_marked"] for c in egress["priorities"])
-            self.assertEqual(marked, {s["name"]: s for s in r["streams"]}["test"]["ecn_ce"])
 
     def test_a_switch_that_ignores_pfc_fails_the_pause_case(self):
         proc, report, cases = self.plan(["pfc_pause"], pfc_honour="[]")
@@ -146,7 +174,7 @@ class LosslessPlan(lrtest.DataplaneCase):
             (c,) = [c for c in cases["headroom"]["checks"] if c["what"].startswith("largest delay without loss")]
             return c["value"]
         _, _, as_configured = self.plan(["headroom"])
-        self.assertEqual(as_configured["headroom"]["verdict"], "PASS", as_configured)
+        self.assert_passes(as_configured["headroom"])
         proc, report, small = self.plan(["headroom"], headroom='"1MB"')
         self.assert_fails(small["headroom"])
         # 4 MB of headroom held the sender 15 ms late (3.7 MB at 20 % of 10G); 1 MB, 3 ms (0.7 MB).
