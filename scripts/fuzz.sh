@@ -21,34 +21,37 @@ cxx=$(command -v clang++-16 || true)
 if [[ -z $cxx ]]; then
   echo "fuzz: clang 16 is not installed (apt-get install clang-16 libclang-rt-16-dev)"; exit 1
 fi
+link=$cxx
 command -v ccache >/dev/null && cxx="ccache $cxx"
 mkdir -p build-fuzz
 flags=(-std=c++2b -D__cpp_concepts=202002L -Wno-macro-redefined -O1 -g
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I.)
 dpdk_cflags=$(pkg-config --cflags libdpdk | sed 's/-I/-isystem /g')
 
-# target NAME MAX_LEN SEED_CORPORA SOURCES_AND_LIBRARIES
-declare -A build_args seeds max_len
-target() { max_len[$1]=$2; seeds[$1]=$3; build_args[$1]=$4; }
+# target NAME MAX_LEN SEED_CORPORA SOURCES [CFLAGS] [LIBRARIES]
+declare -A sources cflags libs seeds max_len
+target() { max_len[$1]=$2; seeds[$1]=$3; sources[$1]=$4; cflags[$1]=${5:-}; libs[$1]=${6:-}; }
 target rpc_request 4096 tests/fuzz/corpus/rpc \
-  "tests/fuzz/rpc_request_fuzz.cpp dataplane/mgmt/dispatcher.cpp dataplane/api/rpc.cpp -lfmt"
+  "tests/fuzz/rpc_request_fuzz.cpp dataplane/mgmt/dispatcher.cpp dataplane/api/rpc.cpp" "" -lfmt
 target module_eeprom 800 tests/fuzz/corpus/module_eeprom \
-  "tests/fuzz/module_eeprom_fuzz.cpp $(echo dataplane/port/module/{module_identity,sff8472,sff8636,cmis,decoded_module}.cpp) -lfmt"
+  "tests/fuzz/module_eeprom_fuzz.cpp $(echo dataplane/port/module/{module_identity,sff8472,sff8636,cmis,decoded_module}.cpp)" \
+  "" -lfmt
 target profile 16384 config/examples \
-  "$(pkg-config --cflags tomlplusplus) tests/fuzz/profile_fuzz.cpp $(echo dataplane/profile/{load_toml,profile,quantity}.cpp)
-   $(pkg-config --libs tomlplusplus) -lfmt"
+  "tests/fuzz/profile_fuzz.cpp $(echo dataplane/profile/{load_toml,profile,quantity}.cpp)" \
+  "$(pkg-config --cflags tomlplusplus)" "$(pkg-config --libs tomlplusplus) -lfmt"
 target flow_rule 512 tests/fuzz/corpus/flow_rule \
-  "$dpdk_cflags tests/fuzz/flow_rule_fuzz.cpp dataplane/port/flow/flow_rule.cpp dataplane/common/result.cpp -lfmt"
+  "tests/fuzz/flow_rule_fuzz.cpp dataplane/port/flow/flow_rule.cpp dataplane/common/result.cpp" "$dpdk_cflags" -lfmt
 target report_views 65536 tests/fuzz/corpus/report_views \
-  "tests/fuzz/report_views_fuzz.cpp $(echo control/views/{report_kinds,bench_csv,bench_html,html_page,lossless_views,qualify_html}.cpp) -lfmt"
+  "tests/fuzz/report_views_fuzz.cpp $(echo control/views/{report_kinds,bench_csv,bench_html,html_page,lossless_views,qualify_html}.cpp)" \
+  "" -lfmt
 # A layout byte, then up to 9,216 bytes of frame.
 target rx_frame 9217 build-fuzz/seed-rx_frame \
-  "$dpdk_cflags tests/fuzz/rx_frame_fuzz.cpp dataplane/fastpath/worker.cpp $(pkg-config --libs libdpdk)"
+  "tests/fuzz/rx_frame_fuzz.cpp dataplane/fastpath/worker.cpp" "$dpdk_cflags" "$(pkg-config --libs libdpdk)"
 
 targets=("$@")
 ((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame)
 for t in "${targets[@]}"; do
-  [[ -n ${build_args[$t]:-} ]] || { echo "fuzz: no target '$t' (${!build_args[*]})"; exit 2; }
+  [[ -n ${sources[$t]:-} ]] || { echo "fuzz: no target '$t' (${!sources[*]})"; exit 2; }
 done
 
 # The frames the examples' streams send, as rx_frame seeds: one file per frame, its first
@@ -70,10 +73,19 @@ for i, line in enumerate(sys.stdin):
 
 # Two at a time (one per CPU): build, then run.
 build() {
-  local t=$1
-  # shellcheck disable=SC2086  # build_args holds words on purpose
-  $cxx "${flags[@]}" -o "build-fuzz/${t}_fuzz" ${build_args[$t]} > "build-fuzz/$t.build.log" 2>&1 \
-    || { cat "build-fuzz/$t.build.log"; echo "fuzz: building $t failed"; return 1; }
+  local t=$1 src objects=()
+  mkdir -p "build-fuzz/obj-$t"
+  : > "build-fuzz/$t.build.log"
+  # One compile per source, so that ccache can keep each; then the link.
+  for src in ${sources[$t]}; do
+    objects+=("build-fuzz/obj-$t/$(basename "$src" .cpp).o")
+    # shellcheck disable=SC2086  # cflags holds words on purpose
+    $cxx "${flags[@]}" ${cflags[$t]} -c "$src" -o "${objects[-1]}" >> "build-fuzz/$t.build.log" 2>&1 \
+      || { cat "build-fuzz/$t.build.log"; echo "fuzz: building $t failed ($src)"; return 1; }
+  done
+  # shellcheck disable=SC2086
+  $link "${flags[@]}" -o "build-fuzz/${t}_fuzz" "${objects[@]}" ${libs[$t]} >> "build-fuzz/$t.build.log" 2>&1 \
+    || { cat "build-fuzz/$t.build.log"; echo "fuzz: linking $t failed"; return 1; }
 }
 # run TARGET: bounded; the findings' inputs stay in build-fuzz/.
 run() {
