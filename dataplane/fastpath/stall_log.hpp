@@ -44,12 +44,18 @@ namespace detail {
 }
 }  // namespace detail
 
-/// One loop iteration from `last` to `now`; returns whether it was a stall.
-inline bool note_iteration(StallLog& log, uint64_t last, uint64_t now) noexcept {
-  if (now - last <= log.threshold_tsc) [[likely]]
+/// One loop iteration from `last` to `now`, against `threshold_tsc` (the log's, which a
+/// loop may keep in a register: its acquire loads would otherwise reload it every turn);
+/// returns whether it was a stall.
+inline bool note_iteration(StallLog& log, uint64_t threshold_tsc, uint64_t last, uint64_t now) noexcept {
+  if (now - last <= threshold_tsc) [[likely]]
     return false;
   detail::keep_stall(log, last, now - last);
   return true;
+}
+
+inline bool note_iteration(StallLog& log, uint64_t last, uint64_t now) noexcept {
+  return note_iteration(log, log.threshold_tsc, last, now);
 }
 
 }  // namespace lr::fast

@@ -282,9 +282,10 @@ int run_worker(void* arg) noexcept {
   uint32_t active = ctx.n_tx_lanes;
   // An lcore that got to its loop after the start was held up from the start: that counts.
   uint64_t last_tsc = start;
+  const uint64_t stall_tsc = ctx.stalls.threshold_tsc;
   while (!ctx.stop_rx.load(std::memory_order_acquire)) {
     const uint64_t now_tsc = rte_rdtsc();  // one clock read per iteration
-    note_iteration(ctx.stalls, last_tsc, now_tsc);
+    note_iteration(ctx.stalls, stall_tsc, last_tsc, now_tsc);
     last_tsc = now_tsc;
     if (active != 0) {
       const bool stop = ctx.stop_tx.load(std::memory_order_acquire);
