@@ -28,6 +28,7 @@ for p in "${packages[@]}"; do
 done
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
+  installing_since=$SECONDS
   export DEBIAN_FRONTEND=noninteractive
   # tshark asks whether non-root users may capture; they may not.
   echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
@@ -38,6 +39,7 @@ if ((${#missing[@]})); then
     echo "setup: apt-get install failed (whole log: /tmp/linerate-setup-apt.log)" >&2
     exit 1
   fi
+  echo "setup: installed ${#missing[@]} packages in $((SECONDS - installing_since)) s"
 fi
 
 pages=${LR_HUGEPAGES:-1024}
@@ -64,9 +66,10 @@ if [[ ! -f "$build/build.ninja" ]]; then
   # `meson configure build -Dunity=off` for quicker rebuilds while editing.
   meson setup "$build" --buildtype=release -Dunity=on >/dev/null
 fi
+building_since=$SECONDS
 if ! ninja -C "$build" >"$build/setup-ninja.log" 2>&1; then
   grep -E -A12 "^FAILED|error:" "$build/setup-ninja.log" | head -n 60 >&2
   echo "setup: the build failed (whole log: $build/setup-ninja.log)" >&2
   exit 1
 fi
-echo "setup: built $build/dataplane/linerate-dataplane"
+echo "setup: built $build/dataplane/linerate-dataplane in $((SECONDS - building_since)) s"
