@@ -295,7 +295,7 @@ WindowsOf flowing_window(const profile::LosslessCfg& c) {
 std::optional<std::pair<api::Stall, Window>> stall_in_windows(const std::vector<api::Stall>& stalls, const Windows& windows) {
   for (const api::Stall& stall : stalls)
     for (const Window& w : windows)
-      if (api::stalled_within({stall}, w.from_s, w.to_s, w.stall_limit_us)) return std::pair{stall, w};
+      if (api::stall_overlaps(stall, w.from_s, w.to_s, w.stall_limit_us)) return std::pair{stall, w};
   return std::nullopt;
 }
 

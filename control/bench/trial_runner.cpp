@@ -58,9 +58,10 @@ std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, do
                                                         worst->lcore, worst->longest_stall_us)
                                           : "");
     }
+  if (stall_limit_us <= 0) return "";
   for (const api::LcoreStalls& l : run.lcores)
     for (const api::Stall& stall : l.longest_stalls)
-      if (stall_limit_us > 0 && api::stalled_within({stall}, 0, traffic_s, stall_limit_us))
+      if (api::stall_overlaps(stall, 0, traffic_s, stall_limit_us))
         return fmt::format("the tester's lcore {} was held up by the host for {:.0f} us at {:.4f} s (frames read "
                            "meanwhile look up to that late; the trial allows {:.0f} us)",
                            l.lcore, stall.us, stall.from_s, stall_limit_us);

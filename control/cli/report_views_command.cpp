@@ -24,7 +24,8 @@ int rebuild_report_views(const ReportViewsOptions& options) {
     std::fprintf(stderr, "linerate: %s is not JSON: %s\n", options.report_path.c_str(), error.what());
     return 2;
   }
-  const std::string schema = report.is_object() && report.value("schema", json()).is_string() ? report.value("schema", "") : "";
+  const json schema_field = report.is_object() ? report.value("schema", json()) : json();
+  const std::string schema = schema_field.is_string() ? schema_field.get<std::string>() : "";
   const ReportKind* views = report_kind(schema);
   if (views == nullptr) {
     std::fprintf(stderr,

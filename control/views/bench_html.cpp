@@ -102,9 +102,9 @@ std::string frame_loss_section(const json& report) {
   for (size_t i = 0; i < order.size(); ++i) {
     data += fmt::format("$loss{} << EOD\n", i);
     for (const json* p : by_size[order[i]]) {
-      rows.push_back({escape(order[i]), number((*p).at("offered_percent"), "{:.2f}"), number((*p).at("loss_percent"), "{:.6f}"),
+      rows.push_back({escape(order[i]), number(p->at("offered_percent"), "{:.2f}"), number(p->at("loss_percent"), "{:.6f}"),
                       p->value("valid", true) ? "" : "tester-limited"});
-      data += fmt::format("{} {}\n", (*p).at("offered_percent").dump(), (*p).at("loss_percent").dump());
+      data += fmt::format("{} {}\n", p->at("offered_percent").dump(), p->at("loss_percent").dump());
     }
     data += "EOD\n";
     plot += fmt::format("{}$loss{} using 1:2 with linespoints pt 7 title '{} B'", i == 0 ? "plot " : ", ", i, order[i]);
@@ -158,7 +158,7 @@ std::string trials_section(const json& report) {
     std::string data = "$t << EOD\n";
     int k = 0;
     for (const json* t : searches[key])
-      data += fmt::format("{} {} {} {}\n", ++k, (*t).at("offered_percent").dump(), (*t).at("loss_percent").dump(),
+      data += fmt::format("{} {} {} {}\n", ++k, t->at("offered_percent").dump(), t->at("loss_percent").dump(),
                           t->value("passed", false) ? 1 : 0);
     data += "EOD\n";
     out += figure(fmt::format("chart-trials-{}", index++), "The " + key + " B search: offered load and loss per trial.",

@@ -13,10 +13,8 @@ void from_json(const nlohmann::json& j, Stall& s) {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LcoreStalls, lcore, stalls, longest_stall_us, stalled_us, longest_stalls)
 
-bool stalled_within(const std::vector<Stall>& stalls, double from_s, double to_s, double min_us) {
-  for (const Stall& s : stalls)
-    if (s.us >= min_us && s.from_s <= to_s && s.from_s + s.us * 1e-6 >= from_s) return true;
-  return false;
+bool stall_overlaps(const Stall& stall, double from_s, double to_s, double min_us) {
+  return stall.us >= min_us && stall.from_s <= to_s && stall.from_s + stall.us * 1e-6 >= from_s;
 }
 
 nlohmann::json to_json(const LcoreStalls& s) {

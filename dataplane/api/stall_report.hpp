@@ -27,8 +27,9 @@ struct LcoreStalls {
   std::vector<Stall> longest_stalls;
 };
 
-/// Whether a stall of at least `min_us` overlaps [from_s, to_s] (seconds since the run started).
-bool stalled_within(const std::vector<Stall>& stalls, double from_s, double to_s, double min_us);
+/// Whether `stall` lasted at least `min_us` and overlaps [from_s, to_s] (seconds since the
+/// run started): long enough, and where, to move what was measured there.
+bool stall_overlaps(const Stall& stall, double from_s, double to_s, double min_us);
 
 nlohmann::json to_json(const LcoreStalls& s);
 LcoreStalls lcore_stalls_from_json(const nlohmann::json& j);

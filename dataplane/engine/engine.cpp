@@ -33,9 +33,6 @@ namespace lr::dp {
 namespace {
 
 constexpr uint32_t kLinkWaitMs = 5000;
-// A worker iteration takes a microsecond or two; one of 20 us means the lcore was held up
-// (the software switch counts its own by the same rule).
-constexpr uint64_t kWorkerStallNs = 20'000;
 
 // A switch that lost lossless frames while its own lcore was held up says so: the loss
 // may be the emulation's (no hardware switch stops forwarding and sending PFC), not the
@@ -290,7 +287,7 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
     l.ctx[0].start_tsc = st.start_tsc;
     l.ctx[0].timeline_clock.start_tsc = st.start_tsc;
     l.ctx[0].stalls = fast::StallLog{};
-    l.ctx[0].stalls.threshold_tsc = st.tsc_hz * kWorkerStallNs / 1'000'000'000;
+    l.ctx[0].stalls.threshold_tsc = fast::stall_threshold_tsc(st.tsc_hz);
     for (size_t i = 0; i < l.lanes.size(); ++i) {
       fast::TxLane& lane = l.lanes[i];
       lane.start_tsc = st.start_tsc;  // before launch: no race
@@ -302,9 +299,7 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
     }
   }
   for (LcoreState& l : st.run.lcores) {
-    // An lcore with no queue stays parked: on a machine with fewer CPUs than lcores
-    // it would only steal time from the busy ones.
-    if (l.lanes.size() == 0 && l.rxqs.size() == 0) continue;
+    if (!l.has_queues()) continue;  // stays parked
     if (int rc = rte_eal_remote_launch(fast::run_worker, l.ctx.data(), l.lcore_id); rc != 0) {
       st.launched = true;  // the ones already launched must be stopped
       return make_error(Errc::kBusy, fmt::format("launching lcore {}", l.lcore_id), -rc);
@@ -451,7 +446,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   }
   st.finished = true;
   for (const LcoreState& l : st.run.lcores)
-    if (ran && (l.lanes.size() != 0 || l.rxqs.size() != 0))  // launched (see launch)
+    if (ran && l.has_queues())  // it was launched
       report.lcores.push_back(fast::read_stalls(l.ctx[0].stalls, l.lcore_id, st.start_tsc, st.tsc_hz));
   // The switches stopped with the lcores: their counters, and the frames still queued freed.
   for (auto& sw : st.switches) {

@@ -14,6 +14,13 @@
 
 namespace lr::fast {
 
+/// A loop iteration takes a microsecond or two; one of 20 us means the lcore was held up.
+/// The tester's workers and the software switch count by the same rule.
+inline constexpr uint64_t kStallNs = 20'000;
+
+/// kStallNs in cycles of a `tsc_hz` clock.
+constexpr uint64_t stall_threshold_tsc(uint64_t tsc_hz) noexcept { return tsc_hz * kStallNs / 1'000'000'000; }
+
 struct StallLog {
   /// A VM holds an lcore up a few hundred times a run, most briefly: the longest 256
   /// keep every one that could move a measurement.
@@ -45,17 +52,13 @@ namespace detail {
 }  // namespace detail
 
 /// One loop iteration from `last` to `now`, against `threshold_tsc` (the log's, which a
-/// loop may keep in a register: its acquire loads would otherwise reload it every turn);
+/// loop keeps in a register: its acquire loads would otherwise reload it every turn);
 /// returns whether it was a stall.
 inline bool note_iteration(StallLog& log, uint64_t threshold_tsc, uint64_t last, uint64_t now) noexcept {
   if (now - last <= threshold_tsc) [[likely]]
     return false;
   detail::keep_stall(log, last, now - last);
   return true;
-}
-
-inline bool note_iteration(StallLog& log, uint64_t last, uint64_t now) noexcept {
-  return note_iteration(log, log.threshold_tsc, last, now);
 }
 
 }  // namespace lr::fast

@@ -55,6 +55,10 @@ struct LcoreState {
   NumaArray<fast::SeqTracker> trackers;
   NumaArray<fast::PauseReaction> pause_reactions;  ///< one per RX queue of a port with pfc_honour
   NumaArray<uint64_t> timeline_bins;  ///< [run] timeline: the bins of its streams, lanes and RX queues, in turn
+
+  /// Whether it has a queue to serve: an lcore without one is never launched (on a machine
+  /// with fewer CPUs than lcores it would only steal time from the busy ones).
+  bool has_queues() const noexcept { return lanes.size() != 0 || rxqs.size() != 0; }
 };
 
 struct StreamState {

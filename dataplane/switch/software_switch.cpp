@@ -27,8 +27,6 @@ constexpr uint64_t kShaperBurstNs = 5'000'000;
 // The switch's lcore before other threads on its CPU (the main lcore, EAL's control
 // threads, the rest of the host): a device under test that pauses is a broken one.
 constexpr int kSwitchNice = -15;
-// A loop iteration takes about a microsecond; one of 20 us means the lcore was held up.
-constexpr uint64_t kStallNs = 20'000;
 
 // The mbufs a port's loop still holds outside the model: not yet sent, or not yet arrived.
 void release_held(sw::SwitchPortIo& io) {
@@ -143,7 +141,7 @@ Result<void> SoftwareSwitch::prepare() {
   loop_->nice = kSwitchNice;
   for (const auto& [dscp, prio] : cfg_.dscp_to_priority) loop_->dscp_priority[dscp] = prio;
   loop_->wire_burst_tsc = model_->params().burst_tsc;
-  loop_->stalls.threshold_tsc = tsc_hz_ * kStallNs / 1'000'000'000;
+  loop_->stalls.threshold_tsc = fast::stall_threshold_tsc(tsc_hz_);
   loop_->ports.resize(ports_.size());
   for (size_t i = 0; i < ports_.size(); ++i) {
     sw::SwitchPortIo& io = loop_->ports[i];

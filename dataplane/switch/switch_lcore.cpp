@@ -233,9 +233,10 @@ int run_switch(void* arg) noexcept {
   // A loop that starts after the run did was held up from the run's start: that counts.
   uint64_t last = rte_rdtsc();
   if (loop.run_start_tsc != 0 && last > loop.run_start_tsc) last = loop.run_start_tsc;
+  const uint64_t stall_tsc = loop.stalls.threshold_tsc;
   while (!loop.stop.load(std::memory_order_acquire)) {
     const uint64_t now = rte_rdtsc();
-    const bool stalled = fast::note_iteration(loop.stalls, last, now);
+    const bool stalled = fast::note_iteration(loop.stalls, stall_tsc, last, now);
     receive(loop, stalled, last, now);
     last = now;
     loop.model->tick(now, free_handle);

@@ -16,9 +16,9 @@ using fast::StallLog;
 TEST(StallLog, CountsOnlyIterationsLongerThanTheThreshold) {
   StallLog log;
   log.threshold_tsc = 100;
-  EXPECT_FALSE(fast::note_iteration(log, 1000, 1100));  // exactly the threshold: not a stall
-  EXPECT_TRUE(fast::note_iteration(log, 1100, 1201));
-  EXPECT_TRUE(fast::note_iteration(log, 5000, 5700));
+  EXPECT_FALSE(fast::note_iteration(log, log.threshold_tsc, 1000, 1100));  // exactly the threshold: not a stall
+  EXPECT_TRUE(fast::note_iteration(log, log.threshold_tsc, 1100, 1201));
+  EXPECT_TRUE(fast::note_iteration(log, log.threshold_tsc, 5000, 5700));
   EXPECT_EQ(log.stalls, 2u);
   EXPECT_EQ(log.longest_tsc, 700u);
   EXPECT_EQ(log.stalled_tsc, 801u);
@@ -29,7 +29,7 @@ TEST(StallLog, KeepsTheLongestWhenMoreComeThanItHolds) {
   log.threshold_tsc = 10;
   // Stalls of 11..(11 + n - 1) cycles, each from its own moment, shortest first then longest.
   const size_t n = StallLog::kKept + 100;
-  for (size_t i = 0; i < n; ++i) fast::note_iteration(log, i * 1000, i * 1000 + 11 + i);
+  for (size_t i = 0; i < n; ++i) fast::note_iteration(log, log.threshold_tsc, i * 1000, i * 1000 + 11 + i);
   const api::LcoreStalls r = fast::read_stalls(log, 3, 0, 1'000'000);  // 1 MHz: a cycle is 1 us
   EXPECT_EQ(r.lcore, 3u);
   EXPECT_EQ(r.stalls, n);
@@ -44,8 +44,8 @@ TEST(StallLog, KeepsTheLongestWhenMoreComeThanItHolds) {
 TEST(StallLog, TimesAreSinceTheRunsStart) {
   StallLog log;
   log.threshold_tsc = 10;
-  fast::note_iteration(log, 500, 2500);  // began before the start: counted from it
-  fast::note_iteration(log, 3000, 3050);
+  fast::note_iteration(log, log.threshold_tsc, 500, 2500);  // began before the start: counted from it
+  fast::note_iteration(log, log.threshold_tsc, 3000, 3050);
   const api::LcoreStalls r = fast::read_stalls(log, 1, 1000, 1'000'000);
   ASSERT_EQ(r.longest_stalls.size(), 2u);
   EXPECT_DOUBLE_EQ(r.longest_stalls[0].from_s, 0.0);
@@ -54,13 +54,15 @@ TEST(StallLog, TimesAreSinceTheRunsStart) {
   EXPECT_DOUBLE_EQ(r.stalled_us, 2050.0);
 }
 
-TEST(StallReport, StalledWithinATimeSpan) {
-  const std::vector<api::Stall> stalls{{0.100, 500}, {0.300, 5000}};
-  EXPECT_TRUE(api::stalled_within(stalls, 0.1004, 0.2, 100));    // overlaps the first's end
-  EXPECT_FALSE(api::stalled_within(stalls, 0.1006, 0.2, 100));   // after it
-  EXPECT_FALSE(api::stalled_within(stalls, 0.0, 0.2, 1000));     // too short to matter
-  EXPECT_TRUE(api::stalled_within(stalls, 0.302, 0.303, 1000));  // inside the second
-  EXPECT_FALSE(api::stalled_within(stalls, 0.306, 1.0, 1));
+TEST(StallReport, AStallOverlapsATimeSpanWhenLongEnough) {
+  const api::Stall first{0.100, 500}, second{0.300, 5000};
+  EXPECT_TRUE(api::stall_overlaps(first, 0.1004, 0.2, 100));     // overlaps its end
+  EXPECT_FALSE(api::stall_overlaps(first, 0.1006, 0.2, 100));    // after it
+  EXPECT_TRUE(api::stall_overlaps(first, 0.0, 0.1, 500));        // begins at the span's end, exactly long enough
+  EXPECT_FALSE(api::stall_overlaps(first, 0.0, 0.2, 1000));      // too short to matter
+  EXPECT_FALSE(api::stall_overlaps(second, 0.0, 0.2, 1000));     // after the span
+  EXPECT_TRUE(api::stall_overlaps(second, 0.302, 0.303, 1000));  // around the span
+  EXPECT_FALSE(api::stall_overlaps(second, 0.306, 1.0, 1));
 }
 
 TEST(StallReport, JsonRoundTrip) {
