@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Sets the host up (scripts/setup.sh) and runs every test suite:
 #   unit, vdev, e2e          on the release build (build/)
-#   fuzz                     six libFuzzer targets, 20 s each (clang, ASan + UBSan): the
+#   fuzz                     six libFuzzer targets, 20 s each (ASan + UBSan): the
 #                            control socket's request parser, the module EEPROM decoders, the
 #                            profile loader, the flow pattern language, `linerate report` on
 #                            any JSON, a frame off the wire into the RX path
-#   unit, vdev, e2e_sanitize again under AddressSanitizer + UBSan (build-asan/): the e2e
-#                            tests that run the CLI's and the control server's own code
+#   unit, vdev, e2e_sanitize again under AddressSanitizer + UBSan (build-asan/, clang,
+#                            scripts/sanitizer-build.sh, which the fuzz targets share): the
+#                            e2e tests that run the CLI's and the control server's own code
 # Only the unit tests run side by side: every vdev and e2e test runs a data plane's
 # busy-polling lcores and runs alone (is_parallel: false in tests/meson.build), so that
 # it measures the tester, not its neighbour.
@@ -68,19 +69,7 @@ begin "release tests"
 meson test -C build --suite unit --suite vdev --suite e2e --print-errorlogs --num-processes 2
 
 begin "sanitizer build"
-if [[ ! -f build-asan/build.ninja ]]; then
-  # Unity build: one translation unit per library (measured: 172 s instead of 253 s on 2 CPUs).
-  meson setup build-asan --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Dperf=disabled \
-    -Dunity=on >/dev/null
-fi
-# Only what the sanitized suites run (the executables): not the benchmarks, not the
-# header checks.
-ninja -C build-asan build.ninja >/dev/null
-ninja -C build-asan $(meson introspect build-asan --targets | python3 -c "
-import json, os, sys
-print(' '.join(os.path.relpath(t['filename'][0], 'build-asan') for t in json.load(sys.stdin)
-               if t['type'] == 'executable' and t['name'] != 'rx_accounting_bench'))") > build-asan/ninja.log \
-  || { grep -A12 -E "FAILED|error" build-asan/ninja.log | head -60; exit 1; }  # the compiler's words, in the CI log
+scripts/sanitizer-build.sh
 
 begin "fuzz"
 scripts/fuzz.sh 20

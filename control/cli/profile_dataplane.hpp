@@ -27,7 +27,7 @@ class ProfileDataplane {
   bool spawned() const noexcept { return spawned_ != nullptr; }
 
  private:
-  struct Spawned;
+  class Spawned;
   // Destroyed in reverse: the client, then the data plane, then its socket directory.
   std::string temp_dir_;
   std::unique_ptr<Spawned> spawned_;

@@ -298,7 +298,6 @@ count = 5000
   auto engine = dp::Engine::create(profile);
   ASSERT_TRUE(engine) << to_string(engine.error());
   dp::Engine& e = **engine;
-  std::atomic<bool> interrupt{false};
   for (int run = 0; run < 2; ++run) {
     ASSERT_TRUE(e.start());
     while (!e.tx_finished()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
