@@ -58,7 +58,7 @@ rx_port = "b"
 [rfc2544]
 frame_sizes = [64, 128, 256]
 trial_duration = "500ms"
-rest = "100ms"
+rest = "20ms"  # the limiter refills its 100-frame burst in 2.5 ms
 resolution = 0.1
 """
 

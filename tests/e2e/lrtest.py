@@ -236,12 +236,24 @@ class NetnsServiceCase(NetnsCase):
         return subprocess.run([linerate, "--socket", self.sock_path, *args], capture_output=True, text=True, timeout=60)
 
 
+class TimedResult(unittest.TextTestResult):
+    """Says how long each test took, under its verdict: where a suite's time goes."""
+
+    def startTest(self, test):
+        self._started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        self.stream.writeln("    took %.1f s" % (time.monotonic() - self._started))
+
+
 def main():
     global BINARY
     BINARY = sys.argv.pop(1)
     if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
         sys.modules["__main__"].LINERATE = sys.argv.pop(1)  # the CLI, for tests that use it
-    unittest.main(verbosity=2)
+    unittest.main(verbosity=2, testRunner=unittest.TextTestRunner(resultclass=TimedResult, verbosity=2))
 
 
 def write_pcap(path, frames):

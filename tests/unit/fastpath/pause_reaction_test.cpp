@@ -8,11 +8,12 @@
 #include <memory>
 
 #include "tests/support/mac_control_frames.hpp"
+#include "tests/support/virtual_tsc.hpp"
 
 namespace lr::fast {
 namespace {
 
-constexpr uint64_t kTscHz = 2'500'000'000;
+using test::kTscHz;
 constexpr uint64_t kSpeed = 40'000'000'000;
 constexpr uint64_t kQuantum = 32;  // cycles
 
