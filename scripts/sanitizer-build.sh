@@ -17,7 +17,7 @@ if [[ -z $compiler ]]; then
   echo "sanitizer-build: clang 16 is not installed (apt-get install clang-16 libclang-rt-16-dev)"; exit 1
 fi
 # A build-asan/ configured otherwise (g++, by an older checkout) is set up again.
-if [[ -f $dir/build.ninja ]] && ! grep -q 'clang++-16' "$dir/meson-info/intro-compilers.json" 2>/dev/null; then
+if [[ -f $dir/build.ninja ]] && ! grep -q 'clang++-16' "$dir/build.ninja"; then
   rm -rf "$dir"
 fi
 if [[ ! -f $dir/build.ninja ]]; then

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Sets the host up (scripts/setup.sh) and runs every test suite:
-#   unit, vdev, e2e          on the release build (build/)
+#   unit, vdev, e2e          on the release build (build/), but for the e2e tests of
+#                            suite e2e_sanitize, which run once, under the sanitizers
 #   fuzz                     six libFuzzer targets, 20 s each (ASan + UBSan): the
 #                            control socket's request parser, the module EEPROM decoders, the
 #                            profile loader, the flow pattern language, `linerate report` on
 #                            any JSON, a frame off the wire into the RX path
-#   unit, vdev, e2e_sanitize again under AddressSanitizer + UBSan (build-asan/, clang,
-#                            scripts/sanitizer-build.sh, which the fuzz targets share): the
-#                            e2e tests that run the CLI's and the control server's own code
+#   unit, vdev, e2e_sanitize under AddressSanitizer + UBSan (build-asan/, clang,
+#                            scripts/sanitizer-build.sh, which the fuzz targets share):
+#                            unit and vdev a second time; the e2e tests of e2e_sanitize run
+#                            the CLI's and the control server's own code, which the
+#                            sanitizers check and a release run would only repeat
 # Only the unit tests run side by side: every vdev and e2e test runs a data plane's
 # busy-polling lcores and runs alone (is_parallel: false in tests/meson.build), so that
 # it measures the tester, not its neighbour.
@@ -66,7 +69,7 @@ rm -f build/meson-logs/testlog.json build-asan/meson-logs/testlog.json
 scripts/setup.sh
 
 begin "release tests"
-meson test -C build --suite unit --suite vdev --suite e2e --print-errorlogs --num-processes 2
+meson test -C build --suite unit --suite vdev --suite e2e --no-suite e2e_sanitize --print-errorlogs --num-processes 2
 
 begin "sanitizer build"
 scripts/sanitizer-build.sh
