@@ -137,6 +137,7 @@ void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_
   json per_trial = json::array();
   unsigned invalid = 0;
   uint64_t lost = 0;
+  double offered_sum = 0;  // what the measured trials offered: the tester may fall short of the rate asked
   for (unsigned k = 0; k < trials && !ctl::stop_requested(); ++k) {
     // Latency is taken when a frame is read: a tester lcore held up for a millisecond reads
     // some frames that much late (the bridge-class devices in the tests add tens of us).
@@ -148,6 +149,7 @@ void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_
                                           : "invalid: " + trial.invalid_reason);
     if (trial.result.valid) {
       measured.push_back(trial.latency);
+      offered_sum += trial.result.offered_percent;
       json stats = latency_json(trial.latency.stats);
       stats["lost"] = trial.lost;
       per_trial.push_back(stats);
@@ -158,7 +160,9 @@ void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_
     if (k + 1 < trials) rest(p);
   }
   if (ctl::stop_requested()) return;
-  json result{{"frame_size", frame_size_json(size)}, {"rate_percent", rate_percent}, {"trials", measured.size()},
+  json result{{"frame_size", frame_size_json(size)}, {"rate_percent", rate_percent},
+              {"offered_percent", measured.empty() ? json() : json(offered_sum / static_cast<double>(measured.size()))},
+              {"trials", measured.size()},
               {"invalid_trials", invalid},         {"lost", lost},                 {"per_trial", per_trial},
               {"across_trials", latency_json(across_trials(measured))}};
   if (lost > 0)

@@ -80,6 +80,8 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
   } catch (const std::exception& error) {  // the table is a view: report.json holds everything
     std::fprintf(stderr, "linerate: the summary table could not be printed: %s\n", error.what());
   }
+  // Stopped by a signal: the results are partial, whatever the verdicts of what finished.
+  if (code == 0 && ctl::stop_signal() != 0) code = ctl::stopped_exit_code();
   if (code == 0 && suite.verdict_code) code = suite.verdict_code(session.report());
   if (ctl::stop_requested()) std::printf("(interrupted: the report holds every trial that finished)\n");
   std::printf("report: %s (and results.csv, report.html)\n", session.report_path().c_str());

@@ -216,14 +216,16 @@ Trial TrialRunner::run(const TrialSpec& spec) {
   // dropped during the trial, makes it invalid (the search repeats it once).
   // A trial never changes its rate, so each stream is held to its one target, by the
   // rule (and in the words) the data plane's own missed-target warning uses.
+  const api::RunReport run = api::run_report_from_json(trial.report);
+  const std::vector<api::LcoreStalls>& tester_lcores = run.lcores;
   for (const json& s : trial.report.value("streams", json::array())) {
     const double target = s.value("target_pps", json()).is_number() ? s["target_pps"].get<double>() : 0.0;
     const double sent = s.value("tx_pps_achieved", 0.0);
     if (spec.burst_frames == 0) {
       const double active_s = sent > 0 ? s.value("tx_packets", 0.0) / sent : 0.0;
       const double held = active_s > 0 ? s.value("paused_ns", 0.0) / 1e9 / active_s : 0.0;
-      if (std::string missed =
-              plan::missed_target(s.value("name", ""), target, sent, s.value("tx_queue_full", uint64_t{0}), held);
+      if (std::string missed = plan::missed_target(s.value("name", ""), target, sent,
+                                                   s.value("tx_queue_full", uint64_t{0}), held, tester_lcores, active_s);
           !missed.empty())
         trial.invalid_reason = std::move(missed);
       continue;
@@ -243,7 +245,7 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     for (const json& e : p.value("link_events", json::array()))
       if (!e.value("up", true) && e.value("at", "").substr(0, 19) >= started)
         trial.invalid_reason = fmt::format("port '{}' link went down during the trial", p.value("name", ""));
-  if (std::string held = held_up_by_host(api::run_report_from_json(trial.report), spec.stall_limit_us,
+  if (std::string held = held_up_by_host(run, spec.stall_limit_us,
                                            static_cast<double>(spec.duration_ns) / 1e9 + 0.001); !held.empty())
     trial.invalid_reason = std::move(held);
   if (trial.tx_packets == 0 && !trial.interrupted) trial.invalid_reason = "nothing was sent";

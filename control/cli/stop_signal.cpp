@@ -14,20 +14,31 @@ namespace lr::ctl {
 namespace {
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_stop(int) { g_stop.store(true); }
+std::atomic<int> g_signal{0};
+extern "C" void on_stop(int signal_number) {
+  int none = 0;
+  g_signal.compare_exchange_strong(none, signal_number);  // the first one is the one that asked
+  g_stop.store(true);
+}
 
 }  // namespace
 
 void catch_stop_signals() {
   g_stop.store(false);
+  g_signal.store(0);
   struct sigaction action {};
   action.sa_handler = on_stop;
+  action.sa_flags = SA_RESTART;
   ::sigaction(SIGINT, &action, nullptr);
   ::sigaction(SIGTERM, &action, nullptr);
   ::sigaction(SIGHUP, &action, nullptr);
 }
 
 bool stop_requested() noexcept { return g_stop.load(); }
+
+int stop_signal() noexcept { return g_signal.load(); }
+
+int stopped_exit_code() noexcept { return 128 + g_signal.load(); }
 
 void sleep_unless_stopped(double seconds) {
   using clock = std::chrono::steady_clock;

@@ -1,6 +1,9 @@
 #pragma once
 // Ctrl-C (and SIGTERM, SIGHUP) as a request to stop, for the commands that poll until
 // then: they restore the terminal and print or write what they have before exiting.
+// A signal is the same request wherever it lands: a call to the data plane that it
+// interrupts is resumed (SA_RESTART), so `kill -INT` mid-call is not taken for a data
+// plane that hung up.
 
 namespace lr::ctl {
 
@@ -8,6 +11,14 @@ namespace lr::ctl {
 void catch_stop_signals();
 
 bool stop_requested() noexcept;
+
+/// The signal that asked to stop, or 0 (none, or `q` in a full-screen view).
+int stop_signal() noexcept;
+
+/// The exit code of a command that a signal stopped before its end, with partial
+/// results written: 128 + the signal, as a shell reports a process the signal ended
+/// (130 for Ctrl-C, 143 for SIGTERM). Distinct from every verdict.
+int stopped_exit_code() noexcept;
 
 /// Sleeps up to `seconds`, waking early on a stop request.
 void sleep_unless_stopped(double seconds);

@@ -234,9 +234,14 @@ void print_verdicts(const json& report) {
   for (const json& p : report.value("ports", json::array())) {
     const json m = p.value("module", json());
     size_t skipped = 0;
+    const size_t criteria = p.value("criteria", json::array()).size();
     for (const json& c : p.value("criteria", json::array())) skipped += c.value("verdict", "") == "SKIPPED";
     const std::string coverage =
-        skipped == 0 ? "" : fmt::format(" with {} of {} criteria SKIPPED (see why below)", skipped, p.value("criteria", json::array()).size());
+        p.value("verdict", "") == "INCOMPLETE"
+            ? fmt::format(": not qualified, {} not measured ({} of {} criteria SKIPPED, see why below)",
+                          fmt::join(p.value("unmeasured", std::vector<std::string>{}), ", "), skipped, criteria)
+        : skipped == 0 ? ""
+                       : fmt::format(" with {} of {} criteria SKIPPED (see why below)", skipped, criteria);
     std::printf("\nport %s: %s%s%s\n", p.value("port", "").c_str(), p.value("verdict", "").c_str(), coverage.c_str(),
                 m.is_object() ? fmt::format("  ({} {} s/n {})", m.value("vendor", ""), m.value("part", ""),
                                             m.value("serial", "")).c_str()
@@ -420,9 +425,14 @@ int run_optics_qualify(const QualifyOptions& options) {
   std::printf("report: %s (and summary.csv, report.html)\n", report.path("report.json").c_str());
   std::fflush(stdout);  // before the data plane's own lines at its exit
   if (code != 0) return code;
-  for (const json& p : report.json_().value("ports", json::array()))
-    if (p.value("verdict", "") == "FAIL") return 3;
-  return 0;
+  // Stopped by a signal: the verdicts cover a part of the asked duration.
+  if (ctl::stop_signal() != 0) return ctl::stopped_exit_code();
+  int verdicts = 0;
+  for (const json& p : report.json_().value("ports", json::array())) {
+    if (p.value("verdict", "") == "FAIL") return kExitFailed;
+    if (p.value("verdict", "") == "INCOMPLETE") verdicts = kExitIncomplete;
+  }
+  return verdicts;
 }
 
 }  // namespace lr::optics

@@ -20,8 +20,12 @@ struct QualifyOptions {
   bool adopt_ports = false;
 };
 
-/// Returns the exit code: 0 every port passed (WARN included), 3 a port failed, 1 the
-/// data plane refused or went away, 2 a bad profile or argument, 4 the report directory.
+constexpr int kExitFailed = 3;      ///< a port failed a criterion
+constexpr int kExitIncomplete = 6;  ///< none failed, but a port is INCOMPLETE: not qualified
+
+/// Returns the exit code: 0 every port passed (WARN included), kExitFailed, kExitIncomplete,
+/// 1 the data plane refused or went away, 2 a bad profile or argument, 4 the report
+/// directory, 128 + N stopped by signal N before the end.
 int run_optics_qualify(const QualifyOptions& options);
 
 }  // namespace lr::optics

@@ -58,6 +58,7 @@ json port_result_json(const PortEvidence& e, const PortVerdict& v) {
   for (const LinkDrop& d : e.link_drops) drops.push_back({{"t_s", d.t_s}, {"at", d.at}, {"seen_by", d.seen_by}});
   return {{"port", e.port},
           {"verdict", verdict_name(v.verdict)},
+          {"unmeasured", v.unmeasured},
           {"module", module_json(e)},
           {"module_error", e.module_error},
           {"thresholds", thresholds_json(e)},

@@ -289,6 +289,7 @@ const char* verdict_name(Verdict verdict) {
     case Verdict::kWarn: return "WARN";
     case Verdict::kFail: return "FAIL";
     case Verdict::kSkipped: return "SKIPPED";
+    case Verdict::kIncomplete: return "INCOMPLETE";
   }
   return "?";
 }
@@ -320,10 +321,17 @@ PortVerdict judge_port(const PortEvidence& e, const profile::QualifyCfg& cfg) {
                   uncorrectable_criterion(e), ber_criterion(e, cfg, out.bits), confidence_criterion(e, cfg, out.bits),
                   loss_criterion(e),         load_criterion(e, cfg),          crc_criterion(e),                link_stability_criterion(e),
                   thresholds_criterion(e),   drift_criterion(e, cfg),         rules_of_thumb_criterion(e)};
+  // Without FEC there are no uncorrectable blocks to count: the pre-FEC BER carries the errors.
+  const auto essential = [&](const std::string& name) {
+    return name == "module" || name == "fec_mode" || name == "pre_fec_ber" || name == "ber_confidence" ||
+           (name == "fec_uncorrectable" && e.fec_active != "off");
+  };
   for (const Criterion& c : out.criteria) {
     if (c.verdict == Verdict::kFail) out.verdict = Verdict::kFail;
     else if (c.verdict == Verdict::kWarn && out.verdict == Verdict::kPass) out.verdict = Verdict::kWarn;
+    if (c.verdict == Verdict::kSkipped && essential(c.name)) out.unmeasured.push_back(c.name);
   }
+  if (out.verdict != Verdict::kFail && !out.unmeasured.empty()) out.verdict = Verdict::kIncomplete;
   return out;
 }
 

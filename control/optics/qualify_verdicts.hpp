@@ -14,8 +14,11 @@
 
 namespace lr::optics {
 
-enum class Verdict { kPass, kWarn, kFail, kSkipped };
-const char* verdict_name(Verdict verdict);  ///< "PASS", "WARN", "FAIL", "SKIPPED"
+/// A port is INCOMPLETE, not qualified, when a criterion qualification rests on (the
+/// module, the FEC mode asked for, the error counts: uncorrectable blocks, pre-FEC BER and
+/// its confidence) was SKIPPED: what was measured passed, but that proves too little.
+enum class Verdict { kPass, kWarn, kFail, kSkipped, kIncomplete };
+const char* verdict_name(Verdict verdict);  ///< "PASS", "WARN", "FAIL", "SKIPPED", "INCOMPLETE"
 
 struct Criterion {
   std::string name;      ///< "fec_uncorrectable", "pre_fec_ber", ...
@@ -57,7 +60,10 @@ struct PortEvidence {
 
 struct PortVerdict {
   std::vector<Criterion> criteria;
-  Verdict verdict = Verdict::kPass;  ///< the worst of PASS / WARN / FAIL (SKIPPED does not count)
+  /// FAIL if a criterion failed; else INCOMPLETE if one qualification rests on was
+  /// SKIPPED (`unmeasured` names them); else the worse of WARN and PASS.
+  Verdict verdict = Verdict::kPass;
+  std::vector<std::string> unmeasured;
   double bits = 0;                   ///< line bits over the time the link was up
   double seconds_up = 0;
 };

@@ -69,7 +69,7 @@ std::string bench_csv(const json& report) {
     }
   for (const json& r : report.value("latency", json::array())) {
     json values{{"row", "result"}, {"test", "latency"}, {"frame_size", r.at("frame_size")},
-                {"rate_percent", r.value("rate_percent", json())}};
+                {"rate_percent", r.value("rate_percent", json())}, {"offered_percent", r.value("offered_percent", json())}};
     add_latency(values, r.value("across_trials", json::object()));
     row(out, values);
   }

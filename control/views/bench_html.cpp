@@ -28,7 +28,8 @@ std::string rate_section(const json& report, const std::vector<std::pair<std::st
     std::vector<std::vector<std::string>> rows;
     data += "$" + key + " << EOD\n";
     for (const json& r : results) {
-      rows.push_back({escape(frame_size_text(r.at("frame_size"))), number(r.value("percent_line_rate", json()), "{:.4f}"),
+      rows.push_back({escape(frame_size_text(r.at("frame_size"))), number(r.value("rate_percent", json()), "{:.4f}"),
+                      number(r.value("percent_line_rate", json()), "{:.4f}"),
                       number(r.value("pps", json()).is_number() ? json(r.at("pps").get<double>() / 1e6) : json(), "{:.6f}"),
                       number(r.value("l1_bps", json()).is_number() ? json(r.at("l1_bps").get<double>() / 1e9) : json(), "{:.6f}"),
                       number(r.value("l2_bps", json()).is_number() ? json(r.at("l2_bps").get<double>() / 1e9) : json(), "{:.6f}"),
@@ -39,7 +40,9 @@ std::string rate_section(const json& report, const std::vector<std::pair<std::st
     }
     data += "EOD\n";
     out += "<h2>" + escape(title) + "</h2>\n" +
-           table({"frame size (B)", "% of line rate", "Mpps", "L1 Gbit/s", "L2 Gbit/s", "limited by"}, rows);
+           table({"frame size (B)", "asked (% of line)", "offered (% of line)", "Mpps offered", "L1 Gbit/s", "L2 Gbit/s",
+                  "limited by"},
+                 rows);
     // Bars for the share of line rate (side by side when NDR and PDR share the chart),
     // points and a line for Mpps.
     const double shift = lists.size() > 1 ? (key == lists.front().first ? -0.15 : 0.15) : 0.0;
@@ -65,7 +68,8 @@ std::string latency_section(const json& report) {
     const json& a = r.value("across_trials", json::object());
     const auto us = [&](const char* key) { return a.value(key, json()).is_number() ? a[key].get<double>() / 1e3 : 0.0; };
     rows.push_back({escape(frame_size_text(r.at("frame_size"))), number(r.value("rate_percent", json()), "{:.4f}"),
-                    number(r.value("trials", json())), number(a.value("samples", json())),
+                    number(r.value("offered_percent", json()), "{:.4f}"), number(r.value("trials", json())),
+                    number(a.value("samples", json())),
                     fmt::format("{:.3f}", us("min")), fmt::format("{:.3f}", us("mean")), fmt::format("{:.3f}", us("p50")),
                     fmt::format("{:.3f}", us("p99")), fmt::format("{:.3f}", us("p999")), fmt::format("{:.3f}", us("max")),
                     fmt::format("{:.3f}", us("jitter"))});
@@ -74,7 +78,7 @@ std::string latency_section(const json& report) {
   }
   data += "EOD\n";
   return "<h2>Latency (RFC 2544 §26.2, at each size's throughput)</h2>\n" +
-         table({"frame size (B)", "load (% of line)", "trials", "frames", "min µs", "mean µs", "p50 µs", "p99 µs",
+         table({"frame size (B)", "asked (% of line)", "offered (% of line)", "trials", "frames", "min µs", "mean µs", "p50 µs", "p99 µs",
                 "p99.9 µs", "max µs", "jitter µs"},
                rows) +
          "<p class=\"note\">Across all trials: min and max exact, mean weighted by frames, percentiles from the trials' "
@@ -194,7 +198,8 @@ std::string bench_html(const json& report) {
     layout += escape(fmt::format("{}: {} → {}; ", s.value("stream", ""), s.value("tx_port", ""), s.value("rx_port", "")));
   about.push_back({"layout", layout});
   out += table({"", ""}, about);
-  out += "<p class=\"note\">Loads are shares of each stream's port line rate; the offered load is what TX measurably "
+  out += "<p class=\"note\">Loads are shares of each stream's port line rate: asked is the rate the search chose "
+         "(latency is measured at the throughput's asked rate, RFC 2544 §26.2), offered is what TX measurably "
          "sent, counted after each trial's drain, so loss is exact. A trial the tester itself could not drive is "
          "marked invalid and never counted as the device's loss.</p>\n";
   if (suite == "ndr") out += rate_section(report, {{"ndr", "NDR (no-drop rate)"}, {"pdr", "PDR (partial-drop rate)"}});

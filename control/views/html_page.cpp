@@ -52,7 +52,7 @@ std::string page_start(const std::string& title) {
 table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #bbb;padding:0.2em 0.6em;text-align:right}
 th{background:#eee}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em}.missing{color:#a00}
 figure{margin:1em 0}figcaption{font-size:0.9em;color:#555}.note{color:#555;font-size:0.9em}
-.PASS{background:#dfd}.WARN{background:#ffd}.FAIL{background:#fdd}.SKIPPED{background:#eee})";
+.PASS{background:#dfd}.WARN{background:#ffd}.FAIL{background:#fdd}.SKIPPED{background:#eee}.INCOMPLETE{background:#fdb})";
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + escape(title) + "</title><style>" +
          kStyle + "</style></head><body>\n";
 }

@@ -1,6 +1,7 @@
 #include "control/views/qualify_html.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <functional>
@@ -87,6 +88,11 @@ std::string port_section(const json& port, size_t index) {
   const std::string verdict = port.value("verdict", "");
   std::string out = "<h2 id=\"port-" + escape(name) + "\">Port " + escape(name) + ": <span class=\"" + escape(verdict) +
                     "\">" + escape(verdict) + "</span></h2>\n";
+  if (verdict == "INCOMPLETE")
+    out += "<p class=\"missing\">Not qualified: " +
+           escape(fmt::format("{}", fmt::join(port.value("unmeasured", std::vector<std::string>{}), ", "))) +
+           " not measured. What was measured passed, but a port is qualified only on its module and its error "
+           "counts.</p>\n";
   const json module = port.value("module", json());
   const std::string module_missing = port.value("module_error", "no module");
   if (module.is_object())
@@ -160,26 +166,27 @@ std::string qualify_summary_csv(const json& report) {
     return out + "\"";
   };
   std::string out = "vendor,part,revision,serial,port,verdict,pre_fec_ber,fec_uncorrectable,frames_lost,crc_errors,"
-                    "link_drops,ber_confidence,not_passed,report_started_at\n";
+                    "link_drops,ber_confidence,not_passed,skipped,report_started_at\n";
   for (const json& p : report.value("ports", json::array())) {
     const json m = p.value("module", json());
     const auto field = [&](const char* key) { return m.is_object() ? m.value(key, "") : std::string(); };
     std::map<std::string, json> values;
-    std::string not_passed;
+    std::string not_passed, skipped;
     for (const json& c : p.value("criteria", json::array())) {
       values[c.value("name", "")] = c.value("value", json());
       const std::string v = c.value("verdict", "");
       if (v == "FAIL" || v == "WARN") not_passed += (not_passed.empty() ? "" : " ") + c.value("name", "") + ":" + v;
+      if (v == "SKIPPED") skipped += (skipped.empty() ? "" : " ") + c.value("name", "");
     }
     const auto value = [&](const char* name) {
       const auto it = values.find(name);
       return it == values.end() || !it->second.is_number() ? std::string() : fmt::format("{:.6g}", it->second.get<double>());
     };
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", text(field("vendor")), text(field("part")),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", text(field("vendor")), text(field("part")),
                        text(field("revision")), text(field("serial")), text(p.value("port", "")),
                        p.value("verdict", ""), value("pre_fec_ber"), value("fec_uncorrectable"), value("frame_loss"),
                        value("crc_errors"), value("link_stability"), value("ber_confidence"), text(not_passed),
-                       report.value("started_at", ""));
+                       text(skipped), report.value("started_at", ""));
   }
   return out;
 }

@@ -470,7 +470,8 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     const double active_s = static_cast<double>(r.tx_packets) / r.tx_pps_achieved;
     const double target = plan::mean_target_pps(r.rate_changes, active_s);
     const double held = static_cast<double>(r.paused_ns.value_or(0)) / 1e9 / active_s;
-    if (std::string missed = plan::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full, held);
+    if (std::string missed =
+            plan::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full, held, report.lcores, active_s);
         !missed.empty())
       report.warnings.push_back(std::move(missed));
   }

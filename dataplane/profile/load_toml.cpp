@@ -1194,6 +1194,12 @@ void validate_lossless(const Profile& profile, const LosslessCfg& cfg) {
   const auto fail = [&](std::string_view key, const std::string& why) {
     throw ConfigError(profile.path, cfg.loc_of(key), fmt::format("lossless.{}", key), why);
   };
+  // Without a timeline the cases see no silence and no reaction time, and the device
+  // would fail for the tester's blindness.
+  if (profile.run.timeline_bin_ns == 0)
+    throw ConfigError(profile.path, cfg.loc_of("cases"), "run.timeline",
+                      "the lossless plan reads pauses, silences and reaction times from the receiver's rate "
+                      "timeline: add `timeline = \"10us\"` to [run]");
   const PortCfg* receiver = profile.find_port(cfg.receiver);
   if (receiver == nullptr) fail("receiver", fmt::format("no [[port]] is named '{}'", cfg.receiver));
   if (receiver->speed_bps == 0)

@@ -6,6 +6,7 @@ background unchanged, read from report.json."""
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -217,6 +218,22 @@ class LosslessPlan(lrtest.DataplaneCase):
             self.assertEqual(c["checks"], [])
             self.assertRegex(proc.stdout, r"(?m)^%s +SKIPPED +the tester cannot run it here" % name)
         self.assertEqual(proc.returncode, 3)
+
+    def test_a_plan_without_a_timeline_is_refused_before_traffic(self):
+        # Without [run] timeline the cases see no pause and no silence: every timing case would
+        # fail the device for the tester's blindness. Refused at once, at the key, exit 2.
+        with open(PLAN) as f:
+            text = f.read()
+        self.assertIn('\ntimeline = "10us"', text)
+        profile = self.write_profile(re.sub(r'\ntimeline = "10us"[^\n]*', "", text))
+        out = os.path.join(self.dir, "out")
+        proc = subprocess.run([sys.modules["__main__"].LINERATE, "bench", "lossless", profile, "--report-dir", out],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertRegex(proc.stderr, r"\.toml:\d+:\d+: key 'run.timeline': the lossless plan reads pauses, silences "
+                                      r"and reaction times from the receiver's rate timeline: add `timeline = \"10us\"` "
+                                      r"to \[run\]")
+        self.assertFalse(os.path.exists(os.path.join(out, "report.json")))  # no traffic, no report
 
     def test_a_mis_set_ecn_curve_fails_the_ecn_case(self):
         proc, report, cases = self.plan(["ecn"], ecn='{ kmin = "200KB", kmax = "400KB", pmax = 0.1 }')

@@ -179,6 +179,9 @@ back_to_back_duration = "20ms"
         if trials:
             across = latency["across_trials"]
             self.assertEqual(across["samples"], sum(t["latency_ns"]["samples"] for t in trials))
+            # Asked and offered, each named: the tester may offer a little less than it asked.
+            self.assertAlmostEqual(latency["offered_percent"], sum(t["offered_percent"] for t in trials) / len(trials),
+                                   places=9)
             self.assertEqual(across["min"], min(t["latency_ns"]["min"] for t in trials))
             self.assertEqual(across["max"], max(t["latency_ns"]["max"] for t in trials))
             self.assertGreater(across["samples"], 0.9 * len(trials) * LIMIT_PPS * TRIAL_S)
@@ -216,9 +219,10 @@ back_to_back_duration = "20ms"
         rows = benchreport.check_report_dir(self, out_dir)
         self.assertEqual([float(r["offered_percent"]) for r in rows if r["test"] == "frame_loss" and r["row"] == "result"],
                          [p["offered_percent"] for p in points])
-        benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
-                                          ["chart-throughput", "chart-latency", "chart-frame-loss",
-                                           "chart-back-to-back", "chart-trials-0"])
+        dom = benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
+                                                ["chart-throughput", "chart-latency", "chart-frame-loss",
+                                                 "chart-back-to-back", "chart-trials-0"])
+        self.assertEqual(dom.count("<th>asked (% of line)</th><th>offered (% of line)</th>"), 2, "throughput, latency")
 
     def test_ndr_and_pdr_in_one_search(self):
         """Above the limiter's rate the loss grows with the excess: the NDR is the rate
@@ -261,7 +265,7 @@ back_to_back_duration = "20ms"
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
         self.assertLess(time.monotonic() - started, 10, "the trial stops at once")
-        self.assertEqual(proc.returncode, 0, out + err)
+        self.assertEqual(proc.returncode, 128 + signal.SIGINT, out + err)  # partial results, not a verdict
         with open(os.path.join(out_dir, "report.json")) as f:
             report = json.load(f)
         self.assertTrue(report["interrupted"])
@@ -273,6 +277,32 @@ back_to_back_duration = "20ms"
         self.assertEqual(trial["tx_packets"] - trial["lost"], trial["rx_packets"])  # drained, then counted
         self.assertIn("(interrupted: the report holds every trial that finished)", out)
         self.assertTrue(os.path.exists(os.path.join(out_dir, "report.html")))
+
+    def test_a_signal_during_a_call_to_the_data_plane_stops_the_suite_as_ctrl_c_does(self):
+        """`kill -INT` (what `timeout` and CI jobs send) lands while the CLI waits for the data
+        plane's answer to traffic.stop, which holds through a 1.5 s drain: the call goes on, the
+        trial is drained and counted, and the suite stops as at Ctrl-C, never as a data plane
+        that hung up."""
+        out_dir = os.path.join(self.dir, "signalled")
+        proc = self.start_bench("rfc2544", PROFILE.replace('trial_duration = "500ms"', 'trial_duration = "100ms"').replace(
+            'drain = "200ms"', 'drain = "1500ms"').replace("frame_sizes = [64, 128, 256]", "frame_sizes = [64]\nlearning_frames = 0"),
+            out_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.wait_for_report_dir(proc, out_dir)
+        time.sleep(0.8)  # the first trial sent for 100 ms and is draining
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 128 + signal.SIGINT, out + err)
+        self.assertNotIn("hung up", err)
+        with open(os.path.join(out_dir, "report.json")) as f:
+            report = json.load(f)
+        self.assertNotIn("stopped_by", report)
+        self.assertTrue(report["interrupted"])
+        self.assertEqual(len(report["trials"]), 1)
+        trial = report["trials"][0]
+        self.assertFalse(trial["interrupted"], trial)  # it had sent all it was to send
+        self.assertGreater(trial["tx_packets"], 0)
+        self.assertEqual(trial["tx_packets"] - trial["lost"], trial["rx_packets"])
+        self.assertIn("(interrupted: the report holds every trial that finished)", out)
 
     def test_a_data_plane_that_goes_away_ends_the_suite_with_what_was_measured(self):
         out_dir = os.path.join(self.dir, "gone")

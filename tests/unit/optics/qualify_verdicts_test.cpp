@@ -151,6 +151,8 @@ TEST_F(QualifyReplay, WithoutFecOneBitErrorPassesTheLimitButNotTheClaim) {
   EXPECT_EQ(claim.verdict, Verdict::kFail);  // 1 - e^-3 (1 + 3) = 80 %
   EXPECT_NEAR(*claim.value, 1 - std::exp(-3.0) * 4, 1e-9);
   EXPECT_EQ(criterion(v, "fec_uncorrectable").verdict, Verdict::kSkipped);
+  EXPECT_TRUE(v.unmeasured.empty());  // without FEC, the pre-FEC BER carries the errors
+  EXPECT_EQ(v.verdict, Verdict::kFail);
 }
 
 TEST_F(QualifyReplay, RxPowerDriftingTwoDecibelsFails) {
@@ -248,6 +250,14 @@ TEST_F(QualifyReplay, WhatThePortCannotSayIsSkippedWithTheReasonNeverPassed) {
   }
   EXPECT_NE(criterion(v, "module").note.find("not supported by veth"), std::string::npos);
   EXPECT_EQ(criterion(v, "fec_uncorrectable").note, "the driver has no uncorrectable-block counter");
+  // Nothing failed, and nothing qualification rests on was measured: not a PASS.
+  EXPECT_EQ(v.verdict, Verdict::kIncomplete);
+  EXPECT_EQ(v.unmeasured,
+            (std::vector<std::string>{"module", "fec_mode", "fec_uncorrectable", "pre_fec_ber", "ber_confidence"}));
+  EXPECT_STREQ(verdict_name(v.verdict), "INCOMPLETE");
+  // A failure is a failure, whatever else is missing.
+  bare.link_drops.push_back({.t_s = 1.5, .at = "", .seen_by = "link poll"});
+  EXPECT_EQ(judge_port(bare, cfg).verdict, Verdict::kFail);
 }
 
 TEST_F(QualifyReplay, AModuleWithoutDiagnosticsOrThresholdsIsSkippedNotPassed) {
@@ -262,6 +272,8 @@ TEST_F(QualifyReplay, AModuleWithoutDiagnosticsOrThresholdsIsSkippedNotPassed) {
   for (const char* name : {"module_thresholds", "power_drift", "field_rules"}) EXPECT_EQ(criterion(v, name).verdict, Verdict::kSkipped) << name;
   EXPECT_EQ(criterion(v, "module_thresholds").note, "the module has no diagnostics (DDM)");
   EXPECT_EQ(criterion(v, "module").verdict, Verdict::kPass);
+  EXPECT_TRUE(v.unmeasured.empty());  // a module without DDM is qualified on its error counts
+  EXPECT_NE(v.verdict, Verdict::kIncomplete);
 }
 
 TEST(BerClaim, BitsAndConfidence) {

@@ -96,6 +96,23 @@ TEST(MissedTarget, AStreamHalfAPercentShortIsNamedWithTheCause) {
             "full: the sending lcore could not keep up)");
 }
 
+// Short with room in the TX queue: the host is named when a tester lcore's stalls explain
+// it, with the stall; the lcore's speed when they do not.
+TEST(MissedTarget, TheHostIsNamedWhenItsStallsExplainTheShortfall) {
+  // 1 s at 40 kpps that sent 3.6 % short: 36 ms of silence would cost as many frames.
+  api::LcoreStalls held{.lcore = 1, .stalls = 3, .longest_stall_us = 19'300, .stalled_us = 19'800,
+                        .longest_stalls = {{.from_s = 0.4120, .us = 19'300}, {.from_s = 0.1, .us = 300}}};
+  EXPECT_EQ(missed_target("a-to-b", 40'000, 38'560, 0, 0, {held}, 1.0),
+            "stream 'a-to-b' sent 0.038560 Mpps, 3.60 % below its target of 0.040000 Mpps (0 frames found the TX queue "
+            "full: the host held tester lcore 1 up 19800 us in all, the longest 19300 us at 0.4120 s: the host, not the "
+            "lcore's speed)");
+  // 2 ms of stalls cannot explain 36 ms worth of frames.
+  held.stalled_us = 2'000;
+  EXPECT_EQ(missed_target("a-to-b", 40'000, 38'560, 0, 0, {held}, 1.0),
+            "stream 'a-to-b' sent 0.038560 Mpps, 3.60 % below its target of 0.040000 Mpps (0 frames found the TX queue "
+            "full: the sending lcore could not keep up (the host held no tester lcore up for more than 2000 us in all))");
+}
+
 // Held by PFC (pfc_honour) 10 % of its time: 0.9 of the target is what it could send.
 TEST(MissedTarget, TimeHeldByPfcIsNotTheTestersShortfall) {
   EXPECT_EQ(missed_target("roce", 1e6, 0.9e6, 0, 0.10), "");

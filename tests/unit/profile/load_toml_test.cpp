@@ -405,6 +405,7 @@ tx_port = "a"
 rx_port = "r"
 vlan = { id = 100, pcp = 3 }
 )";
+  const std::string timeline = "[run]\ntimeline = \"10us\"\n";  // last: the keys' lines stay put
   const Profile p = load(ports + R"([lossless]
 senders = ["a"]
 receiver = "r"
@@ -417,7 +418,7 @@ ecn = { kmin = "50KB", kmax = "250KB", pmax = 0.5 }
 watchdog = { detect = "200ms", restore = "100ms", action = "forward", tolerance = "20ms" }
 headroom = "3MB"
 headroom_delays = ["8ms", "2ms"]
-)");
+)" + timeline);
   ASSERT_TRUE(p.lossless);
   const LosslessCfg& c = *p.lossless;
   EXPECT_EQ(c.senders, std::vector<std::string>{"a"});
@@ -437,8 +438,12 @@ headroom_delays = ["8ms", "2ms"]
   EXPECT_EQ(c.headroom_delays_ns, (std::vector<uint64_t>{2'000'000, 8'000'000}));  // ascending
   EXPECT_NO_THROW(validate_bench_sections(p));
 
-  const auto refused = bench_refusal;
+  const auto refused = [&](const std::string& text) { return bench_refusal(text + timeline); };
   const std::string plan = "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [0]\n";
+  // Without a timeline the cases could not see a pause: refused before traffic, not failed.
+  EXPECT_EQ(bench_refusal(ports + plan),
+            "test.toml:16:1: key 'run.timeline': the lossless plan reads pauses, silences and reaction times from the "
+            "receiver's rate timeline: add `timeline = \"10us\"` to [run]");
   EXPECT_EQ(refused(ports + plan + "cases = [\"pfc_storm\"]\n"),
             "test.toml:21:9: key 'lossless.cases': 'pfc_storm' is not a case: pfc_pause, lossy_not_paused, "
             "global_pause, response_time, quanta_sweep, headroom, incast, watchdog or ecn");
