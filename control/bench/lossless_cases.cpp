@@ -299,6 +299,27 @@ std::optional<std::pair<api::Stall, Window>> stall_in_windows(const std::vector<
   return std::nullopt;
 }
 
+// Where the device holds the storm's pause, and the longest stall of it that pause
+// survives: the pause each refresh sets, less the time to the next refresh. A switch held
+// up longer than that lets frames through the storm by the host's doing.
+struct PauseHeld {
+  double from_s = 0;
+  double to_s = 0;
+  double stall_limit_us = 0;
+};
+
+std::optional<PauseHeld> pause_held(const json& report, double pause_s) {
+  const json& storm = stream_of(report, "storm");
+  const std::vector<uint64_t> tx = bins_of(storm, "tx");
+  const double bin = bin_s_of(storm);
+  const std::optional<BinSpan> sent = bins_with_frames(tx);
+  const auto frames = storm.value("tx_packets", uint64_t{0});
+  if (!sent || bin <= 0 || frames < 2) return std::nullopt;
+  const double first_s = static_cast<double>(sent->first) * bin, last_s = static_cast<double>(sent->last + 1) * bin;
+  const double refresh_s = (last_s - first_s) / static_cast<double>(frames - 1);
+  return PauseHeld{first_s, last_s + pause_s, us(std::max(0.0, pause_s - refresh_s))};
+}
+
 // Why a run says nothing about the device, or "": a storm lapsed (the tester's refreshes
 // further apart than the pause they hold), the tester's lcores held up by the host where
 // the case measures (`windows`), or linerate's own switch, the device here, held up there
@@ -349,6 +370,13 @@ std::string invalid_reason(const Plan& p, const json& report, const Windows& win
                            "'{}' lost {:.0f} us of sending: no hardware switch stops, so the run says nothing of the "
                            "device", name, port.value("name", ""), lost);
     const std::vector<api::Stall> stalls = api::switch_report_from_json(sw).longest_stalls;
+    if (const std::optional<PauseHeld> hold = pause_held(report, pause_s))
+      for (const api::Stall& stall : stalls)
+        if (api::stall_overlaps(stall, hold->from_s, hold->to_s, hold->stall_limit_us))
+          return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us at {:.4f} s, "
+                             "during the storm and longer than the {:.0f} us of pause its last refresh left: the pause "
+                             "lapsed by the host's doing (its lcore shares a CPU), so the run says nothing of the device",
+                             name, stall.us, stall.from_s, hold->stall_limit_us);
     if (const auto held = stall_in_windows(stalls, windows))
       return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us at "
                          "{:.4f} s, where the case measures ({:.4f}-{:.4f} s; its lcore shares a CPU): no hardware "
