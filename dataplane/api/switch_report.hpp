@@ -46,7 +46,8 @@ struct SwitchPortReport {
   uint64_t shape_bps = 0;         ///< what it sends at most (the speed when not shaped)
   uint64_t rx_frames = 0;         ///< every frame it received, MAC Control included
   uint64_t rx_mac_control = 0;    ///< PFC and PAUSE frames received (consumed, not forwarded)
-  double pause_first_s = -1;      ///< the first PFC / PAUSE frame's arrival, since the run started (-1: none)
+  double pause_first_s = -1;      ///< the first PFC / PAUSE frame's arrival, since the run started (-1: none;
+                                  ///< a few us below 0 when the switch's CPU reads the TSC behind the sender's)
   double pause_last_s = -1;
   uint64_t rx_unroutable = 0;     ///< dropped: no forwarding entry for the ingress port
   uint64_t rx_flooded = 0;        ///< learning: sent to every other port (unknown or group destination)

@@ -36,8 +36,13 @@ void release_held(sw::SwitchPortIo& io) {
   io.n_staged = io.next_staged = 0;
 }
 
+// Signed: on a VM the switch's CPU may read the TSC tens of us behind the sender's, and a
+// frame sent at the start then arrives "before" it. Clamped to 0, such a time would move
+// every interval measured from it (the watchdog's detection looked 51 us early).
 double tsc_to_s(uint64_t tsc, uint64_t start, uint64_t hz) {
-  return tsc == 0 ? -1 : static_cast<double>(tsc - std::min(tsc, start)) / static_cast<double>(hz);
+  if (tsc == 0) return -1;
+  return tsc >= start ? static_cast<double>(tsc - start) / static_cast<double>(hz)
+                      : -static_cast<double>(start - tsc) / static_cast<double>(hz);
 }
 
 }  // namespace

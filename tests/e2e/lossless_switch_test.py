@@ -271,7 +271,8 @@ duration = "300ms"
         # at most the switch's longest stall (the VM took its CPU).
         late_s = switch["longest_stall_us"] * 1e-6 + 0.001
         first, last = ports["dut-r"]["pause_first_s"], ports["dut-r"]["pause_last_s"]
-        self.assertGreaterEqual(first, 0)
+        # At the start: the switch's vCPU may read the TSC up to tens of us behind the sender's.
+        self.assertGreater(first, -0.001)
         self.assertGreater(last, 0.29)
         self.assertGreaterEqual(queue["storm_detected_s"], first + 0.020)
         self.assertLess(queue["storm_detected_s"], first + 0.020 + late_s)
