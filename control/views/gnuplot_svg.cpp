@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -33,6 +34,10 @@ Svg gnuplot_svg(const std::string& script, int width, int height) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       std::ifstream in(errors);
       std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      // gnuplot names its script: the temporary file's random name would make a page rebuilt
+      // from the same report.json differ, so it is named for what it is.
+      for (size_t at = message.find(path); at != std::string::npos; at = message.find(path, at))
+        message.replace(at, std::strlen(path), "chart"), at += 5;
       result.error = WIFEXITED(status) && WEXITSTATUS(status) == 127
                          ? "gnuplot is not installed (Debian: apt install gnuplot-nox)"
                          : "gnuplot failed: " + message;
