@@ -362,6 +362,7 @@ std::string invalid_reason(const Plan& p, const json& report, const Windows& win
                          "nothing of the device", lcore.lcore, held->first.us, held->first.from_s, held->second.from_s,
                          held->second.to_s);
   }
+  const std::optional<PauseHeld> hold = pause_held(report, pause_s);
   for (const json& sw : report.value("switches", json::array())) {
     const std::string name = sw.value("name", "");
     for (const json& port : sw.value("ports", json::array()))
@@ -370,7 +371,7 @@ std::string invalid_reason(const Plan& p, const json& report, const Windows& win
                            "'{}' lost {:.0f} us of sending: no hardware switch stops, so the run says nothing of the "
                            "device", name, port.value("name", ""), lost);
     const std::vector<api::Stall> stalls = api::switch_report_from_json(sw).longest_stalls;
-    if (const std::optional<PauseHeld> hold = pause_held(report, pause_s))
+    if (hold)
       for (const api::Stall& stall : stalls)
         if (api::stall_overlaps(stall, hold->from_s, hold->to_s, hold->stall_limit_us))
           return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us at {:.4f} s, "

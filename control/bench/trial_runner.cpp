@@ -217,7 +217,6 @@ Trial TrialRunner::run(const TrialSpec& spec) {
   // A trial never changes its rate, so each stream is held to its one target, by the
   // rule (and in the words) the data plane's own missed-target warning uses.
   const api::RunReport run = api::run_report_from_json(trial.report);
-  const std::vector<api::LcoreStalls>& tester_lcores = run.lcores;
   for (const json& s : trial.report.value("streams", json::array())) {
     const double target = s.value("target_pps", json()).is_number() ? s["target_pps"].get<double>() : 0.0;
     const double sent = s.value("tx_pps_achieved", 0.0);
@@ -225,7 +224,7 @@ Trial TrialRunner::run(const TrialSpec& spec) {
       const double active_s = sent > 0 ? s.value("tx_packets", 0.0) / sent : 0.0;
       const double held = active_s > 0 ? s.value("paused_ns", 0.0) / 1e9 / active_s : 0.0;
       if (std::string missed = plan::missed_target(s.value("name", ""), target, sent,
-                                                   s.value("tx_queue_full", uint64_t{0}), held, tester_lcores, active_s);
+                                                   s.value("tx_queue_full", uint64_t{0}), held, run.lcores, active_s);
           !missed.empty())
         trial.invalid_reason = std::move(missed);
       continue;

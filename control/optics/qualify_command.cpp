@@ -233,9 +233,10 @@ std::pair<double, std::string> run_seconds(const profile::QualifyCfg& cfg, uint6
 void print_verdicts(const json& report) {
   for (const json& p : report.value("ports", json::array())) {
     const json m = p.value("module", json());
+    const json criteria_list = p.value("criteria", json::array());
+    const size_t criteria = criteria_list.size();
     size_t skipped = 0;
-    const size_t criteria = p.value("criteria", json::array()).size();
-    for (const json& c : p.value("criteria", json::array())) skipped += c.value("verdict", "") == "SKIPPED";
+    for (const json& c : criteria_list) skipped += c.value("verdict", "") == "SKIPPED";
     const std::string coverage =
         p.value("verdict", "") == "INCOMPLETE"
             ? fmt::format(": not qualified, {} not measured ({} of {} criteria SKIPPED, see why below)",
@@ -247,7 +248,7 @@ void print_verdicts(const json& report) {
                                             m.value("serial", "")).c_str()
                               : "");
     std::printf("  %-18s %-8s %-44s %s\n", "criterion", "verdict", "measured", "bound");
-    for (const json& c : p.value("criteria", json::array())) {
+    for (const json& c : criteria_list) {
       std::printf("  %-18s %-8s %-44s %s\n", c.value("name", "").c_str(), c.value("verdict", "").c_str(),
                   c.value("measured", "").c_str(), c.value("bound", "").c_str());
       if (c.value("verdict", "") != "PASS") std::printf("  %-18s %-8s   %s\n", "", "", c.value("note", "").c_str());

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <string_view>
 #include <filesystem>
 #include <fstream>
 
@@ -36,8 +36,9 @@ Svg gnuplot_svg(const std::string& script, int width, int height) {
       std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       // gnuplot names its script: the temporary file's random name would make a page rebuilt
       // from the same report.json differ, so it is named for what it is.
-      for (size_t at = message.find(path); at != std::string::npos; at = message.find(path, at))
-        message.replace(at, std::strlen(path), "chart"), at += 5;
+      const std::string_view script_name = path, shown_as = "chart";
+      for (size_t at = message.find(script_name); at != std::string::npos; at = message.find(script_name, at + shown_as.size()))
+        message.replace(at, script_name.size(), shown_as);
       result.error = WIFEXITED(status) && WEXITSTATUS(status) == 127
                          ? "gnuplot is not installed (Debian: apt install gnuplot-nox)"
                          : "gnuplot failed: " + message;

@@ -40,9 +40,7 @@ void release_held(sw::SwitchPortIo& io) {
 // frame sent at the start then arrives "before" it. Clamped to 0, such a time would move
 // every interval measured from it (the watchdog's detection looked 51 us early).
 double tsc_to_s(uint64_t tsc, uint64_t start, uint64_t hz) {
-  if (tsc == 0) return -1;
-  return tsc >= start ? static_cast<double>(tsc - start) / static_cast<double>(hz)
-                      : -static_cast<double>(start - tsc) / static_cast<double>(hz);
+  return tsc == 0 ? -1 : static_cast<double>(static_cast<int64_t>(tsc - start)) / static_cast<double>(hz);
 }
 
 }  // namespace
