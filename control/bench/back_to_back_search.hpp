@@ -24,11 +24,15 @@ class BackToBackSearch {
   std::optional<uint64_t> next() const noexcept { return next_; }
   /// `passed`: every frame of the burst came back. `valid` false: the tester could not
   /// send the burst at line rate (or a link went down); repeated once, then it ends
-  /// the search, as the tester's limit.
+  /// the search, as the tester's limit. (A burst sent below line rate that lost frames
+  /// anyway is the device's loss: the caller records it valid and not passed.)
   void record(bool passed, bool valid = true);
 
   /// The longest burst that passed (0: not even one frame).
   uint64_t result() const noexcept { return best_; }
+  /// The shortest burst that lost frames (0: none did): with tester_limited(), the device
+  /// had shown that it cannot take a burst this long, and the tester ended the search.
+  uint64_t shortest_lossy() const noexcept { return failed_; }
   bool done() const noexcept { return !next_.has_value(); }
   bool tester_limited() const noexcept { return tester_limited_; }
   unsigned trials() const noexcept { return trials_; }

@@ -58,6 +58,7 @@ json trial_json(const std::string& test, const Trial& t, bool passed, bool confi
            {"confirmation", confirmation},
            {"valid", t.result.valid},
            {"invalid_reason", t.invalid_reason},
+           {"lost_though_sent_short", t.result.lost_anyway},  // counted as the device's loss
            {"interrupted", t.interrupted},
            {"report", t.report}};
   if (t.spec.burst_frames > 0) out["burst_frames"] = t.spec.burst_frames;

@@ -567,6 +567,11 @@ CaseOutcome quanta_sweep(Plan& p) {
   const profile::LosslessCfg& c = p.cfg;
   const uint8_t lossless = c.lossless.front();
   std::vector<Check> checks;
+  bool told_apart = false;  // a check a device that ignores the PFC would fail
+  const std::optional<uint32_t> telling = shortest_telling_quanta(
+      p.receiver_bps, c.quanta_tolerance_percent, static_cast<double>(c.quanta_tolerance_ns) / 1e9);
+  const std::string telling_text =
+      telling ? fmt::format("{} quanta or more tell it apart", *telling) : std::string("no quanta tells it apart");
   for (const uint32_t quanta : c.quanta) {
     if (ctl::stop_requested()) break;
     Streams streams(p);
@@ -587,14 +592,24 @@ CaseOutcome quanta_sweep(Plan& p) {
     const double bin = bin_s_of(test);
     const bool at_the_frame = gap.known && gap.from_s >= t0 - bin && gap.from_s <= t0 + reaction;
     const double measured = at_the_frame ? gap.seconds() : empty_bins_after(bins_of(test, "rx"), bin, t0, reaction);
-    checks.push_back({fmt::format("pause at {} quanta (expected {:.3f} us)", quanta, us(expected)), us(measured), "us",
-                      fmt::format("{:.3f} +- {:.3f} us", us(expected), us(tolerance)),
-                      std::abs(measured - expected) <= tolerance});
+    Check check{fmt::format("pause at {} quanta (expected {:.3f} us)", quanta, us(expected)), us(measured), "us",
+                fmt::format("{:.3f} +- {:.3f} us", us(expected), us(tolerance)), std::abs(measured - expected) <= tolerance};
+    // A pause no longer than its tolerance is passed by a device that ignores it. (Quanta
+    // 0 asks for no pause at all: a device that pauses anyway fails it, so it is judged.)
+    if (expected > 0 && expected <= tolerance)
+      check.not_judged = fmt::format("a device that ignores the PFC (a pause of 0 us) would pass too; {}", telling_text);
+    told_apart = told_apart || expected > tolerance;
+    checks.push_back(std::move(check));
     record(p, "quanta_sweep", fmt::format("{} quanta", quanta), report);
   }
-  return judge("quanta_sweep", std::move(checks),
-               fmt::format("every pause lasted its quanta x 512 bit times at {} Gbit/s, within the tolerance",
-                           static_cast<double>(p.receiver_bps) / 1e9));
+  told_apart = told_apart || checks.empty();  // none run: stopped, said elsewhere
+  return unless_told_apart(
+      judge("quanta_sweep", std::move(checks),
+            fmt::format("every pause lasted its quanta x 512 bit times at {} Gbit/s, within the tolerance",
+                        static_cast<double>(p.receiver_bps) / 1e9)),
+      told_apart,
+      fmt::format("no quanta in the sweep is longer than its tolerance: a device that ignores the PFC would pass; {}",
+                  telling_text));
 }
 
 // PFC XOFF frames for `priority` that tester port `port` heard in a run.
@@ -820,6 +835,8 @@ CaseOutcome ecn(Plan& p) {
   const uint8_t lossless = c.lossless.front();
   const double pps = line_rate_pps(p.speeds[c.senders[0]], c.frame_size) * c.rate_percent / 100;
   std::vector<Check> checks;
+  bool told_apart = false;  // a check a device that never marks would fail
+  const uint64_t telling_fill = shallowest_telling_ecn_fill(c.frame_size, c.ecn_kmin_bytes, c.ecn_kmax_bytes, c.ecn_pmax);
   for (const uint64_t fill : c.ecn_fill_bytes) {
     if (ctl::stop_requested()) break;
     // The egress is paused before the first frame and stays so until the last is queued:
@@ -836,13 +853,25 @@ CaseOutcome ecn(Plan& p) {
     const json& test = stream_of(report, "test");
     const ExpectedMarks expected = expected_ecn_marks(frames, c.frame_size, c.ecn_kmin_bytes, c.ecn_kmax_bytes, c.ecn_pmax);
     const double ce = test.value("ecn_ce", 0.0);
-    checks.push_back({fmt::format("CE marks of {} frames filling {} bytes", frames, frames * c.frame_size), ce, "frames",
-                      fmt::format("{:.1f} +- {:.1f}", expected.mean, expected.allowed),
-                      std::abs(ce - expected.mean) <= expected.allowed});
+    Check marks{fmt::format("CE marks of {} frames filling {} bytes", frames, frames * c.frame_size), ce, "frames",
+                fmt::format("{:.1f} +- {:.1f}", expected.mean, expected.allowed),
+                std::abs(ce - expected.mean) <= expected.allowed};
+    // Below Kmin none may be marked: a device that marks early fails, so that is judged.
+    // Above it, a fill whose allowance holds 0 is passed by a device without ECN.
+    if (expected.mean > 0 && zero_marks_allowed(expected))
+      marks.not_judged = fmt::format("a device that never marks would pass too; a fill of {} bytes or more tells it apart",
+                                     telling_fill);
+    told_apart = told_apart || !zero_marks_allowed(expected);
+    checks.push_back(std::move(marks));
     checks.push_back(exactly(fmt::format("frames lost at {} bytes", fill), test.value("lost", 0.0), 0, "frames"));
     record(p, "ecn", fmt::format("{} B", fill), report);
   }
-  return judge("ecn", std::move(checks), "the CE marks followed the configured Kmin / Kmax / Pmax curve at every depth");
+  told_apart = told_apart || checks.empty();  // none run: stopped, said elsewhere
+  return unless_told_apart(
+      judge("ecn", std::move(checks), "the CE marks followed the configured Kmin / Kmax / Pmax curve at every depth"),
+      told_apart,
+      fmt::format("no fill is deep enough that a device that never marks would fail (the shallowest that is: {} bytes)",
+                  telling_fill));
 }
 
 // What the device's own counters should show, from the tester's counts in the case's

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "control/bench/lossless_cases.hpp"
+#include "control/cli/verdict_exit_codes.hpp"
 #include "control/views/lossless_views.hpp"
 
 namespace lr::bench {
@@ -68,10 +69,15 @@ void print_verdicts(const json& report) {
       std::printf("  %-16s %s\n", c.value("case", "").c_str(), line.get<std::string>().c_str());
 }
 
+// A FAIL is against the device; a case not judged (SKIPPED) is no pass either, and is
+// told apart from a FAIL.
 int verdict_code(const json& report) {
-  for (const json& c : report.value("cases", json::array()))
-    if (c.value("verdict", "") != "PASS") return 3;
-  return 0;
+  int code = 0;
+  for (const json& c : report.value("cases", json::array())) {
+    if (c.value("verdict", "") == "FAIL") return ctl::kExitFailed;
+    if (c.value("verdict", "") != "PASS") code = ctl::kExitIncomplete;
+  }
+  return code;
 }
 
 }  // namespace

@@ -17,8 +17,15 @@ std::string number_text(double v) { return fmt::format("{:.6g}", v); }
 
 CaseOutcome judge(std::string name, std::vector<Check> checks, const std::string& pass_text) {
   CaseOutcome out{std::move(name), CaseVerdict::kPass, pass_text, std::move(checks)};
+  const auto judged = std::find_if(out.checks.begin(), out.checks.end(), [](const Check& c) { return c.not_judged.empty(); });
+  if (judged == out.checks.end() && !out.checks.empty()) {
+    out.verdict = CaseVerdict::kSkipped;
+    out.explanation = fmt::format("no check could tell a device that does nothing apart: {}: {}", out.checks.front().what,
+                                  out.checks.front().not_judged);
+    return out;
+  }
   for (const Check& c : out.checks) {
-    if (c.ok) continue;
+    if (c.ok || !c.not_judged.empty()) continue;
     out.verdict = CaseVerdict::kFail;
     out.explanation = fmt::format("{}: {} {}, bound {}", c.what, number_text(c.value), c.unit, c.bound);
     break;
@@ -28,6 +35,13 @@ CaseOutcome judge(std::string name, std::vector<Check> checks, const std::string
 
 CaseOutcome skipped(std::string name, std::string why) {
   return CaseOutcome{std::move(name), CaseVerdict::kSkipped, std::move(why), {}};
+}
+
+CaseOutcome unless_told_apart(CaseOutcome out, bool told_apart, std::string why) {
+  if (out.verdict != CaseVerdict::kPass || told_apart) return out;
+  out.verdict = CaseVerdict::kSkipped;
+  out.explanation = std::move(why);
+  return out;
 }
 
 const char* verdict_text(CaseVerdict v) noexcept {
@@ -40,7 +54,9 @@ const char* verdict_text(CaseVerdict v) noexcept {
 }
 
 json to_json(const Check& c) {
-  return {{"what", c.what}, {"value", c.value}, {"unit", c.unit}, {"bound", c.bound}, {"ok", c.ok}};
+  json out{{"what", c.what}, {"value", c.value}, {"unit", c.unit}, {"bound", c.bound}, {"ok", c.ok}};
+  if (!c.not_judged.empty()) out["not_judged"] = c.not_judged;
+  return out;
 }
 
 json to_json(const CaseOutcome& c) {
@@ -103,6 +119,30 @@ ExpectedMarks expected_ecn_marks(uint64_t frames, uint32_t frame_bytes, uint64_t
   }
   out.allowed = 4 * std::sqrt(variance) + 1;
   return out;
+}
+
+bool zero_marks_allowed(const ExpectedMarks& expected) noexcept { return expected.mean <= expected.allowed; }
+
+uint64_t shallowest_telling_ecn_fill(uint32_t frame_bytes, uint64_t kmin, uint64_t kmax, double pmax) noexcept {
+  // expected_ecn_marks(frames) grown one frame at a time. From kmax on every frame is
+  // marked (mean + 1, variance + 0), so the loop ends.
+  if (frame_bytes == 0) return 0;
+  double mean = 0, variance = 0;
+  for (uint64_t frames = 1;; ++frames) {
+    const double p = ecn_mark_probability((frames - 1) * frame_bytes, kmin, kmax, pmax);
+    mean += p;
+    variance += p * (1 - p);
+    if (mean > 4 * std::sqrt(variance) + 1) return frames * frame_bytes;
+  }
+}
+
+std::optional<uint32_t> shortest_telling_quanta(uint64_t speed_bps, double tolerance_percent, double tolerance_s) noexcept {
+  if (speed_bps == 0 || tolerance_percent >= 100) return std::nullopt;
+  // A pause p is told apart from 0 when p > max(p x percent / 100, tolerance_s), which
+  // for a percent under 100 is p > tolerance_s.
+  const double quanta = std::floor(tolerance_s * static_cast<double>(speed_bps) / 512.0) + 1;
+  if (quanta > 65535) return std::nullopt;
+  return static_cast<uint32_t>(quanta);
 }
 
 }  // namespace lr::bench

@@ -21,6 +21,10 @@ struct Check {
   std::string unit;   ///< "frames", "us", "%"
   std::string bound;  ///< "= 0", "<= 500 us"
   bool ok = false;
+  /// Why the check is shown but left out of the verdict, or "": a bound that holds the
+  /// null result too (a device that never marks, a pause of 0 us) cannot fail a device
+  /// that does nothing, and proves nothing.
+  std::string not_judged = {};
 };
 
 struct CaseOutcome {
@@ -30,9 +34,14 @@ struct CaseOutcome {
   std::vector<Check> checks;
 };
 
-/// PASS with `pass_text` when every check holds; else FAIL naming the first that did not.
+/// PASS with `pass_text` when every judged check holds; else FAIL naming the first that
+/// did not. Checks marked `not_judged` count for neither; when no check is judged, the
+/// case is SKIPPED with the first one's reason.
 CaseOutcome judge(std::string name, std::vector<Check> checks, const std::string& pass_text);
 CaseOutcome skipped(std::string name, std::string why);
+/// A PASS where no judged check would have failed a device that does nothing (`told_apart`
+/// false) proves nothing: SKIPPED with `why`, its checks kept. Other verdicts as they are.
+CaseOutcome unless_told_apart(CaseOutcome out, bool told_apart, std::string why);
 
 const char* verdict_text(CaseVerdict v) noexcept;
 nlohmann::json to_json(const Check& c);
@@ -67,5 +76,18 @@ struct ExpectedMarks {
   double allowed = 0;
 };
 ExpectedMarks expected_ecn_marks(uint64_t frames, uint32_t frame_bytes, uint64_t kmin, uint64_t kmax, double pmax) noexcept;
+
+/// Whether a count of 0 CE marks lies within what `expected` allows: a device that never
+/// marks would pass such a check.
+bool zero_marks_allowed(const ExpectedMarks& expected) noexcept;
+
+/// The shallowest fill (bytes, whole frames) whose expected marks leave 0 outside their
+/// allowance: the least a fill must be to tell a device that never marks apart.
+uint64_t shallowest_telling_ecn_fill(uint32_t frame_bytes, uint64_t kmin, uint64_t kmax, double pmax) noexcept;
+
+/// The fewest pause_quanta whose pause, at `speed_bps`, is longer than its tolerance (the
+/// larger of `tolerance_percent` of it and `tolerance_s`): below that, a device that
+/// ignores the PFC (a pause of 0 us) is within the tolerance. None when no quanta is.
+std::optional<uint32_t> shortest_telling_quanta(uint64_t speed_bps, double tolerance_percent, double tolerance_s) noexcept;
 
 }  // namespace lr::bench

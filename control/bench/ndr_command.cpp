@@ -43,17 +43,22 @@ void run_ndr_size(const profile::NdrCfg& cfg, const profile::BenchFrameSize& siz
     ++trials;
     const bool ndr_pass = trial.result.valid && search.ndr().passes(trial.result);
     const bool pdr_pass = trial.result.valid && search.pdr().passes(trial.result);
+    // Lost frames although the tester sent short: the device's loss (each search fails
+    // the rate when beyond its tolerance).
+    const bool counted = trial.result.valid || trial.result.lost_anyway;
     session.record("ndr", trial, phase == "ndr" ? ndr_pass : pdr_pass);
     if (trial.interrupted) break;
     search.record(trial.result);
     if (ndr_pass) passing_ndr.try_emplace(rate, trial);
     if (pdr_pass) passing_pdr.try_emplace(rate, trial);
     session.progress(fmt::format("{:>5} B  {:<12}", size.name, phase), trial,
-                     !trial.result.valid ? "invalid: " + trial.invalid_reason
-                                         : fmt::format("{} NDR, {} PDR{}", ndr_pass ? "within" : "beyond",
-                                                       pdr_pass ? "within" : "beyond",
-                                                       search.next() ? fmt::format(" -> next {:.4f} %", *search.next())
-                                                                     : std::string(" -> done")));
+                     !counted ? "invalid: " + trial.invalid_reason
+                              : fmt::format("{} NDR, {} PDR{}{}", ndr_pass ? "within" : "beyond",
+                                            pdr_pass ? "within" : "beyond",
+                                            search.next() ? fmt::format(" -> next {:.4f} %", *search.next())
+                                                          : std::string(" -> done"),
+                                            trial.result.lost_anyway ? " (the device's loss: " + trial.invalid_reason + ")"
+                                                                     : std::string()));
     if (search.next()) ctl::sleep_unless_stopped(static_cast<double>(cfg.rest_ns) / 1e9);
   }
   session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_throughput_trials(cfg) + 4));

@@ -58,6 +58,11 @@ void print_rfc2544_answers(const json& report) {
     std::printf("\nback-to-back (RFC 2544 §26.4, RFC 9004)\n%10s %8s %14s %10s %10s %16s %16s\n", "frame_B",
                 "searches", "mean frames", "min", "max", "implied buf s", "corrected buf s");
     for (const json& r : results) {
+      if (r.value("searches", 0u) == 0) {  // no burst length found: no figures to show as zeros
+        std::printf("%10s %8u %14s   (%s)\n", ctl::frame_size_text(r["frame_size"]).c_str(), 0u, "none",
+                    r.value("note", "").c_str());
+        continue;
+      }
       std::printf("%10s %8u %14.1f %10llu %10llu %16.6g %16s  %s\n", ctl::frame_size_text(r["frame_size"]).c_str(),
                   r.value("searches", 0u), r.value("mean_frames", 0.0),
                   static_cast<unsigned long long>(r.value("min_frames", uint64_t{0})),

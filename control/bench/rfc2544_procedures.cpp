@@ -115,9 +115,14 @@ std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::Bench
     const bool passed = search.steps().size() > before && search.steps().back().passed;
     if (passed) passing.try_emplace(rate, trial);
     p.session.record("throughput", trial, passed, search.steps().size() > before && search.steps().back().confirmation);
+    // Counted: valid, or lost beyond the tolerance although the tester sent short (the
+    // device's loss: the search fails the rate).
+    const bool counted = search.steps().size() > before && search.steps().back().trial.valid;
     p.session.progress(label(size, "throughput"), trial,
-                       !trial.result.valid ? "invalid: " + trial.invalid_reason
-                       : (passed ? "pass" : "fail") +
+                       !counted ? "invalid: " + trial.invalid_reason
+                       : (passed                     ? std::string("pass")
+                          : trial.result.lost_anyway ? "fail, the device's loss: " + trial.invalid_reason
+                                                     : std::string("fail")) +
                              (search.next() ? fmt::format(" -> next {:.4f} %", *search.next()) : std::string(" -> done")));
     if (search.next()) rest(p);
   }
@@ -181,17 +186,23 @@ void run_frame_loss(Procedure& p, const profile::BenchFrameSize& size, double st
     p.session.record("frame_loss", trial, trial.result.valid && trial.lost == 0);
     if (trial.interrupted) break;
     const size_t before = sweep.points().size();
-    sweep.record(trial.result.loss_ratio, trial.result.valid);
+    // A point the tester sent short of, where the device lost more than that could cost
+    // it, is the device's loss at the load offered (both are in the report).
+    const bool measured = trial.result.valid || trial.result.lost_anyway;
+    sweep.record(trial.result.loss_ratio, measured);
     if (sweep.points().size() > before) {
-      p.session.report()["frame_loss"].push_back({{"frame_size", frame_size_json(size)},
-                                                  {"rate_percent", rate},
-                                                  {"offered_percent", trial.result.offered_percent},
-                                                  {"loss_percent", 100.0 * trial.result.loss_ratio},
-                                                  {"valid", trial.result.valid}});
+      json point{{"frame_size", frame_size_json(size)},
+                 {"rate_percent", rate},
+                 {"offered_percent", trial.result.offered_percent},
+                 {"loss_percent", 100.0 * trial.result.loss_ratio},
+                 {"valid", measured}};
+      if (trial.result.lost_anyway) point["note"] = trial.invalid_reason;
+      p.session.report()["frame_loss"].push_back(std::move(point));
       p.session.save();
     }
     p.session.progress(label(size, "frame_loss"), trial,
-                       !trial.result.valid ? "invalid: " + trial.invalid_reason
+                       trial.result.lost_anyway ? "lost frames, the device's: " + trial.invalid_reason
+                       : !trial.result.valid    ? "invalid: " + trial.invalid_reason
                        : sweep.next()      ? fmt::format("-> next {:.1f} %", *sweep.next())
                                            : std::string("-> two loss-free trials: done"));
     if (sweep.next()) rest(p);
@@ -207,6 +218,7 @@ void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigne
   std::vector<uint64_t> bursts;
   unsigned per_search = expected_back_to_back_trials_per_search(p.cfg.resolution_percent);
   bool tester_limited = false;
+  uint64_t lossy_when_limited = 0;  // the shortest burst the device lost frames of, when the tester ended a search
   bool whole_burst_passed = false;
   for (unsigned n = 0; n < searches && !ctl::stop_requested(); ++n) {
     BackToBackSearch search({max_frames, p.cfg.resolution_percent});
@@ -216,11 +228,15 @@ void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigne
       const bool passed = trial.result.valid && trial.lost == 0 && trial.tx_packets > 0;
       p.session.record("back_to_back", trial, passed);
       if (trial.interrupted) break;
-      search.record(passed, trial.result.valid);
+      // A burst sent below line rate that lost frames anyway: the device could not take
+      // even the gentler burst, so it fails this length.
+      search.record(passed, trial.result.valid || trial.result.lost_anyway);
       p.session.progress(label(size, "back_to_back"), trial,
                          fmt::format("search {} of {}: burst of {} frames {}", n + 1, searches, frames,
-                                     !trial.result.valid ? "invalid: " + trial.invalid_reason
-                                                         : passed ? "passed" : "lost frames"));
+                                     trial.result.lost_anyway ? "lost frames, the device's: " + trial.invalid_reason
+                                     : !trial.result.valid    ? "invalid: " + trial.invalid_reason
+                                     : passed                 ? "passed"
+                                                              : "lost frames"));
       if (search.next()) rest(p);
     }
     if (ctl::stop_requested()) return;
@@ -230,6 +246,7 @@ void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigne
     const int searches_left = static_cast<int>(searches - n - 1);
     if (search.tester_limited()) {
       tester_limited = true;
+      lossy_when_limited = search.shortest_lossy();
       p.session.add_expected_trials(-searches_left * static_cast<int>(per_search));
       break;
     }
@@ -263,8 +280,16 @@ void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigne
     result["note"] = fmt::format("the longest burst ({} frames, {:g} s at line rate) passed: the device forwards this "
                                  "size at line rate, so the figure is not a measure of its buffer (RFC 9004)",
                                  max_frames, static_cast<double>(duration_ns) / 1e9);
-  if (tester_limited)
+  if (tester_limited && lossy_when_limited != 0) {
+    // The device showed its limit before the tester reached its own: say both.
+    result["lost_at_frames"] = lossy_when_limited;
+    result["note"] = fmt::format("the device lost frames in a burst of {} frames (sent at or below line rate); the tester "
+                                 "could not send a shorter burst back to back (twice), so the longest burst the device "
+                                 "takes is below {} frames, not measured further",
+                                 lossy_when_limited, lossy_when_limited);
+  } else if (tester_limited) {
     result["note"] = "the tester could not send the burst at line rate (twice): the tester, not the device, was the limit";
+  }
   p.session.report()["back_to_back"].push_back(result);
   p.session.save();
 }

@@ -24,8 +24,10 @@ void ThroughputSearch::learn(double rate, const TrialResult& trial) {
   choose_next();
 }
 
-void ThroughputSearch::record(const TrialResult& trial) {
+void ThroughputSearch::record(const TrialResult& measured) {
   if (!next_) return;
+  TrialResult trial = measured;
+  if (!trial.valid && trial.lost_anyway && trial.loss_ratio > settings_.loss_tolerance) trial.valid = true;
   const double rate = *next_;
   tried_.push_back(rate);
   if (!trial.valid) {

@@ -23,6 +23,10 @@ struct TrialResult {
   double loss_ratio = 0;         ///< lost / sent
   bool valid = true;             ///< false: the tester was the limit, or a link went down
   double latency_p99_ns = 0;     ///< 0: not measured
+  /// Invalid only because the tester sent less than asked, yet the device lost frames:
+  /// sending less only eases a device's task, so the loss is its own, and a trial that
+  /// lost beyond the tolerance fails the rate asked.
+  bool lost_anyway = false;
 };
 
 struct SearchSettings {

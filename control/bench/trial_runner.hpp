@@ -4,7 +4,9 @@
 // or a burst of N frames at that load, then stop, the data plane's drain, and only then
 // the counters, so loss is exact. What the trial offered is what TX measurably sent; a
 // trial the tester itself could not drive (a stream short of its target) or whose link
-// went down is marked invalid. Learning frames (§23) go out before the first trial.
+// went down is marked invalid; one that lost frames although it only sent less than
+// asked is also marked the device's loss (TrialResult::lost_anyway). Learning frames
+// (§23) go out before the first trial.
 
 #include <cstdint>
 #include <map>

@@ -19,10 +19,12 @@
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
 #include "control/cli/stop_signal.hpp"
+#include "control/cli/verdict_exit_codes.hpp"
 #include "control/optics/ber_claim.hpp"
 #include "control/optics/qualify_report.hpp"
 #include "control/views/qualify_html.hpp"
 #include "control/views/report_file.hpp"
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/common/utc_time.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
@@ -135,7 +137,23 @@ class QualifyRun {
 
   // After the traffic: frame counts per receiving port and the link drops the poll saw.
   void read_after(const json& run_report, std::chrono::system_clock::time_point traffic_start) {
+    const api::RunReport run = api::run_report_from_json(run_report);
+    // The tester's longest stall while the traffic ran: its RX rings may have overflowed.
+    double stall_us = 0, stall_at_s = 0;
+    unsigned stall_lcore = 0;
+    for (const api::LcoreStalls& l : run.lcores)
+      for (const api::Stall& stall : l.longest_stalls)
+        if (stall.us > stall_us && api::stall_overlaps(stall, 0, run.duration_s, 0)) {
+          stall_us = stall.us;
+          stall_at_s = stall.from_s;
+          stall_lcore = l.lcore;
+        }
     for (PortEvidence& e : evidence_) {
+      e.tester_stall_us = stall_us;
+      e.tester_stall_at_s = stall_at_s;
+      e.tester_stall_lcore = stall_lcore;
+      for (const api::PortReport& p : run.ports)
+        if (p.name == e.port) e.rx_missed = p.counters.imissed + p.counters.rx_nombuf;
       for (const json& s : run_report.value("streams", json::array())) {
         const json rx = s.value("rx_port", json());
         if (!rx.is_string() || rx.get<std::string>() != e.port) continue;
@@ -430,8 +448,8 @@ int run_optics_qualify(const QualifyOptions& options) {
   if (ctl::stop_signal() != 0) return ctl::stopped_exit_code();
   int verdicts = 0;
   for (const json& p : report.json_().value("ports", json::array())) {
-    if (p.value("verdict", "") == "FAIL") return kExitFailed;
-    if (p.value("verdict", "") == "INCOMPLETE") verdicts = kExitIncomplete;
+    if (p.value("verdict", "") == "FAIL") return ctl::kExitFailed;
+    if (p.value("verdict", "") == "INCOMPLETE") verdicts = ctl::kExitIncomplete;
   }
   return verdicts;
 }

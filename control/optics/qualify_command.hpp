@@ -20,10 +20,8 @@ struct QualifyOptions {
   bool adopt_ports = false;
 };
 
-constexpr int kExitFailed = 3;      ///< a port failed a criterion
-constexpr int kExitIncomplete = 6;  ///< none failed, but a port is INCOMPLETE: not qualified
-
-/// Returns the exit code: 0 every port passed (WARN included), kExitFailed, kExitIncomplete,
+/// Returns the exit code: 0 every port passed (WARN included), ctl::kExitFailed (a port
+/// failed a criterion), ctl::kExitIncomplete (none failed, but a port is INCOMPLETE),
 /// 1 the data plane refused or went away, 2 a bad profile or argument, 4 the report
 /// directory, 128 + N stopped by signal N before the end.
 int run_optics_qualify(const QualifyOptions& options);

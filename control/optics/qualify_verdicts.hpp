@@ -16,7 +16,8 @@ namespace lr::optics {
 
 /// A port is INCOMPLETE, not qualified, when a criterion qualification rests on (the
 /// module, the FEC mode asked for, the error counts: uncorrectable blocks, pre-FEC BER and
-/// its confidence) was SKIPPED: what was measured passed, but that proves too little.
+/// its confidence; frame loss where a stream was received) was SKIPPED: what was measured
+/// passed, but that proves too little.
 enum class Verdict { kPass, kWarn, kFail, kSkipped, kIncomplete };
 const char* verdict_name(Verdict verdict);  ///< "PASS", "WARN", "FAIL", "SKIPPED", "INCOMPLETE"
 
@@ -56,7 +57,18 @@ struct PortEvidence {
   int64_t frames_lost = 0;
   double target_pps = 0;         ///< what those streams were asked to send (0: unpaced)
   double achieved_pps = 0;       ///< what they sent
+  // The tester's own side of a loss.
+  uint64_t rx_missed = 0;        ///< imissed + rx_nombuf of this port: frames its RX ring could not take in
+  /// The longest stall of a tester lcore while the traffic ran: frames arriving meanwhile
+  /// may overflow the RX ring, uncounted on a driver without imissed (af_packet).
+  double tester_stall_us = 0;
+  double tester_stall_at_s = 0;  ///< since the traffic started
+  unsigned tester_stall_lcore = 0;
 };
+
+/// A tester lcore held up this long while frames were lost makes the loss indistinguishable
+/// from the tester's own (its RX ring overflowing), unless the port counted the misses.
+constexpr double kLossStallLimitUs = 1000;
 
 struct PortVerdict {
   std::vector<Criterion> criteria;

@@ -50,15 +50,16 @@ std::string timeline_chart(const std::string& case_name, const json& run, size_t
 }  // namespace
 
 std::string lossless_csv(const json& report) {
-  std::string out = "case,verdict,check,value,unit,bound,ok\n";
+  // not_judged: why a check is left out of the verdict (its bound holds the null result too).
+  std::string out = "case,verdict,check,value,unit,bound,ok,not_judged\n";
   for (const json& c : report.value("cases", json::array())) {
     const json checks = c.value("checks", json::array());
     const std::string head = csv_field(c.value("case", json())) + "," + csv_field(c.value("verdict", json())) + ",";
-    if (checks.empty()) out += head + csv_field(c.value("explanation", json())) + ",,,,\n";
+    if (checks.empty()) out += head + csv_field(c.value("explanation", json())) + ",,,,,\n";
     for (const json& k : checks)
-      out += head + fmt::format("{},{},{},{},{}\n", csv_field(k.value("what", json())), csv_field(k.value("value", json())),
+      out += head + fmt::format("{},{},{},{},{},{}\n", csv_field(k.value("what", json())), csv_field(k.value("value", json())),
                                 csv_field(k.value("unit", json())), csv_field(k.value("bound", json())),
-                                k.value("ok", false) ? 1 : 0);
+                                k.value("ok", false) ? 1 : 0, csv_field(k.value("not_judged", json())));
   }
   return out;
 }
@@ -91,7 +92,10 @@ std::string lossless_html(const json& report) {
     std::vector<std::vector<std::string>> rows;
     for (const json& k : c.value("checks", json::array()))
       rows.push_back({escape(k.value("what", "")), html::number(k.value("value", json())), escape(k.value("unit", "")),
-                      escape(k.value("bound", "")), k.value("ok", false) ? "yes" : "<b>no</b>"});
+                      escape(k.value("bound", "")),
+                      k.contains("not_judged") ? "not judged: " + escape(k.value("not_judged", ""))
+                      : k.value("ok", false)   ? std::string("yes")
+                                               : std::string("<b>no</b>")});
     out += html::table({"measured", "value", "unit", "bound", "holds"}, rows);
     if (const json compare = c.value("compare_with_dut", json::array()); !compare.empty()) {
       out += "<p>To compare with the device's counters (what the tester counted):</p>\n<ul>\n";

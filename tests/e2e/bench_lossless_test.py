@@ -18,12 +18,16 @@ PLAN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "con
 
 
 class LosslessPlan(lrtest.DataplaneCase):
-    def plan(self, cases, receiver=(), **switch):
+    def plan(self, cases, receiver=(), plan_lines=(), **switch):
         """Runs the example plan's `cases`; `receiver`: lines to add to the receiver's
-        [[port]]; `switch`: keys of its [[switch]] to set (TOML values, as text) or, given
-        None, to remove."""
+        [[port]]; `plan_lines`: lines of [lossless] to replace, by key; `switch`: keys of its
+        [[switch]] to set (TOML values, as text) or, given None, to remove."""
         with open(PLAN) as f:
             lines = f.read().split("\n")
+        for line in plan_lines:
+            key = line.split(" = ")[0] + " = "
+            at = [i for i in range(lines.index("[lossless]"), len(lines)) if lines[i].startswith(key)]
+            lines[at[0]] = line
         at = lines.index('name = "receiver"') + 1
         lines[at:at] = list(receiver)
         for key, value in switch.items():
@@ -79,7 +83,8 @@ class LosslessPlan(lrtest.DataplaneCase):
             judged[name] = c
         if not judged:
             self.skipTest("not judged: the host spoiled every case")
-        self.assertEqual(proc.returncode, 0 if len(judged) == len(cases) else 3, proc.stdout + proc.stderr)
+        # 0 when every case passed; 6 when none failed but one was not judged (no pass either).
+        self.assertEqual(proc.returncode, 0 if len(judged) == len(cases) else 6, proc.stdout + proc.stderr)
         if "pfc_pause" in judged:
             self.assertRegex(proc.stdout, r"(?m)^pfc_pause +PASS +priority 3 held for the whole storm")
             self.check_pfc_pause_run(report, cases["pfc_pause"])
@@ -217,7 +222,7 @@ class LosslessPlan(lrtest.DataplaneCase):
                                                r"\(net_ring\) cannot send MAC Control frames: .*no kernel netdev")
             self.assertEqual(c["checks"], [])
             self.assertRegex(proc.stdout, r"(?m)^%s +SKIPPED +the tester cannot run it here" % name)
-        self.assertEqual(proc.returncode, 3)
+        self.assertEqual(proc.returncode, 6)  # nothing failed, nothing passed: not 0, and not a FAIL's 3
 
     def test_a_plan_without_a_timeline_is_refused_before_traffic(self):
         # Without [run] timeline the cases see no pause and no silence: every timing case would
@@ -234,6 +239,45 @@ class LosslessPlan(lrtest.DataplaneCase):
                                       r"and reaction times from the receiver's rate timeline: add `timeline = \"10us\"` "
                                       r"to \[run\]")
         self.assertFalse(os.path.exists(os.path.join(out, "report.json")))  # no traffic, no report
+
+    def test_checks_a_device_doing_nothing_would_pass_are_not_judged(self):
+        # A pause of 1024 quanta (52 us at 10G) held to +- 150 us, and 150 KB of fill where
+        # 12.2 +- 13.8 marks are expected: a device that ignores the PFC, or never marks, passes
+        # both. Shown, not judged, and with nothing else judged the cases are SKIPPED saying
+        # what would tell such a device apart; exit 6, neither a pass nor a FAIL.
+        proc, report, cases = self.plan(["quanta_sweep", "ecn"], plan_lines=[
+            "quanta = [0, 1024]",
+            'ecn = { kmin = "50KB", kmax = "250KB", pmax = 0.5, fill = ["40KB", "150KB"] }'])
+        quanta, ecn = cases["quanta_sweep"], cases["ecn"]
+        if self.not_judged(quanta) or self.not_judged(ecn):
+            self.skipTest("%s / %s" % (quanta["explanation"], ecn["explanation"]))
+        self.assertEqual(quanta["verdict"], "SKIPPED", quanta)
+        self.assertEqual(quanta["explanation"], "no quanta in the sweep is longer than its tolerance: a device that "
+                                                "ignores the PFC would pass; 2930 quanta or more tell it apart")
+        zero, short = quanta["checks"]
+        self.assertNotIn("not_judged", zero)  # no pause asked: a device that pauses anyway fails it
+        self.assertEqual(short["what"], "pause at 1024 quanta (expected 52.429 us)")
+        self.assertEqual(short["not_judged"], "a device that ignores the PFC (a pause of 0 us) would pass too; 2930 "
+                                              "quanta or more tell it apart")
+        self.assertEqual(ecn["verdict"], "SKIPPED", ecn)
+        self.assertEqual(ecn["explanation"], "no fill is deep enough that a device that never marks would fail (the "
+                                             "shallowest that is: 161792 bytes)")
+        below_kmin, marks_150k, lost_150k = ecn["checks"][0], ecn["checks"][2], ecn["checks"][3]
+        self.assertNotIn("not_judged", below_kmin)  # none may be marked below Kmin: judged
+        self.assertEqual(marks_150k["bound"], "12.2 +- 13.8")
+        self.assertEqual(marks_150k["not_judged"], "a device that never marks would pass too; a fill of 161792 bytes or "
+                                                   "more tells it apart")
+        self.assertNotIn("not_judged", lost_150k)
+        self.assertRegex(proc.stdout, r"(?m)^quanta_sweep +SKIPPED +no quanta in the sweep")
+        self.assertEqual(proc.returncode, 6, proc.stdout + proc.stderr)
+        with open(os.path.join(self.dir, "out", "results.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([r["not_judged"] for r in rows if r["case"] == "quanta_sweep"], ["", short["not_judged"]])
+        # Against a switch that ignores the PFC, the judged check still fails the sweep.
+        proc, report, cases = self.plan(["quanta_sweep"], plan_lines=["quanta = [1024, 4096]"], pfc_honour="[]")
+        self.assert_fails(cases["quanta_sweep"])
+        self.assertRegex(cases["quanta_sweep"]["explanation"], r"^pause at 4096 quanta")
+        self.assertEqual(proc.returncode, 3)
 
     def test_a_mis_set_ecn_curve_fails_the_ecn_case(self):
         proc, report, cases = self.plan(["ecn"], ecn='{ kmin = "200KB", kmax = "400KB", pmax = 0.1 }')

@@ -61,5 +61,55 @@ TEST(LosslessVerdicts, EcnMarksFollowTheWredCurve) {
   EXPECT_DOUBLE_EQ(all.mean, 0.125 + 0.25 + 0.375 + 5);  // 2, 3, 4 KB on the ramp; 5..9 KB marked
 }
 
+TEST(LosslessVerdicts, ACheckTheNullResultPassesIsShownButNotJudged) {
+  // A pause of 52 us held to +- 150 us: a device that ignores the PFC passes it too.
+  Check weak = at_most("pause at 1024 quanta", 0, 150, "us");
+  weak.not_judged = "a device that ignores the PFC would pass too";
+  const CaseOutcome only_weak = judge("quanta_sweep", {weak}, "every pause lasted");
+  EXPECT_EQ(only_weak.verdict, CaseVerdict::kSkipped);
+  EXPECT_EQ(only_weak.explanation, "no check could tell a device that does nothing apart: pause at 1024 quanta: "
+                                   "a device that ignores the PFC would pass too");
+  EXPECT_EQ(to_json(only_weak)["checks"][0]["not_judged"], "a device that ignores the PFC would pass too");
+  EXPECT_FALSE(to_json(at_most("x", 1, 2, "us")).contains("not_judged"));
+  // Beside a judged check, it counts for neither verdict: not for a FAIL ...
+  Check weak_failing = at_most("pause at 1024 quanta", 400, 150, "us");
+  weak_failing.not_judged = "a device that ignores the PFC would pass too";
+  EXPECT_EQ(judge("quanta_sweep", {weak_failing, at_most("pause at 4096 quanta", 10, 20, "us")}, "ok").verdict,
+            CaseVerdict::kPass);
+  // ... and the judged one still fails the case.
+  EXPECT_EQ(judge("quanta_sweep", {weak, at_most("pause at 4096 quanta", 30, 20, "us")}, "ok").verdict,
+            CaseVerdict::kFail);
+  // A PASS that nothing judged could have denied a device doing nothing is SKIPPED, saying why;
+  // a FAIL stays a FAIL.
+  const CaseOutcome pass = judge("ecn", {exactly("marks below kmin", 0, 0, "frames")}, "followed the curve");
+  EXPECT_EQ(unless_told_apart(pass, true, "why").verdict, CaseVerdict::kPass);
+  const CaseOutcome unproven = unless_told_apart(pass, false, "no fill is deep enough");
+  EXPECT_EQ(unproven.verdict, CaseVerdict::kSkipped);
+  EXPECT_EQ(unproven.explanation, "no fill is deep enough");
+  EXPECT_EQ(unproven.checks.size(), 1u);  // kept, for the report
+  const CaseOutcome fail = judge("ecn", {exactly("marks below kmin", 3, 0, "frames")}, "followed the curve");
+  EXPECT_EQ(unless_told_apart(fail, false, "why").verdict, CaseVerdict::kFail);
+}
+
+TEST(LosslessVerdicts, TheShallowestFillAndShortestPauseThatTellADeviceDoingNothingApart) {
+  // The example curve (kmin 50 KB, kmax 250 KB, pmax 0.5, 1024 B frames): at 150 KB, 147
+  // frames expect 12.2 marks +- 13.8, so 0 passes; from 158 frames (161,792 B) it does not.
+  const ExpectedMarks at_150k = expected_ecn_marks(147, 1024, 50'000, 250'000, 0.5);
+  EXPECT_NEAR(at_150k.mean, 12.2108, 1e-4);
+  EXPECT_TRUE(zero_marks_allowed(at_150k));
+  EXPECT_EQ(shallowest_telling_ecn_fill(1024, 50'000, 250'000, 0.5), 158u * 1024);
+  EXPECT_TRUE(zero_marks_allowed(expected_ecn_marks(157, 1024, 50'000, 250'000, 0.5)));
+  EXPECT_FALSE(zero_marks_allowed(expected_ecn_marks(158, 1024, 50'000, 250'000, 0.5)));
+  // Marking from the first byte queued (kmin = kmax = 0): the first frame finds the queue
+  // empty, every later one is marked; 2 marks leave 0 outside the 1 frame allowed.
+  EXPECT_EQ(shallowest_telling_ecn_fill(1000, 0, 0, 0.5), 3000u);
+  // 150 us of tolerance at 10 Gbit/s is 2929.7 quanta: 2930 is the first longer.
+  EXPECT_EQ(shortest_telling_quanta(10'000'000'000, 10, 150e-6), 2930u);
+  EXPECT_GT(quanta_seconds(2930, 10'000'000'000), 150e-6);
+  EXPECT_LE(quanta_seconds(2929, 10'000'000'000), 150e-6);
+  EXPECT_FALSE(shortest_telling_quanta(10'000'000'000, 100, 0));  // a 100 % tolerance holds 0 for every pause
+  EXPECT_FALSE(shortest_telling_quanta(100'000'000, 10, 1));      // 1 s at 100M: beyond 65535 quanta
+}
+
 }  // namespace
 }  // namespace lr::bench

@@ -135,5 +135,34 @@ TEST(ThroughputSearch, ADeviceThatLostFramesAboveTheAnswerIsTheLimitEvenAfterATe
   EXPECT_STREQ(run({}, [](double rate, size_t) { return capped(rate, 100.0); }).limited_by(), "line rate");
 }
 
+TEST(ThroughputSearch, FramesLostAlthoughTheTesterSentShortFailTheRateAtOnce) {
+  // Above 90 % the tester falls short, but the device (capacity 50 %) loses far more than
+  // that could cost it: the rate fails on the first trial, not repeated, not the tester's.
+  const auto device = [](double rate, size_t) {
+    TrialResult r = capped(std::min(rate, 90.0), 50.0);
+    if (rate > 90.0) {
+      r.valid = false;
+      r.lost_anyway = true;
+    }
+    return r;
+  };
+  const ThroughputSearch search = run({}, device);
+  EXPECT_NEAR(*search.result(), 50.0, 0.1);
+  EXPECT_TRUE(search.tester_limited().empty());
+  EXPECT_DOUBLE_EQ(search.steps()[0].rate_percent, 100.0);
+  EXPECT_TRUE(search.steps()[0].trial.valid);  // counted
+  EXPECT_FALSE(search.steps()[0].passed);
+  EXPECT_NE(search.steps()[1].rate_percent, 100.0);  // not repeated
+  EXPECT_STREQ(search.limited_by(), "device");
+  // Within the tolerance, the loss could pass at the rate asked or not: the trial stays
+  // invalid and is repeated.
+  ThroughputSearch tolerant({1.0, 100.0, 0.1, 0.01, 0, 0});
+  TrialResult within{90.0, 89.5, 0.005, false};
+  within.lost_anyway = true;
+  tolerant.record(within);
+  EXPECT_FALSE(tolerant.steps()[0].trial.valid);
+  EXPECT_DOUBLE_EQ(*tolerant.next(), 100.0);
+}
+
 }  // namespace
 }  // namespace lr::bench

@@ -207,6 +207,43 @@ TEST_F(QualifyReplay, CrcErrorsAndLostFramesFail) {
   EXPECT_EQ(criterion(v, "frame_loss").measured, "3 lost of 240000000 sent");
 }
 
+TEST_F(QualifyReplay, LossTheTestersOwnRxCouldHaveCausedIsNotJudgedAndQualifiesNothing) {
+  // Every lost frame counted as missed by this port's RX ring: the tester's.
+  e.frames_lost = 3;
+  e.rx_missed = 3;
+  PortVerdict v = replay();
+  EXPECT_EQ(criterion(v, "frame_loss").verdict, Verdict::kSkipped);
+  EXPECT_EQ(criterion(v, "frame_loss").note,
+            "not judged: 3 lost of 240000000 sent, and this port's RX ring could not take in 3 frames (imissed + "
+            "rx_nombuf): the tester's loss, not the module's");
+  EXPECT_EQ(v.verdict, Verdict::kIncomplete);
+  EXPECT_EQ(v.unmeasured, std::vector<std::string>{"frame_loss"});
+  // More lost than missed: the rest are the module's.
+  e.frames_lost = 5;
+  v = judge_port(e, cfg);
+  EXPECT_EQ(criterion(v, "frame_loss").verdict, Verdict::kFail);
+  EXPECT_NE(criterion(v, "frame_loss").note.find("3 of the lost may be the tester's"), std::string::npos);
+  // No miss counted, but a tester lcore held up 1 ms or more while frames were lost: a
+  // driver without imissed (af_packet) would not show its ring overflowing.
+  e.rx_missed = 0;
+  e.tester_stall_us = 8078;
+  e.tester_stall_at_s = 0.595;
+  e.tester_stall_lcore = 2;
+  v = judge_port(e, cfg);
+  EXPECT_EQ(criterion(v, "frame_loss").verdict, Verdict::kSkipped);
+  EXPECT_EQ(criterion(v, "frame_loss").note,
+            "not judged: 5 lost of 240000000 sent while the host held tester lcore 2 up for 8078 us at 0.595 s, and the "
+            "port counted no RX miss (a driver such as af_packet counts none): the loss cannot be told from the "
+            "tester's. Run again on a quieter host");
+  EXPECT_EQ(v.verdict, Verdict::kIncomplete);
+  // A shorter stall, or no loss, changes nothing.
+  e.tester_stall_us = 999;
+  EXPECT_EQ(criterion(judge_port(e, cfg), "frame_loss").verdict, Verdict::kFail);
+  e.frames_lost = 0;
+  e.tester_stall_us = 8078;
+  EXPECT_EQ(criterion(judge_port(e, cfg), "frame_loss").verdict, Verdict::kPass);
+}
+
 TEST_F(QualifyReplay, ATesterShortOfTheAskedLoadSaysItWasTheLimit) {
   e.achieved_pps = 3'000'000;
   const PortVerdict v = replay();
