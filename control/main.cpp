@@ -13,21 +13,21 @@
 #include "control/bench/lossless_command.hpp"
 #include "control/bench/ndr_command.hpp"
 #include "control/bench/rfc2544_command.hpp"
-#include "control/cli/report_views_command.hpp"
-#include "control/doctor/doctor_command.hpp"
-#include "control/optics/qualify_command.hpp"
 #include "control/cli/completion.hpp"
 #include "control/cli/frames_command.hpp"
 #include "control/cli/module_command.hpp"
 #include "control/cli/port_commands.hpp"
+#include "control/cli/report_views_command.hpp"
 #include "control/cli/run_command.hpp"
 #include "control/cli/tables.hpp"
-#include "control/views/report_file.hpp"
-#include "control/views/run_views.hpp"
 #include "control/cli/watch_commands.hpp"
 #include "control/client/dataplane_client.hpp"
+#include "control/doctor/doctor_command.hpp"
 #include "control/export/http_exporter.hpp"
+#include "control/optics/qualify_command.hpp"
 #include "dataplane/profile/quantity.hpp"
+#include "dataplane/views/report_file.hpp"
+#include "dataplane/views/run_views.hpp"
 
 namespace {
 
@@ -261,7 +261,7 @@ int main(int argc, char** argv) {
       return lr::ctl::run_profile(run_options);
     }
     // Before anything stops: a report must never be lost to a bad path.
-    if (const std::string problem = lr::ctl::report_path_problem(report_path); (*stop || *report) && !problem.empty()) {
+    if (const std::string problem = lr::views::report_path_problem(report_path); (*stop || *report) && !problem.empty()) {
       std::fprintf(stderr, "linerate: cannot write the report file '%s': %s\n", report_path.c_str(), problem.c_str());
       return kExitReportFile;
     }
@@ -301,7 +301,7 @@ int main(int argc, char** argv) {
           print(result, as_json, "");
         } else {
           print(result, as_json,
-                lr::ctl::stream_table(lr::ctl::stream_reports(result)) +
+                lr::views::stream_table(lr::ctl::stream_reports(result)) +
                     lr::ctl::below_stream_table(client, client.call("stats.ports")));
         }
       } else {
@@ -358,9 +358,9 @@ int main(int argc, char** argv) {
       print(result, as_json, lr::ctl::histogram_text(result, latency, every_bucket));
     } else if (*stop || *report) {
       const json result = client.call(*stop ? "traffic.stop" : "report.last");
-      print(result, as_json, lr::ctl::run_table(lr::api::run_report_from_json(result)));
+      print(result, as_json, lr::views::run_table(lr::api::run_report_from_json(result)));
       if (!report_path.empty()) {
-        if (const std::string failed = lr::ctl::write_report_file(report_path, result.dump(2) + "\n"); !failed.empty()) {
+        if (const std::string failed = lr::views::write_report_file(report_path, result.dump(2) + "\n"); !failed.empty()) {
           std::fprintf(stderr, "linerate: writing the report file '%s' failed: %s; `linerate report --last` still "
                        "returns it\n", report_path.c_str(), failed.c_str());
           return kExitReportFile;

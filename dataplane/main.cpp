@@ -16,8 +16,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "control/views/report_file.hpp"
-#include "control/views/run_views.hpp"
 #include "dataplane/eal/eal_args.hpp"
 #include "dataplane/eal/hugepage_files.hpp"
 #include "dataplane/engine/engine.hpp"
@@ -25,6 +23,8 @@
 #include "dataplane/mgmt/serve.hpp"
 #include "dataplane/mgmt/telemetry.hpp"
 #include "dataplane/profile/load_toml.hpp"
+#include "dataplane/views/report_file.hpp"
+#include "dataplane/views/run_views.hpp"
 
 namespace {
 
@@ -42,6 +42,29 @@ constexpr int kExitReport = 4;
 int fail(int code, const std::string& message) {
   std::fprintf(stderr, "linerate-dataplane: %s\n", message.c_str());
   return code;
+}
+
+// A run's report, as the tables and, with --report, the JSON file: the exit code.
+int print_report(const lr::dp::RunReport& r, const std::string& report_path) {
+  std::printf("\n%s", lr::views::run_table(r).c_str());
+  if (r.interrupted)
+    std::printf(r.streams.empty() ? "(stopped: the counters cover the time the switch ran)\n"
+                                  : "(interrupted: traffic stopped early, results cover what ran)\n");
+  const std::string flaps = lr::views::link_changes(r);
+  if (!flaps.empty()) std::printf("link changes:\n%s", flaps.c_str());
+  const std::string settings = lr::views::settings_changes(r.ports);
+  if (!settings.empty()) std::printf("port settings changed:\n%s", settings.c_str());
+  if (!report_path.empty()) {
+    const std::string json_text = lr::api::to_json(r).dump(2) + "\n";
+    if (const std::string failed = lr::views::write_report_file(report_path, json_text); !failed.empty()) {
+      // The results are not lost: the JSON goes to stdout instead.
+      std::printf("%s", json_text.c_str());
+      return fail(kExitReport, fmt::format("writing the report file '{}' failed: {}; the report is above, on stdout",
+                                           report_path, failed));
+    }
+    std::printf("report: %s\n", report_path.c_str());
+  }
+  return r.mbufs_not_returned != 0 ? kExitLeak : 0;
 }
 
 }  // namespace
@@ -82,7 +105,7 @@ int main(int argc, char** argv) {
     return fail(kExitBadInput, error.what());
   }
   // Fail before traffic, not after a long run.
-  if (const std::string problem = lr::ctl::report_path_problem(report_path); !problem.empty())
+  if (const std::string problem = lr::views::report_path_problem(report_path); !problem.empty())
     return fail(kExitReport, fmt::format("cannot write the report file '{}': {}", report_path, problem));
 
   // Pages that data planes killed before they could free them hold: back to the host
@@ -128,7 +151,7 @@ int main(int argc, char** argv) {
       return fail(kExitCannotRun, lr::to_string(applied.error()));
     }
     // A quiet service leaves the plan to its client (`linerate run` prints it).
-    if (!(serve && quiet)) std::printf("%s", lr::ctl::plan_text((*engine)->plan()).c_str());
+    if (!(serve && quiet)) std::printf("%s", lr::views::plan_text((*engine)->plan()).c_str());
     std::fflush(stdout);
     std::optional<lr::Result<lr::dp::RunReport>> report;
     if (plan_only) {
@@ -143,7 +166,7 @@ int main(int argc, char** argv) {
       lr::dp::LiveLine live;
       if (!quiet && profile.run.live)
         live = [](double elapsed_s, const auto& before, const auto& after, double seconds) {
-          std::printf("%s\n", lr::ctl::live_line(elapsed_s, before, after, seconds).c_str());
+          std::printf("%s\n", lr::views::live_line(elapsed_s, before, after, seconds).c_str());
           std::fflush(stdout);
         };
       report = lr::dp::run_oneshot(e, g_interrupt, live, [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); });
@@ -151,34 +174,14 @@ int main(int argc, char** argv) {
     if (report && !*report) {
       code = fail(kExitCannotRun, lr::to_string(report->error()));
     } else if (report) {
-      const lr::dp::RunReport& r = **report;
-      std::printf("\n%s", lr::ctl::run_table(r).c_str());
-      if (r.interrupted)
-        std::printf(r.streams.empty() ? "(stopped: the counters cover the time the switch ran)\n"
-                                      : "(interrupted: traffic stopped early, results cover what ran)\n");
-      const std::string flaps = lr::ctl::link_changes(r);
-      if (!flaps.empty()) std::printf("link changes:\n%s", flaps.c_str());
-      const std::string settings = lr::ctl::settings_changes(r.ports);
-      if (!settings.empty()) std::printf("port settings changed:\n%s", settings.c_str());
-      if (!report_path.empty()) {
-        const std::string json_text = lr::api::to_json(r).dump(2) + "\n";
-        if (const std::string failed = lr::ctl::write_report_file(report_path, json_text); !failed.empty()) {
-          // The results are not lost: the JSON goes to stdout instead.
-          std::printf("%s", json_text.c_str());
-          code = fail(kExitReport, fmt::format("writing the report file '{}' failed: {}; the report is above, on "
-                                               "stdout", report_path, failed));
-        } else {
-          std::printf("report: %s\n", report_path.c_str());
-        }
-      }
-      if (code == 0 && r.mbufs_not_returned != 0) code = kExitLeak;
+      code = print_report(**report, report_path);
     }
     if (serve) {
       // The service's hold on the ports ends here: put back what it changed, and say so.
       controls.restore_settings();
       std::string settings;
       for (const auto& port : controls.all())
-        for (const lr::api::SettingChange& c : port->settings_changed()) settings += lr::ctl::setting_change_line(port->name(), c);
+        for (const lr::api::SettingChange& c : port->settings_changed()) settings += lr::views::setting_change_line(port->name(), c);
       if (!settings.empty()) std::printf("port settings changed:\n%s", settings.c_str());
     }
   }

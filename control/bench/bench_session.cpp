@@ -8,8 +8,8 @@
 #include <ctime>
 #include <filesystem>
 
-#include "control/views/report_file.hpp"
 #include "dataplane/common/utc_time.hpp"
+#include "dataplane/views/report_file.hpp"
 
 namespace lr::bench {
 
@@ -18,7 +18,7 @@ using nlohmann::json;
 namespace {
 
 void write(const std::string& path, const std::string& text) {
-  if (const std::string failed = ctl::write_report_file(path, text); !failed.empty())
+  if (const std::string failed = views::write_report_file(path, text); !failed.empty())
     std::fprintf(stderr, "linerate: writing '%s' failed: %s\n", path.c_str(), failed.c_str());
 }
 
@@ -73,7 +73,7 @@ BenchSession::BenchSession(std::string suite, std::string schema, const std::str
   if (dir_.empty()) dir_ = fmt::format("{}-{:%Y%m%dT%H%M%SZ}", suite_, fmt::gmtime(std::time(nullptr)));
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
-  problem_ = ec ? ec.message() : ctl::report_path_problem(report_path());
+  problem_ = ec ? ec.message() : views::report_path_problem(report_path());
   report_ = {{"schema", schema},      {"suite", suite_},       {"profile", profile_path},
              {"started_at", utc_now_iso8601()}, {"interrupted", false}, {"trials", json::array()}};
 }

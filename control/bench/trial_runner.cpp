@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "control/cli/stop_signal.hpp"
+#include "dataplane/api/missed_target.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/line_rate.hpp"
-#include "dataplane/plan/rate.hpp"
 
 namespace lr::bench {
 
@@ -224,7 +224,7 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     if (spec.burst_frames == 0) {
       const double active_s = sent > 0 ? s.value("tx_packets", 0.0) / sent : 0.0;
       const double held = active_s > 0 ? s.value("paused_ns", 0.0) / 1e9 / active_s : 0.0;
-      if (std::string missed = plan::missed_target(s.value("name", ""), target, sent,
+      if (std::string missed = api::missed_target(s.value("name", ""), target, sent,
                                                    s.value("tx_queue_full", uint64_t{0}), held, run.lcores, active_s);
           !missed.empty()) {
         trial.invalid_reason = std::move(missed);

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "control/cli/profile_file.hpp"
-#include "control/views/report_file.hpp"
 #include "dataplane/plan/frame_preview.hpp"
+#include "dataplane/views/report_file.hpp"
 
 namespace lr::ctl {
 
@@ -50,7 +50,7 @@ int show_frames(const FramesOptions& options) {
                  options.stream.c_str(), names.empty() ? "none" : names.c_str());
     return 2;
   }
-  if (const std::string problem = report_path_problem(options.pcap_path); !problem.empty()) {
+  if (const std::string problem = views::report_path_problem(options.pcap_path); !problem.empty()) {
     std::fprintf(stderr, "linerate: cannot write '%s': %s\n", options.pcap_path.c_str(), problem.c_str());
     return 4;
   }

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <vector>
 
-#include "dataplane/port/module/decoded_module.hpp"
+#include "dataplane/host/module/decoded_module.hpp"
 
 namespace lr::ctl {
 

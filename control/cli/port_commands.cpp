@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "control/cli/module_command.hpp"
-#include "control/views/run_views.hpp"
+#include "dataplane/views/run_views.hpp"
 
 namespace lr::ctl {
 
@@ -189,7 +189,7 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
     const json result = client.call(*port_restore_ ? "port.settings.restore" : "port.settings", port);
     std::string text;
     for (const json& c : result["settings_changed"])
-      text += setting_change_line(port_, api::setting_change_from_json(c));
+      text += views::setting_change_line(port_, api::setting_change_from_json(c));
     return print(result, text.empty() ? fmt::format("port {}: linerate changed none of its settings\n", port_) : text);
   }
   if (*flow_list_) {

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "control/views/report_file.hpp"
 #include "control/views/report_kinds.hpp"
+#include "dataplane/views/report_file.hpp"
 
 namespace lr::ctl {
 
@@ -39,7 +39,7 @@ int rebuild_report_views(const ReportViewsOptions& options) {
     const auto csv = views->csv;
     for (const auto& [path, view] : {std::pair{&options.html_path, html}, std::pair{&options.csv_path, csv}}) {
       if (path->empty()) continue;
-      if (const std::string problem = write_report_file(*path, view(report)); !problem.empty()) {
+      if (const std::string problem = views::write_report_file(*path, view(report)); !problem.empty()) {
         std::fprintf(stderr, "linerate: cannot write '%s': %s\n", path->c_str(), problem.c_str());
         return 4;
       }

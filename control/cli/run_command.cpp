@@ -15,8 +15,8 @@
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
-#include "control/views/report_file.hpp"
-#include "control/views/run_views.hpp"
+#include "dataplane/views/report_file.hpp"
+#include "dataplane/views/run_views.hpp"
 
 namespace lr::ctl {
 
@@ -32,7 +32,7 @@ int run_profile(const RunOptions& options) {
   if (!read) return 2;
   const profile::Profile& profile = *read;
   // Before any traffic: a run must not end in "cannot write".
-  if (const std::string problem = report_path_problem(options.report_path); !problem.empty()) {
+  if (const std::string problem = views::report_path_problem(options.report_path); !problem.empty()) {
     std::fprintf(stderr, "linerate: cannot write the report file '%s': %s\n", options.report_path.c_str(),
                  problem.c_str());
     return 4;
@@ -53,10 +53,10 @@ int run_profile(const RunOptions& options) {
   const json plan = client->call("plan");
   if (options.plan_only) {
     if (options.as_json) std::printf("%s\n", plan.dump(2).c_str());
-    else std::printf("%s", plan_text(api::run_plan_from_json(plan)).c_str());
+    else std::printf("%s", views::plan_text(api::run_plan_from_json(plan)).c_str());
     return 0;
   }
-  if (!options.as_json) std::printf("%s", plan_text(api::run_plan_from_json(plan)).c_str());
+  if (!options.as_json) std::printf("%s", views::plan_text(api::run_plan_from_json(plan)).c_str());
   std::fflush(stdout);
 
   catch_stop_signals();
@@ -72,7 +72,7 @@ int run_profile(const RunOptions& options) {
     const auto now = clock::now();
     if (options.live && !options.as_json && now - last >= std::chrono::seconds(1)) {
       json current = client->call("stats.ports");
-      std::printf("%s\n", live_line(std::chrono::duration<double>(now - t0).count(), port_traffic(previous),
+      std::printf("%s\n", views::live_line(std::chrono::duration<double>(now - t0).count(), port_traffic(previous),
                                     port_traffic(current), std::chrono::duration<double>(now - last).count())
                               .c_str());
       std::fflush(stdout);
@@ -85,11 +85,11 @@ int run_profile(const RunOptions& options) {
   report["profile"] = options.profile_path;
   int code = 0;
   if (options.as_json) std::printf("%s\n", report.dump(2).c_str());
-  else std::printf("\n%s", run_table(api::run_report_from_json(report)).c_str());
+  else std::printf("\n%s", views::run_table(api::run_report_from_json(report)).c_str());
   if (report["interrupted"].get<bool>() && !options.as_json)
     std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
   if (!options.report_path.empty()) {
-    if (const std::string failed = write_report_file(options.report_path, report.dump(2) + "\n"); !failed.empty()) {
+    if (const std::string failed = views::write_report_file(options.report_path, report.dump(2) + "\n"); !failed.empty()) {
       if (!options.as_json) std::printf("%s\n", report.dump(2).c_str());  // the results are not lost
       std::fprintf(stderr, "linerate: writing the report file '%s' failed: %s; the report is on stdout\n",
                    options.report_path.c_str(), failed.c_str());

@@ -12,9 +12,9 @@
 
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
-#include "control/views/run_views.hpp"
 #include "dataplane/api/switch_report.hpp"
 #include "dataplane/common/utc_time.hpp"
+#include "dataplane/views/run_views.hpp"
 
 namespace lr::ctl {
 
@@ -59,7 +59,7 @@ std::string pause_now(DataplaneClient& client, const json& stats_ports) {
     port.nic_pause = api::nic_pause_counters(counters);
     ports.push_back(std::move(port));
   }
-  return pause_text(ports);
+  return views::pause_text(ports);
 }
 
 std::string below_stream_table(DataplaneClient& client, const json& stats_ports) {
@@ -67,7 +67,7 @@ std::string below_stream_table(DataplaneClient& client, const json& stats_ports)
   if (const std::string pause = pause_now(client, stats_ports); !pause.empty()) out += "\n" + pause;
   std::vector<api::SwitchReport> switches;
   for (const json& sw : client.call("stats.switches")) switches.push_back(api::switch_report_from_json(sw));
-  if (!switches.empty()) out += "\n" + switch_text(switches);
+  if (!switches.empty()) out += "\n" + views::switch_text(switches);
   return out;
 }
 
@@ -88,12 +88,12 @@ int run_top(DataplaneClient& client) {
     const double seconds = std::chrono::duration<double>(now - last).count();
     // Ports and streams over the same interval: the streams of a port add up to it.
     std::string below = below_stream_table(client, after);
-    if (const std::string lines = timeline_sparklines(streams); !lines.empty()) below += "\n" + lines;
+    if (const std::string lines = views::timeline_sparklines(streams); !lines.empty()) below += "\n" + lines;
     std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
                 status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
                 seconds, port_rates_table(before, after, seconds).c_str(),
-                stream_table(with_interval_rates(streams_before, streams, seconds)).c_str(), below.c_str());
+                views::stream_table(views::with_interval_rates(streams_before, streams, seconds)).c_str(), below.c_str());
     std::fflush(stdout);
     before = after;
     streams_before = std::move(streams);
@@ -122,7 +122,7 @@ int run_stats_watch(DataplaneClient& client, bool as_json) {
                                             fmt::localtime(std::time(nullptr)), seconds);
       const std::string below = below_stream_table(client, client.call("stats.ports"));
       std::printf("%s%s%s%s%s", terminal ? "\033[H\033[2J" : "", title.c_str(),
-                  stream_table(with_interval_rates(before, streams, seconds)).c_str(), below.c_str(),
+                  views::stream_table(views::with_interval_rates(before, streams, seconds)).c_str(), below.c_str(),
                   terminal ? "" : "\n");
     }
     std::fflush(stdout);

@@ -15,7 +15,7 @@
 #include "control/doctor/link_checks.hpp"
 #include "control/doctor/netdev_checks.hpp"
 #include "control/export/prometheus.hpp"
-#include "control/views/report_file.hpp"
+#include "dataplane/views/report_file.hpp"
 
 namespace lr::doctor {
 
@@ -113,7 +113,7 @@ int run_doctor_command(const DoctorOptions& options) {
     warned += f.verdict == Verdict::kWarn;
   }
   if (!options.prometheus_path.empty())
-    if (const std::string problem = ctl::write_report_file(options.prometheus_path, textfile(findings));
+    if (const std::string problem = views::write_report_file(options.prometheus_path, textfile(findings));
         !problem.empty()) {
       std::fprintf(stderr, "linerate: cannot write '%s': %s\n", options.prometheus_path.c_str(), problem.c_str());
       return 4;

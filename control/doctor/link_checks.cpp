@@ -10,7 +10,7 @@
 
 #include "control/optics/qualify_sample.hpp"
 #include "control/optics/qualify_verdicts.hpp"
-#include "dataplane/port/module/decoded_module.hpp"
+#include "dataplane/host/module/decoded_module.hpp"
 
 namespace lr::doctor {
 

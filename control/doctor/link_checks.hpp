@@ -10,7 +10,7 @@
 #include <string>
 
 #include "control/doctor/finding.hpp"
-#include "dataplane/port/kernel/kernel_netdev.hpp"
+#include "dataplane/host/kernel/kernel_netdev.hpp"
 
 namespace lr::doctor {
 

@@ -23,11 +23,11 @@
 #include "control/optics/ber_claim.hpp"
 #include "control/optics/qualify_report.hpp"
 #include "control/views/qualify_html.hpp"
-#include "control/views/report_file.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/utc_time.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
+#include "dataplane/views/report_file.hpp"
 
 namespace lr::optics {
 
@@ -199,7 +199,7 @@ class QualifyReport {
     if (dir_.empty()) dir_ = fmt::format("qualify-{:%Y%m%dT%H%M%SZ}", fmt::gmtime(std::time(nullptr)));
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
-    problem_ = ec ? ec.message() : ctl::report_path_problem(path("report.json"));
+    problem_ = ec ? ec.message() : views::report_path_problem(path("report.json"));
     report_ = {{"schema", "linerate.optics-qualify/1"}, {"command", "optics qualify"}, {"profile", profile_path},
                {"started_at", utc_now_iso8601()},        {"interrupted", false},         {"ports", json::array()}};
   }
@@ -225,7 +225,7 @@ class QualifyReport {
 
  private:
   void write(const char* file, const std::string& text) {
-    if (const std::string failed = ctl::write_report_file(path(file), text); !failed.empty())
+    if (const std::string failed = views::write_report_file(path(file), text); !failed.empty())
       std::fprintf(stderr, "linerate: writing '%s' failed: %s\n", path(file).c_str(), failed.c_str());
   }
 

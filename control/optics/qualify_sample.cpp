@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "dataplane/port/counter_names.hpp"
+#include "dataplane/host/counter_names.hpp"
 
 namespace lr::optics {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/port/module/decoded_module.hpp"
-#include "dataplane/port/port_settings.hpp"
+#include "dataplane/host/module/decoded_module.hpp"
+#include "dataplane/host/port_settings.hpp"
 
 namespace lr::optics {
 

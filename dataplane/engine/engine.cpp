@@ -13,6 +13,7 @@
 #include <chrono>
 #include <thread>
 
+#include "dataplane/api/missed_target.hpp"
 #include "dataplane/common/check.hpp"
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/common/utc_time.hpp"
@@ -471,7 +472,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     const double target = plan::mean_target_pps(r.rate_changes, active_s);
     const double held = static_cast<double>(r.paused_ns.value_or(0)) / 1e9 / active_s;
     if (std::string missed =
-            plan::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full, held, report.lcores, active_s);
+            api::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full, held, report.lcores, active_s);
         !missed.empty())
       report.warnings.push_back(std::move(missed));
   }

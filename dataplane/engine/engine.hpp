@@ -13,8 +13,8 @@
 
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/result.hpp"
+#include "dataplane/host/kernel/kernel_io.hpp"
 #include "dataplane/port/ethdev_port.hpp"
-#include "dataplane/port/kernel/kernel_io.hpp"
 #include "dataplane/port/port_controls.hpp"
 #include "dataplane/profile/profile.hpp"
 

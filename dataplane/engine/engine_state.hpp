@@ -10,9 +10,9 @@
 
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/engine/engine.hpp"
+#include "dataplane/host/kernel/kernel_io.hpp"
 #include "dataplane/plan/run_state.hpp"
 #include "dataplane/port/ethdev_port.hpp"
-#include "dataplane/port/kernel/kernel_io.hpp"
 #include "dataplane/port/port_controls.hpp"
 #include "dataplane/profile/profile.hpp"
 #include "dataplane/switch/software_switch.hpp"

@@ -41,16 +41,4 @@ Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& s
 /// The mean target over a stream's `active_s` seconds of sending, from its rate changes
 /// (the first at 0 s); 0 when a segment was unpaced (nothing to hold it to).
 double mean_target_pps(const std::vector<api::RateChange>& changes, double active_s);
-
-/// "stream 's' sent 0.000543 Mpps, 99.9 % below its target of 1.020000 Mpps (...)" when
-/// the achieved rate misses a paced target by more than 0.5 %; "" otherwise. A stream
-/// held by PFC / PAUSE for `held_fraction` of its time (pfc_honour) is held to the rate
-/// it could send while not held, and the warning says how long it was held.
-/// Without a full TX queue, the tester's lcores' stalls over the stream's `active_s`
-/// seconds say why: when the host held a lcore up for half the time the shortfall is
-/// worth or more, the host is named with the stall that did it, not the lcore's speed.
-std::string missed_target(const std::string& stream, double target_pps, double achieved_pps, uint64_t tx_queue_full,
-                          double held_fraction, const std::vector<api::LcoreStalls>& tester_lcores = {},
-                          double active_s = 0);
-
 }  // namespace lr::plan

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "dataplane/common/result.hpp"
+#include "dataplane/host/port_settings.hpp"
 #include "dataplane/port/port.hpp"
-#include "dataplane/port/port_settings.hpp"
 #include "dataplane/profile/profile.hpp"
 
 struct rte_mempool;

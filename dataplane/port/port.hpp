@@ -9,7 +9,7 @@
 
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/result.hpp"
-#include "dataplane/port/port_settings.hpp"
+#include "dataplane/host/port_settings.hpp"
 #include "dataplane/profile/profile.hpp"
 
 struct rte_mempool;

@@ -15,10 +15,10 @@
 
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/result.hpp"
+#include "dataplane/host/kernel/kernel_netdev.hpp"
+#include "dataplane/host/port_settings.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/flow/port_flows.hpp"
-#include "dataplane/port/kernel/kernel_netdev.hpp"
-#include "dataplane/port/port_settings.hpp"
 
 namespace lr::dp {
 

@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "dataplane/port/kernel/kernel_io.hpp"
+#include "dataplane/host/kernel/kernel_io.hpp"
 
 namespace lr::test {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/port/module/module_identity.hpp"
+#include "dataplane/host/module/module_identity.hpp"
 
 namespace lr::module::test {
 

@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "control/optics/ber_claim.hpp"
-#include "dataplane/port/kernel/kernel_netdev.hpp"
+#include "dataplane/host/kernel/kernel_netdev.hpp"
 #include "tests/support/fake_kernel_io.hpp"
 #include "tests/unit/module/sff8636_image.hpp"
 

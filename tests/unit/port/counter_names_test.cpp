@@ -1,10 +1,10 @@
 // One canonical name per meaning across mlx5, i40e / ice, ethdev and ethtool FEC stats.
 
-#include "dataplane/port/counter_names.hpp"
+#include "dataplane/host/counter_names.hpp"
 
 #include <gtest/gtest.h>
 
-#include "dataplane/port/port_settings.hpp"
+#include "dataplane/host/port_settings.hpp"
 
 namespace lr::dp {
 namespace {

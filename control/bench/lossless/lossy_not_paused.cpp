@@ -1,0 +1,24 @@
+#include "control/bench/lossless/cases.hpp"
+
+#include <fmt/format.h>
+
+#include "control/bench/lossless/storm.hpp"
+#include "control/bench/lossless/timeline.hpp"
+
+namespace lr::bench::lossless {
+
+CaseOutcome lossy_not_paused(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  const uint8_t lossy = c.lossy.front();
+  Streams streams(p);
+  streams.traffic("test", c.senders[0], lossy, c.rate_percent, 0, c.duration_ns);
+  streams.mac_control("storm", false, lossy, kStormQuanta, storm_at_ns(c), c.storm_ns);
+  const json report = run(p, streams, "lossy_not_paused", "", flowing_window(c));
+  std::vector<Check> checks;
+  flowing_checks(checks, "test", stream_of(report, "test"), static_cast<double>(c.storm_ns) / 1e9);
+  record(p, "lossy_not_paused", "", report);
+  return judge("lossy_not_paused", std::move(checks),
+               fmt::format("PFC for lossy priority {} was not obeyed: its traffic went on, nothing lost", lossy));
+}
+
+}  // namespace lr::bench::lossless

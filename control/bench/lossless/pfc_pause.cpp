@@ -1,0 +1,40 @@
+#include "control/bench/lossless/cases.hpp"
+
+#include <fmt/format.h>
+
+#include "control/bench/lossless/storm.hpp"
+#include "control/bench/lossless/timeline.hpp"
+
+namespace lr::bench::lossless {
+
+CaseOutcome pfc_pause(Plan& p) {
+  const profile::LosslessCfg& c = p.cfg;
+  const uint8_t lossless = c.lossless.front();
+  Streams streams(p);
+  streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
+  if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
+  streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
+  const double allowance = p.response_s.value_or(1e-3);
+  const json report = run(p, streams, "pfc_pause", "", reaction_window("storm", planned_storm(c), allowance, us(allowance) / 4));
+  const auto [t0, t1] = sent_of(report, "storm", planned_storm(c));
+  std::vector<Check> checks;
+  const json& test = stream_of(report, "test");
+  held_checks(checks, "test", test, t0, t1, allowance);
+  checks.push_back(exactly("test: frames lost", test.value("lost", 0.0), 0, "frames"));
+  const double after = static_cast<double>(frames_within(bins_of(test, "rx"), bin_s_of(test), t1, 1e9) +
+                                           test.value("timeline", json::object()).value("rx_after", uint64_t{0}));
+  checks.push_back(at_least("test: frames received after the storm", after, 1, "frames"));
+  if (!c.lossy.empty()) {
+    const json& bg = stream_of(report, "background");
+    checks.push_back(exactly("background: frames lost", bg.value("lost", 0.0), 0, "frames"));
+    const double sent = static_cast<double>(frames_within(bins_of(bg, "tx"), bin_s_of(bg), t0, t1));
+    const double got = static_cast<double>(frames_within(bins_of(bg, "rx"), bin_s_of(bg), t0, t1));
+    checks.push_back(at_least("background: received / sent during the storm", sent > 0 ? 100 * got / sent : 0, 95, "%"));
+  }
+  record(p, "pfc_pause", "", report);
+  return judge("pfc_pause", std::move(checks),
+               fmt::format("priority {} held for the whole storm and resumed after it, nothing lost, the background "
+                           "went on", lossless));
+}
+
+}  // namespace lr::bench::lossless

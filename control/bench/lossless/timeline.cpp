@@ -1,0 +1,139 @@
+#include "control/bench/lossless/timeline.hpp"
+
+#include <algorithm>
+
+#include "control/bench/lossless_cases.hpp"
+
+namespace lr::bench::lossless {
+
+const json& stream_of(const json& report, const std::string& name) {
+  static const json none = json::object();
+  const auto streams = report.find("streams");
+  if (streams == report.end() || !streams->is_array()) return none;
+  for (const json& s : *streams)
+    if (s.value("name", "") == name) return s;
+  return none;
+}
+
+Silence silence_of(const json& stream) {
+  const json timeline = stream.value("timeline", json::object());
+  if (!timeline.contains("longest_rx_gap")) return {};
+  const json& g = timeline["longest_rx_gap"];
+  return {g.value("from_s", 0.0), g.value("to_s", 0.0), true};
+}
+
+std::vector<uint64_t> bins_of(const json& stream, const char* which) {
+  return stream.value("timeline", json::object()).value(which, std::vector<uint64_t>{});
+}
+
+double bin_s_of(const json& stream) { return stream.value("timeline", json::object()).value("bin_s", 0.0); }
+
+EmptyRun longest_empty_run(const std::vector<uint64_t>& bins, size_t first, size_t last, size_t end) {
+  EmptyRun longest;
+  end = std::min(end, bins.size());
+  for (size_t i = first; i <= last && i < end;) {
+    if (bins[i] != 0) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < end && bins[j] == 0) ++j;
+    if (j - i > longest.length) longest = {i, j - i};
+    i = j;
+  }
+  return longest;
+}
+
+double empty_bins_after(const std::vector<uint64_t>& bins, double bin_s, double t0_s, double within_s) {
+  if (bin_s <= 0) return 0;
+  const EmptyRun run = longest_empty_run(bins, static_cast<size_t>(t0_s / bin_s),
+                                         static_cast<size_t>((t0_s + within_s) / bin_s), bins.size());
+  return static_cast<double>(run.length) * bin_s;
+}
+
+std::optional<BinSpan> bins_with_frames(const std::vector<uint64_t>& bins) {
+  const auto nonzero = [](uint64_t n) { return n != 0; };
+  const auto first = std::find_if(bins.begin(), bins.end(), nonzero);
+  if (first == bins.end()) return std::nullopt;
+  const auto last = std::find_if(bins.rbegin(), bins.rend(), nonzero);
+  return BinSpan{static_cast<size_t>(first - bins.begin()), static_cast<size_t>(bins.rend() - last - 1)};
+}
+
+double silent_seconds(const json& report, const std::vector<std::string>& names, double until_s, double bridged_s) {
+  std::vector<uint64_t> sent;
+  double bin = 0;
+  for (const std::string& name : names) {
+    const json& s = stream_of(report, name);
+    const std::vector<uint64_t> tx = bins_of(s, "tx");
+    bin = bin_s_of(s);
+    if (sent.size() < tx.size()) sent.resize(tx.size());
+    for (size_t i = 0; i < tx.size(); ++i) sent[i] += tx[i];
+  }
+  if (bin <= 0) return 0;
+  const size_t end = std::min(sent.size(), static_cast<size_t>(until_s / bin));
+  double silent_s = 0;
+  for (size_t i = 0; i < end;) {
+    const EmptyRun run = longest_empty_run(sent, i, i, end);
+    silent_s += std::max(0.0, static_cast<double>(run.length) * bin - bridged_s);
+    i += std::max<size_t>(run.length, 1);
+  }
+  return silent_s;
+}
+
+Sent sent_of(const json& report, const std::string& name, Sent planned) {
+  const json& s = stream_of(report, name);
+  const std::vector<uint64_t> tx = bins_of(s, "tx");
+  const double bin = bin_s_of(s);
+  const std::optional<BinSpan> sent = bins_with_frames(tx);
+  if (!sent || bin <= 0) return planned;
+  return {static_cast<double>(sent->first) * bin, static_cast<double>(sent->last) * bin};
+}
+
+double pfc_xoff_heard(const json& report, const std::string& port, uint8_t priority) {
+  double xoff = 0;
+  for (const json& p : report.value("ports", json::array()))
+    if (p.value("name", "") == port)
+      for (const json& cls : p.value("mac_control", json::object()).value("pfc", json::array()))
+        if (cls.value("priority", -1) == priority) xoff += cls.value("xoff", 0.0);
+  return xoff;
+}
+
+double last_pfc_heard(const json& report, const std::string& port, double from_s, double to_s) {
+  for (const json& p : report.value("ports", json::array())) {
+    if (p.value("name", "") != port) continue;
+    const json timeline = p.value("mac_control_timeline", json::object());
+    const auto rx = timeline.value("rx", std::vector<uint64_t>{});
+    const double bin = timeline.value("bin_s", 0.0);
+    for (size_t i = rx.size(); bin > 0 && i-- > 0;)
+      if (rx[i] != 0 && static_cast<double>(i) * bin >= from_s && static_cast<double>(i) * bin < to_s)
+        return static_cast<double>(i) * bin;
+  }
+  return -1;
+}
+
+}  // namespace lr::bench::lossless
+
+namespace lr::bench {
+
+void coarsen_timelines(nlohmann::json& run_report, size_t max_bins) {
+  const auto coarsen = [&](nlohmann::json& t) {
+    size_t n = 0;
+    for (const char* key : {"tx", "rx"}) n = std::max(n, t.value(key, nlohmann::json::array()).size());
+    if (n <= max_bins) return;
+    const size_t k = (n + max_bins - 1) / max_bins;
+    for (const char* key : {"tx", "rx"}) {
+      if (!t.contains(key)) continue;
+      const auto bins = t[key].get<std::vector<uint64_t>>();
+      std::vector<uint64_t> merged((bins.size() + k - 1) / k);
+      for (size_t i = 0; i < bins.size(); ++i) merged[i / k] += bins[i];
+      t[key] = merged;
+    }
+    t["bin_s"] = t.value("bin_s", 0.0) * static_cast<double>(k);
+  };
+  for (nlohmann::json& s : run_report["streams"])
+    if (s.contains("timeline")) coarsen(s["timeline"]);
+  for (nlohmann::json& p : run_report["ports"])
+    if (p.contains("mac_control_timeline")) coarsen(p["mac_control_timeline"]);
+}
+
+}  // namespace lr::bench
