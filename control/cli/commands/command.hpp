@@ -1,0 +1,50 @@
+#pragma once
+// `linerate`'s subcommands as a list. Each file of commands/ adds its subcommands (with
+// their options) to the app, and to the list what each does when chosen; main.cpp adds
+// them in --help's order, parses, and runs the one chosen.
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "control/client/dataplane_client.hpp"
+
+namespace lr::ctl {
+
+/// linerate's own options, given before or after the subcommand.
+struct GlobalOptions {
+  std::string socket;    ///< --socket; "": $LINERATE_SOCKET, else the default
+  bool as_json = false;  ///< --json
+};
+
+/// A subcommand: whether it was chosen, and what it does (the exit code). A client's
+/// ConnectionError and RpcCallError propagate to main, which says them.
+struct Command {
+  std::function<bool()> chosen;
+  std::function<int(const GlobalOptions&)> run;
+};
+using Commands = std::vector<Command>;
+
+/// A Command chosen when `subcommand` was parsed.
+Command command_for(const CLI::App* subcommand, std::function<int(const GlobalOptions&)> run);
+
+// The CLI's own exit codes (the verdict commands add theirs: verdict_exit_codes.hpp).
+constexpr int kExitRefused = 1;      ///< the data plane refused (a JSON-RPC error)
+constexpr int kExitUsage = 2;        ///< bad arguments
+constexpr int kExitNoDataplane = 3;  ///< no data plane reachable
+constexpr int kExitReportFile = 4;   ///< the report file cannot be written
+
+/// Prints the data plane's JSON (--json) or the table.
+void print_result(const nlohmann::json& result, bool as_json, const std::string& table);
+
+/// Runs `fn` on a client of the serving data plane, greeted as linerate-cli.
+int with_dataplane(const GlobalOptions& global, const std::function<int(DataplaneClient&)>& fn);
+
+/// A subcommand `name` that calls `method` without params and prints the answer as `table`.
+void add_listing(CLI::App& app, Commands& commands, const char* name, const char* help, const char* method,
+                 std::string (*table)(const nlohmann::json&));
+
+}  // namespace lr::ctl

@@ -1,0 +1,58 @@
+// `linerate hello | methods | call`: the data plane's session and its methods.
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "control/cli/commands/commands.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+void add_session_commands(CLI::App& app, Commands& commands) {
+  auto* hello = app.add_subcommand("hello", "protocol version and session of the data plane");
+  commands.push_back(command_for(hello, [](const GlobalOptions& global) {
+    return with_dataplane(global, [](DataplaneClient& client) {
+      print_result(client.call("hello", {{"client", "linerate-cli"}}), true, "");
+      return 0;
+    });
+  }));
+  auto* methods = app.add_subcommand("methods", "every method the data plane answers, with its help");
+  commands.push_back(command_for(methods, [](const GlobalOptions& global) {
+    return with_dataplane(global, [&](DataplaneClient& client) {
+      const json result = client.call("methods.list");
+      std::string table;
+      for (const json& m : result)
+        table += fmt::format("{:<18} {}{}\n", m.value("name", ""), m.value("mutating", false) ? "[changes] " : "",
+                             m.value("help", ""));
+      print_result(result, global.as_json, table);
+      return 0;
+    });
+  }));
+  auto* call = app.add_subcommand("call", "call any method: linerate call METHOD '{\"param\": ...}'");
+  struct CallOptions {
+    std::string method;
+    std::string params = "{}";
+  };
+  auto options = std::make_shared<CallOptions>();
+  call->add_option("method", options->method, "method name (linerate methods lists them)")->required();
+  call->add_option("params", options->params, "params as a JSON object");
+  commands.push_back(command_for(call, [options](const GlobalOptions& global) {
+    json params;
+    try {
+      params = json::parse(options->params);
+    } catch (const json::exception& error) {
+      std::fprintf(stderr, "linerate: params is not JSON: %s\n", error.what());
+      return kExitUsage;
+    }
+    return with_dataplane(global, [&](DataplaneClient& client) {
+      print_result(client.call(options->method, params), true, "");
+      return 0;
+    });
+  }));
+}
+
+}  // namespace lr::ctl

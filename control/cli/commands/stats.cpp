@@ -1,0 +1,112 @@
+// `linerate stats | lcores | histogram | top | record`: the run's results so far, once,
+// live, or recorded.
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "control/cli/commands/commands.hpp"
+#include "control/cli/tables.hpp"
+#include "control/cli/watch_commands.hpp"
+#include "dataplane/profile/quantity.hpp"
+#include "dataplane/views/run_views.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+void add_stats(CLI::App& app, Commands& commands) {
+  auto* stats = app.add_subcommand("stats", "per-stream results so far: tx, rx, loss, reorder, latency");
+  auto watch = std::make_shared<bool>(false);
+  stats->add_flag("-w,--watch", *watch, "refresh every second until Ctrl-C");
+  commands.push_back(command_for(stats, [watch](const GlobalOptions& global) {
+    return with_dataplane(global, [&](DataplaneClient& client) {
+      if (*watch) return run_stats_watch(client, global.as_json);
+      const json result = client.call("stats.streams");
+      print_result(result, global.as_json,
+                   global.as_json ? ""
+                                  : views::stream_table(stream_reports(result)) +
+                                        below_stream_table(client, client.call("stats.ports")));
+      return 0;
+    });
+  }));
+}
+
+std::string lcores_table(const json& lcores) {
+  std::string table = fmt::format("{:>6} {:>6}  {}\n", "lcore", "socket", "work");
+  for (const json& l : lcores) {
+    std::string work;
+    for (const json& lane : l["tx_lanes"])
+      work += fmt::format("tx {}#{} port {} q{} ({} frames)  ", lane.value("stream", ""), lane.value("lane", 0),
+                          lane.value("port_id", 0), lane.value("queue", 0), lane.value("tx_packets", uint64_t{0}));
+    for (const json& q : l["rx_queues"])
+      work += fmt::format("rx port {} q{} ({} frames)  ", q.value("port_id", 0), q.value("queue", 0),
+                          q.value("rx_packets", uint64_t{0}));
+    table += fmt::format("{:>6} {:>6}  {}\n", l.value("lcore", 0), l.value("socket", 0), work);
+  }
+  return table;
+}
+
+void add_histogram(CLI::App& app, Commands& commands) {
+  auto* histogram = app.add_subcommand("histogram", "a stream's latency histogram");
+  struct HistogramOptions {
+    std::string stream;
+    bool every_bucket = false;
+  };
+  auto options = std::make_shared<HistogramOptions>();
+  histogram->add_option("stream", options->stream, "stream name")->required();
+  histogram->add_flag("--buckets", options->every_bucket,
+                      "every non-empty bucket (1.6 % wide) instead of power-of-two ranges");
+  commands.push_back(command_for(histogram, [options](const GlobalOptions& global) {
+    return with_dataplane(global, [&](DataplaneClient& client) {
+      const json result = client.call("stats.histogram", {{"stream", options->stream}});
+      api::LatencySummary latency;
+      for (const api::StreamReport& s : stream_reports(client.call("stats.streams")))
+        if (s.name == options->stream) latency = s.latency;
+      print_result(result, global.as_json, histogram_text(result, latency, options->every_bucket));
+      return 0;
+    });
+  }));
+}
+
+void add_record(CLI::App& app, Commands& commands) {
+  auto* record = app.add_subcommand("record", "write stats and the merged port counters as JSON lines until Ctrl-C");
+  struct RecordOptions {
+    std::string path;
+    std::string interval = "1s";
+  };
+  auto options = std::make_shared<RecordOptions>();
+  record->add_option("file", options->path, "JSONL file (appended to)")->required();
+  record->add_option("--interval", options->interval, "time between samples, e.g. 1s, 500ms")->capture_default_str();
+  commands.push_back(command_for(record, [options](const GlobalOptions& global) {
+    const auto interval_ns = profile::parse_duration_ns(options->interval);
+    if (!interval_ns || *interval_ns < 10'000'000) {
+      std::fprintf(stderr, "linerate: --interval '%s' is not a duration of at least 10ms (e.g. 1s, 500ms)\n",
+                   options->interval.c_str());
+      return kExitUsage;
+    }
+    return with_dataplane(global, [&](DataplaneClient& client) {
+      return run_record(client, options->path, static_cast<double>(*interval_ns) / 1e9);
+    });
+  }));
+}
+
+}  // namespace
+
+void add_stats_commands(CLI::App& app, Commands& commands) {
+  auto* top = app.add_subcommand("top", "live view: per port Mpps and Gbit/s, per stream loss and latency");
+  commands.push_back(command_for(top, [](const GlobalOptions& global) {
+    return with_dataplane(global, [](DataplaneClient& client) { return run_top(client); });
+  }));
+  add_record(app, commands);
+  add_stats(app, commands);
+  add_listing(app, commands, "lcores", "worker lcores: their TX lanes and RX queues with counters", "stats.lcores",
+              lcores_table);
+  add_histogram(app, commands);
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,90 @@
+// `linerate streams | load | stream-add | stream-remove | rate | stop-stream`: the data
+// plane's streams, changed between runs or, for a rate or a stop, while they run.
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "control/cli/commands/commands.hpp"
+#include "control/cli/tables.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+// `load` (replace the streams) or `stream-add` (add to them): a profile's [[stream]] tables.
+void add_profile_streams(CLI::App& app, Commands& commands, const char* name, const char* help, const char* method,
+                         const char* profile_help) {
+  auto* sub = app.add_subcommand(name, help);
+  auto profile = std::make_shared<std::string>();
+  sub->add_option("profile", *profile, profile_help)->required()->check(CLI::ExistingFile);
+  commands.push_back(command_for(sub, [profile, method](const GlobalOptions& global) {
+    return with_dataplane(global, [&](DataplaneClient& client) {
+      std::ifstream in(*profile);
+      std::stringstream text;
+      text << in.rdbuf();
+      const json result = client.call(method, {{"profile", text.str()}, {"path", *profile}});
+      const json names = result.contains("streams") ? result["streams"] : result.value("added", json::array());
+      print_result(result, global.as_json,
+                   fmt::format("streams: {}\n", fmt::join(names.get<std::vector<std::string>>(), ", ")));
+      return 0;
+    });
+  }));
+}
+
+// A subcommand on one stream: `method` with {stream}, and `done` said of it.
+void add_stream_call(CLI::App& app, Commands& commands, const char* name, const char* help, const char* method,
+                     const char* done) {
+  auto* sub = app.add_subcommand(name, help);
+  auto stream = std::make_shared<std::string>();
+  sub->add_option("stream", *stream, "stream name")->required();
+  commands.push_back(command_for(sub, [stream, method, done](const GlobalOptions& global) {
+    return with_dataplane(global, [&](DataplaneClient& client) {
+      print_result(client.call(method, {{"stream", *stream}}), global.as_json,
+                   fmt::format("stream '{}' {}\n", *stream, done));
+      return 0;
+    });
+  }));
+}
+
+void add_rate(CLI::App& app, Commands& commands) {
+  auto* rate = app.add_subcommand("rate", "change a stream's rate, also while it runs");
+  struct RateOptions {
+    std::string stream, rate;
+  };
+  auto options = std::make_shared<RateOptions>();
+  rate->add_option("stream", options->stream, "stream name")->required();
+  rate->add_option("rate", options->rate, "'10%', '1.5Mpps', '5Gbps' (L1), '5Gbps-l2' or 'max'")->required();
+  commands.push_back(command_for(rate, [options](const GlobalOptions& global) {
+    return with_dataplane(global, [&](DataplaneClient& client) {
+      const json result = client.call("stream.rate.set", {{"stream", options->stream}, {"rate", options->rate}});
+      const json target = result.value("target_pps", json());
+      print_result(result, global.as_json,
+                   fmt::format("stream '{}' now at {}\n", options->stream,
+                               target.is_number() ? fmt::format("{:.6f} Mpps", target.get<double>() / 1e6) : "max rate"));
+      return 0;
+    });
+  }));
+}
+
+}  // namespace
+
+void add_stream_commands(CLI::App& app, Commands& commands) {
+  add_listing(app, commands, "streams", "streams: ports, frame size, lanes, target rate", "stream.list", streams_table);
+  add_profile_streams(app, commands, "load", "replace the data plane's streams with a profile's", "stream.load",
+                      "profile (TOML)");
+  add_profile_streams(app, commands, "stream-add", "add the streams of a profile to the data plane's", "stream.add",
+                      "profile (TOML) whose [[stream]] tables to add");
+  add_stream_call(app, commands, "stream-remove", "remove a stream", "stream.remove", "removed");
+  add_rate(app, commands);
+  add_stream_call(app, commands, "stop-stream", "stop one stream; the others go on", "stream.stop", "stopped");
+}
+
+}  // namespace lr::ctl
