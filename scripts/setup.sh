@@ -16,6 +16,7 @@ packages=(
   libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev libmnl-dev
   python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
   clang-16 libclang-rt-16-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
+  lld-16                       # links the sanitizer build's large executables several times faster than ld
   ccache                       # rebuilds of a fresh clone come from the cache (outside the clone)
   help2man                     # man pages from the programs' --help
   gnuplot-nox                  # the benchmark reports' charts (SVG)
@@ -58,8 +59,9 @@ fi
 
 # Compiles go through ccache (meson picks it up when it is installed). Its cache lives
 # outside the clone (~/.cache/ccache), so a fresh clone of the same tree rebuilds from it;
-# paths are hashed relative to the clone, wherever it is.
-export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+# paths are hashed relative to the clone, wherever it is. Depend mode: a miss is compiled
+# at once, not preprocessed first to be hashed (a tenth of a cold compile here).
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
 build=${LR_BUILD_DIR:-build}
 if [[ ! -f "$build/build.ninja" ]]; then
   # Unity build, one translation unit per library or program: each parses its headers

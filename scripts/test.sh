@@ -18,7 +18,7 @@
 # failed step as a failure. Compiles go through ccache (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1  # as scripts/setup.sh
 
 step="setup"
 step_started=$SECONDS
