@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "control/cli/commands/commands.hpp"
 #include "control/client/dataplane_client.hpp"
@@ -34,6 +36,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
+    // A typo for a subcommand: say so, with the nearest, not CLI11's "A subcommand is required".
+    if (const std::string unknown = unknown_subcommand(app, std::vector<std::string>(argv + 1, argv + argc));
+        !unknown.empty()) {
+      std::fprintf(stderr, "linerate: %s\n", unknown.c_str());
+      return kExitUsage;
+    }
     return app.exit(error) == 0 ? 0 : kExitUsage;
   }
   try {

@@ -317,6 +317,18 @@ count = 30000
         dp_version = subprocess.run([lrtest.BINARY, "--version"], capture_output=True, text=True)
         self.assertEqual(dp_version.stdout, version.stdout.replace("linerate", "linerate-dataplane"))
 
+    def test_a_mistyped_subcommand_is_named_with_the_nearest(self):
+        for args, said in ((["stat"], "unknown subcommand 'stat' (did you mean 'stats'?)"),
+                           (["version"], "unknown subcommand 'version' (did you mean '--version'?)"),
+                           (["--json", "prts"], "unknown subcommand 'prts' (did you mean 'ports'?)"),
+                           (["xyzzy"], "unknown subcommand 'xyzzy' (linerate --help lists them)")):
+            proc = subprocess.run([LINERATE, *args], capture_output=True, text=True, timeout=30)
+            self.assertEqual((proc.returncode, proc.stderr), (2, "linerate: %s\n" % said))
+        # A known subcommand with a bad option keeps CLI11's own words.
+        proc = subprocess.run([LINERATE, "stats", "--bogus"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("--bogus", proc.stderr)
+
     def test_bad_cli_argument(self):
         proc = subprocess.run([lrtest.BINARY, "--config"], capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.returncode, 2)

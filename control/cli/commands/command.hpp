@@ -43,6 +43,11 @@ void print_result(const nlohmann::json& result, bool as_json, const std::string&
 /// Runs `fn` on a client of the serving data plane, greeted as linerate-cli.
 int with_dataplane(const GlobalOptions& global, const std::function<int(DataplaneClient&)>& fn);
 
+/// For a command line whose first word is not a subcommand of `app` (`linerate stat`):
+/// "unknown subcommand 'stat' (did you mean 'stats'?)"; "" when it is one, or there is none.
+/// `args` without the program's name.
+std::string unknown_subcommand(const CLI::App& app, const std::vector<std::string>& args);
+
 /// A subcommand `name` that calls `method` without params and prints the answer as `table`.
 void add_listing(CLI::App& app, Commands& commands, const char* name, const char* help, const char* method,
                  std::string (*table)(const nlohmann::json&));
