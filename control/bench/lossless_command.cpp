@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "control/bench/lossless_cases.hpp"
-#include "control/cli/verdict_exit_codes.hpp"
+#include "control/cli/exit_codes.hpp"
 #include "control/views/lossless_views.hpp"
 
 namespace lr::bench {

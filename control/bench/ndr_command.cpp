@@ -43,9 +43,8 @@ void run_ndr_size(const profile::NdrCfg& cfg, const profile::BenchFrameSize& siz
     ++trials;
     const bool ndr_pass = trial.result.valid && search.ndr().passes(trial.result);
     const bool pdr_pass = trial.result.valid && search.pdr().passes(trial.result);
-    // Lost frames although the tester sent short: the device's loss (each search fails
-    // the rate when beyond its tolerance).
-    const bool counted = trial.result.valid || trial.result.lost_anyway;
+    // Counted by a search: valid, or lost beyond its tolerance although the tester sent short.
+    const bool counted = search.ndr().counts(trial.result) || search.pdr().counts(trial.result);
     session.record("ndr", trial, phase == "ndr" ? ndr_pass : pdr_pass);
     if (trial.interrupted) break;
     search.record(trial.result);

@@ -115,11 +115,8 @@ std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::Bench
     const bool passed = search.steps().size() > before && search.steps().back().passed;
     if (passed) passing.try_emplace(rate, trial);
     p.session.record("throughput", trial, passed, search.steps().size() > before && search.steps().back().confirmation);
-    // Counted: valid, or lost beyond the tolerance although the tester sent short (the
-    // device's loss: the search fails the rate).
-    const bool counted = search.steps().size() > before && search.steps().back().trial.valid;
     p.session.progress(label(size, "throughput"), trial,
-                       !counted ? "invalid: " + trial.invalid_reason
+                       !search.counts(trial.result) ? "invalid: " + trial.invalid_reason
                        : (passed                     ? std::string("pass")
                           : trial.result.lost_anyway ? "fail, the device's loss: " + trial.invalid_reason
                                                      : std::string("fail")) +
@@ -186,8 +183,8 @@ void run_frame_loss(Procedure& p, const profile::BenchFrameSize& size, double st
     p.session.record("frame_loss", trial, trial.result.valid && trial.lost == 0);
     if (trial.interrupted) break;
     const size_t before = sweep.points().size();
-    // A point the tester sent short of, where the device lost more than that could cost
-    // it, is the device's loss at the load offered (both are in the report).
+    // A point the tester sent short of, where the device lost frames anyway, is the
+    // device's loss at the load offered (both are in the report).
     const bool measured = trial.result.valid || trial.result.lost_anyway;
     sweep.record(trial.result.loss_ratio, measured);
     if (sweep.points().size() > before) {
@@ -203,8 +200,8 @@ void run_frame_loss(Procedure& p, const profile::BenchFrameSize& size, double st
     p.session.progress(label(size, "frame_loss"), trial,
                        trial.result.lost_anyway ? "lost frames, the device's: " + trial.invalid_reason
                        : !trial.result.valid    ? "invalid: " + trial.invalid_reason
-                       : sweep.next()      ? fmt::format("-> next {:.1f} %", *sweep.next())
-                                           : std::string("-> two loss-free trials: done"));
+                       : sweep.next()           ? fmt::format("-> next {:.1f} %", *sweep.next())
+                                                : std::string("-> two loss-free trials: done"));
     if (sweep.next()) rest(p);
   }
   p.session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_frame_loss_trials(step_percent)));

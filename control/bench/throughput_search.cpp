@@ -24,10 +24,14 @@ void ThroughputSearch::learn(double rate, const TrialResult& trial) {
   choose_next();
 }
 
+bool ThroughputSearch::counts(const TrialResult& trial) const noexcept {
+  return trial.valid || (trial.lost_anyway && trial.loss_ratio > settings_.loss_tolerance);
+}
+
 void ThroughputSearch::record(const TrialResult& measured) {
   if (!next_) return;
   TrialResult trial = measured;
-  if (!trial.valid && trial.lost_anyway && trial.loss_ratio > settings_.loss_tolerance) trial.valid = true;
+  trial.valid = counts(measured);
   const double rate = *next_;
   tried_.push_back(rate);
   if (!trial.valid) {

@@ -51,6 +51,9 @@ class ThroughputSearch {
   void learn(double rate, const TrialResult& trial);
   /// Whether a trial meets this search's loss tolerance and latency bound.
   bool passes(const TrialResult& trial) const noexcept;
+  /// Whether record() takes `trial` as measured: valid, or invalid only because the tester
+  /// sent less than asked while the device lost beyond the tolerance (its loss: the rate fails).
+  bool counts(const TrialResult& trial) const noexcept;
 
   /// The highest rate whose loss was within the tolerance in its trial and in every
   /// confirmation; nullopt when none was (the lower bound lost frames too).

@@ -59,12 +59,10 @@ std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, do
                                           : "");
     }
   if (stall_limit_us <= 0) return "";
-  for (const api::LcoreStalls& l : run.lcores)
-    for (const api::Stall& stall : l.longest_stalls)
-      if (api::stall_overlaps(stall, 0, traffic_s, stall_limit_us))
-        return fmt::format("the tester's lcore {} was held up by the host for {:.0f} us at {:.4f} s (frames read "
-                           "meanwhile look up to that late; the trial allows {:.0f} us)",
-                           l.lcore, stall.us, stall.from_s, stall_limit_us);
+  if (const auto held = api::longest_stall_within(run.lcores, 0, traffic_s); held && held->stall.us >= stall_limit_us)
+    return fmt::format("the tester's lcore {} was held up by the host for {:.0f} us at {:.4f} s (frames read "
+                       "meanwhile look up to that late; the trial allows {:.0f} us)",
+                       held->lcore, held->stall.us, held->stall.from_s, stall_limit_us);
   return "";
 }
 
@@ -236,11 +234,12 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     // burst one batch (32 frames) of timing is a large share, so the allowance is the
     // larger of 0.5 % and one batch.
     const double allowed = std::max(0.005, 32.0 / static_cast<double>(spec.burst_frames));
-    if (target > 0 && sent < target * (1 - allowed))
+    if (target > 0 && sent < target * (1 - allowed)) {
       trial.invalid_reason = fmt::format("stream '{}' sent its burst at {:.6f} Mpps, {:.2f} % below line rate "
                                          "({:.6f} Mpps): not back to back",
                                          s.value("name", ""), sent / 1e6, 100 * (1 - sent / target), target / 1e6);
-    sent_short = sent_short || (target > 0 && sent < target * (1 - allowed));
+      sent_short = true;
+    }
   }
   // Link events are the port's whole history: only those since this trial began count.
   const std::string started = trial.report.value("started_at", "").substr(0, 19);

@@ -19,7 +19,7 @@
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
 #include "control/cli/stop_signal.hpp"
-#include "control/cli/verdict_exit_codes.hpp"
+#include "control/cli/exit_codes.hpp"
 #include "control/optics/ber_claim.hpp"
 #include "control/optics/qualify_report.hpp"
 #include "control/views/qualify_html.hpp"
@@ -139,19 +139,11 @@ class QualifyRun {
   void read_after(const json& run_report, std::chrono::system_clock::time_point traffic_start) {
     const api::RunReport run = api::run_report_from_json(run_report);
     // The tester's longest stall while the traffic ran: its RX rings may have overflowed.
-    double stall_us = 0, stall_at_s = 0;
-    unsigned stall_lcore = 0;
-    for (const api::LcoreStalls& l : run.lcores)
-      for (const api::Stall& stall : l.longest_stalls)
-        if (stall.us > stall_us && api::stall_overlaps(stall, 0, run.duration_s, 0)) {
-          stall_us = stall.us;
-          stall_at_s = stall.from_s;
-          stall_lcore = l.lcore;
-        }
+    const api::LcoreStall held = api::longest_stall_within(run.lcores, 0, run.duration_s).value_or(api::LcoreStall{});
     for (PortEvidence& e : evidence_) {
-      e.tester_stall_us = stall_us;
-      e.tester_stall_at_s = stall_at_s;
-      e.tester_stall_lcore = stall_lcore;
+      e.tester_stall_us = held.stall.us;
+      e.tester_stall_at_s = held.stall.from_s;
+      e.tester_stall_lcore = held.lcore;
       for (const api::PortReport& p : run.ports)
         if (p.name == e.port) e.rx_missed = p.counters.imissed + p.counters.rx_nombuf;
       for (const json& s : run_report.value("streams", json::array())) {

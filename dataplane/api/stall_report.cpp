@@ -17,6 +17,17 @@ bool stall_overlaps(const Stall& stall, double from_s, double to_s, double min_u
   return stall.us >= min_us && stall.from_s <= to_s && stall.from_s + stall.us * 1e-6 >= from_s;
 }
 
+std::optional<LcoreStall> longest_stall_within(const std::vector<LcoreStalls>& lcores, double from_s, double to_s) {
+  std::optional<LcoreStall> longest;
+  for (const LcoreStalls& l : lcores)
+    for (const Stall& stall : l.longest_stalls)  // longest first: the first that overlaps is this lcore's
+      if (stall_overlaps(stall, from_s, to_s, 0)) {
+        if (!longest || stall.us > longest->stall.us) longest = LcoreStall{l.lcore, stall};
+        break;
+      }
+  return longest;
+}
+
 nlohmann::json to_json(const LcoreStalls& s) {
   nlohmann::json j;
   to_json(j, s);

@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace lr::api {
@@ -30,6 +31,15 @@ struct LcoreStalls {
 /// Whether `stall` lasted at least `min_us` and overlaps [from_s, to_s] (seconds since the
 /// run started): long enough, and where, to move what was measured there.
 bool stall_overlaps(const Stall& stall, double from_s, double to_s, double min_us);
+
+/// A stall of one of the tester's lcores.
+struct LcoreStall {
+  unsigned lcore = 0;
+  Stall stall;
+};
+
+/// The longest stall of any of `lcores` that overlaps [from_s, to_s]; none when none does.
+std::optional<LcoreStall> longest_stall_within(const std::vector<LcoreStalls>& lcores, double from_s, double to_s);
 
 nlohmann::json to_json(const LcoreStalls& s);
 LcoreStalls lcore_stalls_from_json(const nlohmann::json& j);
