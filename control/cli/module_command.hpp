@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace lr::ctl {
+#include "control/cli/exit_codes.hpp"
 
-/// The exit status of a module image that decodes but whose checksums do not hold.
-constexpr int kExitChecksumsBad = 5;
+namespace lr::ctl {
 
 /// Decodes and prints `bytes` (read from `source`, named in errors). Returns the exit
 /// code: 0 decoded, 1 the image could not be decoded, kExitChecksumsBad decoded but its

@@ -458,7 +458,15 @@ TEST(LoopbackRing, PfcHonouredHoldsOnlyThePausedPriorityAndLosesNothing) {
   const api::MacControlReport& heard = *honoured.ports[0].mac_control;
   const double span_ms = (heard.last_s - heard.first_s) * 1e3;
   EXPECT_NEAR(span_ms, 9 / 596.046 * 1e3, 1.5);
-  EXPECT_NEAR(paused_ms, span_ms + 65535 * 512 / 10e9 * 1e3, 0.2);
+  // The time held is read by the lcore, to 0.2 ms: a stall of it that long from the first
+  // frame to the last one's pause running out moves it (seen under ASan: 0.236 ms short),
+  // so that check alone is not judged then.
+  const double pause_ms = 65535 * 512 / 10e9 * 1e3;
+  if (const std::string held_up_there = held_up(honoured, 200, {heard.first_s, heard.last_s + pause_ms / 1e3});
+      !held_up_there.empty())
+    std::printf("not judged, the time held: %s\n", held_up_there.c_str());
+  else
+    EXPECT_NEAR(paused_ms, span_ms + pause_ms, 0.2);
   // Held frames are sent later, not dropped or renumbered: what was not sent is the
   // paused time's worth, less the catch-up of at most 64 frames after the pause. Against
   // the free stream of the same lcore.

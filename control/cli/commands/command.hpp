@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "control/cli/exit_codes.hpp"
 #include "control/client/dataplane_client.hpp"
 
 namespace lr::ctl {
@@ -30,12 +31,6 @@ using Commands = std::vector<Command>;
 
 /// A Command chosen when `subcommand` was parsed.
 Command command_for(const CLI::App* subcommand, std::function<int(const GlobalOptions&)> run);
-
-// The CLI's own exit codes (the verdict commands add theirs: verdict_exit_codes.hpp).
-constexpr int kExitRefused = 1;      ///< the data plane refused (a JSON-RPC error)
-constexpr int kExitUsage = 2;        ///< bad arguments
-constexpr int kExitNoDataplane = 3;  ///< no data plane reachable
-constexpr int kExitReportFile = 4;   ///< the report file cannot be written
 
 /// Prints the data plane's JSON (--json) or the table.
 void print_result(const nlohmann::json& result, bool as_json, const std::string& table);
