@@ -26,11 +26,11 @@ MAX_FUNCTION_LINES = 120
 # What each dataplane/ folder may include (itself always): the folders below it.
 LAYERS = {
     "common": set(),
-    "api": {"common"},
+    "api": {"common", "wire"},
     "wire": {"common"},
     "views": {"common", "api"},
     "host": {"common"},
-    "profile": {"common", "wire"},
+    "profile": {"common", "api", "wire"},
     "fastpath": {"common", "api", "wire"},
     "eal": {"common", "profile"},
     "port": {"common", "api", "eal", "profile", "host"},

@@ -1,7 +1,6 @@
 #include "control/bench/lossless_cases.hpp"
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
 
 #include <cstdio>
 
@@ -28,7 +27,7 @@ unsigned expected_lossless_runs(const profile::LosslessCfg& cfg) {
 
 void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, BenchSession& session) {
   const profile::LosslessCfg& cfg = *profile.lossless;
-  lossless::Plan p{profile, cfg, runner, session, toml::parse(runner.profile_text(), profile.path), 0, {}, std::nullopt, "", false, ""};
+  lossless::Plan p{profile, cfg, runner, session, 0, {}, std::nullopt, "", false, ""};
   p.speeds = runner.port_speeds();
   p.receiver_bps = p.speeds[cfg.receiver];
   if (cfg.response_time_ns != 0) {

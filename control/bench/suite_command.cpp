@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
@@ -30,10 +28,6 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
     std::fprintf(stderr, "linerate: %s\n", error.what());
     return 2;
   }
-  std::ifstream file(options.profile_path);
-  std::stringstream text;
-  text << file.rdbuf();
-
   BenchSession session(suite.name, suite.schema, options.profile_path, options.report_dir, suite.views);
   if (!session.problem().empty()) {
     std::fprintf(stderr, "linerate: cannot write the report directory '%s': %s\n", session.dir().c_str(),
@@ -46,13 +40,13 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
       code != 0)
     return code;
   ctl::catch_stop_signals();
-  TrialRunner runner(dataplane->client(), *read, text.str());
+  TrialRunner runner(dataplane->client(), *read);
 
   json settings = suite.settings(*read);
   settings["drain_s"] = static_cast<double>(read->run.drain_ns) / 1e9;
   session.report()["settings"] = settings;
   json layout = json::array();
-  for (const profile::StreamCfg& s : read->streams)
+  for (const api::StreamSpec& s : read->streams)
     layout.push_back({{"stream", s.name}, {"tx_port", s.tx_port}, {"rx_port", s.rx_port.value_or("")}});
   session.report()["layout"] = layout;
   session.set_rest_s(static_cast<double>(cfg->rest_ns) / 1e9);

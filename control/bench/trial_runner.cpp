@@ -1,15 +1,14 @@
 #include "control/bench/trial_runner.hpp"
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
 
 #include <chrono>
 #include <map>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "control/cli/stop_signal.hpp"
+#include "control/client/stream_loading.hpp"
 #include "dataplane/api/missed_target.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/line_rate.hpp"
@@ -19,10 +18,6 @@ namespace lr::bench {
 using nlohmann::json;
 
 namespace {
-
-std::string mac_text(const profile::MacAddr& mac) {
-  return fmt::format("{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-}
 
 LatencyStats stats_of(const json& latency) {
   LatencyStats s;
@@ -68,35 +63,25 @@ std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, do
 
 }  // namespace
 
-TrialRunner::TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile, std::string profile_text)
-    : client_(client), profile_(profile), profile_text_(std::move(profile_text)) {}
+TrialRunner::TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile)
+    : client_(client), profile_(profile) {}
 
-// The profile's [[stream]] tables with the trial's frame size, load and duration.
-std::string TrialRunner::streams_at(const TrialSpec& spec) const {
-  toml::table root = toml::parse(profile_text_, profile_.path);
-  toml::array streams;
-  if (const toml::array* tables = root["stream"].as_array()) {
-    for (const toml::node& node : *tables) {
-      toml::table stream = *node.as_table();
-      for (const char* key : {"frame_size", "frame_weights", "rate", "count", "duration", "burst"}) stream.erase(key);
-      if (spec.frame.is_mix()) {
-        toml::array sizes, weights;
-        for (uint16_t s : spec.frame.sizes) sizes.push_back(int64_t{s});
-        for (uint32_t w : spec.frame.weights) weights.push_back(int64_t{w});
-        stream.insert("frame_size", std::move(sizes));
-        stream.insert("frame_weights", std::move(weights));
-      } else {
-        stream.insert("frame_size", int64_t{spec.frame.sizes.front()});
-      }
-      stream.insert("rate", fmt::format("{:.6f}%", spec.percent));
-      if (spec.burst_frames > 0) stream.insert("count", static_cast<int64_t>(spec.burst_frames));
-      else stream.insert("duration", fmt::format("{}ns", spec.duration_ns));
-      streams.push_back(std::move(stream));
+// The profile's streams with the trial's frame size, load and duration (or burst).
+std::vector<api::StreamSpec> TrialRunner::streams_at(const TrialSpec& spec) const {
+  std::vector<api::StreamSpec> streams = profile_.streams;
+  for (api::StreamSpec& s : streams) {
+    s.frame = {};
+    s.frame.sizes = spec.frame.sizes;
+    if (spec.frame.is_mix()) {
+      s.frame.kind = api::FrameSizeKind::kImix;
+      s.frame.weights = spec.frame.weights;
     }
+    s.rate = {api::RateKind::kPercentOfLine, spec.percent};
+    s.burst.reset();
+    s.count = spec.burst_frames;
+    s.duration_ns = spec.burst_frames > 0 ? 0 : spec.duration_ns;
   }
-  std::ostringstream out;
-  out << toml::table{{"stream", std::move(streams)}};
-  return out.str();
+  return streams;
 }
 
 void TrialRunner::run_until_sent(bool& interrupted) {
@@ -112,22 +97,23 @@ void TrialRunner::run_until_sent(bool& interrupted) {
 
 uint64_t TrialRunner::learn(uint32_t frames) {
   if (frames == 0) return 0;
-  toml::array streams;
-  std::set<std::pair<std::string, profile::MacAddr>> seen;
-  for (const profile::StreamCfg& s : profile_.streams) {
+  std::vector<api::StreamSpec> streams;
+  std::set<std::pair<std::string, api::MacAddr>> seen;
+  for (const api::StreamSpec& s : profile_.streams) {
     // A group address (multicast, broadcast) is never a source a switch learns.
     const bool group_address = (s.eth_dst[0] & 1) != 0;
     if (!s.rx_port || group_address || !seen.insert({*s.rx_port, s.eth_dst}).second) continue;
-    streams.push_back(toml::table{{"name", fmt::format("learning-{}-{}", *s.rx_port, seen.size())},
-                                  {"tx_port", *s.rx_port},
-                                  {"eth", toml::table{{"src", mac_text(s.eth_dst)}, {"dst", "ff:ff:ff:ff:ff:ff"}}},
-                                  {"rate", "1%"},
-                                  {"count", int64_t{frames}}});
+    api::StreamSpec learning;
+    learning.name = fmt::format("learning-{}-{}", *s.rx_port, seen.size());
+    learning.tx_port = *s.rx_port;
+    learning.eth_src = s.eth_dst;
+    learning.eth_dst = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    learning.rate = {api::RateKind::kPercentOfLine, 1};
+    learning.count = frames;
+    streams.push_back(std::move(learning));
   }
   if (streams.empty()) return 0;
-  std::ostringstream text;
-  text << toml::table{{"stream", std::move(streams)}};
-  client_.call("stream.load", {{"profile", text.str()}, {"path", profile_.path + " (learning frames)"}});
+  ctl::load_streams(client_, streams, profile_.path + " (learning frames)");
   bool interrupted = false;
   run_until_sent(interrupted);
   const json report = client_.call("traffic.stop");
@@ -147,8 +133,8 @@ void TrialRunner::set_port(const std::string& port, json changes) {
   client_.call("port.config.set", changes);
 }
 
-json TrialRunner::run_streams(const std::string& streams_toml, const std::string& what, bool& interrupted) {
-  client_.call("stream.load", {{"profile", streams_toml}, {"path", profile_.path + " (" + what + ")"}});
+json TrialRunner::run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what, bool& interrupted) {
+  ctl::load_streams(client_, streams, profile_.path + " (" + what + ")");
   run_until_sent(interrupted);
   return client_.call("traffic.stop");
 }
@@ -156,7 +142,7 @@ json TrialRunner::run_streams(const std::string& streams_toml, const std::string
 double TrialRunner::line_pps(const profile::BenchFrameSize& frame) {
   std::map<std::string, uint64_t> speeds = port_speeds();
   uint64_t slowest = 0;
-  for (const profile::StreamCfg& s : profile_.streams)
+  for (const api::StreamSpec& s : profile_.streams)
     if (const uint64_t bps = speeds[s.tx_port]; bps > 0) slowest = slowest == 0 ? bps : std::min(slowest, bps);
   return line_rate_pps(slowest, frame.mean());
 }
@@ -169,7 +155,7 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     // The device's tables, caches and queues settle at this load before it is measured.
     TrialSpec warm_up = spec;
     warm_up.duration_ns = spec.warm_up_ns;
-    client_.call("stream.load", {{"profile", streams_at(warm_up)}, {"path", profile_.path + " (warm-up)"}});
+    ctl::load_streams(client_, streams_at(warm_up), profile_.path + " (warm-up)");
     run_until_sent(trial.interrupted);
     client_.call("traffic.stop");
     if (trial.interrupted) {
@@ -177,7 +163,7 @@ Trial TrialRunner::run(const TrialSpec& spec) {
       return trial;
     }
   }
-  client_.call("stream.load", {{"profile", streams_at(spec)}, {"path", profile_.path + " (trial)"}});
+  ctl::load_streams(client_, streams_at(spec), profile_.path + " (trial)");
   run_until_sent(trial.interrupted);
   trial.report = client_.call("traffic.stop");  // stops what still sends, drains, then counts
 

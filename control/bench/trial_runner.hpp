@@ -49,7 +49,7 @@ struct Trial {
 
 class TrialRunner {
  public:
-  TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile, std::string profile_text);
+  TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile);
   /// Runs one trial; returns early (interrupted) on a stop request. Throws what the
   /// client throws (a data plane that refuses or disappears).
   Trial run(const TrialSpec& spec);
@@ -60,23 +60,21 @@ class TrialRunner {
   /// Frames per second at line rate for this frame size on the slowest port a stream
   /// sends from (the speed rates refer to, as the data plane reports it).
   double line_pps(const profile::BenchFrameSize& frame);
-  /// Runs streams of the suite's own making (TOML [[stream]] tables) until they have all
-  /// sent, then stops, drains and returns the data plane's run report. `interrupted`:
-  /// a stop request ended it early.
-  nlohmann::json run_streams(const std::string& streams_toml, const std::string& what, bool& interrupted);
+  /// Runs streams of the suite's own making until they have all sent, then stops, drains
+  /// and returns the data plane's run report. `what` names them in the data plane's
+  /// errors. `interrupted`: a stop request ended it early.
+  nlohmann::json run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what, bool& interrupted);
   /// Changes a port's settings between runs (port.config.set: `changes` are its params).
   void set_port(const std::string& port, nlohmann::json changes);
   /// Each port's speed as the data plane reports it (bit/s; 0: unknown).
   std::map<std::string, uint64_t> port_speeds();
-  const std::string& profile_text() const noexcept { return profile_text_; }
 
  private:
-  std::string streams_at(const TrialSpec& spec) const;
+  std::vector<api::StreamSpec> streams_at(const TrialSpec& spec) const;
   void run_until_sent(bool& interrupted);
 
   ctl::DataplaneClient& client_;
   const profile::Profile& profile_;
-  std::string profile_text_;
 };
 
 }  // namespace lr::bench

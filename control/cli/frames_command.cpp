@@ -45,7 +45,7 @@ int show_frames(const FramesOptions& options) {
     if (options.stream.empty() || profile.streams[i].name == options.stream) chosen.push_back(i);
   if (chosen.empty()) {
     std::string names;
-    for (const profile::StreamCfg& s : profile.streams) names += (names.empty() ? "" : ", ") + s.name;
+    for (const api::StreamSpec& s : profile.streams) names += (names.empty() ? "" : ", ") + s.name;
     std::fprintf(stderr, "linerate: %s has no stream '%s' (it has: %s)\n", options.profile_path.c_str(),
                  options.stream.c_str(), names.empty() ? "none" : names.c_str());
     return 2;
@@ -69,7 +69,7 @@ int show_frames(const FramesOptions& options) {
   nlohmann::json as_json = nlohmann::json::array();
   uint64_t written = 0;
   for (size_t index : chosen) {
-    const profile::StreamCfg& stream = profile.streams[index];
+    const api::StreamSpec& stream = profile.streams[index];
     const auto frames = plan::preview_frames(stream, static_cast<uint16_t>(index), options.count);
     if (!dump && !options.as_json && !options.hex)
       std::printf("stream '%s' (id %zu) %s -> %s, lane 0 of %u: the first %zu frames; TX timestamps are written at "

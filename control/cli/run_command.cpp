@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "control/cli/profile_dataplane.hpp"
@@ -15,6 +14,7 @@
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
+#include "control/client/stream_loading.hpp"
 #include "dataplane/views/report_file.hpp"
 #include "dataplane/views/run_views.hpp"
 
@@ -37,16 +37,13 @@ int run_profile(const RunOptions& options) {
                  problem.c_str());
     return 4;
   }
-  std::stringstream text;
-  text << file.rdbuf();
-
   std::unique_ptr<ProfileDataplane> dataplane;
   if (const int code = ProfileDataplane::open(profile, options.profile_path, options.socket, options.adopt_ports, dataplane);
       code != 0)
     return code;
   DataplaneClient* client = &dataplane->client();
   // A serving data plane takes this profile's streams in place of its own.
-  if (!dataplane->spawned()) client->call("stream.load", {{"profile", text.str()}, {"path", options.profile_path}});
+  if (!dataplane->spawned()) load_streams(*client, profile.streams, options.profile_path);
 
   // The plan, as the one-shot data plane prints it: in every mode, from the data plane
   // that runs it.

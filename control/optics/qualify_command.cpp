@@ -3,23 +3,22 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <toml++/toml.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
-#include <sstream>
 
 #include "control/cli/module_command.hpp"
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
 #include "control/cli/stop_signal.hpp"
 #include "control/cli/exit_codes.hpp"
+#include "control/client/stream_loading.hpp"
 #include "control/optics/ber_claim.hpp"
 #include "control/optics/qualify_report.hpp"
 #include "control/views/qualify_html.hpp"
@@ -35,23 +34,6 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// The profile's streams at the qualification's load, running until stopped.
-std::string streams_at(const std::string& profile_text, const std::string& path, double percent) {
-  toml::table root = toml::parse(profile_text, path);
-  toml::array streams;
-  if (const toml::array* tables = root["stream"].as_array()) {
-    for (const toml::node& node : *tables) {
-      toml::table stream = *node.as_table();
-      for (const char* key : {"rate", "count", "duration", "burst"}) stream.erase(key);
-      stream.insert("rate", fmt::format("{:.6f}%", percent));
-      streams.push_back(std::move(stream));
-    }
-  }
-  std::ostringstream out;
-  out << toml::table{{"stream", std::move(streams)}};
-  return out.str();
-}
 
 // "2026-12-01T11:22:33.456Z" as a system_clock time; nullopt when it is not one.
 std::optional<std::chrono::system_clock::time_point> parse_utc(const std::string& text) {
@@ -266,11 +248,12 @@ void print_verdicts(const json& report) {
   }
 }
 
+// `streams`: the profile's at the qualification's load; none: the data plane's own.
 int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const std::vector<std::string>& ports,
-            const std::string& streams_toml, const std::string& profile_path, QualifyReport& report) {
+            const std::optional<std::vector<api::StreamSpec>>& streams, const std::string& profile_path,
+            QualifyReport& report) {
   ctl::catch_stop_signals();
-  if (!streams_toml.empty())
-    client.call("stream.load", {{"profile", streams_toml}, {"path", profile_path + " (qualification)"}});
+  if (streams) ctl::load_streams(client, *streams, profile_path + " (qualification)");
   uint64_t slowest = 0;
   for (const json& p : client.call("port.list"))
     if (std::find(ports.begin(), ports.end(), p.value("name", "")) != ports.end())
@@ -301,7 +284,7 @@ int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const 
               report.path("report.json").c_str());
   // Without a profile: the data plane's streams sent to or from the ports, as they are configured.
   json start_params = json::object();
-  if (streams_toml.empty()) {
+  if (!streams) {
     json names = json::array();
     const auto ours = [&](const json& port) { return port.is_string() && std::find(ports.begin(), ports.end(), port.get<std::string>()) != ports.end(); };
     for (const json& s : client.call("stream.list"))
@@ -342,7 +325,7 @@ int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const 
 int run_optics_qualify(const QualifyOptions& options) {
   profile::QualifyCfg cfg;
   std::optional<profile::Profile> read;
-  std::string profile_text;
+  std::optional<std::vector<api::StreamSpec>> streams;
   std::vector<std::string> ports = options.ports;
   if (!options.profile_path.empty()) {
     read = ctl::read_profile(options.profile_path);
@@ -362,13 +345,10 @@ int run_optics_qualify(const QualifyOptions& options) {
     if (ports.empty()) ports = cfg.ports;
     if (ports.empty()) {  // every port a stream is received on, in the profile's order
       for (const profile::PortCfg& port : read->ports)
-        if (std::any_of(read->streams.begin(), read->streams.end(), [&](const profile::StreamCfg& s) { return s.rx_port == port.name; }))
+        if (std::any_of(read->streams.begin(), read->streams.end(), [&](const api::StreamSpec& s) { return s.rx_port == port.name; }))
           ports.push_back(port.name);
     }
-    std::ifstream file(options.profile_path);
-    std::stringstream text;
-    text << file.rdbuf();
-    profile_text = streams_at(text.str(), options.profile_path, cfg.rate_percent);
+    streams = ctl::streams_at_percent(read->streams, cfg.rate_percent);
   } else if (ports.empty()) {
     std::fprintf(stderr, "linerate: optics qualify needs a profile with a [qualify] section, or --port PORT on a serving data plane\n");
     return 2;
@@ -423,7 +403,7 @@ int run_optics_qualify(const QualifyOptions& options) {
   }
   int code = 0;
   try {
-    qualify(*client, cfg, ports, profile_text, options.profile_path, report);
+    qualify(*client, cfg, ports, streams, options.profile_path, report);
   } catch (const std::exception& error) {
     // A data plane that refuses or disappears ends the qualification with what was sampled.
     std::fprintf(stderr, "linerate: the qualification stopped: %s\n", error.what());

@@ -112,6 +112,12 @@ std::vector<int64_t> Params::integers(const char* key, int64_t min, int64_t max)
   return out;
 }
 
+const json& Params::raw(const char* key) const {
+  static const json kAbsent;
+  const auto it = params_.find(key);
+  return it == params_.end() ? kAbsent : *it;
+}
+
 std::optional<bool> Params::optional_bool(const char* key) const {
   const auto it = params_.find(key);
   if (it == params_.end()) return std::nullopt;

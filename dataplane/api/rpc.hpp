@@ -66,6 +66,8 @@ class Params {
   double number(const char* key, double min, double max) const;
   std::optional<bool> optional_bool(const char* key) const;
   bool has(const char* key) const { return params_.contains(key); }
+  /// The value as sent, for a typed decoder of its own (a stream spec); null when absent.
+  const nlohmann::json& raw(const char* key) const;
 
  private:
   const nlohmann::json& params_;

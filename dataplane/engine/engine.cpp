@@ -185,7 +185,7 @@ Result<void> Engine::State::build() {
   return build_run_state();
 }
 
-Result<void> Engine::set_streams(const std::vector<lr::profile::StreamCfg>& streams) {
+Result<void> Engine::set_streams(const std::vector<lr::api::StreamSpec>& streams) {
   State& st = *state_;
   if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing the set of streams");
   lr::profile::Profile candidate = st.profile;
@@ -245,11 +245,11 @@ api::RunPlan Engine::plan() const {
       sp.kind = "roce";
       sp.roce = plan::describe_roce(*s.cfg.roce);
     }
-    if (s.cfg.kind != profile::StreamKind::kUdp) {
-      sp.kind = s.cfg.kind == profile::StreamKind::kPfc ? "pfc" : "pause";
+    if (s.cfg.kind != api::StreamKind::kUdp) {
+      sp.kind = s.cfg.kind == api::StreamKind::kPfc ? "pfc" : "pause";
       sp.pause_ns = plan::pause_ns(s.cfg.mac_control.max_quanta(), st.ports[s.tx_port].speed_bps());
     }
-    if (const profile::PortCfg& tx = st.ports[s.tx_port].cfg(); tx.pfc_honour && s.cfg.kind == profile::StreamKind::kUdp) {
+    if (const profile::PortCfg& tx = st.ports[s.tx_port].cfg(); tx.pfc_honour && s.cfg.kind == api::StreamKind::kUdp) {
       sp.pfc_honoured = true;
       if (const auto priority = profile::stream_priority(s.cfg, tx)) sp.pfc_priority = *priority;
     }
@@ -328,11 +328,11 @@ bool Engine::tx_finished() const {
   return true;
 }
 
-Result<double> Engine::set_stream_rate(const std::string& name, const profile::Rate& rate) {
+Result<double> Engine::set_stream_rate(const std::string& name, const api::Rate& rate) {
   State& st = *state_;
   StreamState* stream = st.find_stream(name);
   if (stream == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
-  profile::StreamCfg cfg = stream->cfg;
+  api::StreamSpec cfg = stream->cfg;
   cfg.rate = rate;
   const EthdevPort& tx = st.ports[stream->tx_port];
   auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
@@ -353,7 +353,7 @@ Result<double> Engine::set_stream_rate(const std::string& name, const profile::R
     stream->rate_changes.push_back(
         {now > st.start_tsc ? static_cast<double>(now - st.start_tsc) / static_cast<double>(st.tsc_hz) : 0.0, *pps});
   }
-  for (lr::profile::StreamCfg& s : st.profile.streams)
+  for (lr::api::StreamSpec& s : st.profile.streams)
     if (s.name == name) s.rate = rate;  // the next run keeps it
   return *pps;
 }

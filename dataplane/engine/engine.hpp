@@ -98,7 +98,7 @@ class Engine {
   /// Replaces the set of streams (validated against the ports, like a profile).
   /// Errors: kBusy (traffic running), kInvalid (the reason, naming key and stream),
   /// kNoMemory.
-  Result<void> set_streams(const std::vector<lr::profile::StreamCfg>& streams);
+  Result<void> set_streams(const std::vector<lr::api::StreamSpec>& streams);
 
   const lr::profile::Profile& profile() const noexcept;
   bool running() const noexcept;
@@ -146,7 +146,7 @@ class Engine {
   /// Changes a stream's rate, also while it runs: each lane takes the new rate at its
   /// next burst, without a pause. Returns the new frames/s (0: unpaced).
   /// Errors: kInvalid (no such stream; a rate the port cannot carry).
-  Result<double> set_stream_rate(const std::string& stream, const lr::profile::Rate& rate);
+  Result<double> set_stream_rate(const std::string& stream, const lr::api::Rate& rate);
 
   /// Stops one stream's TX lanes; the others go on. Errors: kInvalid (no such stream).
   Result<void> stop_stream(const std::string& stream);

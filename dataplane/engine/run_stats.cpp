@@ -198,7 +198,7 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     }
   }
   r.tx_l1_bps_achieved = api::l1_bps_of(r.tx_pps_achieved, r.tx_bytes, r.tx_packets);
-  if (ports[stream.tx_port].cfg().pfc_honour && stream.cfg.kind == profile::StreamKind::kUdp) {
+  if (ports[stream.tx_port].cfg().pfc_honour && stream.cfg.kind == api::StreamKind::kUdp) {
     // The mean over the lanes, which share a port and so are held together.
     r.paused_ns = static_cast<uint64_t>(static_cast<double>(paused_tsc) * 1e9 / static_cast<double>(tsc_hz) /
                                         static_cast<double>(std::max<uint16_t>(stream.cfg.lanes, 1)));

@@ -6,10 +6,13 @@
 #include <set>
 
 #include "dataplane/mgmt/link_waiter.hpp"
+#include "dataplane/mgmt/lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/port/port.hpp"
 #include "dataplane/mgmt/run_ender.hpp"
+#include "dataplane/mgmt/stream_methods.hpp"
 #include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/stream_spec_json.hpp"
 #include "dataplane/profile/quantity.hpp"
 
 namespace lr::dp {
@@ -22,40 +25,12 @@ namespace {
 
 constexpr const char* kVersion = LR_VERSION;
 
-const profile::PortCfg& port_named(const Engine& engine, const std::string& name) {
-  const profile::PortCfg* port = engine.profile().find_port(name);
-  if (port == nullptr) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}'", name));
-  return *port;
-}
-
 // The report (identity, link, counters) of the port named `name`; kInvalidParams if none.
 PortReport port_report(const Engine& engine, const std::string& name) {
   port_named(engine, name);
   for (PortReport& r : engine.port_reports())
     if (r.name == name) return std::move(r);
   throw RpcError(RpcCode::kNoDevice, fmt::format("port '{}' has no counters", name));
-}
-
-const profile::StreamCfg& stream_named(const Engine& engine, const std::string& name) {
-  for (const profile::StreamCfg& s : engine.profile().streams)
-    if (s.name == name) return s;
-  throw RpcError(RpcCode::kInvalidParams, fmt::format("params.stream: no stream is named '{}'", name));
-}
-
-// A stream changes what leaves its TX port and what its RX port counts.
-void check_stream_ports(const PortOwnership& ownership, const Session& session, const profile::StreamCfg& s) {
-  ownership.check_may_change(session, s.tx_port);
-  if (s.rx_port) ownership.check_may_change(session, *s.rx_port);
-}
-
-// Streams from TOML text (a whole profile, or [[stream]] tables alone) read against this
-// data plane's ports. Errors name the caller's lines.
-std::vector<profile::StreamCfg> load_streams(const Engine& engine, const std::string& text, const std::string& path) {
-  try {
-    return profile::load_streams_text(text, path, engine.profile());
-  } catch (const profile::ConfigError& error) {
-    throw RpcError(RpcCode::kInvalidParams, error.what());
-  }
 }
 
 }  // namespace
@@ -167,91 +142,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
               set_port);
   d.deprecate("port.set", "port.config.set, and port.link.set for the link");
 
-  d.add("stream.list", "Streams: name, ports, rate, frame size, lanes.", false, [&](Session&, const api::Params&) {
-    json out = json::array();
-    const std::vector<StreamReport> live = engine.live_stream_stats();
-    for (size_t i = 0; i < engine.profile().streams.size(); ++i) {
-      const profile::StreamCfg& s = engine.profile().streams[i];
-      out.push_back({{"name", s.name},
-                     {"tx_port", s.tx_port},
-                     {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
-                     {"frame_bytes_mean", s.frame.mean()},
-                     {"lanes", s.lanes},
-                     {"target_pps", i < live.size() && live[i].target_pps > 0 ? json(live[i].target_pps) : json(nullptr)}});
-    }
-    return out;
-  });
-  d.add("stream.rate.set",
-        "Changes a stream's rate, also while it runs. params: {stream, rate}: rate as in profiles "
-        "('10%', '1.5Mpps', '5Gbps', '5Gbps-l2', 'max'). Returns target_pps.",
-        true, [&](Session& session, const api::Params& p) {
-          const profile::StreamCfg& s = stream_named(engine, p.string("stream"));
-          const std::string text = p.string("rate");
-          const auto rate = profile::parse_rate(text);
-          if (!rate) throw RpcError(RpcCode::kInvalidParams, "params.rate: " + profile::rate_refusal(text));
-          check_stream_ports(ownership, session, s);
-          const double pps = value_or_throw(engine.set_stream_rate(s.name, *rate));
-          return json{{"stream", s.name}, {"target_pps", pps > 0 ? json(pps) : json(nullptr)}};
-        });
-  d.add("stream.stop", "Stops one stream's transmission; the others go on. params: {stream}.", true,
-        [&](Session& session, const api::Params& p) {
-          const profile::StreamCfg& s = stream_named(engine, p.string("stream"));
-          check_stream_ports(ownership, session, s);
-          value_or_throw(engine.stop_stream(s.name));
-          return json{{"stream", s.name}, {"stopped", true}};
-        });
-
-  d.add("stream.load",
-        "Replaces the streams with a profile's (TOML text, as in profile files; its [[stream]] tables are taken, "
-        "their ports must exist here). Not while traffic runs. params: {profile, path?}: path names it in errors.",
-        true, [&](Session& session, const api::Params& p) {
-          const std::vector<profile::StreamCfg> streams =
-              load_streams(engine, p.string("profile"), p.optional_string("path").value_or("params.profile"));
-          for (const profile::StreamCfg& s : streams) check_stream_ports(ownership, session, s);
-          for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          value_or_throw(engine.set_streams(streams));
-          json names = json::array();
-          for (const profile::StreamCfg& s : streams) names.push_back(s.name);
-          return json{{"streams", names}};
-        });
-
-  d.add("stream.add",
-        "Adds the [[stream]] tables of TOML text (as in profiles; names must be new). Not while traffic runs. "
-        "params: {profile, path?}.",
-        true, [&](Session& session, const api::Params& p) {
-          const std::string path = p.optional_string("path").value_or("params.profile");
-          const std::vector<profile::StreamCfg> loaded = load_streams(engine, p.string("profile"), path);
-          std::vector<profile::StreamCfg> streams = engine.profile().streams;
-          json added = json::array();
-          for (size_t i = 0; i < loaded.size(); ++i) {
-            const profile::StreamCfg& s = loaded[i];
-            for (const profile::StreamCfg& existing : streams)
-              if (existing.name == s.name)
-                throw RpcError(RpcCode::kInvalidParams,
-                               profile::ConfigError(path, s.loc, fmt::format("stream[{}].name", i),
-                                                    fmt::format("a stream named '{}' exists already; stream.remove "
-                                                                "it first", s.name))
-                                   .what());
-          }
-          for (const profile::StreamCfg& s : loaded) {
-            check_stream_ports(ownership, session, s);
-            streams.push_back(s);
-            added.push_back(s.name);
-          }
-          value_or_throw(engine.set_streams(streams));
-          return json{{"added", added}};
-        });
-  d.add("stream.remove", "Removes a stream. Not while traffic runs. params: {stream}.", true,
-        [&](Session& session, const api::Params& p) {
-          const profile::StreamCfg& s = stream_named(engine, p.string("stream"));
-          check_stream_ports(ownership, session, s);
-          const std::string name = s.name;
-          std::vector<profile::StreamCfg> streams;
-          for (const profile::StreamCfg& other : engine.profile().streams)
-            if (other.name != name) streams.push_back(other);
-          value_or_throw(engine.set_streams(streams));
-          return json{{"removed", name}};
-        });
+  register_stream_methods(d, engine, ownership);
 
   d.add("traffic.start",
         "Starts a new run with fresh counters: params {streams?: [names], ports?: [names]}: every stream, or only "
@@ -260,11 +151,11 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
           std::vector<std::string> selected = p.strings("streams");
           const std::vector<std::string> ports = p.strings("ports");
           for (const std::string& port : ports) port_named(engine, port);
-          for (const profile::StreamCfg& s : engine.profile().streams)
+          for (const api::StreamSpec& s : engine.profile().streams)
             if (std::find(ports.begin(), ports.end(), s.tx_port) != ports.end()) selected.push_back(s.name);
           if (!ports.empty() && selected.empty())
             throw RpcError(RpcCode::kInvalidParams, "params.ports: no stream is sent from these ports");
-          for (const profile::StreamCfg& s : engine.profile().streams)
+          for (const api::StreamSpec& s : engine.profile().streams)
             if (selected.empty() || std::find(selected.begin(), selected.end(), s.name) != selected.end())
               check_stream_ports(ownership, session, s);
           value_or_throw(engine.start(selected));
@@ -283,7 +174,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
           if (!streams.empty() || !ports.empty()) {
             for (const std::string& port : ports) port_named(engine, port);
             json stopped = json::array();
-            for (const profile::StreamCfg& s : engine.profile().streams) {
+            for (const api::StreamSpec& s : engine.profile().streams) {
               const bool chosen = std::find(streams.begin(), streams.end(), s.name) != streams.end() ||
                                   std::find(ports.begin(), ports.end(), s.tx_port) != ports.end();
               if (!chosen) continue;
@@ -295,7 +186,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
             reply(json{{"stopped", stopped}});
             return;
           }
-          for (const profile::StreamCfg& s : engine.profile().streams) check_stream_ports(ownership, session, s);
+          for (const api::StreamSpec& s : engine.profile().streams) check_stream_ports(ownership, session, s);
           ender->end(AfterRun::kKeepPorts, [reply, last_report](RunReport finished) {
             *last_report = to_json(finished);
             reply.complete([&] { return *last_report; });

@@ -5,7 +5,7 @@
 
 namespace lr::plan {
 
-std::vector<PreviewFrame> preview_frames(const profile::StreamCfg& stream, uint16_t stream_id, uint64_t count) {
+std::vector<PreviewFrame> preview_frames(const api::StreamSpec& stream, uint16_t stream_id, uint64_t count) {
   const wire::TxStreamPlan plan = build_stream_plan(stream, stream_id);
   // One buffer for every frame, as an mbuf is reused: the writer relies on what the
   // template left in it.

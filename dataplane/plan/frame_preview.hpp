@@ -18,6 +18,6 @@ struct PreviewFrame {
 
 /// The first `count` frames of lane 0 of `stream` (stream id `stream_id`: its index in
 /// the profile), with TX timestamps 0: the real ones are written at send time.
-std::vector<PreviewFrame> preview_frames(const profile::StreamCfg& stream, uint16_t stream_id, uint64_t count);
+std::vector<PreviewFrame> preview_frames(const api::StreamSpec& stream, uint16_t stream_id, uint64_t count);
 
 }  // namespace lr::plan

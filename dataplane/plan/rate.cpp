@@ -9,8 +9,8 @@
 
 namespace lr::plan {
 
-Result<double> stream_pps(const profile::StreamCfg& stream, uint64_t link_bps, const std::string& port_name) {
-  using profile::RateKind;
+Result<double> stream_pps(const api::StreamSpec& stream, uint64_t link_bps, const std::string& port_name) {
+  using api::RateKind;
   const double frame = stream.frame.mean();
   if (stream.mac_control.refresh_auto) {
     // Twice per pause time: each frame renews the pause before half of it has run out.

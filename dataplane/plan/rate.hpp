@@ -15,7 +15,7 @@ namespace lr::plan {
 /// Frames per second for `stream` on a link of `link_bps` (0: unknown). kMax gives 0
 /// (unpaced); a MAC Control stream with refresh = "auto" sends twice per pause time of its
 /// largest quanta. Errors: kInvalid (% rate on a link of unknown speed; above line rate).
-Result<double> stream_pps(const profile::StreamCfg& stream, uint64_t link_bps, const std::string& port_name);
+Result<double> stream_pps(const api::StreamSpec& stream, uint64_t link_bps, const std::string& port_name);
 
 /// One pause quantum: 512 bit times at the link's speed (IEEE 802.3 31B, 802.1Qbb).
 inline constexpr uint32_t kPauseQuantumBits = 512;

@@ -45,7 +45,7 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
 }
 
 // An error found once the ports are up, at the stream key's own place in its file.
-Error at_key(const profile::StreamCfg& cfg, size_t index, const char* key, Error e) {
+Error at_key(const api::StreamSpec& cfg, size_t index, const char* key, Error e) {
   if (cfg.file.empty()) return e;
   e.context = profile::ConfigError(cfg.file, cfg.loc_of(key), fmt::format("stream[{}].{}", index, key), e.context).what();
   return e;
@@ -53,7 +53,7 @@ Error at_key(const profile::StreamCfg& cfg, size_t index, const char* key, Error
 
 Result<void> build_streams(RunState& run, const RunInputs& in) {
   for (size_t i = 0; i < in.streams.size(); ++i) {
-    const profile::StreamCfg& cfg = in.streams[i];
+    const api::StreamSpec& cfg = in.streams[i];
     StreamState s;
     s.cfg = cfg;
     for (size_t p = 0; p < in.ports.size(); ++p)
@@ -75,7 +75,7 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
     }
     // MAC Control frames through the PMD, or through the port's kernel netdev where the
     // PMD drops them (or the profile says so).
-    if (cfg.kind != profile::StreamKind::kUdp) {
+    if (cfg.kind != api::StreamKind::kUdp) {
       const std::string netdev = s.tx_port < in.kernel_netdevs.size() ? in.kernel_netdevs[s.tx_port] : std::string();
       const plan::MacControlPath path = plan::mac_control_path(tx.cfg().mac_control_tx, tx.info().driver, netdev);
       if (!path.refusal.empty())
@@ -212,13 +212,13 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
     for (size_t i = 0; i < lanes.size(); ++i) {
       const auto [s, lane] = lanes[i];
       const StreamState& stream = run.streams[s];
-      const profile::StreamCfg& cfg = stream.cfg;
+      const api::StreamSpec& cfg = stream.cfg;
       fast::TxLane& t = l.lanes[i];
       l.lane_refs.push_back({s});
       t.plan = stream.plan.data();
       t.pool = stream.pool.get();
       t.port_id = in.ports[stream.tx_port].port_id();
-      if (cfg.kind != profile::StreamKind::kUdp && run.netdev_senders[stream.tx_port] != nullptr)
+      if (cfg.kind != api::StreamKind::kUdp && run.netdev_senders[stream.tx_port] != nullptr)
         t.port_id = run.netdev_senders[stream.tx_port]->sink_port_id();  // to the kernel netdev
       t.queue_id = stream.lanes[lane].first;
       t.lane = static_cast<uint8_t>(lane);
@@ -227,7 +227,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       t.lag_window_fp = fast::lag_window_fp(in.tsc_hz);
       // MAC Control frames are never held: a paused port still sends them.
       if (const profile::PortCfg& port = in.ports[stream.tx_port].cfg();
-          port.pfc_honour && cfg.kind == profile::StreamKind::kUdp) {
+          port.pfc_honour && cfg.kind == api::StreamKind::kUdp) {
         t.pause.port = &run.port_pauses[stream.tx_port];
         t.pause.pause_class = profile::stream_priority(cfg, port).value_or(fast::kLinkPauseClass);
       }
@@ -267,13 +267,13 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
     }
     size_t tracker = 0;
     for (size_t s = 0; s < run.streams.size(); ++s) {
-      const profile::StreamCfg& cfg = run.streams[s].cfg;
+      const api::StreamSpec& cfg = run.streams[s].cfg;
       fast::RxStream& rx = l.streams[s];
       rx.n_lanes = cfg.lanes;
       rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
       // A device marks CE only on ECN-capable frames (RFC 3168 5): nothing to count otherwise.
-      if (cfg.kind != profile::StreamKind::kUdp) rx.inspect |= fast::RxStream::kInspectMacControl;
-      else if ((cfg.ip_version == profile::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0)
+      if (cfg.kind != api::StreamKind::kUdp) rx.inspect |= fast::RxStream::kInspectMacControl;
+      else if ((cfg.ip_version == api::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0)
         rx.inspect |= fast::RxStream::kInspectEcn;
       if (cfg.rx_port && l.trackers.size() != 0) {
         rx.enabled = true;
@@ -299,9 +299,9 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
 
 }  // namespace
 
-std::string rx_not_polled_reason(const EthdevPort& port, const std::vector<profile::StreamCfg>& streams) {
+std::string rx_not_polled_reason(const EthdevPort& port, const std::vector<api::StreamSpec>& streams) {
   if (port.info().driver != "net_null") return "";
-  for (const profile::StreamCfg& s : streams)
+  for (const api::StreamSpec& s : streams)
     if (s.rx_port == port.name()) return "";
   return "not polled: no stream receives here, and net_null's RX is an endless source of empty frames";
 }

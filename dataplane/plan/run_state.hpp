@@ -62,7 +62,7 @@ struct LcoreState {
 };
 
 struct StreamState {
-  profile::StreamCfg cfg;
+  api::StreamSpec cfg;
   // The plan its lanes read, in memory on the TX port's socket like the lanes themselves
   // (the lcore plan keeps a port's lanes on its socket). `memory` outlives `plan`.
   std::unique_ptr<NumaMemory> memory;
@@ -76,7 +76,7 @@ struct StreamState {
 
 /// What a run is built from; all of it outlives the build.
 struct RunInputs {
-  const std::vector<profile::StreamCfg>& streams;
+  const std::vector<api::StreamSpec>& streams;
   const profile::Profile& profile;       ///< the ports' settings (RX descriptors for pool sizes)
   const std::deque<EthdevPort>& ports;   ///< up, in the profile's order
   const LcorePlan& lcore_plan;
@@ -106,7 +106,7 @@ struct RunState {
 /// "" when the port's RX queues are polled, else why not: net_null's RX is an endless
 /// source of empty frames, polled only when a stream receives there. Every other port is
 /// polled, also with no stream receiving on it: stray and misdelivered frames are counted.
-std::string rx_not_polled_reason(const EthdevPort& port, const std::vector<profile::StreamCfg>& streams);
+std::string rx_not_polled_reason(const EthdevPort& port, const std::vector<api::StreamSpec>& streams);
 
 /// Builds `run` (empty) from `in`. Errors: kInvalid (a frame the TX port's MTU cannot
 /// carry, a rate above its line rate, paced streams adding up to more than it carries), kNoMemory; `run` then holds what was built, freed

@@ -23,14 +23,14 @@ namespace {
 
 constexpr uint8_t kIpProtoUdp = 17;
 
-uint64_t mac_value(const profile::MacAddr& mac) {
+uint64_t mac_value(const api::MacAddr& mac) {
   uint64_t v = 0;
   for (uint8_t byte : mac) v = v << 8 | byte;
   return v;
 }
 
 // Header bytes for the largest frame; lengths are filled per size entry.
-void write_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
+void write_headers(const api::StreamSpec& s, TxStreamPlan& plan) {
   uint8_t* f = plan.template_bytes.data();
   std::memcpy(f, s.eth_dst.data(), 6);
   std::memcpy(f + 6, s.eth_src.data(), 6);
@@ -71,8 +71,8 @@ void write_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
 // and, over IPv6, the UDP checksum are per frame; over IPv4 the UDP checksum is 0, as
 // RoCE NICs send it (the ICRC covers the packet; IPv6 forbids a zero UDP checksum). The
 // RETH's DMA length is the payload, signature included.
-void write_roce_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
-  const profile::RoceCfg& roce = *s.roce;
+void write_roce_headers(const api::StreamSpec& s, TxStreamPlan& plan) {
+  const api::RoceSpec& roce = *s.roce;
   uint8_t* bth = plan.template_bytes.data() + plan.l4_offset + 8;
   bth[0] = roce.opcode;
   bth[1] = 0;  // SE, M, pad count 0 (the payload is whole words), transport version 0
@@ -103,13 +103,13 @@ void write_roce_headers(const profile::StreamCfg& s, TxStreamPlan& plan) {
                        plan.icrc_mask.data());
 }
 
-VaryPlan make_vary(const profile::VaryCfg& cfg, const profile::StreamCfg& s, const TxStreamPlan& plan) {
-  using profile::VaryField;
+VaryPlan make_vary(const api::VarySpec& cfg, const api::StreamSpec& s, const TxStreamPlan& plan) {
+  using api::VaryField;
   VaryPlan v;
   switch (cfg.op) {
-    case profile::VaryOp::kIncrement: v.order = wire::IndexOrder::kUp; break;
-    case profile::VaryOp::kDecrement: v.order = wire::IndexOrder::kDown; break;
-    case profile::VaryOp::kRandom: v.order = wire::IndexOrder::kHashed; break;
+    case api::VaryOp::kIncrement: v.order = wire::IndexOrder::kUp; break;
+    case api::VaryOp::kDecrement: v.order = wire::IndexOrder::kDown; break;
+    case api::VaryOp::kRandom: v.order = wire::IndexOrder::kHashed; break;
   }
   v.count = cfg.count;
   v.step = cfg.step;
@@ -192,9 +192,9 @@ SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
 // EtherType 0x8808, opcode, then PFC's class-enable vector and eight quanta or PAUSE's
 // one quanta, zero-padded to 60 bytes; the signature goes in the padding's last 14 bytes,
 // which a receiver of MAC Control frames ignores.
-TxStreamPlan build_mac_control_plan(const profile::StreamCfg& s, TxStreamPlan plan) {
-  const profile::MacControlCfg& mc = s.mac_control;
-  const bool pfc = s.kind == profile::StreamKind::kPfc;
+TxStreamPlan build_mac_control_plan(const api::StreamSpec& s, TxStreamPlan plan) {
+  const api::MacControlSpec& mc = s.mac_control;
+  const bool pfc = s.kind == api::StreamKind::kPfc;
   plan.mac_control = true;
   plan.header_bytes = profile::header_bytes(s);
   plan.template_bytes.assign(kMinFrameBytes - kFcsBytes, 0);
@@ -242,32 +242,32 @@ std::vector<uint16_t> imix_schedule(const std::vector<uint32_t>& weights) {
   return order;
 }
 
-wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t stream_id) {
+wire::TxStreamPlan build_stream_plan(const api::StreamSpec& s, uint16_t stream_id) {
   TxStreamPlan plan;
   plan.stream_id = stream_id;
   plan.n_lanes = s.lanes;
-  if (s.kind != profile::StreamKind::kUdp) return build_mac_control_plan(s, std::move(plan));
-  plan.ipv6 = s.ip_version == profile::IpVersion::kV6;
+  if (s.kind != api::StreamKind::kUdp) return build_mac_control_plan(s, std::move(plan));
+  plan.ipv6 = s.ip_version == api::IpVersion::kV6;
   plan.l3_offset = s.vlan ? 18 : 14;
   plan.l4_offset = static_cast<uint16_t>(plan.l3_offset + (plan.ipv6 ? 40 : 20));
   plan.header_bytes = static_cast<uint16_t>(plan.l4_offset + 8);
   plan.template_bytes.assign(s.frame.largest() - kFcsBytes, 0);
   write_headers(s, plan);
   if (s.roce) write_roce_headers(s, plan);  // one frame size (the profile checks)
-  for (const profile::VaryCfg& cfg : s.vary) plan.vary.push_back(make_vary(cfg, s, plan));
+  for (const api::VarySpec& cfg : s.vary) plan.vary.push_back(make_vary(cfg, s, plan));
 
   switch (s.frame.kind) {
-    case profile::FrameSizeKind::kFixed:
+    case api::FrameSizeKind::kFixed:
       plan.sizes.push_back(make_size_entry(plan, s.frame.sizes.front()));
       break;
-    case profile::FrameSizeKind::kImix:
+    case api::FrameSizeKind::kImix:
       for (uint16_t size : s.frame.sizes) plan.sizes.push_back(make_size_entry(plan, size));
       for (uint16_t index : imix_schedule(s.frame.weights)) plan.size_schedule.push_back(index);
       break;
-    case profile::FrameSizeKind::kRange:
+    case api::FrameSizeKind::kRange:
       for (uint32_t size = s.frame.min; size <= s.frame.max; ++size)
         plan.sizes.push_back(make_size_entry(plan, static_cast<uint16_t>(size)));
-      if (s.frame.order == profile::RangeOrder::kRandom) {
+      if (s.frame.order == api::RangeOrder::kRandom) {
         plan.random_size = true;
       } else {
         plan.size_schedule.resize(plan.sizes.size());
@@ -287,7 +287,7 @@ wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& s, uint16_t strea
   return plan;
 }
 
-std::string describe_roce(const profile::RoceCfg& roce) {
+std::string describe_roce(const api::RoceSpec& roce) {
   const wire::RoceOpcode* op = wire::find_roce_opcode(roce.opcode);
   const std::string_view opcode = op != nullptr ? op->name : "?";
   std::string text = fmt::format("{} to QP {}, P_Key {:#06x}, PSN from {}", opcode, roce.dest_qp, roce.pkey, roce.psn);
@@ -296,8 +296,8 @@ std::string describe_roce(const profile::RoceCfg& roce) {
   return text;
 }
 
-std::string roce_port_warning(const profile::StreamCfg& stream) {
-  if (stream.kind != profile::StreamKind::kUdp || stream.roce) return "";
+std::string roce_port_warning(const api::StreamSpec& stream) {
+  if (stream.kind != api::StreamKind::kUdp || stream.roce) return "";
   const char* which = stream.udp.dst == wire::kRoceV2Port   ? "destination"
                       : stream.udp.src == wire::kRoceV2Port ? "source"
                                                             : nullptr;

@@ -1,5 +1,5 @@
 #pragma once
-// Turns a validated StreamCfg into its immutable TxStreamPlan: the template frame
+// Turns a validated StreamSpec into its immutable TxStreamPlan: the template frame
 // bytes, one SizeEntry per frame size with its checksum bases, the IMIX schedule and the
 // field variations. Pure: no DPDK, so the frame bytes are unit-tested against
 // known-good frames.
@@ -13,15 +13,15 @@
 
 namespace lr::plan {
 
-wire::TxStreamPlan build_stream_plan(const profile::StreamCfg& stream, uint16_t stream_id);
+wire::TxStreamPlan build_stream_plan(const api::StreamSpec& stream, uint16_t stream_id);
 
 /// UDP port 4791 is RoCEv2's: analysers and RoCE-aware devices read what follows the UDP
 /// header as an InfiniBand BTH. A warning for a stream that sends there (or from there)
 /// a plain signed payload, which they would take for a malformed RoCEv2 frame; "" otherwise.
-std::string roce_port_warning(const profile::StreamCfg& stream);
+std::string roce_port_warning(const api::StreamSpec& stream);
 
 /// A RoCEv2 stream's headers in words, for the plan: opcode, QP, P_Key, first PSN.
-std::string describe_roce(const profile::RoceCfg& roce);
+std::string describe_roce(const api::RoceSpec& roce);
 
 /// Weighted, interleaved order of size indexes (smooth weighted round robin), so a
 /// 7:4:1 IMIX does not send its seven small frames back to back.

@@ -1,5 +1,5 @@
-// One concept over 500 lines: every profile key's reader with its range, default and the
-// file:line:column error that names it. Splitting it by table would scatter one schema.
+// The profile's sections read and cross-checked: each key with its range, default and the
+// file:line:column error that names it ([[stream]] tables: stream_table.cpp).
 #include "dataplane/profile/load_toml.hpp"
 
 #include <fmt/format.h>
@@ -21,8 +21,15 @@
 #include "dataplane/wire/roce.hpp"
 #include "dataplane/wire/signature.hpp"
 #include "dataplane/profile/quantity.hpp"
+#include "dataplane/profile/stream_table.hpp"
+#include "dataplane/profile/table_reader.hpp"
 
 namespace lr::profile {
+
+using api::RateKind;
+using api::SourceLoc;
+using api::StreamKind;
+using api::StreamSpec;
 
 ConfigError::ConfigError(std::string file, SourceLoc loc, std::string key, std::string reason)
     : std::runtime_error(fmt::format("{}{}: {}{}{}", file,
@@ -31,145 +38,6 @@ ConfigError::ConfigError(std::string file, SourceLoc loc, std::string key, std::
       file_(std::move(file)), loc_(loc), key_(std::move(key)), reason_(std::move(reason)) {}
 
 namespace {
-
-SourceLoc loc_of(const toml::node& node) {
-  return SourceLoc{static_cast<uint32_t>(node.source().begin.line),
-                   static_cast<uint32_t>(node.source().begin.column)};
-}
-
-const char* type_name(const toml::node& node) {
-  switch (node.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a number";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    default: return "a date or time";
-  }
-}
-
-// Reads one TOML table: typed getters that throw ConfigError with the file, line and
-// full key, and finish() refuses keys nobody asked for (a typo must not be ignored).
-class TableReader {
- public:
-  TableReader(const toml::table& table, std::string prefix, const std::string& file)
-      : table_(table), prefix_(std::move(prefix)), file_(file) {}
-
-  const toml::node* find(const char* key) {
-    seen_.insert(key);
-    const toml::node* node = table_.get(key);
-    if (node != nullptr) key_locs_[key] = loc_of(*node);
-    return node;
-  }
-
-  /// Where each key read so far stands: errors found later point at the key's own line.
-  const std::map<std::string, SourceLoc, std::less<>>& key_locs() const noexcept { return key_locs_; }
-
-  [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& reason) const {
-    const SourceLoc loc = at != nullptr ? loc_of(*at) : loc_of(table_);
-    throw ConfigError(file_, loc, prefix_ + key, reason);
-  }
-
-  std::optional<std::string> string(const char* key) {
-    const toml::node* node = find(key);
-    if (node == nullptr) return std::nullopt;
-    if (!node->is_string()) fail(node, key, fmt::format("expected a string, found {}", type_name(*node)));
-    return node->as_string()->get();
-  }
-
-  /// An array of strings; `not_an_array` says what to write instead.
-  std::optional<std::vector<std::string>> strings(const char* key, const std::string& not_an_array) {
-    const toml::node* node = find(key);
-    if (node == nullptr) return std::nullopt;
-    const toml::array* array = node->as_array();
-    if (array == nullptr) fail(node, key, not_an_array);
-    std::vector<std::string> out;
-    for (const toml::node& item : *array) {
-      if (!item.is_string()) fail(&item, key, "expected an array of strings");
-      out.push_back(item.as_string()->get());
-    }
-    return out;
-  }
-
-  std::string required_string(const char* key) {
-    auto value = string(key);
-    if (!value) fail(nullptr, key, "is required");
-    if (value->empty()) fail(find(key), key, "must not be empty");
-    return *value;
-  }
-
-  template <class T>
-  std::optional<T> integer(const char* key, int64_t min, int64_t max) {
-    const toml::node* node = find(key);
-    if (node == nullptr) return std::nullopt;
-    return integer_of<T>(node, key, min, max);
-  }
-
-  /// A number (integer or not) in [min, max].
-  std::optional<double> number(const char* key, double min, double max) {
-    const toml::node* node = find(key);
-    if (node == nullptr) return std::nullopt;
-    const auto value = node->value<double>();
-    if (!value) fail(node, key, fmt::format("expected a number, found {}", type_name(*node)));
-    if (*value < min || *value > max) fail(node, key, fmt::format("{} is out of range [{}, {}]", *value, min, max));
-    return *value;
-  }
-
-  template <class T>
-  T integer_of(const toml::node* node, const std::string& key, int64_t min, int64_t max) const {
-    if (!node->is_integer()) fail(node, key, fmt::format("expected an integer, found {}", type_name(*node)));
-    const int64_t value = node->as_integer()->get();
-    if (value < min || value > max)
-      fail(node, key, fmt::format("{} is out of range [{}, {}]", value, min, max));
-    return static_cast<T>(value);
-  }
-
-  std::optional<bool> boolean(const char* key) {
-    const toml::node* node = find(key);
-    if (node == nullptr) return std::nullopt;
-    if (!node->is_boolean()) fail(node, key, fmt::format("expected true or false, found {}", type_name(*node)));
-    return node->as_boolean()->get();
-  }
-
-  template <class T, class Parse>
-  std::optional<T> parsed(const char* key, Parse parse, const char* what) {
-    auto text = string(key);
-    if (!text) return std::nullopt;
-    auto value = parse(*text);
-    if (!value) fail(find(key), key, fmt::format("'{}' is not {}", *text, what));
-    return value;
-  }
-
-  const toml::table* subtable(const char* key) {
-    const toml::node* node = find(key);
-    if (node == nullptr) return nullptr;
-    if (!node->is_table()) fail(node, key, fmt::format("expected a table, found {}", type_name(*node)));
-    return node->as_table();
-  }
-
-  void finish() const {
-    for (auto&& [key, node] : table_) {
-      if (!seen_.contains(std::string(key.str())))
-        fail(&node, std::string(key.str()), "unknown key (see config/README.md for the schema)");
-    }
-  }
-
-  const std::string& prefix() const noexcept { return prefix_; }
-  const std::string& file() const noexcept { return file_; }
-  const toml::table& table() const noexcept { return table_; }
-
- private:
-  const toml::table& table_;
-  std::string prefix_;
-  const std::string& file_;
-  std::set<std::string, std::less<>> seen_;
-  std::map<std::string, SourceLoc, std::less<>> key_locs_;
-};
-
-constexpr const char* kRateHelp =
-    "a rate: write '10%' (of line rate), '1.5Mpps', '5Gbps' (L1), '5Gbps-l2' or 'max'";
-constexpr const char* kDurationHelp = "a duration: write e.g. '500ns', '20us', '100ms', '5s' or '2m'";
 
 void read_eal(TableReader& in, EalCfg& eal) {
   if (auto v = in.string("lcores")) eal.lcores = *v;
@@ -460,331 +328,6 @@ SwitchCfg read_switch(TableReader& in) {
   return sw;
 }
 
-void read_frame_size(TableReader& in, StreamCfg& stream) {
-  const toml::node* node = in.find("frame_size");
-  const toml::node* weights = in.find("frame_weights");
-  if (node == nullptr) {
-    if (weights != nullptr) in.fail(weights, "frame_weights", "needs frame_size to be a list of sizes");
-    return;
-  }
-  FrameSizeCfg& frame = stream.frame;
-  if (node->is_integer()) {
-    frame.kind = FrameSizeKind::kFixed;
-    frame.sizes = {in.integer_of<uint16_t>(node, "frame_size", 1, 9600)};
-  } else if (const toml::array* array = node->as_array()) {
-    if (array->empty()) in.fail(node, "frame_size", "the list of frame sizes is empty");
-    frame.kind = FrameSizeKind::kImix;
-    frame.sizes.clear();
-    for (const toml::node& item : *array) frame.sizes.push_back(in.integer_of<uint16_t>(&item, "frame_size", 1, 9600));
-    if (weights != nullptr) {
-      const toml::array* wa = weights->as_array();
-      if (wa == nullptr) in.fail(weights, "frame_weights", "expected an array of integers");
-      if (wa->size() != frame.sizes.size())
-        in.fail(weights, "frame_weights",
-                fmt::format("has {} weights for {} frame sizes", wa->size(), frame.sizes.size()));
-      for (const toml::node& item : *wa) frame.weights.push_back(in.integer_of<uint32_t>(&item, "frame_weights", 1, 1000000));
-    } else {
-      frame.weights.assign(frame.sizes.size(), 1);
-    }
-  } else if (const toml::table* table = node->as_table()) {
-    TableReader range(*table, in.prefix() + "frame_size.", in.file());
-    frame.kind = FrameSizeKind::kRange;
-    auto min = range.integer<uint16_t>("min", 1, 9600);
-    auto max = range.integer<uint16_t>("max", 1, 9600);
-    if (!min || !max) range.fail(node, "", "a frame size range needs both min and max");
-    if (*min > *max) range.fail(node, "", fmt::format("min {} is above max {}", *min, *max));
-    frame.min = *min;
-    frame.max = *max;
-    if (auto order = range.string("order")) {
-      if (*order == "random") frame.order = RangeOrder::kRandom;
-      else if (*order == "increment") frame.order = RangeOrder::kIncrement;
-      else range.fail(range.find("order"), "order", fmt::format("'{}' is not random or increment", *order));
-    }
-    range.finish();
-    if (weights != nullptr) in.fail(weights, "frame_weights", "only applies to a list of frame sizes");
-  } else {
-    in.fail(node, "frame_size",
-            fmt::format("expected an integer, a list of sizes or {{min, max}}, found {}", type_name(*node)));
-  }
-}
-
-VaryCfg read_vary(TableReader& in, const StreamCfg& stream) {
-  VaryCfg vary;
-  const std::string field = in.required_string("field");
-  const bool v4 = stream.ip_version == IpVersion::kV4;
-  if (field == "eth.src") vary.field = VaryField::kEthSrc;
-  else if (field == "eth.dst") vary.field = VaryField::kEthDst;
-  else if (field == "vlan.id") vary.field = VaryField::kVlanId;
-  else if (field == (v4 ? "ipv4.src" : "ipv6.src")) vary.field = VaryField::kIpSrc;
-  else if (field == (v4 ? "ipv4.dst" : "ipv6.dst")) vary.field = VaryField::kIpDst;
-  else if (field == "udp.src") vary.field = VaryField::kUdpSrc;
-  else if (field == "udp.dst") vary.field = VaryField::kUdpDst;
-  else
-    in.fail(in.find("field"), "field",
-            fmt::format("'{}' cannot vary; use eth.src, eth.dst, vlan.id, {}.src, {}.dst, udp.src or udp.dst",
-                        field, v4 ? "ipv4" : "ipv6", v4 ? "ipv4" : "ipv6"));
-  if (vary.field == VaryField::kVlanId && !stream.vlan)
-    in.fail(in.find("field"), "field", "vlan.id varies but the stream has no vlan table");
-  const std::string op = in.string("op").value_or("increment");
-  if (op == "increment") vary.op = VaryOp::kIncrement;
-  else if (op == "decrement") vary.op = VaryOp::kDecrement;
-  else if (op == "random") vary.op = VaryOp::kRandom;
-  else in.fail(in.find("op"), "op", fmt::format("'{}' is not increment, decrement or random", op));
-  const bool narrow = vary.field == VaryField::kVlanId || vary.field == VaryField::kUdpSrc ||
-                      vary.field == VaryField::kUdpDst;
-  const int64_t max_count = vary.field == VaryField::kVlanId ? 4096 : narrow ? 65536 : (int64_t{1} << 32) - 1;
-  vary.count = in.integer<uint32_t>("count", 1, max_count).value_or(1);
-  vary.step = in.integer<uint32_t>("step", 1, narrow ? 65535 : (int64_t{1} << 31)).value_or(1);
-  in.finish();
-  return vary;
-}
-
-// kind = "pfc" | "pause": a MAC Control stream. Its frames are 64 bytes, untagged,
-// without IP or UDP, so those headers' keys are refused; the MAC Control keys are
-// refused on a UDP stream.
-void read_mac_control(TableReader& in, StreamCfg& stream) {
-  constexpr std::array<const char*, 6> kControlKeys{"priorities", "quanta", "class_enable", "reserved_bits", "opcode",
-                                                    "refresh"};
-  const auto kind = in.string("kind");
-  if (!kind || *kind == "udp") {
-    for (const char* key : kControlKeys)
-      if (const toml::node* node = in.find(key))
-        in.fail(node, key, "applies to MAC Control streams only (kind = \"pfc\" or \"pause\")");
-    return;
-  }
-  if (*kind == "pfc") stream.kind = StreamKind::kPfc;
-  else if (*kind == "pause") stream.kind = StreamKind::kPause;
-  else in.fail(in.find("kind"), "kind", fmt::format("'{}' is not udp, pfc or pause", *kind));
-  const bool pfc = stream.kind == StreamKind::kPfc;
-  for (const char* key : {"vlan", "ipv4", "ipv6", "udp", "vary", "roce"})
-    if (const toml::node* node = in.find(key))
-      in.fail(node, key, fmt::format("a {} stream sends MAC Control frames, which have no VLAN, IP or UDP header",
-                                     *kind));
-  if (const toml::node* node = in.find("frame_size"); node != nullptr && node->value<int64_t>() != 64)
-    in.fail(node, "frame_size", "MAC Control frames are 64 bytes (leave frame_size out)");
-  MacControlCfg& mc = stream.mac_control;
-  // Priorities as a bit vector, from an array of distinct 0-7.
-  const auto priority_bits = [&](const char* key) -> std::optional<uint8_t> {
-    const toml::node* node = in.find(key);
-    if (node == nullptr) return std::nullopt;
-    const toml::array* array = node->as_array();
-    if (array == nullptr) in.fail(node, key, "expected a list of priorities 0-7, e.g. [3, 4]");
-    uint8_t bits = 0;
-    for (const toml::node& item : *array) {
-      const auto p = in.integer_of<uint8_t>(&item, key, 0, 7);
-      if ((bits >> p) & 1) in.fail(&item, key, fmt::format("priority {} is listed twice", p));
-      bits = static_cast<uint8_t>(bits | 1u << p);
-    }
-    return bits;
-  };
-  const toml::node* priorities = in.find("priorities");
-  if (!pfc) {
-    for (const char* key : {"priorities", "class_enable", "reserved_bits"})
-      if (const toml::node* node = in.find(key))
-        in.fail(node, key, "PAUSE (802.3x) pauses the whole link; this key is for kind = \"pfc\"");
-  } else if (priorities == nullptr) {
-    in.fail(nullptr, "priorities", "a PFC stream names the priorities it pauses, e.g. priorities = [3]");
-  }
-  const uint8_t paused = pfc ? *priority_bits("priorities") : 1;
-  if (pfc && paused == 0) in.fail(priorities, "priorities", "the list is empty");
-  uint16_t each = 65535;
-  bool per_priority = false;
-  if (const toml::node* node = in.find("quanta")) {
-    if (node->is_integer()) {
-      each = in.integer_of<uint16_t>(node, "quanta", 0, 65535);
-    } else if (const toml::array* array = node->as_array(); array != nullptr && pfc) {
-      if (array->size() != 8)
-        in.fail(node, "quanta", fmt::format("a list of quanta has one per priority 0-7: 8 values, not {}", array->size()));
-      for (size_t p = 0; p < 8; ++p) mc.quanta[p] = in.integer_of<uint16_t>(array->get(p), "quanta", 0, 65535);
-      per_priority = true;
-    } else {
-      in.fail(node, "quanta", pfc ? "expected quanta 0-65535, or a list of 8 (one per priority)" : "expected quanta 0-65535");
-    }
-  }
-  if (!per_priority)
-    for (unsigned p = 0; p < 8; ++p)
-      if ((paused >> p) & 1) mc.quanta[p] = each;
-  mc.class_enable = pfc ? paused : 0;
-  // Robustness cases: enable bits other than the priorities', the reserved high byte of
-  // the vector set, another opcode than the kind's (a PFC layout sent as PAUSE, ...).
-  if (auto bits = priority_bits("class_enable")) mc.class_enable = *bits;
-  if (auto v = in.boolean("reserved_bits")) mc.reserved_bits = *v;
-  if (auto v = in.integer<uint16_t>("opcode", 0, 65535)) mc.opcode = *v;
-  if (auto refresh = in.string("refresh")) {
-    if (*refresh != "auto")
-      in.fail(in.find("refresh"), "refresh", fmt::format("'{}' is not auto (or give rate instead)", *refresh));
-    if (const toml::node* rate = in.find("rate"))
-      in.fail(rate, "rate", "give rate or refresh = \"auto\", not both");
-    if (mc.max_quanta() == 0)
-      in.fail(in.find("refresh"), "refresh", "every quanta is 0 (XON): there is no pause to hold; give a rate");
-    mc.refresh_auto = true;
-  }
-}
-
-// roce = { opcode, dest_qp, psn, pkey, ... }: the stream sends RoCEv2 packets, one
-// whole message per frame, so every frame has the same size (the message's).
-RoceCfg read_roce(TableReader& in) {
-  RoceCfg roce;
-  const wire::RoceOpcode* opcode = &wire::kRoceOpcodes[0];
-  if (auto name = in.string("opcode")) {
-    opcode = wire::find_roce_opcode(*name);
-    if (opcode == nullptr) {
-      std::string names;
-      for (const wire::RoceOpcode& op : wire::kRoceOpcodes) names += (names.empty() ? "" : ", ") + std::string(op.name);
-      in.fail(in.find("opcode"), "opcode", fmt::format("'{}' is not a single-packet opcode linerate sends ({})", *name, names));
-    }
-  }
-  roce.opcode = opcode->code;
-  constexpr int64_t k24Bits = 0xFFFFFF;
-  if (auto v = in.integer<uint32_t>("dest_qp", 0, k24Bits)) roce.dest_qp = *v;
-  if (auto v = in.integer<uint32_t>("psn", 0, k24Bits)) roce.psn = *v;
-  if (auto v = in.integer<uint16_t>("pkey", 0, 0xFFFF)) roce.pkey = *v;
-  const bool reth = opcode->extended_bytes == wire::kRethBytes;
-  const bool deth = opcode->extended_bytes == wire::kDethBytes;
-  for (const char* key : {"va", "rkey"})
-    if (!reth && in.find(key) != nullptr)
-      in.fail(in.find(key), key, fmt::format("belongs to the RETH of an RDMA WRITE; opcode '{}' has none", opcode->name));
-  for (const char* key : {"qkey", "src_qp"})
-    if (!deth && in.find(key) != nullptr)
-      in.fail(in.find(key), key, fmt::format("belongs to the DETH of a UD opcode; opcode '{}' has none", opcode->name));
-  if (auto v = in.integer<uint64_t>("va", 0, INT64_MAX)) roce.va = *v;
-  if (auto v = in.integer<uint32_t>("rkey", 0, UINT32_MAX)) roce.rkey = *v;
-  if (auto v = in.integer<uint32_t>("qkey", 0, UINT32_MAX)) roce.qkey = *v;
-  if (auto v = in.integer<uint32_t>("src_qp", 0, k24Bits)) roce.src_qp = *v;
-  in.finish();
-  return roce;
-}
-
-// A RoCEv2 stream's UDP destination is 4791, and its frames are of one size whose
-// payload is whole 4-byte words (the BTH's pad count is 0).
-void check_roce_frames(TableReader& in, StreamCfg& stream, const toml::table* udp) {
-  if (udp != nullptr)
-    if (const toml::node* dst = udp->get("dst"); dst != nullptr && dst->value<int64_t>() != wire::kRoceV2Port)
-      in.fail(in.find("udp"), "udp.dst", "a RoCEv2 stream goes to UDP port 4791 (leave udp.dst out)");
-  stream.udp.dst = wire::kRoceV2Port;
-  const toml::node* size = in.find("frame_size");
-  if (size == nullptr) {
-    stream.frame.sizes = {min_frame_bytes(stream)};  // the smallest RoCEv2 frame this stream can send
-    return;
-  }
-  if (stream.frame.kind != FrameSizeKind::kFixed)
-    in.fail(size, "frame_size", "a RoCEv2 stream sends one message size: give one frame size");
-  // Below its smallest frame: refused with the other streams' sizes, in validate.
-  if (const std::string problem = roce_frame_size_problem(stream, stream.frame.sizes.front()); !problem.empty())
-    in.fail(size, "frame_size", problem);
-}
-
-StreamCfg read_stream(TableReader& in) {
-  StreamCfg stream;
-  stream.loc = loc_of(in.table());
-  stream.name = in.required_string("name");
-  stream.tx_port = in.required_string("tx_port");
-  stream.rx_port = in.string("rx_port");
-  if (auto text = in.string("rate")) {
-    const auto rate = parse_rate(*text);
-    if (!rate) in.fail(in.find("rate"), "rate", rate_refusal(*text));
-    stream.rate = *rate;
-  }
-  read_mac_control(in, stream);
-  if (stream.kind == StreamKind::kUdp) read_frame_size(in, stream);
-  if (auto v = in.integer<uint64_t>("count", 1, INT64_MAX)) stream.count = *v;
-  if (auto v = in.parsed<uint64_t>("duration", parse_duration_ns, kDurationHelp)) {
-    if (*v == 0) in.fail(in.find("duration"), "duration", "must be above zero (leave it out to run until stopped)");
-    stream.duration_ns = *v;
-  }
-  if (stream.count != 0 && stream.duration_ns != 0)
-    in.fail(in.find("duration"), "duration", "give count or duration, not both");
-  if (auto v = in.parsed<uint64_t>("start_after", parse_duration_ns, kDurationHelp)) {
-    // An unpaced lane sends whenever its queue has room: only a pacer holds it back.
-    if (stream.rate.kind == RateKind::kMax)
-      in.fail(in.find("start_after"), "start_after", "a stream at rate 'max' starts with the run: give it a rate");
-    stream.start_after_ns = *v;
-  }
-  if (const toml::table* burst = in.subtable("burst")) {
-    TableReader b(*burst, in.prefix() + "burst.", in.file());
-    BurstCfg cfg;
-    cfg.packets = b.integer<uint32_t>("packets", 1, 1 << 24).value_or(0);
-    cfg.interval_ns = b.parsed<uint64_t>("interval", parse_duration_ns, kDurationHelp).value_or(0);
-    if (cfg.packets == 0 || cfg.interval_ns == 0) b.fail(nullptr, "", "a burst needs packets and interval");
-    b.finish();
-    stream.burst = cfg;
-  }
-  if (auto v = in.integer<uint16_t>("lanes", 1, 64)) stream.lanes = *v;
-  if (auto v = in.parsed<uint64_t>("late", parse_duration_ns, kDurationHelp)) stream.late_ns = *v;
-  if (const toml::table* eth = in.subtable("eth")) {
-    TableReader e(*eth, in.prefix() + "eth.", in.file());
-    constexpr const char* kMacHelp = "a MAC address: write e.g. '02:00:00:00:00:01'";
-    if (auto v = e.parsed<MacAddr>("src", parse_mac, kMacHelp)) stream.eth_src = *v;
-    if (auto v = e.parsed<MacAddr>("dst", parse_mac, kMacHelp)) stream.eth_dst = *v;
-    else if (stream.kind != StreamKind::kUdp) stream.eth_dst = wire::kMacControlDst;
-    e.finish();
-  } else if (stream.kind != StreamKind::kUdp) {
-    stream.eth_dst = wire::kMacControlDst;
-  }
-  if (const toml::table* vlan = in.subtable("vlan")) {
-    TableReader v(*vlan, in.prefix() + "vlan.", in.file());
-    VlanCfg cfg;
-    cfg.id = v.integer<uint16_t>("id", 0, 4095).value_or(0);
-    cfg.pcp = v.integer<uint8_t>("pcp", 0, 7).value_or(0);
-    v.finish();
-    stream.vlan = cfg;
-  }
-  const toml::table* ipv4 = in.subtable("ipv4");
-  const toml::table* ipv6 = in.subtable("ipv6");
-  if (ipv4 != nullptr && ipv6 != nullptr) in.fail(in.find("ipv6"), "ipv6", "a stream is IPv4 or IPv6, not both");
-  if (ipv4 != nullptr) {
-    TableReader v(*ipv4, in.prefix() + "ipv4.", in.file());
-    constexpr const char* kHelp = "an IPv4 address";
-    if (auto a = v.parsed<uint32_t>("src", parse_ipv4, kHelp)) stream.ipv4.src = *a;
-    if (auto a = v.parsed<uint32_t>("dst", parse_ipv4, kHelp)) stream.ipv4.dst = *a;
-    if (auto a = v.integer<uint8_t>("dscp", 0, 63)) stream.ipv4.dscp = *a;
-    if (auto a = v.integer<uint8_t>("ecn", 0, 3)) stream.ipv4.ecn = *a;
-    if (auto a = v.integer<uint8_t>("ttl", 1, 255)) stream.ipv4.ttl = *a;
-    v.finish();
-  }
-  if (ipv6 != nullptr) {
-    stream.ip_version = IpVersion::kV6;
-    TableReader v(*ipv6, in.prefix() + "ipv6.", in.file());
-    constexpr const char* kHelp = "an IPv6 address";
-    if (auto a = v.parsed<Ipv6Addr>("src", parse_ipv6, kHelp)) stream.ipv6.src = *a;
-    if (auto a = v.parsed<Ipv6Addr>("dst", parse_ipv6, kHelp)) stream.ipv6.dst = *a;
-    if (auto a = v.integer<uint8_t>("dscp", 0, 63)) stream.ipv6.dscp = *a;
-    if (auto a = v.integer<uint8_t>("ecn", 0, 3)) stream.ipv6.ecn = *a;
-    if (auto a = v.integer<uint8_t>("hop_limit", 1, 255)) stream.ipv6.hop_limit = *a;
-    if (auto a = v.integer<uint32_t>("flow_label", 0, 0xFFFFF)) stream.ipv6.flow_label = *a;
-    v.finish();
-  }
-  const toml::table* udp = in.subtable("udp");
-  if (udp != nullptr) {
-    TableReader u(*udp, in.prefix() + "udp.", in.file());
-    if (auto a = u.integer<uint16_t>("src", 0, 65535)) stream.udp.src = *a;
-    if (auto a = u.integer<uint16_t>("dst", 0, 65535)) stream.udp.dst = *a;
-    u.finish();
-  }
-  if (const toml::table* roce = in.subtable("roce")) {
-    TableReader r(*roce, in.prefix() + "roce.", in.file());
-    stream.roce = read_roce(r);
-    check_roce_frames(in, stream, udp);
-  }
-  if (const toml::node* node = in.find("vary")) {
-    const toml::array* array = node->as_array();
-    if (array == nullptr) in.fail(node, "vary", "expected an array of tables, e.g. vary = [{ field = \"udp.src\", count = 100 }]");
-    for (const toml::node& item : *array) {
-      if (!item.is_table()) in.fail(&item, "vary", "each entry must be a table");
-      TableReader v(*item.as_table(), in.prefix() + "vary.", in.file());
-      const VaryCfg vary = read_vary(v, stream);
-      // One entry per field: a second would overwrite the first's bytes in every frame.
-      for (const VaryCfg& earlier : stream.vary)
-        if (earlier.field == vary.field)
-          v.fail(v.find("field"), "field", "this field already varies in an earlier entry of this stream");
-      stream.vary.push_back(vary);
-    }
-  }
-  stream.key_locs = in.key_locs();
-  in.finish();
-  return stream;
-}
-
 // The streams of `profile` against a running data plane's ports: its own [[port]]
 // tables (if any) must name ports that exist there, and so must every stream. The
 // ports and switches are then the data plane's (its cables join them).
@@ -800,10 +343,10 @@ void use_running_ports(Profile& profile, const Profile& running) {
       throw ConfigError(profile.path, profile.ports[i].loc_of("name"), fmt::format("port[{}].name", i),
                         fmt::format("this data plane has no port '{}' (it has {})", profile.ports[i].name, have));
   for (size_t i = 0; i < profile.streams.size(); ++i) {
-    const StreamCfg& s = profile.streams[i];
+    const StreamSpec& s = profile.streams[i];
     for (const std::string& port : {s.tx_port, s.rx_port.value_or(s.tx_port)})
       if (!exists(port))
-        throw ConfigError(profile.path, s.loc_of(port == s.tx_port ? "tx_port" : "rx_port"),
+        throw ConfigError(s.file.empty() ? profile.path : s.file, s.loc_of(port == s.tx_port ? "tx_port" : "rx_port"),
                       fmt::format("stream[{}].{}", i, port == s.tx_port ? "tx_port" : "rx_port"),
                           fmt::format("stream '{}' uses port '{}', which this data plane does not have (it has {})",
                                       s.name, port, have));
@@ -1069,7 +612,7 @@ QualifyCfg read_qualify(TableReader& in) {
 
 // `running`: a running data plane's profile. Streams are then read against its ports:
 // [[port]] tables in the text must name one of them, and the ports and switches are its.
-Profile read_root(const toml::table& root, const std::string& file, const Profile* running = nullptr) {
+Profile read_sections(const toml::table& root, const std::string& file) {
   Profile profile;
   profile.path = file;
   TableReader in(root, "", file);
@@ -1124,6 +667,11 @@ Profile read_root(const toml::table& root, const std::string& file, const Profil
     TableReader r(table, fmt::format("switch[{}].", index), file);
     profile.switches.push_back(read_switch(r));
   });
+  return profile;
+}
+
+Profile read_root(const toml::table& root, const std::string& file, const Profile* running = nullptr) {
+  Profile profile = read_sections(root, file);
   if (running != nullptr) use_running_ports(profile, *running);
   validate_profile(profile);
   return profile;
@@ -1138,7 +686,7 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
   const auto at = [&](std::string_view key) { return cfg.loc_of(key); };
   if (profile.streams.empty())
     throw ConfigError(profile.path, cfg.loc, section, "the procedure runs the profile's streams: add a [[stream]]");
-  for (const StreamCfg& s : profile.streams) {
+  for (const StreamSpec& s : profile.streams) {
     if (!s.rx_port)
       throw ConfigError(profile.path, s.loc, section,
                         fmt::format("stream '{}' has no rx_port: a benchmark counts what comes back", s.name));
@@ -1171,7 +719,7 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
     throw ConfigError(profile.path, at("lower_bound"), section + ".lower_bound",
                       "leaves no room to search below line rate at this resolution");
   // A resolution finer than one frame a trial cannot be told apart by counting frames.
-  for (const StreamCfg& s : profile.streams) {
+  for (const StreamSpec& s : profile.streams) {
     const PortCfg* port = profile.find_port(s.tx_port);
     if (port == nullptr || port->speed_bps == 0) continue;
     for (const BenchFrameSize& size : cfg.frame_sizes) {
@@ -1212,14 +760,14 @@ void validate_lossless(const Profile& profile, const LosslessCfg& cfg) {
       fail("senders", fmt::format("port '{}' must obey the device's PFC (pfc_honour = true), or the device's headroom "
                                   "overflows and the lossless cases measure the tester", name));
     if (port->speed_bps == 0) fail("senders", fmt::format("port '{}' needs a `speed`: loads are shares of it", name));
-    const bool templated = std::any_of(profile.streams.begin(), profile.streams.end(), [&](const StreamCfg& s) {
+    const bool templated = std::any_of(profile.streams.begin(), profile.streams.end(), [&](const StreamSpec& s) {
       return s.tx_port == name && s.rx_port == cfg.receiver && s.kind == StreamKind::kUdp;
     });
     if (!templated)
       fail("senders", fmt::format("add a [[stream]] from '{}' to '{}': its headers (addresses, VLAN) are the "
                                   "cases' frames", name, cfg.receiver));
   }
-  for (const StreamCfg& s : profile.streams)
+  for (const StreamSpec& s : profile.streams)
     if (std::find(cfg.senders.begin(), cfg.senders.end(), s.tx_port) != cfg.senders.end() && s.rx_port == cfg.receiver) {
       if (cfg.frame_size < min_frame_bytes(s))
         fail("frame_size", fmt::format("{} bytes is below the smallest frame stream '{}' can send ({} bytes)",
@@ -1243,7 +791,7 @@ void validate_qualify_section(const Profile& profile) {
     if (profile.find_port(name) == nullptr)
       throw ConfigError(profile.path, cfg.loc_of("ports"), "qualify.ports", fmt::format("no [[port]] is named '{}'", name));
     const bool received = std::any_of(profile.streams.begin(), profile.streams.end(),
-                                      [&](const StreamCfg& s) { return s.rx_port == name; });
+                                      [&](const StreamSpec& s) { return s.rx_port == name; });
     if (!received)
       throw ConfigError(profile.path, cfg.loc_of("ports"), "qualify.ports",
                         fmt::format("no stream is received on port '{}': add a [[stream]] with rx_port = \"{}\" (its "
@@ -1251,7 +799,7 @@ void validate_qualify_section(const Profile& profile) {
   }
   if (profile.streams.empty())
     throw ConfigError(profile.path, cfg.loc, "qualify", "the traffic is the profile's streams: add a [[stream]]");
-  for (const StreamCfg& s : profile.streams)
+  for (const StreamSpec& s : profile.streams)
     if (!s.rx_port)
       throw ConfigError(profile.path, s.loc, "qualify",
                         fmt::format("stream '{}' has no rx_port: qualification counts every frame back", s.name));
@@ -1331,34 +879,35 @@ void validate_profile(const Profile& profile) {
   if (profile.streams.size() > 65535)
     throw ConfigError(file, {1, 1}, "stream", "at most 65535 streams fit the signature's stream id");
   for (size_t i = 0; i < profile.streams.size(); ++i) {
-    const StreamCfg& s = profile.streams[i];
+    const StreamSpec& s = profile.streams[i];
+    const std::string& stream_file = s.file.empty() ? file : s.file;  // RPC streams name their own source
     const std::string key = fmt::format("stream[{}].", i);
     if (!names.insert(s.name).second)
-      throw ConfigError(file, s.loc_of("name"), key + "name", fmt::format("stream name '{}' is used twice", s.name));
+      throw ConfigError(stream_file, s.loc_of("name"), key + "name", fmt::format("stream name '{}' is used twice", s.name));
     const PortCfg* tx = profile.find_port(s.tx_port);
     if (tx == nullptr)
-      throw ConfigError(file, s.loc_of("tx_port"), key + "tx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, s.tx_port));
+      throw ConfigError(stream_file, s.loc_of("tx_port"), key + "tx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, s.tx_port));
     if (s.rx_port) {
       const PortCfg* rx = profile.find_port(*s.rx_port);
       if (rx == nullptr)
-        throw ConfigError(file, s.loc_of("rx_port"), key + "rx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, *s.rx_port));
+        throw ConfigError(stream_file, s.loc_of("rx_port"), key + "rx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, *s.rx_port));
       if (rx->rx_queues == 0)
-        throw ConfigError(file, s.loc_of("rx_port"), key + "rx_port",
+        throw ConfigError(stream_file, s.loc_of("rx_port"), key + "rx_port",
                           fmt::format("stream '{}' is received on port '{}', which has rx_queues = 0", s.name, rx->name));
     }
     if (s.lanes > tx->tx_queues)
-      throw ConfigError(file, s.loc_of("lanes"), key + "lanes",
+      throw ConfigError(stream_file, s.loc_of("lanes"), key + "lanes",
                         fmt::format("stream '{}' wants {} lanes but port '{}' has tx_queues = {}", s.name, s.lanes,
                                     tx->name, tx->tx_queues));
     const uint16_t min_frame = min_frame_bytes(s);
     if (s.frame.smallest() < min_frame)
-      throw ConfigError(file, s.loc_of("frame_size"), key + "frame_size",
+      throw ConfigError(stream_file, s.loc_of("frame_size"), key + "frame_size",
                         fmt::format("stream '{}': a {}-byte frame cannot hold its {} bytes of headers, the {}-byte "
                                     "signature{} and the FCS; the smallest frame for this stream is {} bytes",
                                     s.name, s.frame.smallest(), header_bytes(s), wire::kSignatureBytes,
                                     s.roce ? ", the ICRC" : "", min_frame));
     if (s.count != 0 && s.count < s.lanes)
-      throw ConfigError(file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
+      throw ConfigError(stream_file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }
   validate_switches(profile);
 }
@@ -1376,12 +925,24 @@ toml::table parse_toml(std::string_view text, const std::string& path) {
 
 }  // namespace
 
+void validate_streams(const std::vector<StreamSpec>& streams, const std::string& where, const Profile& running) {
+  Profile profile;
+  profile.path = where;
+  profile.streams = streams;
+  use_running_ports(profile, running);
+  validate_profile(profile);
+}
+
 Profile load_profile_text(std::string_view text, const std::string& path) {
   return read_root(parse_toml(text, path), path);
 }
 
-std::vector<StreamCfg> load_streams_text(std::string_view text, const std::string& path, const Profile& running) {
+std::vector<StreamSpec> load_streams_text(std::string_view text, const std::string& path, const Profile& running) {
   return read_root(parse_toml(text, path), path, &running).streams;
+}
+
+std::vector<StreamSpec> read_stream_tables(std::string_view text, const std::string& path) {
+  return read_sections(parse_toml(text, path), path).streams;
 }
 
 Profile load_profile_file(const std::string& path) {

@@ -13,16 +13,16 @@ namespace lr::profile {
 
 class ConfigError : public std::runtime_error {
  public:
-  ConfigError(std::string file, SourceLoc loc, std::string key, std::string reason);
+  ConfigError(std::string file, api::SourceLoc loc, std::string key, std::string reason);
 
   const std::string& file() const noexcept { return file_; }
-  SourceLoc loc() const noexcept { return loc_; }
+  api::SourceLoc loc() const noexcept { return loc_; }
   const std::string& key() const noexcept { return key_; }
   const std::string& reason() const noexcept { return reason_; }
 
  private:
   std::string file_;
-  SourceLoc loc_;
+  api::SourceLoc loc_;
   std::string key_;
   std::string reason_;
 };
@@ -38,7 +38,16 @@ Profile load_profile_text(std::string_view text, const std::string& path);
 /// so must every stream; its ports and switches (and their cables) stand as they are.
 /// Other tables ([eal], [run], [[switch]]) are checked but not used.
 /// Throws ConfigError naming the text's own lines.
-std::vector<StreamCfg> load_streams_text(std::string_view text, const std::string& path, const Profile& running);
+std::vector<api::StreamSpec> load_streams_text(std::string_view text, const std::string& path, const Profile& running);
+
+/// The [[stream]] tables of TOML text (a whole profile, or streams alone), every key of
+/// every table checked but nothing against ports: for a data plane to check against its
+/// own (their JSON form carries the file's lines for its errors). Throws ConfigError.
+std::vector<api::StreamSpec> read_stream_tables(std::string_view text, const std::string& path);
+
+/// Streams read from their JSON form checked against a running data plane's ports, as
+/// load_streams_text checks a profile's. Throws ConfigError.
+void validate_streams(const std::vector<api::StreamSpec>& streams, const std::string& where, const Profile& running);
 
 /// Cross-checks a parsed profile (names resolve, frames hold headers and signature,
 /// lanes fit the queues). Throws ConfigError. Called by the loaders.

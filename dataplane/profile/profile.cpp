@@ -11,42 +11,10 @@
 
 namespace lr::profile {
 
-uint16_t FrameSizeCfg::smallest() const noexcept {
-  if (kind == FrameSizeKind::kRange) return min;
-  return *std::min_element(sizes.begin(), sizes.end());
-}
-
-namespace {
-
-// The mean frame of a mix: sizes weighted by their share.
-double weighted_mean(const std::vector<uint16_t>& sizes, const std::vector<uint32_t>& weights) {
-  double sum = 0;
-  double weight_sum = 0;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    sum += static_cast<double>(sizes[i]) * weights[i];
-    weight_sum += weights[i];
-  }
-  return sum / weight_sum;
-}
-
-}  // namespace
-
-uint16_t FrameSizeCfg::largest() const noexcept {
-  if (kind == FrameSizeKind::kRange) return max;
-  return *std::max_element(sizes.begin(), sizes.end());
-}
-
-double FrameSizeCfg::mean() const noexcept {
-  switch (kind) {
-    case FrameSizeKind::kFixed:
-      return sizes.front();
-    case FrameSizeKind::kRange:
-      return (static_cast<double>(min) + static_cast<double>(max)) / 2.0;
-    case FrameSizeKind::kImix:
-      return weighted_mean(sizes, weights);
-  }
-  return sizes.front();
-}
+using api::IpVersion;
+using api::StreamKind;
+using api::StreamSpec;
+using api::weighted_mean;
 
 uint16_t BenchFrameSize::largest() const noexcept {
   return sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
@@ -67,9 +35,7 @@ const PortCfg* Profile::find_port(const std::string& name) const noexcept {
   return nullptr;
 }
 
-uint16_t MacControlCfg::max_quanta() const noexcept { return *std::max_element(quanta.begin(), quanta.end()); }
-
-uint16_t header_bytes(const StreamCfg& stream) noexcept {
+uint16_t header_bytes(const StreamSpec& stream) noexcept {
   // Ethernet + opcode + (PFC: class-enable vector and eight quanta | PAUSE: one quanta).
   if (stream.kind == StreamKind::kPfc) return 14 + 2 + 2 + 16;
   if (stream.kind == StreamKind::kPause) return 14 + 2 + 2;
@@ -80,12 +46,12 @@ uint16_t header_bytes(const StreamCfg& stream) noexcept {
   return bytes;
 }
 
-uint16_t roce_payload_bytes(const StreamCfg& stream, uint16_t frame_bytes) noexcept {
+uint16_t roce_payload_bytes(const StreamSpec& stream, uint16_t frame_bytes) noexcept {
   const int payload = int{frame_bytes} - kFcsBytes - wire::kIcrcBytes - header_bytes(stream);
   return static_cast<uint16_t>(std::max(payload, 0));
 }
 
-std::string roce_frame_size_problem(const StreamCfg& stream, uint16_t frame_bytes) {
+std::string roce_frame_size_problem(const StreamSpec& stream, uint16_t frame_bytes) {
   const uint16_t payload = roce_payload_bytes(stream, frame_bytes);
   if (!stream.roce || frame_bytes < min_frame_bytes(stream) || payload % 4 == 0) return "";
   return fmt::format("a {}-byte RoCEv2 frame has a {}-byte payload; InfiniBand payloads are whole 4-byte words: "
@@ -93,7 +59,7 @@ std::string roce_frame_size_problem(const StreamCfg& stream, uint16_t frame_byte
                      frame_bytes, payload, frame_bytes - payload % 4, frame_bytes + 4 - payload % 4);
 }
 
-uint16_t min_frame_bytes(const StreamCfg& stream) noexcept {
+uint16_t min_frame_bytes(const StreamSpec& stream) noexcept {
   if (stream.roce) {
     // The payload holds the signature and is a whole number of 4-byte words.
     const uint16_t payload = (wire::kSignatureBytes + 3) / 4 * 4;
@@ -105,16 +71,12 @@ uint16_t min_frame_bytes(const StreamCfg& stream) noexcept {
   return std::max<uint16_t>(needed, kMinFrameBytes);
 }
 
-uint16_t RoceCfg::extended_bytes() const noexcept {
-  const wire::RoceOpcode* op = wire::find_roce_opcode(opcode);
-  return op != nullptr ? op->extended_bytes : 0;
-}
 
 }  // namespace lr::profile
 
 namespace lr::profile {
 
-std::optional<uint8_t> stream_priority(const StreamCfg& stream, const PortCfg& tx_port) {
+std::optional<uint8_t> stream_priority(const StreamSpec& stream, const PortCfg& tx_port) {
   if (stream.kind != StreamKind::kUdp) return std::nullopt;
   if (stream.vlan) return stream.vlan->pcp;
   const uint8_t dscp = stream.ip_version == IpVersion::kV4 ? stream.ipv4.dscp : stream.ipv6.dscp;

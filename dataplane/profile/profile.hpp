@@ -1,7 +1,7 @@
 #pragma once
 // The profile: what the user asked for, as read from TOML and validated. Defaults are
 // member initialisers; config/README.md documents every key with its unit and default.
-// Linked by the data plane (one-shot runs) and, later, by the control process.
+// Its streams are the contract's StreamSpec (api/stream_spec.hpp). Linked by both programs.
 
 #include <algorithm>
 #include <array>
@@ -13,13 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "dataplane/api/stream_spec.hpp"
+
 namespace lr::profile {
 
-/// Where a value came from, for error messages that a person can act on.
-struct SourceLoc {
-  uint32_t line = 0;
-  uint32_t column = 0;
-};
 
 enum class HugePages : uint8_t { kAuto, kOn, kOff };
 
@@ -89,158 +86,19 @@ struct PortCfg {
   std::vector<std::string> flow_rules;  ///< rte_flow rules in the flow language (dataplane/port/flow)
   bool flow_isolate = false;        ///< only traffic the rules steer reaches the queues
   bool keep = false;                ///< the settings above stay on the host after exit (else restored)
-  SourceLoc loc;
-  std::map<std::string, SourceLoc, std::less<>> key_locs;  ///< each key's own place in the file
-  SourceLoc loc_of(std::string_view key) const {
+  api::SourceLoc loc;
+  std::map<std::string, api::SourceLoc, std::less<>> key_locs;  ///< each key's own place in the file
+  api::SourceLoc loc_of(std::string_view key) const {
     const auto it = key_locs.find(key);
     return it == key_locs.end() ? loc : it->second;
   }
 };
-
-enum class RateKind : uint8_t { kPercentOfLine, kL1Bps, kL2Bps, kPps, kMax };
-
-struct Rate {
-  RateKind kind = RateKind::kPercentOfLine;
-  double value = 100.0;  ///< percent, bit/s or packets/s according to kind
-};
-
-enum class FrameSizeKind : uint8_t { kFixed, kImix, kRange };
-enum class RangeOrder : uint8_t { kRandom, kIncrement };
-
-struct FrameSizeCfg {
-  FrameSizeKind kind = FrameSizeKind::kFixed;
-  std::vector<uint16_t> sizes{64};   ///< bytes incl. FCS; one entry for kFixed
-  std::vector<uint32_t> weights;     ///< kImix: relative weight of each size
-  uint16_t min = 64;                 ///< kRange
-  uint16_t max = 64;                 ///< kRange
-  RangeOrder order = RangeOrder::kRandom;
-
-  uint16_t smallest() const noexcept;
-  uint16_t largest() const noexcept;
-  /// Mean frame size of the mix (bytes incl. FCS), for rate conversions.
-  double mean() const noexcept;
-};
-
-struct BurstCfg {
-  uint32_t packets = 0;     ///< frames sent back to back
-  uint64_t interval_ns = 0; ///< from one burst start to the next
-};
-
-enum class VaryField : uint8_t {
-  kEthSrc, kEthDst, kVlanId, kIpSrc, kIpDst, kUdpSrc, kUdpDst,
-};
-enum class VaryOp : uint8_t { kIncrement, kDecrement, kRandom };
-
-struct VaryCfg {
-  VaryField field = VaryField::kIpSrc;
-  VaryOp op = VaryOp::kIncrement;
-  uint32_t count = 1;  ///< distinct values, starting at the header's own value
-  uint32_t step = 1;
-};
-
-using MacAddr = std::array<uint8_t, 6>;
-using Ipv6Addr = std::array<uint8_t, 16>;
-
-struct VlanCfg {
-  uint16_t id = 0;
-  uint8_t pcp = 0;
-};
-
-struct Ipv4Cfg {
-  uint32_t src = 0xC6120001;  ///< 198.18.0.1 (RFC 2544 benchmarking range), host order
-  uint32_t dst = 0xC6130001;  ///< 198.19.0.1
-  uint8_t dscp = 0;
-  uint8_t ecn = 0;
-  uint8_t ttl = 64;
-};
-
-struct Ipv6Cfg {
-  Ipv6Addr src{0x20, 0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};  ///< 2001:200::1 (RFC 5180)
-  Ipv6Addr dst{0x20, 0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
-  uint8_t dscp = 0;
-  uint8_t ecn = 0;
-  uint8_t hop_limit = 64;
-  uint32_t flow_label = 0;
-};
-
-struct UdpCfg {
-  uint16_t src = 1024;
-  uint16_t dst = 1024;
-};
-
-enum class IpVersion : uint8_t { kV4, kV6 };
-
-/// What a stream's frames are: signed UDP over IPv4 / IPv6 (the default), or MAC Control
-/// frames: 802.1Qbb priority flow control or 802.3x PAUSE.
-enum class StreamKind : uint8_t { kUdp, kPfc, kPause };
-
-/// The MAC Control frame of a `kind = "pfc"` or `"pause"` stream. One quantum is 512 bit
-/// times at the link's speed; quanta 0 is XON (resume).
-struct MacControlCfg {
-  std::array<uint16_t, 8> quanta{};  ///< PFC: per priority; PAUSE: [0]
-  uint8_t class_enable = 0;          ///< PFC: bit n set = priority n's quanta apply
-  bool refresh_auto = false;         ///< rate: often enough to hold the pause (half its time)
-  uint16_t opcode = 0;               ///< 0: the kind's own (0x0101 PFC, 0x0001 PAUSE)
-  bool reserved_bits = false;        ///< PFC: the class-enable vector's reserved high byte set
-
-  uint16_t max_quanta() const noexcept;
-};
-
-
-/// `roce = { ... }` on a UDP stream: its datagrams are RoCEv2 packets to UDP port 4791,
-/// one whole message each (a *-only opcode): BTH, RETH (writes) or DETH (UD), the
-/// payload with the signature at its end, and the ICRC.
-struct RoceCfg {
-  uint8_t opcode = 0x04;        ///< BTH opcode (wire::kRoceOpcodes)
-  uint16_t pkey = 0xFFFF;       ///< the default partition
-  uint32_t dest_qp = 1;         ///< 24 bits
-  uint32_t psn = 0;             ///< the first frame's; each next frame of a lane the next (24 bits)
-  uint64_t va = 0;              ///< RETH: virtual address
-  uint32_t rkey = 0;            ///< RETH: R_Key
-  uint32_t qkey = 0;            ///< DETH: Q_Key
-  uint32_t src_qp = 1;          ///< DETH: source QP, 24 bits
-
-  uint16_t extended_bytes() const noexcept;  ///< RETH or DETH, by the opcode
-};
-
-struct StreamCfg;
 
 /// The PFC priority a stream's frames carry as its TX port sees it: the outer VLAN
 /// tag's PCP, else the DSCP through the port's dscp_to_priority; none for MAC Control
 /// frames and untagged frames whose DSCP the map does not name.
-std::optional<uint8_t> stream_priority(const StreamCfg& stream, const PortCfg& tx_port);
+std::optional<uint8_t> stream_priority(const api::StreamSpec& stream, const PortCfg& tx_port);
 
-struct StreamCfg {
-  std::string name;
-  std::string tx_port;
-  std::optional<std::string> rx_port;  ///< none: transmit-only, the receiver is elsewhere
-  StreamKind kind = StreamKind::kUdp;
-  MacControlCfg mac_control;           ///< kind kPfc / kPause
-  FrameSizeCfg frame;
-  Rate rate;
-  uint64_t count = 0;        ///< frames in total; 0 with duration_ns 0: continuous
-  uint64_t duration_ns = 0;
-  uint64_t start_after_ns = 0;  ///< begins this long after the run's start (paced streams only)
-  std::optional<BurstCfg> burst;
-  uint16_t lanes = 1;        ///< TX queues (and so lcores) the stream is spread over
-  uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late
-  MacAddr eth_src{0x02, 0, 0, 0, 0, 1};
-  MacAddr eth_dst{0x02, 0, 0, 0, 0, 2};
-  std::optional<VlanCfg> vlan;
-  IpVersion ip_version = IpVersion::kV4;
-  Ipv4Cfg ipv4;
-  Ipv6Cfg ipv6;
-  UdpCfg udp;
-  std::optional<RoceCfg> roce;
-  std::vector<VaryCfg> vary;
-  SourceLoc loc;
-  std::map<std::string, SourceLoc, std::less<>> key_locs;  ///< each key's own place in the file
-  std::string file;  ///< the file (or RPC text) it was read from, for errors found later
-  SourceLoc loc_of(std::string_view key) const {
-    const auto it = key_locs.find(key);
-    return it == key_locs.end() ? loc : it->second;
-  }
-};
 
 /// A frame size a benchmark procedure runs at: one size, or a mix (IMIX) whose mean
 /// the rates refer to. `name` is how reports call it ("64", "imix").
@@ -260,9 +118,9 @@ struct BenchFrameSize {
 struct BenchCfg {
   uint64_t rest_ns = 2'000'000'000;             ///< between trials
   uint32_t learning_frames = 10;                ///< per receiving port and address, before the first trial
-  SourceLoc loc;
-  std::map<std::string, SourceLoc, std::less<>> key_locs;
-  SourceLoc loc_of(std::string_view key) const {
+  api::SourceLoc loc;
+  std::map<std::string, api::SourceLoc, std::less<>> key_locs;
+  api::SourceLoc loc_of(std::string_view key) const {
     const auto it = key_locs.find(key);
     return it == key_locs.end() ? loc : it->second;
   }
@@ -315,9 +173,9 @@ struct QualifyCfg {
   double ber_limit = 0;              ///< pre-FEC BER bound; 0: the PHY's (by FEC mode and code)
   double rx_power_drift_db = 1.0;    ///< per lane, largest minus smallest over the run
   double tx_power_drift_db = 1.0;
-  SourceLoc loc;
-  std::map<std::string, SourceLoc, std::less<>> key_locs;
-  SourceLoc loc_of(std::string_view key) const {
+  api::SourceLoc loc;
+  std::map<std::string, api::SourceLoc, std::less<>> key_locs;
+  api::SourceLoc loc_of(std::string_view key) const {
     const auto it = key_locs.find(key);
     return it == key_locs.end() ? loc : it->second;
   }
@@ -333,8 +191,8 @@ struct SwitchPortCfg {
   std::string name;
   std::string device;
   uint64_t speed_bps = 0;          ///< 0: the link's
-  std::optional<Rate> shape;       ///< egress shaping (a share of the speed, or L1 bit/s); none: the speed
-  SourceLoc loc;
+  std::optional<api::Rate> shape;       ///< egress shaping (a share of the speed, or L1 bit/s); none: the speed
+  api::SourceLoc loc;
 };
 
 enum class SwitchClassify : uint8_t { kPcp, kDscp };
@@ -372,9 +230,9 @@ struct SwitchCfg {
   uint64_t watchdog_restore_ns = 0;
   bool watchdog_forward = false;    ///< false: drop during a storm
   uint64_t seed = 1;                ///< the ECN marking sequence
-  SourceLoc loc;
-  std::map<std::string, SourceLoc, std::less<>> key_locs;
-  SourceLoc loc_of(std::string_view key) const {
+  api::SourceLoc loc;
+  std::map<std::string, api::SourceLoc, std::less<>> key_locs;
+  api::SourceLoc loc_of(std::string_view key) const {
     const auto it = key_locs.find(key);
     return it == key_locs.end() ? loc : it->second;
   }
@@ -425,7 +283,7 @@ struct Profile {
   RunCfg run;
   ControlCfg control;
   std::vector<PortCfg> ports;
-  std::vector<StreamCfg> streams;
+  std::vector<api::StreamSpec> streams;
   std::vector<SwitchCfg> switches;
   std::optional<Rfc2544Cfg> rfc2544;
   std::optional<NdrCfg> ndr;
@@ -438,17 +296,17 @@ struct Profile {
 /// Bytes of Ethernet/VLAN/IP/UDP headers the stream's frames carry (no FCS), with the
 /// BTH and its extended header for RoCEv2; for a MAC Control stream its Ethernet header
 /// and MAC Control fields.
-uint16_t header_bytes(const StreamCfg& stream) noexcept;
+uint16_t header_bytes(const api::StreamSpec& stream) noexcept;
 
 /// Smallest frame (incl. FCS) that holds the stream's headers and the signature; for
 /// RoCEv2 also the ICRC, with a payload of whole 4-byte words.
-uint16_t min_frame_bytes(const StreamCfg& stream) noexcept;
+uint16_t min_frame_bytes(const api::StreamSpec& stream) noexcept;
 
 /// RoCEv2: the payload bytes (signature included, ICRC not) of a frame of `frame_bytes`.
-uint16_t roce_payload_bytes(const StreamCfg& stream, uint16_t frame_bytes) noexcept;
+uint16_t roce_payload_bytes(const api::StreamSpec& stream, uint16_t frame_bytes) noexcept;
 
 /// "" unless `stream` is RoCEv2 and a frame of `frame_bytes` (at least its smallest) has a
 /// payload that is not whole 4-byte words; then why, and the two sizes nearest that fit.
-std::string roce_frame_size_problem(const StreamCfg& stream, uint16_t frame_bytes);
+std::string roce_frame_size_problem(const api::StreamSpec& stream, uint16_t frame_bytes);
 
 }  // namespace lr::profile

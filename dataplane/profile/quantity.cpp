@@ -8,6 +8,11 @@
 #include <string>
 
 namespace lr::profile {
+
+using api::Ipv6Addr;
+using api::MacAddr;
+using api::Rate;
+using api::RateKind;
 namespace {
 
 // Splits "1.5Mpps" into 1.5 and "Mpps". The number must be finite and non-negative.

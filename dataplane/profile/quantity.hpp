@@ -12,7 +12,7 @@
 
 namespace lr::profile {
 
-std::optional<Rate> parse_rate(std::string_view text);
+std::optional<api::Rate> parse_rate(std::string_view text);
 /// Why parse_rate refuses `text`: "'110%' is above line rate (a share of it is at most
 /// 100%)", else "'x' is not a rate: write ...".
 std::string rate_refusal(std::string_view text);
@@ -20,8 +20,8 @@ std::optional<uint64_t> parse_duration_ns(std::string_view text);
 std::optional<uint64_t> parse_link_speed_bps(std::string_view text);
 /// "64KB", "1.5MB" (powers of 1000), "64KiB", "1MiB" (powers of 1024), "1500B": whole bytes.
 std::optional<uint64_t> parse_bytes(std::string_view text);
-std::optional<MacAddr> parse_mac(std::string_view text);
+std::optional<api::MacAddr> parse_mac(std::string_view text);
 std::optional<uint32_t> parse_ipv4(std::string_view text);  ///< host byte order
-std::optional<Ipv6Addr> parse_ipv6(std::string_view text);
+std::optional<api::Ipv6Addr> parse_ipv6(std::string_view text);
 
 }  // namespace lr::profile

@@ -80,7 +80,7 @@ Result<void> SoftwareSwitch::bring_up(unsigned index) {
                                                     cfg_.name, sp.name));
     uint64_t shape = port.speed_bps();
     if (sp.shape) {
-      shape = sp.shape->kind == profile::RateKind::kPercentOfLine
+      shape = sp.shape->kind == api::RateKind::kPercentOfLine
                   ? static_cast<uint64_t>(static_cast<double>(port.speed_bps()) * sp.shape->value / 100.0)
                   : static_cast<uint64_t>(sp.shape->value);
       if (shape > port.speed_bps())

@@ -355,6 +355,51 @@ class Serve(lrtest.DataplaneCase):
         client.close()
 
     @unittest.skipUnless(shutil.which("dpdk-telemetry.py"), "needs dpdk-telemetry.py (package dpdk)")
+    def test_streams_load_as_json_specs(self):
+        """stream.load takes the streams as JSON objects with the profile's keys, as a plain
+        socket session sends them; the TOML text of before still works and says it is
+        deprecated; stream.list {specs: true} gives back what stream.load takes."""
+        client = Client(self.sock_path)
+        spec = client.result("stream.list", specs=True)
+        self.assertEqual(len(spec), 1)
+        self.assertEqual((spec[0]["name"], spec[0]["rate"], spec[0]["frame_size"]), ("s1", "20000pps", 128))
+        self.assertEqual(spec[0]["source"]["keys"]["frame_size"], [18, 14])  # the profile file's line
+        j1 = {"name": "j1", "tx_port": "p0", "rx_port": "p0", "rate": "50kpps", "frame_size": 256, "count": 5000,
+              "udp": {"src": 4000}}
+        loaded = client.result("stream.load", streams=[j1])
+        self.assertEqual(loaded, {"streams": ["j1"]})
+        listed = client.result("stream.list", specs=True)[0]
+        self.assertEqual((listed["count"], listed["udp"], listed["frame_size"]), (5000, {"src": 4000, "dst": 1024}, 256))
+        self.assertEqual(client.result("stream.load", streams=[listed]), {"streams": ["j1"]})  # what it lists loads
+        client.result("traffic.start")
+        lrtest.wait_until(lambda: client.result("traffic.status")["tx_finished"], "j1 sent its 5000 frames")
+        s = client.result("traffic.stop")["streams"][0]
+        self.assertEqual((s["name"], s["tx_packets"], s["rx_packets"], s["lost"], s["tx_bytes"]),
+                         ("j1", 5000, 5000, 0, 5000 * 256))
+        bad = dict(j1, frame_sise=64)
+        self.assertEqual(client.call("stream.load", streams=[bad])["error"]["message"],
+                         "params: key 'streams[0].frame_sise': unknown key (see config/README.md for the schema)")
+        self.assertEqual(client.call("stream.load", streams=[dict(j1, tx_port="p7")])["error"]["message"],
+                         "params: key 'stream[0].tx_port': stream 'j1' uses port 'p7', which this data plane does "
+                         "not have (it has p0)")
+        self.assertEqual(client.call("stream.load")["error"]["message"],
+                         "params: give streams (an array of stream objects with the [[stream]] table's keys), or "
+                         "profile (TOML text, deprecated), not both or neither")
+        old = client.result("stream.load", profile='[[stream]]\nname = "t1"\ntx_port = "p0"\n')
+        self.assertEqual(old["streams"], ["t1"])
+        self.assertIn("params.profile (TOML text) is deprecated: send params.streams", old["deprecated"])
+        client.close()
+        # The CLI sends a file's streams in the JSON form, with the file's lines: a check the
+        # data plane makes names them.
+        far = self.write_profile('[[stream]]\nname = "f1"\ntx_port = "p0"\nrx_port = "p9"\n', "far.toml")
+        refused = self.cli("load", far)
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("far.toml:4:11: key 'stream[0].rx_port': stream 'f1' uses port 'p9', which this data plane "
+                      "does not have (it has p0)", refused.stderr)
+        typo = self.cli("load", self.write_profile('[[stream]]\nname = "f1"\ntx_port = "p0"\nrat = "1%"\n', "typo.toml"))
+        self.assertEqual(typo.returncode, 2)
+        self.assertIn("typo.toml:4:7: key 'stream[0].rat': unknown key", typo.stderr)
+
     def test_stream_stats_in_dpdk_telemetry(self):
         client = Client(self.sock_path)
         client.result("traffic.start")

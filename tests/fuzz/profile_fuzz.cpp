@@ -2,13 +2,16 @@
 // profile or a ConfigError (file, line, column, key, why), never a crash, hang, assert or
 // another exception. A profile it accepts also goes through the checks the suites run
 // ([rfc2544] / [ndr], [qualify]) and, as the text of `stream.load`, through the stream
-// reader against a running data plane's profile. Built with clang by scripts/fuzz.sh.
+// reader against a running data plane's profile; its streams' JSON form reads back as the
+// same specs. Bytes that are JSON go through the streams' JSON reader too, which must answer
+// with streams or a ConfigError. Built with clang by scripts/fuzz.sh.
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/stream_spec_json.hpp"
 
 namespace {
 
@@ -32,6 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     const lr::profile::Profile p = lr::profile::load_profile_text(text, "fuzz.toml");
+    for (size_t i = 0; i < p.streams.size(); ++i)
+      if (lr::profile::stream_spec_from_json(lr::profile::to_json(p.streams[i]), "fuzz.toml", i) != p.streams[i])
+        __builtin_trap();  // the JSON form lost or changed a value
     try {
       lr::profile::validate_bench_sections(p);
     } catch (const lr::profile::ConfigError&) {
@@ -48,6 +54,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)lr::profile::load_streams_text(text, "streams.toml", running_profile());
   } catch (const lr::profile::ConfigError& e) {
     if (e.reason().empty()) __builtin_trap();
+  }
+  const nlohmann::json streams = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!streams.is_discarded()) {
+    try {
+      (void)lr::profile::streams_from_json(streams.is_array() ? streams : nlohmann::json::array({streams}), "params",
+                                           running_profile());
+    } catch (const lr::profile::ConfigError& e) {
+      if (e.reason().empty()) __builtin_trap();
+    }
   }
   return 0;
 }

@@ -31,8 +31,8 @@ void BM_RxAccounting(benchmark::State& state) {
     state.SkipWithError("mempool");
     return;
   }
-  lr::profile::StreamCfg cfg;
-  cfg.vlan = lr::profile::VlanCfg{100, 3};
+  lr::api::StreamSpec cfg;
+  cfg.vlan = lr::api::VlanSpec{100, 3};
   std::vector<lr::wire::TxStreamPlan> plans;
   for (uint16_t s = 0; s < n_streams; ++s) plans.push_back(lr::plan::build_stream_plan(cfg, s));
   // Frames of n_streams streams interleaved, each stream in sequence.

@@ -250,7 +250,7 @@ rate = "50kpps"
 
   // Down to 1 kpps: from here on at most 1 frame a millisecond (+ the frame due at the
   // change). An upper bound only: CI never asserts that a rate was reached.
-  auto pps = e.set_stream_rate("changing", profile::Rate{profile::RateKind::kPps, 1000});
+  auto pps = e.set_stream_rate("changing", api::Rate{api::RateKind::kPps, 1000});
   ASSERT_TRUE(pps);
   EXPECT_EQ(*pps, 1000.0);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // every lane has taken it
@@ -263,8 +263,8 @@ rate = "50kpps"
   const double elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LE(static_cast<double>(tx_after - tx_before), elapsed_ms + 2);
 
-  EXPECT_FALSE(e.set_stream_rate("changing", profile::Rate{profile::RateKind::kPps, 30e6}));  // above 10G
-  EXPECT_FALSE(e.set_stream_rate("nonexistent", profile::Rate{profile::RateKind::kPps, 1}));
+  EXPECT_FALSE(e.set_stream_rate("changing", api::Rate{api::RateKind::kPps, 30e6}));  // above 10G
+  EXPECT_FALSE(e.set_stream_rate("nonexistent", api::Rate{api::RateKind::kPps, 1}));
 
   ASSERT_TRUE(e.stop_stream("changing"));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -316,7 +316,7 @@ count = 5000
     EXPECT_EQ(r.ports[0].counters.opackets, 5000u) << "run " << run;
     EXPECT_EQ(r.mbufs_not_returned, 0u);
   }
-  std::vector<profile::StreamCfg> streams = e.profile().streams;
+  std::vector<api::StreamSpec> streams = e.profile().streams;
   streams[0].name = "second";
   streams[0].count = 700;
   streams.push_back(streams[0]);

@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <sstream>
 #include <stdexcept>
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless_cases.hpp"
 #include "control/bench/lossless_verdicts.hpp"
 #include "control/cli/stop_signal.hpp"
+#include "dataplane/wire/mac_control.hpp"
 
 namespace lr::bench::lossless {
 
@@ -21,62 +21,56 @@ constexpr int kAttempts = 8;  ///< runs of a case step before it is not judged
 
 void Streams::traffic(const std::string& name, const std::string& sender, uint8_t priority, double percent,
                       uint64_t start_after_ns, uint64_t duration_ns, uint64_t count, bool ecn_capable) {
-  toml::table stream = *template_of(sender);
-  int64_t vlan_id = 0;
-  if (const toml::table* vlan = stream["vlan"].as_table()) vlan_id = (*vlan)["id"].value_or(int64_t{0});
-  for (const char* key : {"name", "frame_size", "frame_weights", "rate", "count", "duration", "burst", "start_after",
-                          "vlan", "kind"})
-    stream.erase(key);
-  stream.insert("name", name);
-  stream.insert("frame_size", int64_t{plan_.cfg.frame_size});
-  stream.insert("rate", fmt::format("{:.6f}%", percent));
-  stream.insert("vlan", toml::table{{"id", vlan_id}, {"pcp", int64_t{priority}}});
-  if (start_after_ns != 0) stream.insert("start_after", fmt::format("{}ns", start_after_ns));
-  if (count != 0) stream.insert("count", static_cast<int64_t>(count));
-  else stream.insert("duration", fmt::format("{}ns", duration_ns));
+  api::StreamSpec stream = template_of(sender);
+  stream.name = name;
+  stream.frame = {};
+  stream.frame.sizes = {plan_.cfg.frame_size};
+  stream.rate = {api::RateKind::kPercentOfLine, percent};
+  stream.vlan = api::VlanSpec{stream.vlan ? stream.vlan->id : uint16_t{0}, priority};
+  stream.start_after_ns = start_after_ns;
+  stream.count = count;
+  stream.duration_ns = count != 0 ? 0 : duration_ns;
+  stream.burst.reset();
   if (ecn_capable) {
-    const char* ip = stream.contains("ipv6") ? "ipv6" : "ipv4";
-    if (!stream.contains(ip)) stream.insert(ip, toml::table{});
-    stream[ip].as_table()->insert_or_assign("ecn", int64_t{2});  // ECT(0)
+    constexpr uint8_t kEct0 = 2;
+    if (stream.ip_version == api::IpVersion::kV6) stream.ipv6.ecn = kEct0;
+    else stream.ipv4.ecn = kEct0;
   }
+  // Errors name the case's run (run_streams' `what`), not the template's lines.
+  stream.file.clear();
+  stream.loc = {};
+  stream.key_locs.clear();
   streams_.push_back(std::move(stream));
 }
 
 void Streams::mac_control(const std::string& name, bool pause, uint8_t priority, uint32_t quanta,
                           uint64_t start_after_ns, uint64_t duration_ns) {
-  toml::table stream{{"name", name}, {"tx_port", plan_.cfg.receiver}, {"kind", pause ? "pause" : "pfc"},
-                     {"quanta", int64_t{quanta}}};
-  if (!pause) stream.insert("priorities", toml::array{int64_t{priority}});
-  if (start_after_ns != 0) stream.insert("start_after", fmt::format("{}ns", start_after_ns));
-  if (duration_ns != 0) {
-    stream.insert("refresh", "auto");
-    stream.insert("duration", fmt::format("{}ns", duration_ns));
+  api::StreamSpec stream;
+  stream.name = name;
+  stream.tx_port = plan_.cfg.receiver;
+  stream.kind = pause ? api::StreamKind::kPause : api::StreamKind::kPfc;
+  stream.eth_dst = wire::kMacControlDst;
+  const auto q = static_cast<uint16_t>(quanta);
+  if (pause) {
+    stream.mac_control.quanta[0] = q;
   } else {
-    stream.insert("rate", "1kpps");
-    stream.insert("count", int64_t{1});
+    stream.mac_control.quanta[priority] = q;
+    stream.mac_control.class_enable = static_cast<uint8_t>(1u << priority);
+  }
+  stream.start_after_ns = start_after_ns;
+  if (duration_ns != 0) {
+    stream.mac_control.refresh_auto = true;
+    stream.duration_ns = duration_ns;
+  } else {
+    stream.rate = {api::RateKind::kPps, 1000};
+    stream.count = 1;
   }
   streams_.push_back(std::move(stream));
 }
 
-std::string Streams::text() const {
-  std::ostringstream out;
-  out << toml::table{{"stream", streams_}};
-  return out.str();
-}
-
-const toml::table* Streams::template_of(const std::string& sender) const {
-  const toml::node* all = plan_.root.get("stream");
-  if (all != nullptr && all->is_array())
-    for (const toml::node& node : *all->as_array()) {
-      const toml::table* t = node.as_table();
-      if (t == nullptr) continue;
-      const auto text = [&](const char* key, const char* fallback) {
-        const toml::node* v = t->get(key);
-        return v != nullptr && v->is_string() ? v->as_string()->get() : std::string(fallback);
-      };
-      if (text("tx_port", "") == sender && text("rx_port", "") == plan_.cfg.receiver && text("kind", "udp") == "udp")
-        return t;
-    }
+const api::StreamSpec& Streams::template_of(const std::string& sender) const {
+  for (const api::StreamSpec& s : plan_.profile.streams)
+    if (s.tx_port == sender && s.rx_port == plan_.cfg.receiver && s.kind == api::StreamKind::kUdp) return s;
   throw std::runtime_error(fmt::format("no [[stream]] from '{}' to '{}'", sender, plan_.cfg.receiver));
 }
 
@@ -99,7 +93,7 @@ json run(Plan& p, const Streams& streams, const std::string& case_name, const st
   json report;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     bool interrupted = false;
-    report = p.runner.run_streams(streams.text(), what, interrupted);
+    report = p.runner.run_streams(streams.specs(), what, interrupted);
     p.interrupted = p.interrupted || interrupted;
     const double storm_pause_s = quanta_seconds(kStormQuanta, p.receiver_bps);
     const std::string invalid =

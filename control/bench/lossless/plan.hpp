@@ -3,13 +3,12 @@
 // the receiver's speed and reaction bound), the streams a case builds from the profile's
 // [[stream]] templates, and running them until a run is valid, each run recorded.
 
-#include <toml++/toml.h>
-
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "control/bench/bench_session.hpp"
 #include "control/bench/lossless/validity.hpp"
@@ -23,7 +22,6 @@ struct Plan {
   const profile::LosslessCfg& cfg;
   TrialRunner& runner;
   BenchSession& session;
-  toml::table root;            ///< the profile file: the senders' [[stream]] templates
   uint64_t receiver_bps = 0;
   std::map<std::string, uint64_t> speeds;
   std::optional<double> response_s;  ///< the reaction bound; none: no default at this speed
@@ -32,8 +30,8 @@ struct Plan {
   std::string not_judged;            ///< a run step had no valid run: why
 };
 
-// The case's streams as [[stream]] tables: the senders' templates with the case's
-// priority, size, load and timing; the receiver's MAC Control frames.
+// The case's streams: the senders' profile streams with the case's priority, size, load
+// and timing; the receiver's MAC Control frames.
 class Streams {
  public:
   explicit Streams(const Plan& plan) : plan_(plan) {}
@@ -44,13 +42,13 @@ class Streams {
   /// device: refreshed to hold the pause for `duration_ns`, or one frame when it is 0.
   void mac_control(const std::string& name, bool pause, uint8_t priority, uint32_t quanta, uint64_t start_after_ns,
                    uint64_t duration_ns);
-  std::string text() const;
+  const std::vector<api::StreamSpec>& specs() const noexcept { return streams_; }
 
  private:
-  const toml::table* template_of(const std::string& sender) const;
+  const api::StreamSpec& template_of(const std::string& sender) const;
 
   const Plan& plan_;
-  toml::array streams_;
+  std::vector<api::StreamSpec> streams_;
 };
 
 /// The sender of the background traffic: the second sender, else the first.

@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "control/cli/commands/commands.hpp"
+#include "control/cli/exit_codes.hpp"
 #include "control/cli/tables.hpp"
+#include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/stream_spec_json.hpp"
 
 namespace lr::ctl {
 
@@ -26,11 +29,18 @@ void add_profile_streams(CLI::App& app, Commands& commands, const char* name, co
   auto profile = std::make_shared<std::string>();
   sub->add_option("profile", *profile, profile_help)->required()->check(CLI::ExistingFile);
   commands.push_back(command_for(sub, [profile, method](const GlobalOptions& global) {
+    std::ifstream in(*profile);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::vector<api::StreamSpec> streams;
+    try {
+      streams = profile::read_stream_tables(text.str(), *profile);
+    } catch (const profile::ConfigError& error) {
+      std::fprintf(stderr, "linerate: %s\n", error.what());
+      return kExitUsage;
+    }
     return with_dataplane(global, [&](DataplaneClient& client) {
-      std::ifstream in(*profile);
-      std::stringstream text;
-      text << in.rdbuf();
-      const json result = client.call(method, {{"profile", text.str()}, {"path", *profile}});
+      const json result = client.call(method, {{"streams", profile::to_json(streams)}, {"path", *profile}});
       const json names = result.contains("streams") ? result["streams"] : result.value("added", json::array());
       print_result(result, global.as_json,
                    fmt::format("streams: {}\n", fmt::join(names.get<std::vector<std::string>>(), ", ")));

@@ -41,9 +41,9 @@ std::string write(const wire::TxStreamPlan& plan, std::vector<uint8_t>& buffer, 
 }
 
 TEST(PacketWriter, VlanIpv4MinimumFrameMatchesReference) {
-  profile::StreamCfg s;
+  api::StreamSpec s;
   s.frame.sizes = {64};
-  s.vlan = profile::VlanCfg{100, 3};
+  s.vlan = api::VlanSpec{100, 3};
   s.ipv4.dscp = 26;
   s.udp = {1024, 4791};
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
@@ -59,15 +59,15 @@ TEST(PacketWriter, VlanIpv4MinimumFrameMatchesReference) {
 }
 
 TEST(PacketWriter, Ipv6SignatureAtOddOffsetMatchesReference) {
-  profile::StreamCfg s;
+  api::StreamSpec s;
   s.frame.sizes = {101};
-  s.ip_version = profile::IpVersion::kV6;
+  s.ip_version = api::IpVersion::kV6;
   s.ipv6.dscp = 10;
   s.ipv6.ecn = 1;
   s.ipv6.flow_label = 0x12345;
   s.udp = {5000, 5001};
   s.lanes = 3;
-  s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 64, 1});
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 64, 1});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 7);
   std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t last_sig = 0;
@@ -75,13 +75,13 @@ TEST(PacketWriter, Ipv6SignatureAtOddOffsetMatchesReference) {
 }
 
 TEST(PacketWriter, ImixFramesReuseOneBufferAndKeepChecksumsExact) {
-  profile::StreamCfg s;
-  s.frame.kind = profile::FrameSizeKind::kImix;
+  api::StreamSpec s;
+  s.frame.kind = api::FrameSizeKind::kImix;
   s.frame.sizes = {64, 128};
   s.frame.weights = {1, 1};
   s.eth_src = *profile::parse_mac("02:00:00:00:00:10");
-  s.vary.push_back({profile::VaryField::kIpDst, profile::VaryOp::kIncrement, 10, 2});
-  s.vary.push_back({profile::VaryField::kEthSrc, profile::VaryOp::kDecrement, 4, 1});
+  s.vary.push_back({api::VaryField::kIpDst, api::VaryOp::kIncrement, 10, 2});
+  s.vary.push_back({api::VaryField::kEthSrc, api::VaryOp::kDecrement, 4, 1});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 1);
   ASSERT_TRUE(plan.multi_size);
   // One buffer for all four frames, as an mbuf that returns to its pool each time:
@@ -95,9 +95,9 @@ TEST(PacketWriter, ImixFramesReuseOneBufferAndKeepChecksumsExact) {
 }
 
 TEST(PacketWriter, RandomFieldStaysInRangeAndRepeatsForSameSequence) {
-  profile::StreamCfg s;
+  api::StreamSpec s;
   s.udp.dst = 2000;
-  s.vary.push_back({profile::VaryField::kUdpDst, profile::VaryOp::kRandom, 100, 1});
+  s.vary.push_back({api::VaryField::kUdpDst, api::VaryOp::kRandom, 100, 1});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
   std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t last_sig = 0;
@@ -119,13 +119,13 @@ TEST(PacketWriter, RandomFieldStaysInRangeAndRepeatsForSameSequence) {
 // pseudo-header sum, exactly what DPDK's own rte_ipv4/6_phdr_cksum compute.
 TEST(PacketWriter, HardwareChecksumLeavesPseudoHeaderSumForTheNic) {
   for (const bool v6 : {false, true}) {
-    profile::StreamCfg s;
-    s.frame.kind = profile::FrameSizeKind::kImix;
+    api::StreamSpec s;
+    s.frame.kind = api::FrameSizeKind::kImix;
     s.frame.sizes = {90, 333};
     s.frame.weights = {1, 1};
-    if (v6) s.ip_version = profile::IpVersion::kV6;
-    s.vary.push_back({profile::VaryField::kIpSrc, profile::VaryOp::kRandom, 1000, 1});
-    s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 7, 1});
+    if (v6) s.ip_version = api::IpVersion::kV6;
+    s.vary.push_back({api::VaryField::kIpSrc, api::VaryOp::kRandom, 1000, 1});
+    s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 7, 1});
     wire::TxStreamPlan plan = plan::build_stream_plan(s, 3);
     plan.hw_checksum = true;
     std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
@@ -159,10 +159,10 @@ TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
   for (const uint16_t frame_size : {64, 65, 101, 1518}) {
     for (const bool v6 : {false, true}) {
       for (const bool hw : {false, true}) {
-        profile::StreamCfg s;
+        api::StreamSpec s;
         s.frame.sizes = {frame_size};
-        if (!v6) s.vlan = profile::VlanCfg{100, 3};
-        if (v6) s.ip_version = profile::IpVersion::kV6;
+        if (!v6) s.vlan = api::VlanSpec{100, 3};
+        if (v6) s.ip_version = api::IpVersion::kV6;
         if (v6 && frame_size < 80) s.frame.sizes = {static_cast<uint16_t>(frame_size + 16)};  // its smallest is 80
         wire::TxStreamPlan plan = plan::build_stream_plan(s, 513);
         plan.hw_checksum = hw;
@@ -200,12 +200,12 @@ TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
 
 // Any varying field or second size needs the whole writer.
 TEST(PacketWriter, VaryingFieldsOrSizesAreNotFixedHeaders) {
-  profile::StreamCfg s;
+  api::StreamSpec s;
   EXPECT_TRUE(headers_fixed(plan::build_stream_plan(s, 0)));
-  s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 7, 1});
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 7, 1});
   EXPECT_FALSE(headers_fixed(plan::build_stream_plan(s, 0)));
   s.vary.clear();
-  s.frame.kind = profile::FrameSizeKind::kImix;
+  s.frame.kind = api::FrameSizeKind::kImix;
   s.frame.sizes = {90, 333};
   s.frame.weights = {1, 1};
   EXPECT_FALSE(headers_fixed(plan::build_stream_plan(s, 0)));
@@ -223,11 +223,11 @@ TEST(StreamBuilder, ImixScheduleInterleavesByWeight) {
 }
 
 TEST(StreamBuilder, RangeHasOneEntryPerSize) {
-  profile::StreamCfg s;
-  s.frame.kind = profile::FrameSizeKind::kRange;
+  api::StreamSpec s;
+  s.frame.kind = api::FrameSizeKind::kRange;
   s.frame.min = 64;
   s.frame.max = 1518;
-  s.frame.order = profile::RangeOrder::kIncrement;
+  s.frame.order = api::RangeOrder::kIncrement;
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
   ASSERT_EQ(plan.sizes.size(), 1455u);
   EXPECT_EQ(plan.template_bytes.size(), 1514u);
@@ -241,16 +241,16 @@ TEST(StreamBuilder, RangeHasOneEntryPerSize) {
 // every field's count (one, odd, a power of two, the largest), also from a start far
 // into the sequence.
 TEST(FrameCursor, SteppingEqualsComputingFromTheSequence) {
-  profile::StreamCfg s;
-  s.frame.kind = profile::FrameSizeKind::kImix;
+  api::StreamSpec s;
+  s.frame.kind = api::FrameSizeKind::kImix;
   s.frame.sizes = {64, 594, 1518};
   s.frame.weights = {7, 4, 1};
-  s.vlan = profile::VlanCfg{100, 3};
-  s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 1, 1});
-  s.vary.push_back({profile::VaryField::kUdpDst, profile::VaryOp::kDecrement, 7, 3});
-  s.vary.push_back({profile::VaryField::kVlanId, profile::VaryOp::kIncrement, 4096, 1});
-  s.vary.push_back({profile::VaryField::kIpSrc, profile::VaryOp::kIncrement, 4294967295u, 1});
-  s.vary.push_back({profile::VaryField::kIpDst, profile::VaryOp::kRandom, 1000, 2});
+  s.vlan = api::VlanSpec{100, 3};
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 1, 1});
+  s.vary.push_back({api::VaryField::kUdpDst, api::VaryOp::kDecrement, 7, 3});
+  s.vary.push_back({api::VaryField::kVlanId, api::VaryOp::kIncrement, 4096, 1});
+  s.vary.push_back({api::VaryField::kIpSrc, api::VaryOp::kIncrement, 4294967295u, 1});
+  s.vary.push_back({api::VaryField::kIpDst, api::VaryOp::kRandom, 1000, 2});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
   for (const uint64_t start : {uint64_t{0}, uint64_t{4294967290}, uint64_t{1} << 40}) {
     FrameCursor stepped = cursor_at(plan, start);

@@ -27,11 +27,11 @@ constexpr const char* kRoceIpv6 =
 
 using test::hex;
 
-profile::StreamCfg roce_stream(uint8_t opcode, uint32_t dest_qp, uint32_t psn, uint16_t frame_size) {
-  profile::StreamCfg s;
+api::StreamSpec roce_stream(uint8_t opcode, uint32_t dest_qp, uint32_t psn, uint16_t frame_size) {
+  api::StreamSpec s;
   s.frame.sizes = {frame_size};
   s.udp = {49152, wire::kRoceV2Port};
-  s.roce = profile::RoceCfg{};
+  s.roce = api::RoceSpec{};
   s.roce->opcode = opcode;
   s.roce->dest_qp = dest_qp;
   s.roce->psn = psn;
@@ -49,8 +49,8 @@ std::string write(const wire::TxStreamPlan& plan, std::vector<uint8_t>& buffer, 
 }
 
 TEST(RoceFrames, RcSendOnlyWithVlanAndEcnMatchesScapy) {
-  profile::StreamCfg s = roce_stream(0x04, 0x11, 100, 130);
-  s.vlan = profile::VlanCfg{100, 3};
+  api::StreamSpec s = roce_stream(0x04, 0x11, 100, 130);
+  s.vlan = api::VlanSpec{100, 3};
   s.ipv4.dscp = 26;
   s.ipv4.ecn = 2;
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 3);
@@ -61,7 +61,7 @@ TEST(RoceFrames, RcSendOnlyWithVlanAndEcnMatchesScapy) {
 }
 
 TEST(RoceFrames, UcWriteOnlyCarriesARethAndItsPsnWraps) {
-  profile::StreamCfg s = roce_stream(0x2A, 0x22, 0xFFFFFE, 98);
+  api::StreamSpec s = roce_stream(0x2A, 0x22, 0xFFFFFE, 98);
   s.roce->va = 0x1000;
   s.roce->rkey = 0x1234;
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 1);
@@ -72,18 +72,18 @@ TEST(RoceFrames, UcWriteOnlyCarriesARethAndItsPsnWraps) {
 }
 
 TEST(RoceFrames, UdSendOnlyCarriesADethAndVariesItsUdpSource) {
-  profile::StreamCfg s = roce_stream(0x64, 0x33, 0, 90);
+  api::StreamSpec s = roce_stream(0x64, 0x33, 0, 90);
   s.roce->qkey = 0x11111111;
   s.roce->src_qp = 2;
-  s.vary.push_back({profile::VaryField::kUdpSrc, profile::VaryOp::kIncrement, 4, 1});
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 4, 1});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 2);
   std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   EXPECT_EQ(write(plan, buffer, 0, 2, 9), kRoceUdSendDeth);
 }
 
 TEST(RoceFrames, Ipv6MatchesTheAnnexIcrc) {
-  profile::StreamCfg s = roce_stream(0x04, 0x11, 0, 102);
-  s.ip_version = profile::IpVersion::kV6;
+  api::StreamSpec s = roce_stream(0x04, 0x11, 0, 102);
+  s.ip_version = api::IpVersion::kV6;
   s.ipv6.dscp = 26;
   s.ipv6.ecn = 1;
   s.ipv6.flow_label = 0x12345;

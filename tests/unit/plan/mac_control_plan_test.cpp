@@ -27,7 +27,7 @@ name = "s"
 tx_port = "p0"
 )";
 
-profile::StreamCfg stream_of(const std::string& keys) {
+api::StreamSpec stream_of(const std::string& keys) {
   return profile::load_profile_text(std::string(kPort) + keys, "test.toml").streams.at(0);
 }
 
@@ -115,7 +115,7 @@ TEST(MacControl, PauseTimeAndRefreshFollowTheLinkSpeed) {
   EXPECT_NEAR(pause_ns(65535, 40'000'000'000), 838'848.0, 0.01);
   EXPECT_NEAR(pause_ns(65535, 50'000'000'000), 671'078.4, 0.01);
   EXPECT_EQ(pause_ns(0, 40'000'000'000), 0.0);
-  const profile::StreamCfg storm = stream_of("kind = \"pfc\"\npriorities = [3]\nquanta = 4096\nrefresh = \"auto\"\n");
+  const api::StreamSpec storm = stream_of("kind = \"pfc\"\npriorities = [3]\nquanta = 4096\nrefresh = \"auto\"\n");
   // 4096 quanta at 40G are 52.4288 us: refreshed every 26.2144 us.
   EXPECT_NEAR(*stream_pps(storm, 40'000'000'000, "p0"), 1e9 / 26'214.4, 1e-6);
   const auto unknown = stream_pps(storm, 0, "p0");
@@ -148,7 +148,7 @@ TEST(MacControl, KeysThatDoNotFitAreRefusedAtTheirLine) {
 }
 
 TEST(MacControl, DefaultsAndPlanFlags) {
-  const profile::StreamCfg s = stream_of("kind = \"pause\"\n");
+  const api::StreamSpec s = stream_of("kind = \"pause\"\n");
   EXPECT_EQ(s.eth_dst, wire::kMacControlDst);
   EXPECT_EQ(s.mac_control.quanta[0], 65535);
   EXPECT_EQ(s.frame.smallest(), 64);

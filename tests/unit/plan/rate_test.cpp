@@ -9,8 +9,8 @@
 namespace lr::plan {
 namespace {
 
-profile::StreamCfg stream(uint16_t frame, profile::Rate rate) {
-  profile::StreamCfg s;
+api::StreamSpec stream(uint16_t frame, api::Rate rate) {
+  api::StreamSpec s;
   s.name = "s";
   s.frame.sizes = {frame};
   s.rate = rate;
@@ -27,20 +27,20 @@ TEST(LineRate, DesignTable) {
 }
 
 TEST(StreamPps, PercentOfLine) {
-  auto pps = stream_pps(stream(64, {profile::RateKind::kPercentOfLine, 10}), 40'000'000'000, "p0");
+  auto pps = stream_pps(stream(64, {api::RateKind::kPercentOfLine, 10}), 40'000'000'000, "p0");
   ASSERT_TRUE(pps);
   EXPECT_NEAR(*pps, 5'952'380.95, 0.01);
 }
 
 TEST(StreamPps, L1AndL2BitRates) {
-  EXPECT_NEAR(*stream_pps(stream(64, {profile::RateKind::kL1Bps, 5e9}), 0, "p0"), 5e9 / (84 * 8), 1e-6);
-  EXPECT_NEAR(*stream_pps(stream(64, {profile::RateKind::kL2Bps, 5e9}), 0, "p0"), 5e9 / (64 * 8), 1e-6);
+  EXPECT_NEAR(*stream_pps(stream(64, {api::RateKind::kL1Bps, 5e9}), 0, "p0"), 5e9 / (84 * 8), 1e-6);
+  EXPECT_NEAR(*stream_pps(stream(64, {api::RateKind::kL2Bps, 5e9}), 0, "p0"), 5e9 / (64 * 8), 1e-6);
 }
 
-TEST(StreamPps, MaxIsUnpaced) { EXPECT_EQ(*stream_pps(stream(64, {profile::RateKind::kMax, 0}), 0, "p0"), 0.0); }
+TEST(StreamPps, MaxIsUnpaced) { EXPECT_EQ(*stream_pps(stream(64, {api::RateKind::kMax, 0}), 0, "p0"), 0.0); }
 
 TEST(StreamPps, AboveLineRateIsRefused) {
-  auto pps = stream_pps(stream(64, {profile::RateKind::kPps, 60e6}), 40'000'000'000, "p0");
+  auto pps = stream_pps(stream(64, {api::RateKind::kPps, 60e6}), 40'000'000'000, "p0");
   ASSERT_FALSE(pps);
   EXPECT_EQ(pps.error().code, Errc::kInvalid);
   EXPECT_EQ(pps.error().context,
@@ -48,7 +48,7 @@ TEST(StreamPps, AboveLineRateIsRefused) {
 }
 
 TEST(StreamPps, PercentWithoutLinkSpeedIsRefused) {
-  auto pps = stream_pps(stream(64, {profile::RateKind::kPercentOfLine, 50}), 0, "p0");
+  auto pps = stream_pps(stream(64, {api::RateKind::kPercentOfLine, 50}), 0, "p0");
   ASSERT_FALSE(pps);
   EXPECT_EQ(pps.error().context,
             "stream 's' asks 50% of line rate but port 'p0' reports no link speed; set speed = \"40G\" (for example) "

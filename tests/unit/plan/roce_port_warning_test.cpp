@@ -10,7 +10,7 @@
 namespace lr::plan {
 namespace {
 
-profile::StreamCfg stream(const std::string& keys) {
+api::StreamSpec stream(const std::string& keys) {
   return profile::load_profile_text("[[port]]\nname = \"p0\"\ndevice = \"net_ring0\"\n[[stream]]\nname = \"s\"\n"
                                     "tx_port = \"p0\"\n" + keys,
                                     "test.toml")

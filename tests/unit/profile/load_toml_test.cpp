@@ -14,6 +14,12 @@
 namespace lr::profile {
 namespace {
 
+using api::FrameSizeKind;
+using api::RangeOrder;
+using api::RateKind;
+using api::StreamSpec;
+using api::VaryOp;
+
 constexpr const char* kMinimal = R"(
 [[port]]
 name = "p0"
@@ -66,7 +72,7 @@ ipv4 = { src = "198.18.0.1", dst = "198.19.0.1", dscp = 26 }
 udp = { src = 1024, dst = 4791 }
 )");
   ASSERT_EQ(p.streams.size(), 1u);
-  const StreamCfg& s = p.streams[0];
+  const StreamSpec& s = p.streams[0];
   EXPECT_EQ(s.rate.kind, RateKind::kPercentOfLine);
   EXPECT_EQ(s.rate.value, 10.0);
   EXPECT_EQ(s.duration_ns, 5'000'000'000u);
@@ -97,7 +103,7 @@ tx_port = "p0"
 frame_size = { min = 64, max = 128, order = "increment" }
 rate = "1.5Mpps"
 )");
-  const StreamCfg& imix = p.streams[0];
+  const StreamSpec& imix = p.streams[0];
   EXPECT_EQ(imix.frame.kind, FrameSizeKind::kImix);
   EXPECT_EQ(imix.frame.weights, (std::vector<uint32_t>{7, 4, 1}));
   EXPECT_NEAR(imix.frame.mean(), (64.0 * 7 + 594 * 4 + 1518) / 12, 1e-9);
@@ -109,7 +115,7 @@ rate = "1.5Mpps"
   EXPECT_EQ(imix.vary[0].op, VaryOp::kRandom);
   EXPECT_EQ(imix.vary[1].step, 2u);
   EXPECT_FALSE(imix.rx_port.has_value());
-  const StreamCfg& range = p.streams[1];
+  const StreamSpec& range = p.streams[1];
   EXPECT_EQ(range.frame.kind, FrameSizeKind::kRange);
   EXPECT_EQ(range.frame.order, RangeOrder::kIncrement);
   EXPECT_EQ(range.rate.kind, RateKind::kPps);
@@ -705,7 +711,7 @@ name = "ud"
 tx_port = "p0"
 roce = { opcode = "ud-send-only", qkey = 0x11111111, src_qp = 2 }
 )");
-  const StreamCfg& s = p.streams[0];
+  const StreamSpec& s = p.streams[0];
   ASSERT_TRUE(s.roce.has_value());
   EXPECT_EQ(s.roce->opcode, 0x0A);
   EXPECT_EQ(s.roce->dest_qp, 0x11u);
@@ -717,7 +723,7 @@ roce = { opcode = "ud-send-only", qkey = 0x11111111, src_qp = 2 }
   EXPECT_EQ(s.udp.src, 49152);
   EXPECT_EQ(header_bytes(s), 14 + 20 + 8 + 12 + 16);
   EXPECT_EQ(roce_payload_bytes(s, 1086), 1086 - 4 - 4 - 70);
-  const StreamCfg& ud = p.streams[1];
+  const StreamSpec& ud = p.streams[1];
   EXPECT_EQ(ud.roce->opcode, 0x64);
   EXPECT_EQ(ud.roce->qkey, 0x11111111u);
   EXPECT_EQ(ud.roce->src_qp, 2u);

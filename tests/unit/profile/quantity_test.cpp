@@ -5,6 +5,8 @@
 namespace lr::profile {
 namespace {
 
+using api::RateKind;
+
 TEST(Quantity, Rates) {
   EXPECT_EQ(parse_rate("10%")->kind, RateKind::kPercentOfLine);
   EXPECT_EQ(parse_rate("100%")->value, 100.0);

@@ -1,0 +1,190 @@
+#pragma once
+// A stream as the two programs agree on it: what frames, from which port to which, how
+// fast and how many. The profile's [[stream]] tables, the RPC's stream.load and the
+// suites' trials all become a StreamSpec; its JSON form (profile/stream_spec_json.hpp)
+// has the profile's keys, so one schema (config/README.md) holds in a file and on the wire.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lr::api {
+
+/// Where a value came from, for error messages that a person can act on.
+struct SourceLoc {
+  uint32_t line = 0;
+  uint32_t column = 0;
+
+  bool operator==(const SourceLoc&) const = default;
+};
+
+enum class RateKind : uint8_t { kPercentOfLine, kL1Bps, kL2Bps, kPps, kMax };
+
+struct Rate {
+  RateKind kind = RateKind::kPercentOfLine;
+  double value = 100.0;  ///< percent, bit/s or packets/s according to kind
+
+  bool operator==(const Rate&) const = default;
+};
+
+enum class FrameSizeKind : uint8_t { kFixed, kImix, kRange };
+enum class RangeOrder : uint8_t { kRandom, kIncrement };
+
+struct FrameSizeSpec {
+  FrameSizeKind kind = FrameSizeKind::kFixed;
+  std::vector<uint16_t> sizes{64};   ///< bytes incl. FCS; one entry for kFixed
+  std::vector<uint32_t> weights;     ///< kImix: relative weight of each size
+  uint16_t min = 64;                 ///< kRange
+  uint16_t max = 64;                 ///< kRange
+  RangeOrder order = RangeOrder::kRandom;
+
+  uint16_t smallest() const noexcept;
+  uint16_t largest() const noexcept;
+  /// Mean frame size of the mix (bytes incl. FCS), for rate conversions.
+  double mean() const noexcept;
+
+  bool operator==(const FrameSizeSpec&) const = default;
+};
+
+struct BurstSpec {
+  uint32_t packets = 0;     ///< frames sent back to back
+  uint64_t interval_ns = 0; ///< from one burst start to the next
+
+  bool operator==(const BurstSpec&) const = default;
+};
+
+enum class VaryField : uint8_t {
+  kEthSrc, kEthDst, kVlanId, kIpSrc, kIpDst, kUdpSrc, kUdpDst,
+};
+enum class VaryOp : uint8_t { kIncrement, kDecrement, kRandom };
+
+struct VarySpec {
+  VaryField field = VaryField::kIpSrc;
+  VaryOp op = VaryOp::kIncrement;
+  uint32_t count = 1;  ///< distinct values, starting at the header's own value
+  uint32_t step = 1;
+
+  bool operator==(const VarySpec&) const = default;
+};
+
+using MacAddr = std::array<uint8_t, 6>;
+using Ipv6Addr = std::array<uint8_t, 16>;
+
+struct VlanSpec {
+  uint16_t id = 0;
+  uint8_t pcp = 0;
+
+  bool operator==(const VlanSpec&) const = default;
+};
+
+struct Ipv4Spec {
+  uint32_t src = 0xC6120001;  ///< 198.18.0.1 (RFC 2544 benchmarking range), host order
+  uint32_t dst = 0xC6130001;  ///< 198.19.0.1
+  uint8_t dscp = 0;
+  uint8_t ecn = 0;
+  uint8_t ttl = 64;
+
+  bool operator==(const Ipv4Spec&) const = default;
+};
+
+struct Ipv6Spec {
+  Ipv6Addr src{0x20, 0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};  ///< 2001:200::1 (RFC 5180)
+  Ipv6Addr dst{0x20, 0x01, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+  uint8_t dscp = 0;
+  uint8_t ecn = 0;
+  uint8_t hop_limit = 64;
+  uint32_t flow_label = 0;
+
+  bool operator==(const Ipv6Spec&) const = default;
+};
+
+struct UdpSpec {
+  uint16_t src = 1024;
+  uint16_t dst = 1024;
+
+  bool operator==(const UdpSpec&) const = default;
+};
+
+enum class IpVersion : uint8_t { kV4, kV6 };
+
+/// What a stream's frames are: signed UDP over IPv4 / IPv6 (the default), or MAC Control
+/// frames: 802.1Qbb priority flow control or 802.3x PAUSE.
+enum class StreamKind : uint8_t { kUdp, kPfc, kPause };
+
+/// The MAC Control frame of a `kind = "pfc"` or `"pause"` stream. One quantum is 512 bit
+/// times at the link's speed; quanta 0 is XON (resume).
+struct MacControlSpec {
+  std::array<uint16_t, 8> quanta{};  ///< PFC: per priority; PAUSE: [0]
+  uint8_t class_enable = 0;          ///< PFC: bit n set = priority n's quanta apply
+  bool refresh_auto = false;         ///< rate: often enough to hold the pause (half its time)
+  uint16_t opcode = 0;               ///< 0: the kind's own (0x0101 PFC, 0x0001 PAUSE)
+  bool reserved_bits = false;        ///< PFC: the class-enable vector's reserved high byte set
+
+  uint16_t max_quanta() const noexcept;
+
+  bool operator==(const MacControlSpec&) const = default;
+};
+
+
+/// `roce = { ... }` on a UDP stream: its datagrams are RoCEv2 packets to UDP port 4791,
+/// one whole message each (a *-only opcode): BTH, RETH (writes) or DETH (UD), the
+/// payload with the signature at its end, and the ICRC.
+struct RoceSpec {
+  uint8_t opcode = 0x04;        ///< BTH opcode (wire::kRoceOpcodes)
+  uint16_t pkey = 0xFFFF;       ///< the default partition
+  uint32_t dest_qp = 1;         ///< 24 bits
+  uint32_t psn = 0;             ///< the first frame's; each next frame of a lane the next (24 bits)
+  uint64_t va = 0;              ///< RETH: virtual address
+  uint32_t rkey = 0;            ///< RETH: R_Key
+  uint32_t qkey = 0;            ///< DETH: Q_Key
+  uint32_t src_qp = 1;          ///< DETH: source QP, 24 bits
+
+  uint16_t extended_bytes() const noexcept;  ///< RETH or DETH, by the opcode
+
+  bool operator==(const RoceSpec&) const = default;
+};
+
+
+struct StreamSpec {
+  std::string name;
+  std::string tx_port;
+  std::optional<std::string> rx_port;  ///< none: transmit-only, the receiver is elsewhere
+  StreamKind kind = StreamKind::kUdp;
+  MacControlSpec mac_control;           ///< kind kPfc / kPause
+  FrameSizeSpec frame;
+  Rate rate;
+  uint64_t count = 0;        ///< frames in total; 0 with duration_ns 0: continuous
+  uint64_t duration_ns = 0;
+  uint64_t start_after_ns = 0;  ///< begins this long after the run's start (paced streams only)
+  std::optional<BurstSpec> burst;
+  uint16_t lanes = 1;        ///< TX queues (and so lcores) the stream is spread over
+  uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late
+  MacAddr eth_src{0x02, 0, 0, 0, 0, 1};
+  MacAddr eth_dst{0x02, 0, 0, 0, 0, 2};
+  std::optional<VlanSpec> vlan;
+  IpVersion ip_version = IpVersion::kV4;
+  Ipv4Spec ipv4;
+  Ipv6Spec ipv6;
+  UdpSpec udp;
+  std::optional<RoceSpec> roce;
+  std::vector<VarySpec> vary;
+  SourceLoc loc;
+  std::map<std::string, SourceLoc, std::less<>> key_locs;  ///< each key's own place in the file
+  std::string file;  ///< the file (or RPC text) it was read from, for errors found later
+  SourceLoc loc_of(std::string_view key) const {
+    const auto it = key_locs.find(key);
+    return it == key_locs.end() ? loc : it->second;
+  }
+
+  bool operator==(const StreamSpec&) const = default;
+};
+
+/// The mean frame of a mix: sizes weighted by their share.
+double weighted_mean(const std::vector<uint16_t>& sizes, const std::vector<uint32_t>& weights) noexcept;
+
+}  // namespace lr::api

@@ -1,0 +1,145 @@
+#include "dataplane/mgmt/stream_methods.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "dataplane/mgmt/lookups.hpp"
+#include "dataplane/mgmt/rpc_result.hpp"
+#include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/quantity.hpp"
+#include "dataplane/profile/stream_spec_json.hpp"
+
+namespace lr::dp {
+
+using api::RpcCode;
+using api::RpcError;
+using nlohmann::json;
+
+namespace {
+
+// The streams of a stream.load / stream.add request, read against this data plane's
+// ports: `streams`, their JSON form (profile/stream_spec_json.hpp), or `profile`, TOML text
+// as in profile files (deprecated: the JSON form carries the same keys). Errors name the
+// caller's keys, and the lines of the file a stream came from when it says so.
+std::vector<api::StreamSpec> requested_streams(const Engine& engine, const api::Params& p, bool& deprecated_form) {
+  deprecated_form = p.has("profile");
+  if (deprecated_form == p.has("streams"))
+    throw RpcError(RpcCode::kInvalidParams, "params: give streams (an array of stream objects with the [[stream]] "
+                                            "table's keys), or profile (TOML text, deprecated), not both or neither");
+  try {
+    if (deprecated_form)
+      return profile::load_streams_text(p.string("profile"), p.optional_string("path").value_or("params.profile"),
+                                        engine.profile());
+    return profile::streams_from_json(p.raw("streams"), p.optional_string("path").value_or("params"), engine.profile());
+  } catch (const profile::ConfigError& error) {
+    throw RpcError(RpcCode::kInvalidParams, error.what());
+  }
+}
+
+constexpr const char* kTomlDeprecated =
+    "params.profile (TOML text) is deprecated: send params.streams, the streams as JSON objects with the same keys "
+    "(stream.list {specs: true} shows them)";
+
+}  // namespace
+
+void register_stream_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership) {
+  d.add("stream.list",
+        "Streams: name, ports, rate, frame size, lanes. params {specs?: bool}: true, each stream's whole spec "
+        "instead, in the form stream.load takes.",
+        false, [&](Session&, const api::Params& p) {
+    if (p.optional_bool("specs").value_or(false)) return profile::to_json(engine.profile().streams);
+    json out = json::array();
+    const std::vector<StreamReport> live = engine.live_stream_stats();
+    for (size_t i = 0; i < engine.profile().streams.size(); ++i) {
+      const api::StreamSpec& s = engine.profile().streams[i];
+      out.push_back({{"name", s.name},
+                     {"tx_port", s.tx_port},
+                     {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
+                     {"frame_bytes_mean", s.frame.mean()},
+                     {"lanes", s.lanes},
+                     {"target_pps", i < live.size() && live[i].target_pps > 0 ? json(live[i].target_pps) : json(nullptr)}});
+    }
+    return out;
+  });
+  d.add("stream.rate.set",
+        "Changes a stream's rate, also while it runs. params: {stream, rate}: rate as in profiles "
+        "('10%', '1.5Mpps', '5Gbps', '5Gbps-l2', 'max'). Returns target_pps.",
+        true, [&](Session& session, const api::Params& p) {
+          const api::StreamSpec& s = stream_named(engine, p.string("stream"));
+          const std::string text = p.string("rate");
+          const auto rate = profile::parse_rate(text);
+          if (!rate) throw RpcError(RpcCode::kInvalidParams, "params.rate: " + profile::rate_refusal(text));
+          check_stream_ports(ownership, session, s);
+          const double pps = value_or_throw(engine.set_stream_rate(s.name, *rate));
+          return json{{"stream", s.name}, {"target_pps", pps > 0 ? json(pps) : json(nullptr)}};
+        });
+  d.add("stream.stop", "Stops one stream's transmission; the others go on. params: {stream}.", true,
+        [&](Session& session, const api::Params& p) {
+          const api::StreamSpec& s = stream_named(engine, p.string("stream"));
+          check_stream_ports(ownership, session, s);
+          value_or_throw(engine.stop_stream(s.name));
+          return json{{"stream", s.name}, {"stopped", true}};
+        });
+
+  d.add("stream.load",
+        "Replaces the streams. Not while traffic runs. params {streams?: [stream], profile?: TOML text, path?}: "
+        "streams are JSON objects with a profile's [[stream]] keys ({\"name\": \"a\", \"tx_port\": \"p0\", "
+        "\"rate\": \"10%\", \"frame_size\": 64}); profile, TOML text with [[stream]] tables, is deprecated; path "
+        "names them in errors. Their ports must exist here. Returns {streams: [names]}, and deprecated: why, for "
+        "profile.",
+        true, [&](Session& session, const api::Params& p) {
+          bool deprecated_form = false;
+          const std::vector<api::StreamSpec> streams = requested_streams(engine, p, deprecated_form);
+          for (const api::StreamSpec& s : streams) check_stream_ports(ownership, session, s);
+          for (const api::StreamSpec& s : engine.profile().streams) check_stream_ports(ownership, session, s);
+          value_or_throw(engine.set_streams(streams));
+          json names = json::array();
+          for (const api::StreamSpec& s : streams) names.push_back(s.name);
+          json out{{"streams", names}};
+          if (deprecated_form) out["deprecated"] = kTomlDeprecated;
+          return out;
+        });
+
+  d.add("stream.add",
+        "Adds streams (names must be new). Not while traffic runs. params {streams?: [stream], profile?: TOML "
+        "text, path?}, as stream.load. Returns {added: [names]}.",
+        true, [&](Session& session, const api::Params& p) {
+          bool deprecated_form = false;
+          const std::vector<api::StreamSpec> loaded = requested_streams(engine, p, deprecated_form);
+          std::vector<api::StreamSpec> streams = engine.profile().streams;
+          json added = json::array();
+          for (size_t i = 0; i < loaded.size(); ++i) {
+            const api::StreamSpec& s = loaded[i];
+            for (const api::StreamSpec& existing : streams)
+              if (existing.name == s.name)
+                throw RpcError(RpcCode::kInvalidParams,
+                               profile::ConfigError(s.file, s.loc, fmt::format("stream[{}].name", i),
+                                                    fmt::format("a stream named '{}' exists already; stream.remove "
+                                                                "it first", s.name))
+                                   .what());
+          }
+          for (const api::StreamSpec& s : loaded) {
+            check_stream_ports(ownership, session, s);
+            streams.push_back(s);
+            added.push_back(s.name);
+          }
+          value_or_throw(engine.set_streams(streams));
+          json out{{"added", added}};
+          if (deprecated_form) out["deprecated"] = kTomlDeprecated;
+          return out;
+        });
+  d.add("stream.remove", "Removes a stream. Not while traffic runs. params: {stream}.", true,
+        [&](Session& session, const api::Params& p) {
+          const api::StreamSpec& s = stream_named(engine, p.string("stream"));
+          check_stream_ports(ownership, session, s);
+          const std::string name = s.name;
+          std::vector<api::StreamSpec> streams;
+          for (const api::StreamSpec& other : engine.profile().streams)
+            if (other.name != name) streams.push_back(other);
+          value_or_throw(engine.set_streams(streams));
+          return json{{"removed", name}};
+        });
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,255 @@
+#include "dataplane/profile/stream_spec_json.hpp"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <limits>
+#include <toml++/toml.h>
+
+#include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/stream_table.hpp"
+#include "dataplane/wire/roce.hpp"
+
+namespace lr::profile {
+
+using nlohmann::json;
+
+namespace {
+
+std::string rate_text(const api::Rate& rate) {
+  switch (rate.kind) {
+    case api::RateKind::kPercentOfLine: return fmt::format("{}%", rate.value);
+    case api::RateKind::kL1Bps: return fmt::format("{}bps", rate.value);
+    case api::RateKind::kL2Bps: return fmt::format("{}bps-l2", rate.value);
+    case api::RateKind::kPps: return fmt::format("{}pps", rate.value);
+    case api::RateKind::kMax: break;
+  }
+  return "max";
+}
+
+std::string duration_text(uint64_t ns) { return fmt::format("{}ns", ns); }
+
+std::string mac_text(const api::MacAddr& mac) {
+  return fmt::format("{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+}
+
+std::string ipv4_text(uint32_t host_order) {
+  return fmt::format("{}.{}.{}.{}", host_order >> 24, (host_order >> 16) & 0xFF, (host_order >> 8) & 0xFF,
+                     host_order & 0xFF);
+}
+
+std::string ipv6_text(const api::Ipv6Addr& addr) {
+  char text[INET6_ADDRSTRLEN] = {};
+  inet_ntop(AF_INET6, addr.data(), text, sizeof text);
+  return text;
+}
+
+json priority_list(uint8_t bits) {
+  json list = json::array();
+  for (unsigned p = 0; p < 8; ++p)
+    if ((bits >> p) & 1) list.push_back(p);
+  return list;
+}
+
+const char* vary_field_name(api::VaryField field, api::IpVersion ip) {
+  const bool v4 = ip == api::IpVersion::kV4;
+  switch (field) {
+    case api::VaryField::kEthSrc: return "eth.src";
+    case api::VaryField::kEthDst: return "eth.dst";
+    case api::VaryField::kVlanId: return "vlan.id";
+    case api::VaryField::kIpSrc: return v4 ? "ipv4.src" : "ipv6.src";
+    case api::VaryField::kIpDst: return v4 ? "ipv4.dst" : "ipv6.dst";
+    case api::VaryField::kUdpSrc: return "udp.src";
+    case api::VaryField::kUdpDst: break;
+  }
+  return "udp.dst";
+}
+
+const char* vary_op_name(api::VaryOp op) {
+  switch (op) {
+    case api::VaryOp::kIncrement: return "increment";
+    case api::VaryOp::kDecrement: return "decrement";
+    case api::VaryOp::kRandom: break;
+  }
+  return "random";
+}
+
+json frame_size(const api::FrameSizeSpec& frame) {
+  switch (frame.kind) {
+    case api::FrameSizeKind::kFixed: return frame.sizes.front();
+    case api::FrameSizeKind::kImix: return frame.sizes;
+    case api::FrameSizeKind::kRange: break;
+  }
+  return {{"min", frame.min},
+          {"max", frame.max},
+          {"order", frame.order == api::RangeOrder::kIncrement ? "increment" : "random"}};
+}
+
+// The MAC Control keys that give `mc` exactly: every quanta, and the class-enable vector
+// as it is (a robustness case may enable other priorities than it pauses).
+void write_mac_control(const api::StreamSpec& s, json& out) {
+  const api::MacControlSpec& mc = s.mac_control;
+  if (s.kind == api::StreamKind::kPfc) {
+    out["kind"] = "pfc";
+    out["priorities"] = priority_list(mc.class_enable != 0 ? mc.class_enable : 1);
+    out["class_enable"] = priority_list(mc.class_enable);
+    out["quanta"] = mc.quanta;
+    out["reserved_bits"] = mc.reserved_bits;
+  } else {
+    out["kind"] = "pause";
+    out["quanta"] = mc.quanta[0];
+  }
+  if (mc.opcode != 0) out["opcode"] = mc.opcode;
+  if (mc.refresh_auto) {
+    out["refresh"] = "auto";
+    out.erase("rate");
+  }
+}
+
+void write_headers(const api::StreamSpec& s, json& out) {
+  if (s.vlan) out["vlan"] = {{"id", s.vlan->id}, {"pcp", s.vlan->pcp}};
+  if (s.ip_version == api::IpVersion::kV4) {
+    out["ipv4"] = {{"src", ipv4_text(s.ipv4.src)}, {"dst", ipv4_text(s.ipv4.dst)}, {"dscp", s.ipv4.dscp},
+                   {"ecn", s.ipv4.ecn},            {"ttl", s.ipv4.ttl}};
+  } else {
+    out["ipv6"] = {{"src", ipv6_text(s.ipv6.src)}, {"dst", ipv6_text(s.ipv6.dst)},
+                   {"dscp", s.ipv6.dscp},          {"ecn", s.ipv6.ecn},
+                   {"hop_limit", s.ipv6.hop_limit}, {"flow_label", s.ipv6.flow_label}};
+  }
+  out["udp"] = {{"src", s.udp.src}, {"dst", s.udp.dst}};
+  if (s.roce) {
+    const api::RoceSpec& r = *s.roce;
+    const wire::RoceOpcode* op = wire::find_roce_opcode(r.opcode);
+    json roce = {{"opcode", op != nullptr ? std::string(op->name) : fmt::format("{:#04x}", r.opcode)},
+                 {"dest_qp", r.dest_qp},
+                 {"psn", r.psn},
+                 {"pkey", r.pkey}};
+    if (r.extended_bytes() == wire::kRethBytes) {
+      roce["va"] = r.va;
+      roce["rkey"] = r.rkey;
+    } else if (r.extended_bytes() == wire::kDethBytes) {
+      roce["qkey"] = r.qkey;
+      roce["src_qp"] = r.src_qp;
+    }
+    out["roce"] = roce;
+  }
+  if (!s.vary.empty()) {
+    json vary = json::array();
+    for (const api::VarySpec& v : s.vary)
+      vary.push_back({{"field", vary_field_name(v.field, s.ip_version)},
+                      {"op", vary_op_name(v.op)},
+                      {"count", v.count},
+                      {"step", v.step}});
+    out["vary"] = vary;
+  }
+}
+
+json source_of(const api::StreamSpec& s) {
+  json keys = json::object();
+  for (const auto& [key, loc] : s.key_locs) keys[key] = {loc.line, loc.column};
+  return {{"file", s.file}, {"line", s.loc.line}, {"column", s.loc.column}, {"keys", keys}};
+}
+
+// JSON values as the TOML nodes the [[stream]] reader takes.
+toml::table table_of(const json& object, const std::string& where, const std::string& key);
+
+toml::array array_of(const json& array, const std::string& where, const std::string& key) {
+  toml::array out;
+  for (const json& item : array) {
+    if (item.is_object()) out.push_back(table_of(item, where, key));
+    else if (item.is_array()) out.push_back(array_of(item, where, key));
+    else if (item.is_string()) out.push_back(item.get<std::string>());
+    else if (item.is_boolean()) out.push_back(item.get<bool>());
+    else if (item.is_number_float()) out.push_back(item.get<double>());
+    else if (item.is_number_unsigned() && item.get<uint64_t>() > uint64_t{std::numeric_limits<int64_t>::max()})
+      throw ConfigError(where, {}, key, fmt::format("{} is out of range", item.dump()));
+    else if (item.is_number()) out.push_back(item.get<int64_t>());
+    else throw ConfigError(where, {}, key, "null is not a value (leave the key out for its default)");
+  }
+  return out;
+}
+
+toml::table table_of(const json& object, const std::string& where, const std::string& key) {
+  toml::table out;
+  for (const auto& [name, value] : object.items()) {
+    const std::string path = key.empty() ? name : key + "." + name;
+    // One element arrays carry the scalar rules (range, null) of array_of.
+    toml::array one = array_of(json::array({value}), where, path);
+    out.insert(name, std::move(*one.get(0)));
+  }
+  return out;
+}
+
+api::SourceLoc source_loc(const json& pair) {
+  if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned() || !pair[1].is_number_unsigned())
+    return {};
+  return {pair[0].get<uint32_t>(), pair[1].get<uint32_t>()};
+}
+
+// "source" as to_json wrote it; what is not in that shape is refused, since errors would
+// otherwise name lines that are not there.
+void read_source(const json& source, api::StreamSpec& s, const std::string& where, const std::string& prefix) {
+  const std::string key = prefix + "source";
+  if (!source.is_object() || !source.value("file", json()).is_string() || !source.value("keys", json()).is_object())
+    throw ConfigError(where, {}, key, "expected {file, line, column, keys: {key: [line, column]}} as stream.list writes it");
+  s.file = source["file"].get<std::string>();
+  s.loc = source_loc(json::array({source.value("line", json(0)), source.value("column", json(0))}));
+  s.key_locs.clear();
+  for (const auto& [name, pair] : source["keys"].items()) s.key_locs[name] = source_loc(pair);
+}
+
+}  // namespace
+
+json to_json(const api::StreamSpec& s) {
+  json out = {{"name", s.name},         {"tx_port", s.tx_port},           {"kind", "udp"},
+              {"rate", rate_text(s.rate)}, {"lanes", s.lanes},             {"late", duration_text(s.late_ns)},
+              {"eth", {{"src", mac_text(s.eth_src)}, {"dst", mac_text(s.eth_dst)}}}};
+  if (s.rx_port) out["rx_port"] = *s.rx_port;
+  if (s.count != 0) out["count"] = s.count;
+  if (s.duration_ns != 0) out["duration"] = duration_text(s.duration_ns);
+  if (s.start_after_ns != 0) out["start_after"] = duration_text(s.start_after_ns);
+  if (s.burst) out["burst"] = {{"packets", s.burst->packets}, {"interval", duration_text(s.burst->interval_ns)}};
+  if (s.kind == api::StreamKind::kUdp) {
+    out["frame_size"] = frame_size(s.frame);
+    if (s.frame.kind == api::FrameSizeKind::kImix) out["frame_weights"] = s.frame.weights;
+    write_headers(s, out);
+  } else {
+    write_mac_control(s, out);
+  }
+  if (!s.file.empty() && s.loc.line != 0) out["source"] = source_of(s);
+  return out;
+}
+
+json to_json(const std::vector<api::StreamSpec>& streams) {
+  json out = json::array();
+  for (const api::StreamSpec& s : streams) out.push_back(to_json(s));
+  return out;
+}
+
+api::StreamSpec stream_spec_from_json(const json& stream, const std::string& where, size_t index) {
+  const std::string prefix = fmt::format("streams[{}].", index);
+  if (!stream.is_object())
+    throw ConfigError(where, {}, prefix.substr(0, prefix.size() - 1),
+                      fmt::format("expected an object with a [[stream]] table's keys, found {}", stream.type_name()));
+  json keys = stream;
+  keys.erase("source");
+  const toml::table table = table_of(keys, where, prefix.substr(0, prefix.size() - 1));
+  TableReader reader(table, prefix, where);
+  api::StreamSpec spec = read_stream(reader);
+  spec.file = where;
+  spec.key_locs.clear();
+  if (const auto source = stream.find("source"); source != stream.end()) read_source(*source, spec, where, prefix);
+  return spec;
+}
+
+std::vector<api::StreamSpec> streams_from_json(const json& streams, const std::string& where, const Profile& running) {
+  if (!streams.is_array())
+    throw ConfigError(where, {}, "streams", fmt::format("expected an array of stream objects, found {}", streams.type_name()));
+  std::vector<api::StreamSpec> out;
+  for (size_t i = 0; i < streams.size(); ++i) out.push_back(stream_spec_from_json(streams[i], where, i));
+  validate_streams(out, where, running);
+  return out;
+}
+
+}  // namespace lr::profile
