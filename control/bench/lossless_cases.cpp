@@ -7,7 +7,7 @@
 #include "control/bench/lossless/cases.hpp"
 #include "control/bench/lossless/dut_comparison.hpp"
 #include "control/bench/lossless_verdicts.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "control/client/dataplane_client.hpp"
 #include "dataplane/api/rpc.hpp"
 
@@ -27,7 +27,7 @@ unsigned expected_lossless_runs(const profile::LosslessCfg& cfg) {
 
 void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, BenchSession& session) {
   const profile::LosslessCfg& cfg = *profile.lossless;
-  lossless::Plan p{profile, cfg, runner, session, 0, {}, std::nullopt, "", false, ""};
+  lossless::Plan p{profile, cfg, runner, session, 0, {}, std::nullopt, "", false, "", {}};
   p.speeds = runner.port_speeds();
   p.receiver_bps = p.speeds[cfg.receiver];
   if (cfg.response_time_ns != 0) {
@@ -70,7 +70,7 @@ void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, Be
     std::printf("%-18s %-7s %s\n", name, verdict_text(outcome.verdict), outcome.explanation.c_str());
     std::fflush(stdout);
     json verdict = to_json(outcome);
-    verdict["compare_with_dut"] = lossless::dut_comparison(session.report()["trials"], name);
+    verdict["compare_with_dut"] = lossless::dut_comparison(p.judged, name);
     session.report()["cases"].push_back(std::move(verdict));
     session.save();
     if (p.interrupted) break;

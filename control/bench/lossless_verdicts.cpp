@@ -136,13 +136,16 @@ uint64_t shallowest_telling_ecn_fill(uint32_t frame_bytes, uint64_t kmin, uint64
   }
 }
 
-std::optional<uint32_t> shortest_telling_quanta(uint64_t speed_bps, double tolerance_percent, double tolerance_s) noexcept {
-  if (speed_bps == 0 || tolerance_percent >= 100) return std::nullopt;
-  // A pause p is told apart from 0 when p > max(p x percent / 100, tolerance_s), which
-  // for a percent under 100 is p > tolerance_s.
-  const double quanta = std::floor(tolerance_s * static_cast<double>(speed_bps) / 512.0) + 1;
-  if (quanta > 65535) return std::nullopt;
-  return static_cast<uint32_t>(quanta);
+std::optional<uint32_t> shortest_telling_quanta(uint64_t speed_bps, double tolerance_percent, double tolerance_s,
+                                                double unseen_silence_s) noexcept {
+  if (speed_bps == 0) return std::nullopt;
+  for (uint32_t quanta = 1; quanta <= 65535; ++quanta) {
+    const double pause_s = quanta_seconds(quanta, speed_bps);
+    // What is left of the pause beyond its tolerance (the larger of the two).
+    const double beyond_s = std::min(pause_s * (1 - tolerance_percent / 100), pause_s - tolerance_s);
+    if (beyond_s > unseen_silence_s) return quanta;
+  }
+  return std::nullopt;
 }
 
 }  // namespace lr::bench

@@ -85,9 +85,12 @@ bool zero_marks_allowed(const ExpectedMarks& expected) noexcept;
 /// allowance: the least a fill must be to tell a device that never marks apart.
 uint64_t shallowest_telling_ecn_fill(uint32_t frame_bytes, uint64_t kmin, uint64_t kmax, double pmax) noexcept;
 
-/// The fewest pause_quanta whose pause, at `speed_bps`, is longer than its tolerance (the
-/// larger of `tolerance_percent` of it and `tolerance_s`): below that, a device that
-/// ignores the PFC (a pause of 0 us) is within the tolerance. None when no quanta is.
-std::optional<uint32_t> shortest_telling_quanta(uint64_t speed_bps, double tolerance_percent, double tolerance_s) noexcept;
+/// The fewest pause_quanta whose pause, at `speed_bps`, exceeds its tolerance (the larger
+/// of `tolerance_percent` of it and `tolerance_s`) by `unseen_silence_s` or more: the
+/// longest silence a run has without a report of it (a host's hold-up under the stall
+/// rule, api::kStallNs). Below that, a device that ignores the PFC (a pause of 0 us, or
+/// such a hold-up) passes. None when no quanta does.
+std::optional<uint32_t> shortest_telling_quanta(uint64_t speed_bps, double tolerance_percent, double tolerance_s,
+                                                double unseen_silence_s) noexcept;
 
 }  // namespace lr::bench

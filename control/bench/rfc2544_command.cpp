@@ -6,7 +6,7 @@
 #include <map>
 
 #include "control/bench/rfc2544_procedures.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
 

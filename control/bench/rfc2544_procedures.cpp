@@ -10,7 +10,7 @@
 #include "control/bench/frame_loss_sweep.hpp"
 #include "control/bench/latency_summary.hpp"
 #include "control/bench/throughput_search.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench {
@@ -30,24 +30,28 @@ void rest(const Procedure& p) { ctl::sleep_unless_stopped(static_cast<double>(p.
 
 }  // namespace
 
-json pairs_json(const json& run_report) {
-  std::map<std::pair<std::string, std::string>, json> pairs;
-  for (const json& s : run_report.value("streams", json::array())) {
-    json& pair = pairs[{s.value("tx_port", ""), s.value("rx_port", "")}];
-    if (pair.is_null())
-      pair = {{"tx_port", s.value("tx_port", "")}, {"rx_port", s.value("rx_port", "")}, {"streams", 0},
-              {"tx_packets", 0},                   {"rx_packets", 0},                   {"lost", 0},
-              {"pps", 0.0},                        {"l1_bps", 0.0}};
-    pair["streams"] = pair["streams"].get<int>() + 1;
-    pair["tx_packets"] = pair["tx_packets"].get<uint64_t>() + s.value("tx_packets", uint64_t{0});
-    pair["rx_packets"] =
-        pair["rx_packets"].get<uint64_t>() + s.value("rx_packets", uint64_t{0}) - s.value("duplicate", uint64_t{0});
-    pair["lost"] = pair["lost"].get<int64_t>() + s.value("lost", int64_t{0});
-    pair["pps"] = pair["pps"].get<double>() + s.value("tx_pps_achieved", 0.0);
-    pair["l1_bps"] = pair["l1_bps"].get<double>() + s.value("tx_l1_bps_achieved", 0.0);
+json pairs_json(const api::RunReport& run_report) {
+  struct Pair {
+    int streams = 0;
+    uint64_t tx_packets = 0, rx_packets = 0;
+    int64_t lost = 0;
+    double pps = 0, l1_bps = 0;
+  };
+  std::map<std::pair<std::string, std::string>, Pair> pairs;
+  for (const api::StreamReport& s : run_report.streams) {
+    Pair& pair = pairs[{s.tx_port, s.rx_port.value_or("")}];
+    ++pair.streams;
+    pair.tx_packets += s.tx_packets;
+    pair.rx_packets += s.rx_packets - s.duplicate;
+    pair.lost += s.lost;
+    pair.pps += s.tx_pps_achieved;
+    pair.l1_bps += s.tx_l1_bps_achieved;
   }
   json out = json::array();
-  for (auto& [key, pair] : pairs) out.push_back(std::move(pair));
+  for (const auto& [ports, pair] : pairs)
+    out.push_back({{"tx_port", ports.first},         {"rx_port", ports.second},         {"streams", pair.streams},
+                   {"tx_packets", pair.tx_packets},  {"rx_packets", pair.rx_packets},  {"lost", pair.lost},
+                   {"pps", pair.pps},                {"l1_bps", pair.l1_bps}});
   return out;
 }
 
@@ -72,7 +76,7 @@ json rate_answer_json(const profile::BenchFrameSize& size, const ThroughputSearc
   result["l1_bps"] = at.offered_l1_bps;
   result["l2_bps"] = l2_bps(at.offered_pps, size.mean());
   result["latency_ns"] = latency_json(at.latency.stats);
-  result["per_pair"] = pairs_json(at.report);
+  result["per_pair"] = pairs_json(at.run);
   return result;
 }
 

@@ -46,7 +46,7 @@ void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigne
 unsigned expected_back_to_back_trials(const profile::Rfc2544Cfg& cfg);
 
 /// The trial's streams grouped by port pair: `tx_port`, `rx_port`, frames and rates.
-nlohmann::json pairs_json(const nlohmann::json& run_report);
+nlohmann::json pairs_json(const api::RunReport& run_report);
 
 /// The trials that passed, by the rate asked: the first at each (confirmations repeat a
 /// rate). A search's answer is always a rate that passed, so its figures come from here.

@@ -6,7 +6,7 @@
 
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
 namespace lr::bench {

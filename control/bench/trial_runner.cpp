@@ -5,10 +5,8 @@
 #include <chrono>
 #include <map>
 #include <set>
-#include <thread>
 
-#include "control/cli/stop_signal.hpp"
-#include "control/client/stream_loading.hpp"
+#include "control/client/stop_signal.hpp"
 #include "dataplane/api/missed_target.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/line_rate.hpp"
@@ -19,17 +17,15 @@ using nlohmann::json;
 
 namespace {
 
-LatencyStats stats_of(const json& latency) {
-  LatencyStats s;
-  s.samples = latency.value("samples", uint64_t{0});
-  s.min_ns = latency.value("min", 0.0);
-  s.mean_ns = latency.value("mean", 0.0);
-  s.max_ns = latency.value("max", 0.0);
-  s.p50_ns = latency.value("p50", 0.0);
-  s.p99_ns = latency.value("p99", 0.0);
-  s.p999_ns = latency.value("p999", 0.0);
-  s.jitter_ns = latency.value("jitter", 0.0);
-  return s;
+LatencyStats stats_of(const api::LatencySummary& l) {
+  return {l.samples,
+          static_cast<double>(l.min_ns),
+          l.mean_ns,
+          static_cast<double>(l.max_ns),
+          static_cast<double>(l.p50_ns),
+          static_cast<double>(l.p99_ns),
+          static_cast<double>(l.p999_ns),
+          l.jitter_ns};
 }
 
 // Why the host, not the device, made a trial's numbers, or "": a port of the tester that
@@ -64,7 +60,7 @@ std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, do
 }  // namespace
 
 TrialRunner::TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile)
-    : client_(client), profile_(profile) {}
+    : run_(client), profile_(profile) {}
 
 // The profile's streams with the trial's frame size, load and duration (or burst).
 std::vector<api::StreamSpec> TrialRunner::streams_at(const TrialSpec& spec) const {
@@ -85,14 +81,8 @@ std::vector<api::StreamSpec> TrialRunner::streams_at(const TrialSpec& spec) cons
 }
 
 void TrialRunner::run_until_sent(bool& interrupted) {
-  client_.call("traffic.start");
-  while (!client_.call("traffic.status").value("tx_finished", false)) {
-    if (ctl::stop_requested()) {
-      interrupted = true;
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  run_.start();
+  interrupted = !run_.wait_until_sent(std::chrono::milliseconds(20));
 }
 
 uint64_t TrialRunner::learn(uint32_t frames) {
@@ -113,30 +103,26 @@ uint64_t TrialRunner::learn(uint32_t frames) {
     streams.push_back(std::move(learning));
   }
   if (streams.empty()) return 0;
-  ctl::load_streams(client_, streams, profile_.path + " (learning frames)");
+  run_.load(streams, profile_.path + " (learning frames)");
   bool interrupted = false;
   run_until_sent(interrupted);
-  const json report = client_.call("traffic.stop");
   uint64_t sent = 0;
-  for (const json& s : report.value("streams", json::array())) sent += s.value("tx_packets", uint64_t{0});
+  for (const api::StreamReport& s : run_.stop().report.streams) sent += s.tx_packets;
   return sent;
 }
 
-std::map<std::string, uint64_t> TrialRunner::port_speeds() {
-  std::map<std::string, uint64_t> speeds;
-  for (const json& p : client_.call("port.list")) speeds[p.value("name", "")] = p.value("speed_bps", uint64_t{0});
-  return speeds;
-}
+std::map<std::string, uint64_t> TrialRunner::port_speeds() { return run_.port_speeds(); }
 
 void TrialRunner::set_port(const std::string& port, json changes) {
   changes["port"] = port;
-  client_.call("port.config.set", changes);
+  run_.dataplane().call("port.config.set", changes);
 }
 
-json TrialRunner::run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what, bool& interrupted) {
-  ctl::load_streams(client_, streams, profile_.path + " (" + what + ")");
+ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what,
+                                       bool& interrupted) {
+  run_.load(streams, profile_.path + " (" + what + ")");
   run_until_sent(interrupted);
-  return client_.call("traffic.stop");
+  return run_.stop();
 }
 
 double TrialRunner::line_pps(const profile::BenchFrameSize& frame) {
@@ -155,33 +141,34 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     // The device's tables, caches and queues settle at this load before it is measured.
     TrialSpec warm_up = spec;
     warm_up.duration_ns = spec.warm_up_ns;
-    ctl::load_streams(client_, streams_at(warm_up), profile_.path + " (warm-up)");
+    run_.load(streams_at(warm_up), profile_.path + " (warm-up)");
     run_until_sent(trial.interrupted);
-    client_.call("traffic.stop");
+    run_.stop();
     if (trial.interrupted) {
       trial.invalid_reason = "interrupted during the warm-up";
       return trial;
     }
   }
-  ctl::load_streams(client_, streams_at(spec), profile_.path + " (trial)");
+  run_.load(streams_at(spec), profile_.path + " (trial)");
   run_until_sent(trial.interrupted);
-  trial.report = client_.call("traffic.stop");  // stops what still sends, drains, then counts
+  ctl::EndedRun ended = run_.stop();  // stops what still sends, drains, then counts
+  trial.report = std::move(ended.json);
+  trial.run = std::move(ended.report);
+  const api::RunReport& run = trial.run;
 
   double target_pps = 0;
   std::vector<LatencyTrial> per_stream;
-  for (const json& s : trial.report.value("streams", json::array())) {
-    trial.tx_packets += s.value("tx_packets", uint64_t{0});
-    trial.rx_packets += s.value("rx_packets", uint64_t{0}) - s.value("duplicate", uint64_t{0});
-    trial.lost += s.value("lost", int64_t{0});
-    trial.offered_pps += s.value("tx_pps_achieved", 0.0);
-    trial.offered_l1_bps += s.value("tx_l1_bps_achieved", 0.0);
-    target_pps += s.value("target_pps", json()).is_number() ? s["target_pps"].get<double>() : 0.0;
-    LatencyTrial latency{stats_of(s.value("latency_ns", json::object())), {}};
-    if (latency.stats.samples > 0) {
-      const json h = client_.call("stats.histogram", {{"stream", s.value("name", "")}});
-      for (const json& b : h.value("buckets", json::array()))
-        latency.buckets.push_back({b.value("low_ns", uint64_t{0}), b.value("high_ns", uint64_t{0}), b.value("count", uint64_t{0})});
-    }
+  for (const api::StreamReport& s : run.streams) {
+    trial.tx_packets += s.tx_packets;
+    trial.rx_packets += s.rx_packets - s.duplicate;
+    trial.lost += s.lost;
+    trial.offered_pps += s.tx_pps_achieved;
+    trial.offered_l1_bps += s.tx_l1_bps_achieved;
+    target_pps += s.target_pps;
+    LatencyTrial latency{stats_of(s.latency), {}};
+    if (latency.stats.samples > 0)
+      for (const api::LatencyHistogram::Bucket& b : run_.histogram(s.name).buckets)
+        latency.buckets.push_back({b.low_ns, b.high_ns, b.count});
     per_stream.push_back(std::move(latency));
   }
   trial.latency.stats = across_trials(per_stream);
@@ -200,16 +187,14 @@ Trial TrialRunner::run(const TrialSpec& spec) {
   // dropped during the trial, makes it invalid (the search repeats it once).
   // A trial never changes its rate, so each stream is held to its one target, by the
   // rule (and in the words) the data plane's own missed-target warning uses.
-  const api::RunReport run = api::run_report_from_json(trial.report);
   bool sent_short = false;  // the one fault so far: a stream sent less than asked
-  for (const json& s : trial.report.value("streams", json::array())) {
-    const double target = s.value("target_pps", json()).is_number() ? s["target_pps"].get<double>() : 0.0;
-    const double sent = s.value("tx_pps_achieved", 0.0);
+  for (const api::StreamReport& s : run.streams) {
+    const double target = s.target_pps;
+    const double sent = s.tx_pps_achieved;
     if (spec.burst_frames == 0) {
-      const double active_s = sent > 0 ? s.value("tx_packets", 0.0) / sent : 0.0;
-      const double held = active_s > 0 ? s.value("paused_ns", 0.0) / 1e9 / active_s : 0.0;
-      if (std::string missed = api::missed_target(s.value("name", ""), target, sent,
-                                                   s.value("tx_queue_full", uint64_t{0}), held, run.lcores, active_s);
+      const double active_s = sent > 0 ? static_cast<double>(s.tx_packets) / sent : 0.0;
+      const double held = active_s > 0 ? static_cast<double>(s.paused_ns.value_or(0)) / 1e9 / active_s : 0.0;
+      if (std::string missed = api::missed_target(s.name, target, sent, s.tx_queue_full, held, run.lcores, active_s);
           !missed.empty()) {
         trial.invalid_reason = std::move(missed);
         sent_short = true;
@@ -223,16 +208,16 @@ Trial TrialRunner::run(const TrialSpec& spec) {
     if (target > 0 && sent < target * (1 - allowed)) {
       trial.invalid_reason = fmt::format("stream '{}' sent its burst at {:.6f} Mpps, {:.2f} % below line rate "
                                          "({:.6f} Mpps): not back to back",
-                                         s.value("name", ""), sent / 1e6, 100 * (1 - sent / target), target / 1e6);
+                                         s.name, sent / 1e6, 100 * (1 - sent / target), target / 1e6);
       sent_short = true;
     }
   }
   // Link events are the port's whole history: only those since this trial began count.
-  const std::string started = trial.report.value("started_at", "").substr(0, 19);
-  for (const json& p : trial.report.value("ports", json::array()))
-    for (const json& e : p.value("link_events", json::array()))
-      if (!e.value("up", true) && e.value("at", "").substr(0, 19) >= started) {
-        trial.invalid_reason = fmt::format("port '{}' link went down during the trial", p.value("name", ""));
+  const std::string started = run.started_at.substr(0, 19);
+  for (const api::PortReport& p : run.ports)
+    for (const api::LinkEventReport& e : p.link_events)
+      if (!e.up && e.at.substr(0, 19) >= started) {
+        trial.invalid_reason = fmt::format("port '{}' link went down during the trial", p.name);
         sent_short = false;
       }
   if (std::string held = held_up_by_host(run, spec.stall_limit_us,

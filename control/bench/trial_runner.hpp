@@ -16,7 +16,7 @@
 
 #include "control/bench/latency_summary.hpp"
 #include "control/bench/throughput_search.hpp"
-#include "control/client/dataplane_client.hpp"
+#include "control/client/run_client.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::bench {
@@ -44,7 +44,8 @@ struct Trial {
   std::string invalid_reason;
   double wall_s = 0;         ///< how long the trial took, drain included
   LatencyTrial latency;      ///< every stream's frames together, from their histograms
-  nlohmann::json report;     ///< the data plane's run report of the trial
+  nlohmann::json report;     ///< the data plane's run report of the trial, as sent (the report keeps it)
+  api::RunReport run;        ///< the same, read
 };
 
 class TrialRunner {
@@ -63,7 +64,7 @@ class TrialRunner {
   /// Runs streams of the suite's own making until they have all sent, then stops, drains
   /// and returns the data plane's run report. `what` names them in the data plane's
   /// errors. `interrupted`: a stop request ended it early.
-  nlohmann::json run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what, bool& interrupted);
+  ctl::EndedRun run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what, bool& interrupted);
   /// Changes a port's settings between runs (port.config.set: `changes` are its params).
   void set_port(const std::string& port, nlohmann::json changes);
   /// Each port's speed as the data plane reports it (bit/s; 0: unknown).
@@ -73,7 +74,7 @@ class TrialRunner {
   std::vector<api::StreamSpec> streams_at(const TrialSpec& spec) const;
   void run_until_sent(bool& interrupted);
 
-  ctl::DataplaneClient& client_;
+  ctl::RunClient run_;
   const profile::Profile& profile_;
 };
 

@@ -7,14 +7,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
-#include <thread>
 
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
-#include "control/client/stream_loading.hpp"
+#include "control/client/stop_signal.hpp"
+#include "control/client/run_client.hpp"
 #include "dataplane/views/report_file.hpp"
 #include "dataplane/views/run_views.hpp"
 
@@ -41,13 +41,13 @@ int run_profile(const RunOptions& options) {
   if (const int code = ProfileDataplane::open(profile, options.profile_path, options.socket, options.adopt_ports, dataplane);
       code != 0)
     return code;
-  DataplaneClient* client = &dataplane->client();
+  RunClient run(dataplane->client());
   // A serving data plane takes this profile's streams in place of its own.
-  if (!dataplane->spawned()) load_streams(*client, profile.streams, options.profile_path);
+  if (!dataplane->spawned()) run.load(profile.streams, options.profile_path);
 
   // The plan, as the one-shot data plane prints it: in every mode, from the data plane
   // that runs it.
-  const json plan = client->call("plan");
+  const json plan = run.plan_json();
   if (options.plan_only) {
     if (options.as_json) std::printf("%s\n", plan.dump(2).c_str());
     else std::printf("%s", views::plan_text(api::run_plan_from_json(plan)).c_str());
@@ -58,32 +58,32 @@ int run_profile(const RunOptions& options) {
 
   catch_stop_signals();
 
-  client->call("traffic.start");
+  run.start();
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   auto last = t0;
-  json previous = client->call("stats.ports");
-  while (!stop_requested()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    if (client->call("traffic.status").value("tx_finished", false)) break;
+  std::vector<api::PortTraffic> previous = run.port_traffic();
+  run.wait_until_sent(std::chrono::milliseconds(50), [&] {
     const auto now = clock::now();
-    if (options.live && !options.as_json && now - last >= std::chrono::seconds(1)) {
-      json current = client->call("stats.ports");
-      std::printf("%s\n", views::live_line(std::chrono::duration<double>(now - t0).count(), port_traffic(previous),
-                                    port_traffic(current), std::chrono::duration<double>(now - last).count())
-                              .c_str());
-      std::fflush(stdout);
-      previous = std::move(current);
-      last = now;
-    }
-  }
-  json report = client->call("traffic.stop");
-  report["interrupted"] = stop_requested();
+    if (!options.live || options.as_json || now - last < std::chrono::seconds(1)) return;
+    std::vector<api::PortTraffic> current = run.port_traffic();
+    std::printf("%s\n", views::live_line(std::chrono::duration<double>(now - t0).count(), previous, current,
+                                         std::chrono::duration<double>(now - last).count())
+                            .c_str());
+    std::fflush(stdout);
+    previous = std::move(current);
+    last = now;
+  });
+  EndedRun ended = run.stop();
+  ended.report.interrupted = stop_requested();
+  ended.report.profile_path = options.profile_path;
+  json& report = ended.json;
+  report["interrupted"] = ended.report.interrupted;
   report["profile"] = options.profile_path;
   int code = 0;
   if (options.as_json) std::printf("%s\n", report.dump(2).c_str());
-  else std::printf("\n%s", views::run_table(api::run_report_from_json(report)).c_str());
-  if (report["interrupted"].get<bool>() && !options.as_json)
+  else std::printf("\n%s", views::run_table(ended.report).c_str());
+  if (ended.report.interrupted && !options.as_json)
     std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
   if (!options.report_path.empty()) {
     if (const std::string failed = views::write_report_file(options.report_path, report.dump(2) + "\n"); !failed.empty()) {

@@ -35,50 +35,49 @@ std::vector<api::StreamReport> stream_reports(const json& stats_streams) {
   return out;
 }
 
-std::string ports_table(const json& ports) {
+std::string ports_table(const json& port_list) {
+  std::vector<api::PortListing> ports;
+  for (const json& p : port_list) ports.push_back(api::port_listing_from_json(p));
   // Long device strings ("net_af_packet0,iface=...,qdisc_bypass=0") widen their column.
   size_t name_w = 12, device_w = 28, driver_w = 14;
-  for (const json& p : ports) {
-    name_w = std::max(name_w, p.value("name", "").size());
-    device_w = std::max(device_w, p.value("device", "").size());
-    driver_w = std::max(driver_w, p.value("driver", "").size());
+  for (const api::PortListing& p : ports) {
+    name_w = std::max(name_w, p.port.name.size());
+    device_w = std::max(device_w, p.port.device.size());
+    driver_w = std::max(driver_w, p.port.driver.size());
   }
   std::string out = fmt::format("{:<{}} {:<{}} {:<{}} {:>6} {:>5} {:>11} {:>11} {:>7}\n", "port", name_w, "device",
                                 device_w, "driver", driver_w, "socket", "link", "link_Gbit/s", "rate_Gbit/s", "owner");
-  for (const json& p : ports) {
+  for (const api::PortListing& listing : ports) {
+    const api::PortReport& p = listing.port;
     // rate_Gbit/s: what percentages and line rate refer to; "*" when the profile's `speed` set it.
-    const std::string rate = fmt::format("{}{}", p.value("speed_bps", uint64_t{0}) / 1e9,
-                                         p.value("speed_from_profile", false) ? "*" : "");
-    out += fmt::format("{:<{}} {:<{}} {:<{}} {:>6} {:>5} {:>11} {:>11} {:>7}\n", p.value("name", ""), name_w,
-                       p.value("device", ""), device_w, p.value("driver", ""), driver_w, p.value("socket", -1),
-                       p.value("link_up", false) ? "up" : "down", p.value("link_speed_bps", uint64_t{0}) / 1e9, rate,
-                       text_or_dash(p.value("owner", json())));
+    const std::string rate = fmt::format("{}{}", static_cast<double>(p.speed_bps) / 1e9, p.speed_from_profile ? "*" : "");
+    out += fmt::format("{:<{}} {:<{}} {:<{}} {:>6} {:>5} {:>11} {:>11} {:>7}\n", p.name, name_w, p.device, device_w,
+                       p.driver, driver_w, p.socket, p.link_up ? "up" : "down",
+                       static_cast<double>(p.link_speed_bps) / 1e9, rate,
+                       listing.owner ? std::to_string(*listing.owner) : std::string("-"));
   }
-  if (std::any_of(ports.begin(), ports.end(), [](const json& p) { return p.value("speed_from_profile", false); }))
+  if (std::any_of(ports.begin(), ports.end(), [](const api::PortListing& p) { return p.port.speed_from_profile; }))
     out += "(* the profile's speed)\n";
   return out;
 }
 
-std::string histogram_text(const json& histogram, const api::LatencySummary& l, bool every_bucket) {
+std::string histogram_text(const json& histogram_json, const api::LatencySummary& l, bool every_bucket) {
+  const api::LatencyHistogram histogram = api::latency_histogram_from_json(histogram_json);
   std::string out = fmt::format("stream '{}': {} samples; min {} ns, mean {:.1f} ns, p50 {} ns, p90 {} ns, p99 {} ns, "
                                 "p99.9 {} ns, p99.99 {} ns, max {} ns, jitter {:.1f} ns\n",
-                                histogram.value("stream", ""), histogram.value("samples", uint64_t{0}), l.min_ns, l.mean_ns,
-                                l.p50_ns, l.p90_ns, l.p99_ns, l.p999_ns, l.p9999_ns, l.max_ns, l.jitter_ns);
-  const json buckets = histogram.value("buckets", json::array());
-  const auto total = static_cast<double>(std::max<uint64_t>(histogram.value("samples", uint64_t{0}), 1));
+                                histogram.stream, histogram.samples, l.min_ns, l.mean_ns, l.p50_ns, l.p90_ns, l.p99_ns,
+                                l.p999_ns, l.p9999_ns, l.max_ns, l.jitter_ns);
+  const auto total = static_cast<double>(std::max<uint64_t>(histogram.samples, 1));
   if (every_bucket) {
     out += fmt::format("{:>14} {:>14} {:>14}\n", "from_ns", "to_ns", "frames");
-    for (const json& b : buckets)
-      out += fmt::format("{:>14} {:>14} {:>14}\n", b.value("low_ns", uint64_t{0}), b.value("high_ns", uint64_t{0}),
-                         b.value("count", uint64_t{0}));
+    for (const api::LatencyHistogram::Bucket& b : histogram.buckets)
+      out += fmt::format("{:>14} {:>14} {:>14}\n", b.low_ns, b.high_ns, b.count);
     return out;
   }
   // Power-of-two ranges: a few rows whatever the spread (the buckets are 1.6 % wide).
   std::map<int, uint64_t> ranges;
-  for (const json& b : buckets) {
-    const uint64_t low = b.value("low_ns", uint64_t{0});
-    ranges[low == 0 ? -1 : 63 - __builtin_clzll(low)] += b.value("count", uint64_t{0});
-  }
+  for (const api::LatencyHistogram::Bucket& b : histogram.buckets)
+    ranges[b.low_ns == 0 ? -1 : 63 - __builtin_clzll(b.low_ns)] += b.count;
   out += fmt::format("{:>22} {:>14} {:>8}\n", "latency", "frames", "share");
   for (const auto& [power, count] : ranges) {
     const std::string range = power < 0 ? std::string("0 ns")

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dataplane/api/run_report.hpp"
+#include "dataplane/api/traffic.hpp"
 
 namespace lr::ctl {
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <thread>
 
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 #include "dataplane/api/switch_report.hpp"
 #include "dataplane/common/utc_time.hpp"

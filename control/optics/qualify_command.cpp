@@ -16,9 +16,9 @@
 #include "control/cli/module_command.hpp"
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "control/cli/exit_codes.hpp"
-#include "control/client/stream_loading.hpp"
+#include "control/client/run_client.hpp"
 #include "control/optics/ber_claim.hpp"
 #include "control/optics/qualify_report.hpp"
 #include "control/views/qualify_html.hpp"
@@ -118,8 +118,7 @@ class QualifyRun {
   }
 
   // After the traffic: frame counts per receiving port and the link drops the poll saw.
-  void read_after(const json& run_report, std::chrono::system_clock::time_point traffic_start) {
-    const api::RunReport run = api::run_report_from_json(run_report);
+  void read_after(const api::RunReport& run, std::chrono::system_clock::time_point traffic_start) {
     // The tester's longest stall while the traffic ran: its RX rings may have overflowed.
     const api::LcoreStall held = api::longest_stall_within(run.lcores, 0, run.duration_s).value_or(api::LcoreStall{});
     for (PortEvidence& e : evidence_) {
@@ -128,15 +127,14 @@ class QualifyRun {
       e.tester_stall_lcore = held.lcore;
       for (const api::PortReport& p : run.ports)
         if (p.name == e.port) e.rx_missed = p.counters.imissed + p.counters.rx_nombuf;
-      for (const json& s : run_report.value("streams", json::array())) {
-        const json rx = s.value("rx_port", json());
-        if (!rx.is_string() || rx.get<std::string>() != e.port) continue;
+      for (const api::StreamReport& s : run.streams) {
+        if (s.rx_port != e.port) continue;
         ++e.streams_received;
-        e.frames_sent += s.value("tx_packets", uint64_t{0});
-        e.frames_received += s.value("rx_packets", uint64_t{0});
-        e.frames_lost += s.value("lost", int64_t{0});
-        e.target_pps += s.value("target_pps", 0.0);
-        e.achieved_pps += s.value("tx_pps_achieved", 0.0);
+        e.frames_sent += s.tx_packets;
+        e.frames_received += s.rx_packets;
+        e.frames_lost += s.lost;
+        e.target_pps += s.target_pps;
+        e.achieved_pps += s.tx_pps_achieved;
       }
       const json history = client_.call("port.link.history", {{"port", e.port}});
       for (const json& event : history.value("events", json::array())) {
@@ -253,11 +251,12 @@ int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const 
             const std::optional<std::vector<api::StreamSpec>>& streams, const std::string& profile_path,
             QualifyReport& report) {
   ctl::catch_stop_signals();
-  if (streams) ctl::load_streams(client, *streams, profile_path + " (qualification)");
+  ctl::RunClient traffic(client);
+  if (streams) traffic.load(*streams, profile_path + " (qualification)");
   uint64_t slowest = 0;
-  for (const json& p : client.call("port.list"))
-    if (std::find(ports.begin(), ports.end(), p.value("name", "")) != ports.end())
-      if (const uint64_t bps = p.value("speed_bps", uint64_t{0}); bps > 0) slowest = slowest == 0 ? bps : std::min(slowest, bps);
+  for (const api::PortReport& p : traffic.ports())
+    if (std::find(ports.begin(), ports.end(), p.name) != ports.end() && p.speed_bps > 0)
+      slowest = slowest == 0 ? p.speed_bps : std::min(slowest, p.speed_bps);
   const auto [seconds, duration_basis] = run_seconds(cfg, slowest);
   json& settings = report.json_()["settings"];
   settings = {{"ports", ports},
@@ -283,17 +282,15 @@ int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const 
               fmt::format("{:g} s", seconds).c_str(), duration_basis.c_str(), static_cast<double>(cfg.interval_ns) / 1e9,
               report.path("report.json").c_str());
   // Without a profile: the data plane's streams sent to or from the ports, as they are configured.
-  json start_params = json::object();
+  std::vector<std::string> names;
   if (!streams) {
-    json names = json::array();
-    const auto ours = [&](const json& port) { return port.is_string() && std::find(ports.begin(), ports.end(), port.get<std::string>()) != ports.end(); };
-    for (const json& s : client.call("stream.list"))
-      if (ours(s.value("tx_port", json())) || ours(s.value("rx_port", json()))) names.push_back(s.value("name", ""));
+    const auto ours = [&](const std::string& port) { return std::find(ports.begin(), ports.end(), port) != ports.end(); };
+    for (const api::StreamSpec& s : traffic.specs())
+      if (ours(s.tx_port) || (s.rx_port && ours(*s.rx_port))) names.push_back(s.name);
     if (names.empty()) throw std::runtime_error("the data plane has no stream sent to or from these ports: load one first");
-    start_params["streams"] = names;
   }
   const auto wall_start = std::chrono::system_clock::now();
-  client.call("traffic.start", start_params);
+  traffic.start(names);
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   run.sample(0);
@@ -312,11 +309,11 @@ int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const 
   }
   std::printf("\n");
   std::fflush(stdout);
-  const json run_report = client.call("traffic.stop");  // stops, drains, then counts: loss is exact
-  if (ctl::stop_requested()) run.sample(elapsed());      // the last interval counts too
-  run.read_after(run_report, wall_start);
+  ctl::EndedRun ended = traffic.stop();                // stops, drains, then counts: loss is exact
+  if (ctl::stop_requested()) run.sample(elapsed());   // the last interval counts too
+  run.read_after(ended.report, wall_start);
   report.update(run.evidence(), cfg);
-  report.json_()["run"] = run_report;
+  report.json_()["run"] = std::move(ended.json);
   return 0;
 }
 
@@ -388,7 +385,7 @@ int run_optics_qualify(const QualifyOptions& options) {
   }
   try {  // a port the data plane does not have is a bad argument, before any traffic
     std::vector<std::string> names;
-    for (const json& p : client->call("port.list")) names.push_back(p.value("name", ""));
+    for (const api::PortReport& p : ctl::RunClient(*client).ports()) names.push_back(p.name);
     for (const std::string& port : ports)
       if (std::find(names.begin(), names.end(), port) == names.end()) {
         std::fprintf(stderr, "linerate: the data plane has no port '%s' (it has: %s)\n", port.c_str(),

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::api {
@@ -51,7 +52,7 @@ void latency_fields(L& l, Fn&& fn) {
 }
 
 template <class P, class Fn>
-void port_fields(P& p, Fn&& fn) {
+void port_identity_fields(P& p, Fn&& fn) {
   fn("name", p.name);
   fn("device", p.device);
   fn("driver", p.driver);
@@ -61,6 +62,11 @@ void port_fields(P& p, Fn&& fn) {
   fn("link_speed_bps", p.link_speed_bps);
   fn("speed_bps", p.speed_bps);
   fn("speed_from_profile", p.speed_from_profile);
+}
+
+template <class P, class Fn>
+void port_fields(P& p, Fn&& fn) {
+  port_identity_fields(p, fn);
   fn("ipackets", p.counters.ipackets);
   fn("opackets", p.counters.opackets);
   fn("ibytes", p.counters.ibytes);
@@ -116,17 +122,6 @@ void traffic_fields(P& p, Fn&& fn) {
   fn("tx_bytes", p.tx_bytes);
   fn("rx_packets", p.rx_packets);
   fn("rx_bytes", p.rx_bytes);
-}
-
-auto writer(json& j) {
-  return [&j](const char* key, const auto& value) { j[key] = value; };
-}
-
-auto reader(const json& j) {
-  return [&j](const char* key, auto& value) {
-    const auto it = j.find(key);
-    if (it != j.end() && !it->is_null()) it->get_to(value);
-  };
 }
 
 constexpr const char* kSchema = "linerate.run_report/1";
@@ -396,6 +391,20 @@ PortReport port_report_from_json(const json& j) {
   if (const auto it = j.find("mac_control_timeline"); it != j.end()) p.mac_control_timeline = timeline_from_json(*it);
   for (const json& n : j.value("nic_pause", json::array())) p.nic_pause.push_back(nic_pause_from_json(n));
   return p;
+}
+
+json to_json(const PortListing& listing) {
+  json j = json::object();
+  port_identity_fields(listing.port, writer(j));
+  j["owner"] = listing.owner ? json(*listing.owner) : json(nullptr);
+  return j;
+}
+
+PortListing port_listing_from_json(const json& j) {
+  PortListing listing;
+  port_identity_fields(listing.port, reader(j));
+  if (const auto it = j.find("owner"); it != j.end() && it->is_number_unsigned()) listing.owner = it->get<uint64_t>();
+  return listing;
 }
 
 NicCounter nic_counter_from_json(const json& c) {

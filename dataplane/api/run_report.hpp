@@ -161,6 +161,12 @@ struct PortReport {
   std::vector<NicPauseReport> nic_pause;  ///< the NIC's per-priority pause counters (see nic_pause_counters)
 };
 
+/// A port as port.list lists it: who it is, its link and speed, and the session that owns it.
+struct PortListing {
+  PortReport port;               ///< its identity, link and speed (no counters)
+  std::optional<uint64_t> owner; ///< the session that owns it; none: free
+};
+
 struct RunReport {
   std::string profile_path;
   std::string started_at;   ///< ISO 8601, UTC
@@ -180,6 +186,7 @@ nlohmann::json to_json(const StreamReport& stream);
 nlohmann::json to_json(const PortReport& port);
 nlohmann::json to_json(const PortTraffic& traffic);
 nlohmann::json to_json(const NicCounter& counter);
+nlohmann::json to_json(const PortListing& listing);
 nlohmann::json to_json(const LinkEventReport& event);
 nlohmann::json to_json(const SettingChange& change);
 SettingChange setting_change_from_json(const nlohmann::json& j);
@@ -192,6 +199,7 @@ StreamReport stream_report_from_json(const nlohmann::json& stream);
 PortReport port_report_from_json(const nlohmann::json& port);
 PortTraffic port_traffic_from_json(const nlohmann::json& port);
 NicCounter nic_counter_from_json(const nlohmann::json& counter);
+PortListing port_listing_from_json(const nlohmann::json& listing);
 
 /// Frames lost: sent minus received once (duplicates do not make up for losses);
 /// negative when more distinct frames arrived than were sent.

@@ -12,6 +12,11 @@
 namespace lr::api {
 
 /// A time an lcore was held up: from when, for how long.
+/// A loop iteration takes a microsecond or two; one of 20 us or more means the lcore was
+/// held up. The tester's workers and the software switch count by this rule: a shorter
+/// hold-up is in no report, so a verdict must not hang on one.
+inline constexpr uint64_t kStallNs = 20'000;
+
 struct Stall {
   double from_s = 0;  ///< since the run started
   double us = 0;

@@ -12,6 +12,8 @@
 
 
 #include "dataplane/api/run_report.hpp"
+#include "dataplane/api/lcore_report.hpp"
+#include "dataplane/api/traffic.hpp"
 #include "dataplane/common/result.hpp"
 #include "dataplane/host/kernel/kernel_io.hpp"
 #include "dataplane/port/ethdev_port.hpp"
@@ -21,51 +23,16 @@
 namespace lr::dp {
 
 // The report's types are the protocol's (dataplane/api/run_report.hpp).
+using api::LaneReport;
+using api::LatencyHistogram;
+using api::LcoreReport;
 using api::LatencySummary;
 using api::PortReport;
 using api::PortTraffic;
 using api::RunReport;
+using api::RxQueueReport;
 using api::StreamReport;
 
-/// One TX lane of a worker lcore, and what it counted.
-struct LaneReport {
-  std::string stream;
-  uint8_t lane = 0;
-  uint16_t port_id = 0;
-  uint16_t queue = 0;
-  uint64_t tx_packets = 0;
-  uint64_t tx_queue_full = 0;
-  uint64_t alloc_failures = 0;
-  bool done = false;
-};
-
-/// One RX queue of a worker lcore, and what it counted.
-struct RxQueueReport {
-  uint16_t port_id = 0;
-  uint16_t queue = 0;
-  uint64_t rx_packets = 0;
-  uint64_t rx_bytes = 0;  ///< incl. FCS
-  uint64_t rx_no_signature = 0;
-};
-
-struct LcoreReport {
-  unsigned lcore = 0;
-  int socket = 0;
-  std::vector<LaneReport> tx_lanes;
-  std::vector<RxQueueReport> rx_queues;
-};
-
-/// A stream's latency histogram merged over its RX lcores: the non-empty buckets.
-struct LatencyHistogram {
-  struct Bucket {
-    uint64_t low_ns = 0;
-    uint64_t high_ns = 0;
-    uint64_t count = 0;
-  };
-  std::string stream;
-  uint64_t samples = 0;
-  std::vector<Bucket> buckets;
-};
 
 /// What finish does with the ports: a one-shot run closes them (and then checks every
 /// pool, RX included); a service keeps them for the next run (stopped: TX pools checked).

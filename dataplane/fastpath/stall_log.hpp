@@ -12,11 +12,11 @@
 
 #include "dataplane/fastpath/counters.hpp"
 
+#include "dataplane/api/stall_report.hpp"
+
 namespace lr::fast {
 
-/// A loop iteration takes a microsecond or two; one of 20 us means the lcore was held up.
-/// The tester's workers and the software switch count by the same rule.
-inline constexpr uint64_t kStallNs = 20'000;
+using api::kStallNs;
 
 /// kStallNs in cycles of a `tsc_hz` clock.
 constexpr uint64_t stall_threshold_tsc(uint64_t tsc_hz) noexcept { return tsc_hz * kStallNs / 1'000'000'000; }

@@ -1,6 +1,7 @@
 #pragma once
-// The data plane's control methods, registered on a Dispatcher over one Engine:
-// hello, methods.list, port.*, stream.*, traffic.*, stats.*, session.*.
+// The data plane's control methods, registered on a Dispatcher over one Engine: hello,
+// methods.list and session.* here; port.* (port_methods, and port control's in
+// port_control_methods), stream.*, traffic.* and stats.* each in a file of their own.
 // Thread: mgmt (the Asio loop on the main lcore).
 
 #include <boost/asio/io_context.hpp>

@@ -24,4 +24,11 @@ void check_stream_ports(const PortOwnership& ownership, const Session& session, 
   if (s.rx_port) ownership.check_may_change(session, *s.rx_port);
 }
 
+PortReport port_report(const Engine& engine, const std::string& name) {
+  port_named(engine, name);
+  for (PortReport& r : engine.port_reports())
+    if (r.name == name) return std::move(r);
+  throw RpcError(RpcCode::kNoDevice, fmt::format("port '{}' has no counters", name));
+}
+
 }  // namespace lr::dp

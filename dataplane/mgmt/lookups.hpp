@@ -12,6 +12,8 @@ namespace lr::dp {
 
 const profile::PortCfg& port_named(const Engine& engine, const std::string& name);
 const api::StreamSpec& stream_named(const Engine& engine, const std::string& name);
+/// The report (identity, link, counters) of the port named `name`.
+PortReport port_report(const Engine& engine, const std::string& name);
 
 /// A stream changes what leaves its TX port and what its RX port counts: the session
 /// must be allowed to change both.

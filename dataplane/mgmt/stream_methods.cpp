@@ -41,27 +41,57 @@ constexpr const char* kTomlDeprecated =
     "params.profile (TOML text) is deprecated: send params.streams, the streams as JSON objects with the same keys "
     "(stream.list {specs: true} shows them)";
 
+// stream.list: a line per stream, or (specs) each stream's whole spec.
+json list_streams(const Engine& engine, const api::Params& p) {
+  if (p.optional_bool("specs").value_or(false)) return profile::to_json(engine.profile().streams);
+  json out = json::array();
+  const std::vector<StreamReport> live = engine.live_stream_stats();
+  for (size_t i = 0; i < engine.profile().streams.size(); ++i) {
+    const api::StreamSpec& s = engine.profile().streams[i];
+    out.push_back({{"name", s.name},
+                   {"tx_port", s.tx_port},
+                   {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
+                   {"frame_bytes_mean", s.frame.mean()},
+                   {"lanes", s.lanes},
+                   {"target_pps", i < live.size() && live[i].target_pps > 0 ? json(live[i].target_pps) : json(nullptr)}});
+  }
+  return out;
+}
+
+// stream.add: the new streams after the engine's; a name taken already is refused at its key.
+json add_streams(Engine& engine, const PortOwnership& ownership, const Session& session, const api::Params& p) {
+  bool deprecated_form = false;
+  const std::vector<api::StreamSpec> loaded = requested_streams(engine, p, deprecated_form);
+  std::vector<api::StreamSpec> streams = engine.profile().streams;
+  json added = json::array();
+  for (size_t i = 0; i < loaded.size(); ++i) {
+    const api::StreamSpec& s = loaded[i];
+    for (const api::StreamSpec& existing : streams)
+      if (existing.name == s.name)
+        throw RpcError(RpcCode::kInvalidParams,
+                       profile::ConfigError(s.file, s.loc, fmt::format("stream[{}].name", i),
+                                            fmt::format("a stream named '{}' exists already; stream.remove "
+                                                        "it first", s.name))
+                           .what());
+  }
+  for (const api::StreamSpec& s : loaded) {
+    check_stream_ports(ownership, session, s);
+    streams.push_back(s);
+    added.push_back(s.name);
+  }
+  value_or_throw(engine.set_streams(streams));
+  json out{{"added", added}};
+  if (deprecated_form) out["deprecated"] = kTomlDeprecated;
+  return out;
+}
+
 }  // namespace
 
 void register_stream_methods(Dispatcher& d, Engine& engine, PortOwnership& ownership) {
   d.add("stream.list",
         "Streams: name, ports, rate, frame size, lanes. params {specs?: bool}: true, each stream's whole spec "
         "instead, in the form stream.load takes.",
-        false, [&](Session&, const api::Params& p) {
-    if (p.optional_bool("specs").value_or(false)) return profile::to_json(engine.profile().streams);
-    json out = json::array();
-    const std::vector<StreamReport> live = engine.live_stream_stats();
-    for (size_t i = 0; i < engine.profile().streams.size(); ++i) {
-      const api::StreamSpec& s = engine.profile().streams[i];
-      out.push_back({{"name", s.name},
-                     {"tx_port", s.tx_port},
-                     {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
-                     {"frame_bytes_mean", s.frame.mean()},
-                     {"lanes", s.lanes},
-                     {"target_pps", i < live.size() && live[i].target_pps > 0 ? json(live[i].target_pps) : json(nullptr)}});
-    }
-    return out;
-  });
+        false, [&](Session&, const api::Params& p) { return list_streams(engine, p); });
   d.add("stream.rate.set",
         "Changes a stream's rate, also while it runs. params: {stream, rate}: rate as in profiles "
         "('10%', '1.5Mpps', '5Gbps', '5Gbps-l2', 'max'). Returns target_pps.",
@@ -104,31 +134,7 @@ void register_stream_methods(Dispatcher& d, Engine& engine, PortOwnership& owner
   d.add("stream.add",
         "Adds streams (names must be new). Not while traffic runs. params {streams?: [stream], profile?: TOML "
         "text, path?}, as stream.load. Returns {added: [names]}.",
-        true, [&](Session& session, const api::Params& p) {
-          bool deprecated_form = false;
-          const std::vector<api::StreamSpec> loaded = requested_streams(engine, p, deprecated_form);
-          std::vector<api::StreamSpec> streams = engine.profile().streams;
-          json added = json::array();
-          for (size_t i = 0; i < loaded.size(); ++i) {
-            const api::StreamSpec& s = loaded[i];
-            for (const api::StreamSpec& existing : streams)
-              if (existing.name == s.name)
-                throw RpcError(RpcCode::kInvalidParams,
-                               profile::ConfigError(s.file, s.loc, fmt::format("stream[{}].name", i),
-                                                    fmt::format("a stream named '{}' exists already; stream.remove "
-                                                                "it first", s.name))
-                                   .what());
-          }
-          for (const api::StreamSpec& s : loaded) {
-            check_stream_ports(ownership, session, s);
-            streams.push_back(s);
-            added.push_back(s.name);
-          }
-          value_or_throw(engine.set_streams(streams));
-          json out{{"added", added}};
-          if (deprecated_form) out["deprecated"] = kTomlDeprecated;
-          return out;
-        });
+        true, [&](Session& session, const api::Params& p) { return add_streams(engine, ownership, session, p); });
   d.add("stream.remove", "Removes a stream. Not while traffic runs. params: {stream}.", true,
         [&](Session& session, const api::Params& p) {
           const api::StreamSpec& s = stream_named(engine, p.string("stream"));

@@ -253,12 +253,13 @@ class LosslessPlan(lrtest.DataplaneCase):
             self.skipTest("%s / %s" % (quanta["explanation"], ecn["explanation"]))
         self.assertEqual(quanta["verdict"], "SKIPPED", quanta)
         self.assertEqual(quanta["explanation"], "no quanta in the sweep is longer than its tolerance: a device that "
-                                                "ignores the PFC would pass; 2930 quanta or more tell it apart")
+                                                "ignores the PFC would pass; 3321 quanta or more tell it apart")
         zero, short = quanta["checks"]
         self.assertNotIn("not_judged", zero)  # no pause asked: a device that pauses anyway fails it
         self.assertEqual(short["what"], "pause at 1024 quanta (expected 52.429 us)")
-        self.assertEqual(short["not_judged"], "a device that ignores the PFC (a pause of 0 us) would pass too; 2930 "
-                                              "quanta or more tell it apart")
+        self.assertEqual(short["not_judged"], "a device that ignores the PFC (a pause of 0 us, or the host's "
+                                              "unreported hold-up under 20 us) would pass too; 3321 quanta or more "
+                                              "tell it apart")
         self.assertEqual(ecn["verdict"], "SKIPPED", ecn)
         self.assertEqual(ecn["explanation"], "no fill is deep enough that a device that never marks would fail (the "
                                              "shallowest that is: 161792 bytes)")

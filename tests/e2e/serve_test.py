@@ -360,6 +360,9 @@ class Serve(lrtest.DataplaneCase):
         socket session sends them; the TOML text of before still works and says it is
         deprecated; stream.list {specs: true} gives back what stream.load takes."""
         client = Client(self.sock_path)
+        methods = {m["name"]: m for m in client.result("methods.list")}
+        self.assertEqual(methods["plan"]["deprecated"], "run.plan")  # the old name answers as the new
+        self.assertEqual(client.result("plan"), client.result("run.plan"))
         spec = client.result("stream.list", specs=True)
         self.assertEqual(len(spec), 1)
         self.assertEqual((spec[0]["name"], spec[0]["rate"], spec[0]["frame_size"]), ("s1", "20000pps", 128))

@@ -2,13 +2,21 @@
 // What the device's own counters should show, from the tester's counts in a case's valid
 // runs: where the device is not linerate's switch, the numbers to set the user's beside.
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "dataplane/api/run_report.hpp"
+
 namespace lr::bench::lossless {
 
-/// One line per valid run of `case_name` in `trials` (the report's trials[]).
-std::vector<std::string> dut_comparison(const nlohmann::json& trials, const std::string& case_name);
+/// A run of a case step that was judged (valid), as its report says.
+struct JudgedRun {
+  std::string case_name;
+  std::string label;
+  api::RunReport report;
+};
+
+/// One line per judged run of `case_name`.
+std::vector<std::string> dut_comparison(const std::vector<JudgedRun>& runs, const std::string& case_name);
 
 }  // namespace lr::bench::lossless

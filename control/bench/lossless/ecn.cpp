@@ -6,7 +6,7 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench::lossless {
@@ -31,10 +31,11 @@ CaseOutcome ecn(Plan& p) {
     streams.mac_control("storm", false, lossless, kStormQuanta, 0, 2 * lead_ns + sending_ns);
     // Every frame's depth counts: the whole fill.
     const Windows fill_time{{0, static_cast<double>(2 * lead_ns + sending_ns) / 1e9, kEmulationStallLimitUs, ""}};
-    const json report = run(p, streams, "ecn", fmt::format("{} B", fill), [&](const json&) { return fill_time; });
-    const json& test = stream_of(report, "test");
+    const ctl::EndedRun ended = run(p, streams, "ecn", fmt::format("{} B", fill), [&](const api::RunReport&) { return fill_time; });
+    const api::RunReport& report = ended.report;
+    const api::StreamReport& test = stream_of(report, "test");
     const ExpectedMarks expected = expected_ecn_marks(frames, c.frame_size, c.ecn_kmin_bytes, c.ecn_kmax_bytes, c.ecn_pmax);
-    const double ce = test.value("ecn_ce", 0.0);
+    const double ce = test.ecn ? static_cast<double>(test.ecn->ce) : 0.0;
     Check marks{fmt::format("CE marks of {} frames filling {} bytes", frames, frames * c.frame_size), ce, "frames",
                 fmt::format("{:.1f} +- {:.1f}", expected.mean, expected.allowed),
                 std::abs(ce - expected.mean) <= expected.allowed};
@@ -45,8 +46,8 @@ CaseOutcome ecn(Plan& p) {
                                      telling_fill);
     told_apart = told_apart || !zero_marks_allowed(expected);
     checks.push_back(std::move(marks));
-    checks.push_back(exactly(fmt::format("frames lost at {} bytes", fill), test.value("lost", 0.0), 0, "frames"));
-    record(p, "ecn", fmt::format("{} B", fill), report);
+    checks.push_back(exactly(fmt::format("frames lost at {} bytes", fill), static_cast<double>(test.lost), 0, "frames"));
+    record(p, "ecn", fmt::format("{} B", fill), ended);
   }
   told_apart = told_apart || checks.empty();  // none run: stopped, said elsewhere
   return unless_told_apart(

@@ -8,7 +8,7 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench::lossless {
@@ -74,16 +74,17 @@ CaseOutcome headroom(Plan& p) {
     // A stall of the switch adds its length x the rate to what lands in the headroom:
     // more than a tenth of the expected headroom's worth, and the run says nothing.
     const std::string label = fmt::format("{:.0f} us", us(delay_s));
-    const json report = run(p, streams, "headroom", label, [&](const json& r) {
+    const ctl::EndedRun ended = run(p, streams, "headroom", label, [&](const api::RunReport& r) {
       const Sent storm = sent_of(r, "storm", planned_storm(c));
       return Windows{{storm.first_s, storm.last_s, us(expected_s) / 10, ""}};
     });
-    const double lost = stream_of(report, "test").value("lost", 0.0);
+    const api::RunReport& report = ended.report;
+    const double lost = static_cast<double>(stream_of(report, "test").lost);
     xoff_heard += pfc_xoff_heard(report, sender, lossless);
     const std::string what = fmt::format("sender {:.0f} us late ({:.0f} bytes after the XOFF): frames lost", us(delay_s), in_flight);
     if (in_flight <= static_cast<double>(c.headroom_bytes)) checks.push_back(exactly(what, lost, 0, "frames"));
     else checks.push_back({what, lost, "frames", "(reported: beyond the expected headroom)", true});
-    record(p, "headroom", label, report);
+    record(p, "headroom", label, ended);
     if (p.interrupted || !p.not_judged.empty()) break;
     if (lost > 0) {
       first_loss_s = delay_s;

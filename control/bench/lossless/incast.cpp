@@ -24,12 +24,13 @@ CaseOutcome incast(Plan& p) {
     streams.traffic("lossless-" + sender, sender, lossless, c.incast_rate_percent, 0, c.duration_ns);
     streams.traffic("lossy-" + sender, sender, lossy, c.incast_rate_percent, 0, c.duration_ns);
   }
-  const json report = run(p, streams, "incast", "", kNoWindows, true);
+  const ctl::EndedRun ended = run(p, streams, "incast", "", kNoWindows, true);
+  const api::RunReport& report = ended.report;
   double lossless_lost = 0, lossy_lost = 0, sent = 0;
   for (const std::string& sender : c.senders) {
-    lossless_lost += stream_of(report, "lossless-" + sender).value("lost", 0.0);
-    lossy_lost += stream_of(report, "lossy-" + sender).value("lost", 0.0);
-    for (const char* kind : {"lossless-", "lossy-"}) sent += stream_of(report, kind + sender).value("tx_packets", 0.0);
+    lossless_lost += static_cast<double>(stream_of(report, "lossless-" + sender).lost);
+    lossy_lost += static_cast<double>(stream_of(report, "lossy-" + sender).lost);
+    for (const char* kind : {"lossless-", "lossy-"}) sent += static_cast<double>(stream_of(report, kind + sender).tx_packets);
   }
   // What the receiver's link could carry over the traffic's time; the rest had to go.
   const double carried = line_rate_pps(p.receiver_bps, c.frame_size) * static_cast<double>(c.duration_ns) / 1e9;
@@ -58,7 +59,7 @@ CaseOutcome incast(Plan& p) {
                                                   "nothing for over 100 us)", idle)
                                     : "lossy: frames lost (the excess over the receiver's line rate, + 1 % of all sent)",
                            lossy_lost, std::ceil(excess + 0.01 * sent + idle), "frames"));
-  record(p, "incast", "", report);
+  record(p, "incast", "", ended);
   return judge("incast", std::move(checks),
                fmt::format("{}:1 incast: the lossless priority lost nothing and paused its senders; the lossy one "
                            "lost at most the excess", c.senders.size()));

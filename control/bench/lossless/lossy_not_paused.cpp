@@ -13,10 +13,11 @@ CaseOutcome lossy_not_paused(Plan& p) {
   Streams streams(p);
   streams.traffic("test", c.senders[0], lossy, c.rate_percent, 0, c.duration_ns);
   streams.mac_control("storm", false, lossy, kStormQuanta, storm_at_ns(c), c.storm_ns);
-  const json report = run(p, streams, "lossy_not_paused", "", flowing_window(c));
+  const ctl::EndedRun ended = run(p, streams, "lossy_not_paused", "", flowing_window(c));
+  const api::RunReport& report = ended.report;
   std::vector<Check> checks;
   flowing_checks(checks, "test", stream_of(report, "test"), static_cast<double>(c.storm_ns) / 1e9);
-  record(p, "lossy_not_paused", "", report);
+  record(p, "lossy_not_paused", "", ended);
   return judge("lossy_not_paused", std::move(checks),
                fmt::format("PFC for lossy priority {} was not obeyed: its traffic went on, nothing lost", lossy));
 }

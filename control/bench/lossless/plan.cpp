@@ -8,7 +8,7 @@
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless_cases.hpp"
 #include "control/bench/lossless_verdicts.hpp"
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 #include "dataplane/wire/mac_control.hpp"
 
 namespace lr::bench::lossless {
@@ -78,37 +78,39 @@ std::string sender_of_background(const profile::LosslessCfg& cfg) {
   return cfg.senders.size() > 1 ? cfg.senders[1] : cfg.senders[0];
 }
 
-void record(Plan& p, const std::string& case_name, const std::string& label, json report,
+void record(Plan& p, const std::string& case_name, const std::string& label, const ctl::EndedRun& run,
             const std::string& invalid_reason) {
+  json report = run.json;
   coarsen_timelines(report, 500);
   p.session.report()["trials"].push_back(
       {{"case", case_name}, {"label", label}, {"invalid_reason", invalid_reason}, {"report", std::move(report)}});
   p.session.save();
+  if (invalid_reason.empty()) p.judged.push_back({case_name, label, run.report});
   ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9);
 }
 
-json run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label,
-         const WindowsOf& windows_of, bool tail_drops_expected) {
+ctl::EndedRun run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label,
+                  const WindowsOf& windows_of, bool tail_drops_expected) {
   const std::string what = label.empty() ? case_name : case_name + " " + label;
-  json report;
+  ctl::EndedRun ended;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     bool interrupted = false;
-    report = p.runner.run_streams(streams.specs(), what, interrupted);
+    ended = p.runner.run_streams(streams.specs(), what, interrupted);
     p.interrupted = p.interrupted || interrupted;
     const double storm_pause_s = quanta_seconds(kStormQuanta, p.receiver_bps);
     const std::string invalid =
-        interrupted ? "" : invalid_reason(report, storm_pause_s, windows_of(report), tail_drops_expected);
+        interrupted ? "" : invalid_reason(ended.report, storm_pause_s, windows_of(ended.report), tail_drops_expected);
     std::printf("  %-32s run %s\n", what.c_str(),
                 interrupted ? "interrupted" : invalid.empty() ? "done" : ("invalid: " + invalid).c_str());
     std::fflush(stdout);
-    if (invalid.empty()) return report;
+    if (invalid.empty()) return ended;
     if (attempt == kAttempts) {
       p.not_judged = fmt::format("{} runs of '{}' were all invalid; the last: {}", kAttempts, what, invalid);
-      return report;
+      return ended;
     }
-    record(p, case_name, label, report, invalid);
+    record(p, case_name, label, ended, invalid);
   }
-  return report;
+  return ended;
 }
 
 }  // namespace lr::bench::lossless

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "control/bench/bench_session.hpp"
+#include "control/bench/lossless/dut_comparison.hpp"
 #include "control/bench/lossless/validity.hpp"
 #include "control/bench/trial_runner.hpp"
 #include "dataplane/profile/profile.hpp"
@@ -28,6 +29,7 @@ struct Plan {
   std::string response_basis;        ///< where it came from
   bool interrupted = false;
   std::string not_judged;            ///< a run step had no valid run: why
+  std::vector<JudgedRun> judged;     ///< every valid run so far, for the DUT comparison
 };
 
 // The case's streams: the senders' profile streams with the case's priority, size, load
@@ -55,13 +57,13 @@ class Streams {
 std::string sender_of_background(const profile::LosslessCfg& cfg);
 
 // Every run into trials[] (its timelines coarsened), then the rest between runs.
-void record(Plan& p, const std::string& case_name, const std::string& label, json report,
+void record(Plan& p, const std::string& case_name, const std::string& label, const ctl::EndedRun& run,
             const std::string& invalid_reason = "");
 
 // Runs the streams until a run is valid, at most 8 times; every run is recorded,
 // the invalid ones with their reason. When none was valid, the case is not judged
 // (`p.not_judged` says why) and the last run is returned.
-json run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label,
+ctl::EndedRun run(Plan& p, const Streams& streams, const std::string& case_name, const std::string& label,
          const WindowsOf& windows_of, bool tail_drops_expected = false);
 
 }  // namespace lr::bench::lossless

@@ -18,8 +18,9 @@ CaseOutcome response_time(Plan& p) {
   const uint8_t lossless = c.lossless.front();
   streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
   streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
-  const json report = run(p, streams, "response_time", "", reaction_window("storm", planned_storm(c), *p.response_s, us(*p.response_s) / 4));
-  const json& test = stream_of(report, "test");
+  const ctl::EndedRun ended = run(p, streams, "response_time", "", reaction_window("storm", planned_storm(c), *p.response_s, us(*p.response_s) / 4));
+  const api::RunReport& report = ended.report;
+  const api::StreamReport& test = stream_of(report, "test");
   const auto [t0, t1] = sent_of(report, "storm", planned_storm(c));
   const Silence gap = silence_of(test);
   std::vector<Check> checks;
@@ -37,7 +38,7 @@ CaseOutcome response_time(Plan& p) {
                                                         std::ceil(gap.from_s / bin + 1e-9) * bin)),
                       "frames", "(reported)", true});
   }
-  record(p, "response_time", "", report);
+  record(p, "response_time", "", ended);
   return judge("response_time", std::move(checks), "the device stopped the priority within the bound");
 }
 

@@ -7,7 +7,7 @@ Sent planned_storm(const profile::LosslessCfg& cfg) {
   return {static_cast<double>(storm_at_ns(cfg)) / 1e9, static_cast<double>(storm_at_ns(cfg) + cfg.storm_ns) / 1e9};
 }
 
-void held_checks(std::vector<Check>& checks, const std::string& who, const json& stream, double t0, double t1,
+void held_checks(std::vector<Check>& checks, const std::string& who, const api::StreamReport& stream, double t0, double t1,
                  double allowance_s) {
   const Silence gap = silence_of(stream);
   if (!gap.known) {
@@ -18,8 +18,8 @@ void held_checks(std::vector<Check>& checks, const std::string& who, const json&
   checks.push_back(at_least(who + ": first frame after the storm's last PFC frame", us(gap.to_s - t1), 0, "us"));
 }
 
-void flowing_checks(std::vector<Check>& checks, const std::string& who, const json& stream, double storm_s) {
-  checks.push_back(exactly(who + ": frames lost", stream.value("lost", 0.0), 0, "frames"));
+void flowing_checks(std::vector<Check>& checks, const std::string& who, const api::StreamReport& stream, double storm_s) {
+  checks.push_back(exactly(who + ": frames lost", static_cast<double>(stream.lost), 0, "frames"));
   const Silence gap = silence_of(stream);
   checks.push_back(at_most(who + ": longest silence", us(gap.known ? gap.seconds() : 0), us(storm_s / 2), "us"));
 }

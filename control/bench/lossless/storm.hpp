@@ -20,10 +20,10 @@ Sent planned_storm(const profile::LosslessCfg& cfg);
 
 // A stream held by the storm from `t0` to `t1`: its last frame came within the reaction
 // allowance after the storm began, and none came again before the storm's last frame.
-void held_checks(std::vector<Check>& checks, const std::string& who, const json& stream, double t0, double t1,
+void held_checks(std::vector<Check>& checks, const std::string& who, const api::StreamReport& stream, double t0, double t1,
                  double allowance_s);
 
 // A stream that went on through the storm: nothing lost, and no silence near its length.
-void flowing_checks(std::vector<Check>& checks, const std::string& who, const json& stream, double storm_s);
+void flowing_checks(std::vector<Check>& checks, const std::string& who, const api::StreamReport& stream, double storm_s);
 
 }  // namespace lr::bench::lossless

@@ -1,32 +1,31 @@
 #include "control/bench/lossless/timeline.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "control/bench/lossless_cases.hpp"
 
 namespace lr::bench::lossless {
 
-const json& stream_of(const json& report, const std::string& name) {
-  static const json none = json::object();
-  const auto streams = report.find("streams");
-  if (streams == report.end() || !streams->is_array()) return none;
-  for (const json& s : *streams)
-    if (s.value("name", "") == name) return s;
+const api::StreamReport& stream_of(const api::RunReport& report, const std::string& name) {
+  static const api::StreamReport none;
+  for (const api::StreamReport& s : report.streams)
+    if (s.name == name) return s;
   return none;
 }
 
-Silence silence_of(const json& stream) {
-  const json timeline = stream.value("timeline", json::object());
-  if (!timeline.contains("longest_rx_gap")) return {};
-  const json& g = timeline["longest_rx_gap"];
-  return {g.value("from_s", 0.0), g.value("to_s", 0.0), true};
+Silence silence_of(const api::StreamReport& stream) {
+  if (!stream.timeline || !stream.timeline->longest_rx_gap_s) return {};
+  const auto [from_s, to_s] = *stream.timeline->longest_rx_gap_s;
+  return {from_s, to_s, true};
 }
 
-std::vector<uint64_t> bins_of(const json& stream, const char* which) {
-  return stream.value("timeline", json::object()).value(which, std::vector<uint64_t>{});
+std::vector<uint64_t> bins_of(const api::StreamReport& stream, const char* which) {
+  if (!stream.timeline) return {};
+  return std::string_view(which) == "tx" ? stream.timeline->tx : stream.timeline->rx;
 }
 
-double bin_s_of(const json& stream) { return stream.value("timeline", json::object()).value("bin_s", 0.0); }
+double bin_s_of(const api::StreamReport& stream) { return stream.timeline ? stream.timeline->bin_s : 0.0; }
 
 EmptyRun longest_empty_run(const std::vector<uint64_t>& bins, size_t first, size_t last, size_t end) {
   EmptyRun longest;
@@ -59,11 +58,12 @@ std::optional<BinSpan> bins_with_frames(const std::vector<uint64_t>& bins) {
   return BinSpan{static_cast<size_t>(first - bins.begin()), static_cast<size_t>(bins.rend() - last - 1)};
 }
 
-double silent_seconds(const json& report, const std::vector<std::string>& names, double until_s, double bridged_s) {
+double silent_seconds(const api::RunReport& report, const std::vector<std::string>& names, double until_s,
+                      double bridged_s) {
   std::vector<uint64_t> sent;
   double bin = 0;
   for (const std::string& name : names) {
-    const json& s = stream_of(report, name);
+    const api::StreamReport& s = stream_of(report, name);
     const std::vector<uint64_t> tx = bins_of(s, "tx");
     bin = bin_s_of(s);
     if (sent.size() < tx.size()) sent.resize(tx.size());
@@ -80,8 +80,8 @@ double silent_seconds(const json& report, const std::vector<std::string>& names,
   return silent_s;
 }
 
-Sent sent_of(const json& report, const std::string& name, Sent planned) {
-  const json& s = stream_of(report, name);
+Sent sent_of(const api::RunReport& report, const std::string& name, Sent planned) {
+  const api::StreamReport& s = stream_of(report, name);
   const std::vector<uint64_t> tx = bins_of(s, "tx");
   const double bin = bin_s_of(s);
   const std::optional<BinSpan> sent = bins_with_frames(tx);
@@ -89,21 +89,20 @@ Sent sent_of(const json& report, const std::string& name, Sent planned) {
   return {static_cast<double>(sent->first) * bin, static_cast<double>(sent->last) * bin};
 }
 
-double pfc_xoff_heard(const json& report, const std::string& port, uint8_t priority) {
+double pfc_xoff_heard(const api::RunReport& report, const std::string& port, uint8_t priority) {
   double xoff = 0;
-  for (const json& p : report.value("ports", json::array()))
-    if (p.value("name", "") == port)
-      for (const json& cls : p.value("mac_control", json::object()).value("pfc", json::array()))
-        if (cls.value("priority", -1) == priority) xoff += cls.value("xoff", 0.0);
+  for (const api::PortReport& p : report.ports)
+    if (p.name == port && p.mac_control)
+      for (const api::PauseClassReport& cls : p.mac_control->pfc)
+        if (cls.priority == priority) xoff += static_cast<double>(cls.xoff);
   return xoff;
 }
 
-double last_pfc_heard(const json& report, const std::string& port, double from_s, double to_s) {
-  for (const json& p : report.value("ports", json::array())) {
-    if (p.value("name", "") != port) continue;
-    const json timeline = p.value("mac_control_timeline", json::object());
-    const auto rx = timeline.value("rx", std::vector<uint64_t>{});
-    const double bin = timeline.value("bin_s", 0.0);
+double last_pfc_heard(const api::RunReport& report, const std::string& port, double from_s, double to_s) {
+  for (const api::PortReport& p : report.ports) {
+    if (p.name != port || !p.mac_control_timeline) continue;
+    const std::vector<uint64_t>& rx = p.mac_control_timeline->rx;
+    const double bin = p.mac_control_timeline->bin_s;
     for (size_t i = rx.size(); bin > 0 && i-- > 0;)
       if (rx[i] != 0 && static_cast<double>(i) * bin >= from_s && static_cast<double>(i) * bin < to_s)
         return static_cast<double>(i) * bin;

@@ -10,12 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/run_report.hpp"
+
 namespace lr::bench::lossless {
 
 using nlohmann::json;
 
-/// The stream called `name` in a run report; an empty object when there is none.
-const json& stream_of(const json& report, const std::string& name);
+/// The stream called `name` in a run report; an empty one (no frames, no timeline) when
+/// there is none.
+const api::StreamReport& stream_of(const api::RunReport& report, const std::string& name);
 
 /// A stream's longest silence at its receiver (timeline.longest_rx_gap), to the cycle.
 struct Silence {
@@ -25,11 +28,11 @@ struct Silence {
   double seconds() const { return to_s - from_s; }
 };
 
-Silence silence_of(const json& stream);
+Silence silence_of(const api::StreamReport& stream);
 
 /// A stream's timeline bins ("tx" or "rx"), and their width in seconds (0: no timeline).
-std::vector<uint64_t> bins_of(const json& stream, const char* which);
-double bin_s_of(const json& stream);
+std::vector<uint64_t> bins_of(const api::StreamReport& stream, const char* which);
+double bin_s_of(const api::StreamReport& stream);
 
 inline double us(double seconds) { return seconds * 1e6; }
 
@@ -56,7 +59,7 @@ std::optional<BinSpan> bins_with_frames(const std::vector<uint64_t>& bins);
 
 // How long, within the first `until_s` of a run, none of the streams `names` sent a
 // frame, beyond the first `bridged_s` of each such silence (what a queue bridges).
-double silent_seconds(const json& report, const std::vector<std::string>& names, double until_s, double bridged_s);
+double silent_seconds(const api::RunReport& report, const std::vector<std::string>& names, double until_s, double bridged_s);
 
 // When the tester sent a MAC Control stream: the start of the TX bins of its first frame
 // and of its last (to the bin: its lcore may send later than planned); `planned` when the
@@ -66,13 +69,13 @@ struct Sent {
   double last_s = 0;
 };
 
-Sent sent_of(const json& report, const std::string& name, Sent planned);
+Sent sent_of(const api::RunReport& report, const std::string& name, Sent planned);
 
 // PFC XOFF frames for `priority` that tester port `port` heard in a run.
-double pfc_xoff_heard(const json& report, const std::string& port, uint8_t priority);
+double pfc_xoff_heard(const api::RunReport& report, const std::string& port, uint8_t priority);
 
 // The sender port's last PFC frame heard between `from_s` and `to_s`: the start of its
 // bin, or -1 when none came.
-double last_pfc_heard(const json& report, const std::string& port, double from_s, double to_s);
+double last_pfc_heard(const api::RunReport& report, const std::string& port, double from_s, double to_s);
 
 }  // namespace lr::bench::lossless

@@ -10,18 +10,18 @@
 
 namespace lr::bench::lossless {
 
-const WindowsOf kNoWindows = [](const json&) { return Windows{}; };
+const WindowsOf kNoWindows = [](const api::RunReport&) { return Windows{}; };
 
 namespace {
 
 // Frames the tester offered while linerate's own switch was held up by the host (all
 // its stalls together): its catch-up spreads them over each stall, an approximation of
 // when they came, so it may drop them where a real device would not.
-double frames_offered_while_stalled(const json& report) {
+double frames_offered_while_stalled(const api::RunReport& report) {
   double stalled_s = 0, pps = 0;
-  for (const json& sw : report.value("switches", json::array())) stalled_s += sw.value("stalled_us", 0.0) / 1e6;
-  for (const json& s : report.value("streams", json::array()))
-    if (!s.value("rx_port", json()).is_null()) pps += s.value("tx_pps_achieved", 0.0);
+  for (const api::SwitchReport& sw : report.switches) stalled_s += sw.stalled_us / 1e6;
+  for (const api::StreamReport& s : report.streams)
+    if (s.rx_port) pps += s.tx_pps_achieved;
   return std::ceil(stalled_s * pps);
 }
 
@@ -42,12 +42,12 @@ struct PauseHeld {
   double stall_limit_us = 0;
 };
 
-std::optional<PauseHeld> pause_held(const json& report, double pause_s) {
-  const json& storm = stream_of(report, "storm");
+std::optional<PauseHeld> pause_held(const api::RunReport& report, double pause_s) {
+  const api::StreamReport& storm = stream_of(report, "storm");
   const std::vector<uint64_t> tx = bins_of(storm, "tx");
   const double bin = bin_s_of(storm);
   const std::optional<BinSpan> sent = bins_with_frames(tx);
-  const auto frames = storm.value("tx_packets", uint64_t{0});
+  const uint64_t frames = storm.tx_packets;
   if (!sent || bin <= 0 || frames < 2) return std::nullopt;
   const double first_s = static_cast<double>(sent->first) * bin, last_s = static_cast<double>(sent->last + 1) * bin;
   const double refresh_s = (last_s - first_s) / static_cast<double>(frames - 1);
@@ -57,7 +57,7 @@ std::optional<PauseHeld> pause_held(const json& report, double pause_s) {
 }  // namespace
 
 WindowsOf reaction_window(const std::string& name, Sent planned, double length, double stall_limit_us) {
-  return [=](const json& report) {
+  return [=](const api::RunReport& report) {
     const double t0 = sent_of(report, name, planned).first_s;
     return Windows{{t0, t0 + length, stall_limit_us, "test"}};
   };
@@ -65,12 +65,13 @@ WindowsOf reaction_window(const std::string& name, Sent planned, double length, 
 
 WindowsOf flowing_window(const profile::LosslessCfg& c) {
   const double run_s = static_cast<double>(c.duration_ns) / 1e9, limit_us = static_cast<double>(c.storm_ns) / 2e3;
-  return [=](const json&) { return Windows{{0, run_s, limit_us, ""}}; };
+  return [=](const api::RunReport&) { return Windows{{0, run_s, limit_us, ""}}; };
 }
 
-std::string invalid_reason(const json& report, double pause_s, const Windows& windows, bool tail_drops_expected) {
-  for (const json& s : report.value("streams", json::array())) {
-    if (s.value("name", "") != "storm") continue;
+std::string invalid_reason(const api::RunReport& report, double pause_s, const Windows& windows,
+                           bool tail_drops_expected) {
+  for (const api::StreamReport& s : report.streams) {
+    if (s.name != "storm") continue;
     const std::vector<uint64_t> tx = bins_of(s, "tx");
     const double bin = bin_s_of(s);
     // The longest run of empty bins between the storm's first frame and its last.
@@ -83,7 +84,7 @@ std::string invalid_reason(const json& report, double pause_s, const Windows& wi
   }
   for (const Window& w : windows) {
     if (w.sender.empty()) continue;
-    const json& s = stream_of(report, w.sender);
+    const api::StreamReport& s = stream_of(report, w.sender);
     const std::vector<uint64_t> tx = bins_of(s, "tx");
     const double bin = bin_s_of(s);
     if (bin <= 0) continue;
@@ -96,8 +97,7 @@ std::string invalid_reason(const json& report, double pause_s, const Windows& wi
   }
   // The tester's own lcores: a frame read late looks late (its time is taken when read), a
   // lane held up sends late.
-  for (const json& l : report.value("lcores", json::array())) {
-    const api::LcoreStalls lcore = api::lcore_stalls_from_json(l);
+  for (const api::LcoreStalls& lcore : report.lcores) {
     if (const auto held = stall_in_windows(lcore.longest_stalls, windows))
       return fmt::format("the tester's lcore {} was held up by the host for {:.0f} us at {:.4f} s, where the case "
                          "measures ({:.4f}-{:.4f} s): what it received meanwhile was read late, so the run says "
@@ -105,14 +105,14 @@ std::string invalid_reason(const json& report, double pause_s, const Windows& wi
                          held->second.to_s);
   }
   const std::optional<PauseHeld> hold = pause_held(report, pause_s);
-  for (const json& sw : report.value("switches", json::array())) {
-    const std::string name = sw.value("name", "");
-    for (const json& port : sw.value("ports", json::array()))
-      if (const double lost = port.value("egress_lost_us", 0.0); lost > 0)
+  for (const api::SwitchReport& sw : report.switches) {
+    const std::string& name = sw.name;
+    for (const api::SwitchPortReport& port : sw.ports)
+      if (port.egress_lost_us > 0)
         return fmt::format("linerate's switch '{}', the device here, was held up by the host long enough that port "
                            "'{}' lost {:.0f} us of sending: no hardware switch stops, so the run says nothing of the "
-                           "device", name, port.value("name", ""), lost);
-    const std::vector<api::Stall> stalls = api::switch_report_from_json(sw).longest_stalls;
+                           "device", name, port.name, port.egress_lost_us);
+    const std::vector<api::Stall>& stalls = sw.longest_stalls;
     if (hold)
       for (const api::Stall& stall : stalls)
         if (api::stall_overlaps(stall, hold->from_s, hold->to_s, hold->stall_limit_us))
@@ -129,10 +129,10 @@ std::string invalid_reason(const json& report, double pause_s, const Windows& wi
     // a run where the switch dropped frames and was held up says nothing of its drops
     // (but for the lossy drops an incast must have, judged against a bound with room).
     uint64_t drops = 0;
-    for (const json& port : sw.value("ports", json::array()))
-      for (const json& prio : port.value("priorities", json::array()))
-        drops += (tail_drops_expected ? 0 : prio.value("drop_tail", uint64_t{0})) + prio.value("drop_headroom", uint64_t{0});
-    const double longest_us = sw.value("longest_stall_us", 0.0);
+    for (const api::SwitchPortReport& port : sw.ports)
+      for (const api::SwitchPriorityReport& prio : port.priorities)
+        drops += (tail_drops_expected ? 0 : prio.drop_tail) + prio.drop_headroom;
+    const double longest_us = sw.longest_stall_us;
     if (const double could = frames_offered_while_stalled(report); drops != 0 && drops <= could &&
                                                                        longest_us >= kEmulationStallLimitUs)
       return fmt::format("linerate's switch '{}', the device here, dropped {} frames in a run where the host held it "
@@ -142,7 +142,7 @@ std::string invalid_reason(const json& report, double pause_s, const Windows& wi
     // long: where those fell is unknown.
     double limit_us = std::numeric_limits<double>::infinity();
     for (const Window& w : windows) limit_us = std::min(limit_us, w.stall_limit_us);
-    if (sw.value("stalls", size_t{0}) > stalls.size() && !stalls.empty() && stalls.back().us >= limit_us)
+    if (sw.stalls > stalls.size() && !stalls.empty() && stalls.back().us >= limit_us)
       return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us or more at "
                          "least {} times (its lcore shares a CPU): no hardware switch stops, so the run says nothing "
                          "of the device", name, limit_us, stalls.size());

@@ -5,7 +5,6 @@
 // stalls and drops of linerate's own switch when it is the device.
 
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,7 +28,7 @@ struct Window {
   std::string sender;  ///< a stream that sends throughout: its TX silent that long there is the tester held up
 };
 using Windows = std::vector<Window>;
-using WindowsOf = std::function<Windows(const json& run_report)>;
+using WindowsOf = std::function<Windows(const api::RunReport& run_report)>;
 
 /// No window: the run is judged wherever its stalls fell (but for the switch's drops).
 extern const WindowsOf kNoWindows;
@@ -50,6 +49,6 @@ WindowsOf flowing_window(const profile::LosslessCfg& c);
 // up there or long enough that its egress could not catch up. (A test stream the tester
 // sent short of its rate still measures what the cases judge: silences, losses, marks, each
 // of the frames sent.)
-std::string invalid_reason(const json& report, double pause_s, const Windows& windows, bool tail_drops_expected);
+std::string invalid_reason(const api::RunReport& report, double pause_s, const Windows& windows, bool tail_drops_expected);
 
 }  // namespace lr::bench::lossless

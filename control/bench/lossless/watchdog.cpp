@@ -31,12 +31,13 @@ CaseOutcome watchdog(Plan& p) {
   streams.mac_control("xon", false, lossless, 0, lead_ns + storm_ns, 0);
   const Sent planned_storm{static_cast<double>(lead_ns) / 1e9, static_cast<double>(lead_ns + storm_ns) / 1e9};
   const Sent planned_xon{planned_storm.last_s, planned_storm.last_s};
-  const json report = run(p, streams, "watchdog", "", [&](const json& r) {
+  const ctl::EndedRun ended = run(p, streams, "watchdog", "", [&](const api::RunReport& r) {
     const double t0 = sent_of(r, "storm", planned_storm).first_s, xon = sent_of(r, "xon", planned_xon).first_s;
     return Windows{{t0 + detect - tolerance(detect), t0 + detect + tolerance(detect), us(tolerance(detect)) / 2, ""},
                    {xon, xon + restore + tolerance(restore), us(tolerance(restore)) / 2, ""}};
   });
-  const json& test = stream_of(report, "test");
+  const api::RunReport& report = ended.report;
+  const api::StreamReport& test = stream_of(report, "test");
   const double t0 = sent_of(report, "storm", planned_storm).first_s, xon = sent_of(report, "xon", planned_xon).first_s;
   const Silence gap = silence_of(test);
   const auto within = [](const std::string& what, double measured, double expected, double tol) {
@@ -47,7 +48,7 @@ CaseOutcome watchdog(Plan& p) {
   if (c.watchdog_forward) {
     checks.push_back(within("detection: the storm's first PFC frame to the test stream forwarded again",
                             gap.known ? gap.to_s - t0 : 0, detect, tolerance(detect)));
-    checks.push_back(exactly("test: frames lost", test.value("lost", 0.0), 0, "frames"));
+    checks.push_back(exactly("test: frames lost", static_cast<double>(test.lost), 0, "frames"));
   } else {
     const double released = last_pfc_heard(report, c.senders[0], t0, xon);
     if (released < 0)
@@ -57,11 +58,11 @@ CaseOutcome watchdog(Plan& p) {
     else
       checks.push_back(within("detection: the storm's first PFC frame to the device's XON to the sender (to the bin)",
                               released - t0, detect, tolerance(detect)));
-    checks.push_back(at_least("test: frames the watchdog dropped (lost)", test.value("lost", 0.0), 1, "frames"));
+    checks.push_back(at_least("test: frames the watchdog dropped (lost)", static_cast<double>(test.lost), 1, "frames"));
     checks.push_back(within("restoration: the storm's XON to the test stream forwarded again",
                             gap.known ? gap.to_s - xon : 0, restore, tolerance(restore)));
   }
-  record(p, "watchdog", "", report);
+  record(p, "watchdog", "", ended);
   return judge("watchdog", std::move(checks),
                c.watchdog_forward
                    ? "the watchdog found the storm in its detection time and forwarded the paused priority"

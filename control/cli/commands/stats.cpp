@@ -10,6 +10,7 @@
 #include "control/cli/commands/commands.hpp"
 #include "control/cli/tables.hpp"
 #include "control/cli/watch_commands.hpp"
+#include "dataplane/api/lcore_report.hpp"
 #include "dataplane/profile/quantity.hpp"
 #include "dataplane/views/run_views.hpp"
 
@@ -38,15 +39,15 @@ void add_stats(CLI::App& app, Commands& commands) {
 
 std::string lcores_table(const json& lcores) {
   std::string table = fmt::format("{:>6} {:>6}  {}\n", "lcore", "socket", "work");
-  for (const json& l : lcores) {
+  for (const json& j : lcores) {
+    const api::LcoreReport l = api::lcore_report_from_json(j);
     std::string work;
-    for (const json& lane : l["tx_lanes"])
-      work += fmt::format("tx {}#{} port {} q{} ({} frames)  ", lane.value("stream", ""), lane.value("lane", 0),
-                          lane.value("port_id", 0), lane.value("queue", 0), lane.value("tx_packets", uint64_t{0}));
-    for (const json& q : l["rx_queues"])
-      work += fmt::format("rx port {} q{} ({} frames)  ", q.value("port_id", 0), q.value("queue", 0),
-                          q.value("rx_packets", uint64_t{0}));
-    table += fmt::format("{:>6} {:>6}  {}\n", l.value("lcore", 0), l.value("socket", 0), work);
+    for (const api::LaneReport& lane : l.tx_lanes)
+      work += fmt::format("tx {}#{} port {} q{} ({} frames)  ", lane.stream, lane.lane, lane.port_id, lane.queue,
+                          lane.tx_packets);
+    for (const api::RxQueueReport& q : l.rx_queues)
+      work += fmt::format("rx port {} q{} ({} frames)  ", q.port_id, q.queue, q.rx_packets);
+    table += fmt::format("{:>6} {:>6}  {}\n", l.lcore, l.socket, work);
   }
   return table;
 }

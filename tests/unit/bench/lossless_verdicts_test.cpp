@@ -104,11 +104,16 @@ TEST(LosslessVerdicts, TheShallowestFillAndShortestPauseThatTellADeviceDoingNoth
   // empty, every later one is marked; 2 marks leave 0 outside the 1 frame allowed.
   EXPECT_EQ(shallowest_telling_ecn_fill(1000, 0, 0, 0.5), 3000u);
   // 150 us of tolerance at 10 Gbit/s is 2929.7 quanta: 2930 is the first longer.
-  EXPECT_EQ(shortest_telling_quanta(10'000'000'000, 10, 150e-6), 2930u);
+  EXPECT_EQ(shortest_telling_quanta(10'000'000'000, 10, 150e-6, 0), 2930u);
   EXPECT_GT(quanta_seconds(2930, 10'000'000'000), 150e-6);
   EXPECT_LE(quanta_seconds(2929, 10'000'000'000), 150e-6);
-  EXPECT_FALSE(shortest_telling_quanta(10'000'000'000, 100, 0));  // a 100 % tolerance holds 0 for every pause
-  EXPECT_FALSE(shortest_telling_quanta(100'000'000, 10, 1));      // 1 s at 100M: beyond 65535 quanta
+  // With 20 us of silence a run may have unreported: 170 us, 3320.3 quanta, so 3321.
+  EXPECT_EQ(shortest_telling_quanta(10'000'000'000, 10, 150e-6, 20e-6), 3321u);
+  EXPECT_LE(quanta_seconds(3320, 10'000'000'000), 170e-6);
+  // 10 % of the pause is the larger tolerance from 1.5 ms on: p - p / 10 > 1.37 ms from 1.522 ms.
+  EXPECT_EQ(shortest_telling_quanta(10'000'000'000, 10, 150e-6, 1.37e-3), 29731u);
+  EXPECT_FALSE(shortest_telling_quanta(10'000'000'000, 100, 0, 0));  // a 100 % tolerance holds 0 for every pause
+  EXPECT_FALSE(shortest_telling_quanta(100'000'000, 10, 1, 0));      // 1 s at 100M: beyond 65535 quanta
 }
 
 }  // namespace

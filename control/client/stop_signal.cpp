@@ -1,4 +1,4 @@
-#include "control/cli/stop_signal.hpp"
+#include "control/client/stop_signal.hpp"
 
 #include <poll.h>
 #include <signal.h>

@@ -1,0 +1,88 @@
+#include "control/client/run_client.hpp"
+
+#include <thread>
+
+#include "control/client/stop_signal.hpp"
+#include "dataplane/profile/stream_spec_json.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+void RunClient::load(const std::vector<api::StreamSpec>& streams, const std::string& path) {
+  client_.call("stream.load", {{"streams", profile::to_json(streams)}, {"path", path}});
+}
+
+std::vector<api::StreamSpec> RunClient::specs() {
+  const json listed = client_.call("stream.list", {{"specs", true}});
+  std::vector<api::StreamSpec> out;
+  for (size_t i = 0; i < listed.size(); ++i) out.push_back(profile::stream_spec_from_json(listed[i], "stream.list", i));
+  return out;
+}
+
+json RunClient::plan_json() { return client_.call("run.plan"); }
+
+std::vector<api::PortReport> RunClient::ports() {
+  std::vector<api::PortReport> out;
+  for (const json& p : client_.call("port.list")) out.push_back(api::port_report_from_json(p));
+  return out;
+}
+
+std::map<std::string, uint64_t> RunClient::port_speeds() {
+  std::map<std::string, uint64_t> speeds;
+  for (const api::PortReport& p : ports()) speeds[p.name] = p.speed_bps;
+  return speeds;
+}
+
+std::vector<api::PortTraffic> RunClient::port_traffic() {
+  std::vector<api::PortTraffic> out;
+  for (const json& p : client_.call("stats.ports")) {
+    api::PortTraffic traffic = api::port_traffic_from_json(p.value("linerate", json::object()));
+    traffic.name = p.value("name", "");
+    out.push_back(std::move(traffic));
+  }
+  return out;
+}
+
+std::vector<api::StreamReport> RunClient::stream_stats() {
+  std::vector<api::StreamReport> out;
+  for (const json& s : client_.call("stats.streams")) out.push_back(api::stream_report_from_json(s));
+  return out;
+}
+
+api::LatencyHistogram RunClient::histogram(const std::string& stream) {
+  return api::latency_histogram_from_json(client_.call("stats.histogram", {{"stream", stream}}));
+}
+
+void RunClient::start(const std::vector<std::string>& streams) {
+  client_.call("traffic.start", streams.empty() ? json::object() : json{{"streams", streams}});
+}
+
+api::TrafficStatus RunClient::status() { return api::traffic_status_from_json(client_.call("traffic.status")); }
+
+bool RunClient::wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll) {
+  while (!stop_requested()) {
+    if (status().tx_finished) return true;
+    if (each_poll) each_poll();
+    std::this_thread::sleep_for(poll);
+  }
+  return false;
+}
+
+EndedRun RunClient::stop() {
+  json report = client_.call("traffic.stop");
+  api::RunReport typed = api::run_report_from_json(report);
+  return {std::move(report), std::move(typed)};
+}
+
+std::vector<api::StreamSpec> streams_at_percent(std::vector<api::StreamSpec> streams, double percent) {
+  for (api::StreamSpec& s : streams) {
+    s.rate = {api::RateKind::kPercentOfLine, percent};
+    s.count = 0;
+    s.duration_ns = 0;
+    s.burst.reset();
+  }
+  return streams;
+}
+
+}  // namespace lr::ctl

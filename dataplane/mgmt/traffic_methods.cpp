@@ -1,0 +1,86 @@
+#include "dataplane/mgmt/traffic_methods.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "dataplane/mgmt/lookups.hpp"
+#include "dataplane/mgmt/rpc_result.hpp"
+#include "dataplane/mgmt/run_ender.hpp"
+
+namespace lr::dp {
+
+using api::RpcCode;
+using api::RpcError;
+using nlohmann::json;
+
+void register_traffic_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership) {
+  // Shared by the handlers that hold it; lives as long as the dispatcher's methods.
+  const auto ender = std::make_shared<RunEnder>(io, engine);
+  // The last ended run's report, for a client whose copy was lost (a file it could not
+  // write, a connection that dropped during the drain): report.last.
+  const auto last_report = std::make_shared<json>();
+  d.add("traffic.start",
+        "Starts a new run with fresh counters: params {streams?: [names], ports?: [names]}: every stream, or only "
+        "those streams, or only the streams sent from those ports.",
+        true, [&](Session& session, const api::Params& p) {
+          std::vector<std::string> selected = p.strings("streams");
+          const std::vector<std::string> ports = p.strings("ports");
+          for (const std::string& port : ports) port_named(engine, port);
+          for (const api::StreamSpec& s : engine.profile().streams)
+            if (std::find(ports.begin(), ports.end(), s.tx_port) != ports.end()) selected.push_back(s.name);
+          if (!ports.empty() && selected.empty())
+            throw RpcError(RpcCode::kInvalidParams, "params.ports: no stream is sent from these ports");
+          for (const api::StreamSpec& s : engine.profile().streams)
+            if (selected.empty() || std::find(selected.begin(), selected.end(), s.name) != selected.end())
+              check_stream_ports(ownership, session, s);
+          value_or_throw(engine.start(selected));
+          return json{{"running", true}, {"streams", selected.empty() ? json("all") : json(selected)}};
+        });
+  d.add_async("traffic.stop",
+        "Ends the run: stops every stream, drains, and returns the run's report (the one-shot mode's JSON report). "
+        "params {streams?: [names], ports?: [names]}: stops only those streams, or the streams sent from those ports "
+        "(see stream.stop), and the run goes on. "
+        "The drain runs on a timer: other sessions are answered meanwhile.",
+        true, [&, ender, last_report](Session& session, const api::Params& p, Reply reply) {
+          if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
+          if (ender->ending()) throw RpcError(RpcCode::kBusy, "the run is already ending (its drain is in progress)");
+          const std::vector<std::string> streams = p.strings("streams");
+          const std::vector<std::string> ports = p.strings("ports");
+          if (!streams.empty() || !ports.empty()) {
+            for (const std::string& port : ports) port_named(engine, port);
+            json stopped = json::array();
+            for (const api::StreamSpec& s : engine.profile().streams) {
+              const bool chosen = std::find(streams.begin(), streams.end(), s.name) != streams.end() ||
+                                  std::find(ports.begin(), ports.end(), s.tx_port) != ports.end();
+              if (!chosen) continue;
+              check_stream_ports(ownership, session, s);
+              value_or_throw(engine.stop_stream(s.name));
+              stopped.push_back(s.name);
+            }
+            for (const std::string& name : streams) stream_named(engine, name);
+            reply(json{{"stopped", stopped}});
+            return;
+          }
+          for (const api::StreamSpec& s : engine.profile().streams) check_stream_ports(ownership, session, s);
+          ender->end(AfterRun::kKeepPorts, [reply, last_report](RunReport finished) {
+            *last_report = to_json(finished);
+            reply.complete([&] { return *last_report; });
+          });
+        });
+  d.add("run.plan", "What the next run will do: per port its queues and lcores, per stream its rate and lanes, and "
+        "the warnings about them (as the one-shot data plane prints it).", false,
+        [&](Session&, const api::Params&) { return to_json(engine.plan()); });
+  d.add("report.last",
+        "The report of the last run that ended (as traffic.stop returned it), kept until another run ends.", false,
+        [last_report](Session&, const api::Params&) {
+          if (last_report->is_null()) throw RpcError(RpcCode::kFailed, "no run has ended yet");
+          return *last_report;
+        });
+  d.add("traffic.status", "Whether traffic runs, and whether every stream has finished sending.", false,
+        [&](Session&, const api::Params&) {
+          return to_json(api::TrafficStatus{engine.running(), engine.running() && engine.tx_finished()});
+        });
+  d.alias("plan", "run.plan");
+}
+
+}  // namespace lr::dp

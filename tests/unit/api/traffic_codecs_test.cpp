@@ -1,0 +1,72 @@
+// The contract's smaller results, each read back as it was written: traffic.status,
+// stats.histogram, stats.lcores and port.list (with and without an owner).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "dataplane/api/lcore_report.hpp"
+#include "dataplane/api/run_report.hpp"
+#include "dataplane/api/traffic.hpp"
+
+namespace lr::api {
+namespace {
+
+using nlohmann::json;
+
+TEST(TrafficCodecs, StatusAndHistogramReadBack) {
+  const TrafficStatus status = traffic_status_from_json(to_json(TrafficStatus{true, true}));
+  EXPECT_TRUE(status.running);
+  EXPECT_TRUE(status.tx_finished);
+  const LatencyHistogram h{"s1", 7, {{0, 15, 2}, {1024, 1040, 5}}};
+  const json j = to_json(h);
+  EXPECT_EQ(j.dump(), R"({"buckets":[{"count":2,"high_ns":15,"low_ns":0},{"count":5,"high_ns":1040,"low_ns":1024}],)"
+                      R"("samples":7,"stream":"s1"})");
+  const LatencyHistogram back = latency_histogram_from_json(j);
+  EXPECT_EQ(back.stream, "s1");
+  EXPECT_EQ(back.samples, 7u);
+  ASSERT_EQ(back.buckets.size(), 2u);
+  EXPECT_EQ((std::tuple{back.buckets[1].low_ns, back.buckets[1].high_ns, back.buckets[1].count}),
+            (std::tuple{1024u, 1040u, 5u}));
+}
+
+TEST(TrafficCodecs, LcoreReportReadsBack) {
+  LcoreReport l{3, 1, {{"s1", 2, 0, 1, 1000, 4, 1, true}}, {{0, 1, 990, 126720, 3}}};
+  const LcoreReport back = lcore_report_from_json(to_json(l));
+  EXPECT_EQ((std::tuple{back.lcore, back.socket}), (std::tuple{3u, 1}));
+  ASSERT_EQ(back.tx_lanes.size(), 1u);
+  const LaneReport& lane = back.tx_lanes[0];
+  EXPECT_EQ((std::tuple{lane.stream, lane.lane, lane.port_id, lane.queue, lane.tx_packets, lane.tx_queue_full,
+                        lane.alloc_failures, lane.done}),
+            (std::tuple{std::string("s1"), uint8_t{2}, uint16_t{0}, uint16_t{1}, uint64_t{1000}, uint64_t{4},
+                        uint64_t{1}, true}));
+  ASSERT_EQ(back.rx_queues.size(), 1u);
+  const RxQueueReport& q = back.rx_queues[0];
+  EXPECT_EQ((std::tuple{q.port_id, q.queue, q.rx_packets, q.rx_bytes, q.rx_no_signature}),
+            (std::tuple{uint16_t{0}, uint16_t{1}, uint64_t{990}, uint64_t{126720}, uint64_t{3}}));
+}
+
+TEST(TrafficCodecs, PortListingHasTheIdentityAndTheOwnerOnly) {
+  PortListing listing;
+  listing.port.name = "p0";
+  listing.port.device = "net_ring0";
+  listing.port.driver = "net_ring";
+  listing.port.link_up = true;
+  listing.port.speed_bps = 10'000'000'000;
+  listing.port.speed_from_profile = true;
+  listing.port.counters.ipackets = 99;  // counters are not part of a listing
+  listing.owner = 4;
+  const json j = to_json(listing);
+  EXPECT_FALSE(j.contains("ipackets"));
+  EXPECT_EQ(j["owner"], 4);
+  const PortListing back = port_listing_from_json(j);
+  EXPECT_EQ((std::tuple{back.port.name, back.port.device, back.port.driver, back.port.link_up, back.port.speed_bps,
+                        back.port.speed_from_profile, back.owner}),
+            (std::tuple{std::string("p0"), std::string("net_ring0"), std::string("net_ring"), true,
+                        uint64_t{10'000'000'000}, true, std::optional<uint64_t>(4)}));
+  listing.owner.reset();
+  EXPECT_TRUE(to_json(listing)["owner"].is_null());
+  EXPECT_FALSE(port_listing_from_json(to_json(listing)).owner);
+}
+
+}  // namespace
+}  // namespace lr::api
