@@ -1,4 +1,5 @@
 #include "control/bench/bench_session.hpp"
+#include "control/bench/bench_sections.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -36,7 +37,7 @@ std::string duration_text(double seconds) {
   return fmt::format("{}s", s);
 }
 
-json frame_size_json(const profile::BenchFrameSize& size) {
+json frame_size_json(const bench::BenchFrameSize& size) {
   if (size.is_mix()) return size.name;
   return size.sizes.front();
 }

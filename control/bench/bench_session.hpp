@@ -10,6 +10,7 @@
 #include <string>
 
 #include "control/bench/trial_runner.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench {
 
@@ -61,7 +62,7 @@ class BenchSession {
 nlohmann::json trial_json(const std::string& test, const Trial& trial, bool passed, bool confirmation);
 
 /// The frame size as reports name it: the number of bytes, or the mix's name ("imix").
-nlohmann::json frame_size_json(const profile::BenchFrameSize& size);
+nlohmann::json frame_size_json(const bench::BenchFrameSize& size);
 
 /// A latency summary as reports hold it (ns): samples, min, mean, p50, p99, p999, max, jitter.
 nlohmann::json latency_json(const LatencyStats& stats);

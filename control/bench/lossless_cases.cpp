@@ -9,13 +9,14 @@
 #include "control/bench/lossless_verdicts.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/client/dataplane_client.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/api/rpc.hpp"
 
 namespace lr::bench {
 
 using nlohmann::json;
 
-unsigned expected_lossless_runs(const profile::LosslessCfg& cfg) {
+unsigned expected_lossless_runs(const bench::LosslessCfg& cfg) {
   unsigned runs = 0;
   for (const std::string& c : cfg.cases)
     runs += c == "quanta_sweep" ? static_cast<unsigned>(cfg.quanta.size())
@@ -25,8 +26,8 @@ unsigned expected_lossless_runs(const profile::LosslessCfg& cfg) {
   return runs;
 }
 
-void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, BenchSession& session) {
-  const profile::LosslessCfg& cfg = *profile.lossless;
+void run_lossless_cases(const BenchProfile& profile, TrialRunner& runner, BenchSession& session) {
+  const bench::LosslessCfg& cfg = *profile.lossless;
   lossless::Plan p{profile, cfg, runner, session, 0, {}, std::nullopt, "", false, "", {}};
   p.speeds = runner.port_speeds();
   p.receiver_bps = p.speeds[cfg.receiver];

@@ -8,14 +8,15 @@
 
 #include "control/bench/bench_session.hpp"
 #include "control/bench/trial_runner.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::bench {
 
-void run_lossless_cases(const profile::Profile& profile, TrialRunner& runner, BenchSession& session);
+void run_lossless_cases(const BenchProfile& profile, TrialRunner& runner, BenchSession& session);
 
 /// Runs the plan takes (for the progress line's ETA).
-unsigned expected_lossless_runs(const profile::LosslessCfg& cfg);
+unsigned expected_lossless_runs(const bench::LosslessCfg& cfg);
 
 /// Timelines of a run report merged down to at most `max_bins` bins each, in place: the
 /// report keeps every case's shape without megabytes of microsecond bins.

@@ -5,6 +5,7 @@
 #include "control/bench/lossless_cases.hpp"
 #include "control/cli/exit_codes.hpp"
 #include "control/views/lossless_views.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench {
 
@@ -12,8 +13,8 @@ using nlohmann::json;
 
 namespace {
 
-json lossless_settings(const profile::Profile& profile) {
-  const profile::LosslessCfg& c = *profile.lossless;
+json lossless_settings(const BenchProfile& profile) {
+  const bench::LosslessCfg& c = *profile.lossless;
   json out{{"cases", c.cases},
            {"senders", c.senders},
            {"receiver", c.receiver},
@@ -85,9 +86,9 @@ int verdict_code(const json& report) {
 int run_lossless(const BenchOptions& options) {
   const Suite suite{"lossless",
               "linerate.lossless/1",
-              [](const profile::Profile& p) -> const profile::BenchCfg* { return p.lossless ? &*p.lossless : nullptr; },
+              [](const BenchProfile& p) -> const bench::BenchCfg* { return p.lossless ? &*p.lossless : nullptr; },
               lossless_settings,
-              [](const profile::Profile& p) { return expected_lossless_runs(*p.lossless); },
+              [](const BenchProfile& p) { return expected_lossless_runs(*p.lossless); },
               run_lossless_cases,
               print_verdicts,
               {ctl::lossless_csv, ctl::lossless_html},

@@ -9,6 +9,7 @@
 #include "control/client/stop_signal.hpp"
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench {
 
@@ -16,13 +17,13 @@ using nlohmann::json;
 
 namespace {
 
-SearchSettings settings_for(const profile::NdrCfg& cfg, double tolerance_percent, uint64_t p99_ns) {
+SearchSettings settings_for(const bench::NdrCfg& cfg, double tolerance_percent, uint64_t p99_ns) {
   return {cfg.lower_bound_percent, 100.0, cfg.resolution_percent, tolerance_percent / 100.0, cfg.confirmations,
           static_cast<double>(p99_ns)};
 }
 
 // One answer (NDR or PDR) as the report holds it, with the loss in its trial.
-json answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
+json answer_json(const bench::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
                  const char* what) {
   json result =
       rate_answer_json(size, search, passing, fmt::format("no load down to the lower bound met the {} criteria", what));
@@ -30,7 +31,7 @@ json answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& se
   return result;
 }
 
-void run_ndr_size(const profile::NdrCfg& cfg, const profile::BenchFrameSize& size, TrialRunner& runner,
+void run_ndr_size(const bench::NdrCfg& cfg, const bench::BenchFrameSize& size, TrialRunner& runner,
               BenchSession& session) {
   NdrPdrSearch search(settings_for(cfg, cfg.loss_tolerance_percent, cfg.ndr_latency_p99_ns),
                       settings_for(cfg, cfg.pdr_loss_tolerance_percent, cfg.pdr_latency_p99_ns));
@@ -94,11 +95,11 @@ int run_ndr(const BenchOptions& options) {
   const Suite suite{
       "ndr",
       "linerate.ndr/1",
-      [](const profile::Profile& p) -> const profile::BenchCfg* { return p.ndr ? &*p.ndr : nullptr; },
-      [](const profile::Profile& p) {
-        const profile::NdrCfg& cfg = *p.ndr;
+      [](const BenchProfile& p) -> const bench::BenchCfg* { return p.ndr ? &*p.ndr : nullptr; },
+      [](const BenchProfile& p) {
+        const bench::NdrCfg& cfg = *p.ndr;
         json sizes = json::array();
-        for (const profile::BenchFrameSize& s : cfg.frame_sizes) sizes.push_back(frame_size_json(s));
+        for (const bench::BenchFrameSize& s : cfg.frame_sizes) sizes.push_back(frame_size_json(s));
         return json{{"frame_sizes", sizes},
                     {"trial_duration_s", static_cast<double>(cfg.trial_duration_ns) / 1e9},
                     {"resolution_percent", cfg.resolution_percent},
@@ -112,13 +113,13 @@ int run_ndr(const BenchOptions& options) {
                     {"learning_frames", cfg.learning_frames},
                     {"warm_up_s", static_cast<double>(cfg.warm_up_ns) / 1e9}};
       },
-      [](const profile::Profile& p) {
+      [](const BenchProfile& p) {
         return (expected_throughput_trials(*p.ndr) + 4) * static_cast<unsigned>(p.ndr->frame_sizes.size());
       },
-      [](const profile::Profile& p, TrialRunner& runner, BenchSession& session) {
+      [](const BenchProfile& p, TrialRunner& runner, BenchSession& session) {
         session.report()["ndr"] = json::array();
         session.report()["pdr"] = json::array();
-        for (const profile::BenchFrameSize& size : p.ndr->frame_sizes) {
+        for (const bench::BenchFrameSize& size : p.ndr->frame_sizes) {
           if (ctl::stop_requested()) return;
           run_ndr_size(*p.ndr, size, runner, session);
         }

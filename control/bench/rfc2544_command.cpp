@@ -9,6 +9,7 @@
 #include "control/client/stop_signal.hpp"
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench {
 
@@ -74,10 +75,10 @@ void print_rfc2544_answers(const json& report) {
   }
 }
 
-json rfc2544_settings(const profile::Profile& profile) {
-  const profile::Rfc2544Cfg& cfg = *profile.rfc2544;
+json rfc2544_settings(const BenchProfile& profile) {
+  const bench::Rfc2544Cfg& cfg = *profile.rfc2544;
   json sizes = json::array();
-  for (const profile::BenchFrameSize& s : cfg.frame_sizes) sizes.push_back(frame_size_json(s));
+  for (const bench::BenchFrameSize& s : cfg.frame_sizes) sizes.push_back(frame_size_json(s));
   return {{"tests", cfg.tests},
           {"frame_sizes", sizes},
           {"trial_duration_s", static_cast<double>(cfg.trial_duration_ns) / 1e9},
@@ -94,8 +95,8 @@ json rfc2544_settings(const profile::Profile& profile) {
           {"back_to_back_duration_s", static_cast<double>(cfg.back_to_back_duration_ns) / 1e9}};
 }
 
-unsigned rfc2544_expected_trials(const profile::Profile& profile) {
-  const profile::Rfc2544Cfg& cfg = *profile.rfc2544;
+unsigned rfc2544_expected_trials(const BenchProfile& profile) {
+  const bench::Rfc2544Cfg& cfg = *profile.rfc2544;
   unsigned per_size = 0;
   if (cfg.runs("throughput")) per_size += expected_throughput_trials(cfg);
   if (cfg.runs("latency")) per_size += cfg.latency_trials;
@@ -106,14 +107,14 @@ unsigned rfc2544_expected_trials(const profile::Profile& profile) {
 
 // Test by test, each over every frame size (RFC 2544 §26 orders them so), latency at
 // the throughput each size reached.
-void run_rfc2544_tests(const profile::Profile& profile, TrialRunner& runner, BenchSession& session) {
-  const profile::Rfc2544Cfg& cfg = *profile.rfc2544;
+void run_rfc2544_tests(const BenchProfile& profile, TrialRunner& runner, BenchSession& session) {
+  const bench::Rfc2544Cfg& cfg = *profile.rfc2544;
   Procedure procedure{runner, session, cfg};
   std::map<std::string, ThroughputFound> throughput;
   for (const char* test : {"throughput", "latency", "frame_loss", "back_to_back"}) {
     if (!cfg.runs(test)) continue;
     session.report()[test] = json::array();
-    for (const profile::BenchFrameSize& size : cfg.frame_sizes) {
+    for (const bench::BenchFrameSize& size : cfg.frame_sizes) {
       if (ctl::stop_requested()) return;
       const std::string t = test;
       const auto found = throughput.find(size.name);
@@ -142,7 +143,7 @@ void run_rfc2544_tests(const profile::Profile& profile, TrialRunner& runner, Ben
 int run_rfc2544(const BenchOptions& options) {
   const Suite suite{"rfc2544",
                     "linerate.rfc2544/1",
-                    [](const profile::Profile& p) -> const profile::BenchCfg* { return p.rfc2544 ? &*p.rfc2544 : nullptr; },
+                    [](const BenchProfile& p) -> const bench::BenchCfg* { return p.rfc2544 ? &*p.rfc2544 : nullptr; },
                     rfc2544_settings,
                     rfc2544_expected_trials,
                     run_rfc2544_tests,

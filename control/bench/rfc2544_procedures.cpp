@@ -11,6 +11,7 @@
 #include "control/bench/latency_summary.hpp"
 #include "control/bench/throughput_search.hpp"
 #include "control/client/stop_signal.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench {
@@ -22,7 +23,7 @@ namespace {
 // A latency trial whose tester lcore was held up this long is invalid (see run_latency).
 constexpr double kLatencyStallLimitUs = 1000;
 
-std::string label(const profile::BenchFrameSize& size, const char* test) {
+std::string label(const bench::BenchFrameSize& size, const char* test) {
   return fmt::format("{:>5} B  {:<12}", size.name, test);
 }
 
@@ -55,7 +56,7 @@ json pairs_json(const api::RunReport& run_report) {
   return out;
 }
 
-json rate_answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
+json rate_answer_json(const bench::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
                       const std::string& why) {
   json result{{"frame_size", frame_size_json(size)},
               {"frame_bytes_mean", size.mean()},
@@ -80,7 +81,7 @@ json rate_answer_json(const profile::BenchFrameSize& size, const ThroughputSearc
   return result;
 }
 
-unsigned expected_throughput_trials(const profile::SearchCfg& cfg) {
+unsigned expected_throughput_trials(const bench::SearchCfg& cfg) {
   const double span = (100.0 - cfg.lower_bound_percent) / cfg.resolution_percent;
   return 2 + static_cast<unsigned>(std::ceil(std::log2(std::max(2.0, span)))) + cfg.confirmations;
 }
@@ -97,11 +98,11 @@ unsigned expected_back_to_back_trials_per_search(double resolution_percent) {
 
 }  // namespace
 
-unsigned expected_back_to_back_trials(const profile::Rfc2544Cfg& cfg) {
+unsigned expected_back_to_back_trials(const bench::Rfc2544Cfg& cfg) {
   return cfg.back_to_back_trials * expected_back_to_back_trials_per_search(cfg.resolution_percent);
 }
 
-std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::BenchFrameSize& size) {
+std::optional<ThroughputFound> run_throughput(Procedure& p, const bench::BenchFrameSize& size) {
   ThroughputSearch search({p.cfg.lower_bound_percent, 100.0, p.cfg.resolution_percent,
                            p.cfg.loss_tolerance_percent / 100.0, p.cfg.confirmations, 0});
   PassingTrials passing;
@@ -138,7 +139,7 @@ std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::Bench
   return ThroughputFound{*search.result(), passing.at(*search.result()).result.offered_percent};
 }
 
-void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_percent, unsigned trials) {
+void run_latency(Procedure& p, const bench::BenchFrameSize& size, double rate_percent, unsigned trials) {
   std::vector<LatencyTrial> measured;
   json per_trial = json::array();
   unsigned invalid = 0;
@@ -177,7 +178,7 @@ void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_
   p.session.save();
 }
 
-void run_frame_loss(Procedure& p, const profile::BenchFrameSize& size, double step_percent) {
+void run_frame_loss(Procedure& p, const bench::BenchFrameSize& size, double step_percent) {
   FrameLossSweep sweep(100.0, step_percent);
   unsigned trials = 0;
   while (sweep.next() && !ctl::stop_requested()) {
@@ -211,7 +212,7 @@ void run_frame_loss(Procedure& p, const profile::BenchFrameSize& size, double st
   p.session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_frame_loss_trials(step_percent)));
 }
 
-void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigned searches, uint64_t duration_ns,
+void run_back_to_back(Procedure& p, const bench::BenchFrameSize& size, unsigned searches, uint64_t duration_ns,
                       std::optional<double> throughput_percent) {
   const double line_pps = p.runner.line_pps(size);
   const auto max_frames =

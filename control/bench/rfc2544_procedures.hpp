@@ -10,6 +10,7 @@
 #include "control/bench/bench_session.hpp"
 #include "control/bench/throughput_search.hpp"
 #include "control/bench/trial_runner.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::bench {
@@ -17,7 +18,7 @@ namespace lr::bench {
 struct Procedure {
   TrialRunner& runner;
   BenchSession& session;
-  const profile::SearchCfg& cfg;
+  const bench::SearchCfg& cfg;
 };
 
 /// A throughput answer: the load asked of the trial at the answer, and what TX sent in it.
@@ -28,22 +29,22 @@ struct ThroughputFound {
 
 /// §26.1: the highest load without loss beyond the tolerance, to the resolution; its
 /// answer in % of line rate, or nullopt (none, or interrupted).
-std::optional<ThroughputFound> run_throughput(Procedure& p, const profile::BenchFrameSize& size);
-unsigned expected_throughput_trials(const profile::SearchCfg& cfg);
+std::optional<ThroughputFound> run_throughput(Procedure& p, const bench::BenchFrameSize& size);
+unsigned expected_throughput_trials(const bench::SearchCfg& cfg);
 
 /// §26.2: `trials` trials at `rate_percent` (the size's throughput), with histograms.
-void run_latency(Procedure& p, const profile::BenchFrameSize& size, double rate_percent, unsigned trials);
+void run_latency(Procedure& p, const bench::BenchFrameSize& size, double rate_percent, unsigned trials);
 
 /// §26.3: from 100 % down in `step_percent` steps to two loss-free trials in a row.
-void run_frame_loss(Procedure& p, const profile::BenchFrameSize& size, double step_percent);
+void run_frame_loss(Procedure& p, const bench::BenchFrameSize& size, double step_percent);
 unsigned expected_frame_loss_trials(double step_percent);
 
 /// §26.4 / RFC 9004: `searches` searches for the longest burst at line rate without
 /// loss, bursts of at most `duration_ns` of line rate; `throughput_percent` (when
 /// known) gives the corrected buffer time.
-void run_back_to_back(Procedure& p, const profile::BenchFrameSize& size, unsigned searches, uint64_t duration_ns,
+void run_back_to_back(Procedure& p, const bench::BenchFrameSize& size, unsigned searches, uint64_t duration_ns,
                       std::optional<double> throughput_percent);
-unsigned expected_back_to_back_trials(const profile::Rfc2544Cfg& cfg);
+unsigned expected_back_to_back_trials(const bench::Rfc2544Cfg& cfg);
 
 /// The trial's streams grouped by port pair: `tx_port`, `rx_port`, frames and rates.
 nlohmann::json pairs_json(const api::RunReport& run_report);
@@ -54,7 +55,7 @@ using PassingTrials = std::map<double, Trial>;
 
 /// A rate answer (throughput, NDR, PDR) as the report holds it: the search's answer with
 /// what TX measurably sent in the passing trial at it, or `percent_line_rate: null` and `why`.
-nlohmann::json rate_answer_json(const profile::BenchFrameSize& size, const ThroughputSearch& search,
+nlohmann::json rate_answer_json(const bench::BenchFrameSize& size, const ThroughputSearch& search,
                                 const PassingTrials& passing, const std::string& why);
 
 }  // namespace lr::bench

@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
 #include "control/client/stop_signal.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
 namespace lr::bench {
@@ -14,18 +17,22 @@ namespace lr::bench {
 using nlohmann::json;
 
 int run_suite(const Suite& suite, const BenchOptions& options) {
-  const std::optional<profile::Profile> read = ctl::read_profile(options.profile_path);
-  if (!read) return 2;
-  const profile::BenchCfg* cfg = suite.section(*read);
+  const std::optional<profile::Profile> profile = ctl::read_profile(options.profile_path);
+  if (!profile) return 2;
+  std::optional<BenchProfile> read;
+  try {
+    std::ifstream file(options.profile_path);
+    std::stringstream text;
+    text << file.rdbuf();
+    read = read_bench_sections(*profile, text.str());
+  } catch (const profile::ConfigError& error) {
+    std::fprintf(stderr, "linerate: %s\n", error.what());
+    return 2;
+  }
+  const BenchCfg* cfg = suite.section(*read);
   if (cfg == nullptr) {
     std::fprintf(stderr, "linerate: %s has no [%s] section (config/README.md lists its keys)\n",
                  options.profile_path.c_str(), suite.name.c_str());
-    return 2;
-  }
-  try {
-    profile::validate_bench_sections(*read);
-  } catch (const profile::ConfigError& error) {
-    std::fprintf(stderr, "linerate: %s\n", error.what());
     return 2;
   }
   BenchSession session(suite.name, suite.schema, options.profile_path, options.report_dir, suite.views);

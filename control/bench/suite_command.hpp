@@ -10,6 +10,7 @@
 
 #include "control/bench/bench_session.hpp"
 #include "control/bench/trial_runner.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::bench {
@@ -25,13 +26,13 @@ struct Suite {
   std::string name;    ///< "rfc2544": the section and the command
   std::string schema;  ///< "linerate.rfc2544/1"
   /// The profile's section for this suite, or null when it has none.
-  std::function<const profile::BenchCfg*(const profile::Profile&)> section;
+  std::function<const BenchCfg*(const BenchProfile&)> section;
   /// The section's settings as the report names them.
-  std::function<nlohmann::json(const profile::Profile&)> settings;
+  std::function<nlohmann::json(const BenchProfile&)> settings;
   /// Expected trials over the whole suite, for the ETA.
-  std::function<unsigned(const profile::Profile&)> expected_trials;
+  std::function<unsigned(const BenchProfile&)> expected_trials;
   /// Runs the procedures; returns on a stop request.
-  std::function<void(const profile::Profile&, TrialRunner&, BenchSession&)> run;
+  std::function<void(const BenchProfile&, TrialRunner&, BenchSession&)> run;
   /// The answers, printed at the end.
   std::function<void(const nlohmann::json& report)> print;
   /// results.csv and report.html, rebuilt from report.json.

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "control/client/stop_signal.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/api/missed_target.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/line_rate.hpp"
@@ -125,7 +126,7 @@ ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& strea
   return run_.stop();
 }
 
-double TrialRunner::line_pps(const profile::BenchFrameSize& frame) {
+double TrialRunner::line_pps(const bench::BenchFrameSize& frame) {
   std::map<std::string, uint64_t> speeds = port_speeds();
   uint64_t slowest = 0;
   for (const api::StreamSpec& s : profile_.streams)

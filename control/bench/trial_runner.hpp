@@ -17,12 +17,13 @@
 #include "control/bench/latency_summary.hpp"
 #include "control/bench/throughput_search.hpp"
 #include "control/client/run_client.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::bench {
 
 struct TrialSpec {
-  profile::BenchFrameSize frame;
+  bench::BenchFrameSize frame;
   double percent = 100;       ///< of each stream's port line rate
   uint64_t duration_ns = 0;   ///< the measured interval, or
   uint64_t burst_frames = 0;  ///< a burst of this many frames per stream (back-to-back)
@@ -60,7 +61,7 @@ class TrialRunner {
   uint64_t learn(uint32_t frames);
   /// Frames per second at line rate for this frame size on the slowest port a stream
   /// sends from (the speed rates refer to, as the data plane reports it).
-  double line_pps(const profile::BenchFrameSize& frame);
+  double line_pps(const bench::BenchFrameSize& frame);
   /// Runs streams of the suite's own making until they have all sent, then stops, drains
   /// and returns the data plane's run report. `what` names them in the data plane's
   /// errors. `interrupted`: a stop request ended it early.

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <sstream>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <set>
@@ -22,6 +24,7 @@
 #include "control/optics/ber_claim.hpp"
 #include "control/optics/qualify_report.hpp"
 #include "control/views/qualify_html.hpp"
+#include "control/optics/qualify_section.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/common/utc_time.hpp"
 #include "dataplane/profile/load_toml.hpp"
@@ -61,7 +64,7 @@ unsigned link_lanes(const json& link) {
 
 class QualifyRun {
  public:
-  QualifyRun(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, std::vector<std::string> ports)
+  QualifyRun(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, std::vector<std::string> ports)
       : client_(client), cfg_(cfg) {
     for (std::string& p : ports) {
       evidence_.emplace_back();
@@ -161,7 +164,7 @@ class QualifyRun {
   }
 
   ctl::DataplaneClient& client_;
-  const profile::QualifyCfg& cfg_;
+  const optics::QualifyCfg& cfg_;
   std::vector<PortEvidence> evidence_;
 };
 
@@ -180,7 +183,7 @@ class QualifyReport {
   std::string path(const char* file) const { return (std::filesystem::path(dir_) / file).string(); }
   json& json_() noexcept { return report_; }
 
-  void update(const std::vector<PortEvidence>& evidence, const profile::QualifyCfg& cfg) {
+  void update(const std::vector<PortEvidence>& evidence, const optics::QualifyCfg& cfg) {
     json ports = json::array();
     for (const PortEvidence& e : evidence) ports.push_back(port_result_json(e, judge_port(e, cfg)));
     report_["ports"] = std::move(ports);
@@ -207,7 +210,7 @@ class QualifyReport {
 };
 
 // How long to run: the configured duration, or long enough for the BER claim.
-std::pair<double, std::string> run_seconds(const profile::QualifyCfg& cfg, uint64_t slowest_bps) {
+std::pair<double, std::string> run_seconds(const optics::QualifyCfg& cfg, uint64_t slowest_bps) {
   if (cfg.duration_ns != 0) return {static_cast<double>(cfg.duration_ns) / 1e9, "configured"};
   const double cap = static_cast<double>(cfg.max_auto_duration_ns) / 1e9;
   if (slowest_bps == 0) return {cap, "auto, but no port says its speed: max_auto_duration"};
@@ -247,7 +250,7 @@ void print_verdicts(const json& report) {
 }
 
 // `streams`: the profile's at the qualification's load; none: the data plane's own.
-int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const std::vector<std::string>& ports,
+int qualify(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, const std::vector<std::string>& ports,
             const std::optional<std::vector<api::StreamSpec>>& streams, const std::string& profile_path,
             QualifyReport& report) {
   ctl::catch_stop_signals();
@@ -320,25 +323,29 @@ int qualify(ctl::DataplaneClient& client, const profile::QualifyCfg& cfg, const 
 }  // namespace
 
 int run_optics_qualify(const QualifyOptions& options) {
-  profile::QualifyCfg cfg;
+  optics::QualifyCfg cfg;
   std::optional<profile::Profile> read;
   std::optional<std::vector<api::StreamSpec>> streams;
   std::vector<std::string> ports = options.ports;
   if (!options.profile_path.empty()) {
     read = ctl::read_profile(options.profile_path);
     if (!read) return 2;
-    if (!read->qualify) {
-      std::fprintf(stderr, "linerate: %s has no [qualify] section (config/README.md lists its keys)\n",
-                   options.profile_path.c_str());
-      return 2;
-    }
+    std::optional<optics::QualifyCfg> section;
     try {
-      profile::validate_qualify_section(*read);
+      std::ifstream file(options.profile_path);
+      std::stringstream text;
+      text << file.rdbuf();
+      section = read_qualify_section(*read, text.str());
     } catch (const profile::ConfigError& error) {
       std::fprintf(stderr, "linerate: %s\n", error.what());
       return 2;
     }
-    cfg = *read->qualify;
+    if (!section) {
+      std::fprintf(stderr, "linerate: %s has no [qualify] section (config/README.md lists its keys)\n",
+                   options.profile_path.c_str());
+      return 2;
+    }
+    cfg = *section;
     if (ports.empty()) ports = cfg.ports;
     if (ports.empty()) {  // every port a stream is received on, in the profile's order
       for (const profile::PortCfg& port : read->ports)

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "control/optics/ber_claim.hpp"
+#include "control/optics/qualify_section.hpp"
 
 namespace lr::optics {
 
@@ -77,7 +78,7 @@ Criterion module_criterion(const PortEvidence& e) {
   return make("module", Verdict::kPass, what, "checksums hold", id.identifier_name);
 }
 
-Criterion link_criterion(const PortEvidence& e, const profile::QualifyCfg& cfg) {
+Criterion link_criterion(const PortEvidence& e, const optics::QualifyCfg& cfg) {
   const std::string measured = e.link_up ? fmt::format("up at {} Gb/s", static_cast<double>(e.speed_bps) / 1e9) : "down";
   const std::string bound = cfg.speed_bps != 0 ? fmt::format("up at {} Gb/s", static_cast<double>(cfg.speed_bps) / 1e9) : "up";
   const bool ok = e.link_up && (cfg.speed_bps == 0 || e.speed_bps == cfg.speed_bps);
@@ -85,7 +86,7 @@ Criterion link_criterion(const PortEvidence& e, const profile::QualifyCfg& cfg) 
               ok ? "before the traffic" : "before the traffic: the module or cable does not carry the expected speed");
 }
 
-Criterion fec_mode_criterion(const PortEvidence& e, const profile::QualifyCfg& cfg) {
+Criterion fec_mode_criterion(const PortEvidence& e, const optics::QualifyCfg& cfg) {
   if (e.fec_active.empty()) return skipped("fec_mode", "the port cannot say its active FEC: " + e.fec_error);
   if (cfg.fec.empty()) return make("fec_mode", Verdict::kPass, e.fec_active, "any", "no FEC mode expected ([qualify] fec)");
   const bool ok = e.fec_active == cfg.fec;
@@ -103,7 +104,7 @@ Criterion uncorrectable_criterion(const PortEvidence& e) {
               static_cast<double>(*n));
 }
 
-Criterion ber_criterion(const PortEvidence& e, const profile::QualifyCfg& cfg, double bits) {
+Criterion ber_criterion(const PortEvidence& e, const optics::QualifyCfg& cfg, double bits) {
   const std::string code = !cfg.fec_code.empty() ? cfg.fec_code : rs_code_for(e.speed_bps, e.lanes);
   std::optional<BerLimit> limit = phy_ber_limit(e.fec_active, code);
   if (cfg.ber_limit > 0) limit = BerLimit{cfg.ber_limit, fmt::format("[qualify] ber_limit: {}", sci(cfg.ber_limit))};
@@ -137,7 +138,7 @@ Criterion ber_criterion(const PortEvidence& e, const profile::QualifyCfg& cfg, d
               fmt::format("margin {:.1f} decades; {}", std::log10(limit->value / ber), limit->basis), ber);
 }
 
-Criterion confidence_criterion(const PortEvidence& e, const profile::QualifyCfg& cfg, double bits) {
+Criterion confidence_criterion(const PortEvidence& e, const optics::QualifyCfg& cfg, double bits) {
   // The errors that reach the MAC: uncorrectable blocks with FEC (each at least one bit), bit errors without.
   std::optional<uint64_t> errors;
   std::string what;
@@ -187,7 +188,7 @@ Criterion loss_criterion(const PortEvidence& e) {
 }
 
 // The port is only stressed as asked when the tester sent what it was asked to.
-Criterion load_criterion(const PortEvidence& e, const profile::QualifyCfg& cfg) {
+Criterion load_criterion(const PortEvidence& e, const optics::QualifyCfg& cfg) {
   if (e.streams_received == 0) return skipped("offered_load", "no stream is received on this port");
   if (e.target_pps <= 0)
     return make("offered_load", Verdict::kPass, fmt::format("{:.0f} frames/s", e.achieved_pps), "unpaced",
@@ -260,7 +261,7 @@ Criterion thresholds_criterion(const PortEvidence& e) {
                                       : "alarm: FAIL, warning: WARN");
 }
 
-Criterion drift_criterion(const PortEvidence& e, const profile::QualifyCfg& cfg) {
+Criterion drift_criterion(const PortEvidence& e, const optics::QualifyCfg& cfg) {
   // Per monitor (rx_power[2]), the smallest and largest value over the run, in mW.
   std::map<std::string, std::pair<double, double>> range;
   for (const QualifySample& s : e.samples)
@@ -322,7 +323,7 @@ std::vector<std::string> rule_of_thumb_breaches(const std::vector<module::Monito
   return out;
 }
 
-PortVerdict judge_port(const PortEvidence& e, const profile::QualifyCfg& cfg) {
+PortVerdict judge_port(const PortEvidence& e, const optics::QualifyCfg& cfg) {
   PortVerdict out;
   // The line's bits over the sampled time the link was up (the PHY carries bits between frames too).
   for (size_t i = 1; i < e.samples.size(); ++i) {

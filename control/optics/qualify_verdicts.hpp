@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "control/optics/qualify_sample.hpp"
+#include "control/optics/qualify_section.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::optics {
@@ -80,7 +81,7 @@ struct PortVerdict {
   double seconds_up = 0;
 };
 
-PortVerdict judge_port(const PortEvidence& evidence, const profile::QualifyCfg& cfg);
+PortVerdict judge_port(const PortEvidence& evidence, const optics::QualifyCfg& cfg);
 
 /// The field's rules of thumb for a module, next to its own thresholds: temperature above
 /// 75 °C, RX power below -12 dBm, bias above 15 mA. One line per monitor beyond one.

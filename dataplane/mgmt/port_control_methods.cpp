@@ -5,7 +5,9 @@
 
 #include <algorithm>
 
-#include "dataplane/mgmt/link_waiter.hpp"
+#include "dataplane/mgmt/flow_methods.hpp"
+#include "dataplane/mgmt/port_control_lookups.hpp"
+#include "dataplane/mgmt/port_link_methods.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/profile/quantity.hpp"
 
@@ -29,13 +31,6 @@ json priorities(uint8_t mask) {
   for (int p = 0; p < 8; ++p)
     if (mask >> p & 1) out.push_back(p);
   return out;
-}
-
-json link_json(PortControl& port, const Served<LinkStatus>& s) {
-  return json{{"port", port.name()},       {"backend", backend_name(s.backend)}, {"netdev", port.netdev_name()},
-              {"up", s.value.up},          {"speed_mbps", s.value.speed_mbps},   {"full_duplex", s.value.full_duplex},
-              {"autoneg", s.value.autoneg}, {"supported", s.value.supported},     {"advertised", s.value.advertised},
-              {"partner", s.value.partner}};
 }
 
 json fec_json(PortControl& port, const Served<FecStatus>& s) {
@@ -70,87 +65,16 @@ uint8_t priority_mask(const api::Params& p) {
   return mask;
 }
 
-// The port of params.port, which `session` may change.
-// The port named by params.port; kInvalidParams naming the ports there are.
-PortControl& port_named(PortControls& ports, const api::Params& p) {
-  const std::string name = p.string("port");
-  PortControl* port = ports.find(name);
-  if (port == nullptr)
-    throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}' (there are: {})", name,
-                                                        fmt::join(ports.names(), ", ")));
-  return *port;
-}
-
-PortControl& changeable(PortControls& ports, const PortOwnership& ownership, const Session& session,
-                        const api::Params& p) {
-  PortControl& port = port_named(ports, p);
-  ownership.check_may_change(session, port.name());
-  return port;
-}
-
 
 }  // namespace
 
 void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, PortControls& ports,
                                    PortOwnership& ownership) {
-
-
-  d.add("port.link",
-        "Link state and settings: up, speed, duplex, autoneg, and (from the kernel netdev) the supported and "
-        "advertised link modes. params: {port}.",
-        false, [&](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
-          return link_json(port, value_or_throw(port.link()));
-        });
-  d.add_async("port.link.set",
-        "Sets the link: params {port, up?: bool, autoneg?: bool, speed?: \"50G\" (fixed with autoneg false, else "
-        "advertise that speed's modes), advertise?: [link modes], keep?: bool (speeds stay after exit)}. Returns the link read back; a link brought up "
-        "is awaited first (up to 5 s, on a timer: other sessions are answered meanwhile).",
-        true, [&](Session& session, const api::Params& p, Reply reply) {
-          PortControl& port = changeable(ports, ownership, session, p);
-          LinkRequest request;
-          request.up = p.optional_bool("up");
-          request.autoneg = p.optional_bool("autoneg");
-          if (const auto speed = p.optional_string("speed")) {
-            const auto bps = profile::parse_link_speed_bps(*speed);
-            if (!bps) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.speed: '{}' is not a link speed (e.g. 50G)", *speed));
-            request.speed_mbps = static_cast<uint32_t>(*bps / 1'000'000);
-          }
-          if (p.has("advertise")) request.advertise = p.strings("advertise");
-          const Served<LinkStatus> set = value_or_throw(
-              port.set_link(request, fmt::format("set by session {}", session.id), p.optional_bool("keep").value_or(false)));
-          // A link brought up (and not up yet), or renegotiated at new speeds, is awaited on
-          // a timer, then read back; a link taken down is answered at once.
-          const bool renegotiated = request.autoneg || request.speed_mbps || request.advertise;
-          const bool await = request.up != std::optional<bool>(false) &&
-                             (renegotiated || (request.up.value_or(false) && !set.value.up));
-          const auto answer = [&port, set, reply](bool awaited) {
-            reply.complete([&] {
-              value_or_throw(port.verify_link_set());  // a link that is down has no speed to check
-              if (!awaited) return link_json(port, set);
-              Served<LinkStatus> now = value_or_throw(port.link());
-              now.backend = set.backend;
-              return link_json(port, now);
-            });
-          };
-          if (!await) {
-            answer(false);
-            return;
-          }
-          await_link(io, [&port] { const auto l = port.link(); return l && l->value.up; }, kLinkWait,
-                     [answer](bool) { answer(true); });
-        });
-  d.add("port.link.history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
-        false, [&](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
-          json events = json::array();
-          for (const api::LinkEventReport& e : link_events(port)) events.push_back(to_json(e));
-          return json{{"port", port.name()}, {"events", events}};
-        });
-
+  register_port_link_methods(d, io, ports, ownership);
+  register_flow_methods(d, ports, ownership);
   d.add("port.fec", "FEC: configured and active mode, capability per speed. params: {port}.", false,
         [&](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
+          PortControl& port = control_named(ports, p);
           return fec_json(port, value_or_throw(port.fec()));
         });
   d.add("port.fec.set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto, keep?: bool (stays after the data "
@@ -164,7 +88,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         });
 
   d.add("port.pause", "802.3x pause: rx / tx / autoneg. params: {port}.", false, [&](Session&, const api::Params& p) {
-    PortControl& port = port_named(ports, p);
+    PortControl& port = control_named(ports, p);
     return pause_json(port, value_or_throw(port.pause()));
   });
   d.add("port.pause.set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool, keep?: bool}. Returns it read back.",
@@ -180,7 +104,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
 
   d.add("port.pfc", "PFC: priorities with PFC on, and per priority the PFC frames sent / received. params: {port}.",
         false, [&](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
+          PortControl& port = control_named(ports, p);
           return pfc_json(port, value_or_throw(port.pfc()));
         });
   d.add("port.pfc.set",
@@ -204,7 +128,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         "What linerate changed on the port (fec, pause, pfc, link, mtu): before (what the port had before the "
         "first change), set_to, keep, restore (at_exit, restored, unchanged, kept, failed) and error. params: {port}.",
         false, [&, settings_json](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
+          PortControl& port = control_named(ports, p);
           return settings_json(port, port.settings_changed());
         });
   d.add("port.settings.restore",
@@ -217,7 +141,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
 
   d.add("port.module", "The module EEPROM, as bytes (hex) for `linerate module show`. params: {port}.", false,
         [&](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
+          PortControl& port = control_named(ports, p);
           const auto eeprom = value_or_throw(port.module_eeprom());
           std::string hex;
           for (uint8_t b : eeprom.value) hex += fmt::format("{:02x}", b);
@@ -230,7 +154,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         "statistics) with its canonical name, its value since the current run started and its total. "
         "params: {port, filter?}: names (own or canonical) containing filter.",
         false, [&](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
+          PortControl& port = control_named(ports, p);
           const std::string filter = p.optional_string("filter").value_or("");
           std::vector<std::string> errors;
           json counters = json::array();
@@ -242,62 +166,7 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           return json{{"port", port.name()}, {"netdev", port.netdev_name()}, {"counters", counters}, {"errors", errors}};
         });
 
-  d.add("flow.validate",
-        "Checks a flow rule with the PMD without creating it: params {port, rule} (the flow language: "
-        "\"pattern eth / udp dst is 4791 actions queue index 1 / count\").",
-        false, [&](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
-          auto rule = FlowRule::parse(p.string("rule"));
-          if (!rule) throw RpcError(RpcCode::kInvalidParams, "params.rule: " + rule.error().context);
-          value_or_throw(port.flows().validate(*rule));
-          return json{{"port", port.name()}, {"backend", "ethdev"}, {"valid", true}};
-        });
-  d.add("flow.create", "Validates and creates a flow rule: params {port, rule}. Returns its id on the port.", true,
-        [&](Session& session, const api::Params& p) {
-          PortControl& port = changeable(ports, ownership, session, p);
-          auto rule = FlowRule::parse(p.string("rule"));
-          if (!rule) throw RpcError(RpcCode::kInvalidParams, "params.rule: " + rule.error().context);
-          const uint32_t id = value_or_throw(port.flows().create(std::move(*rule)));
-          return json{{"port", port.name()}, {"backend", "ethdev"}, {"id", id}};
-        });
-  d.add("flow.list", "The port's flow rules with their counters (rules with a count action). params: {port}.", false,
-        [&](Session&, const api::Params& p) {
-          PortControl& port = port_named(ports, p);
-          json rules = json::array();
-          for (const FlowInfo& f : port.flows().list()) {
-            json r{{"id", f.id}, {"rule", f.rule}};
-            r["hits"] = f.hits ? json(*f.hits) : json(nullptr);
-            r["bytes"] = f.bytes ? json(*f.bytes) : json(nullptr);
-            if (!f.counter_error.empty()) r["counter_error"] = f.counter_error;
-            rules.push_back(std::move(r));
-          }
-          return json{{"port", port.name()}, {"backend", "ethdev"}, {"rules", rules}};
-        });
-  d.add("flow.destroy", "Destroys one flow rule: params {port, id}.", true, [&](Session& session, const api::Params& p) {
-    PortControl& port = changeable(ports, ownership, session, p);
-    const auto id = static_cast<uint32_t>(p.number("id", 1, 4294967295.0));
-    value_or_throw(port.flows().destroy(id));
-    return json{{"port", port.name()}, {"backend", "ethdev"}, {"destroyed", id}};
-  });
-  d.add("flow.flush", "Destroys every flow rule of the port: params {port}.", true,
-        [&](Session& session, const api::Params& p) {
-          PortControl& port = changeable(ports, ownership, session, p);
-          return json{{"port", port.name()}, {"backend", "ethdev"}, {"destroyed", value_or_throw(port.flows().flush())}};
-        });
-  d.add("flow.isolate",
-        "Isolated mode on or off: params {port, on: bool}. Most PMDs take it only before the port is configured "
-        "(set flow_isolate in the profile); their refusal is returned as it is.",
-        true, [&](Session& session, const api::Params& p) {
-          PortControl& port = changeable(ports, ownership, session, p);
-          const auto on = p.optional_bool("on");
-          if (!on) throw RpcError(RpcCode::kInvalidParams, "params.on: expected true or false");
-          value_or_throw(port.flows().isolate(*on));
-          return json{{"port", port.name()}, {"backend", "ethdev"}, {"isolated", *on}};
-        });
-
   // Protocol 1's names (before methods were named object.aspect.verb).
-  d.alias("port.link_set", "port.link.set");
-  d.alias("port.link_history", "port.link.history");
   d.alias("port.fec_set", "port.fec.set");
   d.alias("port.pause_set", "port.pause.set");
   d.alias("port.pfc_set", "port.pfc.set");

@@ -1,8 +1,8 @@
 #pragma once
-// Port control over the control socket: port.link / link.set / link.history, port.fec /
-// fec.set, port.pause / pause.set, port.pfc / pfc.set, port.module, port.counters, and
-// flow.validate / create / list / destroy / flush / isolate (and protocol 1's old names
-// as deprecated aliases). Thread: mgmt.
+// Port control over the control socket: port.fec / fec.set, port.pause / pause.set,
+// port.pfc / pfc.set, port.settings / settings.restore, port.module, port.counters here;
+// the link's (port_link_methods) and flow.* (flow_methods) registered with them; protocol
+// 1's old names as deprecated aliases. Thread: mgmt.
 
 #include <boost/asio/io_context.hpp>
 

@@ -53,15 +53,4 @@ void validate_streams(const std::vector<api::StreamSpec>& streams, const std::st
 /// lanes fit the queues). Throws ConfigError. Called by the loaders.
 void validate_profile(const Profile& profile);
 
-/// Checks the benchmark sections ([rfc2544], [ndr]) against the profile's streams and
-/// ports: a procedure that cannot work is refused before any traffic. Throws
-/// ConfigError. Called by the bench commands only: the data plane ignores the sections
-/// (the streams a trial loads are not the benchmark's layout).
-void validate_bench_sections(const Profile& profile);
-
-/// The [qualify] section against the profile's ports and streams: every port it names
-/// exists and has a stream that sends to it. Throws ConfigError. Called by
-/// `linerate optics qualify` only.
-void validate_qualify_section(const Profile& profile);
-
 }  // namespace lr::profile

@@ -14,20 +14,6 @@ namespace lr::profile {
 using api::IpVersion;
 using api::StreamKind;
 using api::StreamSpec;
-using api::weighted_mean;
-
-uint16_t BenchFrameSize::largest() const noexcept {
-  return sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
-}
-
-double BenchFrameSize::mean() const noexcept {
-  if (weights.empty()) return sizes.empty() ? 0 : sizes.front();
-  return weighted_mean(sizes, weights);
-}
-
-bool Rfc2544Cfg::runs(std::string_view test) const {
-  return std::find(tests.begin(), tests.end(), test) != tests.end();
-}
 
 const PortCfg* Profile::find_port(const std::string& name) const noexcept {
   for (const PortCfg& port : ports)

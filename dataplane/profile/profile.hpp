@@ -100,87 +100,6 @@ struct PortCfg {
 std::optional<uint8_t> stream_priority(const api::StreamSpec& stream, const PortCfg& tx_port);
 
 
-/// A frame size a benchmark procedure runs at: one size, or a mix (IMIX) whose mean
-/// the rates refer to. `name` is how reports call it ("64", "imix").
-struct BenchFrameSize {
-  std::string name;
-  std::vector<uint16_t> sizes;    ///< bytes incl. FCS
-  std::vector<uint32_t> weights;  ///< empty: one fixed size
-
-  bool is_mix() const noexcept { return sizes.size() > 1; }
-  uint16_t largest() const noexcept;
-  double mean() const noexcept;
-};
-
-/// What every search procedure shares (`[rfc2544]`, `[ndr]`): the procedures run over
-/// the profile's streams, which give the layout (ports, directions, headers); frame
-/// size and load are what they vary. The data plane ignores these sections.
-struct BenchCfg {
-  uint64_t rest_ns = 2'000'000'000;             ///< between trials
-  uint32_t learning_frames = 10;                ///< per receiving port and address, before the first trial
-  api::SourceLoc loc;
-  std::map<std::string, api::SourceLoc, std::less<>> key_locs;
-  api::SourceLoc loc_of(std::string_view key) const {
-    const auto it = key_locs.find(key);
-    return it == key_locs.end() ? loc : it->second;
-  }
-};
-
-struct SearchCfg : BenchCfg {
-  std::vector<BenchFrameSize> frame_sizes;
-  uint64_t trial_duration_ns = 60'000'000'000;  ///< RFC 2544 §24: at least 60 s
-  double resolution_percent = 0.1;              ///< of line rate
-  double loss_tolerance_percent = 0;
-  double lower_bound_percent = 1;
-  unsigned confirmations = 0;                   ///< repeats of each found rate
-  uint64_t warm_up_ns = 0;                      ///< the trial's load, unmeasured, just before each trial
-};
-
-/// `[rfc2544]`: `linerate bench rfc2544`.
-struct Rfc2544Cfg : SearchCfg {
-  std::vector<std::string> tests{"throughput"};
-  unsigned latency_trials = 20;                         ///< §26.2
-  double frame_loss_step_percent = 10;                  ///< §26.3
-  unsigned back_to_back_trials = 50;                    ///< §26.4 / RFC 9004
-  uint64_t back_to_back_duration_ns = 2'000'000'000;    ///< the longest burst, at line rate
-
-  bool runs(std::string_view test) const;
-};
-
-/// `[ndr]`: `linerate bench ndr`: the no-drop rate (loss within `loss_tolerance`) and
-/// the partial-drop rate (within `pdr_loss_tolerance`), each optionally under a p99.
-struct NdrCfg : SearchCfg {
-  double pdr_loss_tolerance_percent = 0.1;
-  uint64_t ndr_latency_p99_ns = 0;  ///< 0: no bound
-  uint64_t pdr_latency_p99_ns = 0;
-};
-
-/// `[qualify]`: `linerate optics qualify`: the modules and cables of `ports` (each looped
-/// back, or a pair cabled to each other) under the profile's streams at `rate_percent` of
-/// line rate, sampled every `interval_ns`, then judged. The data plane ignores it.
-struct QualifyCfg {
-  std::vector<std::string> ports;    ///< empty: every port a stream sends from or to
-  uint64_t speed_bps = 0;            ///< the expected link speed; 0: any, the link must be up
-  std::string fec;                   ///< the expected active FEC (off, baser, rs, llrs); "": any
-  bool set_fec = false;              ///< set `fec` before the traffic (put back after)
-  std::string fec_code;              ///< "rs528" / "rs544": which RS code `rs` is; "": from the lanes
-  double rate_percent = 100;         ///< of each stream's port line rate
-  uint64_t duration_ns = 0;          ///< 0: auto, long enough to claim `target_ber` at `confidence`
-  uint64_t max_auto_duration_ns = 600'000'000'000;  ///< auto never runs longer than this
-  uint64_t interval_ns = 1'000'000'000;  ///< between samples of counters and monitors
-  double target_ber = 1e-12;         ///< the post-FEC bit error ratio claimed when no error is seen
-  double confidence = 0.95;          ///< of that claim
-  double ber_limit = 0;              ///< pre-FEC BER bound; 0: the PHY's (by FEC mode and code)
-  double rx_power_drift_db = 1.0;    ///< per lane, largest minus smallest over the run
-  double tx_power_drift_db = 1.0;
-  api::SourceLoc loc;
-  std::map<std::string, api::SourceLoc, std::less<>> key_locs;
-  api::SourceLoc loc_of(std::string_view key) const {
-    const auto it = key_locs.find(key);
-    return it == key_locs.end() ? loc : it->second;
-  }
-};
-
 /// One port of a software switch: a device (most often one end of an in-process cable,
 /// "cable:NAME"), its speed, and how fast it may send.
 /// The cable a device string names ("cable:NAME": one end of an in-process cable between
@@ -238,45 +157,6 @@ struct SwitchCfg {
   }
 };
 
-/// `[lossless]`: `linerate bench lossless`, the PFC / ECN test plan. The senders' test
-/// traffic goes through the device to the receiver, which also sends the PFC storms the
-/// device must obey; the profile's [[stream]] from each sender to the receiver gives its
-/// frames' headers, the suite sets priority, size, rate and timing per case.
-struct LosslessCfg : BenchCfg {
-  static constexpr const char* kCases[] = {"pfc_pause", "lossy_not_paused", "global_pause", "response_time",
-                                          "quanta_sweep", "headroom",      "incast",       "watchdog",
-                                          "ecn"};
-  std::vector<std::string> senders;
-  std::string receiver;
-  std::vector<uint8_t> lossless;                 ///< priorities; the first carries the test traffic
-  std::vector<uint8_t> lossy;
-  std::vector<std::string> cases{std::begin(kCases), std::end(kCases)};
-  uint16_t frame_size = 1024;
-  double rate_percent = 20;                      ///< each stream's load, of its port's line rate
-  uint64_t duration_ns = 200'000'000;            ///< each case's traffic
-  uint64_t storm_ns = 100'000'000;               ///< the PFC storm, in the middle of the traffic
-  bool global_pause_honoured = false;            ///< case 3's expectation
-  uint64_t response_time_ns = 0;                 ///< case 4's bound; 0: the standard's at the port's speed
-  std::vector<uint32_t> quanta{0, 256, 1024, 4096, 16384, 65535};
-  double quanta_tolerance_percent = 10;
-  uint64_t quanta_tolerance_ns = 50'000;         ///< the larger of the two
-  double incast_rate_percent = 50;               ///< each sender, lossless and lossy streams each
-  bool ecn = false;                              ///< the ecn case's curve given (else it is skipped)
-  uint64_t ecn_kmin_bytes = 0;
-  uint64_t ecn_kmax_bytes = 0;
-  double ecn_pmax = 0;
-  std::vector<uint64_t> ecn_fill_bytes;          ///< queue depths the case fills to
-  uint64_t headroom_bytes = 0;                   ///< what the device should absorb after its XOFF (0: case 6 skipped)
-  std::vector<uint64_t> headroom_delays_ns;      ///< the sender's reaction delays, ascending (empty: from headroom_bytes)
-  bool watchdog = false;                         ///< the watchdog case's expectation given (else it is skipped)
-  uint64_t watchdog_detect_ns = 0;
-  uint64_t watchdog_restore_ns = 0;
-  bool watchdog_forward = false;                 ///< the device forwards during a storm (else drops)
-  uint64_t watchdog_tolerance_ns = 0;            ///< 0: a tenth of each time
-
-  bool runs(std::string_view c) const { return std::find(cases.begin(), cases.end(), c) != cases.end(); }
-};
-
 struct Profile {
   std::string path;  ///< file the profile was read from, for messages
   EalCfg eal;
@@ -285,10 +165,6 @@ struct Profile {
   std::vector<PortCfg> ports;
   std::vector<api::StreamSpec> streams;
   std::vector<SwitchCfg> switches;
-  std::optional<Rfc2544Cfg> rfc2544;
-  std::optional<NdrCfg> ndr;
-  std::optional<LosslessCfg> lossless;
-  std::optional<QualifyCfg> qualify;
 
   const PortCfg* find_port(const std::string& name) const noexcept;
 };

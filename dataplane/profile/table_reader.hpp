@@ -10,12 +10,16 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <toml++/toml.h>
 #include <vector>
 
 #include "dataplane/profile/load_toml.hpp"
 
 namespace lr::profile {
+
+/// TOML text parsed, its syntax errors as ConfigError at their line and column.
+toml::table parse_profile_toml(std::string_view text, const std::string& path);
 
 inline api::SourceLoc loc_of(const toml::node& node) {
   return api::SourceLoc{static_cast<uint32_t>(node.source().begin.line),

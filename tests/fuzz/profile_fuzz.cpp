@@ -1,7 +1,7 @@
 // libFuzzer target: any bytes as a TOML profile. The loader must answer every input with a
 // profile or a ConfigError (file, line, column, key, why), never a crash, hang, assert or
-// another exception. A profile it accepts also goes through the checks the suites run
-// ([rfc2544] / [ndr], [qualify]) and, as the text of `stream.load`, through the stream
+// another exception. A profile it accepts also goes through the suites' section readers
+// ([rfc2544], [ndr], [lossless], [qualify]) and, as the text of `stream.load`, through the stream
 // reader against a running data plane's profile; its streams' JSON form reads back as the
 // same specs. Bytes that are JSON go through the streams' JSON reader too, which must answer
 // with streams or a ConfigError. Built with clang by scripts/fuzz.sh.
@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "control/bench/bench_sections.hpp"
+#include "control/optics/qualify_section.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/stream_spec_json.hpp"
 
@@ -39,12 +41,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (lr::profile::stream_spec_from_json(lr::profile::to_json(p.streams[i]), "fuzz.toml", i) != p.streams[i])
         __builtin_trap();  // the JSON form lost or changed a value
     try {
-      lr::profile::validate_bench_sections(p);
-    } catch (const lr::profile::ConfigError&) {
+      (void)lr::bench::read_bench_sections(p, text);
+    } catch (const lr::profile::ConfigError& e) {
+      if (e.reason().empty()) __builtin_trap();
     }
     try {
-      lr::profile::validate_qualify_section(p);
-    } catch (const lr::profile::ConfigError&) {
+      (void)lr::optics::read_qualify_section(p, text);
+    } catch (const lr::profile::ConfigError& e) {
+      if (e.reason().empty()) __builtin_trap();
     }
   } catch (const lr::profile::ConfigError& e) {
     // Where and why: a message without its reason is a defect too.

@@ -7,12 +7,13 @@
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
 #include "control/client/stop_signal.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench::lossless {
 
 CaseOutcome ecn(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   if (!c.ecn) return skipped("ecn", "no [lossless] ecn curve (kmin, kmax, pmax) to hold the marks to");
   const uint8_t lossless = c.lossless.front();
   const double pps = line_rate_pps(p.speeds[c.senders[0]], c.frame_size) * c.rate_percent / 100;

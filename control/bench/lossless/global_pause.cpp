@@ -4,11 +4,12 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench::lossless {
 
 CaseOutcome global_pause(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   Streams streams(p);
   streams.traffic("test", c.senders[0], c.lossless.front(), c.rate_percent, 0, c.duration_ns);
   if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);

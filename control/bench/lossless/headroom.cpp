@@ -9,6 +9,7 @@
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
 #include "control/client/stop_signal.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench::lossless {
@@ -46,7 +47,7 @@ class ReactionDelayRestorer {
 // headroom must lose nothing; the largest delay without loss is the figure. Stops at the
 // first loss.
 CaseOutcome headroom(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   if (c.headroom_bytes == 0)
     return skipped("headroom", "no [lossless] headroom (the bytes the device should absorb after its XOFF) to hold it to");
   const std::string& sender = c.senders[0];

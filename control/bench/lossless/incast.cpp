@@ -6,6 +6,7 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench::lossless {
@@ -17,7 +18,7 @@ constexpr double kQueueBridgesS = 100e-6;  ///< a silence of the senders a devic
 }  // namespace
 
 CaseOutcome incast(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   const uint8_t lossless = c.lossless.front(), lossy = c.lossy.front();
   Streams streams(p);
   for (const std::string& sender : c.senders) {

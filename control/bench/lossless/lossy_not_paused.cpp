@@ -4,11 +4,12 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench::lossless {
 
 CaseOutcome lossy_not_paused(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   const uint8_t lossy = c.lossy.front();
   Streams streams(p);
   streams.traffic("test", c.senders[0], lossy, c.rate_percent, 0, c.duration_ns);

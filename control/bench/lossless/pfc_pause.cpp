@@ -4,11 +4,12 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench::lossless {
 
 CaseOutcome pfc_pause(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   const uint8_t lossless = c.lossless.front();
   Streams streams(p);
   streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);

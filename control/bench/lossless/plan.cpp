@@ -9,6 +9,7 @@
 #include "control/bench/lossless_cases.hpp"
 #include "control/bench/lossless_verdicts.hpp"
 #include "control/client/stop_signal.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/wire/mac_control.hpp"
 
 namespace lr::bench::lossless {
@@ -74,7 +75,7 @@ const api::StreamSpec& Streams::template_of(const std::string& sender) const {
   throw std::runtime_error(fmt::format("no [[stream]] from '{}' to '{}'", sender, plan_.cfg.receiver));
 }
 
-std::string sender_of_background(const profile::LosslessCfg& cfg) {
+std::string sender_of_background(const bench::LosslessCfg& cfg) {
   return cfg.senders.size() > 1 ? cfg.senders[1] : cfg.senders[0];
 }
 

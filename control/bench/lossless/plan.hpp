@@ -14,13 +14,14 @@
 #include "control/bench/lossless/dut_comparison.hpp"
 #include "control/bench/lossless/validity.hpp"
 #include "control/bench/trial_runner.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::bench::lossless {
 
 struct Plan {
   const profile::Profile& profile;
-  const profile::LosslessCfg& cfg;
+  const bench::LosslessCfg& cfg;
   TrialRunner& runner;
   BenchSession& session;
   uint64_t receiver_bps = 0;
@@ -54,7 +55,7 @@ class Streams {
 };
 
 /// The sender of the background traffic: the second sender, else the first.
-std::string sender_of_background(const profile::LosslessCfg& cfg);
+std::string sender_of_background(const bench::LosslessCfg& cfg);
 
 // Every run into trials[] (its timelines coarsened), then the rest between runs.
 void record(Plan& p, const std::string& case_name, const std::string& label, const ctl::EndedRun& run,

@@ -8,12 +8,13 @@
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
 #include "control/client/stop_signal.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/api/stall_report.hpp"
 
 namespace lr::bench::lossless {
 
 CaseOutcome quanta_sweep(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   const uint8_t lossless = c.lossless.front();
   std::vector<Check> checks;
   bool told_apart = false;  // a check a device that ignores the PFC would fail

@@ -6,11 +6,12 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench::lossless {
 
 CaseOutcome response_time(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   if (!p.response_s)
     return skipped("response_time", fmt::format("no default bound at {} Gbit/s: set [lossless] response_time",
                                                 static_cast<double>(p.receiver_bps) / 1e9));

@@ -1,9 +1,10 @@
 #include "control/bench/lossless/storm.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench::lossless {
 
-uint64_t storm_at_ns(const profile::LosslessCfg& cfg) { return (cfg.duration_ns - cfg.storm_ns) / 2; }
-Sent planned_storm(const profile::LosslessCfg& cfg) {
+uint64_t storm_at_ns(const bench::LosslessCfg& cfg) { return (cfg.duration_ns - cfg.storm_ns) / 2; }
+Sent planned_storm(const bench::LosslessCfg& cfg) {
   return {static_cast<double>(storm_at_ns(cfg)) / 1e9, static_cast<double>(storm_at_ns(cfg) + cfg.storm_ns) / 1e9};
 }
 

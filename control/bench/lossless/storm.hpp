@@ -8,6 +8,7 @@
 
 #include "control/bench/lossless/timeline.hpp"
 #include "control/bench/lossless_verdicts.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::bench::lossless {
@@ -15,8 +16,8 @@ namespace lr::bench::lossless {
 constexpr uint16_t kStormQuanta = 65535;  ///< each storm frame's pause: the longest there is
 
 // The storm sits in the middle of the traffic.
-uint64_t storm_at_ns(const profile::LosslessCfg& cfg);
-Sent planned_storm(const profile::LosslessCfg& cfg);
+uint64_t storm_at_ns(const bench::LosslessCfg& cfg);
+Sent planned_storm(const bench::LosslessCfg& cfg);
 
 // A stream held by the storm from `t0` to `t1`: its last frame came within the reaction
 // allowance after the storm began, and none came again before the storm's last frame.

@@ -1,4 +1,5 @@
 #include "control/bench/lossless/validity.hpp"
+#include "control/bench/bench_sections.hpp"
 
 #include <fmt/format.h>
 
@@ -63,7 +64,7 @@ WindowsOf reaction_window(const std::string& name, Sent planned, double length, 
   };
 }
 
-WindowsOf flowing_window(const profile::LosslessCfg& c) {
+WindowsOf flowing_window(const bench::LosslessCfg& c) {
   const double run_s = static_cast<double>(c.duration_ns) / 1e9, limit_us = static_cast<double>(c.storm_ns) / 2e3;
   return [=](const api::RunReport&) { return Windows{{0, run_s, limit_us, ""}}; };
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "control/bench/lossless/timeline.hpp"
+#include "control/bench/bench_sections.hpp"
 #include "dataplane/api/stall_report.hpp"
 #include "dataplane/profile/profile.hpp"
 
@@ -41,7 +42,7 @@ WindowsOf reaction_window(const std::string& name, Sent planned, double length, 
 // Traffic that must flow through the storm (its longest silence at most half the storm): a
 // stall that long anywhere in the run, of the tester's lcores or of the switch, would fake
 // the silence. (Not the sender's TX silence: a device that wrongly pauses it makes one.)
-WindowsOf flowing_window(const profile::LosslessCfg& c);
+WindowsOf flowing_window(const bench::LosslessCfg& c);
 
 // Why a run says nothing about the device, or "": a storm lapsed (the tester's refreshes
 // further apart than `pause_s`, the pause each holds), the tester's lcores held up by the

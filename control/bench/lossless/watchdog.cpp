@@ -7,6 +7,7 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
+#include "control/bench/bench_sections.hpp"
 
 namespace lr::bench::lossless {
 
@@ -15,7 +16,7 @@ namespace lr::bench::lossless {
 // queue, emptied at detection, lets the sender go (its last PFC frame, an XON), and the
 // silence ends `restore` after the storm's XON.
 CaseOutcome watchdog(Plan& p) {
-  const profile::LosslessCfg& c = p.cfg;
+  const bench::LosslessCfg& c = p.cfg;
   if (!c.watchdog) return skipped("watchdog", "no [lossless] watchdog = { detect, restore } to hold the device's to");
   const uint8_t lossless = c.lossless.front();
   const uint64_t lead_ns = 20'000'000, storm_ns = std::max(c.storm_ns, 2 * c.watchdog_detect_ns);

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "control/optics/ber_claim.hpp"
+#include "control/optics/qualify_section.hpp"
 #include "dataplane/host/kernel/kernel_netdev.hpp"
 #include "tests/support/fake_kernel_io.hpp"
 #include "tests/unit/module/sff8636_image.hpp"
@@ -93,7 +94,7 @@ class QualifyReplay : public ::testing::Test {
   module::test::Sff8636Image image;
   uint8_t upper_pages = 4;  ///< the module's upper pages 00h-03h; 1: page 00h only (no thresholds)
   PortEvidence e;
-  profile::QualifyCfg cfg;
+  optics::QualifyCfg cfg;
 };
 
 TEST_F(QualifyReplay, AGoodSeriesPassesEveryCriterion) {

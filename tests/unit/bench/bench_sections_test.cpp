@@ -1,0 +1,210 @@
+// The benchmark sections ([rfc2544], [ndr], [lossless]): defaults, what each key parses
+// to, and a procedure that cannot work refused at its key, with the file's line.
+#include "control/bench/bench_sections.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "dataplane/profile/load_toml.hpp"
+
+namespace lr::bench {
+namespace {
+
+using profile::ConfigError;
+
+constexpr const char* kMinimal = R"(
+[[port]]
+name = "p0"
+device = "net_ring0"
+)";
+
+BenchProfile load_bench(const std::string& text) {
+  return read_bench_sections(profile::load_profile_text(text, "test.toml"), text);
+}
+
+// The ConfigError message for `text`, or "(accepted)".
+std::string bench_refusal(const std::string& text) {
+  try {
+    load_bench(text);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "(accepted)";
+}
+
+// The benchmark sections: defaults, IMIX, and a procedure that cannot work refused at its key.
+TEST(BenchSections, DefaultsImixAndRefusals) {
+  const std::string base = std::string(kMinimal) + "speed = \"40G\"\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n";
+  const BenchProfile defaults = load_bench(base + "[rfc2544]\n[ndr]\n");
+  ASSERT_TRUE(defaults.rfc2544 && defaults.ndr);
+  EXPECT_EQ(defaults.rfc2544->tests, std::vector<std::string>{"throughput"});
+  ASSERT_EQ(defaults.rfc2544->frame_sizes.size(), 7u);
+  EXPECT_EQ(defaults.rfc2544->frame_sizes.back().name, "1518");
+  EXPECT_EQ(defaults.rfc2544->trial_duration_ns, 60'000'000'000u);
+  EXPECT_EQ(defaults.rfc2544->latency_trials, 20u);
+  EXPECT_EQ(defaults.rfc2544->back_to_back_trials, 50u);
+  EXPECT_EQ(defaults.ndr->trial_duration_ns, 30'000'000'000u);
+  EXPECT_DOUBLE_EQ(defaults.ndr->pdr_loss_tolerance_percent, 0.1);
+
+  const BenchProfile imix = load_bench(base + "[rfc2544]\nframe_sizes = [\"imix\", 128]\n");
+  ASSERT_EQ(imix.rfc2544->frame_sizes.size(), 2u);
+  EXPECT_TRUE(imix.rfc2544->frame_sizes[0].is_mix());
+  EXPECT_NEAR(imix.rfc2544->frame_sizes[0].mean(), (7 * 64 + 4 * 594 + 1518) / 12.0, 1e-9);
+
+  const auto refused = [&](const std::string& section, const std::string& speed = "40G") {
+    std::string text = base + section;
+    text.replace(text.find("40G"), 3, speed);
+    return bench_refusal(text);
+  };
+  EXPECT_EQ(bench_refusal(base + "[rfc2544]\ntests = [\"latency\"]\n"),
+            "test.toml:11:9: key 'rfc2544.tests': latency is measured at each size's throughput (RFC 2544 §26.2): add "
+            "\"throughput\"");
+  EXPECT_EQ(bench_refusal(base + "[ndr]\nloss_tolerance = 1\npdr_loss_tolerance = 0.5\n"),
+            "test.toml:12:22: key 'ndr.pdr_loss_tolerance': 0.5 % is below the NDR's loss_tolerance (1 %): the "
+            "partial-drop rate allows more loss");
+  EXPECT_EQ(refused("[rfc2544]\nframe_sizes = [9000]\n"),
+            "test.toml:11:15: key 'rfc2544.frame_sizes': 9000-byte frames carry 8982-byte packets, above port 'p0''s "
+            "MTU of 1500 (the default): set its [[port]] mtu");
+  EXPECT_EQ(refused("[ndr]\ntrial_duration = \"10ms\"\nresolution = 0.001\n", "1G"),
+            "test.toml:12:14: key 'ndr.resolution': 0.001 % of line rate is 0.149 frames in a 0.01 s trial of 64-byte "
+            "frames on port 'p0': finer than one frame; lengthen trial_duration or coarsen the resolution");
+  EXPECT_EQ(refused("[rfc2544]\nframe_sizes = [\"imix\"]\n").substr(0, 9), "(accepted");
+}
+
+// [lossless]: what the keys parse to, and a plan that cannot work refused at its key.
+TEST(BenchSections, Lossless) {
+  const std::string ports = R"(
+[[port]]
+name = "a"
+device = "net_ring0"
+speed = "10G"
+pfc_honour = true
+[[port]]
+name = "r"
+device = "net_ring1"
+speed = "10G"
+[[stream]]
+name = "a-r"
+tx_port = "a"
+rx_port = "r"
+vlan = { id = 100, pcp = 3 }
+)";
+  const std::string timeline = "[run]\ntimeline = \"10us\"\n";  // last: the keys' lines stay put
+  const BenchProfile p = load_bench(ports + R"([lossless]
+senders = ["a"]
+receiver = "r"
+lossless = [3]
+lossy = [0]
+rate = "30%"
+quanta = [0, 4096]
+response_time = "500us"
+ecn = { kmin = "50KB", kmax = "250KB", pmax = 0.5 }
+watchdog = { detect = "200ms", restore = "100ms", action = "forward", tolerance = "20ms" }
+headroom = "3MB"
+headroom_delays = ["8ms", "2ms"]
+)" + timeline);
+  ASSERT_TRUE(p.lossless);
+  const LosslessCfg& c = *p.lossless;
+  EXPECT_EQ(c.senders, std::vector<std::string>{"a"});
+  EXPECT_EQ(c.lossless, std::vector<uint8_t>{3});
+  EXPECT_EQ(c.cases.size(), 9u);  // all, by default
+  EXPECT_DOUBLE_EQ(c.rate_percent, 30);
+  EXPECT_EQ(c.quanta, (std::vector<uint32_t>{0, 4096}));
+  EXPECT_EQ(c.response_time_ns, 500'000u);
+  EXPECT_EQ(c.rest_ns, 100'000'000u);
+  EXPECT_EQ(c.ecn_fill_bytes, (std::vector<uint64_t>{150'000, 350'000}));  // across the ramp, and above it
+  EXPECT_TRUE(c.watchdog);
+  EXPECT_EQ(c.watchdog_detect_ns, 200'000'000u);
+  EXPECT_EQ(c.watchdog_restore_ns, 100'000'000u);
+  EXPECT_TRUE(c.watchdog_forward);
+  EXPECT_EQ(c.watchdog_tolerance_ns, 20'000'000u);
+  EXPECT_EQ(c.headroom_bytes, 3'000'000u);
+  EXPECT_EQ(c.headroom_delays_ns, (std::vector<uint64_t>{2'000'000, 8'000'000}));  // ascending
+
+  const auto refused = [&](const std::string& text) { return bench_refusal(text + timeline); };
+  const std::string plan = "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [0]\n";
+  // Without a timeline the cases could not see a pause: refused before traffic, not failed.
+  EXPECT_EQ(bench_refusal(ports + plan),
+            "test.toml:16:1: key 'run.timeline': the lossless plan reads pauses, silences and reaction times from the "
+            "receiver's rate timeline: add `timeline = \"10us\"` to [run]");
+  EXPECT_EQ(refused(ports + plan + "cases = [\"pfc_storm\"]\n"),
+            "test.toml:21:9: key 'lossless.cases': 'pfc_storm' is not a case: pfc_pause, lossy_not_paused, "
+            "global_pause, response_time, quanta_sweep, headroom, incast, watchdog or ecn");
+  EXPECT_EQ(refused(ports + plan + "headroom_delays = [\"2ms\", 4]\n"),
+            "test.toml:21:27: key 'lossless.headroom_delays': a duration: write e.g. '500ns', '20us', '100ms', '5s' or '2m'");
+  EXPECT_EQ(refused(ports + plan + "watchdog = { detect = \"200ms\" }\n"),
+            "test.toml:21:12: key 'lossless.watchdog.restore': is required");
+  EXPECT_EQ(refused(ports + plan + "watchdog = { detect = \"200ms\", restore = \"1s\", action = \"flood\" }\n"),
+            "test.toml:21:57: key 'lossless.watchdog.action': 'flood' is not one of drop, forward");
+  EXPECT_EQ(refused(ports + "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [3]\n"),
+            "test.toml:20:9: key 'lossless.lossy': priority 3 is also lossless");
+  EXPECT_EQ(refused(ports + "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\n"),
+            "test.toml:16:1: key 'lossless.lossy': case lossy_not_paused needs a lossy priority");
+  EXPECT_EQ(refused(ports + plan + "rate = \"10Mpps\"\n"),
+            "test.toml:21:8: key 'lossless.rate': '10Mpps' is not a share of line rate: write e.g. '20%'");
+  EXPECT_EQ(refused(ports + plan + "storm = \"150ms\"\n"),
+            "test.toml:21:9: key 'lossless.storm': the storm runs in the middle of the traffic: at most half the "
+            "duration");
+  EXPECT_EQ(refused(ports + plan + "global_pause = \"maybe\"\n"),
+            "test.toml:21:16: key 'lossless.global_pause': 'maybe' is not 'ignored' or 'honoured'");
+  EXPECT_EQ(refused(ports + plan.substr(0, plan.find("receiver")) + "receiver = \"q\"\nlossless = [3]\nlossy = [0]\n"),
+            "test.toml:18:12: key 'lossless.receiver': no [[port]] is named 'q'");
+  std::string deaf = ports;
+  deaf.replace(deaf.find("pfc_honour = true"), 17, "pfc_honour = false");
+  EXPECT_EQ(refused(deaf + plan),
+            "test.toml:17:11: key 'lossless.senders': port 'a' must obey the device's PFC (pfc_honour = true), or the "
+            "device's headroom overflows and the lossless cases measure the tester");
+  std::string untemplated = ports;
+  untemplated.replace(untemplated.find("rx_port = \"r\""), 13, "rx_port = \"a\"");
+  EXPECT_EQ(refused(untemplated + plan),
+            "test.toml:17:11: key 'lossless.senders': add a [[stream]] from 'a' to 'r': its headers (addresses, VLAN) "
+            "are the cases' frames");
+}
+
+// A benchmark's RoCEv2 frame sizes are held to the stream's own rules, at the procedure's key.
+TEST(BenchSections, RoceFrameSizes) {
+  const std::string stream = std::string(kMinimal) + "\n[[stream]]\nname = \"r\"\ntx_port = \"p0\"\n";
+  const auto sizes_refusal = [&](const std::string& sizes) {
+    return bench_refusal(stream + "rx_port = \"p0\"\nroce = {}\n[rfc2544]\nframe_sizes = " + sizes + "\n");
+  };
+  EXPECT_EQ(sizes_refusal("[128]"),
+            "test.toml:12:15: key 'rfc2544.frame_sizes': stream 'r': a 128-byte RoCEv2 frame has a 66-byte payload; "
+            "InfiniBand payloads are whole 4-byte words: 126 or 130 bytes fit");
+  EXPECT_EQ(sizes_refusal("[\"imix\"]"),
+            "test.toml:12:15: key 'rfc2544.frame_sizes': stream 'r' is RoCEv2, which sends one message size per trial, "
+            "not a mix ('imix')");
+  EXPECT_EQ(sizes_refusal("[126, 1086]"), "(accepted)");
+}
+
+// The data plane ignores the sections (a typo in one is the suite's to refuse, not its).
+TEST(BenchSections, TheDataPlaneIgnoresThemTheSuitesReadThem) {
+  const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n"
+                                                   "[rfc2544]\ntrial_duraton = \"1s\"\n";
+  EXPECT_NO_THROW(profile::load_profile_text(text, "test.toml"));
+  EXPECT_EQ(bench_refusal(text), "test.toml:10:17: key 'rfc2544.trial_duraton': unknown key (see config/README.md "
+                                 "for the schema)");
+  EXPECT_EQ(bench_refusal(std::string(kMinimal) + "rfc2544 = 5\n"),
+            "test.toml:5:11: key 'port[0].rfc2544': unknown key (see config/README.md for the schema)");
+}
+
+TEST(BenchSections, ShippedExamplesRead) {
+  size_t with_sections = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(LR_SOURCE_ROOT) + "/config/examples")) {
+    if (entry.path().extension() != ".toml") continue;
+    const std::string path = entry.path().string();
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    BenchProfile read;
+    EXPECT_NO_THROW(read = read_bench_sections(profile::load_profile_file(path), text.str())) << path;
+    with_sections += read.rfc2544 || read.ndr || read.lossless ? 1 : 0;
+  }
+  EXPECT_GE(with_sections, 2u);  // benchmark_switch.toml, lossless_plan.toml
+}
+
+}  // namespace
+}  // namespace lr::bench
