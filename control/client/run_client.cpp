@@ -44,6 +44,25 @@ std::vector<api::PortTraffic> RunClient::port_traffic() {
   return out;
 }
 
+std::vector<api::PortReport> RunClient::port_stats() {
+  std::vector<api::PortReport> out;
+  for (const json& p : client_.call("stats.ports")) out.push_back(api::port_report_from_json(p));
+  return out;
+}
+
+std::vector<api::NicCounter> RunClient::port_counters(const std::string& port) {
+  std::vector<api::NicCounter> out;
+  const json view = client_.call("port.counters", {{"port", port}});
+  for (const json& c : view.value("counters", json::array())) out.push_back(api::nic_counter_from_json(c));
+  return out;
+}
+
+std::vector<api::SwitchReport> RunClient::switch_stats() {
+  std::vector<api::SwitchReport> out;
+  for (const json& s : client_.call("stats.switches")) out.push_back(api::switch_report_from_json(s));
+  return out;
+}
+
 std::vector<api::StreamReport> RunClient::stream_stats() {
   std::vector<api::StreamReport> out;
   for (const json& s : client_.call("stats.streams")) out.push_back(api::stream_report_from_json(s));

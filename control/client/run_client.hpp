@@ -45,6 +45,13 @@ class RunClient {
   std::map<std::string, uint64_t> port_speeds();
   /// What linerate sent and received per port so far (stats.ports).
   std::vector<api::PortTraffic> port_traffic();
+  /// Each port's report so far: its counters since the run started, the MAC Control
+  /// frames it heard (stats.ports).
+  std::vector<api::PortReport> port_stats();
+  /// A port's merged counters, every source, this run and total (port.counters).
+  std::vector<api::NicCounter> port_counters(const std::string& port);
+  /// The software switches' counters so far (stats.switches).
+  std::vector<api::SwitchReport> switch_stats();
   /// Per-stream results so far (stats.streams).
   std::vector<api::StreamReport> stream_stats();
   api::LatencyHistogram histogram(const std::string& stream);

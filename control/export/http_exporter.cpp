@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/run_client.hpp"
 #include "control/export/prometheus.hpp"
 
 namespace lr::ctl {
@@ -24,24 +25,23 @@ using tcp = asio::ip::tcp;
 std::string scrape(const std::string& socket) {
   try {
     DataplaneClient client(socket);
-    const nlohmann::json ports = client.call("stats.ports");
-    const nlohmann::json streams = client.call("stats.streams");
-    nlohmann::json counters = nlohmann::json::object();
-    for (const nlohmann::json& p : ports) {
-      const std::string name = p.value("name", "");
+    RunClient run(client);
+    Scrape scrape;
+    scrape.ports = run.port_stats();
+    scrape.streams = run.stream_stats();
+    for (const api::PortReport& p : scrape.ports) {
       try {
-        counters[name] = client.call("port.counters", {{"port", name}});
+        scrape.counters[p.name] = run.port_counters(p.name);
       } catch (const RpcCallError&) {
         // A port whose counters cannot be read still has its other metrics.
       }
     }
-    nlohmann::json switches = nlohmann::json::array();
     try {
-      switches = client.call("stats.switches");
+      scrape.switches = run.switch_stats();
     } catch (const RpcCallError&) {
       // A data plane without the method has no switch to show.
     }
-    return prometheus_text(ports, streams, counters) + prometheus_switch_text(switches);
+    return prometheus_text(scrape);
   } catch (const std::exception&) {
     return prometheus_down_text();
   }

@@ -1,4 +1,5 @@
-// The Prometheus page from the control socket's JSON: names, types, labels, units.
+// The Prometheus page from what a scrape reads (the control socket's JSON, through the
+// contract's codecs): names, types, labels, units.
 
 #include "control/export/prometheus.hpp"
 
@@ -13,6 +14,7 @@ const json kPorts = json::parse(R"([{"name":"p0","link_up":true,"link_speed_bps"
   "opackets":12,"ibytes":640,"obytes":768,"imissed":1,"ierrors":0,"oerrors":0,"rx_no_signature":2}])");
 const json kStreams = json::parse(R"([{"name":"s\"1","tx_port":"p0","rx_port":"p0","tx_packets":12,"rx_packets":10,
   "lost":2,"duplicate":0,"out_of_order":1,"late":0,"tx_pps_achieved":1000.5,"ecn_ce":3,
+  "ecn_received":{"not_ect":0,"ect1":0,"ect0":7,"ce":3},
   "latency_ns":{"samples":10,"mean":1500,"p50":1000,"p90":2000,"p99":3000,"p999":3000,"p9999":3000,"jitter":250}},
   {"name":"txonly","tx_port":"p0","rx_port":null,"tx_packets":5,"tx_pps_achieved":10}])");
 const json kXstats = json::parse(R"({"p0":{"counters":[
@@ -29,7 +31,7 @@ bool has_line(const std::string& text, const std::string& line) {
 }
 
 TEST(Prometheus, PortCountersInBaseUnits) {
-  const std::string text = prometheus_text(kPorts, kStreams, kXstats);
+  const std::string text = prometheus_text(scrape_from_json(kPorts, kStreams, kXstats));
   EXPECT_TRUE(has_line(text, "lr_up 1"));
   EXPECT_TRUE(has_line(text, "# TYPE lr_port_rx_packets_total counter"));
   EXPECT_TRUE(has_line(text, "lr_port_rx_packets_total{port=\"p0\"} 10"));
@@ -39,7 +41,7 @@ TEST(Prometheus, PortCountersInBaseUnits) {
 }
 
 TEST(Prometheus, StreamsWithEscapedLabelsAndLatencySummaryInSeconds) {
-  const std::string text = prometheus_text(kPorts, kStreams, kXstats);
+  const std::string text = prometheus_text(scrape_from_json(kPorts, kStreams, kXstats));
   EXPECT_TRUE(has_line(text, "lr_stream_tx_packets_total{stream=\"s\\\"1\",port=\"p0\"} 12"));
   EXPECT_TRUE(has_line(text, "lr_stream_lost_packets{stream=\"s\\\"1\"} 2"));
   EXPECT_TRUE(has_line(text, "# TYPE lr_stream_latency_seconds summary"));
@@ -53,7 +55,7 @@ TEST(Prometheus, StreamsWithEscapedLabelsAndLatencySummaryInSeconds) {
 }
 
 TEST(Prometheus, MergedCountersWithQueuePriorityLaneAndSourceLabels) {
-  const std::string text = prometheus_text(kPorts, kStreams, kXstats);
+  const std::string text = prometheus_text(scrape_from_json(kPorts, kStreams, kXstats));
   EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"0\",source=\"xstats\"} 7"));
   EXPECT_TRUE(has_line(text, "lr_port_queue_rx_packets_total{port=\"p0\",queue=\"1\",source=\"xstats\"} 3"));
   EXPECT_TRUE(has_line(text, "lr_nic_rx_packets_total{port=\"p0\",source=\"xstats\",name=\"rx_good_packets\"} 10"));
@@ -72,7 +74,7 @@ TEST(Prometheus, MacControlFramesReceivedPerPriorityWithThePauseAskedInSeconds) 
   const json ports = json::parse(R"([{"name":"p1","mac_control":{"pfc_frames":3,"pause_frames":1,"other_frames":0,
     "pfc":[{"priority":3,"xoff":2,"xon":1,"quanta":131070,"pause_ns":1677696}],
     "pause":{"xoff":1,"xon":0,"quanta":100,"pause_ns":1280}}},{"name":"p2"}])");
-  const std::string text = prometheus_text(ports, json::array(), json::object());
+  const std::string text = prometheus_text(scrape_from_json(ports, json::array(), json::object()));
   EXPECT_TRUE(has_line(text, "lr_port_rx_mac_control_frames_total{port=\"p1\",opcode=\"pfc\"} 3"));
   EXPECT_TRUE(has_line(text, "lr_port_rx_mac_control_frames_total{port=\"p1\",opcode=\"other\"} 0"));
   EXPECT_TRUE(has_line(text, "lr_port_rx_pfc_xoff_frames_total{port=\"p1\",priority=\"3\"} 2"));
@@ -86,7 +88,7 @@ TEST(Prometheus, MacControlFramesReceivedPerPriorityWithThePauseAskedInSeconds) 
 TEST(Prometheus, MacControlFramesSentThroughTheKernelNetdev) {
   const json ports = json::parse(R"([{"name":"a","mac_control_netdev":{"netdev":"ens2f0","frames_sent":398,
     "send_failures":2,"last_error":"No buffer space available"}},{"name":"b"}])");
-  const std::string text = prometheus_text(ports, json::array(), json::object());
+  const std::string text = prometheus_text(scrape_from_json(ports, json::array(), json::object()));
   EXPECT_TRUE(has_line(text, "lr_port_tx_mac_control_netdev_frames_total{port=\"a\",netdev=\"ens2f0\"} 398"));
   EXPECT_TRUE(has_line(text, "lr_port_tx_mac_control_netdev_failures_total{port=\"a\",netdev=\"ens2f0\"} 2"));
   EXPECT_EQ(text.find("netdev_frames_total{port=\"b\""), std::string::npos) << "sent through its PMD: none";
@@ -101,7 +103,7 @@ TEST(Prometheus, SwitchCountersPerPortAndPriority) {
      "pfc_xon_received":0,"ecn_marked":0,"queue_watermark_bytes":0,"paused_ns":0,"storms":0}]},
     {"name":"dut-r","priorities":[{"priority":0,"tx_frames":50,"drop_tail":9,"ecn_marked":5,
      "queue_watermark_bytes":200704,"paused_ns":1500000000}]}]}])");
-  const std::string text = prometheus_switch_text(switches);
+  const std::string text = prometheus_text(scrape_from_json(json::array(), json::array(), json::object(), switches));
   EXPECT_TRUE(has_line(text, "# TYPE lr_switch_drops_total counter"));
   EXPECT_TRUE(has_line(text, "lr_switch_rx_frames_total{switch=\"dut\",port=\"dut-a\",priority=\"3\"} 100"));
   EXPECT_TRUE(has_line(text, "lr_switch_drops_total{switch=\"dut\",port=\"dut-a\",priority=\"3\",reason=\"headroom\"} 2"));
@@ -112,7 +114,7 @@ TEST(Prometheus, SwitchCountersPerPortAndPriority) {
   EXPECT_TRUE(has_line(text, "lr_switch_queue_watermark_bytes{switch=\"dut\",port=\"dut-r\",priority=\"0\"} 200704"));
   EXPECT_TRUE(has_line(text, "lr_switch_paused_seconds_total{switch=\"dut\",port=\"dut-r\",priority=\"0\"} 1.5"));
   EXPECT_TRUE(has_line(text, "lr_switch_lcore_stalls_total{switch=\"dut\"} 4"));
-  EXPECT_EQ(prometheus_switch_text(json::array()).find("lr_switch_rx_frames_total{"), std::string::npos);
+  EXPECT_EQ(prometheus_text(scrape_from_json(json::array(), json::array(), json::object(), json::array())).find("lr_switch_rx_frames_total{"), std::string::npos);
 }
 
 }  // namespace
