@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "control/cli/module_command.hpp"
+#include "dataplane/api/port_control_report.hpp"
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/views/run_views.hpp"
 
 namespace lr::ctl {
@@ -14,65 +16,62 @@ using nlohmann::json;
 
 namespace {
 
-std::string joined(const json& list, const char* none = "none") {
-  std::vector<std::string> items;
-  for (const json& item : list) items.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+template <class T>
+std::string joined(const std::vector<T>& items, const char* none = "none") {
   return items.empty() ? std::string(none) : fmt::format("{}", fmt::join(items, ", "));
 }
 
-std::string served_by(const json& r) {
-  const std::string netdev = r.value("netdev", "");
-  return fmt::format("port {} ({}{})", r.value("port", ""), r.value("backend", ""),
-                     netdev.empty() ? "" : "; kernel netdev " + netdev);
+std::string served_by(const api::ServedBy& s) {
+  return fmt::format("port {} ({}{})", s.port, s.backend, s.netdev.empty() ? "" : "; kernel netdev " + s.netdev);
 }
 
-std::string link_text(const json& r) {
-  std::string out = fmt::format("{}: link {}, {} Mb/s, {} duplex, autoneg {}\n", served_by(r),
-                                r.value("up", false) ? "up" : "down", r.value("speed_mbps", 0),
-                                r.value("full_duplex", true) ? "full" : "half", r.value("autoneg", false) ? "on" : "off");
+std::string link_text(const json& answer) {
+  const api::LinkReport r = api::link_report_from_json(answer);
+  std::string out = fmt::format("{}: link {}, {} Mb/s, {} duplex, autoneg {}\n", served_by(r.served),
+                                r.up ? "up" : "down", r.speed_mbps, r.full_duplex ? "full" : "half",
+                                r.autoneg ? "on" : "off");
   // Always both: a refused speed or mode points here.
-  out += "  supported:  " + joined(r.value("supported", json::array()), "none reported") + "\n";
-  out += "  advertised: " + joined(r.value("advertised", json::array()),
-                                   r.value("backend", "") == "kernel" ? "none reported" : "not reported by ethdev") + "\n";
+  out += "  supported:  " + joined(r.supported, "none reported") + "\n";
+  out += "  advertised: " +
+         joined(r.advertised, r.served.backend == "kernel" ? "none reported" : "not reported by ethdev") + "\n";
   return out;
 }
 
-std::string history_text(const json& r) {
+std::string history_text(const json& answer) {
   std::string out = fmt::format("{:<26} {:<5} {:>11}  {}\n", "at", "link", "speed_mbps", "cause");
-  for (const json& e : r.value("events", json::array()))
-    out += fmt::format("{:<26} {:<5} {:>11}  {}\n", e.value("at", ""), e.value("up", false) ? "up" : "down",
-                       e.value("speed_mbps", 0), e.value("cause", ""));
+  for (const json& e : answer.at("events")) {
+    const api::LinkEventReport event = api::link_event_from_json(e);
+    out += fmt::format("{:<26} {:<5} {:>11}  {}\n", event.at, event.up ? "up" : "down", event.speed_mbps, event.cause);
+  }
   return out;
 }
 
-std::string fec_text(const json& r) {
-  const json active = r.value("active", json());
-  std::string out = fmt::format("{}: FEC configured {}, active {}\n", served_by(r), joined(r["configured"]),
-                                active.is_string() ? active.get<std::string>() : "none (link down or not reported)");
-  for (const json& c : r.value("capability", json::array()))
+std::string fec_text(const json& answer) {
+  const api::FecReport r = api::fec_report_from_json(answer);
+  std::string out = fmt::format("{}: FEC configured {}, active {}\n", served_by(r.served), joined(r.configured),
+                                r.active.value_or("none (link down or not reported)"));
+  for (const api::FecCapabilityReport& c : r.capability)
     out += fmt::format("  capability at {}: {}\n",
-                       c.value("speed_mbps", 0) == 0 ? "any speed" : fmt::format("{} Mb/s", c.value("speed_mbps", 0)),
-                       joined(c["modes"]));
+                       c.speed_mbps == 0 ? "any speed" : fmt::format("{} Mb/s", c.speed_mbps), joined(c.modes));
   return out;
 }
 
-std::string pause_text(const json& r) {
-  return fmt::format("{}: 802.3x pause {} (rx {}, tx {}), autoneg {}\n", served_by(r), r.value("mode", ""),
-                     r.value("rx", false) ? "on" : "off", r.value("tx", false) ? "on" : "off",
-                     r.value("autoneg", false) ? "on" : "off");
+std::string pause_text(const json& answer) {
+  const api::PauseReport r = api::pause_report_from_json(answer);
+  return fmt::format("{}: 802.3x pause {} (rx {}, tx {}), autoneg {}\n", served_by(r.served), r.mode,
+                     r.rx ? "on" : "off", r.tx ? "on" : "off", r.autoneg ? "on" : "off");
 }
 
-std::string pfc_text(const json& r) {
-  std::string out = fmt::format("{}: PFC on priorities {}", served_by(r), joined(r["priorities"], "none (off)"));
-  if (r.value("capable_tcs", 0) != 0) out += fmt::format(" ({} traffic classes may have PFC)", r.value("capable_tcs", 0));
-  if (r.contains("read_back") && !r.value("read_back", false)) out += " [set through ethdev, which cannot read it back]";
+std::string pfc_text(const json& answer) {
+  const api::PfcReport r = api::pfc_report_from_json(answer);
+  std::string out = fmt::format("{}: PFC on priorities {}", served_by(r.served), joined(r.priorities, "none (off)"));
+  if (r.capable_tcs != 0) out += fmt::format(" ({} traffic classes may have PFC)", r.capable_tcs);
+  if (r.read_back == false) out += " [set through ethdev, which cannot read it back]";
   out += "\n";
-  const json requests = r.value("requests", json::array());
-  const json indications = r.value("indications", json::array());
-  if (!requests.empty()) {
+  if (!r.requests.empty()) {
     out += fmt::format("  {:>8} {:>16} {:>16}\n", "priority", "pfc_sent", "pfc_received");
-    for (size_t p = 0; p < requests.size() && p < indications.size(); ++p)
-      out += fmt::format("  {:>8} {:>16} {:>16}\n", p, requests[p].get<uint64_t>(), indications[p].get<uint64_t>());
+    for (size_t p = 0; p < r.requests.size() && p < r.indications.size(); ++p)
+      out += fmt::format("  {:>8} {:>16} {:>16}\n", p, r.requests[p], r.indications[p]);
   }
   return out;
 }

@@ -50,13 +50,6 @@ std::vector<api::PortReport> RunClient::port_stats() {
   return out;
 }
 
-std::vector<api::NicCounter> RunClient::port_counters(const std::string& port) {
-  std::vector<api::NicCounter> out;
-  const json view = client_.call("port.counters", {{"port", port}});
-  for (const json& c : view.value("counters", json::array())) out.push_back(api::nic_counter_from_json(c));
-  return out;
-}
-
 std::vector<api::SwitchReport> RunClient::switch_stats() {
   std::vector<api::SwitchReport> out;
   for (const json& s : client_.call("stats.switches")) out.push_back(api::switch_report_from_json(s));

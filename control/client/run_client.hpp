@@ -48,8 +48,6 @@ class RunClient {
   /// Each port's report so far: its counters since the run started, the MAC Control
   /// frames it heard (stats.ports).
   std::vector<api::PortReport> port_stats();
-  /// A port's merged counters, every source, this run and total (port.counters).
-  std::vector<api::NicCounter> port_counters(const std::string& port);
   /// The software switches' counters so far (stats.switches).
   std::vector<api::SwitchReport> switch_stats();
   /// Per-stream results so far (stats.streams).

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/export/prometheus.hpp"
 
@@ -31,7 +32,7 @@ std::string scrape(const std::string& socket) {
     scrape.streams = run.stream_stats();
     for (const api::PortReport& p : scrape.ports) {
       try {
-        scrape.counters[p.name] = run.port_counters(p.name);
+        scrape.counters[p.name] = PortClient(client).counters(p.name);
       } catch (const RpcCallError&) {
         // A port whose counters cannot be read still has its other metrics.
       }

@@ -20,6 +20,7 @@
 #include "control/cli/profile_file.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/cli/exit_codes.hpp"
+#include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/optics/ber_claim.hpp"
 #include "control/optics/qualify_report.hpp"
@@ -51,12 +52,12 @@ std::optional<std::chrono::system_clock::time_point> parse_utc(const std::string
 }
 
 // The lane count of the link's mode at its speed, when the modes agree on one.
-unsigned link_lanes(const json& link) {
+unsigned link_lanes(const api::LinkReport& link) {
   std::set<unsigned> lanes;
-  const std::string speed = std::to_string(link.value("speed_mbps", 0u)) + "base";
-  for (const char* list : {"advertised", "supported"}) {
-    for (const json& mode : link.value(list, json::array()))
-      if (mode.is_string() && mode.get<std::string>().starts_with(speed)) lanes.insert(lanes_of_link_mode(mode.get<std::string>()));
+  const std::string speed = std::to_string(link.speed_mbps) + "base";
+  for (const std::vector<std::string>* modes : {&link.advertised, &link.supported}) {
+    for (const std::string& mode : *modes)
+      if (mode.starts_with(speed)) lanes.insert(lanes_of_link_mode(mode));
     if (!lanes.empty()) break;
   }
   return lanes.size() == 1 ? *lanes.begin() : 0;
@@ -65,7 +66,7 @@ unsigned link_lanes(const json& link) {
 class QualifyRun {
  public:
   QualifyRun(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, std::vector<std::string> ports)
-      : client_(client), cfg_(cfg) {
+      : client_(client), ports_(client), cfg_(cfg) {
     for (std::string& p : ports) {
       evidence_.emplace_back();
       evidence_.back().port = std::move(p);
@@ -79,20 +80,20 @@ class QualifyRun {
     for (PortEvidence& e : evidence_) {
       if (cfg_.set_fec) {
         try {
-          fec_set[e.port] = client_.call("port.fec.set", {{"port", e.port}, {"mode", cfg_.fec}}).value("active", json());
+          const std::optional<std::string> active = ports_.set_fec(e.port, cfg_.fec).active;
+          fec_set[e.port] = active ? json(*active) : json(nullptr);
         } catch (const ctl::RpcCallError& error) {
           fec_set[e.port] = std::string("refused: ") + error.what();
         }
       }
       read_module(e);
-      const json link = client_.call("port.link", {{"port", e.port}});
-      e.link_up = link.value("up", false);
-      e.speed_bps = uint64_t{link.value("speed_mbps", 0u)} * 1'000'000;
+      const api::LinkReport link = ports_.link(e.port);
+      e.link_up = link.up;
+      e.speed_bps = uint64_t{link.speed_mbps} * 1'000'000;
       e.lanes = link_lanes(link);
       try {
-        const json fec = client_.call("port.fec", {{"port", e.port}});
-        const json active = fec.value("active", json());
-        if (active.is_string()) e.fec_active = active.get<std::string>();
+        const api::FecReport fec = ports_.fec(e.port);
+        if (fec.active) e.fec_active = *fec.active;
         else e.fec_error = "the port reports no active FEC mode";
       } catch (const ctl::RpcCallError& error) {
         e.fec_error = error.what();
@@ -105,10 +106,10 @@ class QualifyRun {
     for (PortEvidence& e : evidence_) {
       QualifySample s;
       s.t_s = t_s;
-      s.counters = canonical_counters(client_.call("port.counters", {{"port", e.port}}));
-      const json link = client_.call("port.link", {{"port", e.port}});
-      s.link_up = link.value("up", false);
-      s.speed_mbps = link.value("speed_mbps", 0u);
+      s.counters = canonical_counters(ports_.counters(e.port));
+      const api::LinkReport link = ports_.link(e.port);
+      s.link_up = link.up;
+      s.speed_mbps = link.speed_mbps;
       if (e.module) {
         try {
           s.monitors = module_monitors(decode(e));
@@ -139,11 +140,10 @@ class QualifyRun {
         e.target_pps += s.target_pps;
         e.achieved_pps += s.tx_pps_achieved;
       }
-      const json history = client_.call("port.link.history", {{"port", e.port}});
-      for (const json& event : history.value("events", json::array())) {
-        const auto at = parse_utc(event.value("at", ""));
-        if (event.value("up", true) || !at || *at < traffic_start) continue;
-        e.link_drops.push_back({std::chrono::duration<double>(*at - traffic_start).count(), event.value("at", ""), "link poll"});
+      for (const api::LinkEventReport& event : ports_.link_history(e.port)) {
+        const auto at = parse_utc(event.at);
+        if (event.up || !at || *at < traffic_start) continue;
+        e.link_drops.push_back({std::chrono::duration<double>(*at - traffic_start).count(), event.at, "link poll"});
       }
     }
   }
@@ -164,6 +164,7 @@ class QualifyRun {
   }
 
   ctl::DataplaneClient& client_;
+  ctl::PortClient ports_;
   const optics::QualifyCfg& cfg_;
   std::vector<PortEvidence> evidence_;
 };

@@ -22,12 +22,10 @@ std::map<std::string, uint64_t> canonical_counters(const std::vector<dp::NamedCo
   return out;
 }
 
-std::map<std::string, uint64_t> canonical_counters(const nlohmann::json& port_counters) {
+std::map<std::string, uint64_t> canonical_counters(const std::vector<api::NicCounter>& port_counters) {
   std::map<std::string, uint64_t> out;
-  for (const nlohmann::json& c : port_counters.value("counters", nlohmann::json::array())) {
-    const nlohmann::json canonical = c.value("canonical", nlohmann::json());
-    if (canonical.is_string()) keep_larger(out, canonical.get<std::string>(), c.value("total", uint64_t{0}));
-  }
+  for (const api::NicCounter& c : port_counters)
+    if (c.canonical) keep_larger(out, *c.canonical, c.total);
   return out;
 }
 

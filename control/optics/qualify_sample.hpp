@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/run_report.hpp"
 #include "dataplane/host/module/decoded_module.hpp"
 #include "dataplane/host/port_settings.hpp"
 
@@ -28,8 +29,8 @@ struct QualifySample {
 /// sources count the same thing (ethdev and `ethtool -S`), the larger.
 std::map<std::string, uint64_t> canonical_counters(const std::vector<dp::NamedCounter>& counters);
 
-/// The same from a `port.counters` answer (each counter's `canonical` and `total`).
-std::map<std::string, uint64_t> canonical_counters(const nlohmann::json& port_counters);
+/// The same from a `port.counters` answer (each counter's canonical name and total).
+std::map<std::string, uint64_t> canonical_counters(const std::vector<api::NicCounter>& port_counters);
 
 /// The monitors of any module layout.
 const std::vector<module::Monitor>& module_monitors(const module::DecodedModule& decoded);

@@ -380,11 +380,7 @@ PortReport port_report_from_json(const json& j) {
   PortReport p;
   port_fields(p, reader(j));
   for (const json& c : j.value("nic_counters", json::array())) p.nic_counters.push_back(nic_counter_from_json(c));
-  for (const json& e : j.value("link_events", json::array())) {
-    LinkEventReport event;
-    link_event_fields(event, reader(e));
-    p.link_events.push_back(std::move(event));
-  }
+  for (const json& e : j.value("link_events", json::array())) p.link_events.push_back(link_event_from_json(e));
   for (const json& c : j.value("settings_changed", json::array())) p.settings_changed.push_back(setting_change_from_json(c));
   if (const auto it = j.find("mac_control"); it != j.end()) p.mac_control = mac_control_from_json(*it);
   if (const auto it = j.find("mac_control_netdev"); it != j.end()) p.mac_control_netdev = mac_control_netdev_from_json(*it);
@@ -405,6 +401,12 @@ PortListing port_listing_from_json(const json& j) {
   port_identity_fields(listing.port, reader(j));
   if (const auto it = j.find("owner"); it != j.end() && it->is_number_unsigned()) listing.owner = it->get<uint64_t>();
   return listing;
+}
+
+LinkEventReport link_event_from_json(const json& e) {
+  LinkEventReport event;
+  link_event_fields(event, reader(e));
+  return event;
 }
 
 NicCounter nic_counter_from_json(const json& c) {

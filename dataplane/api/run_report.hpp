@@ -199,6 +199,7 @@ StreamReport stream_report_from_json(const nlohmann::json& stream);
 PortReport port_report_from_json(const nlohmann::json& port);
 PortTraffic port_traffic_from_json(const nlohmann::json& port);
 NicCounter nic_counter_from_json(const nlohmann::json& counter);
+LinkEventReport link_event_from_json(const nlohmann::json& event);
 PortListing port_listing_from_json(const nlohmann::json& listing);
 
 /// Frames lost: sent minus received once (duplicates do not make up for losses);

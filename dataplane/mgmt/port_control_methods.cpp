@@ -8,6 +8,7 @@
 #include "dataplane/mgmt/flow_methods.hpp"
 #include "dataplane/mgmt/port_control_lookups.hpp"
 #include "dataplane/mgmt/port_link_methods.hpp"
+#include "dataplane/api/port_control_report.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/profile/quantity.hpp"
 
@@ -26,37 +27,33 @@ std::vector<std::string> mode_list(uint32_t modes) {
   return out;
 }
 
-json priorities(uint8_t mask) {
-  json out = json::array();
+std::vector<int> priorities(uint8_t mask) {
+  std::vector<int> out;
   for (int p = 0; p < 8; ++p)
     if (mask >> p & 1) out.push_back(p);
   return out;
 }
 
 json fec_json(PortControl& port, const Served<FecStatus>& s) {
-  json capability = json::array();
-  for (const FecCapability& c : s.value.capability)
-    capability.push_back(json{{"speed_mbps", c.speed_mbps}, {"modes", mode_list(c.modes)}});
-  return json{{"port", port.name()},
-              {"backend", backend_name(s.backend)},
-              {"configured", mode_list(s.value.configured)},
-              {"active", s.value.active != 0 ? json(fec_names(s.value.active)) : json(nullptr)},
-              {"capability", capability}};
+  api::FecReport r{{port.name(), backend_name(s.backend), ""}, mode_list(s.value.configured), std::nullopt, {}};
+  if (s.value.active != 0) r.active = fec_names(s.value.active);
+  for (const FecCapability& c : s.value.capability) r.capability.push_back({c.speed_mbps, mode_list(c.modes)});
+  return to_json(r);
 }
 
 json pause_json(PortControl& port, const Served<PauseStatus>& s) {
   const char* mode = s.value.rx && s.value.tx ? "both" : s.value.rx ? "rx" : s.value.tx ? "tx" : "off";
-  return json{{"port", port.name()}, {"backend", backend_name(s.backend)}, {"mode", mode},
-              {"rx", s.value.rx},    {"tx", s.value.tx},                  {"autoneg", s.value.autoneg}};
+  return to_json(api::PauseReport{{port.name(), backend_name(s.backend), ""}, mode, s.value.rx, s.value.tx,
+                                  s.value.autoneg});
 }
 
-json pfc_json(PortControl& port, const Served<PfcStatus>& s) {
-  return json{{"port", port.name()},
-              {"backend", backend_name(s.backend)},
-              {"priorities", priorities(s.value.enabled)},
-              {"capable_tcs", s.value.capable},
-              {"requests", s.value.requests},
-              {"indications", s.value.indications}};
+json pfc_json(PortControl& port, const Served<PfcStatus>& s, std::optional<bool> read_back = std::nullopt) {
+  return to_json(api::PfcReport{{port.name(), backend_name(s.backend), ""},
+                                priorities(s.value.enabled),
+                                s.value.capable,
+                                s.value.requests,
+                                s.value.indications,
+                                read_back});
 }
 
 uint8_t priority_mask(const api::Params& p) {
@@ -113,10 +110,9 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         true, [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
           bool read_back = false;
-          json out = pfc_json(port, value_or_throw(port.set_pfc(priority_mask(p), read_back,
-                                                                p.optional_bool("keep").value_or(false))));
-          out["read_back"] = read_back;
-          return out;
+          const Served<PfcStatus> set =
+              value_or_throw(port.set_pfc(priority_mask(p), read_back, p.optional_bool("keep").value_or(false)));
+          return pfc_json(port, set, read_back);
         });
 
   const auto settings_json = [](PortControl& port, const std::vector<api::SettingChange>& changes) {

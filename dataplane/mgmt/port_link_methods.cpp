@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "dataplane/api/port_control_report.hpp"
 #include "dataplane/mgmt/link_waiter.hpp"
 #include "dataplane/mgmt/port_control_lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
@@ -16,10 +17,9 @@ using nlohmann::json;
 namespace {
 
 json link_json(PortControl& port, const Served<LinkStatus>& s) {
-  return json{{"port", port.name()},       {"backend", backend_name(s.backend)}, {"netdev", port.netdev_name()},
-              {"up", s.value.up},          {"speed_mbps", s.value.speed_mbps},   {"full_duplex", s.value.full_duplex},
-              {"autoneg", s.value.autoneg}, {"supported", s.value.supported},     {"advertised", s.value.advertised},
-              {"partner", s.value.partner}};
+  const LinkStatus& l = s.value;
+  return to_json(api::LinkReport{{port.name(), backend_name(s.backend), port.netdev_name()}, l.up, l.speed_mbps,
+                                 l.full_duplex, l.autoneg, l.supported, l.advertised, l.partner});
 }
 
 }  // namespace

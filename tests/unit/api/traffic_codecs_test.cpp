@@ -1,10 +1,12 @@
 // The contract's smaller results, each read back as it was written: traffic.status,
-// stats.histogram, stats.lcores and port.list (with and without an owner).
+// stats.histogram, stats.lcores, port.list (with and without an owner) and the port
+// controls' answers.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "dataplane/api/lcore_report.hpp"
+#include "dataplane/api/port_control_report.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/api/traffic.hpp"
 
@@ -66,6 +68,34 @@ TEST(TrafficCodecs, PortListingHasTheIdentityAndTheOwnerOnly) {
   listing.owner.reset();
   EXPECT_TRUE(to_json(listing)["owner"].is_null());
   EXPECT_FALSE(port_listing_from_json(to_json(listing)).owner);
+}
+
+TEST(TrafficCodecs, PortControlAnswersReadBack) {
+  const LinkReport link{{"p0", "kernel", "ens1f0"}, true, 50000, true, true, {"50000baseCR/Full"}, {"50000baseCR/Full"}, {}};
+  const json link_json = to_json(link);
+  EXPECT_EQ(link_json["netdev"], "ens1f0");
+  const LinkReport link_back = link_report_from_json(link_json);
+  EXPECT_EQ((std::tuple{link_back.served.port, link_back.served.backend, link_back.served.netdev, link_back.up,
+                        link_back.speed_mbps, link_back.advertised}),
+            (std::tuple{std::string("p0"), std::string("kernel"), std::string("ens1f0"), true, 50000u,
+                        std::vector<std::string>{"50000baseCR/Full"}}));
+  const FecReport fec{{"p0", "ethdev", ""}, {"rs", "auto"}, std::nullopt, {{0, {"off", "rs"}}, {50000, {"rs"}}}};
+  const json fec_json = to_json(fec);
+  EXPECT_TRUE(fec_json["active"].is_null());  // link down: none
+  EXPECT_FALSE(fec_json.contains("netdev"));
+  const FecReport fec_back = fec_report_from_json(fec_json);
+  EXPECT_FALSE(fec_back.active);
+  ASSERT_EQ(fec_back.capability.size(), 2u);
+  EXPECT_EQ((std::tuple{fec_back.capability[1].speed_mbps, fec_back.capability[1].modes}),
+            (std::tuple{50000u, std::vector<std::string>{"rs"}}));
+  const PfcReport pfc{{"p0", "ethdev", ""}, {3, 4}, 8, {1, 2}, {3, 4}, false};
+  const PfcReport pfc_back = pfc_report_from_json(to_json(pfc));
+  EXPECT_EQ((std::tuple{pfc_back.priorities, pfc_back.capable_tcs, pfc_back.requests, pfc_back.read_back}),
+            (std::tuple{std::vector<int>{3, 4}, 8u, std::vector<uint64_t>{1, 2}, std::optional<bool>(false)}));
+  EXPECT_FALSE(to_json(PfcReport{}).contains("read_back"));  // only a set says it
+  const PauseReport pause_back = pause_report_from_json(to_json(PauseReport{{"p0", "kernel", ""}, "rx", true, false, true}));
+  EXPECT_EQ((std::tuple{pause_back.mode, pause_back.rx, pause_back.tx, pause_back.autoneg}),
+            (std::tuple{std::string("rx"), true, false, true}));
 }
 
 }  // namespace

@@ -1,0 +1,33 @@
+#include "control/client/port_client.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+api::LinkReport PortClient::link(const std::string& port) {
+  return api::link_report_from_json(client_.call("port.link", {{"port", port}}));
+}
+
+std::vector<api::LinkEventReport> PortClient::link_history(const std::string& port) {
+  std::vector<api::LinkEventReport> out;
+  const json history = client_.call("port.link.history", {{"port", port}});
+  for (const json& e : history.value("events", json::array())) out.push_back(api::link_event_from_json(e));
+  return out;
+}
+
+api::FecReport PortClient::fec(const std::string& port) {
+  return api::fec_report_from_json(client_.call("port.fec", {{"port", port}}));
+}
+
+api::FecReport PortClient::set_fec(const std::string& port, const std::string& mode) {
+  return api::fec_report_from_json(client_.call("port.fec.set", {{"port", port}, {"mode", mode}}));
+}
+
+std::vector<api::NicCounter> PortClient::counters(const std::string& port) {
+  std::vector<api::NicCounter> out;
+  const json view = client_.call("port.counters", {{"port", port}});
+  for (const json& c : view.value("counters", json::array())) out.push_back(api::nic_counter_from_json(c));
+  return out;
+}
+
+}  // namespace lr::ctl
