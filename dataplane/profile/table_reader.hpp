@@ -14,6 +14,7 @@
 #include <toml++/toml.h>
 #include <vector>
 
+#include "dataplane/common/nearest_name.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
 namespace lr::profile {
@@ -135,10 +136,19 @@ class TableReader {
     return node->as_table();
   }
 
+  /// Refuses a key nobody asked for, at the key itself, with the asked-for key it most
+  /// likely meant.
   void finish() const {
     for (auto&& [key, node] : table_) {
-      if (!seen_.contains(std::string(key.str())))
-        fail(&node, std::string(key.str()), "unknown key (see config/README.md for the schema)");
+      const std::string name(key.str());
+      if (seen_.contains(name)) continue;
+      const std::string meant = nearest_name(name, std::vector<std::string>(seen_.begin(), seen_.end()));
+      const api::SourceLoc at{static_cast<uint32_t>(key.source().begin.line),
+                              static_cast<uint32_t>(key.source().begin.column)};
+      throw ConfigError(file_, at.line != 0 ? at : loc_of(node), prefix_ + name,
+                        meant.empty() ? "unknown key (see config/README.md for the schema)"
+                                      : fmt::format("unknown key: did you mean '{}'? (see config/README.md for the "
+                                                    "schema)", meant));
     }
   }
 

@@ -381,7 +381,8 @@ class Serve(lrtest.DataplaneCase):
                          ("j1", 5000, 5000, 0, 5000 * 256))
         bad = dict(j1, frame_sise=64)
         self.assertEqual(client.call("stream.load", streams=[bad])["error"]["message"],
-                         "params: key 'streams[0].frame_sise': unknown key (see config/README.md for the schema)")
+                         "params: key 'streams[0].frame_sise': unknown key: did you mean 'frame_size'? (see "
+                         "config/README.md for the schema)")
         self.assertEqual(client.call("stream.load", streams=[dict(j1, tx_port="p7")])["error"]["message"],
                          "params: key 'stream[0].tx_port': stream 'j1' uses port 'p7', which this data plane does "
                          "not have (it has p0)")
@@ -401,7 +402,7 @@ class Serve(lrtest.DataplaneCase):
                       "does not have (it has p0)", refused.stderr)
         typo = self.cli("load", self.write_profile('[[stream]]\nname = "f1"\ntx_port = "p0"\nrat = "1%"\n', "typo.toml"))
         self.assertEqual(typo.returncode, 2)
-        self.assertIn("typo.toml:4:7: key 'stream[0].rat': unknown key", typo.stderr)
+        self.assertIn("typo.toml:4:1: key 'stream[0].rat': unknown key: did you mean 'rate'?", typo.stderr)
 
     def test_stream_stats_in_dpdk_telemetry(self):
         client = Client(self.sock_path)

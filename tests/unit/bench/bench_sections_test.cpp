@@ -185,10 +185,10 @@ TEST(BenchSections, TheDataPlaneIgnoresThemTheSuitesReadThem) {
   const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n"
                                                    "[rfc2544]\ntrial_duraton = \"1s\"\n";
   EXPECT_NO_THROW(profile::load_profile_text(text, "test.toml"));
-  EXPECT_EQ(bench_refusal(text), "test.toml:10:17: key 'rfc2544.trial_duraton': unknown key (see config/README.md "
-                                 "for the schema)");
+  EXPECT_EQ(bench_refusal(text), "test.toml:10:1: key 'rfc2544.trial_duraton': unknown key: did you mean "
+                                 "'trial_duration'? (see config/README.md for the schema)");
   EXPECT_EQ(bench_refusal(std::string(kMinimal) + "rfc2544 = 5\n"),
-            "test.toml:5:11: key 'port[0].rfc2544': unknown key (see config/README.md for the schema)");
+            "test.toml:5:1: key 'port[0].rfc2544': unknown key (see config/README.md for the schema)");
 }
 
 TEST(BenchSections, ShippedExamplesRead) {

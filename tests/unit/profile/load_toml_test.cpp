@@ -127,7 +127,14 @@ TEST(LoadToml, SyntaxErrorNamesLine) {
 
 TEST(LoadToml, UnknownKeyIsRefused) {
   EXPECT_EQ(error_of("[[port]]\nname = \"p0\"\ndevice = \"net_ring0\"\nrx_queue = 2\n"),
-            "test.toml:4:12: key 'port[0].rx_queue': unknown key (see config/README.md for the schema)");
+            "test.toml:4:1: key 'port[0].rx_queue': unknown key: did you mean 'rx_queues'? (see config/README.md for "
+            "the schema)");
+  // The key's own column (not its value's), and no guess when no key is two edits away.
+  EXPECT_EQ(error_of("[[port]]\nname = \"p0\"\ndevice = \"net_ring0\"\n  colour = 2\n"),
+            "test.toml:4:3: key 'port[0].colour': unknown key (see config/README.md for the schema)");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nframe_sise = 64\n"),
+            "test.toml:8:1: key 'stream[0].frame_sise': unknown key: did you mean 'frame_size'? (see "
+            "config/README.md for the schema)");
 }
 
 TEST(LoadToml, WrongTypeIsRefused) {

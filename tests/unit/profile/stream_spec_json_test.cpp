@@ -207,7 +207,8 @@ TEST(StreamSpecJson, BadValuesAreRefusedAtTheirKey) {
                           "'1.5Mpps', '5Gbps' (L1), '5Gbps-l2' or 'max'");
   bad = base;
   bad["frame_sise"] = 64;
-  EXPECT_EQ(refusal(bad), "params: key 'streams[2].frame_sise': unknown key (see config/README.md for the schema)");
+  EXPECT_EQ(refusal(bad), "params: key 'streams[2].frame_sise': unknown key: did you mean 'frame_size'? (see "
+                          "config/README.md for the schema)");
   bad = base;
   bad["udp"] = {{"src", nullptr}};
   EXPECT_EQ(refusal(bad), "params: key 'streams[2].udp.src': null is not a value (leave the key out for its default)");
