@@ -67,6 +67,17 @@ int print_report(const lr::dp::RunReport& r, const std::string& report_path) {
   return r.mbufs_not_returned != 0 ? kExitLeak : 0;
 }
 
+// What would fail later, said before EAL starts: lcores on CPUs this host does not give
+// us (at the key, not in EAL's usage page), a report file that cannot be written (before
+// traffic, not after a long run). The exit code, or 0.
+int refused_before_eal(const lr::profile::Profile& profile, const std::string& report_path) {
+  if (const std::string problem = lr::dp::lcores_problem(profile.eal.lcores, lr::dp::usable_cpus()); !problem.empty())
+    return fail(kExitBadInput, lr::profile::ConfigError(profile.path, {}, "eal.lcores", problem).what());
+  if (const std::string problem = lr::views::report_path_problem(report_path); !problem.empty())
+    return fail(kExitReport, fmt::format("cannot write the report file '{}': {}", report_path, problem));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,9 +115,7 @@ int main(int argc, char** argv) {
   } catch (const lr::profile::ConfigError& error) {
     return fail(kExitBadInput, error.what());
   }
-  // Fail before traffic, not after a long run.
-  if (const std::string problem = lr::views::report_path_problem(report_path); !problem.empty())
-    return fail(kExitReport, fmt::format("cannot write the report file '{}': {}", report_path, problem));
+  if (const int refused = refused_before_eal(profile, report_path); refused != 0) return refused;
 
   // Pages that data planes killed before they could free them hold: back to the host
   // first (they may be what this run needs).

@@ -201,7 +201,8 @@ std::string bench_html(const json& report) {
   out += "<p class=\"note\">Loads are shares of each stream's port line rate: asked is the rate the search chose "
          "(latency is measured at the throughput's asked rate, RFC 2544 §26.2), offered is what TX measurably "
          "sent, counted after each trial's drain, so loss is exact. A trial the tester itself could not drive is "
-         "marked invalid and never counted as the device's loss.</p>\n";
+         "marked invalid and repeated, not counted as the device's loss; but one that lost frames although the "
+         "tester sent less than asked counts as the device's fail (sending less only eases its task).</p>\n";
   if (suite == "ndr") out += rate_section(report, {{"ndr", "NDR (no-drop rate)"}, {"pdr", "PDR (partial-drop rate)"}});
   else out += rate_section(report, {{"throughput", "Throughput (RFC 2544 §26.1)"}});
   out += latency_section(report) + frame_loss_section(report) + back_to_back_section(report) + trials_section(report);

@@ -21,4 +21,13 @@ std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hu
 /// Reads HugePages_Free from /proc/meminfo.
 bool host_has_free_hugepages();
 
+/// The CPUs this process may run on (its affinity), ascending.
+std::vector<unsigned> usable_cpus();
+
+/// Why [eal] lcores cannot start here: an lcore on a CPU this process may not use (EAL
+/// would stop with "core N unavailable" and a page of its usage text), or a list that is
+/// no list of CPUs; "" when every lcore can run, or the list maps lcores to CPUs with '@'
+/// or groups them with '(' (EAL checks those itself).
+std::string lcores_problem(const std::string& lcores, const std::vector<unsigned>& usable);
+
 }  // namespace lr::dp

@@ -91,9 +91,14 @@ class LosslessPlan(lrtest.DataplaneCase):
         if "watchdog" in judged:
             # The watchdog, timed from the traffic: detection 150 ms, restoration 50 ms after the XON.
             detection, dropped, restoration = (c["value"] for c in cases["watchdog"]["checks"])
-            self.assertAlmostEqual(detection, 150000, delta=1000)
+            # To the millisecond when the host held nothing up; a hold-up the run's validity lets
+            # through (under half the case's tolerance) moves them by as much.
+            run = next(t["report"] for t in report["trials"] if t["case"] == "watchdog" and not t["invalid_reason"])
+            held_us = max([s["us"] for l in run.get("lcores", []) for s in l.get("longest_stalls", [])] +
+                          [s["us"] for sw in run.get("switches", []) for s in sw.get("longest_stalls", [])] + [0])
+            self.assertAlmostEqual(detection, 150000, delta=1000 + held_us)
             self.assertGreater(dropped, 0)
-            self.assertAlmostEqual(restoration, 50000, delta=1000)
+            self.assertAlmostEqual(restoration, 50000, delta=1000 + held_us)
         if "quanta_sweep" in judged:
             # The quanta: 512 bit times at 10G each.
             checks = {c["what"]: c for c in cases["quanta_sweep"]["checks"]}

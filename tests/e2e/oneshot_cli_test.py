@@ -108,6 +108,16 @@ rate = "fast"
         self.assertIsNone(report)
         self.assertRegex(proc.stderr, r"profile\.toml:15:8: key 'stream\[0\]\.rate': 'fast' is not a rate")
 
+    def test_lcores_on_a_cpu_the_host_does_not_give_are_refused_before_eal(self):
+        cpus = sorted(os.sched_getaffinity(0))
+        absent = cpus[-1] + 1
+        proc, report = self.run_dataplane(RING.replace('lcores = "0-1"', 'lcores = "%d-%d"' % (cpus[0], absent)))
+        self.assertEqual(proc.returncode, 2)
+        self.assertIsNone(report)
+        self.assertRegex(proc.stderr, r"profile\.toml: key 'eal\.lcores': CPU %d is not one this process may run on "
+                                      r"\(it may use [0-9,-]+\): name lcores among those, e\.g\. \"" % absent)
+        self.assertNotIn("EAL", proc.stderr)  # no page of EAL's usage text
+
     def test_unknown_device_exits_with_clear_message(self):
         proc, _ = self.run_dataplane(RING.replace("net_ring0", "net_ring0") + """
 [[port]]

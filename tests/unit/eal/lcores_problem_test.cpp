@@ -1,0 +1,30 @@
+// [eal] lcores against the CPUs this process may use, before EAL: the CPU that is not
+// there, and what to write instead.
+#include <gtest/gtest.h>
+
+#include "dataplane/eal/eal_args.hpp"
+
+namespace lr::dp {
+namespace {
+
+TEST(LcoresProblem, ACpuTheHostDoesNotGiveIsNamedWithWhatItDoes) {
+  const std::vector<unsigned> two{0, 1};
+  EXPECT_EQ(lcores_problem("0-1", two), "");
+  EXPECT_EQ(lcores_problem("1,0", two), "");
+  EXPECT_EQ(lcores_problem("0-2", two),
+            "CPU 2 is not one this process may run on (it may use 0-1): name lcores among those, e.g. \"0-1\"");
+  EXPECT_EQ(lcores_problem("0,3", {0, 1, 2, 5, 6}),
+            "CPU 3 is not one this process may run on (it may use 0-2,5-6): name lcores among those, e.g. \"0-1\"");
+  EXPECT_EQ(lcores_problem("x-2", two),
+            "'x-2' is not a list of CPUs: write e.g. \"0-1\" or \"0,2,4\" (the first runs the control thread, the "
+            "others traffic)");
+  EXPECT_EQ(lcores_problem("2-1", two).substr(0, 27), "'2-1' is not a list of CPUs");
+  // EAL's own mapping syntax is EAL's to check.
+  EXPECT_EQ(lcores_problem("0@0,1@5", two), "");
+  EXPECT_EQ(lcores_problem("(0-1)@0", two), "");
+}
+
+TEST(LcoresProblem, ThisProcessMayUseSomeCpu) { EXPECT_FALSE(usable_cpus().empty()); }
+
+}  // namespace
+}  // namespace lr::dp
