@@ -32,7 +32,7 @@ LAYERS = {
     "host": {"common"},
     "profile": {"common", "api", "wire"},
     "fastpath": {"common", "api", "wire"},
-    "eal": {"common", "profile"},
+    "eal": {"common", "profile", "host"},
     "port": {"common", "api", "eal", "profile", "host"},
     "plan": {"common", "api", "eal", "fastpath", "port", "profile", "wire", "host"},
     "switch": {"common", "api", "fastpath", "port", "profile", "wire", "host"},

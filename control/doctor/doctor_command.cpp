@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "control/cli/profile_file.hpp"
-#include "control/doctor/cpu_list.hpp"
+#include "dataplane/host/cpu_list.hpp"
 #include "control/doctor/host_checks.hpp"
 #include "control/doctor/link_checks.hpp"
 #include "control/doctor/netdev_checks.hpp"
@@ -18,6 +18,8 @@
 #include "dataplane/views/report_file.hpp"
 
 namespace lr::doctor {
+
+using host::worker_cpus;
 
 using nlohmann::json;
 

@@ -10,9 +10,12 @@
 #include <map>
 #include <sstream>
 
-#include "control/doctor/cpu_list.hpp"
+#include "dataplane/host/cpu_list.hpp"
 
 namespace lr::doctor {
+
+using host::parse_cpu_list;
+using host::cpu_list_text;
 
 const char* verdict_name(Verdict verdict) noexcept {
   switch (verdict) {

@@ -7,9 +7,12 @@
 #include <map>
 #include <vector>
 
-#include "control/doctor/cpu_list.hpp"
+#include "dataplane/host/cpu_list.hpp"
 
 namespace lr::doctor {
+
+using host::parse_cpu_list;
+using host::cpu_list_text;
 
 namespace {
 

@@ -4,11 +4,12 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <optional>
 #include <regex>
-#include <string_view>
+#include <set>
+
+#include "dataplane/host/cpu_list.hpp"
 
 namespace lr::dp {
 
@@ -75,55 +76,22 @@ std::vector<unsigned> usable_cpus() {
   return out;
 }
 
-namespace {
-
-// "0-2,4" as CPU numbers; none when it is not such a list.
-std::optional<std::vector<unsigned>> cpu_list(std::string_view text) {
-  std::vector<unsigned> out;
-  while (!text.empty()) {
-    const std::string_view item = text.substr(0, text.find(','));
-    text.remove_prefix(std::min(text.size(), item.size() + 1));
-    const auto number = [](std::string_view digits) -> std::optional<unsigned> {
-      unsigned v = 0;
-      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-      if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
-      return v;
-    };
-    const size_t dash = item.find('-');
-    const auto first = number(item.substr(0, dash));
-    const auto last = dash == std::string_view::npos ? first : number(item.substr(dash + 1));
-    if (!first || !last || *last < *first || *last - *first > 4096) return std::nullopt;
-    for (unsigned cpu = *first; cpu <= *last; ++cpu) out.push_back(cpu);
-  }
-  return out;
-}
-
-// 0,1,2,5 as "0-2,5".
-std::string ranges_text(const std::vector<unsigned>& cpus) {
-  std::string out;
-  for (size_t i = 0; i < cpus.size();) {
-    size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + (j == i ? std::to_string(cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]));
-    i = j + 1;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string lcores_problem(const std::string& lcores, const std::vector<unsigned>& usable) {
-  if (lcores.find_first_of("@(") != std::string::npos) return "";
-  const std::optional<std::vector<unsigned>> cpus = cpu_list(lcores);
+  if (lcores.find('(') != std::string::npos) return "";  // groups: EAL reads them
+  const std::optional<std::set<unsigned>> cpus = host::lcore_cpus(lcores);
   if (!cpus || cpus->empty())
-    return fmt::format("'{}' is not a list of CPUs: write e.g. \"0-1\" or \"0,2,4\" (the first runs the control "
-                       "thread, the others traffic)", lcores);
-  for (unsigned cpu : *cpus)
-    if (std::find(usable.begin(), usable.end(), cpu) == usable.end())
-      return fmt::format("CPU {} is not one this process may run on (it may use {}): name lcores among those, e.g. "
-                         "\"{}\"", cpu, usable.empty() ? std::string("none") : ranges_text(usable),
-                         ranges_text(std::vector<unsigned>(usable.begin(), usable.begin() + std::min<size_t>(usable.size(),
-                                                                                                         cpus->size()))));
+    return fmt::format("'{}' is not a list of lcores: write e.g. \"0-1\", \"0,2,4\" or \"0@0,1@2\" (the first runs the "
+                       "control thread, the others traffic)", lcores);
+  const std::set<unsigned> may(usable.begin(), usable.end());
+  for (unsigned cpu : *cpus) {
+    if (may.contains(cpu)) continue;
+    std::set<unsigned> instead;
+    for (unsigned c : may)
+      if (instead.size() < cpus->size()) instead.insert(c);
+    return fmt::format("CPU {} is not one this process may run on (it may use {}): name lcores among those, e.g. "
+                       "\"{}\"", cpu, may.empty() ? std::string("none") : host::cpu_list_text(may),
+                       host::cpu_list_text(instead));
+  }
   return "";
 }
 

@@ -26,8 +26,8 @@ std::vector<unsigned> usable_cpus();
 
 /// Why [eal] lcores cannot start here: an lcore on a CPU this process may not use (EAL
 /// would stop with "core N unavailable" and a page of its usage text), or a list that is
-/// no list of CPUs; "" when every lcore can run, or the list maps lcores to CPUs with '@'
-/// or groups them with '(' (EAL checks those itself).
+/// no list of lcores; "" when every lcore can run, or the list groups lcores with '('
+/// (EAL checks those itself).
 std::string lcores_problem(const std::string& lcores, const std::vector<unsigned>& usable);
 
 }  // namespace lr::dp

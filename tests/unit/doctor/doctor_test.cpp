@@ -11,11 +11,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "control/doctor/cpu_list.hpp"
+#include "dataplane/host/cpu_list.hpp"
 #include "control/doctor/host_checks.hpp"
 #include "control/doctor/netdev_checks.hpp"
 
 namespace lr::doctor {
+
+using host::parse_cpu_list;
+using host::worker_cpus;
+using host::cpu_list_text;
 namespace {
 
 namespace fs = std::filesystem;

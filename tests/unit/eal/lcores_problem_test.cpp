@@ -16,11 +16,13 @@ TEST(LcoresProblem, ACpuTheHostDoesNotGiveIsNamedWithWhatItDoes) {
   EXPECT_EQ(lcores_problem("0,3", {0, 1, 2, 5, 6}),
             "CPU 3 is not one this process may run on (it may use 0-2,5-6): name lcores among those, e.g. \"0-1\"");
   EXPECT_EQ(lcores_problem("x-2", two),
-            "'x-2' is not a list of CPUs: write e.g. \"0-1\" or \"0,2,4\" (the first runs the control thread, the "
-            "others traffic)");
-  EXPECT_EQ(lcores_problem("2-1", two).substr(0, 27), "'2-1' is not a list of CPUs");
-  // EAL's own mapping syntax is EAL's to check.
-  EXPECT_EQ(lcores_problem("0@0,1@5", two), "");
+            "'x-2' is not a list of lcores: write e.g. \"0-1\", \"0,2,4\" or \"0@0,1@2\" (the first runs the control "
+            "thread, the others traffic)");
+  EXPECT_EQ(lcores_problem("2-1", two).substr(0, 30), "'2-1' is not a list of lcores:");
+  // Lcores mapped to CPUs: the CPUs count. Groups in parentheses are EAL's to check.
+  EXPECT_EQ(lcores_problem("0@0,1@1,2@1", two), "");
+  EXPECT_EQ(lcores_problem("0@0,1@5", two),
+            "CPU 5 is not one this process may run on (it may use 0-1): name lcores among those, e.g. \"0-1\"");
   EXPECT_EQ(lcores_problem("(0-1)@0", two), "");
 }
 

@@ -1,11 +1,11 @@
-#include "control/doctor/cpu_list.hpp"
+#include "dataplane/host/cpu_list.hpp"
 
 #include <fmt/format.h>
 
 #include <charconv>
 #include <vector>
 
-namespace lr::doctor {
+namespace lr::host {
 
 namespace {
 
@@ -42,9 +42,12 @@ std::optional<std::set<unsigned>> parse_cpu_list(const std::string& text) {
   return cpus;
 }
 
-std::optional<std::set<unsigned>> worker_cpus(const std::string& eal_lcores) {
+namespace {
+
+// Lcores in the order written, each with its CPU (itself unless "lcore@cpu"); nullopt for
+// groups in parentheses, which this does not read.
+std::optional<std::vector<std::pair<unsigned, unsigned>>> lcores_on_cpus(const std::string& eal_lcores) {
   if (eal_lcores.find('(') != std::string::npos) return std::nullopt;
-  // Lcores in the order written, each with its CPU (itself unless "lcore@cpu").
   std::vector<std::pair<unsigned, unsigned>> lcores;
   for (const std::string& item : split(eal_lcores, ',')) {
     const size_t at = item.find('@');
@@ -57,8 +60,24 @@ std::optional<std::set<unsigned>> worker_cpus(const std::string& eal_lcores) {
     }
     for (unsigned id : *ids) lcores.push_back({id, cpu.value_or(id)});
   }
+  return lcores;
+}
+
+}  // namespace
+
+std::optional<std::set<unsigned>> worker_cpus(const std::string& eal_lcores) {
+  const auto lcores = lcores_on_cpus(eal_lcores);
+  if (!lcores) return std::nullopt;
   std::set<unsigned> cpus;
-  for (size_t i = 1; i < lcores.size(); ++i) cpus.insert(lcores[i].second);  // [0] is the main lcore
+  for (size_t i = 1; i < lcores->size(); ++i) cpus.insert((*lcores)[i].second);  // [0] is the main lcore
+  return cpus;
+}
+
+std::optional<std::set<unsigned>> lcore_cpus(const std::string& eal_lcores) {
+  const auto lcores = lcores_on_cpus(eal_lcores);
+  if (!lcores) return std::nullopt;
+  std::set<unsigned> cpus;
+  for (const auto& [lcore, cpu] : *lcores) cpus.insert(cpu);
   return cpus;
 }
 
@@ -72,4 +91,4 @@ std::string cpu_list_text(const std::set<unsigned>& cpus) {
   return out;
 }
 
-}  // namespace lr::doctor
+}  // namespace lr::host

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-namespace lr::doctor {
+namespace lr::host {
 
 /// nullopt when the text is not a CPU list.
 std::optional<std::set<unsigned>> parse_cpu_list(const std::string& text);
@@ -16,7 +16,10 @@ std::optional<std::set<unsigned>> parse_cpu_list(const std::string& text);
 /// parentheses), so the check says it could not tell.
 std::optional<std::set<unsigned>> worker_cpus(const std::string& eal_lcores);
 
+/// The CPUs of every lcore, the main one first among them, or nullopt as above.
+std::optional<std::set<unsigned>> lcore_cpus(const std::string& eal_lcores);
+
 /// "1-4,8" for messages.
 std::string cpu_list_text(const std::set<unsigned>& cpus);
 
-}  // namespace lr::doctor
+}  // namespace lr::host
