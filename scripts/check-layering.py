@@ -32,12 +32,13 @@ LAYERS = {
     "host": {"common"},
     "profile": {"common", "api", "wire"},
     "fastpath": {"common", "api", "wire"},
+    "frames": {"common", "api", "fastpath", "profile", "wire"},
     "eal": {"common", "profile", "host"},
     "port": {"common", "api", "eal", "profile", "host"},
-    "plan": {"common", "api", "eal", "fastpath", "port", "profile", "wire", "host"},
+    "plan": {"common", "api", "eal", "fastpath", "frames", "port", "profile", "wire", "host"},
     "switch": {"common", "api", "fastpath", "port", "profile", "wire", "host"},
-    "engine": {"common", "api", "eal", "fastpath", "plan", "port", "profile", "switch", "wire", "host"},
-    "mgmt": {"common", "api", "eal", "engine", "fastpath", "plan", "port", "profile", "switch", "wire", "host"},
+    "engine": {"common", "api", "eal", "fastpath", "frames", "plan", "port", "profile", "switch", "wire", "host"},
+    "mgmt": {"common", "api", "eal", "engine", "fastpath", "frames", "plan", "port", "profile", "switch", "wire", "host"},
 }
 DATAPLANE_INNER = {"eal", "fastpath", "port", "plan", "engine", "mgmt", "switch"}
 SOURCES = (".cpp", ".hpp", ".h", ".cc")

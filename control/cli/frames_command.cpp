@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "control/cli/profile_file.hpp"
-#include "dataplane/plan/frame_preview.hpp"
+#include "dataplane/frames/frame_preview.hpp"
 #include "dataplane/views/report_file.hpp"
 
 namespace lr::ctl {

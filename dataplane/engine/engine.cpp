@@ -23,7 +23,7 @@
 #include "dataplane/plan/mac_control_path.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/run_state.hpp"
-#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/frames/stream_builder.hpp"
 #include "dataplane/port/cable.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_controls.hpp"

@@ -16,7 +16,7 @@
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/mac_control_path.hpp"
 #include "dataplane/plan/rate.hpp"
-#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/frames/stream_builder.hpp"
 
 namespace lr::dp {
 

@@ -14,7 +14,7 @@
 #include "dataplane/fastpath/lcore_ctx.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/fastpath/worker.hpp"
-#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/frames/stream_builder.hpp"
 
 namespace {
 

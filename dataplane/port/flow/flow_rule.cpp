@@ -128,153 +128,200 @@ void* FlowRule::store(size_t bytes) {
   return storage_.back().get();
 }
 
+// Reads the flow language word by word into a FlowRule: attributes, the pattern's items
+// (each field `is VALUE` or `spec VALUE mask MASK`), the actions. Every refusal names the
+// word and what was expected there.
+class FlowRule::Parser {
+ public:
+  Parser(FlowRule& rule, std::vector<std::string> words) : rule_(rule), w_(std::move(words)) {}
+
+  Result<void> attributes() {
+    while (i_ < w_.size() && w_[i_] != "pattern") {
+      if (w_[i_] == "ingress") {
+        ++i_;
+      } else if (w_[i_] == "priority" || w_[i_] == "group") {
+        const auto v = i_ + 1 < w_.size() ? number(w_[i_ + 1], UINT32_MAX) : std::nullopt;
+        if (!v) return fail(i_ + 1, "a number");
+        (w_[i_] == "priority" ? rule_.attr_.priority : rule_.attr_.group) = static_cast<uint32_t>(*v);
+        i_ += 2;
+      } else {
+        return fail(i_, "expected 'pattern' (or ingress, priority N, group N before it)");
+      }
+    }
+    if (i_ >= w_.size()) return fail(i_, "expected 'pattern'");
+    ++i_;
+    return {};
+  }
+
+  // Pattern items, separated by '/', up to 'actions'.
+  Result<void> pattern() {
+    while (i_ < w_.size() && w_[i_] != "actions") {
+      if (w_[i_] == "/" || w_[i_] == "end") {
+        ++i_;
+        continue;
+      }
+      if (Result<void> done = item(); !done) return done;
+    }
+    if (rule_.items_.empty()) return fail(i_, "the pattern needs at least one item");
+    rule_.items_.push_back(rte_flow_item{RTE_FLOW_ITEM_TYPE_END, nullptr, nullptr, nullptr});
+    if (i_ >= w_.size()) return fail(i_, "expected 'actions'");
+    ++i_;
+    return {};
+  }
+
+  Result<void> actions() {
+    while (i_ < w_.size()) {
+      if (w_[i_] == "/" || w_[i_] == "end") {
+        ++i_;
+        continue;
+      }
+      if (Result<void> done = action(); !done) return done;
+    }
+    if (rule_.actions_.empty()) return fail(i_, "the rule needs at least one action");
+    rule_.actions_.push_back(rte_flow_action{RTE_FLOW_ACTION_TYPE_END, nullptr});
+    return {};
+  }
+
+ private:
+  std::unexpected<Error> fail(size_t at, const std::string& why) const {
+    return make_error(Errc::kInvalid, at < w_.size() ? fmt::format("flow rule, word {} '{}': {}", at + 1, w_[at], why)
+                                                     : fmt::format("flow rule, at the end: {}", why));
+  }
+
+  Result<void> item() {
+    const auto type = item_types().find(w_[i_]);
+    if (type == item_types().end()) return fail(i_, "not an item (eth, vlan, ipv4, ipv6, udp, tcp)");
+    const std::string item_name = w_[i_++];
+    auto* spec = static_cast<uint8_t*>(rule_.store(type->second.size));
+    auto* mask = static_cast<uint8_t*>(rule_.store(type->second.size));
+    bool any_field = false;
+    while (i_ < w_.size() && w_[i_] != "/" && w_[i_] != "actions" && w_[i_] != "end") {
+      const auto field = type->second.fields.find(w_[i_]);
+      if (field == type->second.fields.end()) {
+        std::string names;
+        for (const auto& [name, f] : type->second.fields) names += (names.empty() ? "" : ", ") + name;
+        return fail(i_, fmt::format("{} has no such field (it has {})", item_name, names));
+      }
+      if (Result<void> done = field_value(field->second, spec, mask); !done) return done;
+      any_field = true;
+    }
+    rte_flow_item out{};
+    out.type = type->second.type;
+    out.spec = any_field ? spec : nullptr;  // a bare item matches any header of its kind
+    out.mask = any_field ? mask : nullptr;
+    rule_.items_.push_back(out);
+    rule_.item_names_.push_back(item_name);
+    return {};
+  }
+
+  // `FIELD is VALUE` or `FIELD spec VALUE mask MASK`, into the item's spec and mask.
+  Result<void> field_value(const Field& f, uint8_t* spec, uint8_t* mask) {
+    if (i_ + 1 >= w_.size()) return fail(i_, "expected 'is VALUE' or 'spec VALUE mask MASK' after the field");
+    const std::string how = w_[i_ + 1];
+    if (how != "is" && how != "spec") return fail(i_ + 1, "expected 'is' or 'spec'");
+    if (i_ + 2 >= w_.size()) return fail(i_ + 2, "a value");
+    std::vector<uint8_t> value(f.type->bytes), bits(f.type->bytes, 0xFF);
+    if (!f.type->parse(w_[i_ + 2], value.data())) return fail(i_ + 2, f.type->what);
+    size_t next = i_ + 3;
+    if (how == "spec") {
+      if (next + 1 >= w_.size() || w_[next] != "mask") return fail(next, "expected 'mask MASK' after 'spec VALUE'");
+      if (!f.type->parse(w_[next + 1], bits.data())) return fail(next + 1, f.type->what);
+      next += 2;
+    }
+    if (f.tci_bits != 0) {
+      uint64_t v = 0, m = 0;
+      for (uint8_t b : value) v = v << 8 | b;
+      for (uint8_t b : bits) m = m << 8 | b;
+      const uint64_t limit = f.tci_bits >> __builtin_ctz(f.tci_bits);
+      if (v > limit) return fail(i_ + 2, fmt::format("a number 0-{}", limit));
+      set_tci(spec + f.offset, f.tci_bits, v);
+      set_tci(mask + f.offset, f.tci_bits, m);
+    } else {
+      for (size_t b = 0; b < f.type->bytes; ++b) {
+        spec[f.offset + b] = static_cast<uint8_t>(value[b] & bits[b]);
+        mask[f.offset + b] = bits[b];
+      }
+    }
+    i_ = next;
+    return {};
+  }
+
+  Result<void> action() {
+    const std::string name = w_[i_++];
+    rte_flow_action out{};
+    if (name == "drop") {
+      out.type = RTE_FLOW_ACTION_TYPE_DROP;
+    } else if (name == "count") {
+      out.type = RTE_FLOW_ACTION_TYPE_COUNT;
+      out.conf = rule_.store(sizeof(rte_flow_action_count));
+      rule_.counts_ = true;
+    } else if (name == "queue") {
+      if (i_ + 1 >= w_.size() || w_[i_] != "index") return fail(i_, "expected 'index N'");
+      const auto q = number(w_[i_ + 1], UINT16_MAX);
+      if (!q) return fail(i_ + 1, "a queue number");
+      auto* conf = static_cast<rte_flow_action_queue*>(rule_.store(sizeof(rte_flow_action_queue)));
+      conf->index = static_cast<uint16_t>(*q);
+      rule_.max_queue_ = std::max(rule_.max_queue_, static_cast<int>(*q));
+      out.type = RTE_FLOW_ACTION_TYPE_QUEUE;
+      out.conf = conf;
+      i_ += 2;
+    } else if (name == "mark") {
+      if (i_ + 1 >= w_.size() || w_[i_] != "id") return fail(i_, "expected 'id N'");
+      const auto id = number(w_[i_ + 1], UINT32_MAX);
+      if (!id) return fail(i_ + 1, "a mark id 0-4294967295");
+      auto* conf = static_cast<rte_flow_action_mark*>(rule_.store(sizeof(rte_flow_action_mark)));
+      conf->id = static_cast<uint32_t>(*id);
+      out.type = RTE_FLOW_ACTION_TYPE_MARK;
+      out.conf = conf;
+      i_ += 2;
+    } else if (name == "rss") {
+      Result<const void*> conf = rss();
+      if (!conf) return std::unexpected(conf.error());
+      out.type = RTE_FLOW_ACTION_TYPE_RSS;
+      out.conf = *conf;
+    } else {
+      return fail(i_ - 1, "not an action (queue, rss, drop, mark, count)");
+    }
+    rule_.actions_.push_back(out);
+    rule_.action_names_.push_back(name);
+    return {};
+  }
+
+  // `rss queues N...`: the queues, hashed over IP, UDP and TCP.
+  Result<const void*> rss() {
+    if (i_ >= w_.size() || w_[i_] != "queues") return fail(i_, "expected 'queues N...'");
+    ++i_;
+    std::vector<uint16_t> queues;
+    while (i_ < w_.size() && w_[i_] != "/" && w_[i_] != "end") {
+      const auto q = number(w_[i_], UINT16_MAX);
+      if (!q) return fail(i_, "a queue number");
+      queues.push_back(static_cast<uint16_t>(*q));
+      rule_.max_queue_ = std::max(rule_.max_queue_, static_cast<int>(*q));
+      ++i_;
+    }
+    if (queues.empty()) return fail(i_, "rss needs at least one queue");
+    auto* list = static_cast<uint16_t*>(rule_.store(queues.size() * sizeof(uint16_t)));
+    std::memcpy(list, queues.data(), queues.size() * sizeof(uint16_t));
+    auto* conf = static_cast<rte_flow_action_rss*>(rule_.store(sizeof(rte_flow_action_rss)));
+    conf->func = RTE_ETH_HASH_FUNCTION_DEFAULT;
+    conf->types = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP;
+    conf->queue_num = static_cast<uint32_t>(queues.size());
+    conf->queue = list;
+    return conf;
+  }
+
+  FlowRule& rule_;
+  std::vector<std::string> w_;
+  size_t i_ = 0;
+};
+
 Result<FlowRule> FlowRule::parse(std::string_view text) {
   FlowRule rule;
   rule.text_ = std::string(text);
   rule.attr_.ingress = 1;
-  const std::vector<std::string> w = words_of(text);
-  size_t i = 0;
-  const auto fail = [&](size_t at, const std::string& why) {
-    return make_error(Errc::kInvalid, at < w.size() ? fmt::format("flow rule, word {} '{}': {}", at + 1, w[at], why)
-                                                    : fmt::format("flow rule, at the end: {}", why));
-  };
-  // Attributes.
-  while (i < w.size() && w[i] != "pattern") {
-    if (w[i] == "ingress") {
-      ++i;
-    } else if (w[i] == "priority" || w[i] == "group") {
-      const auto v = i + 1 < w.size() ? number(w[i + 1], UINT32_MAX) : std::nullopt;
-      if (!v) return fail(i + 1, "a number");
-      (w[i] == "priority" ? rule.attr_.priority : rule.attr_.group) = static_cast<uint32_t>(*v);
-      i += 2;
-    } else {
-      return fail(i, "expected 'pattern' (or ingress, priority N, group N before it)");
-    }
-  }
-  if (i >= w.size()) return fail(i, "expected 'pattern'");
-  ++i;
-  // Pattern items, separated by '/'.
-  while (i < w.size() && w[i] != "actions") {
-    if (w[i] == "/" || w[i] == "end") {
-      ++i;
-      continue;
-    }
-    const auto type = item_types().find(w[i]);
-    if (type == item_types().end()) return fail(i, "not an item (eth, vlan, ipv4, ipv6, udp, tcp)");
-    const std::string item_name = w[i++];
-    auto* spec = static_cast<uint8_t*>(rule.store(type->second.size));
-    auto* mask = static_cast<uint8_t*>(rule.store(type->second.size));
-    bool any_field = false;
-    while (i < w.size() && w[i] != "/" && w[i] != "actions" && w[i] != "end") {
-      const auto field = type->second.fields.find(w[i]);
-      if (field == type->second.fields.end()) {
-        std::string names;
-        for (const auto& [name, f] : type->second.fields) names += (names.empty() ? "" : ", ") + name;
-        return fail(i, fmt::format("{} has no such field (it has {})", item_name, names));
-      }
-      const Field& f = field->second;
-      if (i + 1 >= w.size()) return fail(i, "expected 'is VALUE' or 'spec VALUE mask MASK' after the field");
-      const std::string how = w[i + 1];
-      if (how != "is" && how != "spec") return fail(i + 1, "expected 'is' or 'spec'");
-      if (i + 2 >= w.size()) return fail(i + 2, "a value");
-      std::vector<uint8_t> value(f.type->bytes), bits(f.type->bytes, 0xFF);
-      if (!f.type->parse(w[i + 2], value.data())) return fail(i + 2, f.type->what);
-      size_t next = i + 3;
-      if (how == "spec") {
-        if (next + 1 >= w.size() || w[next] != "mask") return fail(next, "expected 'mask MASK' after 'spec VALUE'");
-        if (!f.type->parse(w[next + 1], bits.data())) return fail(next + 1, f.type->what);
-        next += 2;
-      }
-      if (f.tci_bits != 0) {
-        uint64_t v = 0, m = 0;
-        for (uint8_t b : value) v = v << 8 | b;
-        for (uint8_t b : bits) m = m << 8 | b;
-        const uint64_t limit = f.tci_bits >> __builtin_ctz(f.tci_bits);
-        if (v > limit) return fail(i + 2, fmt::format("a number 0-{}", limit));
-        set_tci(spec + f.offset, f.tci_bits, v);
-        set_tci(mask + f.offset, f.tci_bits, m);
-      } else {
-        for (size_t b = 0; b < f.type->bytes; ++b) {
-          spec[f.offset + b] = static_cast<uint8_t>(value[b] & bits[b]);
-          mask[f.offset + b] = bits[b];
-        }
-      }
-      any_field = true;
-      i = next;
-    }
-    rte_flow_item item{};
-    item.type = type->second.type;
-    item.spec = any_field ? spec : nullptr;  // a bare item matches any header of its kind
-    item.mask = any_field ? mask : nullptr;
-    rule.items_.push_back(item);
-    rule.item_names_.push_back(item_name);
-  }
-  if (rule.items_.empty()) return fail(i, "the pattern needs at least one item");
-  rule.items_.push_back(rte_flow_item{RTE_FLOW_ITEM_TYPE_END, nullptr, nullptr, nullptr});
-  if (i >= w.size()) return fail(i, "expected 'actions'");
-  ++i;
-  // Actions.
-  while (i < w.size()) {
-    if (w[i] == "/" || w[i] == "end") {
-      ++i;
-      continue;
-    }
-    const std::string name = w[i++];
-    rte_flow_action action{};
-    if (name == "drop") {
-      action.type = RTE_FLOW_ACTION_TYPE_DROP;
-    } else if (name == "count") {
-      action.type = RTE_FLOW_ACTION_TYPE_COUNT;
-      action.conf = rule.store(sizeof(rte_flow_action_count));
-      rule.counts_ = true;
-    } else if (name == "queue") {
-      if (i + 1 >= w.size() || w[i] != "index") return fail(i, "expected 'index N'");
-      const auto q = number(w[i + 1], UINT16_MAX);
-      if (!q) return fail(i + 1, "a queue number");
-      auto* conf = static_cast<rte_flow_action_queue*>(rule.store(sizeof(rte_flow_action_queue)));
-      conf->index = static_cast<uint16_t>(*q);
-      rule.max_queue_ = std::max(rule.max_queue_, static_cast<int>(*q));
-      action.type = RTE_FLOW_ACTION_TYPE_QUEUE;
-      action.conf = conf;
-      i += 2;
-    } else if (name == "mark") {
-      if (i + 1 >= w.size() || w[i] != "id") return fail(i, "expected 'id N'");
-      const auto id = number(w[i + 1], UINT32_MAX);
-      if (!id) return fail(i + 1, "a mark id 0-4294967295");
-      auto* conf = static_cast<rte_flow_action_mark*>(rule.store(sizeof(rte_flow_action_mark)));
-      conf->id = static_cast<uint32_t>(*id);
-      action.type = RTE_FLOW_ACTION_TYPE_MARK;
-      action.conf = conf;
-      i += 2;
-    } else if (name == "rss") {
-      if (i >= w.size() || w[i] != "queues") return fail(i, "expected 'queues N...'");
-      ++i;
-      std::vector<uint16_t> queues;
-      while (i < w.size() && w[i] != "/" && w[i] != "end") {
-        const auto q = number(w[i], UINT16_MAX);
-        if (!q) return fail(i, "a queue number");
-        queues.push_back(static_cast<uint16_t>(*q));
-        rule.max_queue_ = std::max(rule.max_queue_, static_cast<int>(*q));
-        ++i;
-      }
-      if (queues.empty()) return fail(i, "rss needs at least one queue");
-      auto* list = static_cast<uint16_t*>(rule.store(queues.size() * sizeof(uint16_t)));
-      std::memcpy(list, queues.data(), queues.size() * sizeof(uint16_t));
-      auto* conf = static_cast<rte_flow_action_rss*>(rule.store(sizeof(rte_flow_action_rss)));
-      conf->func = RTE_ETH_HASH_FUNCTION_DEFAULT;
-      conf->types = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP;
-      conf->queue_num = static_cast<uint32_t>(queues.size());
-      conf->queue = list;
-      action.type = RTE_FLOW_ACTION_TYPE_RSS;
-      action.conf = conf;
-    } else {
-      return fail(i - 1, "not an action (queue, rss, drop, mark, count)");
-    }
-    rule.actions_.push_back(action);
-    rule.action_names_.push_back(name);
-  }
-  if (rule.actions_.empty()) return fail(i, "the rule needs at least one action");
-  rule.actions_.push_back(rte_flow_action{RTE_FLOW_ACTION_TYPE_END, nullptr});
+  Parser parser(rule, words_of(text));
+  for (Result<void> (Parser::*step)() : {&Parser::attributes, &Parser::pattern, &Parser::actions})
+    if (Result<void> done = (parser.*step)(); !done) return std::unexpected(done.error());
   return rule;
 }
 

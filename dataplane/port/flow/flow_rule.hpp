@@ -43,6 +43,8 @@ class FlowRule {
   std::string describe_cause(const void* cause) const;
 
  private:
+  class Parser;  // the flow language, word by word (flow_rule.cpp)
+
   FlowRule() = default;
   void* store(size_t bytes);  // zeroed, stable storage for specs, masks and confs
 

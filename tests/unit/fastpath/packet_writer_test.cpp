@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dataplane/fastpath/packet_writer.hpp"
-#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/frames/stream_builder.hpp"
 #include "dataplane/profile/quantity.hpp"
 #include "tests/support/hex_string.hpp"
 

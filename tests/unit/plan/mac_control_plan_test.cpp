@@ -9,7 +9,7 @@
 
 #include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/plan/rate.hpp"
-#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/frames/stream_builder.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/wire/mac_control.hpp"
 #include "tests/support/hex_string.hpp"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/frames/stream_builder.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
 namespace lr::plan {

@@ -1,4 +1,4 @@
-#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/frames/stream_builder.hpp"
 
 #include <fmt/format.h>
 

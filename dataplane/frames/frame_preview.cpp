@@ -1,7 +1,7 @@
-#include "dataplane/plan/frame_preview.hpp"
+#include "dataplane/frames/frame_preview.hpp"
 
 #include "dataplane/fastpath/packet_writer.hpp"
-#include "dataplane/plan/stream_builder.hpp"
+#include "dataplane/frames/stream_builder.hpp"
 
 namespace lr::plan {
 
