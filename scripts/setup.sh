@@ -76,3 +76,14 @@ if ! ninja -C "$build" >"$build/setup-ninja.log" 2>&1; then
   exit 1
 fi
 echo "setup: built $build/dataplane/linerate-dataplane in $((SECONDS - building_since)) s"
+
+# The man pages and bash completion where `man linerate` and the shell find them (root
+# only: /usr/local is the host's). Without root: `man -l build/control/linerate.1`.
+if [[ $EUID -eq 0 ]]; then
+  for page in "$build/control/linerate.1" "$build/dataplane/linerate-dataplane.1"; do
+    if [[ -f $page ]]; then install -D -m 644 "$page" "/usr/local/share/man/man1/$(basename "$page")"; fi
+  done
+  if [[ -f $build/control/linerate.bash ]]; then
+    install -D -m 644 "$build/control/linerate.bash" /usr/local/share/bash-completion/completions/linerate
+  fi
+fi

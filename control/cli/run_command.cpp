@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 
+#include "control/cli/last_report.hpp"
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
 #include "control/client/stop_signal.hpp"
@@ -85,6 +86,11 @@ int run_profile(const RunOptions& options) {
   else std::printf("\n%s", views::run_table(ended.report).c_str());
   if (ended.report.interrupted && !options.as_json)
     std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
+  // Kept where `linerate report --last` finds it, whatever else is asked.
+  const std::string not_kept = keep_last_report(report);
+  if (!not_kept.empty())
+    std::fprintf(stderr, "linerate: warning: the report is not kept for `linerate report --last`: %s\n",
+                 not_kept.c_str());
   if (!options.report_path.empty()) {
     if (const std::string failed = views::write_report_file(options.report_path, report.dump(2) + "\n"); !failed.empty()) {
       if (!options.as_json) std::printf("%s\n", report.dump(2).c_str());  // the results are not lost
@@ -94,6 +100,8 @@ int run_profile(const RunOptions& options) {
     } else if (!options.as_json) {
       std::printf("report: %s\n", options.report_path.c_str());
     }
+  } else if (not_kept.empty() && !options.as_json) {
+    std::printf("report: %s\n", last_report_path().c_str());
   }
   return code;
 }

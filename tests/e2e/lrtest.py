@@ -17,6 +17,11 @@ class DataplaneCase(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="lr-e2e-")
         self.dir = self.tmp.name
+        # The CLI keeps the last run's report in the user's state directory: each test its own.
+        state = os.environ.get("XDG_STATE_HOME")
+        os.environ["XDG_STATE_HOME"] = os.path.join(self.dir, "state")
+        self.addCleanup(lambda: os.environ.__setitem__("XDG_STATE_HOME", state) if state is not None
+                        else os.environ.pop("XDG_STATE_HOME", None))
 
     def tearDown(self):
         self.tmp.cleanup()

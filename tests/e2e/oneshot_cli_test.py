@@ -242,6 +242,23 @@ count = 30000
                                  timeout=120, env=env)
         self.assertEqual(as_json.returncode, 0, as_json.stderr)
         self.assertEqual(json.loads(as_json.stdout)["streams"][0]["rx_packets"], 30000)
+        # Without --report the report is kept where `linerate report --last` finds it after the
+        # run's data plane is gone, and its path is said.
+        kept = os.path.join(self.dir, "state", "linerate", "last-report.json")
+        plain = subprocess.run([LINERATE, "run", profile, "-q"], capture_output=True, text=True, timeout=120, env=env)
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        self.assertIn("\nreport: %s\n" % kept, plain.stdout)
+        last = subprocess.run([LINERATE, "--json", "report", "--last"], capture_output=True, text=True, timeout=60,
+                              env=env)
+        self.assertEqual(last.returncode, 0, last.stderr)
+        with open(kept) as f:
+            self.assertEqual(json.loads(last.stdout), json.load(f))
+        self.assertEqual(json.loads(last.stdout)["streams"][0]["rx_packets"], 30000)
+        os.remove(kept)
+        none = subprocess.run([LINERATE, "report", "--last"], capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual(none.returncode, 1)
+        self.assertEqual(none.stderr, "linerate: no run has ended yet (no data plane has one, and none is kept in "
+                                      "%s)\n" % kept)
         # A profile error is the data plane's exit code and message, from either program.
         bad = self.write_profile(RING + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrat = \"1%\"\n", "typo.toml")
         from_cli = subprocess.run([LINERATE, "run", bad], capture_output=True, text=True, timeout=60, env=env)

@@ -6,10 +6,12 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "control/cli/commands/commands.hpp"
+#include "control/cli/last_report.hpp"
 #include "control/cli/report_views_command.hpp"
 #include "dataplane/views/report_file.hpp"
 #include "dataplane/views/run_views.hpp"
@@ -35,24 +37,60 @@ json selection(const TrafficOptions& o) {
   return params;
 }
 
-// A run's report (traffic.stop or report.last) printed and, asked for, written; the path
-// was checked before anything stopped, so a report is never lost to it.
-int run_report(const GlobalOptions& global, const TrafficOptions& o, const char* method) {
-  if (const std::string problem = views::report_path_problem(o.report_path); !problem.empty()) {
-    std::fprintf(stderr, "linerate: cannot write the report file '%s': %s\n", o.report_path.c_str(), problem.c_str());
+// A run's report printed and, asked for, written (the path was checked before anything
+// stopped, so a report is never lost to it).
+int show_report(const GlobalOptions& global, const TrafficOptions& o, const json& report) {
+  print_result(report, global.as_json, views::run_table(api::run_report_from_json(report)));
+  if (o.report_path.empty()) return 0;
+  if (const std::string failed = views::write_report_file(o.report_path, report.dump(2) + "\n"); !failed.empty()) {
+    std::fprintf(stderr, "linerate: writing the report file '%s' failed: %s; `linerate report --last` still "
+                 "returns it\n", o.report_path.c_str(), failed.c_str());
     return kExitReportFile;
   }
+  return 0;
+}
+
+std::string report_path_problem(const TrafficOptions& o) {
+  const std::string problem = views::report_path_problem(o.report_path);
+  if (!problem.empty())
+    std::fprintf(stderr, "linerate: cannot write the report file '%s': %s\n", o.report_path.c_str(), problem.c_str());
+  return problem;
+}
+
+// `linerate stop`: the run ended by traffic.stop, kept for `report --last` too.
+int stop_run(const GlobalOptions& global, const TrafficOptions& o) {
+  if (!report_path_problem(o).empty()) return kExitReportFile;
   return with_dataplane(global, [&](DataplaneClient& client) {
-    const json result = client.call(method);
-    print_result(result, global.as_json, views::run_table(api::run_report_from_json(result)));
-    if (o.report_path.empty()) return 0;
-    if (const std::string failed = views::write_report_file(o.report_path, result.dump(2) + "\n"); !failed.empty()) {
-      std::fprintf(stderr, "linerate: writing the report file '%s' failed: %s; `linerate report --last` still "
-                   "returns it\n", o.report_path.c_str(), failed.c_str());
-      return kExitReportFile;
-    }
-    return 0;
+    const json report = client.call("traffic.stop");
+    if (const std::string not_kept = keep_last_report(report); !not_kept.empty())
+      std::fprintf(stderr, "linerate: warning: the report is not kept for `linerate report --last`: %s\n",
+                   not_kept.c_str());
+    return show_report(global, o, report);
   });
+}
+
+// `linerate report --last`: the later of the serving data plane's last report and the one
+// the CLI kept (a one-shot run's data plane is gone with its run).
+int last_report(const GlobalOptions& global, const TrafficOptions& o) {
+  if (!report_path_problem(o).empty()) return kExitReportFile;
+  std::optional<json> served;
+  try {
+    DataplaneClient client(default_socket_path(global.socket));
+    served = client.call("report.last");
+  } catch (const ConnectionError&) {
+    // No data plane serves: the kept report is the last.
+  } catch (const RpcCallError&) {
+    // It has ended no run yet.
+  }
+  const std::optional<json> kept = kept_last_report();
+  const auto started = [](const std::optional<json>& r) { return r ? r->value("started_at", "") : std::string(); };
+  const std::optional<json>& later = started(served) >= started(kept) && served ? served : kept;
+  if (!later) {
+    std::fprintf(stderr, "linerate: no run has ended yet (no data plane has one, and none is kept in %s)\n",
+                 last_report_path().c_str());
+    return kExitRefused;
+  }
+  return show_report(global, o, *later);
 }
 
 }  // namespace
@@ -74,7 +112,7 @@ void add_traffic_commands(CLI::App& app, Commands& commands) {
   stop->add_option("-s,--stream", options->only_streams, "stop only this stream; the run goes on (repeatable)");
   stop->add_option("-p,--port", options->only_ports, "stop only the streams sent from this port (repeatable)");
   commands.push_back(command_for(stop, [options](const GlobalOptions& global) {
-    if (options->only_streams.empty() && options->only_ports.empty()) return run_report(global, *options, "traffic.stop");
+    if (options->only_streams.empty() && options->only_ports.empty()) return stop_run(global, *options);
     return with_dataplane(global, [&](DataplaneClient& client) {
       const json result = client.call("traffic.stop", selection(*options));
       print_result(result, global.as_json,
@@ -85,7 +123,8 @@ void add_traffic_commands(CLI::App& app, Commands& commands) {
 
   auto* report = app.add_subcommand("report", "the last run's report (--last), or a benchmark's views rebuilt from its "
                                               "report.json");
-  auto* last = report->add_flag("--last", options->last, "the last run that ended (the data plane keeps it)");
+  auto* last = report->add_flag("--last", options->last,
+                                "the last run that ended (the serving data plane's, or the one this CLI kept)");
   auto* report_json = report->add_option("report_json", options->views.report_path,
                                          "a benchmark's report.json: rebuild report.html / results.csv from it")
                           ->check(CLI::ExistingFile)->excludes(last);
@@ -95,7 +134,7 @@ void add_traffic_commands(CLI::App& app, Commands& commands) {
   report->add_option("-r,--report", options->report_path, "with --last: also write it to this file")->excludes(report_json);
   commands.push_back(command_for(report, [options](const GlobalOptions& global) {
     if (!options->views.report_path.empty()) return rebuild_report_views(options->views);
-    return run_report(global, *options, "report.last");
+    return last_report(global, *options);
   }));
 }
 
