@@ -69,12 +69,18 @@ int print_report(const lr::dp::RunReport& r, const std::string& report_path) {
 
 // What would fail later, said before EAL starts: lcores on CPUs this host does not give
 // us (at the key, not in EAL's usage page), a report file that cannot be written (before
-// traffic, not after a long run). The exit code, or 0.
+// traffic, not after a long run), hugepages this user may not map. The exit code, or 0.
 int refused_before_eal(const lr::profile::Profile& profile, const std::string& report_path) {
   if (const std::string problem = lr::dp::lcores_problem(profile.eal.lcores, lr::dp::usable_cpus()); !problem.empty())
     return fail(kExitBadInput, lr::profile::ConfigError(profile.path, {}, "eal.lcores", problem).what());
   if (const std::string problem = lr::views::report_path_problem(report_path); !problem.empty())
     return fail(kExitReport, fmt::format("cannot write the report file '{}': {}", report_path, problem));
+  if (lr::dp::uses_hugepages(profile, lr::dp::host_has_free_hugepages()))
+    if (const std::string problem = lr::dp::hugepage_access_problem(
+            lr::dp::system_hugepage_paths().mounts, ::geteuid() == 0,
+            [](const std::string& mount) { return ::access(mount.c_str(), W_OK) == 0; });
+        !problem.empty())
+      return fail(kExitCannotRun, problem);
   return 0;
 }
 

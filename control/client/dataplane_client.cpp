@@ -26,6 +26,12 @@ DataplaneClient::DataplaneClient(const std::string& socket_path) : impl_(std::ma
   impl_->path = socket_path;
   boost::system::error_code ec;
   impl_->socket.connect(Local::endpoint(socket_path), ec);
+  if (ec == boost::system::errc::permission_denied || ec == boost::system::errc::operation_not_permitted)
+    // It serves, but not this user: root, its own user and its [control] group may connect.
+    throw ConnectionError(fmt::format("the data plane at {} refused this user: {} (root and the data plane's own user "
+                                      "may connect; to let others, set [control] group = \"GROUP\" in its profile and "
+                                      "add them to that group)",
+                                      socket_path, ec.message()));
   if (ec)
     throw ConnectionError(fmt::format("cannot reach the data plane at {}: {} (is `linerate-dataplane --serve` "
                                       "running? --socket or $LINERATE_SOCKET pick another socket)",

@@ -1,6 +1,7 @@
 #include "dataplane/eal/eal_args.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -28,8 +29,7 @@ std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hu
   // the v2 socket (dpdk-telemetry.py) is unaffected.
   std::vector<std::string> args{"linerate-dataplane", "--lcores", eal.lcores, "-m", std::to_string(eal.memory_mb),
                                 "--log-level", "lib.eal:warning", "--log-level", "lib.telemetry:error"};
-  const bool huge = eal.huge_pages == profile::HugePages::kOn ||
-                    (eal.huge_pages == profile::HugePages::kAuto && hugepages_free);
+  const bool huge = uses_hugepages(profile, hugepages_free);
   if (huge) {
     args.insert(args.end(), {"--file-prefix", eal.file_prefix});
     if (eal.huge_unlink) args.push_back("--huge-unlink");
@@ -64,6 +64,20 @@ bool host_has_free_hugepages() {
     meminfo.ignore(256, '\n');
   }
   return false;
+}
+
+bool uses_hugepages(const profile::Profile& profile, bool hugepages_free) {
+  const profile::HugePages h = profile.eal.huge_pages;
+  return h == profile::HugePages::kOn || (h == profile::HugePages::kAuto && hugepages_free);
+}
+
+std::string hugepage_access_problem(const std::vector<std::string>& mounts, bool root,
+                                    const std::function<bool(const std::string&)>& writable) {
+  if (root || mounts.empty() || std::any_of(mounts.begin(), mounts.end(), writable)) return "";
+  return fmt::format("this user may not map hugepages (it cannot write to {}): run it as root, or give this user "
+                     "a hugetlbfs mount it owns and the capabilities DPDK needs (IPC_LOCK, SYS_ADMIN), or set "
+                     "[eal] huge_pages = \"off\" (virtual devices run without)",
+                     fmt::join(mounts, ", "));
 }
 
 std::vector<unsigned> usable_cpus() {

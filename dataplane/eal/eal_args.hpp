@@ -2,6 +2,7 @@
 // EAL arguments from the profile's [eal] table and its ports. Never probes a PCI
 // device the profile does not name: --no-pci without PCI ports, else an allow-list.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,15 @@ std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hu
 
 /// Reads HugePages_Free from /proc/meminfo.
 bool host_has_free_hugepages();
+
+/// Whether a run of `profile` maps hugepages ([eal] huge_pages, and "auto" by the host's).
+bool uses_hugepages(const profile::Profile& profile, bool hugepages_free);
+
+/// Why this process cannot map hugepages although the run would: not root, and no hugetlbfs
+/// mount it may write to (EAL would print a line per page it cannot open, then "Cannot
+/// allocate memory"); what to do instead. "" when it can, or when none is mounted.
+std::string hugepage_access_problem(const std::vector<std::string>& mounts, bool root,
+                                    const std::function<bool(const std::string&)>& writable);
 
 /// The CPUs this process may run on (its affinity), ascending.
 std::vector<unsigned> usable_cpus();

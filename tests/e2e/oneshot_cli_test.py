@@ -118,6 +118,20 @@ rate = "fast"
                                       r"\(it may use [0-9,-]+\): name lcores among those, e\.g\. \"" % absent)
         self.assertNotIn("EAL", proc.stderr)  # no page of EAL's usage text
 
+    def test_a_user_who_may_not_map_hugepages_is_told_so_before_eal(self):
+        with open("/proc/mounts") as f:
+            if not any(line.split()[2] == "hugetlbfs" for line in f):
+                self.skipTest("no hugetlbfs mounted here")
+        profile = self.write_profile(RING.replace('huge_pages = "off"', 'huge_pages = "on"'))
+        os.chmod(self.dir, 0o755)
+        os.chmod(profile, 0o644)
+        proc = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", lrtest.BINARY,
+                               "--config", profile], capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertRegex(proc.stderr, r"^linerate-dataplane: this user may not map hugepages \(it cannot write to "
+                                      r"/[^)]+\): run it as root, .* or set \[eal\] huge_pages = \"off\"")
+        self.assertNotIn("get_seg_fd", proc.stderr)  # not a line per page from EAL
+
     def test_unknown_device_exits_with_clear_message(self):
         proc, _ = self.run_dataplane(RING.replace("net_ring0", "net_ring0") + """
 [[port]]

@@ -594,6 +594,13 @@ class Serve(lrtest.DataplaneCase):
 
     @unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"), "needs root and setpriv")
     def test_other_users_are_refused(self):
+        # The socket's mode stops another user first; the CLI says who may connect and how to let others.
+        as_nobody = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", LINERATE,
+                                    "--socket", self.sock_path, "ports"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(as_nobody.returncode, 3, as_nobody.stderr)
+        self.assertIn("the data plane at %s refused this user: Permission denied (root and the data plane's own user "
+                      "may connect; to let others, set [control] group = \"GROUP\" in its profile" % self.sock_path,
+                      as_nobody.stderr)
         os.chmod(self.sock_path, 0o666)  # past the file mode: the peer-credential check decides
         os.chmod(self.dir, 0o755)
         # The refusal comes at once, before any request.

@@ -1,5 +1,5 @@
-// [eal] lcores against the CPUs this process may use, before EAL: the CPU that is not
-// there, and what to write instead.
+// Before EAL: [eal] lcores against the CPUs this process may use (the CPU that is not there,
+// and what to write instead), and hugepages a user may not map.
 #include <gtest/gtest.h>
 
 #include "dataplane/eal/eal_args.hpp"
@@ -27,6 +27,18 @@ TEST(LcoresProblem, ACpuTheHostDoesNotGiveIsNamedWithWhatItDoes) {
 }
 
 TEST(LcoresProblem, ThisProcessMayUseSomeCpu) { EXPECT_FALSE(usable_cpus().empty()); }
+
+TEST(HugepageAccess, AUserWhoMayNotMapThemIsToldWhatToDo) {
+  const auto none = [](const std::string&) { return false; };
+  const auto dev = [](const std::string& m) { return m == "/dev/hugepages"; };
+  EXPECT_EQ(hugepage_access_problem({"/dev/hugepages", "/mnt/huge"}, false, none),
+            "this user may not map hugepages (it cannot write to /dev/hugepages, /mnt/huge): run it as root, or give "
+            "this user a hugetlbfs mount it owns and the capabilities DPDK needs (IPC_LOCK, SYS_ADMIN), or set [eal] "
+            "huge_pages = \"off\" (virtual devices run without)");
+  EXPECT_EQ(hugepage_access_problem({"/mnt/huge", "/dev/hugepages"}, false, dev), "");  // one it may write
+  EXPECT_EQ(hugepage_access_problem({"/dev/hugepages"}, true, none), "");  // root
+  EXPECT_EQ(hugepage_access_problem({}, false, none), "");  // none mounted: EAL's to say
+}
 
 }  // namespace
 }  // namespace lr::dp
