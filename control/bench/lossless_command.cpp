@@ -1,6 +1,12 @@
 #include "control/bench/lossless_command.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "control/bench/lossless_cases.hpp"
 #include "control/cli/exit_codes.hpp"
@@ -49,12 +55,48 @@ json lossless_settings(const BenchProfile& profile) {
   return out;
 }
 
+// Each case's checks, the measured number beside its bound, and the runs it took: how
+// many, how many the host spoiled and why (the first such reason).
+void print_checks(const json& report) {
+  std::printf("\nchecks (measured beside the bound)\n  %-18s %-64s %16s  %-22s %s\n", "case", "check", "measured",
+              "bound", "result");
+  for (const json& c : report.value("cases", json::array()))
+    for (const json& check : c.value("checks", json::array())) {
+      const double value = check.value("value", 0.0);
+      const bool whole = value == std::floor(value) && std::fabs(value) < 1e15;  // counts, bytes: no exponent
+      const std::string measured =
+          whole ? fmt::format("{} {}", static_cast<int64_t>(value), check.value("unit", ""))
+                : fmt::format("{:.6g} {}", value, check.value("unit", ""));
+      const char* result = check.contains("not_judged") ? "not judged" : check.value("ok", false) ? "ok" : "FAIL";
+      std::printf("  %-18s %-64s %16s  %-22s %s\n", c.value("case", "").c_str(), check.value("what", "").c_str(),
+                  measured.c_str(), check.value("bound", "").c_str(), result);
+    }
+  std::map<std::string, std::pair<int, int>> runs;  // case -> (runs, invalid)
+  std::map<std::string, std::string> first_invalid;
+  std::vector<std::string> order;
+  for (const json& t : report.value("trials", json::array())) {
+    const std::string name = t.value("case", "");
+    if (!runs.contains(name)) order.push_back(name);
+    ++runs[name].first;
+    if (const std::string why = t.value("invalid_reason", ""); !why.empty()) {
+      ++runs[name].second;
+      first_invalid.emplace(name, why);
+    }
+  }
+  std::printf("\nruns per case (a run the host spoiled is invalid and run again)\n");
+  for (const std::string& name : order) {
+    const auto [all, invalid] = runs[name];
+    std::printf("  %-18s %d run%s, %d invalid%s\n", name.c_str(), all, all == 1 ? "" : "s", invalid,
+                invalid == 0 ? "" : fmt::format(" (first: {})", first_invalid[name]).c_str());
+  }
+}
+
 void print_verdicts(const json& report) {
-  std::printf("\nlossless test plan (the numbers beside their bounds: report.json cases[].checks)\n%-18s %-8s %s\n",
-              "case", "verdict", "why");
+  std::printf("\nlossless test plan\n%-18s %-8s %s\n", "case", "verdict", "why");
   for (const json& c : report.value("cases", json::array()))
     std::printf("%-18s %-8s %s\n", c.value("case", "").c_str(), c.value("verdict", "").c_str(),
                 c.value("explanation", "").c_str());
+  print_checks(report);
   // Against linerate's own switch, its counters are in every run; against another device,
   // the user reads its counters beside what the tester counted.
   bool own_switch = false;

@@ -85,7 +85,12 @@ class LosslessPlan(lrtest.DataplaneCase):
             self.skipTest("not judged: the host spoiled every case")
         # 0 when every case passed; 6 when none failed but one was not judged (no pass either).
         self.assertEqual(proc.returncode, 0 if len(judged) == len(cases) else 6, proc.stdout + proc.stderr)
+        # Each check's number beside its bound, and the runs each case took.
+        self.assertIn("\nchecks (measured beside the bound)\n", proc.stdout)
+        for name in cases:
+            self.assertRegex(proc.stdout, r"(?m)^  %s +\d+ runs?, \d+ invalid" % name)
         if "pfc_pause" in judged:
+            self.assertRegex(proc.stdout, r"(?m)^  pfc_pause +test: frames lost +0 frames += 0 frames +ok$")
             self.assertRegex(proc.stdout, r"(?m)^pfc_pause +PASS +priority 3 held for the whole storm")
             self.check_pfc_pause_run(report, cases["pfc_pause"])
         if "watchdog" in judged:
