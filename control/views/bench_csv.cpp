@@ -38,6 +38,9 @@ void add_latency(json& values, const json& latency) {
 std::string csv_field(const json& value) {
   if (value.is_null()) return "";
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  // Nine significant digits: finer than any measurement here, without the last bits of a
+  // double's arithmetic (23.729999999999585 is 23.73); report.json keeps every bit.
+  if (value.is_number_float()) return fmt::format("{:.9g}", value.get<double>());
   if (!value.is_string()) return value.dump();
   const std::string text = value.get<std::string>();
   if (text.find_first_of(",\"\n") == std::string::npos) return text;

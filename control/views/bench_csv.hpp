@@ -10,8 +10,8 @@ namespace lr::ctl {
 
 std::string bench_csv(const nlohmann::json& report);
 
-/// A JSON value as a CSV field (RFC 4180): numbers as written, strings quoted when they
-/// must be, null empty.
+/// A JSON value as a CSV field (RFC 4180): integers as written, other numbers to nine
+/// significant digits, strings quoted when they must be, null empty.
 std::string csv_field(const nlohmann::json& value);
 
 }  // namespace lr::ctl
