@@ -96,14 +96,20 @@ class LosslessPlan(lrtest.DataplaneCase):
         if "watchdog" in judged:
             # The watchdog, timed from the traffic: detection 150 ms, restoration 50 ms after the XON.
             detection, dropped, restoration = (c["value"] for c in cases["watchdog"]["checks"])
-            # To the millisecond when the host held nothing up; a hold-up the run's validity lets
-            # through (under half the case's tolerance) moves them by as much.
+            self.assertGreater(dropped, 0)
+            # To the millisecond. A hold-up of the tester or the switch that the run's validity lets
+            # through (under half the case's tolerance) can move a time by as much: a time off by
+            # no more than the run's longest recorded hold-up is not judged, and said so.
             run = next(t["report"] for t in report["trials"] if t["case"] == "watchdog" and not t["invalid_reason"])
             held_us = max([s["us"] for l in run.get("lcores", []) for s in l.get("longest_stalls", [])] +
                           [s["us"] for sw in run.get("switches", []) for s in sw.get("longest_stalls", [])] + [0])
-            self.assertAlmostEqual(detection, 150000, delta=1000 + held_us)
-            self.assertGreater(dropped, 0)
-            self.assertAlmostEqual(restoration, 50000, delta=1000 + held_us)
+            for what, measured, expected in (("detection", detection, 150000), ("restoration", restoration, 50000)):
+                off = abs(measured - expected)
+                if off > 1000 and off - 1000 <= held_us:
+                    print("not judged, watchdog %s: %.0f us from %d us, and the host held the tester or the switch "
+                          "up for %.0f us in that run" % (what, off, expected, held_us), flush=True)
+                    continue
+                self.assertAlmostEqual(measured, expected, delta=1000, msg=what)
         if "quanta_sweep" in judged:
             # The quanta: 512 bit times at 10G each.
             checks = {c["what"]: c for c in cases["quanta_sweep"]["checks"]}
