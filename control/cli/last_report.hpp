@@ -13,8 +13,9 @@ namespace lr::ctl {
 /// The state file; "" when neither XDG_STATE_HOME nor HOME says where.
 std::string last_report_path();
 
-/// Keeps `report` there (its directory made): "" when kept, else why not.
-std::string keep_last_report(const nlohmann::json& report);
+/// Keeps `report` there (its directory made); when it cannot, says why on stderr (a warning:
+/// the run's own output and report file stand). Returns whether it was kept.
+bool keep_last_report(const nlohmann::json& report);
 
 /// The kept report; none when there is none (or it does not read as JSON).
 std::optional<nlohmann::json> kept_last_report();

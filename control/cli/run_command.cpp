@@ -87,10 +87,7 @@ int run_profile(const RunOptions& options) {
   if (ended.report.interrupted && !options.as_json)
     std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
   // Kept where `linerate report --last` finds it, whatever else is asked.
-  const std::string not_kept = keep_last_report(report);
-  if (!not_kept.empty())
-    std::fprintf(stderr, "linerate: warning: the report is not kept for `linerate report --last`: %s\n",
-                 not_kept.c_str());
+  const bool kept = keep_last_report(report);
   if (!options.report_path.empty()) {
     if (const std::string failed = views::write_report_file(options.report_path, report.dump(2) + "\n"); !failed.empty()) {
       if (!options.as_json) std::printf("%s\n", report.dump(2).c_str());  // the results are not lost
@@ -100,7 +97,7 @@ int run_profile(const RunOptions& options) {
     } else if (!options.as_json) {
       std::printf("report: %s\n", options.report_path.c_str());
     }
-  } else if (not_kept.empty() && !options.as_json) {
+  } else if (kept && !options.as_json) {
     std::printf("report: %s\n", last_report_path().c_str());
   }
   return code;

@@ -19,22 +19,6 @@ std::string text_or_dash(const json& value) {
 
 }  // namespace
 
-std::vector<api::PortTraffic> port_traffic(const json& stats_ports) {
-  std::vector<api::PortTraffic> out;
-  for (const json& port : stats_ports) {
-    api::PortTraffic traffic = api::port_traffic_from_json(port.value("linerate", json::object()));
-    traffic.name = port.value("name", "");
-    out.push_back(std::move(traffic));
-  }
-  return out;
-}
-
-std::vector<api::StreamReport> stream_reports(const json& stats_streams) {
-  std::vector<api::StreamReport> out;
-  for (const json& stream : stats_streams) out.push_back(api::stream_report_from_json(stream));
-  return out;
-}
-
 std::string ports_table(const json& port_list) {
   std::vector<api::PortListing> ports;
   for (const json& p : port_list) ports.push_back(api::port_listing_from_json(p));

@@ -12,11 +12,6 @@
 
 namespace lr::ctl {
 
-/// What linerate sent and received per port, from a stats.ports result.
-std::vector<api::PortTraffic> port_traffic(const nlohmann::json& stats_ports);
-/// The streams of a stats.streams result.
-std::vector<api::StreamReport> stream_reports(const nlohmann::json& stats_streams);
-
 std::string ports_table(const nlohmann::json& ports);
 
 /// A stats.histogram result as a summary (from `latency`, the stream's exact figures) and

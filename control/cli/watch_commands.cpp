@@ -10,8 +10,10 @@
 #include <fstream>
 #include <thread>
 
-#include "control/client/stop_signal.hpp"
 #include "control/cli/tables.hpp"
+#include "control/client/port_client.hpp"
+#include "control/client/run_client.hpp"
+#include "control/client/stop_signal.hpp"
 #include "dataplane/api/switch_report.hpp"
 #include "dataplane/common/utc_time.hpp"
 #include "dataplane/views/run_views.hpp"
@@ -53,10 +55,7 @@ std::string pause_now(DataplaneClient& client, const json& stats_ports) {
   std::vector<api::PortReport> ports;
   for (const json& p : stats_ports) {
     api::PortReport port = api::port_report_from_json(p);
-    std::vector<api::NicCounter> counters;
-    const json pause_counters = client.call("port.counters", {{"port", port.name}, {"filter", "pause"}});
-    for (const json& c : pause_counters.value("counters", json::array())) counters.push_back(api::nic_counter_from_json(c));
-    port.nic_pause = api::nic_pause_counters(counters);
+    port.nic_pause = api::nic_pause_counters(PortClient(client).counters(port.name, "pause"));
     ports.push_back(std::move(port));
   }
   return views::pause_text(ports);
@@ -65,8 +64,7 @@ std::string pause_now(DataplaneClient& client, const json& stats_ports) {
 std::string below_stream_table(DataplaneClient& client, const json& stats_ports) {
   std::string out;
   if (const std::string pause = pause_now(client, stats_ports); !pause.empty()) out += "\n" + pause;
-  std::vector<api::SwitchReport> switches;
-  for (const json& sw : client.call("stats.switches")) switches.push_back(api::switch_report_from_json(sw));
+  const std::vector<api::SwitchReport> switches = RunClient(client).switch_stats();
   if (!switches.empty()) out += "\n" + views::switch_text(switches);
   return out;
 }

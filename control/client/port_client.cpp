@@ -23,9 +23,11 @@ api::FecReport PortClient::set_fec(const std::string& port, const std::string& m
   return api::fec_report_from_json(client_.call("port.fec.set", {{"port", port}, {"mode", mode}}));
 }
 
-std::vector<api::NicCounter> PortClient::counters(const std::string& port) {
+std::vector<api::NicCounter> PortClient::counters(const std::string& port, const std::string& filter) {
   std::vector<api::NicCounter> out;
-  const json view = client_.call("port.counters", {{"port", port}});
+  json params{{"port", port}};
+  if (!filter.empty()) params["filter"] = filter;
+  const json view = client_.call("port.counters", params);
   for (const json& c : view.value("counters", json::array())) out.push_back(api::nic_counter_from_json(c));
   return out;
 }

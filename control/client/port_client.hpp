@@ -23,8 +23,9 @@ class PortClient {
   api::FecReport fec(const std::string& port);
   /// Sets the FEC mode (off, baser, rs, llrs, auto); returns it read back.
   api::FecReport set_fec(const std::string& port, const std::string& mode);
-  /// Every counter from every source, this run and total (port.counters).
-  std::vector<api::NicCounter> counters(const std::string& port);
+  /// Every counter from every source, this run and total (port.counters); with `filter`,
+  /// those whose name holds it.
+  std::vector<api::NicCounter> counters(const std::string& port, const std::string& filter = "");
 
  private:
   DataplaneClient& client_;

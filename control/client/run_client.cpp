@@ -34,15 +34,7 @@ std::map<std::string, uint64_t> RunClient::port_speeds() {
   return speeds;
 }
 
-std::vector<api::PortTraffic> RunClient::port_traffic() {
-  std::vector<api::PortTraffic> out;
-  for (const json& p : client_.call("stats.ports")) {
-    api::PortTraffic traffic = api::port_traffic_from_json(p.value("linerate", json::object()));
-    traffic.name = p.value("name", "");
-    out.push_back(std::move(traffic));
-  }
-  return out;
-}
+std::vector<api::PortTraffic> RunClient::port_traffic() { return ctl::port_traffic(client_.call("stats.ports")); }
 
 std::vector<api::PortReport> RunClient::port_stats() {
   std::vector<api::PortReport> out;
@@ -56,11 +48,7 @@ std::vector<api::SwitchReport> RunClient::switch_stats() {
   return out;
 }
 
-std::vector<api::StreamReport> RunClient::stream_stats() {
-  std::vector<api::StreamReport> out;
-  for (const json& s : client_.call("stats.streams")) out.push_back(api::stream_report_from_json(s));
-  return out;
-}
+std::vector<api::StreamReport> RunClient::stream_stats() { return stream_reports(client_.call("stats.streams")); }
 
 api::LatencyHistogram RunClient::histogram(const std::string& stream) {
   return api::latency_histogram_from_json(client_.call("stats.histogram", {{"stream", stream}}));
@@ -85,6 +73,22 @@ EndedRun RunClient::stop() {
   json report = client_.call("traffic.stop");
   api::RunReport typed = api::run_report_from_json(report);
   return {std::move(report), std::move(typed)};
+}
+
+std::vector<api::PortTraffic> port_traffic(const json& stats_ports) {
+  std::vector<api::PortTraffic> out;
+  for (const json& port : stats_ports) {
+    api::PortTraffic traffic = api::port_traffic_from_json(port.value("linerate", json::object()));
+    traffic.name = port.value("name", "");
+    out.push_back(std::move(traffic));
+  }
+  return out;
+}
+
+std::vector<api::StreamReport> stream_reports(const json& stats_streams) {
+  std::vector<api::StreamReport> out;
+  for (const json& stream : stats_streams) out.push_back(api::stream_report_from_json(stream));
+  return out;
 }
 
 std::vector<api::StreamSpec> streams_at_percent(std::vector<api::StreamSpec> streams, double percent) {

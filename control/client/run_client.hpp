@@ -70,6 +70,11 @@ class RunClient {
   DataplaneClient& client_;
 };
 
+/// What linerate sent and received per port, read from a stats.ports answer.
+std::vector<api::PortTraffic> port_traffic(const nlohmann::json& stats_ports);
+/// The streams of a stats.streams answer.
+std::vector<api::StreamReport> stream_reports(const nlohmann::json& stats_streams);
+
 /// The streams at `percent` of line rate each, running until stopped (their count,
 /// duration and burst dropped).
 std::vector<api::StreamSpec> streams_at_percent(std::vector<api::StreamSpec> streams, double percent);

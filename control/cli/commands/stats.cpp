@@ -10,6 +10,7 @@
 #include "control/cli/commands/commands.hpp"
 #include "control/cli/tables.hpp"
 #include "control/cli/watch_commands.hpp"
+#include "control/client/run_client.hpp"
 #include "dataplane/api/lcore_report.hpp"
 #include "dataplane/profile/quantity.hpp"
 #include "dataplane/views/run_views.hpp"

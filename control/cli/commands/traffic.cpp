@@ -62,9 +62,7 @@ int stop_run(const GlobalOptions& global, const TrafficOptions& o) {
   if (!report_path_problem(o).empty()) return kExitReportFile;
   return with_dataplane(global, [&](DataplaneClient& client) {
     const json report = client.call("traffic.stop");
-    if (const std::string not_kept = keep_last_report(report); !not_kept.empty())
-      std::fprintf(stderr, "linerate: warning: the report is not kept for `linerate report --last`: %s\n",
-                   not_kept.c_str());
+    keep_last_report(report);
     return show_report(global, o, report);
   });
 }
