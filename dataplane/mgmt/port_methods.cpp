@@ -90,6 +90,9 @@ void register_port_methods(Dispatcher& d, boost::asio::io_context& io, Engine& e
         });
   d.deprecate("port.xstats", "port.counters (every source, this run and total)");
 
+  const auto set = [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
+    set_port(io, engine, ownership, session, p, std::move(reply));
+  };
   d.add_async("port.config.set",
               "Changes port settings: params {port, promiscuous?: bool, mtu?: 68-9600, state?: \"started\"|"
               "\"stopped\", keep?: bool (MTU and promiscuous mode stay after the data plane exits), "
@@ -97,13 +100,8 @@ void register_port_methods(Dispatcher& d, boost::asio::io_context& io, Engine& e
               "pfc_honour: how long after a PFC / PAUSE frame it obeys it)}. MTU, state and the PFC reaction only "
               "while traffic is stopped (the port is stopped and restarted around an MTU change). A started port's link is awaited (up to 5 s, on a timer: other sessions are answered "
               "meanwhile). Link up / down: port.link.set. Returns the port.",
-              true, [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
-                set_port(io, engine, ownership, session, p, std::move(reply));
-              });
-  d.add_async("port.set", "params {port, promiscuous?: bool, link?: up|down, mtu?, state?, keep?: bool}.", true,
-              [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
-                set_port(io, engine, ownership, session, p, std::move(reply));
-              });
+              true, set);
+  d.add_async("port.set", "params {port, promiscuous?: bool, link?: up|down, mtu?, state?, keep?: bool}.", true, set);
   d.deprecate("port.set", "port.config.set, and port.link.set for the link");
 }
 
