@@ -11,6 +11,7 @@
 #include "control/bench/lossless_cases.hpp"
 #include "control/cli/exit_codes.hpp"
 #include "control/views/lossless_views.hpp"
+#include "control/views/quantity_text.hpp"
 #include "control/bench/bench_sections.hpp"
 
 namespace lr::bench {
@@ -42,7 +43,7 @@ json lossless_settings(const BenchProfile& profile) {
     std::vector<double> delays_s;
     for (const uint64_t ns : c.headroom_delays_ns) delays_s.push_back(static_cast<double>(ns) / 1e9);
     out["headroom_bytes"] = c.headroom_bytes;
-    out["headroom_delays_s"] = delays_s;  // empty: from headroom_bytes and the rate
+    out["headroom_delays_s"] = delays_s.empty() ? json("from headroom and the sender's rate") : json(delays_s);
   }
   if (c.watchdog)
     out["watchdog"] = {{"detect_s", static_cast<double>(c.watchdog_detect_ns) / 1e9},
@@ -62,11 +63,8 @@ void print_checks(const json& report) {
               "bound", "result");
   for (const json& c : report.value("cases", json::array()))
     for (const json& check : c.value("checks", json::array())) {
-      const double value = check.value("value", 0.0);
-      const bool whole = value == std::floor(value) && std::fabs(value) < 1e15;  // counts, bytes: no exponent
       const std::string measured =
-          whole ? fmt::format("{} {}", static_cast<int64_t>(value), check.value("unit", ""))
-                : fmt::format("{:.6g} {}", value, check.value("unit", ""));
+          ctl::text::plain_number(check.value("value", 0.0)) + " " + check.value("unit", "");  // no exponent
       const char* result = check.contains("not_judged") ? "not judged" : check.value("ok", false) ? "ok" : "FAIL";
       std::printf("  %-18s %-64s %16s  %-22s %s\n", c.value("case", "").c_str(), check.value("what", "").c_str(),
                   measured.c_str(), check.value("bound", "").c_str(), result);

@@ -10,6 +10,8 @@
 #include "control/cli/profile_file.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/bench/bench_sections.hpp"
+#include "control/client/run_client.hpp"
+#include "control/report/hand_over.hpp"
 #include "dataplane/profile/load_toml.hpp"
 
 namespace lr::bench {
@@ -20,11 +22,13 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
   const std::optional<profile::Profile> profile = ctl::read_profile(options.profile_path);
   if (!profile) return 2;
   std::optional<BenchProfile> read;
+  report::ReportSection about;  // [report]: the device under test, the operator
   try {
     std::ifstream file(options.profile_path);
     std::stringstream text;
     text << file.rdbuf();
     read = read_bench_sections(*profile, text.str());
+    about = report::read_report_section(*profile, text.str());
   } catch (const profile::ConfigError& error) {
     std::fprintf(stderr, "linerate: %s\n", error.what());
     return 2;
@@ -48,6 +52,12 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
     return code;
   ctl::catch_stop_signals();
   TrialRunner runner(dataplane->client(), *read);
+  try {
+    report::write_hand_over(session.report(), report::hand_over(about, ctl::RunClient(dataplane->client()).ports()));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "linerate: the data plane did not list its ports: %s\n", error.what());
+    return 1;
+  }
 
   json settings = suite.settings(*read);
   settings["drain_s"] = static_cast<double>(read->run.drain_ns) / 1e9;

@@ -24,6 +24,7 @@
 #include "control/client/run_client.hpp"
 #include "control/optics/ber_claim.hpp"
 #include "control/optics/qualify_report.hpp"
+#include "control/report/hand_over.hpp"
 #include "control/views/qualify_html.hpp"
 #include "control/optics/qualify_section.hpp"
 #include "dataplane/api/run_report.hpp"
@@ -268,7 +269,7 @@ int qualify(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, const s
               {"duration_s", seconds},
               {"duration_basis", duration_basis},
               {"interval_s", static_cast<double>(cfg.interval_ns) / 1e9},
-              {"expected_speed_bps", cfg.speed_bps},
+              {"expected_speed_bps", cfg.speed_bps != 0 ? json(cfg.speed_bps) : json(nullptr)},  // null: any
               {"expected_fec", cfg.fec.empty() ? json(nullptr) : json(cfg.fec)},
               {"fec_code", cfg.fec_code.empty() ? json(nullptr) : json(cfg.fec_code)},
               {"target_ber", cfg.target_ber},
@@ -328,6 +329,7 @@ int run_optics_qualify(const QualifyOptions& options) {
   std::optional<profile::Profile> read;
   std::optional<std::vector<api::StreamSpec>> streams;
   std::vector<std::string> ports = options.ports;
+  report::ReportSection about;  // [report]: the device under test, the operator
   if (!options.profile_path.empty()) {
     read = ctl::read_profile(options.profile_path);
     if (!read) return 2;
@@ -337,6 +339,7 @@ int run_optics_qualify(const QualifyOptions& options) {
       std::stringstream text;
       text << file.rdbuf();
       section = read_qualify_section(*read, text.str());
+      about = report::read_report_section(*read, text.str());
     } catch (const profile::ConfigError& error) {
       std::fprintf(stderr, "linerate: %s\n", error.what());
       return 2;
@@ -393,7 +396,9 @@ int run_optics_qualify(const QualifyOptions& options) {
   }
   try {  // a port the data plane does not have is a bad argument, before any traffic
     std::vector<std::string> names;
-    for (const api::PortReport& p : ctl::RunClient(*client).ports()) names.push_back(p.name);
+    const std::vector<api::PortReport> listed = ctl::RunClient(*client).ports();
+    for (const api::PortReport& p : listed) names.push_back(p.name);
+    report::write_hand_over(report.json_(), report::hand_over(about, listed));
     for (const std::string& port : ports)
       if (std::find(names.begin(), names.end(), port) == names.end()) {
         std::fprintf(stderr, "linerate: the data plane has no port '%s' (it has: %s)\n", port.c_str(),

@@ -19,8 +19,12 @@ Svg gnuplot_svg(const std::string& script, int width, int height) {
   close(fd);
   {
     std::ofstream out(path);
-    out << fmt::format("set terminal svg size {},{} font 'sans,11' background rgb 'white'\n", width, height) << script
-        << "\n";
+    // Names are text: enhanced text would set rx_packets with a subscript. The legend goes
+    // under the plot, where it covers no point (a chart may set its own).
+    out << fmt::format("set terminal svg size {},{} font 'sans,11' background rgb 'white' noenhanced\n"
+                       "set key outside below center horizontal\n",
+                       width, height)
+        << script << "\n";
   }
   // gnuplot's errors go to its stderr: read them in place of the chart.
   const std::string errors = std::string(path) + ".err";

@@ -13,6 +13,6 @@ struct Svg {
 };
 
 /// Runs gnuplot on `script` (which must not set a terminal or output).
-Svg gnuplot_svg(const std::string& script, int width = 760, int height = 360);
+Svg gnuplot_svg(const std::string& script, int width = 760, int height = 400);
 
 }  // namespace lr::ctl

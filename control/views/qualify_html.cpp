@@ -5,11 +5,13 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "control/views/html_page.hpp"
+#include "control/views/summary_html.hpp"
 
 namespace lr::ctl {
 
@@ -24,8 +26,10 @@ namespace {
 using Series = std::map<std::string, std::vector<std::pair<double, double>>>;
 
 // A chart of `series` over time, or a line saying why there is none.
+// `min_span`: the y-axis shows at least this much around the values, so that a change
+// within a monitor's resolution does not look like a ramp; 0: from zero.
 std::string time_chart(const std::string& id, const std::string& caption, const std::string& ylabel, const Series& series,
-                       const std::string& missing) {
+                       const std::string& missing, double min_span = 0) {
   if (series.empty()) return "<p class=\"note\">" + escape(caption) + ": no data (" + escape(missing) + ").</p>\n";
   std::string data, plot;
   int block = 0;
@@ -37,9 +41,17 @@ std::string time_chart(const std::string& id, const std::string& caption, const 
                         name);
     ++block;
   }
+  std::string range = "set yrange [0:*]\n";
+  if (min_span > 0) {
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (const auto& [name, points] : series)
+      for (const auto& [t, v] : points) low = std::min(low, v), high = std::max(high, v);
+    const double middle = (low + high) / 2, half = std::max(high - low, min_span) / 2 * 1.1;
+    range = fmt::format("set yrange [{}:{}]\n", middle - half, middle + half);
+  }
   return html::figure(id, caption,
-                      data + "set xlabel 'time since the traffic started (s)'\nset ylabel '" + ylabel +
-                          "'\nset grid\nset key outside right\n" + plot + "\n");
+                      data + "set xlabel 'time since the traffic started (s)'\nset ylabel '" + ylabel + "'\nset grid\n" +
+                          range + plot + "\n");
 }
 
 // A counter per interval divided by the interval: a rate over time.
@@ -111,7 +123,8 @@ std::string port_section(const json& port, size_t index) {
   const json samples = port.value("samples", json::array());
   const std::string id = fmt::format("port{}", index);
   const std::string no_monitors = module.is_object() ? "the module reports no such monitor" : module_missing;
-  out += time_chart(id + "-rx-power", "RX power per lane (dBm)", "dBm", monitor_values(samples, "rx_power", true), no_monitors);
+  out += time_chart(id + "-rx-power", "RX power per lane (dBm)", "dBm", monitor_values(samples, "rx_power", true), no_monitors,
+                    2.0);
   Series corrected = counter_rates(samples, "fec_corrected_bits_lane", false);
   if (corrected.empty()) corrected = counter_rates(samples, "fec_corrected_bits", true);
   out += time_chart(id + "-fec-corrected", "FEC corrected bits per second", "bits/s", corrected,
@@ -119,7 +132,7 @@ std::string port_section(const json& port, size_t index) {
   out += time_chart(id + "-fec-uncorrectable", "FEC uncorrectable blocks since the start", "blocks",
                     counter_values(samples, "fec_uncorrectable_blocks"), "the port counts no uncorrectable blocks");
   out += time_chart(id + "-temperature", "Module temperature (°C)", "°C", monitor_values(samples, "temperature", false),
-                    no_monitors);
+                    no_monitors, 10.0);
   out += time_chart(id + "-rx-frames", "Frames received per second (the port's own counter)", "frames/s",
                     counter_rates(samples, "rx_packets", true), "the port counts no received frames");
   return out;
@@ -129,24 +142,24 @@ std::string port_section(const json& port, size_t index) {
 
 std::string qualify_html(const json& report) {
   std::string out = html::page_start("linerate optics qualification " + report.value("started_at", ""));
-  out += "<h1>linerate optics qualification</h1>\n";
-  std::vector<std::vector<std::string>> about{
-      {"profile", escape(report.value("profile", ""))},
-      {"started / finished (UTC)", escape(report.value("started_at", "") + " / " + report.value("finished_at", "–"))},
-      {"interrupted", report.value("interrupted", false) ? "yes: the verdicts cover the samples taken" : "no"},
-      {"schema", escape(report.value("schema", ""))}};
-  const json settings = report.value("settings", json::object());
-  for (const auto& [key, value] : settings.items()) about.push_back({escape(key), number(value)});
-  out += table({"", ""}, about);
   std::vector<std::vector<std::string>> summary;
   for (const json& p : report.value("ports", json::array())) {
     const json m = p.value("module", json());
     const auto field = [&](const char* key) { return m.is_object() ? escape(m.value(key, "")) : std::string("–"); };
     const std::string v = p.value("verdict", "");
-    summary.push_back({escape(p.value("port", "")), field("vendor"), field("part"), field("serial"),
-                       "<span class=\"" + escape(v) + "\">" + escape(v) + "</span>"});
+    std::map<std::string, json> measured;
+    for (const json& c : p.value("criteria", json::array())) measured[c.value("name", "")] = c;
+    const auto shown = [&](const char* name) {
+      const auto it = measured.find(name);
+      return it == measured.end() ? std::string("–") : escape(it->second.value("measured", "–"));
+    };
+    summary.push_back({"<a href=\"#port-" + escape(p.value("port", "")) + "\">" + escape(p.value("port", "")) + "</a>",
+                       "<span class=\"" + escape(v) + "\">" + escape(v) + "</span>", field("vendor"), field("part"),
+                       field("serial"), shown("link_speed"), shown("pre_fec_ber"), shown("frame_loss")});
   }
-  out += table({"port", "vendor", "part", "serial", "verdict"}, summary);
+  out += html::summary(report, "optics qualification",
+                       table({"port", "verdict", "vendor", "part", "serial", "link", "pre-FEC BER", "frames lost"}, summary));
+  out += html::settings(report.value("settings", json::object()));
   out += "<p class=\"note\">Bits are the link's speed times the sampled time it was up. Pre-FEC BER is the FEC's "
          "corrected bits over them (or the PHY's bit / symbol errors without FEC); the confidence is that of the "
          "claim BER &lt; target given the errors that reached the MAC (Poisson). Frame loss is counted per stream by "

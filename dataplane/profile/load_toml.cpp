@@ -339,9 +339,9 @@ Profile read_sections(const toml::table& root, const std::string& file) {
     if (auto v = r.string("group")) profile.control.group = *v;
     r.finish();
   }
-  // The suites' sections are theirs, read by them in control/ (bench_sections, qualify_section):
-  // the data plane runs streams and ignores them.
-  for (const char* suite : {"rfc2544", "ndr", "lossless", "qualify"}) in.find(suite);
+  // The suites' sections are theirs, read by them in control/ (bench_sections, qualify_section,
+  // report_section): the data plane runs streams and ignores them.
+  for (const char* suite : {"rfc2544", "ndr", "lossless", "qualify", "report"}) in.find(suite);
   in.find("port");
   in.find("stream");
   in.find("switch");

@@ -125,8 +125,18 @@ class LosslessPlan(lrtest.DataplaneCase):
                         "--csv", rebuilt], check=True, capture_output=True)
         with open(rebuilt) as a, open(os.path.join(self.dir, "out", "results.csv")) as b:
             self.assertEqual(a.read(), b.read())
-        benchreport.check_page_in_browser(self, os.path.join(self.dir, "out", "report.html"),
-                                          ["chart-pfc_pause-0", "chart-headroom-5", "chart-watchdog-7", "chart-ecn-8"])
+        dom = benchreport.check_page_in_browser(self, os.path.join(self.dir, "out", "report.html"),
+                                                ["chart-pfc_pause-0", "chart-headroom-5", "chart-watchdog-7", "chart-ecn-8"])
+        summary = benchreport.check_summary(self, dom, "linerate's software lossless switch 'dut'",
+                                            {p: "10 Gbit/s" for p in ("sender-a", "sender-b", "receiver")})
+        self.assertIn("%d cases: " % len(cases), summary)
+        # Every case's runs, the invalid ones with why; the storm shaded on the timelines.
+        runs = re.search(r"<h2>Runs</h2>.*?</table>", dom, re.S).group(0)
+        for name in cases:
+            spoiled = [t for t in report["trials"] if t["case"] == name and t["invalid_reason"]]
+            self.assertRegex(runs, r'%s</td><td class="num">%d</td><td class="num">(<span class="WARN">)?%d' % (
+                name, len([t for t in report["trials"] if t["case"] == name]), len(spoiled)))
+        self.assertIn(">storm<", dom)
         # The switch's own counters are in each run: what it marked, the tester counted CE.
         ecn_runs = [t["report"] for t in report["trials"] if t["case"] == "ecn" and not t["invalid_reason"]]
         for r in ecn_runs:

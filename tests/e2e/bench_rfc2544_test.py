@@ -48,6 +48,8 @@ speed = "100M"
 name = "a-to-b"
 tx_port = "a"
 rx_port = "b"
+[report]
+dut = "bridge-dut.sh limiter"
 [rfc2544]
 frame_sizes = [64, 128, 256]
 trial_duration = "500ms"
@@ -110,8 +112,16 @@ class Rfc2544ThroughputThroughALimiter(lrtest.NetnsCase):
                           "fail" if trials[0]["valid"] or trials[0]["lost_though_sent_short"] else "invalid"))
         found = [r for r in rows if r["row"] == "result" and r["test"] == "throughput"]
         self.assertEqual([int(r["frame_size"]) for r in found], [64, 128, 256])
-        benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
-                                          ["chart-throughput", "chart-trials-0", "chart-trials-1", "chart-trials-2"])
+        dom = benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
+                                                ["chart-throughput", "chart-trials-0", "chart-trials-1", "chart-trials-2"])
+        # The first screen stands on its own: the device, the tester, each port's speed, the
+        # throughput per size with its rate; settings in units, not JSON.
+        summary = benchreport.check_summary(self, dom, "bridge-dut.sh limiter", {"a": "100 Mbit/s", "b": "100 Mbit/s"})
+        self.assertEqual(report["tester"]["ports"][0]["driver"], "net_af_packet")
+        for size, r in results.items():
+            self.assertIn("%d %.3f %.6f" % (size, r["percent_line_rate"], r["pps"] / 1e6), summary)
+        self.assertTrue("<td>trial duration</td><td>500 ms</td>" in dom, "settings in units")
+        self.assertTrue("<td>tests</td><td>throughput</td>" in dom, "settings as text, not JSON")
 
     def start_bench(self, suite, profile_text, out_dir, **popen):
         """`linerate bench SUITE` in the namespace, started, not waited for; it starts its own
@@ -221,7 +231,14 @@ back_to_back_duration = "20ms"
         dom = benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
                                                 ["chart-throughput", "chart-latency", "chart-frame-loss",
                                                  "chart-trials-0"] + (["chart-back-to-back"] if b2b["searches"] else []))
-        self.assertEqual(dom.count("<th>asked (% of line)</th><th>offered (% of line)</th>"), 2, "throughput, latency")
+        self.assertEqual(dom.count('frame size (B)</th><th class="num">asked (% of line)</th><th class="num">offered (% of '
+                                   'line)</th>'), 2, "throughput, latency")
+        # Every trial is in a table, each search's and each latency trial's, with its outcome.
+        self.assertEqual(len(re.findall(r"<h3>(throughput|latency|frame_loss|back_to_back) \d+ B: \d+ trials", dom)),
+                         len({(t["test"], t["frame_size"]) for t in report["trials"]}))
+        self.assertEqual(dom.count("</td><td>pass") + dom.count('<span class="FAIL">fail</span>') +
+                         dom.count("invalid, repeated: ") + dom.count('<span class="WARN">interrupted</span>'),
+                         len(report["trials"]))
 
     def test_loss_the_device_showed_is_its_own_even_where_the_tester_fell_short(self):
         """Ports said to be 10G: af_packet on a veth sends far below 14.88 Mpps, so every trial
@@ -306,6 +323,12 @@ back_to_back_duration = "20ms"
         self.assertRegex(proc.stdout, r"(?m)^ +128 B  pdr +trial +\d+ of ~\d+ .* beyond NDR, within PDR -> next ")
         self.assertRegex(proc.stdout, r"(?m)^ +128 +NDR +47\.\d+ ")
         benchreport.check_report_dir(self, out_dir)
+        # The summary gives both rates, and the PDR with its loss and p99 latency.
+        dom = benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"), ["chart-ndr"])
+        summary = benchreport.check_summary(self, dom, "bridge-dut.sh limiter", {"a": "100 Mbit/s"})
+        self.assertIn("128 %.3f %.6f %.3f device %.3f %.6f %.4f %.3f device" % (
+            ndr["percent_line_rate"], ndr["pps"] / 1e6, ndr["latency_ns"]["p99"] / 1e3, pdr["percent_line_rate"],
+            pdr["pps"] / 1e6, pdr["loss_percent"], pdr["latency_ns"]["p99"] / 1e3), summary)
 
     def test_ctrl_c_stops_the_trial_and_keeps_every_finished_one(self):
         out_dir = os.path.join(self.dir, "stopped")

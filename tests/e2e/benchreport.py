@@ -3,6 +3,7 @@ there, results.csv and report.html are the views `linerate report` rebuilds from
 report.json alone, and the page loads in a real browser (Debian's chromium, headless)
 with every chart drawn by gnuplot (its SVG holds plotted paths)."""
 import csv
+import html
 import os
 import re
 import shutil
@@ -46,10 +47,32 @@ def check_page_in_browser(test, html_path, expected_charts):
         test.assertIsNotNone(figure, "no figure %s" % chart)
         body = figure.group(1)
         test.assertIn("<svg", body)
-        # Each plot's group runs to the next one; its first path is the legend's sample
-        # line, so a plot that drew data has more.
+        # Each plot's group runs to the next one; it starts with the legend's sample (a
+        # line's move-to, or a point mark), so a plot that drew data has more of them
+        # (gnuplot may draw the sample and the line in one path: count the moves).
         groups = re.split(r'<g id="gnuplot_plot_\d+[a-z]?"', body)[1:]
         test.assertTrue(groups, "chart %s has no plot" % chart)
-        drawn = [g for g in groups if len(re.findall(r"<path[^>]* d=['\"]M", g)) >= 2]
+        def marks(group):
+            moves = sum(len(re.findall(r"M\s*[\d.]", d)) for d in re.findall(r"<path[^>]* d=['\"]([^'\"]*)", group))
+            return max(moves, len(re.findall(r"<use ", group)))
+        drawn = [g for g in groups if marks(g) >= 2]
         test.assertTrue(drawn, "chart %s has no plotted path" % chart)
     return dom
+
+
+def check_summary(test, dom, dut, port_speeds):
+    """The page's first screen (section#summary) names the device under test, linerate's
+    version and host, and each port with its driver and the speed its rates refer to
+    (`port_speeds`: port name -> "100 Mbit/s")."""
+    found = re.search(r'<section id="summary">(.*?)</section>', dom, re.S)
+    test.assertIsNotNone(found, "the page has no summary")
+    text = html.unescape(re.sub(r"<[^>]+>", " ", found.group(1)))
+    text = re.sub(r"\s+", " ", text)
+    linerate = sys.modules["__main__"].LINERATE
+    version = subprocess.run([linerate, "--version"], capture_output=True, text=True, check=True).stdout.split()[-1]
+    test.assertIn("device under test " + dut, text)
+    test.assertIn("tester linerate %s on %s" % (version, os.uname().nodename), text)
+    for port, speed in port_speeds.items():
+        test.assertRegex(text, r"%s : \S+ \(.*?\), rates refer to %s" % (re.escape(port), re.escape(speed)))
+    test.assertRegex(text, r"when \d{4}-\d\d-\d\d \d\d:\d\d:\d\d to ")
+    return text

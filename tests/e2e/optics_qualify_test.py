@@ -49,6 +49,8 @@ frame_size = 512
 rate = "20%%"
 duration = "%s"
 interval = "500ms"
+[report]
+dut = "veth pair lra / lrb"
 """
 
 
@@ -130,6 +132,7 @@ class OpticsQualifyOnVeth(lrtest.NetnsCase):
         dom = benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"),
                                                 ["port0-rx-frames", "port1-rx-frames"])
         self.assertIn("RX power per lane (dBm): no data", dom)
+        benchreport.check_summary(self, dom, "veth pair lra / lrb", {"a": "50 Mbit/s", "b": "50 Mbit/s"})
         self.assertIn('Port a: <span class="INCOMPLETE">INCOMPLETE</span>', dom)
         self.assertIn("Not qualified: module, fec_mode, fec_uncorrectable, pre_fec_ber, ber_confidence not measured", dom)
 

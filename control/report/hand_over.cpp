@@ -1,0 +1,80 @@
+#include "control/report/hand_over.hpp"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
+
+#include "dataplane/api/json_fields.hpp"
+
+namespace lr::report {
+
+using nlohmann::json;
+
+namespace {
+
+template <class Fn>
+void port_fields(TesterPort& p, Fn&& fn) {
+  fn("name", p.name);
+  fn("device", p.device);
+  fn("driver", p.driver);
+  fn("speed_bps", p.speed_bps);
+  fn("speed_from_profile", p.speed_from_profile);
+  fn("link_speed_bps", p.link_speed_bps);
+  fn("link_up", p.link_up);
+}
+
+std::string host_name() {
+  std::array<char, 256> name{};
+  return gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : std::string();
+}
+
+// Who ran it: through sudo, the user who typed the command, not root.
+std::string login_name() {
+  if (const char* user = std::getenv("SUDO_USER"); user != nullptr && *user != '\0') return user;
+  if (const passwd* pw = getpwuid(geteuid()); pw != nullptr) return pw->pw_name;
+  if (const char* user = std::getenv("USER"); user != nullptr) return user;
+  return "";
+}
+
+}  // namespace
+
+HandOver hand_over(const ReportSection& section, const std::vector<api::PortReport>& ports) {
+  HandOver out{section.dut, section.notes, LR_VERSION, host_name(),
+               section.operator_name.empty() ? login_name() : section.operator_name, {}};
+  for (const api::PortReport& p : ports)
+    out.ports.push_back({p.name, p.device, p.driver, p.speed_bps, p.speed_from_profile, p.link_speed_bps, p.link_up});
+  return out;
+}
+
+void write_hand_over(json& report, const HandOver& h) {
+  report["dut"] = {{"name", h.dut.empty() ? json(nullptr) : json(h.dut)},
+                   {"notes", h.notes.empty() ? json(nullptr) : json(h.notes)}};
+  json ports = json::array();
+  for (TesterPort p : h.ports) {
+    json& out = ports.emplace_back(json::object());
+    port_fields(p, api::writer(out));
+  }
+  report["tester"] = {{"linerate", h.linerate_version}, {"host", h.host}, {"operator", h.operator_name},
+                      {"ports", std::move(ports)}};
+}
+
+std::optional<HandOver> read_hand_over(const json& report) {
+  const auto tester = report.find("tester");
+  if (tester == report.end() || !tester->is_object()) return std::nullopt;
+  HandOver h;
+  if (const auto dut = report.find("dut"); dut != report.end() && dut->is_object()) {
+    const auto read = api::reader(*dut);
+    read("name", h.dut);
+    read("notes", h.notes);
+  }
+  const auto read = api::reader(*tester);
+  read("linerate", h.linerate_version);
+  read("host", h.host);
+  read("operator", h.operator_name);
+  for (const json& p : tester->value("ports", json::array())) port_fields(h.ports.emplace_back(), api::reader(p));
+  return h;
+}
+
+}  // namespace lr::report
