@@ -8,6 +8,7 @@
 
 #include "control/bench/lossless/storm.hpp"
 #include "control/bench/lossless/timeline.hpp"
+#include "control/views/quantity_text.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/bench/bench_sections.hpp"
 #include "dataplane/common/line_rate.hpp"
@@ -98,11 +99,12 @@ CaseOutcome headroom(Plan& p) {
     checks.push_back({"largest delay without loss, as headroom at the sender's rate", *largest_ok_s * bytes_per_s,
                       "bytes", fmt::format("(reported: {:.0f} us x {:.0f} bytes/s)", us(*largest_ok_s), bytes_per_s), true});
   return judge("headroom", std::move(checks),
-               fmt::format("the device absorbed a sender {:.0f} us late: at least {:.0f} bytes of headroom ({}); "
-                           "expected {} bytes", us(largest_ok_s.value_or(0)), largest_ok_s.value_or(0) * bytes_per_s,
+               fmt::format("the device absorbed a sender {:.0f} us late: at least {} ({:.0f} bytes) of headroom ({}); "
+                           "expected {}", us(largest_ok_s.value_or(0)), ctl::text::bytes(largest_ok_s.value_or(0) * bytes_per_s),
+                           largest_ok_s.value_or(0) * bytes_per_s,
                            first_loss_s ? fmt::format("frames lost from {:.0f} us", us(*first_loss_s))
                                         : std::string("no loss at any delay tried"),
-                           c.headroom_bytes));
+                           ctl::text::bytes(static_cast<double>(c.headroom_bytes))));
 }
 
 }  // namespace lr::bench::lossless
