@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "control/bench/lossless_cases.hpp"
+#include "control/bench/lossless_report.hpp"
 #include "control/cli/exit_codes.hpp"
 #include "control/views/lossless_views.hpp"
 #include "control/views/quantity_text.hpp"
@@ -58,28 +58,25 @@ json lossless_settings(const BenchProfile& profile) {
 
 // Each case's checks, the measured number beside its bound, and the runs it took: how
 // many, how many the host spoiled and why (the first such reason).
-void print_checks(const json& report) {
+void print_checks(const LosslessReport& plan) {
   std::printf("\nchecks (measured beside the bound)\n  %-18s %-64s %16s  %-22s %s\n", "case", "check", "measured",
               "bound", "result");
-  for (const json& c : report.value("cases", json::array()))
-    for (const json& check : c.value("checks", json::array())) {
-      const std::string measured =
-          ctl::text::plain_number(check.value("value", 0.0)) + " " + check.value("unit", "");  // no exponent
-      const char* result = check.contains("not_judged") ? "not judged" : check.value("ok", false) ? "ok" : "FAIL";
-      std::printf("  %-18s %-64s %16s  %-22s %s\n", c.value("case", "").c_str(), check.value("what", "").c_str(),
-                  measured.c_str(), check.value("bound", "").c_str(), result);
+  for (const LosslessCaseReport& c : plan.cases)
+    for (const Check& check : c.outcome.checks) {
+      const std::string measured = ctl::text::plain_number(check.value) + " " + check.unit;  // no exponent
+      const char* result = !check.not_judged.empty() ? "not judged" : check.ok ? "ok" : "FAIL";
+      std::printf("  %-18s %-64s %16s  %-22s %s\n", c.outcome.name.c_str(), check.what.c_str(), measured.c_str(),
+                  check.bound.c_str(), result);
     }
   std::map<std::string, std::pair<int, int>> runs;  // case -> (runs, invalid)
   std::map<std::string, std::string> first_invalid;
   std::vector<std::string> order;
-  for (const json& t : report.value("trials", json::array())) {
-    const std::string name = t.value("case", "");
-    if (!runs.contains(name)) order.push_back(name);
-    ++runs[name].first;
-    if (const std::string why = t.value("invalid_reason", ""); !why.empty()) {
-      ++runs[name].second;
-      first_invalid.emplace(name, why);
-    }
+  for (const LosslessRun& run : plan.runs) {
+    if (!runs.contains(run.case_name)) order.push_back(run.case_name);
+    ++runs[run.case_name].first;
+    if (run.valid()) continue;
+    ++runs[run.case_name].second;
+    first_invalid.emplace(run.case_name, run.invalid_reason);
   }
   std::printf("\nruns per case (a run the host spoiled is invalid and run again)\n");
   for (const std::string& name : order) {
@@ -90,33 +87,29 @@ void print_checks(const json& report) {
 }
 
 void print_verdicts(const json& report) {
+  const LosslessReport plan = lossless_report_from_json(report);
   std::printf("\nlossless test plan\n%-18s %-8s %s\n", "case", "verdict", "why");
-  for (const json& c : report.value("cases", json::array()))
-    std::printf("%-18s %-8s %s\n", c.value("case", "").c_str(), c.value("verdict", "").c_str(),
-                c.value("explanation", "").c_str());
-  print_checks(report);
+  for (const LosslessCaseReport& c : plan.cases)
+    std::printf("%-18s %-8s %s\n", c.outcome.name.c_str(), verdict_text(c.outcome.verdict), c.outcome.explanation.c_str());
+  print_checks(plan);
   // Against linerate's own switch, its counters are in every run; against another device,
   // the user reads its counters beside what the tester counted.
-  bool own_switch = false;
-  for (const json& t : report.value("trials", json::array()))
-    own_switch = own_switch || !t.value("report", json::object()).value("switches", json::array()).empty();
-  if (own_switch) {
+  if (plan.own_switch()) {
     std::printf("(the switch's own counters: report.json trials[].report.switches)\n");
     return;
   }
   std::printf("\nto compare with the DUT's counters (report.json cases[].compare_with_dut):\n");
-  for (const json& c : report.value("cases", json::array()))
-    for (const json& line : c.value("compare_with_dut", json::array()))
-      std::printf("  %-16s %s\n", c.value("case", "").c_str(), line.get<std::string>().c_str());
+  for (const LosslessCaseReport& c : plan.cases)
+    for (const std::string& line : c.compare_with_dut) std::printf("  %-16s %s\n", c.outcome.name.c_str(), line.c_str());
 }
 
 // A FAIL is against the device; a case not judged (SKIPPED) is no pass either, and is
 // told apart from a FAIL.
 int verdict_code(const json& report) {
   int code = 0;
-  for (const json& c : report.value("cases", json::array())) {
-    if (c.value("verdict", "") == "FAIL") return ctl::kExitFailed;
-    if (c.value("verdict", "") != "PASS") code = ctl::kExitIncomplete;
+  for (const LosslessCaseReport& c : lossless_report_from_json(report).cases) {
+    if (c.outcome.verdict == CaseVerdict::kFail) return ctl::kExitFailed;
+    if (c.outcome.verdict != CaseVerdict::kPass) code = ctl::kExitIncomplete;
   }
   return code;
 }

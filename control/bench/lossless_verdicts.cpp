@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dataplane/api/json_fields.hpp"
+
 namespace lr::bench {
 
 using nlohmann::json;
@@ -57,6 +59,31 @@ json to_json(const Check& c) {
   json out{{"what", c.what}, {"value", c.value}, {"unit", c.unit}, {"bound", c.bound}, {"ok", c.ok}};
   if (!c.not_judged.empty()) out["not_judged"] = c.not_judged;
   return out;
+}
+
+Check check_from_json(const json& j) {
+  Check c;
+  const auto read = api::reader(j);
+  read("what", c.what);
+  read("value", c.value);
+  read("unit", c.unit);
+  read("bound", c.bound);
+  read("ok", c.ok);
+  read("not_judged", c.not_judged);
+  return c;
+}
+
+CaseOutcome case_outcome_from_json(const json& j) {
+  CaseOutcome c;
+  const auto read = api::reader(j);
+  read("case", c.name);
+  read("explanation", c.explanation);
+  std::string verdict;
+  read("verdict", verdict);
+  c.verdict = verdict == "PASS" ? CaseVerdict::kPass : verdict == "FAIL" ? CaseVerdict::kFail : CaseVerdict::kSkipped;
+  if (const auto checks = j.find("checks"); checks != j.end() && checks->is_array())
+    for (const json& check : *checks) c.checks.push_back(check_from_json(check));
+  return c;
 }
 
 json to_json(const CaseOutcome& c) {

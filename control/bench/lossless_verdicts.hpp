@@ -46,6 +46,10 @@ CaseOutcome unless_told_apart(CaseOutcome out, bool told_apart, std::string why)
 const char* verdict_text(CaseVerdict v) noexcept;
 nlohmann::json to_json(const Check& c);
 nlohmann::json to_json(const CaseOutcome& c);
+/// Read back from report.json; a verdict it does not name is SKIPPED (no pass). Throws
+/// nlohmann::json::exception on a field of the wrong type.
+Check check_from_json(const nlohmann::json& j);
+CaseOutcome case_outcome_from_json(const nlohmann::json& j);
 
 Check at_most(std::string what, double value, double bound, std::string unit);
 Check at_least(std::string what, double value, double bound, std::string unit);

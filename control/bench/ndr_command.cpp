@@ -9,6 +9,7 @@
 #include "control/client/stop_signal.hpp"
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
+#include "control/bench/bench_report.hpp"
 #include "control/bench/bench_sections.hpp"
 
 namespace lr::bench {
@@ -68,24 +69,20 @@ void run_ndr_size(const bench::NdrCfg& cfg, const bench::BenchFrameSize& size, T
   session.save();
 }
 
-void print_ndr_answers(const json& report) {
-  const json& settings = report.value("settings", json::object());
+void print_ndr_answers(const json& json_report) {
+  const BenchReport report = bench_report_from_json(json_report);
   std::printf("\nNDR (loss <= %g %%) and PDR (loss <= %g %%)\n%10s %6s %12s %14s %14s %12s  %s\n",
-              settings.value("loss_tolerance_percent", 0.0), settings.value("pdr_loss_tolerance_percent", 0.0),
-              "frame_B", "", "% of line", "Mpps", "L1 Gbit/s", "p99 us", "limited by");
-  const json& ndr = report.value("ndr", json::array());
-  const json& pdr = report.value("pdr", json::array());
-  for (size_t i = 0; i < ndr.size() && i < pdr.size(); ++i)
-    for (const auto& [name, r] : {std::pair<const char*, const json*>{"NDR", &ndr[i]}, {"PDR", &pdr[i]}}) {
-      const std::string size = ctl::frame_size_text((*r)["frame_size"]);
-      if ((*r)["percent_line_rate"].is_null()) {
-        std::printf("%10s %6s %12s   (%s)\n", size.c_str(), name, "none", r->value("why", "").c_str());
+              report.loss_tolerance_percent, report.pdr_loss_tolerance_percent, "frame_B", "", "% of line", "Mpps",
+              "L1 Gbit/s", "p99 us", "limited by");
+  for (size_t i = 0; i < report.ndr.size() && i < report.pdr.size(); ++i)
+    for (const auto& [name, r] : {std::pair<const char*, const RateAnswer*>{"NDR", &report.ndr[i]}, {"PDR", &report.pdr[i]}}) {
+      if (!r->percent_line_rate) {
+        std::printf("%10s %6s %12s   (%s)\n", r->frame_size.text.c_str(), name, "none", r->why.c_str());
         continue;
       }
-      std::printf("%10s %6s %12.4f %14.6f %14.6f %12.3f  %s\n", size.c_str(), name,
-                  (*r)["percent_line_rate"].get<double>(), (*r)["pps"].get<double>() / 1e6,
-                  (*r)["l1_bps"].get<double>() / 1e9, (*r)["latency_ns"].value("p99", 0.0) / 1e3,
-                  r->value("limited_by", "").c_str());
+      std::printf("%10s %6s %12.4f %14.6f %14.6f %12.3f  %s\n", r->frame_size.text.c_str(), name, *r->percent_line_rate,
+                  r->pps.value_or(0) / 1e6, r->l1_bps.value_or(0) / 1e9, r->latency_ns ? r->latency_ns->p99 / 1e3 : 0.0,
+                  r->limited_by.c_str());
     }
 }
 

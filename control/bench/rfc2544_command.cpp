@@ -9,6 +9,7 @@
 #include "control/client/stop_signal.hpp"
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
+#include "control/bench/bench_report.hpp"
 #include "control/bench/bench_sections.hpp"
 
 namespace lr::bench {
@@ -17,60 +18,54 @@ using nlohmann::json;
 
 namespace {
 
-void print_rfc2544_answers(const json& report) {
-  const json& settings = report.value("settings", json::object());
-  if (const json& results = report.value("throughput", json::array()); !results.empty()) {
+void print_rfc2544_answers(const json& json_report) {
+  const BenchReport report = bench_report_from_json(json_report);
+  if (!report.throughput.empty()) {
     std::printf("\nthroughput (RFC 2544 §26.1, loss tolerance %g %%)\n%10s %12s %14s %14s %14s  %s\n",
-                settings.value("loss_tolerance_percent", 0.0), "frame_B", "% of line", "Mpps", "L1 Gbit/s",
-                "L2 Gbit/s", "limited by");
-    for (const json& r : results) {
-      const std::string size = ctl::frame_size_text(r["frame_size"]);
-      if (r["percent_line_rate"].is_null()) {
-        std::printf("%10s %12s   (%s)\n", size.c_str(), "none", r.value("why", "").c_str());
+                report.loss_tolerance_percent, "frame_B", "% of line", "Mpps", "L1 Gbit/s", "L2 Gbit/s", "limited by");
+    for (const RateAnswer& r : report.throughput) {
+      if (!r.percent_line_rate) {
+        std::printf("%10s %12s   (%s)\n", r.frame_size.text.c_str(), "none", r.why.c_str());
         continue;
       }
-      std::printf("%10s %12.4f %14.6f %14.6f %14.6f  %s\n", size.c_str(), r["percent_line_rate"].get<double>(),
-                  r["pps"].get<double>() / 1e6, r["l1_bps"].get<double>() / 1e9, r["l2_bps"].get<double>() / 1e9,
-                  r.value("limited_by", "").c_str());
+      std::printf("%10s %12.4f %14.6f %14.6f %14.6f  %s\n", r.frame_size.text.c_str(), *r.percent_line_rate,
+                  r.pps.value_or(0) / 1e6, r.l1_bps.value_or(0) / 1e9, r.l2_bps.value_or(0) / 1e9, r.limited_by.c_str());
     }
   }
-  if (const json& results = report.value("latency", json::array()); !results.empty()) {
+  if (!report.latency.empty()) {
     std::printf("\nlatency (RFC 2544 §26.2, all trials, us)\n%10s %8s %10s %10s %10s %10s %10s %10s\n", "frame_B",
                 "trials", "min", "mean", "p50", "p99", "p99.9", "max");
-    for (const json& r : results) {
-      if (!r.contains("across_trials")) {
-        std::printf("%10s   (%s)\n", ctl::frame_size_text(r["frame_size"]).c_str(), r.value("why", "").c_str());
+    for (const LatencyAnswer& r : report.latency) {
+      if (!r.across_trials) {
+        std::printf("%10s   (%s)\n", r.frame_size.text.c_str(), r.why.c_str());
         continue;
       }
-      const json& a = r["across_trials"];
-      std::printf("%10s %8u %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", ctl::frame_size_text(r["frame_size"]).c_str(),
-                  r.value("trials", 0u), a.value("min", 0.0) / 1e3, a.value("mean", 0.0) / 1e3,
-                  a.value("p50", 0.0) / 1e3, a.value("p99", 0.0) / 1e3, a.value("p999", 0.0) / 1e3,
-                  a.value("max", 0.0) / 1e3);
+      const LatencyNs& a = *r.across_trials;
+      std::printf("%10s %8llu %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", r.frame_size.text.c_str(),
+                  static_cast<unsigned long long>(r.trials), a.min / 1e3, a.mean / 1e3, a.p50 / 1e3, a.p99 / 1e3,
+                  a.p999 / 1e3, a.max / 1e3);
     }
   }
-  if (const json& points = report.value("frame_loss", json::array()); !points.empty()) {
+  if (!report.frame_loss.empty()) {
     std::printf("\nframe loss rate (RFC 2544 §26.3)\n%10s %12s %14s\n", "frame_B", "offered %", "lost %");
-    for (const json& p : points)
-      std::printf("%10s %12.4f %14.6f%s\n", ctl::frame_size_text(p["frame_size"]).c_str(), p.value("offered_percent", 0.0),
-                  p.value("loss_percent", 0.0), p.value("valid", true) ? "" : "  (tester-limited)");
+    for (const FrameLossPoint& p : report.frame_loss)
+      std::printf("%10s %12.4f %14.6f%s\n", p.frame_size.text.c_str(), p.offered_percent, p.loss_percent,
+                  p.valid ? "" : "  (tester-limited)");
   }
-  if (const json& results = report.value("back_to_back", json::array()); !results.empty()) {
+  if (!report.back_to_back.empty()) {
     std::printf("\nback-to-back (RFC 2544 §26.4, RFC 9004)\n%10s %8s %14s %10s %10s %16s %16s\n", "frame_B",
                 "searches", "mean frames", "min", "max", "implied buf s", "corrected buf s");
-    for (const json& r : results) {
-      if (r.value("searches", 0u) == 0) {  // no burst length found: no figures to show as zeros
-        std::printf("%10s %8u %14s   (%s)\n", ctl::frame_size_text(r["frame_size"]).c_str(), 0u, "none",
-                    r.value("note", "").c_str());
+    for (const BackToBackAnswer& r : report.back_to_back) {
+      if (r.searches == 0) {  // no burst length found: no figures to show as zeros
+        std::printf("%10s %8u %14s   (%s)\n", r.frame_size.text.c_str(), 0u, "none", r.note.c_str());
         continue;
       }
-      std::printf("%10s %8u %14.1f %10llu %10llu %16.6g %16s  %s\n", ctl::frame_size_text(r["frame_size"]).c_str(),
-                  r.value("searches", 0u), r.value("mean_frames", 0.0),
-                  static_cast<unsigned long long>(r.value("min_frames", uint64_t{0})),
-                  static_cast<unsigned long long>(r.value("max_frames", uint64_t{0})),
-                  r.value("implied_buffer_time_s", 0.0),
-                  r.contains("corrected_buffer_time_s") ? fmt::format("{:.6g}", r["corrected_buffer_time_s"].get<double>()).c_str() : "-",
-                  r.value("note", "").c_str());
+      std::printf("%10s %8llu %14.1f %10llu %10llu %16.6g %16s  %s\n", r.frame_size.text.c_str(),
+                  static_cast<unsigned long long>(r.searches), r.mean_frames.value_or(0),
+                  static_cast<unsigned long long>(r.min_frames.value_or(0)),
+                  static_cast<unsigned long long>(r.max_frames.value_or(0)), r.implied_buffer_time_s.value_or(0),
+                  r.corrected_buffer_time_s ? fmt::format("{:.6g}", *r.corrected_buffer_time_s).c_str() : "-",
+                  r.note.c_str());
     }
   }
 }

@@ -9,15 +9,6 @@ namespace lr::ctl {
 
 using nlohmann::json;
 
-namespace {
-
-std::string text_or_dash(const json& value) {
-  if (value.is_null()) return "-";
-  if (value.is_string()) return value.get<std::string>();
-  return value.dump();
-}
-
-}  // namespace
 
 std::string ports_table(const json& port_list) {
   std::vector<api::PortListing> ports;
@@ -75,37 +66,32 @@ std::string histogram_text(const json& histogram_json, const api::LatencySummary
 std::string streams_table(const json& streams) {
   std::string out = fmt::format("{:<16} {:<10} {:<10} {:>10} {:>6} {:>14}\n", "stream", "tx_port", "rx_port",
                                 "frame_B", "lanes", "target_Mpps");
-  for (const json& s : streams) {
-    const json target = s.value("target_pps", json());
-    out += fmt::format("{:<16} {:<10} {:<10} {:>10.1f} {:>6} {:>14}\n", s.value("name", ""), s.value("tx_port", ""),
-                       text_or_dash(s.value("rx_port", json())), s.value("frame_bytes_mean", 0.0), s.value("lanes", 0),
-                       target.is_number() ? fmt::format("{:.6f}", target.get<double>() / 1e6) : std::string("max"));
+  for (const json& item : streams) {
+    const api::StreamListing s = api::stream_listing_from_json(item);
+    out += fmt::format("{:<16} {:<10} {:<10} {:>10.1f} {:>6} {:>14}\n", s.name, s.tx_port, s.rx_port.value_or("-"),
+                       s.frame_bytes_mean, s.lanes, s.target_pps ? fmt::format("{:.6f}", *s.target_pps / 1e6) : "max");
   }
   return out;
 }
 
-std::string counters_table(const json& counters, const json& before, double seconds) {
-  std::map<std::string, double> earlier;
-  if (before.is_object())
-    for (const json& c : before.value("counters", json::array()))
-      earlier[c.value("source", "") + "/" + c.value("name", "")] = c.value("total", 0.0);
+std::string counters_table(const api::PortCounterView& counters, const api::PortCounterView* before, double seconds) {
+  std::map<std::string, uint64_t> earlier;
+  if (before != nullptr)
+    for (const api::NicCounter& c : before->counters) earlier[c.source + "/" + c.name] = c.total;
   const bool rates = !earlier.empty() && seconds > 0;
   std::string out = fmt::format("{:<28} {:<36} {:<8} {:>16} {:>18}{}\n", "canonical", "name", "source", "this_run",
                                 "total", rates ? fmt::format(" {:>14}", "per_second") : "");
-  for (const json& c : counters.value("counters", json::array())) {
-    const json canonical = c.value("canonical", json());
-    const std::string key = c.value("source", "") + "/" + c.value("name", "");
-    out += fmt::format("{:<28} {:<36} {:<8} {:>16} {:>18}", canonical.is_string() ? canonical.get<std::string>() : "-",
-                       c.value("name", ""), c.value("source", ""), c.value("value", uint64_t{0}),
-                       c.value("total", uint64_t{0}));
+  for (const api::NicCounter& c : counters.counters) {
+    out += fmt::format("{:<28} {:<36} {:<8} {:>16} {:>18}", c.canonical.value_or("-"), c.name, c.source, c.value, c.total);
     if (rates) {
-      const auto it = earlier.find(key);
-      out += it == earlier.end() ? fmt::format(" {:>14}", "-")
-                                 : fmt::format(" {:>14.1f}", (c.value("total", 0.0) - it->second) / seconds);
+      const auto it = earlier.find(c.source + "/" + c.name);
+      out += it == earlier.end()
+                 ? fmt::format(" {:>14}", "-")
+                 : fmt::format(" {:>14.1f}", (static_cast<double>(c.total) - static_cast<double>(it->second)) / seconds);
     }
     out += "\n";
   }
-  for (const json& e : counters.value("errors", json::array())) out += "unreadable: " + e.get<std::string>() + "\n";
+  for (const std::string& e : counters.errors) out += "unreadable: " + e + "\n";
   return out;
 }
 

@@ -40,11 +40,11 @@ std::string port_rates_table(const json& before, const json& after, double secon
                                 "rx_Mpps", "rx_Gbit/s", "imissed", "ierrors");
   const std::vector<api::PortTraffic> earlier = port_traffic(before);
   const std::vector<api::PortTraffic> later = port_traffic(after);
-  for (size_t i = 0; i < later.size() && i < earlier.size(); ++i) {
+  for (size_t i = 0; i < later.size() && i < earlier.size() && i < after.size(); ++i) {
     const api::PortRate r = api::port_rate(earlier[i], later[i], seconds);
+    const api::PortCounters counters = api::port_report_from_json(after[i]).counters;
     out += fmt::format("{:<12} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10} {:>10}\n", r.name, r.tx_pps / 1e6,
-                       r.tx_l1_bps / 1e9, r.rx_pps / 1e6, r.rx_l1_bps / 1e9, after[i].value("imissed", uint64_t{0}),
-                       after[i].value("ierrors", uint64_t{0}));
+                       r.tx_l1_bps / 1e9, r.rx_pps / 1e6, r.rx_l1_bps / 1e9, counters.imissed, counters.ierrors);
   }
   return out;
 }
@@ -81,7 +81,7 @@ int run_top(DataplaneClient& client) {
     if (stop_requested()) break;
     const json after = client.call("stats.ports");
     std::vector<api::StreamReport> streams = stream_reports(client.call("stats.streams"));
-    const json status = client.call("traffic.status");
+    const api::TrafficStatus status = RunClient(client).status();
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
     // Ports and streams over the same interval: the streams of a port add up to it.
@@ -89,7 +89,7 @@ int run_top(DataplaneClient& client) {
     if (const std::string lines = views::timeline_sparklines(streams); !lines.empty()) below += "\n" + lines;
     std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s",
                 fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
-                status.value("running", false) ? (status.value("tx_finished", false) ? "done" : "running") : "stopped",
+                status.running ? (status.tx_finished ? "done" : "running") : "stopped",
                 seconds, port_rates_table(before, after, seconds).c_str(),
                 views::stream_table(views::with_interval_rates(streams_before, streams, seconds)).c_str(), below.c_str());
     std::fflush(stdout);
@@ -134,14 +134,14 @@ int run_xstats_watch(DataplaneClient& client, const std::string& port, const std
   catch_stop_signals();
   json params{{"port", port}};
   if (!filter.empty()) params["filter"] = filter;
-  json before = client.call("port.counters", params);
+  api::PortCounterView before = api::port_counter_view_from_json(client.call("port.counters", params));
   auto last = clock_type::now();
   while (!stop_requested()) {
     sleep_unless_stopped(1.0);
-    const json after = client.call("port.counters", params);
+    const api::PortCounterView after = api::port_counter_view_from_json(client.call("port.counters", params));
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
-    std::printf("\033[H\033[2J%s", counters_table(after, rates ? before : json(), seconds).c_str());  // home + clear
+    std::printf("\033[H\033[2J%s", counters_table(after, rates ? &before : nullptr, seconds).c_str());  // home + clear
     std::fflush(stdout);
     before = after;
     last = now;
@@ -161,9 +161,9 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
   while (!stop_requested()) {
     const json ports = client.call("stats.ports");
     json counters = json::object();
-    for (const json& p : ports) {
+    for (const api::PortTraffic& p : port_traffic(ports)) {
       try {
-        counters[p.value("name", "")] = client.call("port.counters", {{"port", p.value("name", "")}})["counters"];
+        counters[p.name] = client.call("port.counters", {{"port", p.name}})["counters"];
       } catch (const RpcCallError&) {
         // A port whose counters cannot be read is recorded without them.
       }

@@ -24,12 +24,9 @@ api::FecReport PortClient::set_fec(const std::string& port, const std::string& m
 }
 
 std::vector<api::NicCounter> PortClient::counters(const std::string& port, const std::string& filter) {
-  std::vector<api::NicCounter> out;
   json params{{"port", port}};
   if (!filter.empty()) params["filter"] = filter;
-  const json view = client_.call("port.counters", params);
-  for (const json& c : view.value("counters", json::array())) out.push_back(api::nic_counter_from_json(c));
-  return out;
+  return api::port_counter_view_from_json(client_.call("port.counters", params)).counters;
 }
 
 }  // namespace lr::ctl

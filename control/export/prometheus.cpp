@@ -340,10 +340,7 @@ Scrape scrape_from_json(const json& ports, const json& streams, const json& coun
   Scrape scrape;
   for (const json& p : ports) scrape.ports.push_back(api::port_report_from_json(p));
   for (const json& s : streams) scrape.streams.push_back(api::stream_report_from_json(s));
-  for (const auto& [port, view] : counters.items()) {
-    std::vector<api::NicCounter>& list = scrape.counters[port];
-    for (const json& c : view.value("counters", json::array())) list.push_back(api::nic_counter_from_json(c));
-  }
+  for (const auto& [port, view] : counters.items()) scrape.counters[port] = api::port_counter_view_from_json(view).counters;
   for (const json& s : switches) scrape.switches.push_back(api::switch_report_from_json(s));
   return scrape;
 }

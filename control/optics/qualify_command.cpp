@@ -226,27 +226,23 @@ std::pair<double, std::string> run_seconds(const optics::QualifyCfg& cfg, uint64
 }
 
 void print_verdicts(const json& report) {
-  for (const json& p : report.value("ports", json::array())) {
-    const json m = p.value("module", json());
-    const json criteria_list = p.value("criteria", json::array());
-    const size_t criteria = criteria_list.size();
-    size_t skipped = 0;
-    for (const json& c : criteria_list) skipped += c.value("verdict", "") == "SKIPPED";
+  for (const optics::QualifiedPort& p : optics::qualified_ports_from_json(report)) {
+    const size_t criteria = p.criteria.size();
+    const size_t skipped = static_cast<size_t>(std::count_if(
+        p.criteria.begin(), p.criteria.end(), [](const optics::Criterion& c) { return c.verdict == optics::Verdict::kSkipped; }));
     const std::string coverage =
-        p.value("verdict", "") == "INCOMPLETE"
+        p.verdict == optics::Verdict::kIncomplete
             ? fmt::format(": not qualified, {} not measured ({} of {} criteria SKIPPED, see why below)",
-                          fmt::join(p.value("unmeasured", std::vector<std::string>{}), ", "), skipped, criteria)
+                          fmt::join(p.unmeasured, ", "), skipped, criteria)
         : skipped == 0 ? ""
                        : fmt::format(" with {} of {} criteria SKIPPED (see why below)", skipped, criteria);
-    std::printf("\nport %s: %s%s%s\n", p.value("port", "").c_str(), p.value("verdict", "").c_str(), coverage.c_str(),
-                m.is_object() ? fmt::format("  ({} {} s/n {})", m.value("vendor", ""), m.value("part", ""),
-                                            m.value("serial", "")).c_str()
-                              : "");
+    std::printf("\nport %s: %s%s%s\n", p.port.c_str(), optics::verdict_name(p.verdict), coverage.c_str(),
+                p.module ? fmt::format("  ({} {} s/n {})", p.module->vendor, p.module->part, p.module->serial).c_str() : "");
     std::printf("  %-18s %-8s %-44s %s\n", "criterion", "verdict", "measured", "bound");
-    for (const json& c : criteria_list) {
-      std::printf("  %-18s %-8s %-44s %s\n", c.value("name", "").c_str(), c.value("verdict", "").c_str(),
-                  c.value("measured", "").c_str(), c.value("bound", "").c_str());
-      if (c.value("verdict", "") != "PASS") std::printf("  %-18s %-8s   %s\n", "", "", c.value("note", "").c_str());
+    for (const optics::Criterion& c : p.criteria) {
+      std::printf("  %-18s %-8s %-44s %s\n", c.name.c_str(), optics::verdict_name(c.verdict), c.measured.c_str(),
+                  c.bound.c_str());
+      if (c.verdict != optics::Verdict::kPass) std::printf("  %-18s %-8s   %s\n", "", "", c.note.c_str());
     }
   }
 }
@@ -429,9 +425,9 @@ int run_optics_qualify(const QualifyOptions& options) {
   // Stopped by a signal: the verdicts cover a part of the asked duration.
   if (ctl::stop_signal() != 0) return ctl::stopped_exit_code();
   int verdicts = 0;
-  for (const json& p : report.json_().value("ports", json::array())) {
-    if (p.value("verdict", "") == "FAIL") return ctl::kExitFailed;
-    if (p.value("verdict", "") == "INCOMPLETE") verdicts = ctl::kExitIncomplete;
+  for (const optics::QualifiedPort& p : optics::qualified_ports_from_json(report.json_())) {
+    if (p.verdict == optics::Verdict::kFail) return ctl::kExitFailed;
+    if (p.verdict == optics::Verdict::kIncomplete) verdicts = ctl::kExitIncomplete;
   }
   return verdicts;
 }

@@ -1,5 +1,9 @@
 #include "control/optics/qualify_report.hpp"
 
+#include <algorithm>
+
+#include "dataplane/api/json_fields.hpp"
+
 namespace lr::optics {
 
 using nlohmann::json;
@@ -78,6 +82,85 @@ json port_result_json(const PortEvidence& e, const PortVerdict& v) {
           {"link_drops", drops},
           {"criteria", criteria},
           {"samples", samples}};
+}
+
+const Criterion* QualifiedPort::criterion(const std::string& name) const {
+  const auto it = std::find_if(criteria.begin(), criteria.end(), [&](const Criterion& c) { return c.name == name; });
+  return it == criteria.end() ? nullptr : &*it;
+}
+
+Verdict verdict_from_name(const std::string& name) {
+  for (const Verdict v : {Verdict::kPass, Verdict::kWarn, Verdict::kFail, Verdict::kSkipped})
+    if (name == verdict_name(v)) return v;
+  return Verdict::kIncomplete;
+}
+
+Criterion criterion_from_json(const json& j) {
+  Criterion c;
+  const auto read = api::reader(j);
+  read("name", c.name);
+  std::string verdict;
+  read("verdict", verdict);
+  c.verdict = verdict_from_name(verdict);
+  read("measured", c.measured);
+  read("bound", c.bound);
+  read("note", c.note);
+  if (const auto it = j.find("value"); it != j.end() && !it->is_null()) c.value = it->get<double>();
+  return c;
+}
+
+namespace {
+
+QualifiedPort::Sample sample_from_json(const json& j) {
+  QualifiedPort::Sample s;
+  const auto read = api::reader(j);
+  read("t_s", s.t_s);
+  read("link_up", s.link_up);
+  read("counters", s.counters);
+  if (const auto monitors = j.find("monitors"); monitors != j.end() && monitors->is_array())
+    for (const json& m : *monitors) {
+      QualifiedPort::Monitor& out = s.monitors.emplace_back();
+      const auto field = api::reader(m);
+      field("name", out.name);
+      field("unit", out.unit);
+      field("value", out.value);
+    }
+  return s;
+}
+
+QualifiedPort qualified_port_from_json(const json& j) {
+  QualifiedPort p;
+  const auto read = api::reader(j);
+  read("port", p.port);
+  std::string verdict;
+  read("verdict", verdict);
+  p.verdict = verdict_from_name(verdict);
+  read("unmeasured", p.unmeasured);
+  read("module_error", p.module_error);
+  if (const auto module = j.find("module"); module != j.end() && module->is_object()) {
+    QualifiedPort::Module& m = p.module.emplace();
+    const auto field = api::reader(*module);
+    field("identifier", m.identifier);
+    field("vendor", m.vendor);
+    field("part", m.part);
+    field("revision", m.revision);
+    field("serial", m.serial);
+    field("date_code", m.date_code);
+  }
+  if (const auto criteria = j.find("criteria"); criteria != j.end() && criteria->is_array())
+    for (const json& c : *criteria) p.criteria.push_back(criterion_from_json(c));
+  if (const auto samples = j.find("samples"); samples != j.end() && samples->is_array())
+    for (const json& s : *samples) p.samples.push_back(sample_from_json(s));
+  return p;
+}
+
+}  // namespace
+
+std::vector<QualifiedPort> qualified_ports_from_json(const json& report) {
+  std::vector<QualifiedPort> out;
+  if (const auto ports = report.find("ports"); ports != report.end() && ports->is_array())
+    for (const json& p : *ports) out.push_back(qualified_port_from_json(p));
+  return out;
 }
 
 }  // namespace lr::optics

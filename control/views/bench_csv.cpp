@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "control/bench/bench_report.hpp"
+
 namespace lr::ctl {
 
 using nlohmann::json;
@@ -24,6 +26,8 @@ void row(std::string& out, const json& values) {
   }
   out += '\n';
 }
+
+json or_null(const std::optional<double>& v) { return v ? json(*v) : json(); }
 
 // The latency columns of a result from its `latency_ns` object.
 void add_latency(json& values, const json& latency) {
@@ -49,41 +53,45 @@ std::string csv_field(const json& value) {
   return quoted + "\"";
 }
 
-std::string bench_csv(const json& report) {
+std::string bench_csv(const json& json_report) {
+  const bench::BenchReport report = bench::bench_report_from_json(json_report);
   std::string out;
   for (size_t i = 0; i < kColumns.size(); ++i) out += (i > 0 ? "," : "") + std::string(kColumns[i]);
   out += '\n';
-  for (const json& t : report.value("trials", json::array())) {
-    json values = t;
+  for (const bench::TrialRow& t : report.trials) {
+    json values = bench::to_json(t);
     values["row"] = "trial";
     // A trial sent short that lost frames anyway is the device's fail (sending less only eases its task).
-    const bool counted = t.value("valid", true) || t.value("lost_though_sent_short", false);
-    values["verdict"] = !counted ? "invalid" : t.value("passed", false) ? "pass" : "fail";
-    values["note"] = t.value("invalid_reason", "");
-    add_latency(values, t.value("latency_ns", json::object()));
+    values["verdict"] = !t.counted() ? "invalid" : t.passed ? "pass" : "fail";
+    values["note"] = t.invalid_reason;
+    if (t.latency_ns) add_latency(values, bench::to_json(*t.latency_ns));
     row(out, values);
   }
-  for (const char* test : {"throughput", "ndr", "pdr"})
-    for (const json& r : report.value(test, json::array())) {
-      json values = r;
+  for (const auto& [test, results] : {std::pair{"throughput", &report.throughput}, {"ndr", &report.ndr}, {"pdr", &report.pdr}})
+    for (const bench::RateAnswer& r : *results) {
+      json values = bench::to_json(r);
       values["row"] = "result";
       values["test"] = test;
-      values["note"] = r.value("limited_by", r.value("why", ""));
-      add_latency(values, r.value("latency_ns", json::object()));
+      values["note"] = r.limited_by.empty() ? r.why : r.limited_by;
+      if (r.latency_ns) add_latency(values, bench::to_json(*r.latency_ns));
       row(out, values);
     }
-  for (const json& r : report.value("latency", json::array())) {
-    json values{{"row", "result"}, {"test", "latency"}, {"frame_size", r.at("frame_size")},
-                {"rate_percent", r.value("rate_percent", json())}, {"offered_percent", r.value("offered_percent", json())}};
-    add_latency(values, r.value("across_trials", json::object()));
+  for (const bench::LatencyAnswer& r : report.latency) {
+    json values{{"row", "result"}, {"test", "latency"}, {"frame_size", bench::to_json(r)["frame_size"]},
+                {"rate_percent", or_null(r.rate_percent)}, {"offered_percent", or_null(r.offered_percent)}};
+    if (r.across_trials) add_latency(values, bench::to_json(*r.across_trials));
     row(out, values);
   }
-  for (const json& r : report.value("frame_loss", json::array()))
-    row(out, {{"row", "result"}, {"test", "frame_loss"}, {"frame_size", r.at("frame_size")},
-              {"offered_percent", r.at("offered_percent")}, {"loss_percent", r.at("loss_percent")}});
-  for (const json& r : report.value("back_to_back", json::array()))
-    row(out, {{"row", "result"}, {"test", "back_to_back"}, {"frame_size", r.at("frame_size")},
-              {"burst_frames", r.value("mean_frames", json())}, {"note", r.value("note", "")}});
+  for (const bench::FrameLossPoint& p : report.frame_loss) {
+    const json point = bench::to_json(p);
+    row(out, {{"row", "result"}, {"test", "frame_loss"}, {"frame_size", point["frame_size"]},
+              {"offered_percent", p.offered_percent}, {"loss_percent", p.loss_percent}});
+  }
+  for (const bench::BackToBackAnswer& r : report.back_to_back) {
+    const json answer = bench::to_json(r);
+    row(out, {{"row", "result"}, {"test", "back_to_back"}, {"frame_size", answer["frame_size"]},
+              {"burst_frames", or_null(r.mean_frames)}, {"note", r.note}});
+  }
   return out;
 }
 

@@ -10,6 +10,8 @@
 #include <optional>
 #include <vector>
 
+#include "control/optics/qualify_report.hpp"
+#include "control/report/report_header.hpp"
 #include "control/views/html_page.hpp"
 #include "control/views/summary_html.hpp"
 
@@ -54,120 +56,109 @@ std::string time_chart(const std::string& id, const std::string& caption, const 
                           range + plot + "\n");
 }
 
+using optics::QualifiedPort;
+
 // A counter per interval divided by the interval: a rate over time.
-Series counter_rates(const json& samples, const std::string& prefix, bool exact) {
+Series counter_rates(const std::vector<QualifiedPort::Sample>& samples, const std::string& prefix, bool exact) {
   Series out;
   std::map<std::string, std::pair<double, double>> last;  // name -> (t, value)
-  for (const json& s : samples) {
-    const double t = s.value("t_s", 0.0);
-    const json counters = s.value("counters", json::object());
-    for (const auto& [name, value] : counters.items()) {
+  for (const QualifiedPort::Sample& s : samples)
+    for (const auto& [name, v] : s.counters) {
       if (exact ? name != prefix : !name.starts_with(prefix)) continue;
-      const double v = value.get<double>();
-      if (const auto it = last.find(name); it != last.end() && t > it->second.first)
-        out[name].push_back({t, (v - it->second.second) / (t - it->second.first)});
-      last[name] = {t, v};
-    }
-  }
-  return out;
-}
-
-Series counter_values(const json& samples, const std::string& prefix) {
-  Series out;
-  for (const json& s : samples) {
-    const json counters = s.value("counters", json::object());
-    for (const auto& [name, value] : counters.items())
-      if (name.starts_with(prefix)) out[name].push_back({s.value("t_s", 0.0), value.get<double>()});
-  }
-  return out;
-}
-
-Series monitor_values(const json& samples, const std::string& prefix, bool dbm) {
-  Series out;
-  for (const json& s : samples)
-    for (const json& m : s.value("monitors", json::array())) {
-      const std::string name = m.value("name", "");
-      if (!name.starts_with(prefix)) continue;
-      const double v = m.value("value", 0.0);
-      if (dbm && v <= 0) continue;  // no light: -inf dBm has no place on the chart
-      out[name].push_back({s.value("t_s", 0.0), dbm ? 10 * std::log10(v) : v});
+      if (const auto it = last.find(name); it != last.end() && s.t_s > it->second.first)
+        out[name].push_back({s.t_s, (v - it->second.second) / (s.t_s - it->second.first)});
+      last[name] = {s.t_s, v};
     }
   return out;
 }
 
-std::string port_section(const json& port, size_t index) {
-  const std::string name = port.value("port", "");
-  const std::string verdict = port.value("verdict", "");
-  std::string out = "<h2 id=\"port-" + escape(name) + "\">Port " + escape(name) + ": <span class=\"" + escape(verdict) +
-                    "\">" + escape(verdict) + "</span></h2>\n";
-  if (verdict == "INCOMPLETE")
-    out += "<p class=\"missing\">Not qualified: " +
-           escape(fmt::format("{}", fmt::join(port.value("unmeasured", std::vector<std::string>{}), ", "))) +
+Series counter_values(const std::vector<QualifiedPort::Sample>& samples, const std::string& prefix) {
+  Series out;
+  for (const QualifiedPort::Sample& s : samples)
+    for (const auto& [name, value] : s.counters)
+      if (name.starts_with(prefix)) out[name].push_back({s.t_s, value});
+  return out;
+}
+
+Series monitor_values(const std::vector<QualifiedPort::Sample>& samples, const std::string& prefix, bool dbm) {
+  Series out;
+  for (const QualifiedPort::Sample& s : samples)
+    for (const QualifiedPort::Monitor& m : s.monitors) {
+      if (!m.name.starts_with(prefix)) continue;
+      if (dbm && m.value <= 0) continue;  // no light: -inf dBm has no place on the chart
+      out[m.name].push_back({s.t_s, dbm ? 10 * std::log10(m.value) : m.value});
+    }
+  return out;
+}
+
+std::string verdict_span(optics::Verdict verdict) {
+  const std::string v = optics::verdict_name(verdict);
+  return "<span class=\"" + v + "\">" + v + "</span>";
+}
+
+std::string port_section(const QualifiedPort& port, size_t index) {
+  std::string out = "<h2 id=\"port-" + escape(port.port) + "\">Port " + escape(port.port) + ": " +
+                    verdict_span(port.verdict) + "</h2>\n";
+  if (port.verdict == optics::Verdict::kIncomplete)
+    out += "<p class=\"missing\">Not qualified: " + escape(fmt::format("{}", fmt::join(port.unmeasured, ", "))) +
            " not measured. What was measured passed, but a port is qualified only on its module and its error "
            "counts.</p>\n";
-  const json module = port.value("module", json());
-  const std::string module_missing = port.value("module_error", "no module");
-  if (module.is_object())
-    out += "<p>" + escape(fmt::format("{} {} {} rev {}, serial {}, {}", module.value("identifier", ""),
-                                      module.value("vendor", ""), module.value("part", ""), module.value("revision", ""),
-                                      module.value("serial", ""), module.value("date_code", ""))) +
+  const std::string module_missing = port.module_error.empty() ? "no module" : port.module_error;
+  if (port.module)
+    out += "<p>" + escape(fmt::format("{} {} {} rev {}, serial {}, {}", port.module->identifier, port.module->vendor,
+                                      port.module->part, port.module->revision, port.module->serial,
+                                      port.module->date_code)) +
            "</p>\n";
   else out += "<p class=\"note\">No module read: " + escape(module_missing) + "</p>\n";
   std::vector<std::vector<std::string>> rows;
-  for (const json& c : port.value("criteria", json::array())) {
-    const std::string v = c.value("verdict", "");
-    rows.push_back({escape(c.value("name", "")), "<span class=\"" + escape(v) + "\">" + escape(v) + "</span>",
-                    escape(c.value("measured", "")), escape(c.value("bound", "")), escape(c.value("note", ""))});
-  }
+  for (const optics::Criterion& c : port.criteria)
+    rows.push_back({escape(c.name), verdict_span(c.verdict), escape(c.measured), escape(c.bound), escape(c.note)});
   out += table({"criterion", "verdict", "measured", "bound", "how / why"}, rows);
-  const json samples = port.value("samples", json::array());
   const std::string id = fmt::format("port{}", index);
-  const std::string no_monitors = module.is_object() ? "the module reports no such monitor" : module_missing;
-  out += time_chart(id + "-rx-power", "RX power per lane (dBm)", "dBm", monitor_values(samples, "rx_power", true), no_monitors,
-                    2.0);
-  Series corrected = counter_rates(samples, "fec_corrected_bits_lane", false);
-  if (corrected.empty()) corrected = counter_rates(samples, "fec_corrected_bits", true);
+  const std::string no_monitors = port.module ? "the module reports no such monitor" : module_missing;
+  out += time_chart(id + "-rx-power", "RX power per lane (dBm)", "dBm", monitor_values(port.samples, "rx_power", true),
+                    no_monitors, 2.0);
+  Series corrected = counter_rates(port.samples, "fec_corrected_bits_lane", false);
+  if (corrected.empty()) corrected = counter_rates(port.samples, "fec_corrected_bits", true);
   out += time_chart(id + "-fec-corrected", "FEC corrected bits per second", "bits/s", corrected,
                     "the port counts no FEC corrected bits");
   out += time_chart(id + "-fec-uncorrectable", "FEC uncorrectable blocks since the start", "blocks",
-                    counter_values(samples, "fec_uncorrectable_blocks"), "the port counts no uncorrectable blocks");
-  out += time_chart(id + "-temperature", "Module temperature (°C)", "°C", monitor_values(samples, "temperature", false),
+                    counter_values(port.samples, "fec_uncorrectable_blocks"), "the port counts no uncorrectable blocks");
+  out += time_chart(id + "-temperature", "Module temperature (°C)", "°C", monitor_values(port.samples, "temperature", false),
                     no_monitors, 10.0);
   out += time_chart(id + "-rx-frames", "Frames received per second (the port's own counter)", "frames/s",
-                    counter_rates(samples, "rx_packets", true), "the port counts no received frames");
+                    counter_rates(port.samples, "rx_packets", true), "the port counts no received frames");
   return out;
 }
 
 }  // namespace
 
 std::string qualify_html(const json& report) {
-  std::string out = html::page_start("linerate optics qualification " + report.value("started_at", ""));
+  const std::vector<QualifiedPort> ports = optics::qualified_ports_from_json(report);
+  std::string out = html::page_start("linerate optics qualification " + report::read_report_header(report).started_at);
   std::vector<std::vector<std::string>> summary;
-  for (const json& p : report.value("ports", json::array())) {
-    const json m = p.value("module", json());
-    const auto field = [&](const char* key) { return m.is_object() ? escape(m.value(key, "")) : std::string("–"); };
-    const std::string v = p.value("verdict", "");
-    std::map<std::string, json> measured;
-    for (const json& c : p.value("criteria", json::array())) measured[c.value("name", "")] = c;
-    const auto shown = [&](const char* name) {
-      const auto it = measured.find(name);
-      return it == measured.end() ? std::string("–") : escape(it->second.value("measured", "–"));
+  for (const QualifiedPort& p : ports) {
+    const auto field = [&](std::string QualifiedPort::Module::*member) {
+      return p.module ? escape((*p.module).*member) : std::string("–");
     };
-    summary.push_back({"<a href=\"#port-" + escape(p.value("port", "")) + "\">" + escape(p.value("port", "")) + "</a>",
-                       "<span class=\"" + escape(v) + "\">" + escape(v) + "</span>", field("vendor"), field("part"),
-                       field("serial"), shown("link_speed"), shown("pre_fec_ber"), shown("frame_loss")});
+    const auto measured = [&](const char* name) {
+      const optics::Criterion* c = p.criterion(name);
+      return c == nullptr ? std::string("–") : escape(c->measured);
+    };
+    summary.push_back({"<a href=\"#port-" + escape(p.port) + "\">" + escape(p.port) + "</a>", verdict_span(p.verdict),
+                       field(&QualifiedPort::Module::vendor), field(&QualifiedPort::Module::part),
+                       field(&QualifiedPort::Module::serial), measured("link_speed"), measured("pre_fec_ber"),
+                       measured("frame_loss")});
   }
   out += html::summary(report, "optics qualification",
                        table({"port", "verdict", "vendor", "part", "serial", "link", "pre-FEC BER", "frames lost"}, summary));
-  out += html::settings(report.value("settings", json::object()));
+  out += html::settings(report);
   out += "<p class=\"note\">Bits are the link's speed times the sampled time it was up. Pre-FEC BER is the FEC's "
          "corrected bits over them (or the PHY's bit / symbol errors without FEC); the confidence is that of the "
          "claim BER &lt; target given the errors that reached the MAC (Poisson). Frame loss is counted per stream by "
          "sequence after the drain. A criterion whose counter the driver lacks is SKIPPED, never passed.</p>\n";
   size_t index = 0;
-  for (const json& p : report.value("ports", json::array())) out += port_section(p, index++);
-  if (report.contains("stopped_by"))
-    out += "<p class=\"missing\">stopped: " + escape(report.value("stopped_by", "")) + "</p>\n";
+  for (const QualifiedPort& p : ports) out += port_section(p, index++);
   return out + "</body></html>\n";
 }
 
@@ -180,26 +171,27 @@ std::string qualify_summary_csv(const json& report) {
   };
   std::string out = "vendor,part,revision,serial,port,verdict,pre_fec_ber,fec_uncorrectable,frames_lost,crc_errors,"
                     "link_drops,ber_confidence,not_passed,skipped,report_started_at\n";
-  for (const json& p : report.value("ports", json::array())) {
-    const json m = p.value("module", json());
-    const auto field = [&](const char* key) { return m.is_object() ? m.value(key, "") : std::string(); };
-    std::map<std::string, json> values;
+  const std::string started_at = report::read_report_header(report).started_at;
+  for (const optics::QualifiedPort& p : optics::qualified_ports_from_json(report)) {
+    const auto field = [&](std::string optics::QualifiedPort::Module::*member) {
+      return p.module ? (*p.module).*member : std::string();
+    };
     std::string not_passed, skipped;
-    for (const json& c : p.value("criteria", json::array())) {
-      values[c.value("name", "")] = c.value("value", json());
-      const std::string v = c.value("verdict", "");
-      if (v == "FAIL" || v == "WARN") not_passed += (not_passed.empty() ? "" : " ") + c.value("name", "") + ":" + v;
-      if (v == "SKIPPED") skipped += (skipped.empty() ? "" : " ") + c.value("name", "");
+    for (const optics::Criterion& c : p.criteria) {
+      const std::string v = optics::verdict_name(c.verdict);
+      if (c.verdict == optics::Verdict::kFail || c.verdict == optics::Verdict::kWarn)
+        not_passed += (not_passed.empty() ? "" : " ") + c.name + ":" + v;
+      if (c.verdict == optics::Verdict::kSkipped) skipped += (skipped.empty() ? "" : " ") + c.name;
     }
     const auto value = [&](const char* name) {
-      const auto it = values.find(name);
-      return it == values.end() || !it->second.is_number() ? std::string() : fmt::format("{:.6g}", it->second.get<double>());
+      const optics::Criterion* c = p.criterion(name);
+      return c == nullptr || !c->value ? std::string() : fmt::format("{:.6g}", *c->value);
     };
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", text(field("vendor")), text(field("part")),
-                       text(field("revision")), text(field("serial")), text(p.value("port", "")),
-                       p.value("verdict", ""), value("pre_fec_ber"), value("fec_uncorrectable"), value("frame_loss"),
-                       value("crc_errors"), value("link_stability"), value("ber_confidence"), text(not_passed),
-                       text(skipped), report.value("started_at", ""));
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", text(field(&optics::QualifiedPort::Module::vendor)),
+                       text(field(&optics::QualifiedPort::Module::part)), text(field(&optics::QualifiedPort::Module::revision)),
+                       text(field(&optics::QualifiedPort::Module::serial)), text(p.port), optics::verdict_name(p.verdict),
+                       value("pre_fec_ber"), value("fec_uncorrectable"), value("frame_loss"), value("crc_errors"),
+                       value("link_stability"), value("ber_confidence"), text(not_passed), text(skipped), started_at);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "control/report/hand_over.hpp"
+#include "control/report/report_header.hpp"
 #include "control/views/html_page.hpp"
 #include "control/views/quantity_text.hpp"
 
@@ -23,8 +24,9 @@ std::optional<std::time_t> utc_seconds(const std::string& iso) {
 }
 
 // "2026-12-03 20:54:37 to 20:55:23 UTC (46 s)"; the date again when the run crossed midnight.
-std::string when(const json& report) {
-  const std::string started = report.value("started_at", ""), finished = report.value("finished_at", "");
+std::string when(const report::ReportHeader& header) {
+  const std::string& started = header.started_at;
+  const std::string& finished = header.finished_at;
   const auto a = utc_seconds(started), b = utc_seconds(finished);
   if (!a) return started.empty() ? "–" : started;
   std::tm start{}, end{};
@@ -55,14 +57,14 @@ std::string port_line(const report::TesterPort& p) {
 }  // namespace
 
 std::string summary(const json& report, const std::string& title, const std::string& headline) {
+  const report::ReportHeader header = report::read_report_header(report);
   const std::optional<report::HandOver> hand_over = report::read_hand_over(report);
   const std::string dut = hand_over && !hand_over->dut.empty() ? hand_over->dut : "";
   std::string out = "<h1>linerate " + escape(title) + (dut.empty() ? "" : ": " + escape(dut)) + "</h1>\n";
   out += "<section id=\"summary\">\n";
-  if (report.value("interrupted", false))
+  if (header.interrupted)
     out += "<p class=\"missing\">Interrupted (Ctrl-C or a signal): what follows is what finished.</p>\n";
-  if (report.contains("stopped_by"))
-    out += "<p class=\"missing\">Stopped early: " + escape(report.value("stopped_by", "")) + "</p>\n";
+  if (header.stopped_by) out += "<p class=\"missing\">Stopped early: " + escape(*header.stopped_by) + "</p>\n";
   out += headline;
   std::vector<std::vector<std::string>> about;
   if (hand_over) {
@@ -76,13 +78,15 @@ std::string summary(const json& report, const std::string& title, const std::str
     about.push_back({"ports", ports.empty() ? "–" : ports});
     about.push_back({"operator", escape(hand_over->operator_name)});
   }
-  about.push_back({"when", escape(when(report))});
-  about.push_back({"profile", escape(report.value("profile", ""))});
+  about.push_back({"when", escape(when(header))});
+  about.push_back({"profile", escape(header.profile)});
   out += table({}, about, "about");
   return out + "</section>\n";
 }
 
-std::string settings(const json& settings) {
+std::string settings(const json& report) {
+  const report::ReportHeader header = report::read_report_header(report);
+  const json& settings = header.settings;
   if (!settings.is_object() || settings.empty()) return "";
   std::vector<std::vector<std::string>> rows;
   for (const auto& [key, value] : settings.items())

@@ -16,6 +16,6 @@ namespace lr::ctl::html {
 std::string summary(const nlohmann::json& report, const std::string& title, const std::string& headline);
 
 /// The report's `settings`, one row each: label and value with its unit.
-std::string settings(const nlohmann::json& settings);
+std::string settings(const nlohmann::json& report);
 
 }  // namespace lr::ctl::html

@@ -403,6 +403,23 @@ PortListing port_listing_from_json(const json& j) {
   return listing;
 }
 
+json to_json(const PortCounterView& v) {
+  json counters = json::array();
+  for (const NicCounter& c : v.counters) counters.push_back(to_json(c));
+  return {{"port", v.port}, {"netdev", v.netdev}, {"counters", std::move(counters)}, {"errors", v.errors}};
+}
+
+PortCounterView port_counter_view_from_json(const json& j) {
+  PortCounterView v;
+  const auto read = reader(j);
+  read("port", v.port);
+  read("netdev", v.netdev);
+  read("errors", v.errors);
+  if (const auto it = j.find("counters"); it != j.end() && it->is_array())
+    for (const json& c : *it) v.counters.push_back(nic_counter_from_json(c));
+  return v;
+}
+
 LinkEventReport link_event_from_json(const json& e) {
   LinkEventReport event;
   link_event_fields(event, reader(e));

@@ -161,6 +161,15 @@ struct PortReport {
   std::vector<NicPauseReport> nic_pause;  ///< the NIC's per-priority pause counters (see nic_pause_counters)
 };
 
+/// A port's counters as port.counters answers: every counter of every source (or those
+/// a filter kept), and the sources that could not be read.
+struct PortCounterView {
+  std::string port;
+  std::string netdev;  ///< its kernel netdev, "" when it has none
+  std::vector<NicCounter> counters;
+  std::vector<std::string> errors;
+};
+
 /// A port as port.list lists it: who it is, its link and speed, and the session that owns it.
 struct PortListing {
   PortReport port;               ///< its identity, link and speed (no counters)
@@ -187,6 +196,7 @@ nlohmann::json to_json(const PortReport& port);
 nlohmann::json to_json(const PortTraffic& traffic);
 nlohmann::json to_json(const NicCounter& counter);
 nlohmann::json to_json(const PortListing& listing);
+nlohmann::json to_json(const PortCounterView& view);
 nlohmann::json to_json(const LinkEventReport& event);
 nlohmann::json to_json(const SettingChange& change);
 SettingChange setting_change_from_json(const nlohmann::json& j);
@@ -201,6 +211,7 @@ PortTraffic port_traffic_from_json(const nlohmann::json& port);
 NicCounter nic_counter_from_json(const nlohmann::json& counter);
 LinkEventReport link_event_from_json(const nlohmann::json& event);
 PortListing port_listing_from_json(const nlohmann::json& listing);
+PortCounterView port_counter_view_from_json(const nlohmann::json& view);
 
 /// Frames lost: sent minus received once (duplicates do not make up for losses);
 /// negative when more distinct frames arrived than were sent.

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dataplane/api/json_fields.hpp"
+
 namespace lr::api {
 
 using nlohmann::json;
@@ -11,7 +13,32 @@ json to_json(const TrafficStatus& status) {
 }
 
 TrafficStatus traffic_status_from_json(const json& j) {
-  return {j.value("running", false), j.value("tx_finished", false)};
+  TrafficStatus status;
+  const auto read = reader(j);
+  read("running", status.running);
+  read("tx_finished", status.tx_finished);
+  return status;
+}
+
+json to_json(const StreamListing& s) {
+  return {{"name", s.name},
+          {"tx_port", s.tx_port},
+          {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
+          {"frame_bytes_mean", s.frame_bytes_mean},
+          {"lanes", s.lanes},
+          {"target_pps", s.target_pps ? json(*s.target_pps) : json(nullptr)}};
+}
+
+StreamListing stream_listing_from_json(const json& j) {
+  StreamListing s;
+  const auto read = reader(j);
+  read("name", s.name);
+  read("tx_port", s.tx_port);
+  read("frame_bytes_mean", s.frame_bytes_mean);
+  read("lanes", s.lanes);
+  if (const auto it = j.find("rx_port"); it != j.end() && it->is_string()) s.rx_port = it->get<std::string>();
+  if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) s.target_pps = it->get<double>();
+  return s;
 }
 
 json to_json(const LatencyHistogram& h) {
@@ -22,9 +49,18 @@ json to_json(const LatencyHistogram& h) {
 }
 
 LatencyHistogram latency_histogram_from_json(const json& j) {
-  LatencyHistogram h{j.value("stream", ""), j.value("samples", uint64_t{0}), {}};
-  for (const json& b : j.value("buckets", json::array()))
-    h.buckets.push_back({b.value("low_ns", uint64_t{0}), b.value("high_ns", uint64_t{0}), b.value("count", uint64_t{0})});
+  LatencyHistogram h;
+  const auto read = reader(j);
+  read("stream", h.stream);
+  read("samples", h.samples);
+  if (const auto buckets = j.find("buckets"); buckets != j.end() && buckets->is_array())
+    for (const json& b : *buckets) {
+      LatencyHistogram::Bucket& bucket = h.buckets.emplace_back();
+      const auto field = reader(b);
+      field("low_ns", bucket.low_ns);
+      field("high_ns", bucket.high_ns);
+      field("count", bucket.count);
+    }
   return h;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // What the data plane answers about traffic besides the run report: whether a run goes on
-// and has sent everything (traffic.status), and a stream's latency histogram
-// (stats.histogram). Built by the data plane, read back by the run client.
+// and has sent everything (traffic.status), a stream's latency histogram
+// (stats.histogram), and the streams as stream.list lists them. Built by the data plane,
+// read back by the run client and the CLI.
 
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,21 @@ struct LatencyHistogram {
   std::vector<Bucket> buckets;
 };
 
+/// A stream as stream.list lists it: its ports, mean frame size, lanes and the rate it is
+/// paced to now.
+struct StreamListing {
+  std::string name;
+  std::string tx_port;
+  std::optional<std::string> rx_port;  ///< none: transmit only
+  double frame_bytes_mean = 0;
+  unsigned lanes = 0;
+  std::optional<double> target_pps;    ///< none: unpaced ("max")
+};
+
 nlohmann::json to_json(const TrafficStatus& status);
+nlohmann::json to_json(const StreamListing& stream);
+/// Throws nlohmann::json::exception on a field of the wrong type.
+StreamListing stream_listing_from_json(const nlohmann::json& j);
 TrafficStatus traffic_status_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const LatencyHistogram& histogram);
 /// Throws nlohmann::json::exception on a field of the wrong type.

@@ -152,14 +152,13 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
         false, [&](Session&, const api::Params& p) {
           PortControl& port = control_named(ports, p);
           const std::string filter = p.optional_string("filter").value_or("");
-          std::vector<std::string> errors;
-          json counters = json::array();
-          for (const api::NicCounter& c : nic_counters(port.counters(&errors))) {
+          api::PortCounterView view{port.name(), port.netdev_name(), {}, {}};
+          for (api::NicCounter& c : nic_counters(port.counters(&view.errors))) {
             const bool wanted = filter.empty() || c.name.find(filter) != std::string::npos ||
                                 (c.canonical && c.canonical->find(filter) != std::string::npos);
-            if (wanted) counters.push_back(to_json(c));
+            if (wanted) view.counters.push_back(std::move(c));
           }
-          return json{{"port", port.name()}, {"netdev", port.netdev_name()}, {"counters", counters}, {"errors", errors}};
+          return to_json(view);
         });
 
   // Protocol 1's names (before methods were named object.aspect.verb).

@@ -6,6 +6,7 @@
 
 #include "dataplane/mgmt/lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
+#include "dataplane/api/traffic.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
 #include "dataplane/profile/stream_spec_json.hpp"
@@ -48,12 +49,9 @@ json list_streams(const Engine& engine, const api::Params& p) {
   const std::vector<StreamReport> live = engine.live_stream_stats();
   for (size_t i = 0; i < engine.profile().streams.size(); ++i) {
     const api::StreamSpec& s = engine.profile().streams[i];
-    out.push_back({{"name", s.name},
-                   {"tx_port", s.tx_port},
-                   {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
-                   {"frame_bytes_mean", s.frame.mean()},
-                   {"lanes", s.lanes},
-                   {"target_pps", i < live.size() && live[i].target_pps > 0 ? json(live[i].target_pps) : json(nullptr)}});
+    const bool paced = i < live.size() && live[i].target_pps > 0;
+    out.push_back(to_json(api::StreamListing{s.name, s.tx_port, s.rx_port, s.frame.mean(), s.lanes,
+                                             paced ? std::optional<double>(live[i].target_pps) : std::nullopt}));
   }
   return out;
 }

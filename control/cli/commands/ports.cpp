@@ -62,7 +62,7 @@ void add_xstats(CLI::App& app, Commands& commands) {
       json params{{"port", options->port}};
       if (!options->filter.empty()) params["filter"] = options->filter;
       const json result = client.call("port.counters", params);
-      print_result(result, global.as_json, counters_table(result));
+      print_result(result, global.as_json, counters_table(api::port_counter_view_from_json(result)));
       return 0;
     });
   }));

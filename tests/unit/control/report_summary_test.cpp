@@ -72,8 +72,8 @@ TEST(Summary, NamesTheDeviceTheTesterItsPortSpeedsAndWhen) {
 }
 
 TEST(Summary, SettingsCarryUnitsNotRawJson) {
-  const std::string page = ctl::html::settings(
-      json{{"rest_s", 0.02}, {"headroom_bytes", 3750000}, {"watchdog", {{"detect_s", 0.15}}}, {"tests", {"throughput"}}});
+  const std::string page = ctl::html::settings(json{{"settings",
+      {{"rest_s", 0.02}, {"headroom_bytes", 3750000}, {"watchdog", {{"detect_s", 0.15}}}, {"tests", {"throughput"}}}}});
   EXPECT_NE(page.find("<td>rest</td><td>20 ms</td>"), std::string::npos) << page;
   EXPECT_NE(page.find("<td>headroom</td><td>3.75 MB</td>"), std::string::npos);
   EXPECT_NE(page.find("<td>watchdog</td><td>detect 150 ms</td>"), std::string::npos);

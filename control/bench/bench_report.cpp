@@ -1,0 +1,243 @@
+#include "control/bench/bench_report.hpp"
+
+#include <charconv>
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+namespace {
+
+// The field walkers: each struct lists its fields once (fields()), written and read by
+// the same list. An optional is written when set and read when present and not null.
+template <class T>
+void put(json& j, const char* key, const T& v) {
+  j[key] = v;
+}
+void put(json& j, const char* key, const FrameSizeName& v) {
+  uint64_t bytes = 0;
+  const char* end = v.text.data() + v.text.size();
+  const auto [at, error] = std::from_chars(v.text.data(), end, bytes);
+  j[key] = !v.text.empty() && error == std::errc() && at == end ? json(bytes) : json(v.text);
+}
+void put(json& j, const char* key, const LatencyNs& v) { j[key] = to_json(v); }
+template <class T>
+void put(json& j, const char* key, const std::optional<T>& v) {
+  if (v) put(j, key, *v);
+}
+
+template <class T>
+void get(const json& v, T& out) {
+  v.get_to(out);
+}
+void get(const json& v, FrameSizeName& out) { out.text = v.is_string() ? v.get<std::string>() : v.dump(); }
+LatencyNs latency_from_json(const json& j);
+void get(const json& v, LatencyNs& out) { out = latency_from_json(v); }
+template <class T>
+void get(const json& v, std::optional<T>& out) {
+  get(v, out.emplace());
+}
+
+struct Writer {
+  json& j;
+  template <class T>
+  void operator()(const char* key, const T& v) const { put(j, key, v); }
+};
+struct Reader {
+  const json& j;
+  template <class T>
+  void operator()(const char* key, T& v) const {
+    if (const auto it = j.find(key); it != j.end() && !it->is_null()) get(*it, v);
+  }
+};
+
+template <class S, class Fn>
+void latency_fields(S& l, Fn&& fn) {
+  fn("samples", l.samples);
+  fn("min", l.min);
+  fn("mean", l.mean);
+  fn("p50", l.p50);
+  fn("p99", l.p99);
+  fn("p999", l.p999);
+  fn("max", l.max);
+  fn("jitter", l.jitter);
+}
+
+template <class S, class Fn>
+void rate_fields(S& r, Fn&& fn) {
+  fn("frame_size", r.frame_size);
+  fn("frame_bytes_mean", r.frame_bytes_mean);
+  fn("rate_percent", r.rate_percent);
+  fn("percent_line_rate", r.percent_line_rate);
+  fn("pps", r.pps);
+  fn("l1_bps", r.l1_bps);
+  fn("l2_bps", r.l2_bps);
+  fn("loss_percent", r.loss_percent);
+  fn("trials", r.trials);
+  fn("limited_by", r.limited_by);
+  fn("why", r.why);
+  fn("tester_limited_at_percent", r.tester_limited_at_percent);
+  fn("latency_ns", r.latency_ns);
+}
+
+template <class S, class Fn>
+void latency_answer_fields(S& r, Fn&& fn) {
+  fn("frame_size", r.frame_size);
+  fn("rate_percent", r.rate_percent);
+  fn("offered_percent", r.offered_percent);
+  fn("trials", r.trials);
+  fn("invalid_trials", r.invalid_trials);
+  fn("lost", r.lost);
+  fn("across_trials", r.across_trials);
+  fn("why", r.why);
+}
+
+template <class S, class Fn>
+void frame_loss_fields(S& p, Fn&& fn) {
+  fn("frame_size", p.frame_size);
+  fn("rate_percent", p.rate_percent);
+  fn("offered_percent", p.offered_percent);
+  fn("loss_percent", p.loss_percent);
+  fn("valid", p.valid);
+}
+
+template <class S, class Fn>
+void back_to_back_fields(S& r, Fn&& fn) {
+  fn("frame_size", r.frame_size);
+  fn("searches", r.searches);
+  fn("bursts", r.bursts);
+  fn("mean_frames", r.mean_frames);
+  fn("min_frames", r.min_frames);
+  fn("max_frames", r.max_frames);
+  fn("max_burst_frames", r.max_burst_frames);
+  fn("line_rate_pps", r.line_rate_pps);
+  fn("implied_buffer_time_s", r.implied_buffer_time_s);
+  fn("corrected_buffer_time_s", r.corrected_buffer_time_s);
+  fn("throughput_percent", r.throughput_percent);
+  fn("buffered_frames", r.buffered_frames);
+  fn("note", r.note);
+}
+
+template <class S, class Fn>
+void trial_fields(S& t, Fn&& fn) {
+  fn("test", t.test);
+  fn("frame_size", t.frame_size);
+  fn("frame_bytes_mean", t.frame_bytes_mean);
+  fn("rate_percent", t.rate_percent);
+  fn("offered_percent", t.offered_percent);
+  fn("offered_pps", t.offered_pps);
+  fn("offered_l1_bps", t.offered_l1_bps);
+  fn("loss_percent", t.loss_percent);
+  fn("duration_s", t.duration_s);
+  fn("warm_up_s", t.warm_up_s);
+  fn("burst_frames", t.burst_frames);
+  fn("tx_packets", t.tx_packets);
+  fn("rx_packets", t.rx_packets);
+  fn("lost", t.lost);
+  fn("passed", t.passed);
+  fn("confirmation", t.confirmation);
+  fn("valid", t.valid);
+  fn("lost_though_sent_short", t.lost_though_sent_short);
+  fn("interrupted", t.interrupted);
+  fn("invalid_reason", t.invalid_reason);
+  fn("latency_ns", t.latency_ns);
+}
+
+template <class S, class Fn>
+void layout_fields(S& l, Fn&& fn) {
+  fn("stream", l.stream);
+  fn("tx_port", l.tx_port);
+  fn("rx_port", l.rx_port);
+}
+
+template <class T, class FieldsFn>
+json written(const T& value, FieldsFn&& fields) {
+  json j = json::object();
+  fields(value, Writer{j});
+  return j;
+}
+
+template <class T, class FieldsFn>
+T read(const json& j, FieldsFn&& fields) {
+  T value;
+  if (j.is_object()) fields(value, Reader{j});
+  return value;
+}
+
+LatencyNs latency_from_json(const json& j) {
+  return read<LatencyNs>(j, [](auto& l, auto&& fn) { latency_fields(l, fn); });
+}
+
+// The report's array `key`, each item read by `fields`; empty when it has none.
+template <class T, class FieldsFn>
+std::vector<T> read_list(const json& report, const char* key, FieldsFn&& fields) {
+  std::vector<T> out;
+  if (const auto it = report.find(key); it != report.end() && it->is_array())
+    for (const json& item : *it) out.push_back(read<T>(item, fields));
+  return out;
+}
+
+template <class T>
+json written_list(const std::vector<T>& items) {
+  json out = json::array();
+  for (const T& item : items) out.push_back(to_json(item));
+  return out;
+}
+
+constexpr auto kLatency = [](auto& v, auto&& fn) { latency_fields(v, fn); };
+constexpr auto kRate = [](auto& v, auto&& fn) { rate_fields(v, fn); };
+constexpr auto kLatencyAnswer = [](auto& v, auto&& fn) { latency_answer_fields(v, fn); };
+constexpr auto kFrameLoss = [](auto& v, auto&& fn) { frame_loss_fields(v, fn); };
+constexpr auto kBackToBack = [](auto& v, auto&& fn) { back_to_back_fields(v, fn); };
+constexpr auto kTrial = [](auto& v, auto&& fn) { trial_fields(v, fn); };
+constexpr auto kLayout = [](auto& v, auto&& fn) { layout_fields(v, fn); };
+
+}  // namespace
+
+json to_json(const LatencyNs& l) { return written(l, kLatency); }
+json to_json(const RateAnswer& r) { return written(r, kRate); }
+json to_json(const LatencyAnswer& r) { return written(r, kLatencyAnswer); }
+json to_json(const FrameLossPoint& p) { return written(p, kFrameLoss); }
+json to_json(const BackToBackAnswer& r) { return written(r, kBackToBack); }
+json to_json(const TrialRow& t) { return written(t, kTrial); }
+
+json to_json(const BenchReport& r) {
+  json layout = json::array();
+  for (const StreamLayout& l : r.layout) layout.push_back(written(l, kLayout));
+  return {{"suite", r.suite},
+          {"settings", {{"loss_tolerance_percent", r.loss_tolerance_percent},
+                        {"pdr_loss_tolerance_percent", r.pdr_loss_tolerance_percent}}},
+          {"layout", std::move(layout)},
+          {"throughput", written_list(r.throughput)},
+          {"ndr", written_list(r.ndr)},
+          {"pdr", written_list(r.pdr)},
+          {"latency", written_list(r.latency)},
+          {"frame_loss", written_list(r.frame_loss)},
+          {"back_to_back", written_list(r.back_to_back)},
+          {"trials", written_list(r.trials)},
+          {"warnings", r.warnings}};
+}
+
+BenchReport bench_report_from_json(const json& report) {
+  BenchReport r;
+  if (!report.is_object()) return r;
+  Reader{report}("suite", r.suite);
+  if (const auto settings = report.find("settings"); settings != report.end() && settings->is_object()) {
+    Reader{*settings}("loss_tolerance_percent", r.loss_tolerance_percent);
+    Reader{*settings}("pdr_loss_tolerance_percent", r.pdr_loss_tolerance_percent);
+  }
+  r.layout = read_list<StreamLayout>(report, "layout", kLayout);
+  r.throughput = read_list<RateAnswer>(report, "throughput", kRate);
+  r.ndr = read_list<RateAnswer>(report, "ndr", kRate);
+  r.pdr = read_list<RateAnswer>(report, "pdr", kRate);
+  r.latency = read_list<LatencyAnswer>(report, "latency", kLatencyAnswer);
+  r.frame_loss = read_list<FrameLossPoint>(report, "frame_loss", kFrameLoss);
+  r.back_to_back = read_list<BackToBackAnswer>(report, "back_to_back", kBackToBack);
+  r.trials = read_list<TrialRow>(report, "trials", kTrial);
+  // A warning is text; one of another shape is shown as its JSON.
+  if (const auto it = report.find("warnings"); it != report.end() && it->is_array())
+    for (const json& w : *it) r.warnings.push_back(w.is_string() ? w.get<std::string>() : w.dump());
+  return r;
+}
+
+}  // namespace lr::bench

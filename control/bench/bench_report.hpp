@@ -1,0 +1,130 @@
+#pragma once
+// A benchmark suite's report (`linerate bench rfc2544 | ndr`) as types: the answers per
+// frame size, every trial, the layout. One codec per type (to_json / *_from_json), the
+// same keys the suite writes (config/README.md lists them); the views (report.html,
+// results.csv) and the printed tables read the report through it.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lr::bench {
+
+/// Latency over a trial, or over several trials merged, in ns.
+struct LatencyNs {
+  uint64_t samples = 0;
+  double min = 0, mean = 0, p50 = 0, p99 = 0, p999 = 0, max = 0, jitter = 0;
+  bool operator==(const LatencyNs&) const = default;
+};
+
+/// A frame size as the report names it: its bytes ("64"), or the mix's name ("imix").
+struct FrameSizeName {
+  std::string text;
+  bool operator==(const FrameSizeName&) const = default;
+};
+
+/// A rate found per frame size: the throughput (RFC 2544 §26.1), the NDR or the PDR; or
+/// none (`percent_line_rate` unset) with `why`.
+struct RateAnswer {
+  FrameSizeName frame_size;
+  double frame_bytes_mean = 0;
+  std::optional<double> rate_percent;       ///< asked: the rate the search found
+  std::optional<double> percent_line_rate;  ///< offered: what TX sent in the trial at it
+  std::optional<double> pps, l1_bps, l2_bps;
+  std::optional<double> loss_percent;       ///< NDR / PDR: the loss at the answer
+  std::optional<uint64_t> trials;           ///< throughput: the search's trials
+  std::string limited_by;                   ///< device, line rate or tester
+  std::string why;                          ///< no answer: why
+  std::vector<double> tester_limited_at_percent;
+  std::optional<LatencyNs> latency_ns;
+  bool operator==(const RateAnswer&) const = default;
+};
+
+/// §26.2: the latency at a size's throughput across its trials.
+struct LatencyAnswer {
+  FrameSizeName frame_size;
+  std::optional<double> rate_percent, offered_percent;
+  uint64_t trials = 0, invalid_trials = 0;
+  int64_t lost = 0;
+  std::optional<LatencyNs> across_trials;
+  std::string why;  ///< no throughput to measure at
+  bool operator==(const LatencyAnswer&) const = default;
+};
+
+/// §26.3: one load of the frame-loss curve.
+struct FrameLossPoint {
+  FrameSizeName frame_size;
+  double rate_percent = 0, offered_percent = 0, loss_percent = 0;
+  bool valid = true;
+  bool operator==(const FrameLossPoint&) const = default;
+};
+
+/// §26.4 / RFC 9004: the longest loss-free burst at line rate, over the searches.
+struct BackToBackAnswer {
+  FrameSizeName frame_size;
+  uint64_t searches = 0;
+  std::vector<uint64_t> bursts;
+  std::optional<double> mean_frames;
+  std::optional<uint64_t> min_frames, max_frames;
+  uint64_t max_burst_frames = 0;
+  double line_rate_pps = 0;
+  std::optional<double> implied_buffer_time_s, corrected_buffer_time_s, throughput_percent, buffered_frames;
+  std::string note;
+  bool operator==(const BackToBackAnswer&) const = default;
+};
+
+/// A trial as `trials[]` holds it (its data plane run report stays JSON in the file).
+struct TrialRow {
+  std::string test = "throughput";
+  FrameSizeName frame_size;
+  double frame_bytes_mean = 0;
+  double rate_percent = 0, offered_percent = 0, offered_pps = 0, offered_l1_bps = 0, loss_percent = 0;
+  std::optional<double> duration_s, warm_up_s;
+  std::optional<uint64_t> burst_frames;
+  uint64_t tx_packets = 0, rx_packets = 0;
+  int64_t lost = 0;
+  bool passed = false, confirmation = false, valid = true, lost_though_sent_short = false, interrupted = false;
+  std::string invalid_reason;
+  std::optional<LatencyNs> latency_ns;
+  /// Counted as the device's (valid, or lost frames although the tester sent short).
+  bool counted() const noexcept { return valid || lost_though_sent_short; }
+  bool operator==(const TrialRow&) const = default;
+};
+
+struct StreamLayout {
+  std::string stream, tx_port, rx_port;
+  bool operator==(const StreamLayout&) const = default;
+};
+
+/// What the views read of a suite's report.json (the hand-over, settings and times are
+/// read by the summary).
+struct BenchReport {
+  std::string suite = "rfc2544";  ///< rfc2544 or ndr
+  double loss_tolerance_percent = 0;      ///< settings: the throughput's (NDR's) loss tolerance
+  double pdr_loss_tolerance_percent = 0;  ///< settings (ndr): the PDR's
+  std::vector<StreamLayout> layout;
+  std::vector<RateAnswer> throughput, ndr, pdr;
+  std::vector<LatencyAnswer> latency;
+  std::vector<FrameLossPoint> frame_loss;
+  std::vector<BackToBackAnswer> back_to_back;
+  std::vector<TrialRow> trials;
+  std::vector<std::string> warnings;
+  bool operator==(const BenchReport&) const = default;
+};
+
+nlohmann::json to_json(const LatencyNs& l);
+nlohmann::json to_json(const RateAnswer& r);
+nlohmann::json to_json(const LatencyAnswer& r);
+nlohmann::json to_json(const FrameLossPoint& p);
+nlohmann::json to_json(const BackToBackAnswer& r);
+nlohmann::json to_json(const TrialRow& t);
+/// The report's typed parts, for a round trip; a suite's report holds more (settings, times).
+nlohmann::json to_json(const BenchReport& r);
+
+/// Read back; an absent field keeps its default. Throws nlohmann::json::exception on a
+/// field of the wrong type.
+BenchReport bench_report_from_json(const nlohmann::json& report);
+
+}  // namespace lr::bench

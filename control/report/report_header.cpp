@@ -1,0 +1,22 @@
+#include "control/report/report_header.hpp"
+
+#include "dataplane/api/json_fields.hpp"
+
+namespace lr::report {
+
+ReportHeader read_report_header(const nlohmann::json& report) {
+  ReportHeader h;
+  if (!report.is_object()) return h;
+  const auto read = api::reader(report);
+  read("schema", h.schema);
+  read("profile", h.profile);
+  read("started_at", h.started_at);
+  read("finished_at", h.finished_at);
+  read("interrupted", h.interrupted);
+  if (const auto it = report.find("stopped_by"); it != report.end() && !it->is_null())
+    h.stopped_by = it->is_string() ? it->get<std::string>() : it->dump();
+  if (const auto it = report.find("settings"); it != report.end() && it->is_object()) h.settings = *it;
+  return h;
+}
+
+}  // namespace lr::report
