@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "dataplane/api/json_fields.hpp"
+
 namespace lr::bench {
 
 using nlohmann::json;
@@ -47,7 +49,19 @@ struct Reader {
   const json& j;
   template <class T>
   void operator()(const char* key, T& v) const {
-    if (const auto it = j.find(key); it != j.end() && !it->is_null()) get(*it, v);
+    try {
+      if (const auto it = j.find(key); it != j.end() && !it->is_null()) get(*it, v);
+    } catch (const json::exception& e) {
+      api::throw_at(key, e);
+    }
+  }
+  // Every answer and trial is of a frame size: one without is no result.
+  void operator()(const char* key, FrameSizeName& v) const {
+    try {
+      get(j.at(key), v);
+    } catch (const json::exception& e) {
+      api::throw_at(key, e);
+    }
   }
 };
 
@@ -172,8 +186,7 @@ LatencyNs latency_from_json(const json& j) {
 template <class T, class FieldsFn>
 std::vector<T> read_list(const json& report, const char* key, FieldsFn&& fields) {
   std::vector<T> out;
-  if (const auto it = report.find(key); it != report.end() && it->is_array())
-    for (const json& item : *it) out.push_back(read<T>(item, fields));
+  api::read_items(report, key, out, [&](const json& item) { return read<T>(item, fields); });
   return out;
 }
 

@@ -7,6 +7,7 @@
 // `cases[]`; a stop request ends the plan with what it has.
 
 #include "control/bench/bench_session.hpp"
+#include "dataplane/api/run_report.hpp"
 #include "control/bench/trial_runner.hpp"
 #include "control/bench/bench_sections.hpp"
 #include "dataplane/profile/profile.hpp"
@@ -20,6 +21,6 @@ unsigned expected_lossless_runs(const bench::LosslessCfg& cfg);
 
 /// Timelines of a run report merged down to at most `max_bins` bins each, in place: the
 /// report keeps every case's shape without megabytes of microsecond bins.
-void coarsen_timelines(nlohmann::json& run_report, size_t max_bins);
+void coarsen_timelines(api::RunReport& run_report, size_t max_bins);
 
 }  // namespace lr::bench

@@ -20,21 +20,26 @@ bool LosslessReport::own_switch() const {
 
 LosslessReport lossless_report_from_json(const json& report) {
   LosslessReport out;
-  if (const auto cases = report.find("cases"); cases != report.end() && cases->is_array())
-    for (const json& c : *cases) {
-      LosslessCaseReport& r = out.cases.emplace_back();
-      r.outcome = case_outcome_from_json(c);
-      api::reader(c)("compare_with_dut", r.compare_with_dut);
+  api::read_items(report, "cases", out.cases, [](const json& c) {
+    LosslessCaseReport r{case_outcome_from_json(c), {}};
+    api::reader(c)("compare_with_dut", r.compare_with_dut);
+    return r;
+  });
+  api::read_items(report, "trials", out.runs, [](const json& t) {
+    LosslessRun run;
+    const auto read = api::reader(t);
+    read("case", run.case_name);
+    read("label", run.label);
+    read("invalid_reason", run.invalid_reason);
+    if (const auto it = t.find("report"); it != t.end() && it->is_object()) {
+      try {
+        run.report = api::run_report_from_json(*it);
+      } catch (const json::exception& e) {
+        api::throw_at("report", e);
+      }
     }
-  if (const auto trials = report.find("trials"); trials != report.end() && trials->is_array())
-    for (const json& t : *trials) {
-      LosslessRun& run = out.runs.emplace_back();
-      const auto read = api::reader(t);
-      read("case", run.case_name);
-      read("label", run.label);
-      read("invalid_reason", run.invalid_reason);
-      if (const auto it = t.find("report"); it != t.end() && it->is_object()) run.report = api::run_report_from_json(*it);
-    }
+    return run;
+  });
   return out;
 }
 

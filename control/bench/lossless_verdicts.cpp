@@ -81,8 +81,7 @@ CaseOutcome case_outcome_from_json(const json& j) {
   std::string verdict;
   read("verdict", verdict);
   c.verdict = verdict == "PASS" ? CaseVerdict::kPass : verdict == "FAIL" ? CaseVerdict::kFail : CaseVerdict::kSkipped;
-  if (const auto checks = j.find("checks"); checks != j.end() && checks->is_array())
-    for (const json& check : *checks) c.checks.push_back(check_from_json(check));
+  api::read_items(j, "checks", c.checks, check_from_json);
   return c;
 }
 

@@ -42,11 +42,4 @@ int decode_module_file(const std::string& path, bool as_json, bool hex) {
   return print_module(bytes, path, as_json, hex);
 }
 
-std::vector<uint8_t> module_eeprom_bytes(const nlohmann::json& port_module) {
-  const std::string hex = port_module.value("eeprom_hex", "");
-  std::vector<uint8_t> bytes;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-  return bytes;
-}
-
 }  // namespace lr::ctl

@@ -3,7 +3,6 @@
 // (SFF-8472, SFF-8636 or CMIS) printed like `ethtool -m`, or as JSON.
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -19,8 +18,5 @@ int print_module(const std::vector<uint8_t>& bytes, const std::string& source, b
 /// As print_module for a saved image (e.g. `ethtool -m IFACE raw on > FILE`); 2 when the
 /// file cannot be read.
 int decode_module_file(const std::string& path, bool as_json, bool hex);
-
-/// The EEPROM bytes of a `port.module` answer (its `eeprom_hex`).
-std::vector<uint8_t> module_eeprom_bytes(const nlohmann::json& port_module);
 
 }  // namespace lr::ctl

@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "control/cli/module_command.hpp"
+#include "control/client/port_client.hpp"
+#include "dataplane/api/flow_report.hpp"
 #include "dataplane/api/port_control_report.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/views/run_views.hpp"
@@ -194,19 +196,18 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
   if (*flow_list_) {
     const json result = client.call("flow.list", port);
     std::string text = fmt::format("{:>4} {:>14} {:>16}  {}\n", "id", "hits", "bytes", "rule");
-    for (const json& r : result["rules"]) {
-      const auto count = [&](const char* key) {
-        return r[key].is_number() ? std::to_string(r[key].get<uint64_t>()) : std::string("-");
-      };
-      text += fmt::format("{:>4} {:>14} {:>16}  {}\n", r.value("id", 0), count("hits"), count("bytes"), r.value("rule", ""));
-      if (r.contains("counter_error")) text += "       counters: " + r.value("counter_error", "") + "\n";
+    for (const api::FlowRuleReport& r : api::flow_list_from_json(result).rules) {
+      const auto count = [](const std::optional<uint64_t>& n) { return n ? std::to_string(*n) : std::string("-"); };
+      text += fmt::format("{:>4} {:>14} {:>16}  {}\n", r.id, count(r.hits), count(r.bytes), r.rule);
+      if (!r.counter_error.empty()) text += "       counters: " + r.counter_error + "\n";
     }
     return print(result, text);
   }
   if (*flow_check_ || *flow_add_) {
     const std::string rule = fmt::format("{}", fmt::join(rule_words_, " "));
     const json result = client.call(*flow_add_ ? "flow.create" : "flow.validate", {{"port", port_}, {"rule", rule}});
-    return print(result, *flow_add_ ? fmt::format("port {}: rule {} created\n", port_, result.value("id", 0))
+    return print(result, *flow_add_ ? fmt::format("port {}: rule {} created\n", port_,
+                                                  api::flow_change_from_json(result).id.value_or(0))
                                     : fmt::format("port {}: the PMD accepts the rule\n", port_));
   }
   if (*flow_delete_) {
@@ -215,19 +216,19 @@ int PortCommands::run(DataplaneClient& client, bool as_json) const {
   }
   if (*flow_flush_) {
     const json result = client.call("flow.flush", port);
-    return print(result, fmt::format("port {}: {} rules destroyed\n", port_, result.value("destroyed", 0)));
+    return print(result, fmt::format("port {}: {} rules destroyed\n", port_,
+                                     api::flow_change_from_json(result).destroyed.value_or(0)));
   }
   if (*flow_isolate_) {
     const json result = client.call("flow.isolate", {{"port", port_}, {"on", set_ == "on"}});
     return print(result, fmt::format("port {}: isolated mode {}\n", port_, set_));
   }
   // module show
-  const json result = client.call("port.module", port);
-  const std::vector<uint8_t> bytes = module_eeprom_bytes(result);
+  const api::ModuleEeprom eeprom = PortClient(client).module_eeprom(port_);
   if (!as_json)
-    std::printf("port %s: module EEPROM read through %s (%zu bytes)\n", port_.c_str(), result.value("backend", "").c_str(),
-                bytes.size());
-  return print_module(bytes, "port " + port_, as_json, hex_);
+    std::printf("port %s: module EEPROM read through %s (%zu bytes)\n", port_.c_str(), eeprom.backend.c_str(),
+                eeprom.bytes.size());
+  return print_module(eeprom.bytes, "port " + port_, as_json, hex_);
 }
 
 }  // namespace lr::ctl

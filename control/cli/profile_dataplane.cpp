@@ -1,4 +1,5 @@
 #include "control/cli/profile_dataplane.hpp"
+#include "control/client/run_client.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -36,22 +37,20 @@ std::string dataplane_binary() {
 
 // How the profile's ports differ from a serving data plane's (port.list), one line each;
 // empty when they match by name, device and (where the profile sets it) speed.
-std::vector<std::string> port_differences(const profile::Profile& profile, const json& serving) {
+std::vector<std::string> port_differences(const profile::Profile& profile, const std::vector<api::PortReport>& serving) {
   std::vector<std::string> out;
   for (const profile::PortCfg& want : profile.ports) {
-    const auto have = std::find_if(serving.begin(), serving.end(),
-                                   [&](const json& p) { return p.value("name", "") == want.name; });
+    const auto have = std::find_if(serving.begin(), serving.end(), [&](const api::PortReport& p) { return p.name == want.name; });
     if (have == serving.end()) {
       out.push_back(fmt::format("port '{}' ({}) is not one of the data plane's", want.name, want.device));
       continue;
     }
-    const std::string device = have->value("device", "");
-    if (device != want.device)
-      out.push_back(fmt::format("port '{}': device {} in the profile, {} in the data plane", want.name, want.device, device));
-    const uint64_t speed = have->value("speed_bps", uint64_t{0});
-    if (want.speed_bps != 0 && speed != want.speed_bps)
+    if (have->device != want.device)
+      out.push_back(
+          fmt::format("port '{}': device {} in the profile, {} in the data plane", want.name, want.device, have->device));
+    if (want.speed_bps != 0 && have->speed_bps != want.speed_bps)
       out.push_back(fmt::format("port '{}': speed {} Gbit/s in the profile, {} Gbit/s in the data plane", want.name,
-                                static_cast<double>(want.speed_bps) / 1e9, static_cast<double>(speed) / 1e9));
+                                static_cast<double>(want.speed_bps) / 1e9, static_cast<double>(have->speed_bps) / 1e9));
   }
   return out;
 }
@@ -112,7 +111,7 @@ int ProfileDataplane::open(const profile::Profile& profile, const std::string& p
   const std::string socket = default_socket_path(socket_option);
   try {
     dp->client_ = std::make_unique<DataplaneClient>(socket);
-    if (const auto differences = port_differences(profile, dp->client_->call("port.list")); !differences.empty()) {
+    if (const auto differences = port_differences(profile, RunClient(*dp->client_).ports()); !differences.empty()) {
       std::string lines;
       for (const std::string& d : differences) lines += "  " + d + "\n";
       if (!adopt_ports) {

@@ -4,7 +4,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "control/report/report_header.hpp"
 #include "control/views/report_kinds.hpp"
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/views/report_file.hpp"
 
 namespace lr::ctl {
@@ -24,8 +26,7 @@ int rebuild_report_views(const ReportViewsOptions& options) {
     std::fprintf(stderr, "linerate: %s is not JSON: %s\n", options.report_path.c_str(), error.what());
     return 2;
   }
-  const json schema_field = report.is_object() ? report.value("schema", json()) : json();
-  const std::string schema = schema_field.is_string() ? schema_field.get<std::string>() : "";
+  const std::string schema = report::report_schema(report);
   const ReportKind* views = report_kind(schema);
   if (views == nullptr) {
     std::fprintf(stderr,
@@ -50,7 +51,7 @@ int rebuild_report_views(const ReportViewsOptions& options) {
     // A report edited by hand or cut short can lack a value or hold one of the wrong type:
     // say so, not crash.
     std::fprintf(stderr, "linerate: %s has a value missing or of the wrong type: %s\n", options.report_path.c_str(),
-                 error.what());
+                 api::json_error_text(error).c_str());
     return 2;
   }
   return 0;

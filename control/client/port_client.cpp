@@ -29,4 +29,8 @@ std::vector<api::NicCounter> PortClient::counters(const std::string& port, const
   return api::port_counter_view_from_json(client_.call("port.counters", params)).counters;
 }
 
+api::ModuleEeprom PortClient::module_eeprom(const std::string& port) {
+  return api::module_eeprom_from_json(client_.call("port.module", {{"port", port}}));
+}
+
 }  // namespace lr::ctl

@@ -26,6 +26,8 @@ class PortClient {
   /// Every counter from every source, this run and total (port.counters); with `filter`,
   /// those whose name holds it.
   std::vector<api::NicCounter> counters(const std::string& port, const std::string& filter = "");
+  /// The module's EEPROM bytes (port.module).
+  api::ModuleEeprom module_eeprom(const std::string& port);
 
  private:
   DataplaneClient& client_;

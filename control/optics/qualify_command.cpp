@@ -161,7 +161,7 @@ class QualifyRun {
   }
 
   module::DecodedModule decode(const PortEvidence& e) {
-    return module::decode_module(ctl::module_eeprom_bytes(client_.call("port.module", {{"port", e.port}})));
+    return module::decode_module(ports_.module_eeprom(e.port).bytes);
   }
 
   ctl::DataplaneClient& client_;

@@ -105,7 +105,7 @@ Criterion criterion_from_json(const json& j) {
   read("measured", c.measured);
   read("bound", c.bound);
   read("note", c.note);
-  if (const auto it = j.find("value"); it != j.end() && !it->is_null()) c.value = it->get<double>();
+  if (const auto it = j.find("value"); it != j.end() && !it->is_null()) read("value", c.value.emplace());
   return c;
 }
 
@@ -117,14 +117,14 @@ QualifiedPort::Sample sample_from_json(const json& j) {
   read("t_s", s.t_s);
   read("link_up", s.link_up);
   read("counters", s.counters);
-  if (const auto monitors = j.find("monitors"); monitors != j.end() && monitors->is_array())
-    for (const json& m : *monitors) {
-      QualifiedPort::Monitor& out = s.monitors.emplace_back();
-      const auto field = api::reader(m);
-      field("name", out.name);
-      field("unit", out.unit);
-      field("value", out.value);
-    }
+  api::read_items(j, "monitors", s.monitors, [](const json& m) {
+    QualifiedPort::Monitor out;
+    const auto field = api::reader(m);
+    field("name", out.name);
+    field("unit", out.unit);
+    field("value", out.value);
+    return out;
+  });
   return s;
 }
 
@@ -147,10 +147,8 @@ QualifiedPort qualified_port_from_json(const json& j) {
     field("serial", m.serial);
     field("date_code", m.date_code);
   }
-  if (const auto criteria = j.find("criteria"); criteria != j.end() && criteria->is_array())
-    for (const json& c : *criteria) p.criteria.push_back(criterion_from_json(c));
-  if (const auto samples = j.find("samples"); samples != j.end() && samples->is_array())
-    for (const json& s : *samples) p.samples.push_back(sample_from_json(s));
+  api::read_items(j, "criteria", p.criteria, criterion_from_json);
+  api::read_items(j, "samples", p.samples, sample_from_json);
   return p;
 }
 
@@ -158,8 +156,7 @@ QualifiedPort qualified_port_from_json(const json& j) {
 
 std::vector<QualifiedPort> qualified_ports_from_json(const json& report) {
   std::vector<QualifiedPort> out;
-  if (const auto ports = report.find("ports"); ports != report.end() && ports->is_array())
-    for (const json& p : *ports) out.push_back(qualified_port_from_json(p));
+  api::read_items(report, "ports", out, qualified_port_from_json);
   return out;
 }
 

@@ -4,11 +4,17 @@
 
 namespace lr::report {
 
+std::string report_schema(const nlohmann::json& report) {
+  if (!report.is_object()) return "";
+  const auto it = report.find("schema");
+  return it != report.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 ReportHeader read_report_header(const nlohmann::json& report) {
   ReportHeader h;
   if (!report.is_object()) return h;
   const auto read = api::reader(report);
-  read("schema", h.schema);
+  h.schema = report_schema(report);
   read("profile", h.profile);
   read("started_at", h.started_at);
   read("finished_at", h.finished_at);

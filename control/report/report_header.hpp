@@ -10,7 +10,7 @@
 namespace lr::report {
 
 struct ReportHeader {
-  std::string schema;       ///< "linerate.rfc2544/1"; "": none (not a suite's report)
+  std::string schema;       ///< "linerate.rfc2544/1"; "": none, or not a string (not a suite's report)
   std::string profile;
   std::string started_at;   ///< UTC, ISO 8601
   std::string finished_at;  ///< "": not finished (still running, or killed)
@@ -19,7 +19,11 @@ struct ReportHeader {
   nlohmann::json settings = nlohmann::json::object();  ///< the suite's keys as used (units in their names)
 };
 
-/// Throws nlohmann::json::exception on a field of the wrong type.
+/// Throws nlohmann::json::exception on a field of the wrong type (but `schema`).
 ReportHeader read_report_header(const nlohmann::json& report);
+
+/// The report's schema; "" when it has none or it is not a string (it names no kind of
+/// report). Never throws: the report command names the kind before reading the rest.
+std::string report_schema(const nlohmann::json& report);
 
 }  // namespace lr::report

@@ -4,7 +4,26 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 namespace lr::api {
+
+/// A JSON error's own words, without nlohmann's "[json.exception.type_error.302] ".
+inline std::string json_error_text(const nlohmann::json::exception& e) {
+  const std::string_view what = e.what();
+  const size_t at = what.starts_with("[json.exception.") ? what.find("] ") : std::string_view::npos;
+  return std::string(at == std::string_view::npos ? what : what.substr(at + 2));
+}
+
+/// `e` again, said at `path` ("throughput[2]", "pps"): the errors of nested readers join
+/// into one path ("throughput[2].pps: type must be number, but is string").
+[[noreturn]] inline void throw_at(const std::string& path, const nlohmann::json::exception& e) {
+  constexpr int kAtPath = 501;  // other_error: a value missing or of the wrong type, at a path
+  const bool nested = e.id == kAtPath && std::string_view(e.what()).starts_with("[json.exception.other_error.501] ");
+  throw nlohmann::json::other_error::create(kAtPath, path + (nested ? "." : ": ") + json_error_text(e), nullptr);
+}
 
 /// Writes each field under its name.
 inline auto writer(nlohmann::json& j) {
@@ -12,12 +31,32 @@ inline auto writer(nlohmann::json& j) {
 }
 
 /// Reads each field present (and not null); an absent one keeps its default. Throws
-/// nlohmann::json::exception on a field of the wrong type.
+/// nlohmann::json::exception on a field of the wrong type, naming the field.
 inline auto reader(const nlohmann::json& j) {
   return [&j](const char* key, auto& value) {
     const auto it = j.find(key);
-    if (it != j.end() && !it->is_null()) it->get_to(value);
+    if (it == j.end() || it->is_null()) return;
+    try {
+      it->get_to(value);
+    } catch (const nlohmann::json::exception& e) {
+      throw_at(key, e);
+    }
   };
+}
+
+/// Each item of the array `key` of `j` read by `read(item)` into `out`; errors name the
+/// item ("trials[3].lost: ..."). None when there is no such array.
+template <class T, class ReadFn>
+void read_items(const nlohmann::json& j, const char* key, std::vector<T>& out, ReadFn&& read) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return;
+  for (size_t i = 0; i < it->size(); ++i) {
+    try {
+      out.push_back(read((*it)[i]));
+    } catch (const nlohmann::json::exception& e) {
+      throw_at(std::string(key) + "[" + std::to_string(i) + "]", e);
+    }
+  }
 }
 
 }  // namespace lr::api

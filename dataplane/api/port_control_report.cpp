@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
+
 #include "dataplane/api/json_fields.hpp"
 
 namespace lr::api {
@@ -106,6 +108,33 @@ PfcReport pfc_report_from_json(const json& j) {
   PfcReport r = read<PfcReport>(j, [](PfcReport& p, auto&& fn) { pfc_fields(p, fn); });
   if (const auto it = j.find("read_back"); it != j.end() && it->is_boolean()) r.read_back = it->get<bool>();
   return r;
+}
+
+json to_json(const ModuleEeprom& e) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(e.bytes.size() * 2);
+  for (const uint8_t b : e.bytes) hex += {kDigits[b >> 4], kDigits[b & 0xf]};
+  return {{"port", e.port}, {"backend", e.backend}, {"size", e.bytes.size()}, {"eeprom_hex", hex}};
+}
+
+ModuleEeprom module_eeprom_from_json(const json& j) {
+  ModuleEeprom e;
+  std::string hex;
+  const auto read = reader(j);
+  read("port", e.port);
+  read("backend", e.backend);
+  read("eeprom_hex", hex);
+  const auto digit = [&](size_t at) {
+    const char c = hex[at];
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw std::invalid_argument("eeprom_hex: '" + std::string(1, c) + "' at " + std::to_string(at) + " is not a hex digit");
+  };
+  if (hex.size() % 2 != 0) throw std::invalid_argument("eeprom_hex: an odd number of hex digits");
+  for (size_t i = 0; i < hex.size(); i += 2) e.bytes.push_back(static_cast<uint8_t>(digit(i) << 4 | digit(i + 1)));
+  return e;
 }
 
 }  // namespace lr::api

@@ -59,6 +59,14 @@ struct PfcReport {
   std::optional<bool> read_back;    ///< a set's: false when the backend cannot read it back
 };
 
+/// A port's module EEPROM as port.module answers: its bytes (hex on the wire) and how they
+/// were read.
+struct ModuleEeprom {
+  std::string port;
+  std::string backend;  ///< ethdev or kernel
+  std::vector<uint8_t> bytes;
+};
+
 nlohmann::json to_json(const LinkReport& r);
 nlohmann::json to_json(const FecReport& r);
 nlohmann::json to_json(const PauseReport& r);
@@ -68,5 +76,9 @@ LinkReport link_report_from_json(const nlohmann::json& j);
 FecReport fec_report_from_json(const nlohmann::json& j);
 PauseReport pause_report_from_json(const nlohmann::json& j);
 PfcReport pfc_report_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const ModuleEeprom& e);
+/// Throws nlohmann::json::exception on a field of the wrong type, std::invalid_argument on
+/// `eeprom_hex` that is not pairs of hex digits.
+ModuleEeprom module_eeprom_from_json(const nlohmann::json& j);
 
 }  // namespace lr::api

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "dataplane/api/json_fields.hpp"
+
 namespace lr::api {
 
 using nlohmann::json;
@@ -132,6 +134,23 @@ double Params::number(const char* key, double min, double max) const {
   const double value = it->get<double>();
   if (value < min || value > max) bad_param(key, fmt::format("{} is out of range [{}, {}]", value, min, max));
   return value;
+}
+
+nlohmann::json to_json(const MethodListing& m) {
+  nlohmann::json out{{"name", m.name}, {"help", m.help}, {"mutating", m.mutating}, {"params", m.params}};
+  if (!m.deprecated.empty()) out["deprecated"] = m.deprecated;
+  return out;
+}
+
+MethodListing method_listing_from_json(const nlohmann::json& j) {
+  MethodListing m;
+  const auto read = reader(j);
+  read("name", m.name);
+  read("help", m.help);
+  read("mutating", m.mutating);
+  read("params", m.params);
+  read("deprecated", m.deprecated);
+  return m;
 }
 
 }  // namespace lr::api

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lr::api {
 
@@ -72,5 +73,18 @@ class Params {
  private:
   const nlohmann::json& params_;
 };
+
+/// A method as methods.list lists it.
+struct MethodListing {
+  std::string name;
+  std::string help;
+  bool mutating = false;              ///< it changes state (ports, streams, traffic)
+  std::vector<std::string> params;    ///< the parameters it accepts ("keep?" is optional)
+  std::string deprecated;             ///< an old name: the method that replaces it; "" otherwise
+};
+
+nlohmann::json to_json(const MethodListing& m);
+/// Throws nlohmann::json::exception on a field of the wrong type.
+MethodListing method_listing_from_json(const nlohmann::json& j);
 
 }  // namespace lr::api

@@ -20,6 +20,23 @@ TrafficStatus traffic_status_from_json(const json& j) {
   return status;
 }
 
+json to_json(const StreamRate& rate) {
+  return {{"stream", rate.stream}, {"target_pps", rate.target_pps ? json(*rate.target_pps) : json(nullptr)}};
+}
+
+StreamRate stream_rate_from_json(const json& j) {
+  StreamRate rate;
+  reader(j)("stream", rate.stream);
+  if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) rate.target_pps = it->get<double>();
+  return rate;
+}
+
+std::vector<std::string> streams_named(const json& answer) {
+  for (const char* key : {"streams", "added", "stopped"})
+    if (const auto it = answer.find(key); it != answer.end() && it->is_array()) return it->get<std::vector<std::string>>();
+  return {};
+}
+
 json to_json(const StreamListing& s) {
   return {{"name", s.name},
           {"tx_port", s.tx_port},

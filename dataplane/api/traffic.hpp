@@ -41,7 +41,18 @@ struct StreamListing {
   std::optional<double> target_pps;    ///< none: unpaced ("max")
 };
 
+/// stream.rate.set: the stream's new target.
+struct StreamRate {
+  std::string stream;
+  std::optional<double> target_pps;  ///< none: unpaced ("max")
+};
+
 nlohmann::json to_json(const TrafficStatus& status);
+nlohmann::json to_json(const StreamRate& rate);
+StreamRate stream_rate_from_json(const nlohmann::json& j);
+/// The streams a call concerned: stream.load's `streams`, stream.add's `added`,
+/// traffic.stop's `stopped` (of some streams); empty when it names none.
+std::vector<std::string> streams_named(const nlohmann::json& answer);
 nlohmann::json to_json(const StreamListing& stream);
 /// Throws nlohmann::json::exception on a field of the wrong type.
 StreamListing stream_listing_from_json(const nlohmann::json& j);

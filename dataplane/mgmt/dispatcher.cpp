@@ -208,11 +208,8 @@ std::string Dispatcher::handle(Session& session, std::string_view line) const {
 
 nlohmann::json Dispatcher::list() const {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& [name, method] : methods_) {
-    nlohmann::json entry{{"name", name}, {"help", method.help}, {"mutating", method.mutating}, {"params", method.params}};
-    if (!method.replaced_by.empty()) entry["deprecated"] = method.replaced_by;
-    out.push_back(std::move(entry));
-  }
+  for (const auto& [name, method] : methods_)
+    out.push_back(to_json(api::MethodListing{name, method.help, method.mutating, method.params, method.replaced_by}));
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "dataplane/mgmt/flow_methods.hpp"
 
+#include "dataplane/api/flow_report.hpp"
 #include "dataplane/mgmt/port_control_lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/port/flow/flow_rule.hpp"
@@ -27,20 +28,14 @@ void register_flow_methods(Dispatcher& d, PortControls& ports, PortOwnership& ow
           auto rule = FlowRule::parse(p.string("rule"));
           if (!rule) throw RpcError(RpcCode::kInvalidParams, "params.rule: " + rule.error().context);
           const uint32_t id = value_or_throw(port.flows().create(std::move(*rule)));
-          return json{{"port", port.name()}, {"backend", "ethdev"}, {"id", id}};
+          return to_json(api::FlowChange{port.name(), "ethdev", id, std::nullopt});
         });
   d.add("flow.list", "The port's flow rules with their counters (rules with a count action). params: {port}.", false,
         [&](Session&, const api::Params& p) {
           PortControl& port = control_named(ports, p);
-          json rules = json::array();
-          for (const FlowInfo& f : port.flows().list()) {
-            json r{{"id", f.id}, {"rule", f.rule}};
-            r["hits"] = f.hits ? json(*f.hits) : json(nullptr);
-            r["bytes"] = f.bytes ? json(*f.bytes) : json(nullptr);
-            if (!f.counter_error.empty()) r["counter_error"] = f.counter_error;
-            rules.push_back(std::move(r));
-          }
-          return json{{"port", port.name()}, {"backend", "ethdev"}, {"rules", rules}};
+          api::FlowList list{port.name(), "ethdev", {}};
+          list.rules = port.flows().list();
+          return to_json(list);
         });
   d.add("flow.destroy", "Destroys one flow rule: params {port, id}.", true, [&](Session& session, const api::Params& p) {
     PortControl& port = changeable(ports, ownership, session, p);
@@ -51,7 +46,7 @@ void register_flow_methods(Dispatcher& d, PortControls& ports, PortOwnership& ow
   d.add("flow.flush", "Destroys every flow rule of the port: params {port}.", true,
         [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
-          return json{{"port", port.name()}, {"backend", "ethdev"}, {"destroyed", value_or_throw(port.flows().flush())}};
+          return to_json(api::FlowChange{port.name(), "ethdev", std::nullopt, value_or_throw(port.flows().flush())});
         });
   d.add("flow.isolate",
         "Isolated mode on or off: params {port, on: bool}. Most PMDs take it only before the port is configured "

@@ -138,11 +138,8 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
   d.add("port.module", "The module EEPROM, as bytes (hex) for `linerate module show`. params: {port}.", false,
         [&](Session&, const api::Params& p) {
           PortControl& port = control_named(ports, p);
-          const auto eeprom = value_or_throw(port.module_eeprom());
-          std::string hex;
-          for (uint8_t b : eeprom.value) hex += fmt::format("{:02x}", b);
-          return json{{"port", port.name()}, {"backend", backend_name(eeprom.backend)}, {"size", eeprom.value.size()},
-                      {"eeprom_hex", hex}};
+          auto eeprom = value_or_throw(port.module_eeprom());
+          return to_json(api::ModuleEeprom{port.name(), backend_name(eeprom.backend), std::move(eeprom.value)});
         });
 
   d.add("port.counters",

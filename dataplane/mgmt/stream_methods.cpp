@@ -100,7 +100,7 @@ void register_stream_methods(Dispatcher& d, Engine& engine, PortOwnership& owner
           if (!rate) throw RpcError(RpcCode::kInvalidParams, "params.rate: " + profile::rate_refusal(text));
           check_stream_ports(ownership, session, s);
           const double pps = value_or_throw(engine.set_stream_rate(s.name, *rate));
-          return json{{"stream", s.name}, {"target_pps", pps > 0 ? json(pps) : json(nullptr)}};
+          return to_json(api::StreamRate{s.name, pps > 0 ? std::optional<double>(pps) : std::nullopt});
         });
   d.add("stream.stop", "Stops one stream's transmission; the others go on. params: {stream}.", true,
         [&](Session& session, const api::Params& p) {

@@ -453,17 +453,25 @@ class ReportViewsOfBadInput(lrtest.DataplaneCase):
                               # Cut short by hand: a row without its frame size (found by the report_views fuzzer,
                               # an assertion in nlohmann::json and undefined behaviour in a release build).
                               ('{"schema": "linerate.rfc2544/1", "throughput": [{"percent_line_rate": 50}]}',
-                               "has a value missing or of the wrong type: [json.exception.out_of_range.403] key "
-                               "'frame_size' not found")]:
+                               "has a value missing or of the wrong type: throughput[0].frame_size: key 'frame_size' "
+                               "not found"),
+                              # Edited by hand: a value of the wrong type, named where it is.
+                              ('{"schema": "linerate.rfc2544/1", "throughput": [{"frame_size": 64, '
+                               '"percent_line_rate": "x"}]}',
+                               "has a value missing or of the wrong type: throughput[0].percent_line_rate: type must "
+                               "be number, but is string"),
+                              ('{"schema": "linerate.lossless/1", "cases": [{"case": "ecn", "checks": [{"value": []}]}]}',
+                               "has a value missing or of the wrong type: cases[0].checks[0].value: type must be "
+                               "number, but is array")]:
             path = self.write_profile(text, "report.json")
             proc = subprocess.run([linerate, "report", path, "--html", os.path.join(self.dir, "out.html")],
                                   capture_output=True, text=True)
             self.assertEqual(proc.returncode, 2, text)
             self.assertIn(message, proc.stderr)
             self.assertFalse(os.path.exists(os.path.join(self.dir, "out.html")))
-        # A value of an unexpected type is shown as it is, not a crash.
+        # A key the views do not know is left alone.
         path = self.write_profile('{"schema": "linerate.rfc2544/1", "throughput": [{"frame_size": 64, '
-                                  '"percent_line_rate": "x"}]}', "odd.json")
+                                  '"percent_line_rate": 50, "from_a_later_version": {}}]}', "odd.json")
         proc = subprocess.run([linerate, "report", path], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(proc.stdout.splitlines()[1].split(",")[:3], ["result", "throughput", "64"])

@@ -81,10 +81,10 @@ std::string sender_of_background(const bench::LosslessCfg& cfg) {
 
 void record(Plan& p, const std::string& case_name, const std::string& label, const ctl::EndedRun& run,
             const std::string& invalid_reason) {
-  json report = run.json;
-  coarsen_timelines(report, 500);
+  api::RunReport coarse = run.report;
+  coarsen_timelines(coarse, 500);
   p.session.report()["trials"].push_back(
-      {{"case", case_name}, {"label", label}, {"invalid_reason", invalid_reason}, {"report", std::move(report)}});
+      {{"case", case_name}, {"label", label}, {"invalid_reason", invalid_reason}, {"report", api::to_json(coarse)}});
   p.session.save();
   if (invalid_reason.empty()) p.judged.push_back({case_name, label, run.report});
   ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9);

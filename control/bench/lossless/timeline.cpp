@@ -114,25 +114,22 @@ double last_pfc_heard(const api::RunReport& report, const std::string& port, dou
 
 namespace lr::bench {
 
-void coarsen_timelines(nlohmann::json& run_report, size_t max_bins) {
-  const auto coarsen = [&](nlohmann::json& t) {
-    size_t n = 0;
-    for (const char* key : {"tx", "rx"}) n = std::max(n, t.value(key, nlohmann::json::array()).size());
+void coarsen_timelines(api::RunReport& run_report, size_t max_bins) {
+  const auto coarsen = [&](api::TimelineReport& t) {
+    const size_t n = std::max(t.tx.size(), t.rx.size());
     if (n <= max_bins) return;
     const size_t k = (n + max_bins - 1) / max_bins;
-    for (const char* key : {"tx", "rx"}) {
-      if (!t.contains(key)) continue;
-      const auto bins = t[key].get<std::vector<uint64_t>>();
-      std::vector<uint64_t> merged((bins.size() + k - 1) / k);
-      for (size_t i = 0; i < bins.size(); ++i) merged[i / k] += bins[i];
-      t[key] = merged;
+    for (std::vector<uint64_t>* bins : {&t.tx, &t.rx}) {
+      std::vector<uint64_t> merged((bins->size() + k - 1) / k);
+      for (size_t i = 0; i < bins->size(); ++i) merged[i / k] += (*bins)[i];
+      *bins = std::move(merged);
     }
-    t["bin_s"] = t.value("bin_s", 0.0) * static_cast<double>(k);
+    t.bin_s *= static_cast<double>(k);
   };
-  for (nlohmann::json& s : run_report["streams"])
-    if (s.contains("timeline")) coarsen(s["timeline"]);
-  for (nlohmann::json& p : run_report["ports"])
-    if (p.contains("mac_control_timeline")) coarsen(p["mac_control_timeline"]);
+  for (api::StreamReport& s : run_report.streams)
+    if (s.timeline) coarsen(*s.timeline);
+  for (api::PortReport& p : run_report.ports)
+    if (p.mac_control_timeline) coarsen(*p.mac_control_timeline);
 }
 
 }  // namespace lr::bench

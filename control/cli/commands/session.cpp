@@ -7,6 +7,7 @@
 #include <string>
 
 #include "control/cli/commands/commands.hpp"
+#include "dataplane/api/rpc.hpp"
 
 namespace lr::ctl {
 
@@ -25,9 +26,11 @@ void add_session_commands(CLI::App& app, Commands& commands) {
     return with_dataplane(global, [&](DataplaneClient& client) {
       const json result = client.call("methods.list");
       std::string table;
-      for (const json& m : result)
-        table += fmt::format("{:<18} {}{}\n", m.value("name", ""), m.value("mutating", false) ? "[changes] " : "",
-                             m.value("help", ""));
+      for (const json& item : result) {
+        const api::MethodListing m = api::method_listing_from_json(item);
+        table += fmt::format("{:<18} {}{}{}\n", m.name, m.mutating ? "[changes] " : "",
+                             m.deprecated.empty() ? "" : "(deprecated: use " + m.deprecated + ") ", m.help);
+      }
       print_result(result, global.as_json, table);
       return 0;
     });

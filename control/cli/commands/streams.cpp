@@ -12,6 +12,7 @@
 
 #include "control/cli/commands/commands.hpp"
 #include "control/cli/exit_codes.hpp"
+#include "dataplane/api/traffic.hpp"
 #include "control/cli/tables.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/stream_spec_json.hpp"
@@ -41,9 +42,7 @@ void add_profile_streams(CLI::App& app, Commands& commands, const char* name, co
     }
     return with_dataplane(global, [&](DataplaneClient& client) {
       const json result = client.call(method, {{"streams", profile::to_json(streams)}, {"path", *profile}});
-      const json names = result.contains("streams") ? result["streams"] : result.value("added", json::array());
-      print_result(result, global.as_json,
-                   fmt::format("streams: {}\n", fmt::join(names.get<std::vector<std::string>>(), ", ")));
+      print_result(result, global.as_json, fmt::format("streams: {}\n", fmt::join(api::streams_named(result), ", ")));
       return 0;
     });
   }));
@@ -75,10 +74,10 @@ void add_rate(CLI::App& app, Commands& commands) {
   commands.push_back(command_for(rate, [options](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
       const json result = client.call("stream.rate.set", {{"stream", options->stream}, {"rate", options->rate}});
-      const json target = result.value("target_pps", json());
+      const std::optional<double> target = api::stream_rate_from_json(result).target_pps;
       print_result(result, global.as_json,
                    fmt::format("stream '{}' now at {}\n", options->stream,
-                               target.is_number() ? fmt::format("{:.6f} Mpps", target.get<double>() / 1e6) : "max rate"));
+                               target ? fmt::format("{:.6f} Mpps", *target / 1e6) : "max rate"));
       return 0;
     });
   }));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "control/cli/commands/commands.hpp"
+#include "dataplane/api/traffic.hpp"
 #include "control/cli/last_report.hpp"
 #include "control/cli/report_views_command.hpp"
 #include "dataplane/views/report_file.hpp"
@@ -114,7 +115,7 @@ void add_traffic_commands(CLI::App& app, Commands& commands) {
     return with_dataplane(global, [&](DataplaneClient& client) {
       const json result = client.call("traffic.stop", selection(*options));
       print_result(result, global.as_json,
-                   fmt::format("stopped: {}\n", fmt::join(result.value("stopped", std::vector<std::string>{}), ", ")));
+                   fmt::format("stopped: {}\n", fmt::join(api::streams_named(result), ", ")));
       return 0;
     });
   }));

@@ -8,18 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/flow_report.hpp"
 #include "dataplane/common/result.hpp"
 #include "dataplane/port/flow/flow_rule.hpp"
 
 namespace lr::dp {
 
-struct FlowInfo {
-  uint32_t id = 0;
-  std::string rule;
-  std::optional<uint64_t> hits;   ///< with a count action, when the PMD answers the query
-  std::optional<uint64_t> bytes;
-  std::string counter_error;      ///< why there are no counts ("" when there are or none were asked)
-};
+/// A rule with its counters, as flow.list answers it.
+using FlowInfo = api::FlowRuleReport;
 
 class PortFlows {
  public:

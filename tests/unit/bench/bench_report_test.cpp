@@ -7,6 +7,8 @@
 
 #include <random>
 
+#include "dataplane/api/json_fields.hpp"
+
 namespace lr::bench {
 namespace {
 
@@ -127,7 +129,20 @@ TEST(BenchReport, AReportAsTheSuiteWritesItReadsWithItsDefaults) {
   RateAnswer huge;
   huge.frame_size.text = "99999999999999999999999";  // not a uint64: kept as text
   EXPECT_EQ(to_json(huge)["frame_size"], "99999999999999999999999");
-  EXPECT_THROW(bench_report_from_json(json::parse(R"({"trials": [{"tx_packets": "many"}]})")), json::exception);
+  // A value of the wrong type, or a result without its size, is refused where it is.
+  const auto refusal = [](const char* text) {
+    try {
+      bench_report_from_json(json::parse(text));
+    } catch (const json::exception& e) {
+      return api::json_error_text(e);
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(refusal(R"({"trials": [{"frame_size": 64}, {"frame_size": 64, "tx_packets": "many"}]})"),
+            "trials[1].tx_packets: type must be number, but is string");
+  EXPECT_EQ(refusal(R"({"latency": [{"frame_size": 64, "across_trials": {"p99": true}}]})"),
+            "latency[0].across_trials.p99: type must be number, but is boolean");
+  EXPECT_EQ(refusal(R"({"frame_loss": [{"loss_percent": 1}]})"), "frame_loss[0].frame_size: key 'frame_size' not found");
 }
 
 }  // namespace
