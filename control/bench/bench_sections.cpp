@@ -74,9 +74,9 @@ void read_search(TableReader& in, SearchCfg& cfg) {
   if (const toml::node* node = in.find("frame_sizes")) cfg.frame_sizes = read_bench_frame_sizes(in, node);
   if (auto v = in.parsed<uint64_t>("trial_duration", parse_duration_ns, kDurationHelp)) cfg.trial_duration_ns = *v;
   if (auto v = in.parsed<uint64_t>("rest", parse_duration_ns, kDurationHelp)) cfg.rest_ns = *v;
-  if (auto v = in.number("resolution", 0.001, 50)) cfg.resolution_percent = *v;
-  if (auto v = in.number("loss_tolerance", 0, 100)) cfg.loss_tolerance_percent = *v;
-  if (auto v = in.number("lower_bound", 0.001, 100)) cfg.lower_bound_percent = *v;
+  if (auto v = in.percent("resolution", 0.001, 50)) cfg.resolution_percent = *v;
+  if (auto v = in.percent("loss_tolerance", 0, 100)) cfg.loss_tolerance_percent = *v;
+  if (auto v = in.percent("lower_bound", 0.001, 100)) cfg.lower_bound_percent = *v;
   if (auto v = in.integer<unsigned>("confirmations", 0, 100)) cfg.confirmations = *v;
   if (auto v = in.integer<uint32_t>("learning_frames", 0, 1'000'000)) cfg.learning_frames = *v;
   if (auto v = in.parsed<uint64_t>("warm_up", parse_duration_ns, kDurationHelp)) cfg.warm_up_ns = *v;
@@ -100,7 +100,7 @@ Rfc2544Cfg read_rfc2544(TableReader& in) {
       in.fail(in.find("tests"), "tests", "latency is measured at each size's throughput (RFC 2544 §26.2): add \"throughput\"");
   }
   if (auto v = in.integer<unsigned>("latency_trials", 1, 1000)) cfg.latency_trials = *v;
-  if (auto v = in.number("frame_loss_step", 0.1, 100)) cfg.frame_loss_step_percent = *v;
+  if (auto v = in.percent("frame_loss_step", 0.1, 100)) cfg.frame_loss_step_percent = *v;
   if (auto v = in.integer<unsigned>("back_to_back_trials", 1, 1000)) cfg.back_to_back_trials = *v;
   if (auto v = in.parsed<uint64_t>("back_to_back_duration", parse_duration_ns, kDurationHelp))
     cfg.back_to_back_duration_ns = *v;
@@ -171,7 +171,7 @@ LosslessCfg read_lossless(TableReader& in) {
     cfg.quanta.clear();
     for (const toml::node& item : *list) cfg.quanta.push_back(in.integer_of<uint32_t>(&item, "quanta", 0, 65535));
   }
-  if (auto v = in.number("quanta_tolerance_percent", 0, 100)) cfg.quanta_tolerance_percent = *v;
+  if (auto v = in.percent("quanta_tolerance_percent", 0, 100)) cfg.quanta_tolerance_percent = *v;
   if (auto v = in.parsed<uint64_t>("quanta_tolerance", parse_duration_ns, kDurationHelp)) cfg.quanta_tolerance_ns = *v;
   if (const toml::table* ecn = in.subtable("ecn")) {
     TableReader r(*ecn, in.prefix() + "ecn.", in.file());
@@ -228,7 +228,7 @@ NdrCfg read_ndr(TableReader& in) {
   cfg.frame_sizes = {{"64", {64}, {}}};
   cfg.trial_duration_ns = 30'000'000'000;
   read_search(in, cfg);
-  if (auto v = in.number("pdr_loss_tolerance", 0, 100)) cfg.pdr_loss_tolerance_percent = *v;
+  if (auto v = in.percent("pdr_loss_tolerance", 0, 100)) cfg.pdr_loss_tolerance_percent = *v;
   if (auto v = in.parsed<uint64_t>("ndr_latency_p99", parse_duration_ns, kDurationHelp)) cfg.ndr_latency_p99_ns = *v;
   if (auto v = in.parsed<uint64_t>("pdr_latency_p99", parse_duration_ns, kDurationHelp)) cfg.pdr_latency_p99_ns = *v;
   if (cfg.pdr_loss_tolerance_percent < cfg.loss_tolerance_percent)

@@ -94,6 +94,7 @@ int run_doctor_command(const DoctorOptions& options) {
     if (!profile) return 2;
     input.lcores = profile->eal.lcores;
     input.worker_cpus = worker_cpus(profile->eal.lcores);
+    input.hugepages_wanted = profile->eal.huge_pages != profile::HugePages::kOff;
     for (const profile::PortCfg& p : profile->ports)
       input.ports.push_back({p.name, pci_address(p.device), p.device, p.speed_bps});
   }

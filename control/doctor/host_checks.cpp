@@ -1,11 +1,13 @@
 #include "control/doctor/host_checks.hpp"
 
 #include "control/doctor/netdev_checks.hpp"
+#include "control/doctor/pcie_checks.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -59,6 +61,7 @@ double gt_per_s(const std::string& text) { return std::strtod(text.c_str(), null
 double link_gbps(double gt, unsigned width) { return gt * (gt <= 5.0 ? 0.8 : 128.0 / 130.0) * width; }
 
 const char* pcie_gen(double gt) {
+  if (gt >= 64) return "Gen6";
   if (gt >= 32) return "Gen5";
   if (gt >= 16) return "Gen4";
   if (gt >= 8) return "Gen3";
@@ -135,19 +138,51 @@ Finding check_isolation(const HostFs& fs, const DoctorInput& input) {
                                       : fmt::format("cannot tell the CPUs of lcores '{}'", input.lcores);
     return f;
   }
+  const std::set<unsigned>& workers = *input.worker_cpus;
+  std::optional<std::set<unsigned>> online;  // none: the host does not say
+  if (const auto text = fs.read("/sys/devices/system/cpu/online"))
+    if (const auto cpus = parse_cpu_list(*text); cpus && !cpus->empty()) online = cpus;
+  if (online) {
+    std::set<unsigned> missing;
+    std::set_difference(workers.begin(), workers.end(), online->begin(), online->end(),
+                        std::inserter(missing, missing.end()));
+    if (!missing.empty())
+      return {f.item, Verdict::kFail,
+              fmt::format("worker CPUs {} of lcores '{}' are not CPUs of this host (online: {}, "
+                          "/sys/devices/system/cpu/online)",
+                          cpu_list_text(missing), input.lcores, cpu_list_text(*online)),
+              fmt::format("[eal] lcores on the CPUs this host has ({}); the data plane refuses the profile too",
+                          cpu_list_text(*online))};
+  }
   const auto isolated = parse_cpu_list(fs.read("/sys/devices/system/cpu/isolated").value_or(""));
   const auto nohz = parse_cpu_list(fs.read("/sys/devices/system/cpu/nohz_full").value_or(""));
   std::set<unsigned> shared;
-  for (unsigned cpu : *input.worker_cpus)
+  for (unsigned cpu : workers)
     if (!isolated || !isolated->contains(cpu)) shared.insert(cpu);
-  f.evidence = fmt::format("worker CPUs {}; isolated: {}; nohz_full: {} (/sys/devices/system/cpu)",
-                           cpu_list_text(*input.worker_cpus), isolated && !isolated->empty() ? cpu_list_text(*isolated) : "none",
+  f.evidence = fmt::format("worker CPUs {}; isolated: {}; nohz_full: {} (/sys/devices/system/cpu)", cpu_list_text(workers),
+                           isolated && !isolated->empty() ? cpu_list_text(*isolated) : "none",
                            nohz && !nohz->empty() ? cpu_list_text(*nohz) : "none");
-  if (!shared.empty()) {
-    f.verdict = Verdict::kWarn;
-    f.evidence += fmt::format(": CPUs {} share their time with the kernel and other processes", cpu_list_text(shared));
-    const std::string list = cpu_list_text(*input.worker_cpus);
-    f.fix = fmt::format("boot with isolcpus={0} nohz_full={0} rcu_nocbs={0}", list);
+  if (shared.empty()) return f;
+  f.verdict = Verdict::kWarn;
+  f.evidence += fmt::format(": CPUs {} share their time with the kernel and other processes", cpu_list_text(shared));
+  // Never advise isolating CPU 0 (the kernel's housekeeping, and the main lcore's by default)
+  // or every CPU the host has: the kernel and the main lcore need one.
+  std::set<unsigned> advise = workers;
+  advise.erase(0);
+  const auto outside = [&](const std::set<unsigned>& taken) {
+    return online && std::any_of(online->begin(), online->end(), [&](unsigned c) { return !taken.contains(c); });
+  };
+  if (advise.empty()) {
+    f.fix = "the workers run on CPU 0, the kernel's: move them to other CPUs ([eal] lcores) and isolate those";
+  } else if (online && !outside(advise)) {
+    f.fix = fmt::format("this host's CPUs{} all run workers: isolating them would leave none for the kernel and the "
+                        "main lcore; isolation needs a host with more CPUs than workers",
+                        online ? " (" + cpu_list_text(*online) + ")" : "");
+  } else {
+    f.fix = fmt::format("boot with isolcpus={0} nohz_full={0} rcu_nocbs={0}", cpu_list_text(advise));
+    if (workers.contains(0))
+      f.fix += !online || outside(workers) ? "; CPU 0 stays the kernel's: move the worker on it to another CPU ([eal] lcores)"
+                                : "; CPU 0 stays the kernel's, and this host has no other CPU for the worker on it";
   }
   return f;
 }
@@ -177,10 +212,88 @@ std::string port_label(const PortToCheck& port) {
   return port.name == port.pci ? port.pci : fmt::format("{} ({})", port.name, port.pci);
 }
 
+std::string link_function(const HostFs& fs, const std::string& pci) {
+  return fs.link_name("/sys/bus/pci/devices/" + pci + "/physfn").value_or(pci);
+}
+
 int pci_numa_node(const HostFs& fs, const std::string& pci) {
   const auto node = fs.read("/sys/bus/pci/devices/" + pci + "/numa_node");
   return node ? std::atoi(node->c_str()) : -1;
 }
+
+namespace {
+
+// The PCIe link: what it trained to against what it can, and what the slot must carry.
+// A VF has none of its own (the kernel writes Unknown and x0): its traffic rides its PF's.
+Finding check_pcie_link(const HostFs& fs, const PortToCheck& port, uint64_t slot_bps) {
+  const std::string who = port_label(port);
+  const std::string base = "/sys/bus/pci/devices/" + port.pci;
+  const std::string function = link_function(fs, port.pci);
+  const std::string link_base = "/sys/bus/pci/devices/" + function;
+  const std::string via = function == port.pci ? "" : fmt::format("a VF: its PCIe link is its PF's ({}); ", function);
+  const auto cur_speed = fs.read(link_base + "/current_link_speed");
+  const auto cur_width = fs.read(link_base + "/current_link_width");
+  const auto max_speed = fs.read(link_base + "/max_link_speed");
+  const auto max_width = fs.read(link_base + "/max_link_width");
+  Finding link{"PCIe link " + who, Verdict::kOk, "", ""};
+  const double gt = cur_speed ? gt_per_s(*cur_speed) : 0, gt_max = max_speed ? gt_per_s(*max_speed) : 0;
+  const auto width = static_cast<unsigned>(cur_width ? std::atoi(cur_width->c_str()) : 0);
+  const auto width_max = static_cast<unsigned>(max_width ? std::atoi(max_width->c_str()) : 0);
+  if (!cur_speed || !cur_width || !max_speed || !max_width) {
+    link.verdict = Verdict::kSkipped;
+    link.evidence = via + fmt::format("no current_link_speed / width in {}", link_base);
+  } else if (gt <= 0 || width == 0) {
+    link.verdict = Verdict::kSkipped;
+    link.evidence = via + fmt::format("the kernel does not know the link ({}/current_link_speed '{}', width {})", link_base,
+                                      *cur_speed, *cur_width);
+  } else {
+    const double usable = link_gbps(gt, width);
+    link.evidence = via + fmt::format("LnkSta {} x{} ({} x{}) against LnkCap {} x{}: {:.1f} Gbit/s after line coding",
+                                      *cur_speed, width, pcie_gen(gt), width, *max_speed, width_max, usable);
+    const uint64_t need = slot_bps != 0 ? slot_bps : port.speed_bps != 0 ? port.speed_bps : netdev_speed_bps(fs, base);
+    const bool downtrained = gt < gt_max || width < width_max;
+    if (need != 0) {
+      const double need_gbps = static_cast<double>(need) / 1e9;
+      link.evidence += fmt::format("; its ports need {:g} Gbit/s, and small frames need about 25 % more for "
+                                   "descriptors and headers", need_gbps);
+      if (usable < need_gbps) link.verdict = Verdict::kFail;
+      else if (usable < 1.25 * need_gbps) link.verdict = Verdict::kWarn;
+    } else {
+      link.evidence += "; the ports' speed is not known (set [[port]] speed, or the netdev reports none)";
+    }
+    if (downtrained && link.verdict == Verdict::kOk) link.verdict = Verdict::kWarn;
+    if (link.verdict != Verdict::kOk)
+      link.fix = downtrained ? fmt::format("the link trained below what the NIC can ({} x{}): reseat it in a x{} slot "
+                                           "wired for {} (lspci -vv: LnkSta), or check the BIOS slot settings",
+                                           pcie_gen(gt_max), width_max, width_max, pcie_gen(gt_max))
+                             : "move the NIC to a wider or faster slot, or use fewer ports of it at once";
+  }
+  return link;
+
+}
+
+// ASPM L1: the link sleeps between bursts and takes microseconds to wake. `pcie_aspm=off`
+// only stops the kernel from touching ASPM: what the firmware set stays.
+Finding check_aspm(const HostFs& fs, const PortToCheck& port) {
+  const std::string who = port_label(port);
+  const std::string function = link_function(fs, port.pci);
+  const std::string link_base = "/sys/bus/pci/devices/" + function;
+  const std::string via = function == port.pci ? "" : fmt::format("a VF: its PCIe link is its PF's ({}); ", function);
+  const std::string l1_off = "boot with pcie_aspm.policy=performance (pcie_aspm=off leaves the firmware's setting)";
+  if (const auto aspm = fs.read(link_base + "/link/l1_aspm")) {
+    if (*aspm == "1")
+      return {"PCIe ASPM " + who, Verdict::kWarn, via + fmt::format("L1 ASPM enabled ({}/link/l1_aspm = 1)", link_base),
+              fmt::format("echo 0 > {}/link/l1_aspm, or {}", link_base, l1_off)};
+    return {"PCIe ASPM " + who, Verdict::kOk, via + fmt::format("L1 ASPM off ({}/link/l1_aspm)", link_base), ""};
+  }
+  return {"PCIe ASPM " + who, Verdict::kSkipped,
+          via + fmt::format("no {}/link/l1_aspm: the kernel does not control ASPM here (booted with pcie_aspm=off, "
+                            "built without CONFIG_PCIEASPM, or before 5.5), so the firmware's setting stands unseen",
+                            link_base),
+          "to be sure L1 is off: " + l1_off};
+}
+
+}  // namespace
 
 Findings check_pci_port(const HostFs& fs, const PortToCheck& port, const DoctorInput& input, uint64_t slot_bps) {
   Findings out;
@@ -217,51 +330,8 @@ Findings check_pci_port(const HostFs& fs, const PortToCheck& port, const DoctorI
   }
   out.push_back(numa);
 
-  // The PCIe link: what it trained to against what it can, and what the slot must carry.
-  const auto cur_speed = fs.read(base + "/current_link_speed");
-  const auto cur_width = fs.read(base + "/current_link_width");
-  const auto max_speed = fs.read(base + "/max_link_speed");
-  const auto max_width = fs.read(base + "/max_link_width");
-  Finding link{"PCIe link " + who, Verdict::kOk, "", ""};
-  if (!cur_speed || !cur_width || !max_speed || !max_width) {
-    link.verdict = Verdict::kSkipped;
-    link.evidence = fmt::format("no current_link_speed / width in {}", base);
-  } else {
-    const double gt = gt_per_s(*cur_speed), gt_max = gt_per_s(*max_speed);
-    const auto width = static_cast<unsigned>(std::atoi(cur_width->c_str()));
-    const auto width_max = static_cast<unsigned>(std::atoi(max_width->c_str()));
-    const double usable = link_gbps(gt, width);
-    link.evidence = fmt::format("LnkSta {} x{} ({} x{}) against LnkCap {} x{}: {:.1f} Gbit/s after line coding", *cur_speed,
-                                width, pcie_gen(gt), width, *max_speed, width_max, usable);
-    const uint64_t need = slot_bps != 0 ? slot_bps : port.speed_bps != 0 ? port.speed_bps : netdev_speed_bps(fs, base);
-    const bool downtrained = gt < gt_max || width < width_max;
-    if (need != 0) {
-      const double need_gbps = static_cast<double>(need) / 1e9;
-      link.evidence += fmt::format("; its ports need {:g} Gbit/s, and small frames need about 25 % more for "
-                                   "descriptors and headers", need_gbps);
-      if (usable < need_gbps) link.verdict = Verdict::kFail;
-      else if (usable < 1.25 * need_gbps) link.verdict = Verdict::kWarn;
-    } else {
-      link.evidence += "; the ports' speed is not known (set [[port]] speed, or the netdev reports none)";
-    }
-    if (downtrained && link.verdict == Verdict::kOk) link.verdict = Verdict::kWarn;
-    if (link.verdict != Verdict::kOk)
-      link.fix = downtrained ? fmt::format("the link trained below what the NIC can ({} x{}): reseat it in a x{} slot "
-                                           "wired for {} (lspci -vv: LnkSta), or check the BIOS slot settings",
-                                           pcie_gen(gt_max), width_max, width_max, pcie_gen(gt_max))
-                             : "move the NIC to a wider or faster slot, or use fewer ports of it at once";
-  }
-  out.push_back(link);
-
-  // ASPM L1: the link sleeps between bursts and takes microseconds to wake.
-  if (const auto aspm = fs.read(base + "/link/l1_aspm")) {
-    if (*aspm == "1")
-      out.push_back({"PCIe ASPM " + who, Verdict::kWarn, fmt::format("L1 ASPM enabled ({}/link/l1_aspm = 1)", base),
-                     fmt::format("echo 0 > {}/link/l1_aspm, or boot with pcie_aspm=off", base)});
-    else out.push_back({"PCIe ASPM " + who, Verdict::kOk, fmt::format("L1 ASPM off ({}/link/l1_aspm)", base), ""});
-  } else {
-    out.push_back({"PCIe ASPM " + who, Verdict::kSkipped, fmt::format("no {}/link/l1_aspm (kernel before 5.5)", base), ""});
-  }
+  out.push_back(check_pcie_link(fs, port, slot_bps));
+  out.push_back(check_aspm(fs, port));
 
   // The driver DPDK reaches the port through.
   const auto driver = fs.link_name(base + "/driver");
@@ -290,6 +360,24 @@ Findings check_pci_port(const HostFs& fs, const PortToCheck& port, const DoctorI
   return out;
 }
 
+Finding check_virtual_port(const HostFs& fs, const PortToCheck& port) {
+  // A kernel netdev the device opens by name (af_packet, af_xdp): it must exist here, in
+  // this network namespace.
+  const size_t at = port.device.find("iface=");
+  if (at == std::string::npos)
+    return {"port " + port.name, Verdict::kSkipped,
+            fmt::format("{} is a virtual device: no PCIe link, NUMA node or driver to check", port.device), ""};
+  const std::string iface = port.device.substr(at + 6, port.device.find(',', at) - at - 6);
+  if (fs.exists("/sys/class/net/" + iface))
+    return {"port " + port.name, Verdict::kOk,
+            fmt::format("{} opens the netdev {}, which exists (/sys/class/net/{})", port.device, iface, iface), ""};
+  return {"port " + port.name, Verdict::kFail,
+          fmt::format("{} opens the netdev {}, which is not in this network namespace (/sys/class/net)", port.device, iface),
+          fmt::format("create it, or run in the namespace that has it: ip netns exec NS linerate ... (ip -all netns exec "
+                      "ip link show {} finds it)",
+                      iface)};
+}
+
 Findings run_doctor(const HostFs& fs, DoctorInput input) {
   Findings out;
   // Without ports named, every NIC DPDK could drive that this host has.
@@ -309,27 +397,45 @@ Findings run_doctor(const HostFs& fs, DoctorInput input) {
                      ""});
   }
   std::set<int> nodes;
-  std::map<std::string, uint64_t> slot_bps;  // "0000:3b:00": the ports sharing a slot
+  // What each slot ("0000:3b:00") must carry: every function's port at the profile's speed,
+  // else at the speed its netdev reports; the VFs of a PF share their PF's port (counted once).
+  std::map<std::string, uint64_t> function_bps;
   for (const PortToCheck& p : input.ports) {
     if (p.pci.empty()) continue;
     nodes.insert(pci_numa_node(fs, p.pci));
-    slot_bps[p.pci.substr(0, p.pci.rfind('.'))] += p.speed_bps;
+    const uint64_t speed = p.speed_bps != 0 ? p.speed_bps : netdev_speed_bps(fs, "/sys/bus/pci/devices/" + p.pci);
+    uint64_t& function = function_bps[link_function(fs, p.pci)];
+    function = std::max(function, speed);
   }
-  for (Finding& f : check_hugepages(fs, nodes)) out.push_back(std::move(f));
+  std::map<std::string, uint64_t> slot_bps;
+  for (const auto& [function, bps] : function_bps) slot_bps[function.substr(0, function.rfind('.'))] += bps;
+  const auto slot_of = [&](const PortToCheck& p) {
+    const std::string function = link_function(fs, p.pci);
+    return slot_bps[function.substr(0, function.rfind('.'))];
+  };
+  if (input.hugepages_wanted) {
+    for (Finding& f : check_hugepages(fs, nodes)) out.push_back(std::move(f));
+  } else {
+    out.push_back({"hugepages", Verdict::kSkipped, "the profile runs without hugepages ([eal] huge_pages = \"off\")", ""});
+  }
   out.push_back(check_isolation(fs, input));
   out.push_back(check_governor(fs, input));
   for (const PortToCheck& p : input.ports) {
     if (p.pci.empty()) {
-      out.push_back({"port " + p.name, Verdict::kSkipped,
-                     fmt::format("{} is a virtual device: no PCIe link, NUMA node or driver to check", p.device), ""});
+      out.push_back(check_virtual_port(fs, p));
       continue;
     }
-    for (Finding& f : check_pci_port(fs, p, input, slot_bps[p.pci.substr(0, p.pci.rfind('.'))]))
-      out.push_back(std::move(f));
+    for (Finding& f : check_pci_port(fs, p, input, slot_of(p))) out.push_back(std::move(f));
+    if (fs.exists("/sys/bus/pci/devices/" + p.pci)) {
+      out.push_back(check_path_bandwidth(fs, p, slot_of(p)));
+      out.push_back(check_read_request(fs, p, slot_of(p)));
+    }
     if (fs.exists("/sys/bus/pci/devices/" + p.pci))
       for (Finding& f : check_port_kernel_side(fs, p, input)) out.push_back(std::move(f));
   }
   for (Finding& f : check_across_ports(fs, input)) out.push_back(std::move(f));
+  if (std::any_of(input.ports.begin(), input.ports.end(), [](const PortToCheck& p) { return !p.pci.empty(); }))
+    out.push_back(check_irqbalance(fs));
   out.push_back(check_kernel_log(fs));
   return out;
 }

@@ -26,19 +26,27 @@ struct DoctorInput {
   std::string lcores;                             ///< as written, for messages
   std::vector<PortToCheck> ports;                 ///< empty: every NIC found is checked
   std::optional<unsigned> gid_index;              ///< the RoCE GID index the RDMA application uses (perftest -x)
+  bool hugepages_wanted = true;                   ///< false: the profile runs without them (huge_pages = "off")
 };
 
 Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes);
 Finding check_isolation(const HostFs& fs, const DoctorInput& input);
 Finding check_governor(const HostFs& fs, const DoctorInput& input);
 /// NUMA node, PCIe link against the rate the slot must carry, ASPM, driver and IOMMU.
-/// `slot_bps`: the speed of every port checked in the same slot (bus:device) together.
+/// `slot_bps`: the speed of every port checked in the same slot (bus:device) together. A
+/// VF's link is its PF's, and is judged as such.
 Findings check_pci_port(const HostFs& fs, const PortToCheck& port, const DoctorInput& input, uint64_t slot_bps);
+/// A virtual device: the kernel netdev it opens by name (af_packet, af_xdp `iface=`) must
+/// exist in this network namespace; other virtual devices have nothing to check.
+Finding check_virtual_port(const HostFs& fs, const PortToCheck& port);
 /// How the doctor's items name a port: "east (0000:3b:00.0)", or the address alone.
 std::string port_label(const PortToCheck& port);
 
 /// The NUMA node of a PCI device, -1 when the host has one node or does not say.
 int pci_numa_node(const HostFs& fs, const std::string& pci);
+
+/// The function whose PCIe link carries `pci`'s traffic: its PF for an SR-IOV VF, else itself.
+std::string link_function(const HostFs& fs, const std::string& pci);
 
 /// Every check, in the order a reader works through them: host, then each port.
 Findings run_doctor(const HostFs& fs, DoctorInput input);

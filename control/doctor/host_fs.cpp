@@ -8,12 +8,12 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace lr::doctor {
 
 namespace fs = std::filesystem;
-
 
 HostFs::HostFs(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
@@ -29,6 +29,14 @@ std::optional<std::string> HostFs::read(const std::string& path) const {
   if (in.bad()) return std::nullopt;
   std::string out = text.str();
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+std::optional<std::vector<uint8_t>> HostFs::bytes(const std::string& path) const {
+  std::ifstream in(at(path), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::vector<uint8_t> out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
   return out;
 }
 

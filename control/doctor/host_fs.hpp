@@ -4,6 +4,7 @@
 // Reads never throw: a file that is not there is nullopt, and the check that wanted it
 // says SKIPPED with the path.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ class HostFs {
 
   /// The file's text without the trailing newline, or nullopt.
   std::optional<std::string> read(const std::string& path) const;
+  /// The file's bytes as they are (sysfs binaries: a PCI function's config space), or nullopt.
+  std::optional<std::vector<uint8_t>> bytes(const std::string& path) const;
   /// The entries of a directory, sorted; empty when it is not there.
   std::vector<std::string> list(const std::string& path) const;
   /// The last component of a symlink's target ("mlx5_core" for .../driver), or nullopt.

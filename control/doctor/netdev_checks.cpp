@@ -176,7 +176,12 @@ Finding check_ecn(const HostFs& fs, const std::string& netdev) {
     if (np == "1" && rp == "1") both.push_back(std::to_string(prio));
     else if (np == "1" || rp == "1") partial.push_back(fmt::format("{} ({} only)", prio, np == "1" ? "notification point" : "reaction point"));
   }
-  if (!any) return {item, Verdict::kSkipped, fmt::format("no {}/roce_np, roce_rp (not an mlx5 netdev)", base), ""};
+  if (!any)
+    return {item, Verdict::kSkipped,
+            fmt::format("no {}/roce_np, roce_rp: this driver has no ECN knobs in sysfs (the inbox mlx5 driver has "
+                        "none; DCQCN is then the firmware's: mlxconfig, or mlnx_qos with the vendor's driver)",
+                        base),
+            ""};
   if (both.empty())
     return {item, Verdict::kWarn,
             fmt::format("ECN (DCQCN) is on for no priority in {}/roce_np and roce_rp{}", base,

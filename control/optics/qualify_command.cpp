@@ -67,7 +67,7 @@ unsigned link_lanes(const api::LinkReport& link) {
 class QualifyRun {
  public:
   QualifyRun(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, std::vector<std::string> ports)
-      : client_(client), ports_(client), cfg_(cfg) {
+      : ports_(client), cfg_(cfg) {
     for (std::string& p : ports) {
       evidence_.emplace_back();
       evidence_.back().port = std::move(p);
@@ -164,7 +164,6 @@ class QualifyRun {
     return module::decode_module(ports_.module_eeprom(e.port).bytes);
   }
 
-  ctl::DataplaneClient& client_;
   ctl::PortClient ports_;
   const optics::QualifyCfg& cfg_;
   std::vector<PortEvidence> evidence_;

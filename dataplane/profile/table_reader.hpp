@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -101,6 +102,23 @@ class TableReader {
     const auto value = node->value<double>();
     if (!value) fail(node, key, fmt::format("expected a number, found {}", type_name(*node)));
     if (*value < min || *value > max) fail(node, key, fmt::format("{} is out of range [{}, {}]", *value, min, max));
+    return *value;
+  }
+
+  /// A percentage: a number (0.1) or, as rates are written, a string with % ("0.1%").
+  std::optional<double> percent(const char* key, double min, double max) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    std::optional<double> value = node->value<double>();
+    if (const auto text = node->value<std::string>()) {
+      char* end = nullptr;
+      const double v = std::strtod(text->c_str(), &end);
+      while (end != nullptr && *end == ' ') ++end;
+      if (end != text->c_str() && end != nullptr && std::string_view(end) == "%") value = v;
+      else fail(node, key, fmt::format("'{}' is not a percentage: write e.g. 0.1 or '0.1%'", *text));
+    }
+    if (!value) fail(node, key, fmt::format("expected a percentage (0.1 or '0.1%'), found {}", type_name(*node)));
+    if (*value < min || *value > max) fail(node, key, fmt::format("{} % is out of range [{}, {}] %", *value, min, max));
     return *value;
   }
 

@@ -55,6 +55,17 @@ TEST(BenchSections, DefaultsImixAndRefusals) {
   EXPECT_TRUE(imix.rfc2544->frame_sizes[0].is_mix());
   EXPECT_NEAR(imix.rfc2544->frame_sizes[0].mean(), (7 * 64 + 4 * 594 + 1518) / 12.0, 1e-9);
 
+  // Percentages written as rates are ("0.1%") or as numbers (0.1) mean the same.
+  const BenchProfile percents = load_bench(base + "[ndr]\nresolution = \"0.5%\"\nloss_tolerance = \"0.01 %\"\n"
+                                                  "pdr_loss_tolerance = 2\n");
+  EXPECT_DOUBLE_EQ(percents.ndr->resolution_percent, 0.5);
+  EXPECT_DOUBLE_EQ(percents.ndr->loss_tolerance_percent, 0.01);
+  EXPECT_DOUBLE_EQ(percents.ndr->pdr_loss_tolerance_percent, 2);
+  EXPECT_EQ(bench_refusal(base + "[ndr]\nresolution = \"0.1 percent\"\n"),
+            "test.toml:11:14: key 'ndr.resolution': '0.1 percent' is not a percentage: write e.g. 0.1 or '0.1%'");
+  EXPECT_EQ(bench_refusal(base + "[ndr]\nloss_tolerance = \"101%\"\n"),
+            "test.toml:11:18: key 'ndr.loss_tolerance': 101 % is out of range [0, 100] %");
+
   const auto refused = [&](const std::string& section, const std::string& speed = "40G") {
     std::string text = base + section;
     text.replace(text.find("40G"), 3, speed);

@@ -14,6 +14,7 @@
 #include "dataplane/host/cpu_list.hpp"
 #include "control/doctor/host_checks.hpp"
 #include "control/doctor/netdev_checks.hpp"
+#include "control/doctor/pcie_checks.hpp"
 
 namespace lr::doctor {
 
@@ -34,6 +35,7 @@ class Host {
     write("/sys/devices/system/node/node1/cpulist", "16-31\n");
     write("/sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages", "512\n");
     write("/sys/devices/system/node/node1/hugepages/hugepages-2048kB/free_hugepages", "512\n");
+    write("/sys/devices/system/cpu/online", "0-31\n");
     write("/sys/devices/system/cpu/isolated", "1-4\n");
     write("/sys/devices/system/cpu/nohz_full", "1-4\n");
     for (int cpu = 1; cpu <= 4; ++cpu)
@@ -89,6 +91,10 @@ class Host {
     std::ofstream(root_ / path.substr(1)) << text;
   }
   void remove(const std::string& path) { fs::remove_all(root_ / path.substr(1)); }
+  void symlink(const std::string& path, const std::string& target) {
+    fs::create_directories((root_ / path.substr(1)).parent_path());
+    fs::create_symlink(root_ / target.substr(1), root_ / path.substr(1));
+  }
   // A Gen3 x16 ConnectX-style function on `node`, bound to `driver`.
   void nic(const std::string& pci, int node, const std::string& driver) {
     const std::string base = "/sys/bus/pci/devices/" + pci;
@@ -99,9 +105,25 @@ class Host {
     write(base + "/max_link_speed", "8.0 GT/s PCIe\n");
     write(base + "/max_link_width", "16\n");
     write(base + "/link/l1_aspm", "0\n");
+    config(pci, 256, 4096);
     fs::create_directories(root_ / "sys/bus/pci/drivers" / driver);
     fs::remove(root_ / (base.substr(1) + "/driver"));
     fs::create_symlink(root_ / "sys/bus/pci/drivers" / driver, root_ / (base.substr(1) + "/driver"));
+  }
+  // The function's config space as root reads it (256 bytes): a capability list whose one
+  // entry is the PCIe capability, with MaxPayload and MaxReadReq in its Device Control.
+  void config(const std::string& pci, unsigned payload, unsigned read_request, size_t size = 256) {
+    std::string bytes(size, '\0');
+    const auto log2_128 = [](unsigned n) { return static_cast<unsigned>(__builtin_ctz(n / 128)); };
+    if (size > 0x4a) {
+      bytes[0x06] = 0x10;  // status: capability list
+      bytes[0x34] = 0x40;
+      bytes[0x40] = 0x10;  // PCIe, last in the list
+      const unsigned control = log2_128(payload) << 5 | log2_128(read_request) << 12;
+      bytes[0x48] = static_cast<char>(control & 0xff);
+      bytes[0x49] = static_cast<char>(control >> 8);
+    }
+    write("/sys/bus/pci/devices/" + pci + "/config", bytes);
   }
   HostFs fs() const { return HostFs(root_.string()); }
 
@@ -320,6 +342,154 @@ TEST(CpuList, KernelListsAndEalLcores) {
   EXPECT_EQ(worker_cpus("0@0,1@2,2@3"), (std::set<unsigned>{2, 3}));
   EXPECT_FALSE(worker_cpus("(0-1)@0"));
   EXPECT_EQ(cpu_list_text({1, 2, 3, 8, 10, 11}), "1-3,8,10-11");
+}
+
+TEST(Doctor, TheSlotCarriesEveryPortAtTheSpeedTheKernelReportsWhenTheProfileSaysNone) {
+  Host host;
+  for (const char* pci : {"0000:3b:00.0", "0000:3b:00.1"})
+    host.write(std::string("/sys/bus/pci/devices/") + pci + "/current_link_width", "8\n");
+  host.write("/sys/class/net/eth2/speed", "40000\n");
+  host.write("/sys/class/net/eth3/speed", "40000\n");
+  DoctorInput unset = two_40g_ports();
+  for (PortToCheck& p : unset.ports) p.speed_bps = 0;
+  const Finding link = find(run_doctor(host.fs(), unset), "PCIe link east (0000:3b:00.0)");
+  EXPECT_EQ(link.verdict, Verdict::kFail) << link.evidence;
+  EXPECT_NE(link.evidence.find("its ports need 80 Gbit/s"), std::string::npos) << link.evidence;
+  // Without a profile: every NIC, at its netdev's speed, the same verdict.
+  EXPECT_EQ(find(run_doctor(host.fs(), DoctorInput{}), "PCIe link 0000:3b:00.0").verdict, Verdict::kFail);
+  // A full-width slot that is simply too narrow for its ports fails too (it trained as it could).
+  for (const char* pci : {"0000:3b:00.0", "0000:3b:00.1"})
+    host.write(std::string("/sys/bus/pci/devices/") + pci + "/max_link_width", "8\n");
+  const Finding narrow = find(run_doctor(host.fs(), unset), "PCIe link east (0000:3b:00.0)");
+  EXPECT_EQ(narrow.verdict, Verdict::kFail);
+  EXPECT_EQ(narrow.fix, "move the NIC to a wider or faster slot, or use fewer ports of it at once");
+}
+
+TEST(Doctor, AVfsLinkIsItsPfsAndAnUnknownLinkIsNotJudged) {
+  Host host;
+  const std::string vf = "/sys/bus/pci/devices/0000:3b:00.2";
+  host.nic("0000:3b:00.2", 0, "mlx5_core");
+  host.write(vf + "/current_link_speed", "Unknown\n");
+  host.write(vf + "/current_link_width", "0\n");
+  host.remove(vf + "/link");
+  host.symlink(vf + "/physfn", "/sys/bus/pci/devices/0000:3b:00.0");
+  DoctorInput input = two_40g_ports();
+  input.ports = {{"vf", "0000:3b:00.2", "0000:3b:00.2", 40'000'000'000}};
+  const Findings findings = run_doctor(host.fs(), input);
+  const Finding& link = find(findings, "PCIe link vf (0000:3b:00.2)");
+  EXPECT_EQ(link.verdict, Verdict::kOk) << link.evidence;
+  EXPECT_EQ(link.evidence.rfind("a VF: its PCIe link is its PF's (0000:3b:00.0); LnkSta 8.0 GT/s PCIe x16 (Gen3 x16)", 0), 0u)
+      << link.evidence;
+  EXPECT_EQ(find(findings, "PCIe ASPM vf (0000:3b:00.2)").verdict, Verdict::kOk);  // the PF's link/ is read
+  // A function whose link the kernel does not know is not judged, not failed for "0 Gbit/s".
+  host.write("/sys/bus/pci/devices/0000:3b:00.0/current_link_speed", "Unknown\n");
+  host.write("/sys/bus/pci/devices/0000:3b:00.0/current_link_width", "0\n");
+  const Finding unknown = find(run_doctor(host.fs(), two_40g_ports()), "PCIe link east (0000:3b:00.0)");
+  EXPECT_EQ(unknown.verdict, Verdict::kSkipped);
+  EXPECT_NE(unknown.evidence.find("the kernel does not know the link"), std::string::npos) << unknown.evidence;
+  // A faster link is named by its generation.
+  host.write("/sys/bus/pci/devices/0000:3b:00.1/current_link_speed", "64.0 GT/s PCIe\n");
+  host.write("/sys/bus/pci/devices/0000:3b:00.1/max_link_speed", "64.0 GT/s PCIe\n");
+  EXPECT_NE(find(run_doctor(host.fs(), two_40g_ports()), "PCIe link west (0000:3b:00.1)").evidence.find("(Gen6 x16)"),
+            std::string::npos);
+}
+
+TEST(Doctor, WithoutAspmControlTheFixThatTurnsL1OffIsGiven) {
+  Host host;
+  host.remove("/sys/bus/pci/devices/0000:3b:00.0/link");
+  const Finding aspm = find(run_doctor(host.fs(), two_40g_ports()), "PCIe ASPM east (0000:3b:00.0)");
+  EXPECT_EQ(aspm.verdict, Verdict::kSkipped);
+  EXPECT_NE(aspm.evidence.find("the kernel does not control ASPM here (booted with pcie_aspm=off"), std::string::npos);
+  EXPECT_EQ(aspm.fix, "to be sure L1 is off: boot with pcie_aspm.policy=performance (pcie_aspm=off leaves the firmware's "
+                      "setting)");
+}
+
+TEST(Doctor, IsolationIsNeverAdvisedForEveryCpuOrCpuZeroAndWorkersMustExist) {
+  Host host;
+  host.write("/sys/devices/system/cpu/online", "0-1\n");
+  host.write("/sys/devices/system/cpu/isolated", "\n");
+  // The lossless example on a 2-CPU host: the workers take both CPUs; CPU 0 stays the kernel's.
+  const Finding both = find(run_doctor(host.fs(), two_40g_ports("0@0,1@1,2@0")), "worker lcores isolated");
+  EXPECT_EQ(both.verdict, Verdict::kWarn);
+  EXPECT_EQ(both.fix, "boot with isolcpus=1 nohz_full=1 rcu_nocbs=1; CPU 0 stays the kernel's, and this host has no "
+                      "other CPU for the worker on it");
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports("1@0,2@0")), "worker lcores isolated").fix,
+            "the workers run on CPU 0, the kernel's: move them to other CPUs ([eal] lcores) and isolate those");
+  // Three lcores on two CPUs: CPU 2 does not exist.
+  const Finding missing = find(run_doctor(host.fs(), two_40g_ports("0-2")), "worker lcores isolated");
+  EXPECT_EQ(missing.verdict, Verdict::kFail);
+  EXPECT_EQ(missing.evidence,
+            "worker CPUs 2 of lcores '0-2' are not CPUs of this host (online: 0-1, /sys/devices/system/cpu/online)");
+  // On a larger host, CPU 0 is left out of the advice.
+  host.write("/sys/devices/system/cpu/online", "0-31\n");
+  const Finding zero = find(run_doctor(host.fs(), two_40g_ports("0@1,1@0,2@2")), "worker lcores isolated");
+  EXPECT_EQ(zero.fix, "boot with isolcpus=2 nohz_full=2 rcu_nocbs=2; CPU 0 stays the kernel's: move the worker on it "
+                      "to another CPU ([eal] lcores)");
+}
+
+TEST(Doctor, AProfileWithoutHugepagesOrWithAMissingNetdevIsJudgedForWhatItIs) {
+  Host host;
+  host.write("/proc/meminfo", "HugePages_Total:       0\nHugePages_Free:        0\nHugepagesize:       2048 kB\n");
+  DoctorInput input = two_40g_ports();
+  input.hugepages_wanted = false;
+  input.ports = {{"a", "", "net_af_packet0,iface=lra", 0}, {"b", "", "net_af_xdp1,iface=lrb,start_queue=0", 0}};
+  host.write("/sys/class/net/lrb/mtu", "1500\n");
+  const Findings findings = run_doctor(host.fs(), input);
+  const Finding& pages = find(findings, "hugepages");
+  EXPECT_EQ(pages.verdict, Verdict::kSkipped);
+  EXPECT_EQ(pages.evidence, "the profile runs without hugepages ([eal] huge_pages = \"off\")");
+  const Finding& a = find(findings, "port a");
+  EXPECT_EQ(a.verdict, Verdict::kFail);
+  EXPECT_EQ(a.evidence, "net_af_packet0,iface=lra opens the netdev lra, which is not in this network namespace "
+                        "(/sys/class/net)");
+  EXPECT_NE(a.fix.find("ip netns exec NS"), std::string::npos);
+  EXPECT_EQ(find(findings, "port b").verdict, Verdict::kOk);
+}
+
+TEST(Doctor, TheKernelsBandwidthLineNamesALinkNarrowerUpstream) {
+  Host host;
+  host.write("/dev/kmsg", "6,1020,5311000,-;mlx5_core 0000:3b:00.0: firmware version: 22.36.1010\n"
+                          "6,1022,5313000,-;mlx5_core 0000:3b:00.0: 63.008 Gb/s available PCIe bandwidth, limited by "
+                          "8.0 GT/s PCIe x8 link at 0000:3a:00.0 (capable of 126.016 Gb/s with 8.0 GT/s PCIe x16 link)\n");
+  const Findings findings = run_doctor(host.fs(), two_40g_ports());
+  const Finding& path = find(findings, "PCIe path east (0000:3b:00.0)");
+  EXPECT_EQ(path.verdict, Verdict::kFail) << path.evidence;  // 63 Gbit/s for 80
+  EXPECT_NE(path.evidence.find("the kernel says: mlx5_core 0000:3b:00.0: 63.008 Gb/s available PCIe bandwidth"),
+            std::string::npos);
+  EXPECT_NE(path.evidence.find(": 63.008 Gbit/s for ports that need 80"), std::string::npos) << path.evidence;
+  EXPECT_NE(path.fix.find("the narrowest link is upstream of the NIC, at 0000:3a:00.0 (8.0 GT/s PCIe x8)"),
+            std::string::npos) << path.fix;
+  EXPECT_EQ(find(findings, "PCIe path west (0000:3b:00.1)").verdict, Verdict::kOk);
+  // One 40G port fits the 63 Gbit/s, but the path still is narrower than the slot: a warning.
+  DoctorInput one = two_40g_ports();
+  one.ports.pop_back();
+  EXPECT_EQ(find(run_doctor(host.fs(), one), "PCIe path east (0000:3b:00.0)").verdict, Verdict::kWarn);
+}
+
+TEST(Doctor, AConnectXAt40GWantsMaxReadRequest4096) {
+  Host host;
+  host.config("0000:3b:00.0", 256, 512);
+  const Findings findings = run_doctor(host.fs(), two_40g_ports());
+  const Finding& mrrs = find(findings, "PCIe MaxReadReq east (0000:3b:00.0)");
+  EXPECT_EQ(mrrs.verdict, Verdict::kWarn);
+  EXPECT_EQ(mrrs.evidence.rfind("MaxPayload 256 bytes, MaxReadReq 512 bytes", 0), 0u) << mrrs.evidence;
+  EXPECT_EQ(mrrs.fix, "setpci -s 0000:3b:00.0 CAP_EXP+8.w=5000:7000 (MaxReadReq 4096; not kept across reboots)");
+  EXPECT_EQ(find(findings, "PCIe MaxReadReq west (0000:3b:00.1)").verdict, Verdict::kOk);
+  // Read without root, the config space stops at 64 bytes: not judged.
+  host.config("0000:3b:00.0", 256, 512, 64);
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "PCIe MaxReadReq east (0000:3b:00.0)").verdict, Verdict::kSkipped);
+  EXPECT_EQ(pcie_device_control(std::vector<uint8_t>(256, 0)), std::nullopt);  // no capability list
+}
+
+TEST(Doctor, IrqbalanceRunningWarns) {
+  Host host;
+  host.write("/proc/812/comm", "irqbalance\n");
+  host.write("/proc/1/comm", "systemd\n");
+  const Finding f = find(run_doctor(host.fs(), two_40g_ports()), "irqbalance");
+  EXPECT_EQ(f.verdict, Verdict::kWarn);
+  EXPECT_NE(f.evidence.find("irqbalance runs (pid 812)"), std::string::npos);
+  host.remove("/proc/812");
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "irqbalance").verdict, Verdict::kOk);
 }
 
 }  // namespace
