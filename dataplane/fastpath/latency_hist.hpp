@@ -42,6 +42,12 @@ class LatencyHist {
     return bucket_low(bucket) + (uint64_t{1} << shift) - 1;
   }
 
+  /// Fetches the lines record(ns) writes (its bucket, the running sums), ahead of it.
+  void prefetch(uint32_t ns) const noexcept {
+    __builtin_prefetch(&counts_[bucket_of(ns)], 1);
+    __builtin_prefetch(&count_, 1);
+  }
+
   void record(uint32_t ns) noexcept {
     ++counts_[bucket_of(ns)];
     ++count_;

@@ -161,13 +161,46 @@ namespace {
 
 }  // namespace
 
-uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
-                          uint32_t rx_ns) noexcept {
+namespace {
+
+// The frame's signature, read from its last bytes (before the ICRC of a RoCEv2 frame).
+bool frame_signature(const rte_mbuf* m, wire::Signature& sig) noexcept {
+  if (m->nb_segs == 1) return wire::locate_signature(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len, sig);
+  const uint32_t len = m->pkt_len;
+  uint8_t copy[wire::kSignatureBytes];
+  const auto* at = static_cast<const uint8_t*>(
+      len >= wire::kSignatureBytes ? rte_pktmbuf_read(m, len - wire::kSignatureBytes, wire::kSignatureBytes, copy) : nullptr);
+  if (at != nullptr && wire::read_signature(at, sig)) return true;
+  if (len < wire::kSignatureBeforeIcrc) return false;  // RoCEv2
+  at = static_cast<const uint8_t*>(rte_pktmbuf_read(m, len - wire::kSignatureBeforeIcrc, wire::kSignatureBytes, copy));
+  return at != nullptr && wire::read_signature(at, sig);
+}
+
+uint32_t latency_of(const wire::Signature& sig, uint32_t rx_ns) noexcept {
+  const uint32_t diff = rx_ns - sig.tx_ns;
+  return static_cast<int32_t>(diff) < 0 ? 0 : diff;  // clocks are one TSC: never < 0
+}
+
+}  // namespace
+
+namespace {
+
+// At most kRxBurst frames.
+uint64_t account_frames(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
+                        uint32_t rx_ns) noexcept {
   uint64_t bytes = 0;
   uint64_t no_signature = 0;
-  // The signature sits in the frame's last cache line; fetch a few frames ahead so
-  // the loop does not stall on each one (l3fwd's prefetch distance).
+  // Two passes. The first reads every frame's signature (its last cache line, fetched a
+  // few frames ahead: l3fwd's prefetch distance); with many streams it also fetches the
+  // state of the stream each names, which is then not in cache and each frame would wait
+  // on in turn. The second counts, that state arriving meanwhile. With few streams the
+  // state stays in cache and fetching it again only costs (scripts/bench.sh: 16 streams
+  // in cache 15 % slower with it, 1024 streams 15 % faster).
   constexpr uint16_t kPrefetchAhead = 4;
+  constexpr uint32_t kStreamsInCache = 64;
+  const bool fetch_state = ctx.n_streams > kStreamsInCache;
+  wire::Signature sigs[kRxBurst];
+  bool signed_frame[kRxBurst];
   for (uint16_t i = 0; i < kPrefetchAhead && i < n; ++i)
     rte_prefetch0(rte_pktmbuf_mtod_offset(pkts[i], char*, pkts[i]->data_len - 1));
   for (uint16_t i = 0; i < n; ++i) {
@@ -175,27 +208,27 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
       const rte_mbuf* ahead = pkts[i + kPrefetchAhead];
       rte_prefetch0(rte_pktmbuf_mtod_offset(ahead, char*, ahead->data_len - 1));
     }
+    signed_frame[i] = frame_signature(pkts[i], sigs[i]) && sigs[i].stream_id < ctx.n_streams;
+    if (!fetch_state || !signed_frame[i]) continue;
+    const RxStream& stream = ctx.rx_streams[sigs[i].stream_id];
+    rte_prefetch0(&stream);
+    stream.latency.prefetch(latency_of(sigs[i], rx_ns));
+  }
+  for (uint16_t i = 0; i < n; ++i) {
+    // The tracker hangs off the stream (fetched in the first pass): fetch it a few ahead.
+    if (fetch_state && i + kPrefetchAhead < n && signed_frame[i + kPrefetchAhead]) {
+      const wire::Signature& ahead = sigs[i + kPrefetchAhead];
+      const RxStream& s = ctx.rx_streams[ahead.stream_id];
+      if (ahead.lane < s.n_lanes) s.lanes[ahead.lane].prefetch(ahead.seq);
+    }
     const rte_mbuf* m = pkts[i];
     const uint32_t len = m->pkt_len;
     bytes += len + 4u;
-    wire::Signature sig;
-    bool found;
-    if (m->nb_segs == 1) {
-      found = wire::locate_signature(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len, sig);
-    } else {
-      uint8_t copy[wire::kSignatureBytes];
-      const auto* at = static_cast<const uint8_t*>(
-          len >= wire::kSignatureBytes ? rte_pktmbuf_read(m, len - wire::kSignatureBytes, wire::kSignatureBytes, copy) : nullptr);
-      found = at != nullptr && wire::read_signature(at, sig);
-      if (!found && len >= wire::kSignatureBeforeIcrc) {  // RoCEv2
-        at = static_cast<const uint8_t*>(rte_pktmbuf_read(m, len - wire::kSignatureBeforeIcrc, wire::kSignatureBytes, copy));
-        found = at != nullptr && wire::read_signature(at, sig);
-      }
-    }
+    const wire::Signature& sig = sigs[i];
     // MAC Control frames (PFC, PAUSE) are looked for where they can be: among the frames
     // without a signature (a device's), and in the streams that send them (ours), so
     // the signed traffic pays nothing for them.
-    if (!found || sig.stream_id >= ctx.n_streams) {
+    if (!signed_frame[i]) {
       if (!count_if_mac_control(queue, m, rx_tsc, ctx.timeline_clock)) ++no_signature;
       continue;
     }
@@ -213,8 +246,7 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
     }
     SeqTracker& tracker = stream.lanes[sig.lane];
     tracker.on_seq(tracker.extend(sig.seq));
-    const uint32_t diff = rx_ns - sig.tx_ns;
-    const uint32_t latency_ns = static_cast<int32_t>(diff) < 0 ? 0 : diff;  // clocks are one TSC: never < 0
+    const uint32_t latency_ns = latency_of(sig, rx_ns);
     stream.latency.record(latency_ns);
     if (latency_ns > stream.late_ns) ++stream.late;
     stream.rx_bytes += len + 4u;
@@ -224,6 +256,16 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
   counter_add(queue.rx_bytes, bytes);
   if (no_signature != 0) counter_add(queue.no_signature, no_signature);
   return n - no_signature;
+}
+
+}  // namespace
+
+uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
+                          uint32_t rx_ns) noexcept {
+  uint64_t signed_frames = 0;
+  for (uint16_t at = 0; at < n; at += kRxBurst)
+    signed_frames += account_frames(ctx, queue, pkts + at, std::min<uint16_t>(kRxBurst, n - at), rx_tsc, rx_ns);
+  return signed_frames;
 }
 
 uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {

@@ -430,7 +430,7 @@ back_to_back_duration = "20ms"
                 (("resolution = 0.1", "resolution = 0.001"),
                  "0.001 % of line rate is 0.744 frames in a 0.5 s trial of 64-byte frames on port 'a': finer than one frame"),
                 (("resolution = 0.1", "resolution = 0.1\nloss_tolerance = 120"),
-                 "key 'rfc2544.loss_tolerance': 120 is out of range"),
+                 "key 'rfc2544.loss_tolerance': 120 % is out of range"),
                 (('rx_port = "b"\n', ''), "stream 'a-to-b' has no rx_port: a benchmark counts what comes back")]:
             text = PROFILE.replace('frame_sizes', 'tests = ["throughput"]\nframe_sizes', 1).replace(*change)
             self.assertNotEqual(text, PROFILE)
