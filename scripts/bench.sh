@@ -116,7 +116,7 @@ print('linerate TX / testpmd, run by run: %s; median %.2fx' % (' '.join('%.2f' %
 " "${lr_runs[@]}" "${tp_runs[@]}"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames in cache" "$rx_hot"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames from memory" "$rx_cold"
-printf "%-64s %s\n" "RX accounting only, 64 B signed, 1024 streams interleaved, from memory" "$rx_many"
+printf "%-64s %s\n" "RX accounting only, 64 B signed, 1024 streams interleaved, memory" "$rx_many"
 printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"
 printf "%-64s %s\n" "TX RoCEv2 98 B (VLAN, BTH + RETH, PSN + ICRC per frame), net_null" "$roce_small"
 printf "%-64s %s\n" "TX RoCEv2 1106 B (same, 1024-byte payload), net_null" "$roce_large"
