@@ -9,6 +9,9 @@
 #   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
 #   4. TX of RoCEv2 frames (BTH + RETH, PSN and ICRC per frame) on net_null, at the
 #      smallest RoCE write and at a 1024-byte payload: what the per-frame ICRC costs.
+#   5. TX as real profiles send: a field varied per frame (UDP source over 1000 values)
+#      and an IMIX stream (64, 594, 1518 B as 7 : 4 : 1), against
+#      `dpdk-testpmd --txonly-multi-flow` (it varies the IPv4 source per frame).
 # Usage: scripts/bench.sh [seconds per run, default 5] [TX runs each, default 5].
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,18 +54,28 @@ TOML
 }
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
+# testpmd's txonly frames/s over `secs` seconds on net_null; $@: more testpmd options.
+testpmd_txonly() {
+  local out
+  out=$( (sleep 1; echo "show port stats 0"; sleep "$secs"; echo "show port stats 0"; echo stop; echo quit) |
+    dpdk-testpmd -l 0-1 "${tp_mem[@]}" --no-pci --vdev net_null0 --file-prefix lr-bench-tp --log-level lib.eal:warning -- \
+      -i --forward-mode=txonly --txpkts=60 --burst=32 --txq=1 --rxq=1 --nb-cores=1 --auto-start "$@" 2>&1)
+  echo "$out" | grep -o "Tx-pps: *[0-9]*" | tail -1 | awk '{print $2}'
+}
+# linerate's frames/s sending the profile $1.
+linerate_tx() {
+  $bin -c "$1" -r "$tmp/tx.json" -q > /dev/null
+  json "$tmp/tx.json" "r['streams'][0]['tx_pps_achieved']"
+}
+
 # 1. TX: linerate vs testpmd txonly, interleaved runs (this kind of VM drifts by
 # +-25 % from one run to the next), reported as median [min-max].
 profile net_null0 "" 0 > "$tmp/tx.toml"
 lr_runs=()
 tp_runs=()
 for ((i = 0; i < runs; i++)); do
-  $bin -c "$tmp/tx.toml" -r "$tmp/tx.json" -q > /dev/null
-  lr_runs+=("$(json "$tmp/tx.json" "r['streams'][0]['tx_pps_achieved']")")
-  tp_out=$( (sleep 1; echo "show port stats 0"; sleep "$secs"; echo "show port stats 0"; echo stop; echo quit) |
-    dpdk-testpmd -l 0-1 "${tp_mem[@]}" --no-pci --vdev net_null0 --file-prefix lr-bench-tp --log-level lib.eal:warning -- \
-      -i --forward-mode=txonly --txpkts=60 --burst=32 --txq=1 --rxq=1 --nb-cores=1 --auto-start 2>&1)
-  tp_runs+=("$(echo "$tp_out" | grep -o "Tx-pps: *[0-9]*" | tail -1 | awk '{print $2}')")
+  lr_runs+=("$(linerate_tx "$tmp/tx.toml")")
+  tp_runs+=("$(testpmd_txonly)")
 done
 stats() { python3 -c "import sys, statistics as st; v=sorted(float(x)/1e6 for x in sys.argv[1:]); print('%.2f [%.2f-%.2f]' % (st.median(v), v[0], v[-1]))" "$@"; }
 # The floor: mempool and net_null's per-frame free alone, nothing written per frame (the
@@ -99,6 +112,19 @@ roce_tx() {
 roce_small=$(roce_tx 98)
 roce_large=$(roce_tx 1106)
 
+# 5. TX with per-frame variation, interleaved with testpmd's multi-flow txonly
+profile net_null0 "" 0 64 'vary = [ { field = "udp.src", count = 1000 } ]' > "$tmp/vary.toml"
+profile net_null0 "" 0 '[64, 594, 1518]
+frame_weights = [7, 4, 1]' > "$tmp/imix.toml"
+vary_runs=()
+imix_runs=()
+multi_runs=()
+for ((i = 0; i < runs; i++)); do
+  vary_runs+=("$(linerate_tx "$tmp/vary.toml")")
+  imix_runs+=("$(linerate_tx "$tmp/imix.toml")")
+  multi_runs+=("$(testpmd_txonly --txonly-multi-flow)")
+done
+
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 echo "CPU: $cpu; $(nproc) CPUs; $secs s per run; hugepages: $huge; DPDK $(pkg-config --modversion libdpdk)"
 printf "%-64s %s\n" "benchmark (one lcore each)" "Mpps"
@@ -120,3 +146,6 @@ printf "%-64s %s\n" "RX accounting only, 64 B signed, 1024 streams interleaved, 
 printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"
 printf "%-64s %s\n" "TX RoCEv2 98 B (VLAN, BTH + RETH, PSN + ICRC per frame), net_null" "$roce_small"
 printf "%-64s %s\n" "TX RoCEv2 1106 B (same, 1024-byte payload), net_null" "$roce_large"
+printf "%-64s %s\n" "TX 64 B, net_null: dpdk-testpmd --txonly-multi-flow" "$(stats "${multi_runs[@]}")"
+printf "%-64s %s\n" "TX 64 B, net_null: linerate, vary udp.src over 1000 values" "$(stats "${vary_runs[@]}")"
+printf "%-64s %s\n" "TX IMIX 64/594/1518 B 7:4:1, net_null: linerate" "$(stats "${imix_runs[@]}")"
