@@ -86,6 +86,39 @@ Finding check_irq_affinity(const HostFs& fs, const PortToCheck& port, const Doct
                       netdev)};
 }
 
+// The NIC's interrupts served on another NUMA node than the NIC's: each one's completion
+// crosses the inter-socket link, whatever the workers do.
+Finding check_irq_node(const HostFs& fs, const PortToCheck& port, const std::string& netdev) {
+  const std::string item = "IRQ node " + port_label(port);
+  const int node = pci_numa_node(fs, port.pci);
+  if (node < 0) return {item, Verdict::kSkipped, "numa_node is -1: one node, or the firmware does not say", ""};
+  const std::string node_path = fmt::format("/sys/devices/system/node/node{}/cpulist", node);
+  const auto node_cpus = parse_cpu_list(fs.read(node_path).value_or(""));
+  const std::vector<std::string> irqs = fs.list("/sys/bus/pci/devices/" + port.pci + "/msi_irqs");
+  if (!node_cpus || node_cpus->empty() || irqs.empty())
+    return {item, Verdict::kSkipped, fmt::format("no {} or no MSI interrupts", node_path), ""};
+  std::vector<std::string> elsewhere;
+  for (const std::string& irq : irqs) {
+    const auto cpus = fs.read("/proc/irq/" + irq + "/effective_affinity_list");
+    const auto set = cpus ? parse_cpu_list(*cpus) : std::nullopt;
+    if (!set || set->empty()) continue;
+    if (std::none_of(set->begin(), set->end(), [&](unsigned cpu) { return node_cpus->contains(cpu); }))
+      elsewhere.push_back(fmt::format("{} -> {}", irq, *cpus));
+  }
+  if (elsewhere.empty())
+    return {item, Verdict::kOk,
+            fmt::format("{} interrupts of {} served on node {}'s CPUs ({})", irqs.size(), netdev, node,
+                        cpu_list_text(*node_cpus)),
+            ""};
+  return {item, Verdict::kWarn,
+          fmt::format("{} of {} interrupts of {} are served off the NIC's node {} ({}): {}", elsewhere.size(), irqs.size(),
+                      netdev, node, cpu_list_text(*node_cpus),
+                      fmt::join(elsewhere.begin(), elsewhere.begin() + std::min<size_t>(elsewhere.size(), 4), ", ")),
+          fmt::format("write node {}'s housekeeping CPUs to /proc/irq/N/smp_affinity_list for {}'s interrupts "
+                      "(mlnx set_irq_affinity_bynode.sh {} {})",
+                      node, netdev, node, netdev)};
+}
+
 Finding check_versions(const HostFs& fs, const PortToCheck& port, const std::optional<std::string>& ibdev) {
   const std::string item = "driver / firmware " + port_label(port);
   const std::string base = "/sys/bus/pci/devices/" + port.pci;
@@ -211,8 +244,10 @@ Findings check_port_kernel_side(const HostFs& fs, const PortToCheck& port, const
   Findings out;
   const auto netdev = pci_netdev(fs, port.pci);
   const auto ibdev = pci_rdma_device(fs, port.pci);
-  if (netdev) out.push_back(check_irq_affinity(fs, port, input, *netdev));
-  else
+  if (netdev) {
+    out.push_back(check_irq_affinity(fs, port, input, *netdev));
+    out.push_back(check_irq_node(fs, port, *netdev));
+  } else
     out.push_back({"IRQ affinity " + port_label(port), Verdict::kSkipped,
                    fmt::format("no kernel netdev in /sys/bus/pci/devices/{}/net (vfio-pci: DPDK owns its interrupts)", port.pci),
                    ""});

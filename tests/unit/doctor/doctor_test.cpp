@@ -492,5 +492,16 @@ TEST(Doctor, IrqbalanceRunningWarns) {
   EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "irqbalance").verdict, Verdict::kOk);
 }
 
+TEST(Doctor, InterruptsServedOffTheNicsNodeWarn) {
+  Host host;
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "IRQ node east (0000:3b:00.0)").verdict, Verdict::kOk);
+  host.nic("0000:3b:00.0", 1, "mlx5_core");  // on node 1; its interrupts stay on CPU 0 (node 0)
+  const Finding f = find(run_doctor(host.fs(), two_40g_ports("0,16-17")), "IRQ node east (0000:3b:00.0)");
+  EXPECT_EQ(f.verdict, Verdict::kWarn);
+  EXPECT_EQ(f.evidence, "2 of 2 interrupts of eth2 are served off the NIC's node 1 (16-31): 140 -> 0, 141 -> 0");
+  EXPECT_EQ(f.fix, "write node 1's housekeeping CPUs to /proc/irq/N/smp_affinity_list for eth2's interrupts "
+                   "(mlnx set_irq_affinity_bynode.sh 1 eth2)");
+}
+
 }  // namespace
 }  // namespace lr::doctor
