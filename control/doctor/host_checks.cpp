@@ -223,6 +223,11 @@ int pci_numa_node(const HostFs& fs, const std::string& pci) {
 
 namespace {
 
+// What the evidence of a VF's link checks says first: that they read its PF's.
+std::string vf_note(const std::string& pci, const std::string& function) {
+  return function == pci ? "" : fmt::format("a VF: its PCIe link is its PF's ({}); ", function);
+}
+
 // The PCIe link: what it trained to against what it can, and what the slot must carry.
 // A VF has none of its own (the kernel writes Unknown and x0): its traffic rides its PF's.
 Finding check_pcie_link(const HostFs& fs, const PortToCheck& port, uint64_t slot_bps) {
@@ -230,7 +235,7 @@ Finding check_pcie_link(const HostFs& fs, const PortToCheck& port, uint64_t slot
   const std::string base = "/sys/bus/pci/devices/" + port.pci;
   const std::string function = link_function(fs, port.pci);
   const std::string link_base = "/sys/bus/pci/devices/" + function;
-  const std::string via = function == port.pci ? "" : fmt::format("a VF: its PCIe link is its PF's ({}); ", function);
+  const std::string via = vf_note(port.pci, function);
   const auto cur_speed = fs.read(link_base + "/current_link_speed");
   const auto cur_width = fs.read(link_base + "/current_link_width");
   const auto max_speed = fs.read(link_base + "/max_link_speed");
@@ -278,7 +283,7 @@ Finding check_aspm(const HostFs& fs, const PortToCheck& port) {
   const std::string who = port_label(port);
   const std::string function = link_function(fs, port.pci);
   const std::string link_base = "/sys/bus/pci/devices/" + function;
-  const std::string via = function == port.pci ? "" : fmt::format("a VF: its PCIe link is its PF's ({}); ", function);
+  const std::string via = vf_note(port.pci, function);
   const std::string l1_off = "boot with pcie_aspm.policy=performance (pcie_aspm=off leaves the firmware's setting)";
   if (const auto aspm = fs.read(link_base + "/link/l1_aspm")) {
     if (*aspm == "1")
@@ -425,10 +430,11 @@ Findings run_doctor(const HostFs& fs, DoctorInput input) {
       out.push_back(check_virtual_port(fs, p));
       continue;
     }
-    for (Finding& f : check_pci_port(fs, p, input, slot_of(p))) out.push_back(std::move(f));
+    const uint64_t slot = slot_of(p);
+    for (Finding& f : check_pci_port(fs, p, input, slot)) out.push_back(std::move(f));
     if (fs.exists("/sys/bus/pci/devices/" + p.pci)) {
-      out.push_back(check_path_bandwidth(fs, p, slot_of(p)));
-      out.push_back(check_read_request(fs, p, slot_of(p)));
+      out.push_back(check_path_bandwidth(fs, p, slot));
+      out.push_back(check_read_request(fs, p, slot));
     }
     if (fs.exists("/sys/bus/pci/devices/" + p.pci))
       for (Finding& f : check_port_kernel_side(fs, p, input)) out.push_back(std::move(f));

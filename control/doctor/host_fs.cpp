@@ -15,6 +15,12 @@ namespace lr::doctor {
 
 namespace fs = std::filesystem;
 
+std::optional<std::string> kmsg_text(const std::string& record) {
+  const size_t semi = record.find(';');
+  if (record.empty() || record[0] == ' ' || semi == std::string::npos) return std::nullopt;
+  return record.substr(semi + 1);
+}
+
 HostFs::HostFs(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }

@@ -11,6 +11,10 @@
 
 namespace lr::doctor {
 
+/// The text of a /dev/kmsg record ("PRIORITY,SEQ,USEC,FLAGS;TEXT"); none for a
+/// continuation line (" KEY=VALUE") or anything else.
+std::optional<std::string> kmsg_text(const std::string& record);
+
 class HostFs {
  public:
   explicit HostFs(std::string root = "/");

@@ -311,13 +311,11 @@ Finding check_kernel_log(const HostFs& fs) {
   const std::string item = "kernel log (mlx5)";
   const auto lines = fs.lines_now("/dev/kmsg");
   if (!lines) return {item, Verdict::kSkipped, "/dev/kmsg is not readable (not root, or a container without it)", ""};
-  // A record: "PRIORITY,SEQ,USEC,FLAGS;TEXT"; continuation lines (" KEY=VALUE") are skipped.
   std::vector<std::string> errors;
   for (const std::string& line : *lines) {
-    const size_t semi = line.find(';');
-    if (line.empty() || line[0] == ' ' || semi == std::string::npos) continue;
-    const std::string text = line.substr(semi + 1);
-    if (text.find("mlx5") == std::string::npos) continue;
+    const auto record = kmsg_text(line);
+    if (!record || record->find("mlx5") == std::string::npos) continue;
+    const std::string& text = *record;
     const int level = std::atoi(line.c_str()) & 7;
     static const char* kWords[] = {"error", "fail", "timeout", "syndrome", "health", "unrecoverable", "fatal"};
     const bool worded = std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return text.find(w) != std::string::npos; });

@@ -31,15 +31,12 @@ std::optional<PcieDeviceControl> pcie_device_control(const std::vector<uint8_t>&
   return std::nullopt;
 }
 
-std::optional<std::string> kernel_bandwidth_line(const HostFs& fs, const std::string& pci) {
-  const auto lines = fs.lines_now("/dev/kmsg");
-  if (!lines) return std::nullopt;
+std::optional<std::string> kernel_bandwidth_line(const std::vector<std::string>& kmsg, const std::string& pci) {
   std::optional<std::string> last;
-  for (const std::string& line : *lines) {
-    const size_t semi = line.find(';');
-    if (line.empty() || line[0] == ' ' || semi == std::string::npos) continue;
-    const std::string text = line.substr(semi + 1);
-    if (text.find(pci) != std::string::npos && text.find("available PCIe bandwidth, limited by") != std::string::npos)
+  for (const std::string& record : kmsg) {
+    const auto text = kmsg_text(record);
+    if (text && text->find(pci) != std::string::npos &&
+        text->find("available PCIe bandwidth, limited by") != std::string::npos)
       last = text;
   }
   return last;
@@ -48,9 +45,9 @@ std::optional<std::string> kernel_bandwidth_line(const HostFs& fs, const std::st
 Finding check_path_bandwidth(const HostFs& fs, const PortToCheck& port, uint64_t need_bps) {
   const std::string item = "PCIe path " + port_label(port);
   const std::string function = link_function(fs, port.pci);
-  if (!fs.lines_now("/dev/kmsg"))
-    return {item, Verdict::kSkipped, "/dev/kmsg is not readable (not root, or a container without it)", ""};
-  const auto line = kernel_bandwidth_line(fs, function);
+  const auto kmsg = fs.lines_now("/dev/kmsg");
+  if (!kmsg) return {item, Verdict::kSkipped, "/dev/kmsg is not readable (not root, or a container without it)", ""};
+  const auto line = kernel_bandwidth_line(*kmsg, function);
   if (!line)
     return {item, Verdict::kOk,
             fmt::format("the kernel printed no \"available PCIe bandwidth, limited by\" line for {} (it does when the "

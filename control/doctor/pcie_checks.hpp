@@ -24,9 +24,10 @@ struct PcieDeviceControl {
 /// nullopt when they do not hold one (64 bytes: read without root).
 std::optional<PcieDeviceControl> pcie_device_control(const std::vector<uint8_t>& config);
 
-/// The kernel's "available PCIe bandwidth, limited by ..." line for the function, when it
-/// printed one (it does when the path gives less than the function can use).
-std::optional<std::string> kernel_bandwidth_line(const HostFs& fs, const std::string& pci);
+/// The kernel's "available PCIe bandwidth, limited by ..." line for the function among the
+/// kernel log's records (/dev/kmsg), when it printed one (it does when the path gives less
+/// than the function can use).
+std::optional<std::string> kernel_bandwidth_line(const std::vector<std::string>& kmsg, const std::string& pci);
 
 /// MaxReadReq and MaxPayload of the function carrying `port`; a ConnectX at 40G and above
 /// wants MaxReadReq 4096. `need_bps`: what its slot carries.

@@ -105,7 +105,7 @@ Criterion criterion_from_json(const json& j) {
   read("measured", c.measured);
   read("bound", c.bound);
   read("note", c.note);
-  if (const auto it = j.find("value"); it != j.end() && !it->is_null()) read("value", c.value.emplace());
+  read("value", c.value);
   return c;
 }
 

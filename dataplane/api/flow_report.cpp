@@ -12,11 +12,6 @@ namespace {
 
 json optional_json(const std::optional<uint64_t>& v) { return v ? json(*v) : json(nullptr); }
 
-template <class T>
-void read_optional(const json& j, const char* key, std::optional<T>& out) {
-  if (const auto it = j.find(key); it != j.end() && !it->is_null()) out = it->get<T>();
-}
-
 }  // namespace
 
 json to_json(const FlowList& list) {
@@ -41,16 +36,16 @@ FlowList flow_list_from_json(const json& j) {
   const auto read = reader(j);
   read("port", list.port);
   read("backend", list.backend);
-  if (const auto rules = j.find("rules"); rules != j.end() && rules->is_array())
-    for (const json& r : *rules) {
-      FlowRuleReport& rule = list.rules.emplace_back();
-      const auto field = reader(r);
-      field("id", rule.id);
-      field("rule", rule.rule);
-      field("counter_error", rule.counter_error);
-      read_optional(r, "hits", rule.hits);
-      read_optional(r, "bytes", rule.bytes);
-    }
+  read_items(j, "rules", list.rules, [](const json& r) {
+    FlowRuleReport rule;
+    const auto field = reader(r);
+    field("id", rule.id);
+    field("rule", rule.rule);
+    field("counter_error", rule.counter_error);
+    field("hits", rule.hits);
+    field("bytes", rule.bytes);
+    return rule;
+  });
   return list;
 }
 
@@ -59,8 +54,8 @@ FlowChange flow_change_from_json(const json& j) {
   const auto read = reader(j);
   read("port", change.port);
   read("backend", change.backend);
-  read_optional(j, "id", change.id);
-  read_optional(j, "destroyed", change.destroyed);
+  read("id", change.id);
+  read("destroyed", change.destroyed);
   return change;
 }
 

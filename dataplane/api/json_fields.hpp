@@ -4,8 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace lr::api {
@@ -30,14 +32,20 @@ inline auto writer(nlohmann::json& j) {
   return [&j](const char* key, const auto& value) { j[key] = value; };
 }
 
-/// Reads each field present (and not null); an absent one keeps its default. Throws
-/// nlohmann::json::exception on a field of the wrong type, naming the field.
+template <class T>
+inline constexpr bool kIsOptional = false;
+template <class T>
+inline constexpr bool kIsOptional<std::optional<T>> = true;
+
+/// Reads each field present (and not null); an absent one keeps its default (an optional:
+/// none). Throws nlohmann::json::exception on a field of the wrong type, naming the field.
 inline auto reader(const nlohmann::json& j) {
   return [&j](const char* key, auto& value) {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return;
     try {
-      it->get_to(value);
+      if constexpr (kIsOptional<std::remove_cvref_t<decltype(value)>>) it->get_to(value.emplace());
+      else it->get_to(value);
     } catch (const nlohmann::json::exception& e) {
       throw_at(key, e);
     }

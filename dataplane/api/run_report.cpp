@@ -415,8 +415,7 @@ PortCounterView port_counter_view_from_json(const json& j) {
   read("port", v.port);
   read("netdev", v.netdev);
   read("errors", v.errors);
-  if (const auto it = j.find("counters"); it != j.end() && it->is_array())
-    for (const json& c : *it) v.counters.push_back(nic_counter_from_json(c));
+  read_items(j, "counters", v.counters, nic_counter_from_json);
   return v;
 }
 

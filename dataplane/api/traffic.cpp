@@ -70,14 +70,14 @@ LatencyHistogram latency_histogram_from_json(const json& j) {
   const auto read = reader(j);
   read("stream", h.stream);
   read("samples", h.samples);
-  if (const auto buckets = j.find("buckets"); buckets != j.end() && buckets->is_array())
-    for (const json& b : *buckets) {
-      LatencyHistogram::Bucket& bucket = h.buckets.emplace_back();
-      const auto field = reader(b);
-      field("low_ns", bucket.low_ns);
-      field("high_ns", bucket.high_ns);
-      field("count", bucket.count);
-    }
+  read_items(j, "buckets", h.buckets, [](const json& b) {
+    LatencyHistogram::Bucket bucket;
+    const auto field = reader(b);
+    field("low_ns", bucket.low_ns);
+    field("high_ns", bucket.high_ns);
+    field("count", bucket.count);
+    return bucket;
+  });
   return h;
 }
 
