@@ -1,12 +1,16 @@
 // The contract's smaller results, each read back as it was written: traffic.status,
-// stats.histogram, stats.lcores, port.list (with and without an owner) and the port
-// controls' answers.
+// stats.histogram, stats.lcores, port.list (with and without an owner), the port
+// controls' answers, port.counters, port.module, stream.list, stream.rate.set, the flow
+// methods and methods.list; and a field of the wrong type refused where it is.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "dataplane/api/flow_report.hpp"
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/api/lcore_report.hpp"
 #include "dataplane/api/port_control_report.hpp"
+#include "dataplane/api/rpc.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/api/traffic.hpp"
 
@@ -96,6 +100,72 @@ TEST(TrafficCodecs, PortControlAnswersReadBack) {
   const PauseReport pause_back = pause_report_from_json(to_json(PauseReport{{"p0", "kernel", ""}, "rx", true, false, true}));
   EXPECT_EQ((std::tuple{pause_back.mode, pause_back.rx, pause_back.tx, pause_back.autoneg}),
             (std::tuple{std::string("rx"), true, false, true}));
+}
+
+// The error of `read(j)`, without nlohmann's prefix, or "(accepted)".
+template <class Fn>
+std::string refusal(Fn&& read, const json& j) {
+  try {
+    read(j);
+  } catch (const json::exception& e) {
+    return json_error_text(e);
+  }
+  return "(accepted)";
+}
+
+TEST(TrafficCodecs, PortCountersModuleAndFlowsReadBack) {
+  const PortCounterView view{"p0", "eth2", {{"rx_discards_phy", "ethtool", "rx_missed", 7, 9}}, {"fec: not supported"}};
+  const PortCounterView view_back = port_counter_view_from_json(json::parse(to_json(view).dump()));
+  ASSERT_EQ(view_back.counters.size(), 1u);
+  EXPECT_EQ((std::tuple{view_back.netdev, view_back.counters[0].canonical, view_back.counters[0].total, view_back.errors}),
+            (std::tuple{std::string("eth2"), std::optional<std::string>("rx_missed"), uint64_t{9},
+                        std::vector<std::string>{"fec: not supported"}}));
+  EXPECT_EQ(refusal(port_counter_view_from_json, json::parse(R"({"counters": [{}, {"total": "many"}]})")),
+            "counters[1].total: type must be number, but is string");
+
+  const ModuleEeprom eeprom{"p0", "kernel", {0x0d, 0x00, 0xff, 0xa0}};
+  const json eeprom_json = to_json(eeprom);
+  EXPECT_EQ(eeprom_json["eeprom_hex"], "0d00ffa0");
+  EXPECT_EQ(eeprom_json["size"], 4);
+  EXPECT_EQ(module_eeprom_from_json(eeprom_json).bytes, eeprom.bytes);
+  EXPECT_EQ(module_eeprom_from_json(json{{"eeprom_hex", "0D00FFA0"}}).bytes, eeprom.bytes);
+  EXPECT_THROW(module_eeprom_from_json(json{{"eeprom_hex", "0d0"}}), std::invalid_argument);
+  try {
+    module_eeprom_from_json(json{{"eeprom_hex", "0dx0"}});
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "eeprom_hex: 'x' at 2 is not a hex digit");
+  }
+
+  const FlowList list{"p0", "ethdev", {{1, "pattern eth / end actions count / end", 5, 320, ""}, {2, "r", {}, {}, "no counter"}}};
+  const FlowList list_back = flow_list_from_json(json::parse(to_json(list).dump()));
+  ASSERT_EQ(list_back.rules.size(), 2u);
+  EXPECT_EQ((std::tuple{list_back.rules[0].id, list_back.rules[0].hits, list_back.rules[0].bytes}),
+            (std::tuple{1u, std::optional<uint64_t>(5), std::optional<uint64_t>(320)}));
+  EXPECT_EQ((std::tuple{list_back.rules[1].hits, list_back.rules[1].counter_error}),
+            (std::tuple{std::optional<uint64_t>(), std::string("no counter")}));
+  EXPECT_EQ(flow_change_from_json(to_json(FlowChange{"p0", "ethdev", 7, std::nullopt})).id, 7u);
+  EXPECT_EQ(flow_change_from_json(to_json(FlowChange{"p0", "ethdev", std::nullopt, 3})).destroyed, 3u);
+  EXPECT_EQ(refusal(flow_list_from_json, json::parse(R"({"rules": [{"hits": true}]})")),
+            "rules[0].hits: type must be number, but is boolean");
+}
+
+TEST(TrafficCodecs, StreamsAndMethodsReadBack) {
+  const StreamListing listing{"s", "p0", std::nullopt, 64, 2, 1.5e6};
+  const StreamListing listing_back = stream_listing_from_json(to_json(listing));
+  EXPECT_EQ((std::tuple{listing_back.rx_port, listing_back.lanes, listing_back.target_pps}),
+            (std::tuple{std::optional<std::string>(), 2u, std::optional<double>(1.5e6)}));
+  EXPECT_FALSE(stream_listing_from_json(to_json(StreamListing{"s", "p0", "p1", 64, 1, std::nullopt})).target_pps);
+  EXPECT_EQ(stream_rate_from_json(to_json(StreamRate{"s", std::nullopt})).target_pps, std::nullopt);  // max
+  EXPECT_EQ(streams_named(json{{"added", {"a", "b"}}}), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(streams_named(json{{"stopped", {"c"}}}), std::vector<std::string>{"c"});
+  EXPECT_TRUE(streams_named(json{{"running", true}}).empty());
+  const MethodListing method{"port.set", "Sets a port's configuration.", true, {"port", "keep?"}, "port.config.set"};
+  const MethodListing method_back = method_listing_from_json(to_json(method));
+  EXPECT_EQ((std::tuple{method_back.name, method_back.mutating, method_back.params, method_back.deprecated}),
+            (std::tuple{std::string("port.set"), true, std::vector<std::string>{"port", "keep?"},
+                        std::string("port.config.set")}));
+  EXPECT_FALSE(to_json(MethodListing{"hello", "", false, {}, ""}).contains("deprecated"));
 }
 
 }  // namespace
