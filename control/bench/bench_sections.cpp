@@ -24,7 +24,7 @@ using profile::min_frame_bytes;
 using profile::parse_bytes;
 using profile::parse_duration_ns;
 using profile::parse_rate;
-using profile::PortCfg;
+using api::PortSpec;
 using profile::Profile;
 using profile::read_bytes;
 using profile::read_ecn_curve;
@@ -249,7 +249,7 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
     if (!s.rx_port)
       throw ConfigError(profile.path, s.loc, section,
                         fmt::format("stream '{}' has no rx_port: a benchmark counts what comes back", s.name));
-    const PortCfg* port = profile.find_port(s.tx_port);
+    const api::PortSpec* port = profile.find_port(s.tx_port);
     for (const BenchFrameSize& size : cfg.frame_sizes) {
       if (s.roce && size.is_mix())
         throw ConfigError(profile.path, at("frame_sizes"), section + ".frame_sizes",
@@ -279,7 +279,7 @@ void validate_search(const Profile& profile, const SearchCfg& cfg, const std::st
                       "leaves no room to search below line rate at this resolution");
   // A resolution finer than one frame a trial cannot be told apart by counting frames.
   for (const StreamSpec& s : profile.streams) {
-    const PortCfg* port = profile.find_port(s.tx_port);
+    const api::PortSpec* port = profile.find_port(s.tx_port);
     if (port == nullptr || port->speed_bps == 0) continue;
     for (const BenchFrameSize& size : cfg.frame_sizes) {
       const double line_pps = line_rate_pps(port->speed_bps, size.mean());
@@ -307,12 +307,12 @@ void validate_lossless(const Profile& profile, const LosslessCfg& cfg) {
     throw ConfigError(profile.path, cfg.loc_of("cases"), "run.timeline",
                       "the lossless plan reads pauses, silences and reaction times from the receiver's rate "
                       "timeline: add `timeline = \"10us\"` to [run]");
-  const PortCfg* receiver = profile.find_port(cfg.receiver);
+  const api::PortSpec* receiver = profile.find_port(cfg.receiver);
   if (receiver == nullptr) fail("receiver", fmt::format("no [[port]] is named '{}'", cfg.receiver));
   if (receiver->speed_bps == 0)
     fail("receiver", fmt::format("port '{}' needs a `speed`: quanta are timed at it", cfg.receiver));
   for (const std::string& name : cfg.senders) {
-    const PortCfg* port = profile.find_port(name);
+    const api::PortSpec* port = profile.find_port(name);
     if (port == nullptr) fail("senders", fmt::format("no [[port]] is named '{}'", name));
     if (name == cfg.receiver) fail("senders", fmt::format("'{}' is the receiver", name));
     if (!port->pfc_honour)

@@ -1,4 +1,5 @@
 #include "control/cli/profile_dataplane.hpp"
+#include "control/cli/setup_differences.hpp"
 #include "control/client/run_client.hpp"
 
 #include <fmt/format.h>
@@ -34,26 +35,6 @@ std::string dataplane_binary() {
   return "linerate-dataplane";
 }
 
-
-// How the profile's ports differ from a serving data plane's (port.list), one line each;
-// empty when they match by name, device and (where the profile sets it) speed.
-std::vector<std::string> port_differences(const profile::Profile& profile, const std::vector<api::PortReport>& serving) {
-  std::vector<std::string> out;
-  for (const profile::PortCfg& want : profile.ports) {
-    const auto have = std::find_if(serving.begin(), serving.end(), [&](const api::PortReport& p) { return p.name == want.name; });
-    if (have == serving.end()) {
-      out.push_back(fmt::format("port '{}' ({}) is not one of the data plane's", want.name, want.device));
-      continue;
-    }
-    if (have->device != want.device)
-      out.push_back(
-          fmt::format("port '{}': device {} in the profile, {} in the data plane", want.name, want.device, have->device));
-    if (want.speed_bps != 0 && have->speed_bps != want.speed_bps)
-      out.push_back(fmt::format("port '{}': speed {} Gbit/s in the profile, {} Gbit/s in the data plane", want.name,
-                                static_cast<double>(want.speed_bps) / 1e9, static_cast<double>(have->speed_bps) / 1e9));
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -111,19 +92,21 @@ int ProfileDataplane::open(const profile::Profile& profile, const std::string& p
   const std::string socket = default_socket_path(socket_option);
   try {
     dp->client_ = std::make_unique<DataplaneClient>(socket);
-    if (const auto differences = port_differences(profile, RunClient(*dp->client_).ports()); !differences.empty()) {
+    RunClient run(*dp->client_);
+    const ServedSetup served{run.ports(), run.port_specs(), run.switch_specs()};
+    if (const auto differences = setup_differences(profile, served); !differences.empty()) {
       std::string lines;
       for (const std::string& d : differences) lines += "  " + d + "\n";
       if (!adopt_ports) {
         std::fprintf(stderr,
-                     "linerate: the profile's ports are not the serving data plane's (%s):\n%s"
+                     "linerate: the profile's ports and switches are not set as the serving data plane's (%s):\n%s"
                      "Run it on a data plane of its own (stop the service, or give another --socket), or add "
-                     "--adopt-ports to run its streams on the service's ports as they are.\n",
+                     "--adopt-ports to run its streams on the service's ports and switches as they are.\n",
                      socket.c_str(), lines.c_str());
         return 1;
       }
-      std::fprintf(stderr, "linerate: --adopt-ports: the streams run on the serving data plane's ports, not the "
-                           "profile's:\n%s", lines.c_str());
+      std::fprintf(stderr, "linerate: --adopt-ports: the streams run on the serving data plane's ports and "
+                           "switches, not the profile's:\n%s", lines.c_str());
     }
   } catch (const ConnectionError&) {
     if (!socket_option.empty()) throw;  // the user named a socket: do not start another data plane

@@ -43,8 +43,9 @@ int run_profile(const RunOptions& options) {
       code != 0)
     return code;
   RunClient run(dataplane->client());
-  // A serving data plane takes this profile's streams in place of its own.
-  if (!dataplane->spawned()) run.load(profile.streams, options.profile_path);
+  // A serving data plane takes this profile's streams and run settings (drain, timeline)
+  // in place of its own.
+  if (!dataplane->spawned()) run.load(profile.streams, options.profile_path, profile.run);
 
   // The plan, as the one-shot data plane prints it: in every mode, from the data plane
   // that runs it.

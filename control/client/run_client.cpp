@@ -3,14 +3,20 @@
 #include <thread>
 
 #include "control/client/stop_signal.hpp"
+#include "dataplane/profile/port_spec_json.hpp"
+#include "dataplane/profile/run_spec_json.hpp"
 #include "dataplane/profile/stream_spec_json.hpp"
+#include "dataplane/profile/switch_spec_json.hpp"
 
 namespace lr::ctl {
 
 using nlohmann::json;
 
-void RunClient::load(const std::vector<api::StreamSpec>& streams, const std::string& path) {
-  client_.call("stream.load", {{"streams", profile::to_json(streams)}, {"path", path}});
+void RunClient::load(const std::vector<api::StreamSpec>& streams, const std::string& path,
+                     const std::optional<api::RunSpec>& run) {
+  json params{{"streams", profile::to_json(streams)}, {"path", path}};
+  if (run) params["run"] = profile::to_json(*run);
+  client_.call("stream.load", params);
 }
 
 std::vector<api::StreamSpec> RunClient::specs() {
@@ -25,6 +31,19 @@ json RunClient::plan_json() { return client_.call("run.plan"); }
 std::vector<api::PortReport> RunClient::ports() {
   std::vector<api::PortReport> out;
   for (const json& p : client_.call("port.list")) out.push_back(api::port_report_from_json(p));
+  return out;
+}
+
+std::vector<api::PortSpec> RunClient::port_specs() {
+  std::vector<api::PortSpec> out;
+  for (const json& p : client_.call("port.list"))
+    if (const auto spec = p.find("spec"); spec != p.end()) out.push_back(profile::port_spec_from_json(*spec, "port.list"));
+  return out;
+}
+
+std::vector<api::SwitchSpec> RunClient::switch_specs() {
+  std::vector<api::SwitchSpec> out;
+  for (const json& s : client_.call("switch.list")) out.push_back(profile::switch_spec_from_json(s, "switch.list"));
   return out;
 }
 

@@ -11,12 +11,16 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "control/client/dataplane_client.hpp"
+#include "dataplane/api/port_spec.hpp"
 #include "dataplane/api/run_report.hpp"
+#include "dataplane/api/run_spec.hpp"
 #include "dataplane/api/stream_spec.hpp"
+#include "dataplane/api/switch_spec.hpp"
 #include "dataplane/api/traffic.hpp"
 
 namespace lr::ctl {
@@ -32,15 +36,22 @@ class RunClient {
  public:
   explicit RunClient(DataplaneClient& client) : client_(client) {}
 
-  /// Replaces the data plane's streams (stream.load with their JSON form). `path` names
-  /// them in the data plane's errors where a stream does not name its own source.
-  void load(const std::vector<api::StreamSpec>& streams, const std::string& path);
+  /// Replaces the data plane's streams (stream.load with their JSON form), and with `run`
+  /// its run settings (drain, timeline). `path` names them in the data plane's errors
+  /// where a stream does not name its own source.
+  void load(const std::vector<api::StreamSpec>& streams, const std::string& path,
+            const std::optional<api::RunSpec>& run = std::nullopt);
   /// The data plane's streams as specs (stream.list {specs: true}).
   std::vector<api::StreamSpec> specs();
   /// What the next run will do (plan), as sent and typed.
   nlohmann::json plan_json();
   /// The ports: identity, link, speed (port.list).
   std::vector<api::PortReport> ports();
+  /// Each port's settings as the data plane has them (port.list's spec); a port it sends
+  /// none for (an older data plane) is left out.
+  std::vector<api::PortSpec> port_specs();
+  /// The software switches as configured (switch.list).
+  std::vector<api::SwitchSpec> switch_specs();
   /// Each port's speed as the data plane reports it (bit/s; 0: unknown).
   std::map<std::string, uint64_t> port_speeds();
   /// What linerate sent and received per port so far (stats.ports).

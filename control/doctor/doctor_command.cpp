@@ -95,7 +95,7 @@ int run_doctor_command(const DoctorOptions& options) {
     input.lcores = profile->eal.lcores;
     input.worker_cpus = worker_cpus(profile->eal.lcores);
     input.hugepages_wanted = profile->eal.huge_pages != profile::HugePages::kOff;
-    for (const profile::PortCfg& p : profile->ports)
+    for (const api::PortSpec& p : profile->ports)
       input.ports.push_back({p.name, pci_address(p.device), p.device, p.speed_bps});
   }
   for (const std::string& arg : options.pci) {

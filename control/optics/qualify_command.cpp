@@ -347,7 +347,7 @@ int run_optics_qualify(const QualifyOptions& options) {
     cfg = *section;
     if (ports.empty()) ports = cfg.ports;
     if (ports.empty()) {  // every port a stream is received on, in the profile's order
-      for (const profile::PortCfg& port : read->ports)
+      for (const api::PortSpec& port : read->ports)
         if (std::any_of(read->streams.begin(), read->streams.end(), [&](const api::StreamSpec& s) { return s.rx_port == port.name; }))
           ports.push_back(port.name);
     }

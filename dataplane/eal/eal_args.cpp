@@ -47,9 +47,9 @@ std::vector<std::string> build_eal_args(const profile::Profile& profile, bool hu
       args.push_back("--vdev=" + device);
     }
   };
-  for (const profile::PortCfg& port : profile.ports) add_device(port.device);
-  for (const profile::SwitchCfg& sw : profile.switches)
-    for (const profile::SwitchPortCfg& port : sw.ports) add_device(port.device);
+  for (const api::PortSpec& port : profile.ports) add_device(port.device);
+  for (const api::SwitchSpec& sw : profile.switches)
+    for (const api::SwitchPortSpec& port : sw.ports) add_device(port.device);
   if (!any_pci) args.push_back("--no-pci");
   args.insert(args.end(), eal.extra_args.begin(), eal.extra_args.end());
   return args;

@@ -104,7 +104,7 @@ StreamState* Engine::State::find_stream(const std::string& name) {
 
 Result<std::vector<unsigned>> Engine::State::reserve_switch_lcores() {
   std::vector<unsigned> taken;
-  for (const profile::SwitchCfg& sw : profile.switches) {
+  for (const api::SwitchSpec& sw : profile.switches) {
     auto it = sw.lcore ? std::find_if(workers.begin(), workers.end(), [&](const WorkerLcore& w) { return w.lcore_id == *sw.lcore; })
                        : (workers.empty() ? workers.end() : workers.end() - 1);
     if (sw.lcore && it == workers.end())
@@ -137,17 +137,17 @@ Result<void> Engine::State::build_ports() {
     workers.push_back({lcore_id, static_cast<int>(rte_lcore_to_socket_id(lcore_id))});
   }
   std::vector<CableEnd> cable_ends;
-  for (const profile::PortCfg& cfg : profile.ports)
+  for (const api::PortSpec& cfg : profile.ports)
     if (auto cable = profile::cable_name(cfg.device)) cable_ends.push_back({cfg.name, *cable});
-  for (const profile::SwitchCfg& sw : profile.switches)
-    for (const profile::SwitchPortCfg& cfg : sw.ports)
+  for (const api::SwitchSpec& sw : profile.switches)
+    for (const api::SwitchPortSpec& cfg : sw.ports)
       if (auto cable = profile::cable_name(cfg.device)) cable_ends.push_back({cfg.name, *cable});
   if (auto ok = make_cables(cable_ends); !ok) return ok;
   auto switch_lcores = reserve_switch_lcores();
   if (!switch_lcores) return std::unexpected(switch_lcores.error());
   switch_lcore_ids = std::move(*switch_lcores);
   std::vector<PortQueues> queues;
-  for (const profile::PortCfg& cfg : profile.ports) {
+  for (const api::PortSpec& cfg : profile.ports) {
     auto info = find_port(cfg);
     if (!info) return std::unexpected(info.error());
     queues.push_back({cfg.name, info->socket, cfg.rx_queues, cfg.tx_queues, cfg.rx_lcores, cfg.tx_lcores});
@@ -162,7 +162,7 @@ Result<void> Engine::State::build_ports() {
 
 Result<void> Engine::State::bring_up_ports() {
   for (size_t i = 0; i < ports.size(); ++i) {
-    const profile::PortCfg& cfg = ports[i].cfg();
+    const api::PortSpec& cfg = ports[i].cfg();
     const uint64_t needed = uint64_t{cfg.rx_queues} * cfg.rx_descriptors + workers.size() * (kPoolCache + fast::kRxBurst) + 1024;
     auto setup = ports[i].bring_up(fmt::format("lr_rx_p{}", i), pool_size(needed), kPoolCache, kLinkWaitMs);
     if (!setup) return std::unexpected(setup.error());
@@ -185,17 +185,20 @@ Result<void> Engine::State::build() {
   return build_run_state();
 }
 
-Result<void> Engine::set_streams(const std::vector<lr::api::StreamSpec>& streams) {
+Result<void> Engine::set_streams(const std::vector<lr::api::StreamSpec>& streams,
+                                 const std::optional<lr::api::RunSpec>& run) {
   State& st = *state_;
   if (st.launched) return make_error(Errc::kBusy, "traffic is running: stop it before changing the set of streams");
   lr::profile::Profile candidate = st.profile;
   candidate.streams = streams;
+  if (run) candidate.run = *run;
   try {
     lr::profile::validate_profile(candidate);
   } catch (const lr::profile::ConfigError& error) {
     return make_error(Errc::kInvalid, error.reason());
   }
   st.profile.streams = streams;
+  if (run) st.profile.run = *run;
   if (auto ok = st.build_run_state(); !ok) return ok;
   st.finished = false;
   return {};
@@ -249,7 +252,7 @@ api::RunPlan Engine::plan() const {
       sp.kind = s.cfg.kind == api::StreamKind::kPfc ? "pfc" : "pause";
       sp.pause_ns = plan::pause_ns(s.cfg.mac_control.max_quanta(), st.ports[s.tx_port].speed_bps());
     }
-    if (const profile::PortCfg& tx = st.ports[s.tx_port].cfg(); tx.pfc_honour && s.cfg.kind == api::StreamKind::kUdp) {
+    if (const api::PortSpec& tx = st.ports[s.tx_port].cfg(); tx.pfc_honour && s.cfg.kind == api::StreamKind::kUdp) {
       sp.pfc_honoured = true;
       if (const auto priority = profile::stream_priority(s.cfg, tx)) sp.pfc_priority = *priority;
     }
@@ -390,7 +393,7 @@ Result<void> Engine::set_mtu(const std::string& port, uint16_t mtu, bool keep) {
                                                     s.cfg.name, s.cfg.frame.largest(), mtu));
   }
   if (auto ok = st.controls->find(port)->set_mtu(mtu, keep); !ok) return ok;
-  for (lr::profile::PortCfg& cfg : st.profile.ports)
+  for (lr::api::PortSpec& cfg : st.profile.ports)
     if (cfg.name == port) cfg.mtu = mtu;
   return {};
 }
@@ -406,7 +409,7 @@ Result<void> Engine::set_pfc_reaction_delay(const std::string& port, std::option
     return make_error(Errc::kInvalid, fmt::format("port '{}' does not obey PFC itself (pfc_honour = false): it has no "
                                                   "reaction to delay", port));
   p.set_pfc_reaction_delay(quanta, ns);
-  for (lr::profile::PortCfg& cfg : st.profile.ports)
+  for (lr::api::PortSpec& cfg : st.profile.ports)
     if (cfg.name == port) {
       cfg.pfc_reaction_delay_quanta = quanta;
       cfg.pfc_reaction_delay_ns = ns;

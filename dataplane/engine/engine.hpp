@@ -62,10 +62,12 @@ class Engine {
   /// streams with fresh counters. Errors: kBusy (already running), kInvalid (no such stream).
   Result<void> start(const std::vector<std::string>& only_streams = {});
 
-  /// Replaces the set of streams (validated against the ports, like a profile).
+  /// Replaces the set of streams (validated against the ports, like a profile), and with
+  /// `run` the run's settings (drain, timeline) for the runs that follow.
   /// Errors: kBusy (traffic running), kInvalid (the reason, naming key and stream),
   /// kNoMemory.
-  Result<void> set_streams(const std::vector<lr::api::StreamSpec>& streams);
+  Result<void> set_streams(const std::vector<lr::api::StreamSpec>& streams,
+                           const std::optional<lr::api::RunSpec>& run = std::nullopt);
 
   const lr::profile::Profile& profile() const noexcept;
   bool running() const noexcept;

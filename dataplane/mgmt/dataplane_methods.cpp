@@ -4,6 +4,7 @@
 #include "dataplane/mgmt/port_methods.hpp"
 #include "dataplane/mgmt/stats_methods.hpp"
 #include "dataplane/mgmt/stream_methods.hpp"
+#include "dataplane/mgmt/switch_methods.hpp"
 #include "dataplane/mgmt/traffic_methods.hpp"
 
 namespace lr::dp {
@@ -34,6 +35,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   register_stream_methods(d, engine, ownership);
   register_traffic_methods(d, io, engine, ownership);
   register_stats_methods(d, engine);
+  register_switch_methods(d, engine);
 
   d.add("session.acquire",
         "Makes this session the owner of ports: other sessions cannot change them until released or this "

@@ -7,8 +7,8 @@ namespace lr::dp {
 using api::RpcCode;
 using api::RpcError;
 
-const profile::PortCfg& port_named(const Engine& engine, const std::string& name) {
-  const profile::PortCfg* port = engine.profile().find_port(name);
+const api::PortSpec& port_named(const Engine& engine, const std::string& name) {
+  const api::PortSpec* port = engine.profile().find_port(name);
   if (port == nullptr) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.port: no port is named '{}'", name));
   return *port;
 }

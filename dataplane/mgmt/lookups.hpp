@@ -10,7 +10,7 @@
 
 namespace lr::dp {
 
-const profile::PortCfg& port_named(const Engine& engine, const std::string& name);
+const api::PortSpec& port_named(const Engine& engine, const std::string& name);
 const api::StreamSpec& stream_named(const Engine& engine, const std::string& name);
 /// The report (identity, link, counters) of the port named `name`.
 PortReport port_report(const Engine& engine, const std::string& name);

@@ -6,6 +6,7 @@
 #include "dataplane/mgmt/lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/port/port.hpp"
+#include "dataplane/profile/port_spec_json.hpp"
 #include "dataplane/profile/quantity.hpp"
 
 namespace lr::dp {
@@ -65,14 +66,18 @@ void set_port(boost::asio::io_context& io, Engine& engine, PortOwnership& owners
 void register_port_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership) {
   d.add("port.list",
         "Ports: name, device, driver, socket, link (read now), the speed rates refer to (speed_bps: the profile's "
-        "speed, else the link's), owner session (null: none).",
+        "speed, else the link's), owner session (null: none), and spec: the port's settings as a [[port]] table's "
+        "keys.",
         false, [&](Session&, const api::Params&) {
           json out = json::array();
           for (const std::string& name : engine.port_controls().names())
             if (auto port = engine.port(name)) (*port)->refresh_link();  // the same link state as port.link
           for (PortReport& r : engine.port_reports()) {
             const std::optional<uint64_t> owner = ownership.owner(r.name);
-            out.push_back(to_json(api::PortListing{std::move(r), owner}));
+            const api::PortSpec* spec = engine.profile().find_port(r.name);
+            json listed = to_json(api::PortListing{std::move(r), owner});
+            if (spec != nullptr) listed["spec"] = profile::to_json(*spec);
+            out.push_back(std::move(listed));
           }
           return out;
         });

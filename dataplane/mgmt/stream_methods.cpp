@@ -9,6 +9,7 @@
 #include "dataplane/api/traffic.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
+#include "dataplane/profile/run_spec_json.hpp"
 #include "dataplane/profile/stream_spec_json.hpp"
 
 namespace lr::dp {
@@ -33,6 +34,16 @@ std::vector<api::StreamSpec> requested_streams(const Engine& engine, const api::
       return profile::load_streams_text(p.string("profile"), p.optional_string("path").value_or("params.profile"),
                                         engine.profile());
     return profile::streams_from_json(p.raw("streams"), p.optional_string("path").value_or("params"), engine.profile());
+  } catch (const profile::ConfigError& error) {
+    throw RpcError(RpcCode::kInvalidParams, error.what());
+  }
+}
+
+// stream.load's run settings: `run`, the [run] table's keys as JSON; none, the current ones.
+std::optional<api::RunSpec> requested_run(const api::Params& p) {
+  if (!p.has("run")) return std::nullopt;
+  try {
+    return profile::run_spec_from_json(p.raw("run"), p.optional_string("path").value_or("params"));
   } catch (const profile::ConfigError& error) {
     throw RpcError(RpcCode::kInvalidParams, error.what());
   }
@@ -111,20 +122,22 @@ void register_stream_methods(Dispatcher& d, Engine& engine, PortOwnership& owner
         });
 
   d.add("stream.load",
-        "Replaces the streams. Not while traffic runs. params {streams?: [stream], profile?: TOML text, path?}: "
+        "Replaces the streams. Not while traffic runs. params {streams?: [stream], profile?: TOML text, run?, path?}: "
         "streams are JSON objects with a profile's [[stream]] keys ({\"name\": \"a\", \"tx_port\": \"p0\", "
-        "\"rate\": \"10%\", \"frame_size\": 64}); profile, TOML text with [[stream]] tables, is deprecated; path "
-        "names them in errors. Their ports must exist here. Returns {streams: [names]}, and deprecated: why, for "
-        "profile.",
+        "\"rate\": \"10%\", \"frame_size\": 64}); profile, TOML text with [[stream]] tables, is deprecated; run, "
+        "the [run] table's keys ({\"drain\": \"1s\", \"timeline\": \"10us\"}), replaces the run settings; path "
+        "names them in errors. Their ports must exist here. Returns {streams: [names], run: the run settings now}, and "
+        "deprecated: why, for profile.",
         true, [&](Session& session, const api::Params& p) {
           bool deprecated_form = false;
           const std::vector<api::StreamSpec> streams = requested_streams(engine, p, deprecated_form);
+          const std::optional<api::RunSpec> run = requested_run(p);
           for (const api::StreamSpec& s : streams) check_stream_ports(ownership, session, s);
           for (const api::StreamSpec& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          value_or_throw(engine.set_streams(streams));
+          value_or_throw(engine.set_streams(streams, run));
           json names = json::array();
           for (const api::StreamSpec& s : streams) names.push_back(s.name);
-          json out{{"streams", names}};
+          json out{{"streams", names}, {"run", profile::to_json(engine.profile().run)}};
           if (deprecated_form) out["deprecated"] = kTomlDeprecated;
           return out;
         });

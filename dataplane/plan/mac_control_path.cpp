@@ -17,7 +17,7 @@ std::string MacControlPath::describe() const {
   return through_netdev ? fmt::format("kernel netdev {} (AF_PACKET)", netdev) : std::string("PMD");
 }
 
-MacControlPath mac_control_path(profile::MacControlTx wanted, std::string_view driver, const std::string& netdev) {
+MacControlPath mac_control_path(api::MacControlTx wanted, std::string_view driver, const std::string& netdev) {
   MacControlPath path;
   const bool drops = pmd_drops_mac_control(driver);
   const auto use_netdev = [&] {
@@ -25,20 +25,20 @@ MacControlPath mac_control_path(profile::MacControlTx wanted, std::string_view d
     path.netdev = netdev;
   };
   switch (wanted) {
-    case profile::MacControlTx::kPmd:
+    case api::MacControlTx::kPmd:
       if (drops)
         path.refusal = fmt::format("the {} driver drops EtherType 0x8808 on transmit{}", driver,
                                    netdev.empty() ? "; send them from a port whose driver passes them (e.g. mlx5)"
                                                   : fmt::format("; mac_control_tx = \"netdev\" sends them through {}",
                                                                 netdev));
       break;
-    case profile::MacControlTx::kNetdev:
+    case api::MacControlTx::kNetdev:
       if (netdev.empty())
         path.refusal = "mac_control_tx = \"netdev\", but the port has no kernel netdev beside its PMD (a bifurcated "
                        "mlx5 port or an af_packet port has one)";
       else use_netdev();
       break;
-    case profile::MacControlTx::kAuto:
+    case api::MacControlTx::kAuto:
       if (!drops) break;
       if (netdev.empty())
         path.refusal = fmt::format("the {} driver drops EtherType 0x8808 on transmit and the port has no kernel "

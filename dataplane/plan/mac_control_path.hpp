@@ -20,6 +20,6 @@ struct MacControlPath {
 };
 
 /// `driver` the PMD's name ("net_i40e"), `netdev` the port's kernel netdev ("" if none).
-MacControlPath mac_control_path(profile::MacControlTx wanted, std::string_view driver, const std::string& netdev);
+MacControlPath mac_control_path(api::MacControlTx wanted, std::string_view driver, const std::string& netdev);
 
 }  // namespace lr::plan

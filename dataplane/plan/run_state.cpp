@@ -115,7 +115,7 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
       s.lanes.emplace_back(queue, in.lcore_plan.tx_lcore(s.tx_port, queue));
     }
     uint64_t needed = uint64_t{cfg.lanes} * tx.cfg().tx_descriptors + kPoolSlack + in.workers.size() * kPoolCache;
-    if (const profile::PortCfg* rx = cfg.rx_port ? in.profile.find_port(*cfg.rx_port) : nullptr)
+    if (const api::PortSpec* rx = cfg.rx_port ? in.profile.find_port(*cfg.rx_port) : nullptr)
       needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
     const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size());
     const std::string name = fmt::format("lr_tx_s{}", i);
@@ -133,7 +133,7 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
 // [run] timeline: bins enough for the span asked, else for the longest stream and the
 // drain (a second more for a late start), else a minute.
 void set_timeline_bins(RunState& run, const RunInputs& in) {
-  const profile::RunCfg& cfg = in.profile.run;
+  const api::RunSpec& cfg = in.profile.run;
   if (cfg.timeline_bin_ns == 0) return;
   uint64_t span = cfg.timeline_span_ns;
   if (span == 0) {
@@ -148,7 +148,7 @@ void set_timeline_bins(RunState& run, const RunInputs& in) {
   }
   run.timeline_bin_ns = cfg.timeline_bin_ns;
   run.timeline_bins = static_cast<uint32_t>(
-      std::min<uint64_t>((span + cfg.timeline_bin_ns - 1) / cfg.timeline_bin_ns, profile::kMaxTimelineBins));
+      std::min<uint64_t>((span + cfg.timeline_bin_ns - 1) / cfg.timeline_bin_ns, api::kMaxTimelineBins));
 }
 
 // The lcore's timelines in one array on its socket: each RX stream's, each lane's, each
@@ -226,7 +226,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       t.cursor = fast::cursor_at(stream.plan[0], 0);
       t.lag_window_fp = fast::lag_window_fp(in.tsc_hz);
       // MAC Control frames are never held: a paused port still sends them.
-      if (const profile::PortCfg& port = in.ports[stream.tx_port].cfg();
+      if (const api::PortSpec& port = in.ports[stream.tx_port].cfg();
           port.pfc_honour && cfg.kind == api::StreamKind::kUdp) {
         t.pause.port = &run.port_pauses[stream.tx_port];
         t.pause.pause_class = profile::stream_priority(cfg, port).value_or(fast::kLinkPauseClass);
@@ -254,7 +254,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       const size_t port_index = rxqs[i]->port_index;
       l.rxqs[i].port_id = in.ports[port_index].port_id();
       l.rxqs[i].queue_id = rxqs[i]->queue_id;
-      const profile::PortCfg& port = in.ports[port_index].cfg();
+      const api::PortSpec& port = in.ports[port_index].cfg();
       if (!port.pfc_honour) continue;
       fast::PauseReaction& r = l.pause_reactions[reaction++];
       r.port = &run.port_pauses[port_index];

@@ -37,7 +37,7 @@ class EthdevLink {
 
 class EthdevPort final : public EthdevLink {
  public:
-  EthdevPort(profile::PortCfg cfg, PortInfo info) : cfg_(std::move(cfg)), info_(std::move(info)) {}
+  EthdevPort(api::PortSpec cfg, PortInfo info) : cfg_(std::move(cfg)), info_(std::move(info)) {}
   ~EthdevPort() override;
   EthdevPort(const EthdevPort&) = delete;
   EthdevPort& operator=(const EthdevPort&) = delete;
@@ -52,7 +52,7 @@ class EthdevPort final : public EthdevLink {
   Result<PortSetup> bring_up(const std::string& pool_name, uint32_t rx_mbufs, uint32_t pool_cache, uint32_t link_wait_ms,
                              LinkAtStart link_at_start = LinkAtStart::kRequired);
 
-  const profile::PortCfg& cfg() const noexcept { return cfg_; }
+  const api::PortSpec& cfg() const noexcept { return cfg_; }
   /// The delay of its software PFC reaction (`pfc_reaction_delay`), for the next run.
   void set_pfc_reaction_delay(std::optional<uint32_t> quanta, uint64_t ns) noexcept {
     cfg_.pfc_reaction_delay_quanta = quanta;
@@ -98,7 +98,7 @@ class EthdevPort final : public EthdevLink {
  private:
   Result<void> op_result(int rc, const char* what) const;
 
-  profile::PortCfg cfg_;
+  api::PortSpec cfg_;
   PortInfo info_;
   LinkStatus link_;
   rte_mempool* rx_pool_ = nullptr;

@@ -12,7 +12,7 @@
 
 namespace lr::dp {
 
-Result<PortInfo> find_port(const profile::PortCfg& cfg) {
+Result<PortInfo> find_port(const api::PortSpec& cfg) {
   const auto cable = profile::cable_name(cfg.device);
   const std::string name = cable ? cable_ethdev_name(cfg.name) : device_port_name(cfg.device);
   uint16_t port_id = 0;
@@ -38,7 +38,7 @@ Result<PortInfo> find_port(const profile::PortCfg& cfg) {
 namespace {
 
 // The rte_eth_conf configure_port uses, so that a reconfiguration keeps it.
-rte_eth_conf port_conf(const PortInfo& info, const profile::PortCfg& cfg, bool tx_checksum_offload, PortSetup* setup) {
+rte_eth_conf port_conf(const PortInfo& info, const api::PortSpec& cfg, bool tx_checksum_offload, PortSetup* setup) {
   rte_eth_conf conf{};
   if (cfg.rx_queues > 1) {
     const uint64_t rss_hf = (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.rss_offloads;
@@ -63,7 +63,7 @@ Result<uint32_t> link_speeds_bits(std::optional<bool> autoneg, uint32_t speed_mb
   return *autoneg ? bit : (bit | RTE_ETH_LINK_SPEED_FIXED);
 }
 
-Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool) {
+Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg, rte_mempool* rx_pool) {
   PortSetup setup;
   const uint16_t port_id = info.port_id;
   if (cfg.rx_queues > info.max_rx_queues || cfg.tx_queues > info.max_tx_queues)
@@ -113,7 +113,7 @@ Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& c
   return setup;
 }
 
-Result<void> reconfigure_link_speeds(const PortInfo& info, const profile::PortCfg& cfg, bool tx_checksum_offload,
+Result<void> reconfigure_link_speeds(const PortInfo& info, const api::PortSpec& cfg, bool tx_checksum_offload,
                                      uint32_t link_speeds) {
   rte_eth_conf conf = port_conf(info, cfg, tx_checksum_offload, nullptr);
   conf.link_speeds = link_speeds;

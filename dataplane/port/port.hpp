@@ -35,12 +35,12 @@ struct PortSetup {
 using api::PortCounters;  ///< what the port itself counted (rte_eth_stats)
 
 /// Finds the ethdev port EAL made for `cfg.device`. Errors: kNoDevice.
-Result<PortInfo> find_port(const profile::PortCfg& cfg);
+Result<PortInfo> find_port(const api::PortSpec& cfg);
 
 /// Configures queues (RSS across RX queues when there are several), TX checksum
 /// offload (when the port has it and the profile allows it), MTU and promiscuous mode,
 /// and starts the port. Errors: kInvalid, kNotSupported, kNoMemory.
-Result<PortSetup> configure_port(const PortInfo& info, const profile::PortCfg& cfg, rte_mempool* rx_pool);
+Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg, rte_mempool* rx_pool);
 
 /// The ethdev link_speeds bits: 0 (autoneg, every speed) when `autoneg` is unset or true
 /// without a speed; the speed alone when advertised; FIXED | the speed when forced.
@@ -50,7 +50,7 @@ Result<uint32_t> link_speeds_bits(std::optional<bool> autoneg, uint32_t speed_mb
 /// Reconfigures a configured port with new link_speeds (stopped, configured with the same
 /// queues and offloads, started). The port's queues stay set up. Errors: kInvalid,
 /// kNotSupported with the driver's refusal.
-Result<void> reconfigure_link_speeds(const PortInfo& info, const profile::PortCfg& cfg, bool tx_checksum_offload,
+Result<void> reconfigure_link_speeds(const PortInfo& info, const api::PortSpec& cfg, bool tx_checksum_offload,
                                      uint32_t link_speeds);
 
 /// Sets the link up or down through ethdev. Errors: kNotSupported ("link up is not

@@ -26,7 +26,7 @@ std::vector<std::string> PortControls::names() const {
 }
 
 Result<void> PortControls::apply_profile(const profile::Profile& profile) {
-  for (const profile::PortCfg& cfg : profile.ports) {
+  for (const api::PortSpec& cfg : profile.ports) {
     PortControl* port = find(cfg.name);
     if (port == nullptr) continue;
     const auto failed = [&](const char* key, const Error& e) {
@@ -55,12 +55,12 @@ Result<void> PortControls::apply_profile(const profile::Profile& profile) {
 }
 
 void PortControls::before_bring_up(const profile::Profile& profile) {
-  for (const profile::PortCfg& cfg : profile.ports)
+  for (const api::PortSpec& cfg : profile.ports)
     if (PortControl* port = find(cfg.name)) port->before_bring_up(cfg.mtu != 0, cfg.autoneg.has_value(), cfg.promiscuous);
 }
 
 void PortControls::after_bring_up(const profile::Profile& profile) {
-  for (const profile::PortCfg& cfg : profile.ports)
+  for (const api::PortSpec& cfg : profile.ports)
     if (PortControl* port = find(cfg.name)) port->after_bring_up(cfg.keep);
 }
 

@@ -22,7 +22,10 @@
 #include "dataplane/wire/signature.hpp"
 #include "dataplane/profile/quantity.hpp"
 #include "dataplane/profile/shared_keys.hpp"
+#include "dataplane/profile/port_table.hpp"
+#include "dataplane/profile/run_table.hpp"
 #include "dataplane/profile/stream_table.hpp"
+#include "dataplane/profile/switch_table.hpp"
 #include "dataplane/profile/table_reader.hpp"
 
 namespace lr::profile {
@@ -56,232 +59,15 @@ void read_eal(TableReader& in, EalCfg& eal) {
   in.finish();
 }
 
-void read_run(TableReader& in, RunCfg& run) {
-  if (auto v = in.parsed<uint64_t>("drain", parse_duration_ns, kDurationHelp)) run.drain_ns = *v;
-  if (auto v = in.boolean("live")) run.live = *v;
-  if (auto v = in.parsed<uint64_t>("timeline", parse_duration_ns, kDurationHelp)) {
-    if (*v < 1000) in.fail(in.find("timeline"), "timeline", "a bin is at least 1us (e.g. '1ms')");
-    run.timeline_bin_ns = *v;
-  }
-  if (auto v = in.parsed<uint64_t>("timeline_span", parse_duration_ns, kDurationHelp)) {
-    if (run.timeline_bin_ns == 0) in.fail(in.find("timeline_span"), "timeline_span", "needs timeline (the bin width)");
-    if (*v / run.timeline_bin_ns > kMaxTimelineBins)
-      in.fail(in.find("timeline_span"), "timeline_span",
-              fmt::format("{} bins of {} ns is more than the {} a timeline holds: widen the bins or shorten the span",
-                          *v / run.timeline_bin_ns, run.timeline_bin_ns, kMaxTimelineBins));
-    run.timeline_span_ns = *v;
-  }
-  in.finish();
-}
-
-// `dscp_to_priority = { 26 = 3 }`: DSCP (0-63) -> priority (0-7).
-std::map<uint8_t, uint8_t> read_dscp_map(TableReader& in, const toml::table& map) {
-  std::map<uint8_t, uint8_t> out;
-  for (auto&& [key, value] : map) {
-    const std::string dscp_text(key.str());
-    const std::string where = "dscp_to_priority." + dscp_text;
-    unsigned dscp = 64;
-    const auto [end, ec] = std::from_chars(dscp_text.data(), dscp_text.data() + dscp_text.size(), dscp);
-    if (ec != std::errc() || end != dscp_text.data() + dscp_text.size() || dscp > 63)
-      in.fail(&value, where, "a DSCP is 0-63, e.g. dscp_to_priority = { 26 = 3 }");
-    out[static_cast<uint8_t>(dscp)] = in.integer_of<uint8_t>(&value, where, 0, 7);
-  }
-  return out;
-}
-
-// The same as a mask: bit p for priority p.
-std::optional<uint8_t> read_priority_mask(TableReader& in, const char* key, const char* not_an_array) {
-  const auto priorities = read_priorities(in, key, not_an_array);
-  if (!priorities) return std::nullopt;
-  uint8_t mask = 0;
-  for (uint8_t p : *priorities) mask |= static_cast<uint8_t>(1u << p);
-  return mask;
-}
-
-PortCfg read_port(TableReader& in) {
-  PortCfg port;
-  port.loc = loc_of(in.table());
-  port.name = in.required_string("name");
-  port.device = in.required_string("device");
-  if (auto v = in.integer<uint16_t>("rx_queues", 0, 64)) port.rx_queues = *v;  // 0: transmit-only port
-  if (auto v = in.integer<uint16_t>("tx_queues", 1, 64)) port.tx_queues = *v;
-  if (auto v = in.integer<uint16_t>("rx_descriptors", 64, 16384)) port.rx_descriptors = *v;
-  if (auto v = in.integer<uint16_t>("tx_descriptors", 64, 16384)) port.tx_descriptors = *v;
-  if (auto v = in.integer<uint16_t>("mtu", 68, 9600)) port.mtu = *v;
-  if (auto v = in.boolean("promiscuous")) port.promiscuous = *v;
-  if (auto v = in.boolean("checksum_offload")) port.checksum_offload = *v;
-  if (auto v = in.parsed<uint64_t>("speed", parse_link_speed_bps, "a link speed: write e.g. '10G', '40G' or '50Gbps'"))
-    port.speed_bps = *v;
-  for (const char* key : {"rx_lcores", "tx_lcores"}) {
-    const toml::node* node = in.find(key);
-    if (node == nullptr) continue;
-    const toml::array* array = node->as_array();
-    if (array == nullptr || array->empty()) in.fail(node, key, "expected a non-empty array of lcore ids, e.g. [1, 2]");
-    auto& lcores = std::string_view(key) == "rx_lcores" ? port.rx_lcores : port.tx_lcores;
-    for (const toml::node& item : *array) lcores.push_back(in.integer_of<unsigned>(&item, key, 0, 1023));
-  }
-  if (auto v = in.boolean("autoneg")) {
-    if (!*v && port.speed_bps == 0) in.fail(in.find("autoneg"), "autoneg", "false needs a speed to force: set speed too");
-    port.autoneg = *v;
-  }
-  if (auto v = in.string("fec")) {
-    if (*v != "off" && *v != "baser" && *v != "rs" && *v != "llrs" && *v != "auto")
-      in.fail(in.find("fec"), "fec", fmt::format("'{}' is not one of off, baser, rs, llrs, auto", *v));
-    port.fec = *v;
-  }
-  if (auto v = in.string("pause")) {
-    if (*v != "rx" && *v != "tx" && *v != "both" && *v != "off")
-      in.fail(in.find("pause"), "pause", fmt::format("'{}' is not one of rx, tx, both, off", *v));
-    port.pause = *v;
-  }
-  if (const auto pfc = read_priorities(in, "pfc", "expected an array of priorities 0-7, e.g. [3, 4] ([] turns PFC off)"))
-    port.pfc_priorities.emplace(pfc->begin(), pfc->end());
-  if (auto v = in.boolean("pfc_honour")) {
-    if (*v && port.rx_queues == 0)
-      in.fail(in.find("pfc_honour"), "pfc_honour", "needs the port to receive (rx_queues = 0 hears no PFC frame)");
-    port.pfc_honour = *v;
-  }
-  if (const toml::node* node = in.find("pfc_reaction_delay")) {
-    if (node->is_integer()) port.pfc_reaction_delay_quanta = in.integer_of<uint32_t>(node, "pfc_reaction_delay", 0, 65535);
-    else port.pfc_reaction_delay_ns = *in.parsed<uint64_t>("pfc_reaction_delay", parse_duration_ns,
-                                                           "quanta (an integer) or a duration such as '5us'");
-    if (!port.pfc_honour) in.fail(node, "pfc_reaction_delay", "needs pfc_honour = true");
-  }
-  if (const toml::table* map = in.subtable("dscp_to_priority")) port.dscp_to_priority = read_dscp_map(in, *map);
-  if (auto v = in.string("mac_control_tx")) {
-    if (*v == "auto") port.mac_control_tx = MacControlTx::kAuto;
-    else if (*v == "pmd") port.mac_control_tx = MacControlTx::kPmd;
-    else if (*v == "netdev") port.mac_control_tx = MacControlTx::kNetdev;
-    else in.fail(in.find("mac_control_tx"), "mac_control_tx", fmt::format("'{}' is not auto, pmd or netdev", *v));
-  }
-  if (auto v = in.strings("flow_rules",
-                          "expected an array of rules, e.g. [\"pattern eth / udp dst is 4791 actions queue index 1\"]"))
-    port.flow_rules = std::move(*v);
-  if (auto v = in.boolean("flow_isolate")) port.flow_isolate = *v;
-  if (auto v = in.boolean("keep")) port.keep = *v;
-  port.key_locs = in.key_locs();
-  in.finish();
-  return port;
-}
-
-SwitchPortCfg read_switch_port(TableReader& in) {
-  SwitchPortCfg port;
-  port.loc = loc_of(in.table());
-  port.name = in.required_string("name");
-  port.device = in.required_string("device");
-  if (auto v = in.parsed<uint64_t>("speed", parse_link_speed_bps, "a link speed: write e.g. '10G', '40G' or '50Gbps'"))
-    port.speed_bps = *v;
-  if (auto text = in.string("shape")) {
-    const auto rate = parse_rate(*text);
-    if (!rate || (rate->kind != RateKind::kPercentOfLine && rate->kind != RateKind::kL1Bps))
-      in.fail(in.find("shape"), "shape",
-              fmt::format("'{}' is not an egress rate: write a share of the port's speed ('50%') or an L1 bit rate "
-                          "('5Gbps')", *text));
-    port.shape = rate;
-  }
-  in.finish();
-  return port;
-}
-
-SwitchCfg read_switch(TableReader& in) {
-  SwitchCfg sw;
-  sw.loc = loc_of(in.table());
-  sw.name = in.required_string("name");
-  if (auto v = in.integer<unsigned>("lcore", 0, 1023)) sw.lcore = *v;
-  const toml::node* ports = in.find("ports");
-  const toml::array* array = ports != nullptr ? ports->as_array() : nullptr;
-  if (array == nullptr || array->size() < 2)
-    in.fail(ports, "ports", "expected an array of at least two ports, e.g. [{ name = \"s1\", device = \"cable:a\" }, ...]");
-  for (size_t i = 0; i < array->size(); ++i) {
-    const toml::table* table = (*array)[i].as_table();
-    if (table == nullptr) in.fail(&(*array)[i], "ports", "each port is a table: { name = \"s1\", device = \"cable:a\" }");
-    TableReader r(*table, fmt::format("{}ports[{}].", in.prefix(), i), in.file());
-    sw.ports.push_back(read_switch_port(r));
-  }
-  const toml::node* forward = in.find("forward");
-  if (forward == nullptr)
-    in.fail(nullptr, "forward", "is required: \"learn\", or which port each ingress port forwards to, e.g. "
-                                "forward = { s1 = \"s3\" }");
-  if (forward->is_string() && forward->as_string()->get() == "learn") {
-    sw.learn = true;
-  } else if (const toml::table* map = forward->as_table()) {
-    for (auto&& [key, value] : *map) {
-      const std::string where = "forward." + std::string(key.str());
-      if (!value.is_string()) in.fail(&value, where, "expected the egress port's name, e.g. forward = { s1 = \"s3\" }");
-      sw.forward[std::string(key.str())] = value.as_string()->get();
-    }
-  } else {
-    in.fail(forward, "forward", "expected \"learn\" (by destination MAC, flooding unknown ones) or a table of ingress "
-                                "port = egress port, e.g. forward = { s1 = \"s3\" }");
-  }
-  if (auto v = in.string("classify")) {
-    if (*v == "pcp") sw.classify = SwitchClassify::kPcp;
-    else if (*v == "dscp") sw.classify = SwitchClassify::kDscp;
-    else in.fail(in.find("classify"), "classify", fmt::format("'{}' is not one of pcp, dscp", *v));
-  }
-  if (const toml::table* map = in.subtable("dscp_to_priority")) {
-    if (sw.classify != SwitchClassify::kDscp)
-      in.fail(in.find("dscp_to_priority"), "dscp_to_priority", "needs classify = \"dscp\"");
-    sw.dscp_to_priority = read_dscp_map(in, *map);
-  }
-  sw.lossless = read_priority_mask(in, "lossless", "expected an array of priorities 0-7, e.g. [3, 4]").value_or(0);
-  if (auto v = read_bytes(in, "buffer")) sw.buffer_bytes = *v;
-  if (auto v = read_bytes(in, "queue_limit")) sw.queue_limit_bytes = *v;
-  if (auto v = read_bytes(in, "xoff")) sw.xoff_bytes = *v;
-  if (auto v = read_bytes(in, "xon")) sw.xon_bytes = *v;
-  if (auto v = read_bytes(in, "headroom")) sw.headroom_bytes = *v;
-  if (sw.xoff_bytes == 0) in.fail(in.find("xoff"), "xoff", "must be above 0 bytes");
-  if (sw.xon_bytes >= sw.xoff_bytes)
-    in.fail(in.find("xon") != nullptr ? in.find("xon") : in.find("xoff"), "xon",
-            fmt::format("{} bytes is not below xoff ({} bytes): XON must come after the buffer drained", sw.xon_bytes,
-                        sw.xoff_bytes));
-  if (auto v = in.integer<uint16_t>("pfc_quanta", 1, 65535)) sw.pfc_quanta = *v;
-  sw.pfc_honour = read_priority_mask(in, "pfc_honour", "expected an array of priorities 0-7 whose PFC it obeys, e.g. [3]");
-  if (auto v = in.boolean("pause_honour")) sw.pause_honour = *v;
-  if (auto v = in.parsed<uint64_t>("pause_reaction", parse_duration_ns, kDurationHelp)) {
-    if (*v > 1'000'000'000) in.fail(in.find("pause_reaction"), "pause_reaction", "at most 1s");
-    sw.pause_reaction_ns = *v;
-  }
-  if (auto text = in.string("pfc_refresh")) {
-    if (*text != "auto") {
-      const auto ns = parse_duration_ns(*text);
-      if (!ns || *ns == 0) in.fail(in.find("pfc_refresh"), "pfc_refresh", fmt::format("'{}' is not 'auto' or {}", *text, kDurationHelp));
-      sw.pfc_refresh_ns = *ns;
-    }
-  }
-  if (const toml::table* ecn = in.subtable("ecn")) {
-    TableReader r(*ecn, in.prefix() + "ecn.", in.file());
-    const EcnCurve curve = read_ecn_curve(r, "is required");
-    r.finish();
-    sw.ecn = true;
-    sw.ecn_kmin_bytes = curve.kmin_bytes;
-    sw.ecn_kmax_bytes = curve.kmax_bytes;
-    sw.ecn_pmax = curve.pmax;
-  }
-  if (const toml::table* watchdog = in.subtable("watchdog")) {
-    TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
-    const WatchdogTimes w = read_watchdog(r);
-    r.finish();
-    sw.watchdog = true;
-    sw.watchdog_detect_ns = w.detect_ns;
-    sw.watchdog_restore_ns = w.restore_ns;
-    sw.watchdog_forward = w.forward;
-  }
-  if (auto v = in.integer<uint64_t>("seed", 1, std::numeric_limits<int64_t>::max())) sw.seed = *v;
-  sw.key_locs = in.key_locs();
-  in.finish();
-  return sw;
-}
-
 // The streams of `profile` against a running data plane's ports: its own [[port]]
 // tables (if any) must name ports that exist there, and so must every stream. The
 // ports and switches are then the data plane's (its cables join them).
 void use_running_ports(Profile& profile, const Profile& running) {
-  const std::vector<PortCfg>& known = running.ports;
+  const std::vector<api::PortSpec>& known = running.ports;
   std::string have;
-  for (const PortCfg& port : known) have += (have.empty() ? "" : ", ") + port.name;
+  for (const api::PortSpec& port : known) have += (have.empty() ? "" : ", ") + port.name;
   const auto exists = [&](const std::string& name) {
-    return std::any_of(known.begin(), known.end(), [&](const PortCfg& p) { return p.name == name; });
+    return std::any_of(known.begin(), known.end(), [&](const api::PortSpec& p) { return p.name == name; });
   };
   for (size_t i = 0; i < profile.ports.size(); ++i)
     if (!exists(profile.ports[i].name))
@@ -378,18 +164,18 @@ namespace {
 void validate_switches(const Profile& profile) {
   const std::string& file = profile.path;
   std::map<std::string, std::string, std::less<>> port_names;  // every port, tester or switch -> what it is
-  for (const PortCfg& p : profile.ports) port_names[p.name] = "a [[port]]";
+  for (const api::PortSpec& p : profile.ports) port_names[p.name] = "a [[port]]";
   std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> cable_ends;
-  for (const PortCfg& p : profile.ports)
+  for (const api::PortSpec& p : profile.ports)
     if (auto cable = cable_name(p.device)) cable_ends[*cable].push_back({p.name, p.loc_of("device")});
   std::set<std::string, std::less<>> switch_names;
   for (size_t i = 0; i < profile.switches.size(); ++i) {
-    const SwitchCfg& sw = profile.switches[i];
+    const api::SwitchSpec& sw = profile.switches[i];
     const std::string key = fmt::format("switch[{}].", i);
     if (!switch_names.insert(sw.name).second)
       throw ConfigError(file, sw.loc_of("name"), key + "name", fmt::format("switch name '{}' is used twice", sw.name));
     for (size_t j = 0; j < sw.ports.size(); ++j) {
-      const SwitchPortCfg& p = sw.ports[j];
+      const api::SwitchPortSpec& p = sw.ports[j];
       if (const auto it = port_names.find(p.name); it != port_names.end())
         throw ConfigError(file, p.loc, fmt::format("{}ports[{}].name", key, j),
                           fmt::format("port name '{}' is already {}: every port, tester's or switch's, needs its own name",
@@ -401,7 +187,7 @@ void validate_switches(const Profile& profile) {
                           fmt::format("{:g} bit/s is above the port's speed", p.shape->value));
     }
     const auto switch_port = [&](const std::string& name) {
-      return std::any_of(sw.ports.begin(), sw.ports.end(), [&](const SwitchPortCfg& p) { return p.name == name; });
+      return std::any_of(sw.ports.begin(), sw.ports.end(), [&](const api::SwitchPortSpec& p) { return p.name == name; });
     };
     for (const auto& [in, out] : sw.forward) {
       const std::string where = key + "forward." + in;
@@ -412,7 +198,7 @@ void validate_switches(const Profile& profile) {
       if (in == out)
         throw ConfigError(file, sw.loc_of("forward"), where, "a port cannot forward to itself");
     }
-    for (const SwitchCfg& other : profile.switches)
+    for (const api::SwitchSpec& other : profile.switches)
       if (&other != &sw && sw.lcore && other.lcore == sw.lcore)
         throw ConfigError(file, sw.loc_of("lcore"), key + "lcore",
                           fmt::format("lcore {} also runs switch '{}': each switch needs its own", *sw.lcore, other.name));
@@ -437,7 +223,7 @@ void validate_profile(const Profile& profile) {
     throw ConfigError(file, {1, 1}, "port", "the profile has no [[port]] (nor a [[switch]] to run alone)");
   std::set<std::string, std::less<>> names;
   for (size_t i = 0; i < profile.ports.size(); ++i) {
-    const PortCfg& port = profile.ports[i];
+    const api::PortSpec& port = profile.ports[i];
     if (!names.insert(port.name).second)
       throw ConfigError(file, port.loc_of("name"), fmt::format("port[{}].name", i), fmt::format("port name '{}' is used twice", port.name));
   }
@@ -450,11 +236,11 @@ void validate_profile(const Profile& profile) {
     const std::string key = fmt::format("stream[{}].", i);
     if (!names.insert(s.name).second)
       throw ConfigError(stream_file, s.loc_of("name"), key + "name", fmt::format("stream name '{}' is used twice", s.name));
-    const PortCfg* tx = profile.find_port(s.tx_port);
+    const api::PortSpec* tx = profile.find_port(s.tx_port);
     if (tx == nullptr)
       throw ConfigError(stream_file, s.loc_of("tx_port"), key + "tx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, s.tx_port));
     if (s.rx_port) {
-      const PortCfg* rx = profile.find_port(*s.rx_port);
+      const api::PortSpec* rx = profile.find_port(*s.rx_port);
       if (rx == nullptr)
         throw ConfigError(stream_file, s.loc_of("rx_port"), key + "rx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, *s.rx_port));
       if (rx->rx_queues == 0)
@@ -506,6 +292,12 @@ std::vector<StreamSpec> load_streams_text(std::string_view text, const std::stri
 
 std::vector<StreamSpec> read_stream_tables(std::string_view text, const std::string& path) {
   return read_sections(parse_profile_toml(text, path), path).streams;
+}
+
+std::optional<api::RunSpec> read_run_table(std::string_view text, const std::string& path) {
+  const toml::table root = parse_profile_toml(text, path);
+  if (root.get("run") == nullptr) return std::nullopt;
+  return read_sections(root, path).run;
 }
 
 Profile load_profile_file(const std::string& path) {

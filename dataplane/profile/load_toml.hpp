@@ -2,6 +2,7 @@
 // Reads and validates a TOML profile. Every problem is a ConfigError that names the
 // file, the line and column, the key, and why the value is refused.
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ std::vector<api::StreamSpec> load_streams_text(std::string_view text, const std:
 /// every table checked but nothing against ports: for a data plane to check against its
 /// own (their JSON form carries the file's lines for its errors). Throws ConfigError.
 std::vector<api::StreamSpec> read_stream_tables(std::string_view text, const std::string& path);
+
+/// The [run] table of TOML text (checked as a whole profile's sections are), or none when
+/// the text has none. Throws ConfigError.
+std::optional<api::RunSpec> read_run_table(std::string_view text, const std::string& path);
 
 /// Streams read from their JSON form checked against a running data plane's ports, as
 /// load_streams_text checks a profile's. Throws ConfigError.

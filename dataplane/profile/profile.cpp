@@ -15,8 +15,8 @@ using api::IpVersion;
 using api::StreamKind;
 using api::StreamSpec;
 
-const PortCfg* Profile::find_port(const std::string& name) const noexcept {
-  for (const PortCfg& port : ports)
+const api::PortSpec* Profile::find_port(const std::string& name) const noexcept {
+  for (const api::PortSpec& port : ports)
     if (port.name == name) return &port;
   return nullptr;
 }
@@ -62,7 +62,7 @@ uint16_t min_frame_bytes(const StreamSpec& stream) noexcept {
 
 namespace lr::profile {
 
-std::optional<uint8_t> stream_priority(const StreamSpec& stream, const PortCfg& tx_port) {
+std::optional<uint8_t> stream_priority(const StreamSpec& stream, const api::PortSpec& tx_port) {
   if (stream.kind != StreamKind::kUdp) return std::nullopt;
   if (stream.vlan) return stream.vlan->pcp;
   const uint8_t dscp = stream.ip_version == IpVersion::kV4 ? stream.ipv4.dscp : stream.ipv6.dscp;

@@ -35,6 +35,22 @@ double si_multiplier(char prefix) {
   }
 }
 
+// A number with one of `units` after it, in the base unit.
+struct Unit {
+  std::string_view name;
+  double scale;
+};
+
+template <size_t N>
+std::optional<double> scaled(std::string_view text, const Unit (&units)[N]) {
+  double number = 0;
+  std::string_view unit;
+  if (!split_number(text, number, unit)) return std::nullopt;
+  for (const Unit& u : units)
+    if (u.name == unit) return number * u.scale;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string rate_refusal(std::string_view text) {
@@ -80,20 +96,11 @@ std::optional<Rate> parse_rate(std::string_view text) {
 }
 
 std::optional<uint64_t> parse_duration_ns(std::string_view text) {
-  double number = 0;
-  std::string_view unit;
-  if (!split_number(text, number, unit)) return std::nullopt;
-  double scale = 0;
-  if (unit == "ns") scale = 1;
-  else if (unit == "us") scale = 1e3;
-  else if (unit == "ms") scale = 1e6;
-  else if (unit == "s") scale = 1e9;
-  else if (unit == "m" || unit == "min") scale = 60e9;
-  else if (unit == "h") scale = 3600e9;
-  else return std::nullopt;
-  const double ns = number * scale;
-  if (ns > 1e18) return std::nullopt;
-  return static_cast<uint64_t>(std::llround(ns));
+  static constexpr Unit kUnits[] = {{"ns", 1},    {"us", 1e3},    {"ms", 1e6},     {"s", 1e9},
+                                    {"m", 60e9}, {"min", 60e9}, {"h", 3600e9}};
+  const std::optional<double> ns = scaled(text, kUnits);
+  if (!ns || *ns > 1e18) return std::nullopt;
+  return static_cast<uint64_t>(std::llround(*ns));
 }
 
 std::optional<uint64_t> parse_link_speed_bps(std::string_view text) {
@@ -108,21 +115,12 @@ std::optional<uint64_t> parse_link_speed_bps(std::string_view text) {
 }
 
 std::optional<uint64_t> parse_bytes(std::string_view text) {
-  double number = 0;
-  std::string_view unit;
-  if (!split_number(text, number, unit)) return std::nullopt;
-  double scale = 0;
-  if (unit == "B") scale = 1;
-  else if (unit == "KB") scale = 1e3;
-  else if (unit == "MB") scale = 1e6;
-  else if (unit == "GB") scale = 1e9;
-  else if (unit == "KiB") scale = 1024;
-  else if (unit == "MiB") scale = 1024.0 * 1024;
-  else if (unit == "GiB") scale = 1024.0 * 1024 * 1024;
-  else return std::nullopt;
-  const double bytes = number * scale;
-  if (bytes > 1e15 || bytes != std::floor(bytes)) return std::nullopt;
-  return static_cast<uint64_t>(bytes);
+  static constexpr Unit kUnits[] = {{"B", 1},      {"KB", 1e3},           {"MB", 1e6},
+                                    {"GB", 1e9},   {"KiB", 1024},         {"MiB", 1024.0 * 1024},
+                                    {"GiB", 1024.0 * 1024 * 1024}};
+  const std::optional<double> bytes = scaled(text, kUnits);
+  if (!bytes || *bytes > 1e15 || *bytes != std::floor(*bytes)) return std::nullopt;
+  return static_cast<uint64_t>(*bytes);
 }
 
 std::optional<MacAddr> parse_mac(std::string_view text) {
@@ -150,5 +148,20 @@ std::optional<Ipv6Addr> parse_ipv6(std::string_view text) {
   if (inet_pton(AF_INET6, copy.c_str(), addr.data()) != 1) return std::nullopt;
   return addr;
 }
+
+std::string rate_text(const Rate& rate) {
+  switch (rate.kind) {
+    case RateKind::kPercentOfLine: return fmt::format("{}%", rate.value);
+    case RateKind::kL1Bps: return fmt::format("{}bps", rate.value);
+    case RateKind::kL2Bps: return fmt::format("{}bps-l2", rate.value);
+    case RateKind::kPps: return fmt::format("{}pps", rate.value);
+    case RateKind::kMax: break;
+  }
+  return "max";
+}
+
+std::string duration_text(uint64_t ns) { return fmt::format("{}ns", ns); }
+
+std::string link_speed_text(uint64_t bps) { return fmt::format("{}Mbps", static_cast<double>(bps) / 1e6); }
 
 }  // namespace lr::profile

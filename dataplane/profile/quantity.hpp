@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "dataplane/profile/profile.hpp"
@@ -23,5 +24,10 @@ std::optional<uint64_t> parse_bytes(std::string_view text);
 std::optional<api::MacAddr> parse_mac(std::string_view text);
 std::optional<uint32_t> parse_ipv4(std::string_view text);  ///< host byte order
 std::optional<api::Ipv6Addr> parse_ipv6(std::string_view text);
+
+// The forms the parsers read back exactly, for the specs' JSON forms.
+std::string rate_text(const api::Rate& rate);         ///< "12.5%", "1000000bps", "5bps-l2", "10pps", "max"
+std::string duration_text(uint64_t ns);               ///< "250ns"
+std::string link_speed_text(uint64_t bps);            ///< "40000Mbps"
 
 }  // namespace lr::profile

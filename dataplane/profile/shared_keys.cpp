@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include "dataplane/profile/quantity.hpp"
 
 namespace lr::profile {
@@ -21,6 +23,20 @@ std::optional<uint64_t> read_bytes(TableReader& in, const char* key) {
   if (node == nullptr) return std::nullopt;
   if (node->is_integer()) return in.integer_of<uint64_t>(node, key, 0, int64_t{1} << 50);
   return in.parsed<uint64_t>(key, parse_bytes, "a size: write bytes as an integer, or e.g. '64KB', '1.5MB', '64KiB'");
+}
+
+std::map<uint8_t, uint8_t> read_dscp_map(TableReader& in, const toml::table& map) {
+  std::map<uint8_t, uint8_t> out;
+  for (auto&& [key, value] : map) {
+    const std::string dscp_text(key.str());
+    const std::string where = "dscp_to_priority." + dscp_text;
+    unsigned dscp = 64;
+    const auto [end, ec] = std::from_chars(dscp_text.data(), dscp_text.data() + dscp_text.size(), dscp);
+    if (ec != std::errc() || end != dscp_text.data() + dscp_text.size() || dscp > 63)
+      in.fail(&value, where, "a DSCP is 0-63, e.g. dscp_to_priority = { 26 = 3 }");
+    out[static_cast<uint8_t>(dscp)] = in.integer_of<uint8_t>(&value, where, 0, 7);
+  }
+  return out;
 }
 
 EcnCurve read_ecn_curve(TableReader& r, const char* required) {

@@ -1,8 +1,10 @@
 #pragma once
 // Readers of the keys more than one section writes alike: the switch and the lossless
-// plan (in control/) both name priorities, sizes, an ECN curve and a PFC watchdog.
+// plan (in control/) both name priorities, sizes, an ECN curve and a PFC watchdog; ports and
+// switches both map DSCPs to priorities.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -15,6 +17,9 @@ std::optional<std::vector<uint8_t>> read_priorities(TableReader& in, const char*
 
 /// A size in bytes: an integer, or a string with its unit ("64KB", "1MiB").
 std::optional<uint64_t> read_bytes(TableReader& in, const char* key);
+
+/// `dscp_to_priority = { 26 = 3 }`: DSCP (0-63) -> priority (0-7).
+std::map<uint8_t, uint8_t> read_dscp_map(TableReader& in, const toml::table& map);
 
 struct EcnCurve {
   uint64_t kmin_bytes = 0;

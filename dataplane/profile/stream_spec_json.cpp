@@ -7,7 +7,9 @@
 #include <limits>
 #include <toml++/toml.h>
 
+#include "dataplane/profile/json_table.hpp"
 #include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/quantity.hpp"
 #include "dataplane/profile/stream_table.hpp"
 #include "dataplane/wire/roce.hpp"
 
@@ -16,19 +18,6 @@ namespace lr::profile {
 using nlohmann::json;
 
 namespace {
-
-std::string rate_text(const api::Rate& rate) {
-  switch (rate.kind) {
-    case api::RateKind::kPercentOfLine: return fmt::format("{}%", rate.value);
-    case api::RateKind::kL1Bps: return fmt::format("{}bps", rate.value);
-    case api::RateKind::kL2Bps: return fmt::format("{}bps-l2", rate.value);
-    case api::RateKind::kPps: return fmt::format("{}pps", rate.value);
-    case api::RateKind::kMax: break;
-  }
-  return "max";
-}
-
-std::string duration_text(uint64_t ns) { return fmt::format("{}ns", ns); }
 
 std::string mac_text(const api::MacAddr& mac) {
   return fmt::format("{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
@@ -43,13 +32,6 @@ std::string ipv6_text(const api::Ipv6Addr& addr) {
   char text[INET6_ADDRSTRLEN] = {};
   inet_ntop(AF_INET6, addr.data(), text, sizeof text);
   return text;
-}
-
-json priority_list(uint8_t bits) {
-  json list = json::array();
-  for (unsigned p = 0; p < 8; ++p)
-    if ((bits >> p) & 1) list.push_back(p);
-  return list;
 }
 
 const char* vary_field_name(api::VaryField field, api::IpVersion ip) {
@@ -151,36 +133,6 @@ json source_of(const api::StreamSpec& s) {
   return {{"file", s.file}, {"line", s.loc.line}, {"column", s.loc.column}, {"keys", keys}};
 }
 
-// JSON values as the TOML nodes the [[stream]] reader takes.
-toml::table table_of(const json& object, const std::string& where, const std::string& key);
-
-toml::array array_of(const json& array, const std::string& where, const std::string& key) {
-  toml::array out;
-  for (const json& item : array) {
-    if (item.is_object()) out.push_back(table_of(item, where, key));
-    else if (item.is_array()) out.push_back(array_of(item, where, key));
-    else if (item.is_string()) out.push_back(item.get<std::string>());
-    else if (item.is_boolean()) out.push_back(item.get<bool>());
-    else if (item.is_number_float()) out.push_back(item.get<double>());
-    else if (item.is_number_unsigned() && item.get<uint64_t>() > uint64_t{std::numeric_limits<int64_t>::max()})
-      throw ConfigError(where, {}, key, fmt::format("{} is out of range", item.dump()));
-    else if (item.is_number()) out.push_back(item.get<int64_t>());
-    else throw ConfigError(where, {}, key, "null is not a value (leave the key out for its default)");
-  }
-  return out;
-}
-
-toml::table table_of(const json& object, const std::string& where, const std::string& key) {
-  toml::table out;
-  for (const auto& [name, value] : object.items()) {
-    const std::string path = key.empty() ? name : key + "." + name;
-    // One element arrays carry the scalar rules (range, null) of array_of.
-    toml::array one = array_of(json::array({value}), where, path);
-    out.insert(name, std::move(*one.get(0)));
-  }
-  return out;
-}
-
 api::SourceLoc source_loc(const json& pair) {
   if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned() || !pair[1].is_number_unsigned())
     return {};
@@ -228,18 +180,13 @@ json to_json(const std::vector<api::StreamSpec>& streams) {
 }
 
 api::StreamSpec stream_spec_from_json(const json& stream, const std::string& where, size_t index) {
-  const std::string prefix = fmt::format("streams[{}].", index);
-  if (!stream.is_object())
-    throw ConfigError(where, {}, prefix.substr(0, prefix.size() - 1),
-                      fmt::format("expected an object with a [[stream]] table's keys, found {}", stream.type_name()));
+  const std::string key = fmt::format("streams[{}]", index);
   json keys = stream;
-  keys.erase("source");
-  const toml::table table = table_of(keys, where, prefix.substr(0, prefix.size() - 1));
-  TableReader reader(table, prefix, where);
-  api::StreamSpec spec = read_stream(reader);
+  if (keys.is_object()) keys.erase("source");
+  api::StreamSpec spec = read_json_section(keys, where, key, "a [[stream]] table's keys", read_stream);
   spec.file = where;
   spec.key_locs.clear();
-  if (const auto source = stream.find("source"); source != stream.end()) read_source(*source, spec, where, prefix);
+  if (const auto source = stream.find("source"); source != stream.end()) read_source(*source, spec, where, key + ".");
   return spec;
 }
 

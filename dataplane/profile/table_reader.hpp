@@ -140,8 +140,10 @@ class TableReader {
 
   template <class T, class Parse>
   std::optional<T> parsed(const char* key, Parse parse, const char* what) {
+    const toml::node* node = find(key);
+    if (node == nullptr) return std::nullopt;
+    if (!node->is_string()) fail(node, key, fmt::format("expected {}, found {}", what, type_name(*node)));
     auto text = string(key);
-    if (!text) return std::nullopt;
     auto value = parse(*text);
     if (!value) fail(find(key), key, fmt::format("'{}' is not {}", *text, what));
     return value;

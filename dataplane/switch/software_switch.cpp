@@ -45,7 +45,7 @@ double tsc_to_s(uint64_t tsc, uint64_t start, uint64_t hz) {
 
 }  // namespace
 
-Result<std::unique_ptr<SoftwareSwitch>> SoftwareSwitch::create(const profile::SwitchCfg& cfg, unsigned lcore,
+Result<std::unique_ptr<SoftwareSwitch>> SoftwareSwitch::create(const api::SwitchSpec& cfg, unsigned lcore,
                                                                 uint64_t tsc_hz, unsigned index) {
   std::unique_ptr<SoftwareSwitch> sw(new SoftwareSwitch(cfg, lcore, tsc_hz));
   if (auto ok = sw->bring_up(index); !ok) return std::unexpected(ok.error());
@@ -60,8 +60,8 @@ SoftwareSwitch::~SoftwareSwitch() {
 
 Result<void> SoftwareSwitch::bring_up(unsigned index) {
   for (size_t i = 0; i < cfg_.ports.size(); ++i) {
-    const profile::SwitchPortCfg& sp = cfg_.ports[i];
-    profile::PortCfg pc;
+    const api::SwitchPortSpec& sp = cfg_.ports[i];
+    api::PortSpec pc;
     pc.name = sp.name;
     pc.device = sp.device;
     pc.speed_bps = sp.speed_bps;
@@ -139,7 +139,7 @@ Result<void> SoftwareSwitch::prepare() {
   loop_->model = model_.get();
   loop_->pfc_pool = pfc_pool_;
   loop_->copy_pool = copy_pool_;
-  loop_->classify_dscp = cfg_.classify == profile::SwitchClassify::kDscp;
+  loop_->classify_dscp = cfg_.classify == api::SwitchClassify::kDscp;
   loop_->learn = cfg_.learn;
   loop_->nice = kSwitchNice;
   for (const auto& [dscp, prio] : cfg_.dscp_to_priority) loop_->dscp_priority[dscp] = prio;

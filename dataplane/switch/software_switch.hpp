@@ -24,13 +24,13 @@ class SoftwareSwitch {
  public:
   /// Finds and brings up its ports and makes its pools; `index` names them apart.
   /// Errors: kNoDevice, kInvalid (a port without a known speed), kNoMemory.
-  static Result<std::unique_ptr<SoftwareSwitch>> create(const profile::SwitchCfg& cfg, unsigned lcore, uint64_t tsc_hz,
+  static Result<std::unique_ptr<SoftwareSwitch>> create(const api::SwitchSpec& cfg, unsigned lcore, uint64_t tsc_hz,
                                                         unsigned index);
   ~SoftwareSwitch();
   SoftwareSwitch(const SoftwareSwitch&) = delete;
   SoftwareSwitch& operator=(const SoftwareSwitch&) = delete;
 
-  const profile::SwitchCfg& cfg() const noexcept { return cfg_; }
+  const api::SwitchSpec& cfg() const noexcept { return cfg_; }
   unsigned lcore() const noexcept { return lcore_; }
   bool launched() const noexcept { return launched_; }
 
@@ -54,7 +54,7 @@ class SoftwareSwitch {
   void close();
 
  private:
-  SoftwareSwitch(profile::SwitchCfg cfg, unsigned lcore, uint64_t tsc_hz) : cfg_(std::move(cfg)), lcore_(lcore), tsc_hz_(tsc_hz) {}
+  SoftwareSwitch(api::SwitchSpec cfg, unsigned lcore, uint64_t tsc_hz) : cfg_(std::move(cfg)), lcore_(lcore), tsc_hz_(tsc_hz) {}
   Result<void> bring_up(unsigned index);
   sw::ModelParams model_params() const;
   /// Stops the loop (if it runs) and waits for its lcore.
@@ -63,7 +63,7 @@ class SoftwareSwitch {
   /// returns how many.
   uint64_t release_frames();
 
-  profile::SwitchCfg cfg_;
+  api::SwitchSpec cfg_;
   unsigned lcore_ = 0;
   uint64_t tsc_hz_ = 0;
   uint64_t start_tsc_ = 0;

@@ -247,7 +247,9 @@ class Serve(lrtest.DataplaneCase):
         self.assertIn("cannot reach the data plane at", gone.stderr)
 
     def test_run_uses_the_serving_data_plane(self):
+        # The profile's [run] holds there too: its timeline is in the report.
         profile = self.write_profile(PROFILE.replace('rate = "20kpps"', 'rate = "50kpps"\ncount = 20000')
+                                     .replace('drain = "100ms"', 'drain = "100ms"\ntimeline = "10ms"')
                                      % (self.prefix, self.sock_path), "run.toml")
         report_file = os.path.join(self.dir, "run-report.json")
         run = self.cli("run", profile, "--report", report_file)
@@ -255,6 +257,8 @@ class Serve(lrtest.DataplaneCase):
         with open(report_file) as f:
             s = json.load(f)["streams"][0]
         self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"]), (20000, 20000, 0))
+        self.assertEqual(s["timeline"]["bin_s"], 0.01)
+        self.assertEqual(sum(s["timeline"]["tx"]), 20000)
         self.assertIsNone(self.proc.poll(), "the serving data plane keeps serving")
         bad = self.cli("run", self.write_profile(PROFILE.replace('tx_port = "p0"', 'tx_port = "p7"')
                                                  % (self.prefix, self.sock_path), "bad.toml"))
@@ -270,21 +274,30 @@ class Serve(lrtest.DataplaneCase):
 
     def test_run_checks_the_profiles_ports_against_the_services(self):
         # A profile written for a 40G net_null port must not run its 10 % on the service's 10G ring.
-        other = PROFILE.replace('device = "net_ring0"', 'device = "net_null0"').replace('speed = "10G"', 'speed = "40G"')
+        other = PROFILE.replace('device = "net_ring0"', 'device = "net_null0"').replace(
+            'speed = "10G"', 'speed = "40G"\npromiscuous = false\npfc = [3]')
         profile = self.write_profile(other % (self.prefix, self.sock_path), "other.toml")
         refused = self.cli("run", profile)
         self.assertEqual(refused.returncode, 1)
         self.assertEqual(refused.stdout, "")
         self.assertEqual(refused.stderr,
-                         "linerate: the profile's ports are not the serving data plane's (%s):\n"
+                         "linerate: the profile's ports and switches are not set as the serving data plane's (%s):\n"
                          "  port 'p0': device net_null0 in the profile, net_ring0 in the data plane\n"
                          "  port 'p0': speed 40 Gbit/s in the profile, 10 Gbit/s in the data plane\n"
+                         "  port 'p0': pfc is [3] in the profile, unset in the data plane\n"
+                         "  port 'p0': promiscuous is false in the profile, true in the data plane\n"
                          "Run it on a data plane of its own (stop the service, or give another --socket), or add "
-                         "--adopt-ports to run its streams on the service's ports as they are.\n" % self.sock_path)
+                         "--adopt-ports to run its streams on the service's ports and switches as they are.\n"
+                         % self.sock_path)
+        # port.list carries each port's settings in the [[port]] table's keys: what the CLI compared.
+        spec = Client(self.sock_path).result("port.list")[0]["spec"]
+        self.assertEqual((spec["device"], spec["speed"], spec["promiscuous"], spec["rx_queues"]),
+                         ("net_ring0", "10000Mbps", True, 1))
+        self.assertNotIn("pfc", spec)
         self.assertFalse(Client(self.sock_path).result("traffic.status")["running"])
         adopted = self.cli("run", profile, "--adopt-ports", "--plan-only")
         self.assertEqual(adopted.returncode, 0, adopted.stderr)
-        self.assertIn("--adopt-ports: the streams run on the serving data plane's ports", adopted.stderr)
+        self.assertIn("--adopt-ports: the streams run on the serving data plane's ports and switches", adopted.stderr)
         # The plan is printed in this mode too, and it is the service's: 10 Gbit/s, net_ring.
         self.assertIn("port 0 'p0' net_ring0 (driver net_ring, socket 0, checksums in software, link up 10 Gbit/s "
                       "(from profile))", adopted.stdout)
@@ -370,15 +383,21 @@ class Serve(lrtest.DataplaneCase):
         j1 = {"name": "j1", "tx_port": "p0", "rx_port": "p0", "rate": "50kpps", "frame_size": 256, "count": 5000,
               "udp": {"src": 4000}}
         loaded = client.result("stream.load", streams=[j1])
-        self.assertEqual(loaded, {"streams": ["j1"]})
+        # The run settings stay the service's profile's unless the call sends its own.
+        self.assertEqual(loaded, {"streams": ["j1"], "run": {"drain": "100000000ns", "live": True}})
         listed = client.result("stream.list", specs=True)[0]
         self.assertEqual((listed["count"], listed["udp"], listed["frame_size"]), (5000, {"src": 4000, "dst": 1024}, 256))
-        self.assertEqual(client.result("stream.load", streams=[listed]), {"streams": ["j1"]})  # what it lists loads
+        self.assertEqual(client.result("stream.load", streams=[listed], run={"timeline": "1ms"})["run"],
+                         {"drain": "500000000ns", "live": True, "timeline": "1000000ns"})  # what it lists loads
         client.result("traffic.start")
         lrtest.wait_until(lambda: client.result("traffic.status")["tx_finished"], "j1 sent its 5000 frames")
         s = client.result("traffic.stop")["streams"][0]
         self.assertEqual((s["name"], s["tx_packets"], s["rx_packets"], s["lost"], s["tx_bytes"]),
                          ("j1", 5000, 5000, 0, 5000 * 256))
+        self.assertEqual((s["timeline"]["bin_s"], sum(s["timeline"]["tx"])), (0.001, 5000))
+        self.assertEqual(client.call("stream.load", streams=[j1], run={"timline": "1ms"})["error"]["message"],
+                         "params: key 'run.timline': unknown key: did you mean 'timeline'? (see config/README.md for "
+                         "the schema)")
         bad = dict(j1, frame_sise=64)
         self.assertEqual(client.call("stream.load", streams=[bad])["error"]["message"],
                          "params: key 'streams[0].frame_sise': unknown key: did you mean 'frame_size'? (see "

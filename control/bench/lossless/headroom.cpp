@@ -21,7 +21,7 @@ namespace {
 // however it ends.
 class ReactionDelayRestorer {
  public:
-  ReactionDelayRestorer(TrialRunner& runner, const profile::PortCfg& port) : runner_(runner), port_(port) {}
+  ReactionDelayRestorer(TrialRunner& runner, const api::PortSpec& port) : runner_(runner), port_(port) {}
   ReactionDelayRestorer(const ReactionDelayRestorer&) = delete;
   ReactionDelayRestorer& operator=(const ReactionDelayRestorer&) = delete;
   ~ReactionDelayRestorer() {
@@ -37,7 +37,7 @@ class ReactionDelayRestorer {
 
  private:
   TrialRunner& runner_;
-  const profile::PortCfg& port_;
+  const api::PortSpec& port_;
 };
 
 }  // namespace
@@ -53,7 +53,7 @@ CaseOutcome headroom(Plan& p) {
     return skipped("headroom", "no [lossless] headroom (the bytes the device should absorb after its XOFF) to hold it to");
   const std::string& sender = c.senders[0];
   const auto port = std::find_if(p.profile.ports.begin(), p.profile.ports.end(),
-                                 [&](const profile::PortCfg& cfg) { return cfg.name == sender; });
+                                 [&](const api::PortSpec& cfg) { return cfg.name == sender; });
   if (port == p.profile.ports.end()) return skipped("headroom", fmt::format("no [[port]] '{}'", sender));
   const uint8_t lossless = c.lossless.front();
   // Frame bytes (what a buffer holds) the sender sends per second.

@@ -15,6 +15,7 @@
 #include "dataplane/api/traffic.hpp"
 #include "control/cli/tables.hpp"
 #include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/run_spec_json.hpp"
 #include "dataplane/profile/stream_spec_json.hpp"
 
 namespace lr::ctl {
@@ -33,15 +34,18 @@ void add_profile_streams(CLI::App& app, Commands& commands, const char* name, co
     std::ifstream in(*profile);
     std::stringstream text;
     text << in.rdbuf();
-    std::vector<api::StreamSpec> streams;
+    json params{{"path", *profile}};
     try {
-      streams = profile::read_stream_tables(text.str(), *profile);
+      params["streams"] = profile::to_json(profile::read_stream_tables(text.str(), *profile));
+      // load: a [run] table (drain, timeline) holds for the streams it loads
+      if (const auto run = profile::read_run_table(text.str(), *profile); run && std::string_view(method) == "stream.load")
+        params["run"] = profile::to_json(*run);
     } catch (const profile::ConfigError& error) {
       std::fprintf(stderr, "linerate: %s\n", error.what());
       return kExitUsage;
     }
     return with_dataplane(global, [&](DataplaneClient& client) {
-      const json result = client.call(method, {{"streams", profile::to_json(streams)}, {"path", *profile}});
+      const json result = client.call(method, params);
       print_result(result, global.as_json, fmt::format("streams: {}\n", fmt::join(api::streams_named(result), ", ")));
       return 0;
     });

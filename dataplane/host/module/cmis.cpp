@@ -13,11 +13,6 @@ namespace lr::module {
 
 namespace {
 
-using detail::ascii;
-using detail::be16;
-using detail::be16s;
-using detail::checksum_ok;
-
 constexpr size_t kFlatSize = 256;
 constexpr size_t kPagedSize = 256 + 4 * 128;
 

@@ -6,7 +6,7 @@
 #include <span>
 #include <string>
 
-namespace lr::module::detail {
+namespace lr::module {
 
 inline uint16_t be16(std::span<const uint8_t> b, size_t at) { return static_cast<uint16_t>(b[at] << 8 | b[at + 1]); }
 inline int16_t be16s(std::span<const uint8_t> b, size_t at) { return static_cast<int16_t>(be16(b, at)); }
@@ -26,4 +26,4 @@ inline bool checksum_ok(std::span<const uint8_t> b, size_t from, size_t to, size
   return (sum & 0xFF) == b[at];
 }
 
-}  // namespace lr::module::detail
+}  // namespace lr::module

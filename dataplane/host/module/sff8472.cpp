@@ -13,11 +13,6 @@ namespace lr::module {
 
 namespace {
 
-using detail::ascii;
-using detail::be16;
-using detail::be16s;
-using detail::checksum_ok;
-
 float be_float(std::span<const uint8_t> b, size_t at) {
   const uint32_t raw = static_cast<uint32_t>(b[at]) << 24 | static_cast<uint32_t>(b[at + 1]) << 16 |
                        static_cast<uint32_t>(b[at + 2]) << 8 | b[at + 3];

@@ -8,11 +8,6 @@ namespace lr::module {
 
 namespace {
 
-using detail::ascii;
-using detail::be16;
-using detail::be16s;
-using detail::checksum_ok;
-
 
 std::string extended_compliance(uint8_t code) {  // SFF-8024 table 4-4, the common ones
   switch (code) {

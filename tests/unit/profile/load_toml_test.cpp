@@ -274,7 +274,7 @@ tx_port = "p0"
 kind = "pfc"
 priorities = [3]
 )");
-  const PortCfg& port = p.ports[0];
+  const api::PortSpec& port = p.ports[0];
   EXPECT_TRUE(port.pfc_honour);
   EXPECT_EQ(port.pfc_reaction_delay_quanta, 400u);
   EXPECT_EQ(port.dscp_to_priority, (std::map<uint8_t, uint8_t>{{26, 3}, {46, 5}}));
@@ -405,7 +405,7 @@ watchdog = { detect = "200ms", restore = "400ms", action = "forward" }
 seed = 7
 )");
   ASSERT_EQ(p.switches.size(), 1u);
-  const SwitchCfg& sw = p.switches[0];
+  const api::SwitchSpec& sw = p.switches[0];
   EXPECT_EQ(sw.name, "dut");
   EXPECT_EQ(sw.lcore, 2u);
   ASSERT_EQ(sw.ports.size(), 2u);
@@ -415,7 +415,7 @@ seed = 7
   EXPECT_EQ(sw.ports[1].shape->kind, RateKind::kPercentOfLine);
   EXPECT_EQ(sw.ports[1].shape->value, 50);
   EXPECT_EQ(sw.forward, (std::map<std::string, std::string>{{"s1", "s2"}}));
-  EXPECT_EQ(sw.classify, SwitchClassify::kDscp);
+  EXPECT_EQ(sw.classify, api::SwitchClassify::kDscp);
   EXPECT_EQ(sw.dscp_to_priority, (std::map<uint8_t, uint8_t>{{26, 3}}));
   EXPECT_EQ(sw.lossless, 0x18);
   EXPECT_EQ(sw.buffer_bytes, 2'000'000u);
@@ -441,8 +441,8 @@ seed = 7
   EXPECT_FALSE(sw.learn);
   // Defaults: PCP, no lossless priority, auto refresh.
   const Profile defaults = load(kCabled);
-  const SwitchCfg& d = defaults.switches[0];
-  EXPECT_EQ(d.classify, SwitchClassify::kPcp);
+  const api::SwitchSpec& d = defaults.switches[0];
+  EXPECT_EQ(d.classify, api::SwitchClassify::kPcp);
   EXPECT_EQ(d.lossless, 0);
   EXPECT_EQ(d.pfc_refresh_ns, 0u);
   EXPECT_FALSE(d.ecn);
@@ -450,7 +450,7 @@ seed = 7
   EXPECT_FALSE(d.pfc_honour);
   EXPECT_FALSE(d.pause_honour);
   EXPECT_EQ(d.pause_reaction_ns, 0u);
-  const SwitchCfg obeying = load(cabled_with("pfc_honour = [0, 3]\npause_honour = true\npause_reaction = \"2ms\"\n")).switches[0];
+  const api::SwitchSpec obeying = load(cabled_with("pfc_honour = [0, 3]\npause_honour = true\npause_reaction = \"2ms\"\n")).switches[0];
   EXPECT_EQ(obeying.pfc_honour, uint8_t{0x09});
   EXPECT_EQ(obeying.pause_honour, true);
   EXPECT_EQ(obeying.pause_reaction_ns, 2'000'000u);
@@ -560,9 +560,9 @@ roce = { opcode = "ud-send-only", qkey = 0x11111111, src_qp = 2 }
 }
 
 TEST(LoadToml, MacControlTxKey) {
-  EXPECT_EQ(load(std::string(kMinimal) + "mac_control_tx = \"netdev\"\n").ports[0].mac_control_tx, MacControlTx::kNetdev);
-  EXPECT_EQ(load(std::string(kMinimal) + "mac_control_tx = \"pmd\"\n").ports[0].mac_control_tx, MacControlTx::kPmd);
-  EXPECT_EQ(load(kMinimal).ports[0].mac_control_tx, MacControlTx::kAuto);
+  EXPECT_EQ(load(std::string(kMinimal) + "mac_control_tx = \"netdev\"\n").ports[0].mac_control_tx, api::MacControlTx::kNetdev);
+  EXPECT_EQ(load(std::string(kMinimal) + "mac_control_tx = \"pmd\"\n").ports[0].mac_control_tx, api::MacControlTx::kPmd);
+  EXPECT_EQ(load(kMinimal).ports[0].mac_control_tx, api::MacControlTx::kAuto);
   EXPECT_EQ(error_of(std::string(kMinimal) + "mac_control_tx = \"kernel\"\n"),
             "test.toml:5:18: key 'port[0].mac_control_tx': 'kernel' is not auto, pmd or netdev");
 }

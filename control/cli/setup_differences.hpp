@@ -1,0 +1,31 @@
+#pragma once
+// How a profile's ports and software switches differ from those of the data plane it is
+// about to run on: a serving data plane keeps its own (it was started with another
+// profile, or none), and a profile run there with other PFC, pause, FEC or buffer
+// settings would measure a set-up it did not ask for. One line per difference.
+
+#include <string>
+#include <vector>
+
+#include "dataplane/api/port_spec.hpp"
+#include "dataplane/api/run_report.hpp"
+#include "dataplane/api/switch_spec.hpp"
+#include "dataplane/profile/profile.hpp"
+
+namespace lr::ctl {
+
+/// What the serving data plane says of its set-up: port.list (identity, speed, and each
+/// port's spec) and switch.list.
+struct ServedSetup {
+  std::vector<api::PortReport> ports;
+  std::vector<api::PortSpec> port_specs;      ///< empty from a data plane that sends none
+  std::vector<api::SwitchSpec> switches;
+};
+
+/// Every difference, "port 'p0': pfc_honour is true in the profile, false in the data
+/// plane"; empty when the profile's ports and switches are the data plane's. Ports and
+/// switches of the data plane that the profile does not name are not differences, but
+/// a switch between the profile's ports is.
+std::vector<std::string> setup_differences(const profile::Profile& profile, const ServedSetup& served);
+
+}  // namespace lr::ctl

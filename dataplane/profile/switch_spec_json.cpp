@@ -1,0 +1,58 @@
+#include "dataplane/profile/switch_spec_json.hpp"
+
+#include "dataplane/profile/json_table.hpp"
+#include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/quantity.hpp"
+#include "dataplane/profile/switch_table.hpp"
+
+namespace lr::profile {
+
+using nlohmann::json;
+
+namespace {
+
+json port_json(const api::SwitchPortSpec& p) {
+  json out{{"name", p.name}, {"device", p.device}};
+  if (p.speed_bps != 0) out["speed"] = link_speed_text(p.speed_bps);
+  if (p.shape) out["shape"] = rate_text(*p.shape);
+  return out;
+}
+
+}  // namespace
+
+json to_json(const api::SwitchSpec& sw) {
+  json ports = json::array();
+  for (const api::SwitchPortSpec& p : sw.ports) ports.push_back(port_json(p));
+  json out{{"name", sw.name},
+           {"ports", std::move(ports)},
+           {"forward", sw.learn ? json("learn") : json(sw.forward)},
+           {"classify", sw.classify == api::SwitchClassify::kDscp ? "dscp" : "pcp"},
+           {"lossless", priority_list(sw.lossless)},
+           {"buffer", sw.buffer_bytes},
+           {"queue_limit", sw.queue_limit_bytes},
+           {"xoff", sw.xoff_bytes},
+           {"xon", sw.xon_bytes},
+           {"headroom", sw.headroom_bytes},
+           {"pfc_quanta", sw.pfc_quanta},
+           {"pfc_refresh", sw.pfc_refresh_ns == 0 ? "auto" : duration_text(sw.pfc_refresh_ns)},
+           {"pause_reaction", duration_text(sw.pause_reaction_ns)},
+           {"seed", sw.seed}};
+  if (sw.lcore) out["lcore"] = *sw.lcore;
+  if (sw.classify == api::SwitchClassify::kDscp) out["dscp_to_priority"] = dscp_map_json(sw.dscp_to_priority);
+  if (sw.pfc_honour) out["pfc_honour"] = priority_list(*sw.pfc_honour);
+  if (sw.pause_honour) out["pause_honour"] = *sw.pause_honour;
+  if (sw.ecn) out["ecn"] = {{"kmin", sw.ecn_kmin_bytes}, {"kmax", sw.ecn_kmax_bytes}, {"pmax", sw.ecn_pmax}};
+  if (sw.watchdog)
+    out["watchdog"] = {{"detect", duration_text(sw.watchdog_detect_ns)},
+                       {"restore", duration_text(sw.watchdog_restore_ns)},
+                       {"action", sw.watchdog_forward ? "forward" : "drop"}};
+  return out;
+}
+
+api::SwitchSpec switch_spec_from_json(const json& sw, const std::string& where) {
+  api::SwitchSpec spec = read_json_section(sw, where, "switch", "a [[switch]] table's keys", read_switch);
+  spec.key_locs.clear();
+  return spec;
+}
+
+}  // namespace lr::profile
