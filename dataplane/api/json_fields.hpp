@@ -52,8 +52,49 @@ inline auto reader(const nlohmann::json& j) {
   };
 }
 
+/// `value` as an object written by its field list (`fields(value, fn)`).
+template <class T, class Fields>
+nlohmann::json write_fields(const T& value, Fields&& fields) {
+  nlohmann::json j = nlohmann::json::object();
+  fields(value, writer(j));
+  return j;
+}
+
+/// A T read by its field list; a field absent keeps its default.
+template <class T, class Fields>
+T read_fields(const nlohmann::json& j, Fields&& fields) {
+  T value;
+  fields(value, reader(j));
+  return value;
+}
+
+/// Each item by its own to_json, as an array.
+template <class T>
+nlohmann::json json_array(const std::vector<T>& items) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const T& item : items) out.push_back(to_json(item));
+  return out;
+}
+
+/// Each item written by its field list, as an array.
+template <class T, class Fields>
+nlohmann::json write_items(const std::vector<T>& items, Fields&& fields) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const T& item : items) out.push_back(write_fields(item, fields));
+  return out;
+}
+
 /// Each item of the array `key` of `j` read by `read(item)` into `out`; errors name the
 /// item ("trials[3].lost: ..."). None when there is no such array.
+template <class T, class ReadFn>
+void read_items(const nlohmann::json& j, const char* key, std::vector<T>& out, ReadFn&& read);
+
+/// Each item of the array `key` read by its field list (errors name the item).
+template <class T, class Fields>
+void read_field_items(const nlohmann::json& j, const char* key, std::vector<T>& out, Fields&& fields) {
+  read_items(j, key, out, [&](const nlohmann::json& item) { return read_fields<T>(item, fields); });
+}
+
 template <class T, class ReadFn>
 void read_items(const nlohmann::json& j, const char* key, std::vector<T>& out, ReadFn&& read) {
   const auto it = j.find(key);

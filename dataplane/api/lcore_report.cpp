@@ -11,8 +11,7 @@ using nlohmann::json;
 namespace {
 
 // The JSON names, written once: to_json and the reader both walk these lists.
-template <class L, class Fn>
-void lane_fields(L& l, Fn&& fn) {
+constexpr auto lane_fields = [](auto& l, auto&& fn) {
   fn("stream", l.stream);
   fn("lane", l.lane);
   fn("port_id", l.port_id);
@@ -21,47 +20,29 @@ void lane_fields(L& l, Fn&& fn) {
   fn("tx_queue_full", l.tx_queue_full);
   fn("alloc_failures", l.alloc_failures);
   fn("done", l.done);
-}
+};
 
-template <class Q, class Fn>
-void rx_queue_fields(Q& q, Fn&& fn) {
+constexpr auto rx_queue_fields = [](auto& q, auto&& fn) {
   fn("port_id", q.port_id);
   fn("queue", q.queue);
   fn("rx_packets", q.rx_packets);
   fn("rx_bytes", q.rx_bytes);
   fn("rx_no_signature", q.rx_no_signature);
-}
+};
 
 }  // namespace
 
 json to_json(const LcoreReport& l) {
-  json lanes = json::array();
-  for (const LaneReport& lane : l.tx_lanes) {
-    json j;
-    lane_fields(lane, writer(j));
-    lanes.push_back(std::move(j));
-  }
-  json queues = json::array();
-  for (const RxQueueReport& q : l.rx_queues) {
-    json j;
-    rx_queue_fields(q, writer(j));
-    queues.push_back(std::move(j));
-  }
-  return {{"lcore", l.lcore}, {"socket", l.socket}, {"tx_lanes", lanes}, {"rx_queues", queues}};
+  return {{"lcore", l.lcore},
+          {"socket", l.socket},
+          {"tx_lanes", write_items(l.tx_lanes, lane_fields)},
+          {"rx_queues", write_items(l.rx_queues, rx_queue_fields)}};
 }
 
 LcoreReport lcore_report_from_json(const json& j) {
   LcoreReport l{j.value("lcore", 0u), j.value("socket", 0), {}, {}};
-  for (const json& lane : j.value("tx_lanes", json::array())) {
-    LaneReport r;
-    lane_fields(r, reader(lane));
-    l.tx_lanes.push_back(std::move(r));
-  }
-  for (const json& queue : j.value("rx_queues", json::array())) {
-    RxQueueReport r;
-    rx_queue_fields(r, reader(queue));
-    l.rx_queues.push_back(std::move(r));
-  }
+  read_field_items(j, "tx_lanes", l.tx_lanes, lane_fields);
+  read_field_items(j, "rx_queues", l.rx_queues, rx_queue_fields);
   return l;
 }
 

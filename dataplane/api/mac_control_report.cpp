@@ -13,22 +13,20 @@ using nlohmann::json;
 
 namespace {
 
-template <class C, class Fn>
-void class_fields(C& c, Fn&& fn) {
+constexpr auto class_fields = [](auto& c, auto&& fn) {
   fn("xoff", c.xoff);
   fn("xon", c.xon);
   fn("quanta", c.quanta);
   fn("pause_ns", c.pause_ns);
-}
+};
 
-template <class M, class Fn>
-void mac_control_fields(M& m, Fn&& fn) {
+constexpr auto mac_control_fields = [](auto& m, auto&& fn) {
   fn("pfc_frames", m.pfc_frames);
   fn("pause_frames", m.pause_frames);
   fn("other_frames", m.other_frames);
   fn("first_s", m.first_s);
   fn("last_s", m.last_s);
-}
+};
 
 // Optional counters: written when known, read back when present.
 void put(json& j, const char* key, const std::optional<uint64_t>& v) {

@@ -13,14 +13,12 @@ using nlohmann::json;
 namespace {
 
 // The JSON names, written once: to_json and the readers both walk these lists.
-template <class S, class Fn>
-void served_fields(S& s, Fn&& fn) {
+constexpr auto served_fields = [](auto& s, auto&& fn) {
   fn("port", s.port);
   fn("backend", s.backend);
-}
+};
 
-template <class L, class Fn>
-void link_fields(L& l, Fn&& fn) {
+constexpr auto link_fields = [](auto& l, auto&& fn) {
   fn("netdev", l.served.netdev);
   fn("up", l.up);
   fn("speed_mbps", l.speed_mbps);
@@ -29,23 +27,21 @@ void link_fields(L& l, Fn&& fn) {
   fn("supported", l.supported);
   fn("advertised", l.advertised);
   fn("partner", l.partner);
-}
+};
 
-template <class P, class Fn>
-void pause_fields(P& p, Fn&& fn) {
+constexpr auto pause_fields = [](auto& p, auto&& fn) {
   fn("mode", p.mode);
   fn("rx", p.rx);
   fn("tx", p.tx);
   fn("autoneg", p.autoneg);
-}
+};
 
-template <class P, class Fn>
-void pfc_fields(P& p, Fn&& fn) {
+constexpr auto pfc_fields = [](auto& p, auto&& fn) {
   fn("priorities", p.priorities);
   fn("capable_tcs", p.capable_tcs);
   fn("requests", p.requests);
   fn("indications", p.indications);
-}
+};
 
 template <class R, class Fields>
 json written(const R& r, Fields fields) {

@@ -13,8 +13,7 @@ namespace {
 
 // Each struct's JSON names, written once: to_json and the readers both walk these lists
 // (fn(name, member)). Optional and nested fields are handled beside them.
-template <class S, class Fn>
-void stream_tx_fields(S& s, Fn&& fn) {
+constexpr auto stream_tx_fields = [](auto& s, auto&& fn) {
   fn("name", s.name);
   fn("tx_port", s.tx_port);
   fn("frame_bytes_mean", s.frame_bytes_mean);
@@ -23,10 +22,9 @@ void stream_tx_fields(S& s, Fn&& fn) {
   fn("tx_pps_achieved", s.tx_pps_achieved);
   fn("tx_l1_bps_achieved", s.tx_l1_bps_achieved);
   fn("tx_queue_full", s.tx_queue_full);
-}
+};
 
-template <class S, class Fn>
-void stream_rx_fields(S& s, Fn&& fn) {
+constexpr auto stream_rx_fields = [](auto& s, auto&& fn) {
   fn("rx_packets", s.rx_packets);
   fn("rx_bytes", s.rx_bytes);
   fn("lost", s.lost);
@@ -35,10 +33,9 @@ void stream_rx_fields(S& s, Fn&& fn) {
   fn("late", s.late);
   fn("beyond_window", s.beyond_window);
   fn("misdelivered", s.misdelivered);
-}
+};
 
-template <class L, class Fn>
-void latency_fields(L& l, Fn&& fn) {
+constexpr auto latency_fields = [](auto& l, auto&& fn) {
   fn("samples", l.samples);
   fn("min", l.min_ns);
   fn("mean", l.mean_ns);
@@ -49,10 +46,9 @@ void latency_fields(L& l, Fn&& fn) {
   fn("p9999", l.p9999_ns);
   fn("max", l.max_ns);
   fn("jitter", l.jitter_ns);
-}
+};
 
-template <class P, class Fn>
-void port_identity_fields(P& p, Fn&& fn) {
+constexpr auto port_identity_fields = [](auto& p, auto&& fn) {
   fn("name", p.name);
   fn("device", p.device);
   fn("driver", p.driver);
@@ -62,10 +58,9 @@ void port_identity_fields(P& p, Fn&& fn) {
   fn("link_speed_bps", p.link_speed_bps);
   fn("speed_bps", p.speed_bps);
   fn("speed_from_profile", p.speed_from_profile);
-}
+};
 
-template <class P, class Fn>
-void port_fields(P& p, Fn&& fn) {
+constexpr auto port_fields = [](auto& p, auto&& fn) {
   port_identity_fields(p, fn);
   fn("ipackets", p.counters.ipackets);
   fn("opackets", p.counters.opackets);
@@ -77,57 +72,51 @@ void port_fields(P& p, Fn&& fn) {
   fn("rx_nombuf", p.counters.rx_nombuf);
   fn("rx_no_signature", p.rx_no_signature);
   fn("rx_after_drain", p.rx_after_drain);
-}
+};
 
-template <class C, class Fn>
-void nic_counter_fields(C& c, Fn&& fn) {
+constexpr auto nic_counter_fields = [](auto& c, auto&& fn) {
   fn("name", c.name);
   fn("source", c.source);
   fn("value", c.value);
   fn("total", c.total);
-}
+};
 
-template <class E, class Fn>
-void link_event_fields(E& e, Fn&& fn) {
+constexpr auto link_event_fields = [](auto& e, auto&& fn) {
   fn("at", e.at);
   fn("up", e.up);
   fn("speed_mbps", e.speed_mbps);
   fn("cause", e.cause);
-}
+};
 
-template <class C, class Fn>
-void setting_change_fields(C& c, Fn&& fn) {
+constexpr auto setting_change_fields = [](auto& c, auto&& fn) {
   fn("setting", c.setting);
   fn("before", c.before);
   fn("set_to", c.set_to);
   fn("keep", c.keep);
   fn("restore", c.restore);
   fn("error", c.error);
-}
+};
 
-template <class R, class Fn>
-void run_fields(R& r, Fn&& fn) {
+constexpr auto run_fields = [](auto& r, auto&& fn) {
   fn("profile", r.profile_path);
   fn("started_at", r.started_at);
   fn("duration_s", r.duration_s);
   fn("interrupted", r.interrupted);
   fn("mbufs_not_returned", r.mbufs_not_returned);
   fn("warnings", r.warnings);
-}
+};
 
-template <class P, class Fn>
-void traffic_fields(P& p, Fn&& fn) {
+constexpr auto traffic_fields = [](auto& p, auto&& fn) {
   fn("name", p.name);
   fn("tx_packets", p.tx_packets);
   fn("tx_bytes", p.tx_bytes);
   fn("rx_packets", p.rx_packets);
   fn("rx_bytes", p.rx_bytes);
-}
+};
 
 constexpr const char* kSchema = "linerate.run_report/1";
 
-template <class P, class Fn>
-void port_plan_fields(P& p, Fn&& fn) {
+constexpr auto port_plan_fields = [](auto& p, auto&& fn) {
   fn("port_id", p.port_id);
   fn("name", p.name);
   fn("device", p.device);
@@ -141,10 +130,9 @@ void port_plan_fields(P& p, Fn&& fn) {
   fn("tx_queues", p.tx_queues);
   fn("rx_not_polled", p.rx_not_polled);
   fn("mac_control_tx", p.mac_control_tx);
-}
+};
 
-template <class S, class Fn>
-void stream_plan_fields(S& s, Fn&& fn) {
+constexpr auto stream_plan_fields = [](auto& s, auto&& fn) {
   fn("name", s.name);
   fn("tx_port", s.tx_port);
   fn("frame_bytes_mean", s.frame_bytes_mean);
@@ -157,7 +145,7 @@ void stream_plan_fields(S& s, Fn&& fn) {
   fn("pause_ns", s.pause_ns);
   fn("pfc_honoured", s.pfc_honoured);
   fn("pfc_priority", s.pfc_priority);
-}
+};
 
 }  // namespace
 
@@ -170,38 +158,22 @@ void from_json(const json& j, QueuePlan& q) {
 }
 
 json to_json(const RunPlan& plan) {
-  json ports = json::array();
-  for (const PortPlan& p : plan.ports) {
-    json j = json::object();
-    port_plan_fields(p, writer(j));
-    ports.push_back(std::move(j));
-  }
   json streams = json::array();
   for (const StreamPlan& s : plan.streams) {
-    json j = json::object();
-    stream_plan_fields(s, writer(j));
+    json j = write_fields(s, stream_plan_fields);
     j["rx_port"] = s.rx_port ? json(*s.rx_port) : json(nullptr);
     streams.push_back(std::move(j));
   }
-  json out{{"ports", ports}, {"streams", streams}, {"warnings", plan.warnings}};
-  if (!plan.switches.empty()) {
-    json switches = json::array();
-    for (const SwitchPlan& s : plan.switches) switches.push_back(to_json(s));
-    out["switches"] = std::move(switches);
-  }
+  json out{{"ports", write_items(plan.ports, port_plan_fields)}, {"streams", streams}, {"warnings", plan.warnings}};
+  if (!plan.switches.empty()) out["switches"] = json_array(plan.switches);
   return out;
 }
 
 RunPlan run_plan_from_json(const json& j) {
   RunPlan plan;
-  for (const json& p : j.value("ports", json::array())) {
-    PortPlan port;
-    port_plan_fields(port, reader(p));
-    plan.ports.push_back(std::move(port));
-  }
+  read_field_items(j, "ports", plan.ports, port_plan_fields);
   for (const json& s : j.value("streams", json::array())) {
-    StreamPlan stream;
-    stream_plan_fields(stream, reader(s));
+    StreamPlan stream = read_fields<StreamPlan>(s, stream_plan_fields);
     if (const auto it = s.find("rx_port"); it != s.end() && it->is_string()) stream.rx_port = it->get<std::string>();
     plan.streams.push_back(std::move(stream));
   }
@@ -284,75 +256,41 @@ json to_json(const NicCounter& c) {
 }
 
 json to_json(const LinkEventReport& e) {
-  json j = json::object();
-  link_event_fields(e, writer(j));
-  return j;
+  return write_fields(e, link_event_fields);
 }
 
 json to_json(const SettingChange& c) {
-  json j = json::object();
-  setting_change_fields(c, writer(j));
-  return j;
+  return write_fields(c, setting_change_fields);
 }
 
 SettingChange setting_change_from_json(const json& j) {
-  SettingChange c;
-  setting_change_fields(c, reader(j));
-  return c;
+  return read_fields<SettingChange>(j, setting_change_fields);
 }
 
 json to_json(const PortReport& p) {
   json j = json::object();
   port_fields(p, writer(j));
-  if (!p.nic_counters.empty()) {
-    json counters = json::array();
-    for (const NicCounter& c : p.nic_counters) counters.push_back(to_json(c));
-    j["nic_counters"] = std::move(counters);
-  }
-  if (!p.link_events.empty()) {
-    json events = json::array();
-    for (const LinkEventReport& e : p.link_events) events.push_back(to_json(e));
-    j["link_events"] = std::move(events);
-  }
-  if (!p.settings_changed.empty()) {
-    json changes = json::array();
-    for (const SettingChange& c : p.settings_changed) changes.push_back(to_json(c));
-    j["settings_changed"] = std::move(changes);
-  }
+  if (!p.nic_counters.empty()) j["nic_counters"] = json_array(p.nic_counters);
+  if (!p.link_events.empty()) j["link_events"] = json_array(p.link_events);
+  if (!p.settings_changed.empty()) j["settings_changed"] = json_array(p.settings_changed);
   if (p.mac_control) j["mac_control"] = to_json(*p.mac_control);
   if (p.mac_control_netdev) j["mac_control_netdev"] = to_json(*p.mac_control_netdev);
   if (p.mac_control_timeline) j["mac_control_timeline"] = to_json(*p.mac_control_timeline);
-  if (!p.nic_pause.empty()) {
-    json pause = json::array();
-    for (const NicPauseReport& n : p.nic_pause) pause.push_back(to_json(n));
-    j["nic_pause"] = std::move(pause);
-  }
+  if (!p.nic_pause.empty()) j["nic_pause"] = json_array(p.nic_pause);
   return j;
 }
 
 json to_json(const PortTraffic& p) {
-  json j = json::object();
-  traffic_fields(p, writer(j));
-  return j;
+  return write_fields(p, traffic_fields);
 }
 
 json to_json(const RunReport& r) {
   json j{{"schema", kSchema}};
   run_fields(r, writer(j));
-  json streams = json::array();
-  for (const StreamReport& s : r.streams) streams.push_back(to_json(s));
-  json ports = json::array();
-  for (const PortReport& p : r.ports) ports.push_back(to_json(p));
-  j["streams"] = std::move(streams);
-  j["ports"] = std::move(ports);
-  if (!r.switches.empty()) {
-    json switches = json::array();
-    for (const SwitchReport& s : r.switches) switches.push_back(to_json(s));
-    j["switches"] = std::move(switches);
-  }
-  json lcores = json::array();
-  for (const LcoreStalls& l : r.lcores) lcores.push_back(to_json(l));
-  j["lcores"] = std::move(lcores);
+  j["streams"] = json_array(r.streams);
+  j["ports"] = json_array(r.ports);
+  if (!r.switches.empty()) j["switches"] = json_array(r.switches);
+  j["lcores"] = json_array(r.lcores);
   return j;
 }
 
@@ -404,9 +342,7 @@ PortListing port_listing_from_json(const json& j) {
 }
 
 json to_json(const PortCounterView& v) {
-  json counters = json::array();
-  for (const NicCounter& c : v.counters) counters.push_back(to_json(c));
-  return {{"port", v.port}, {"netdev", v.netdev}, {"counters", std::move(counters)}, {"errors", v.errors}};
+  return {{"port", v.port}, {"netdev", v.netdev}, {"counters", json_array(v.counters)}, {"errors", v.errors}};
 }
 
 PortCounterView port_counter_view_from_json(const json& j) {
@@ -420,9 +356,7 @@ PortCounterView port_counter_view_from_json(const json& j) {
 }
 
 LinkEventReport link_event_from_json(const json& e) {
-  LinkEventReport event;
-  link_event_fields(event, reader(e));
-  return event;
+  return read_fields<LinkEventReport>(e, link_event_fields);
 }
 
 NicCounter nic_counter_from_json(const json& c) {
@@ -433,9 +367,7 @@ NicCounter nic_counter_from_json(const json& c) {
 }
 
 PortTraffic port_traffic_from_json(const json& j) {
-  PortTraffic p;
-  traffic_fields(p, reader(j));
-  return p;
+  return read_fields<PortTraffic>(j, traffic_fields);
 }
 
 RunReport run_report_from_json(const json& j) {
