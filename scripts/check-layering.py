@@ -37,10 +37,13 @@ LAYERS = {
     "port": {"common", "api", "eal", "profile", "host"},
     "plan": {"common", "api", "eal", "fastpath", "frames", "port", "profile", "wire", "host"},
     "switch": {"common", "api", "fastpath", "port", "profile", "wire", "host"},
-    "engine": {"common", "api", "eal", "fastpath", "frames", "plan", "port", "profile", "switch", "wire", "host"},
-    "mgmt": {"common", "api", "eal", "engine", "fastpath", "frames", "plan", "port", "profile", "switch", "wire", "host"},
+    "capture": {"common", "api", "fastpath", "wire"},
+    "engine": {"common", "api", "capture", "eal", "fastpath", "frames", "plan", "port", "profile", "switch", "wire",
+               "host"},
+    "mgmt": {"common", "api", "capture", "eal", "engine", "fastpath", "frames", "plan", "port", "profile", "switch",
+             "wire", "host"},
 }
-DATAPLANE_INNER = {"eal", "fastpath", "port", "plan", "engine", "mgmt", "switch"}
+DATAPLANE_INNER = {"eal", "fastpath", "port", "plan", "engine", "mgmt", "switch", "capture"}
 SOURCES = (".cpp", ".hpp", ".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"((dataplane|control)/[^"]+)"', re.M)
 

@@ -81,6 +81,7 @@ Result<void> Engine::State::build_run_state() {
   run.reset();  // the old one first: its pools and arrays go before new ones are made
   auto ok = build_run(run, RunInputs{profile.streams, profile, ports, lcore_plan, workers, tsc_hz, kernel_netdevs()});
   if (!ok) run.reset();
+  attach_captures();
   return ok;
 }
 
@@ -448,6 +449,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     // and return within one loop iteration of stop_rx.
     st.stop_lcores();
   }
+  st.attach_captures();  // the ended ones go, now that no worker holds their taps
   st.finished = true;
   for (const LcoreState& l : st.run.lcores)
     if (ran && l.has_queues())  // it was launched

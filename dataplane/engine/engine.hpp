@@ -11,6 +11,7 @@
 #include <vector>
 
 
+#include "dataplane/api/capture_spec.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/api/lcore_report.hpp"
 #include "dataplane/api/traffic.hpp"
@@ -126,6 +127,18 @@ class Engine {
   void stop_tx();
   std::chrono::nanoseconds drain_interval() const noexcept;
   RunReport finish_drained(bool interrupted, AfterRun after = AfterRun::kClosePorts);
+
+  /// Starts a capture of what `spec.port` receives (one capture per port at a time): from
+  /// now, through the runs that follow, until stop_capture, its count or its duration;
+  /// `session` is the control session it ends with. Errors: kInvalid (no such port, a
+  /// port with a capture, the filter, the file), kNoMemory.
+  Result<api::CaptureReport> start_capture(const api::CaptureSpec& spec, uint64_t session);
+  /// Ends a capture; returns when its file is complete. Errors: kInvalid (no such capture).
+  Result<api::CaptureReport> stop_capture(uint32_t id);
+  /// Ends the captures `session` started (its connection closed).
+  void stop_captures_of(uint64_t session);
+  /// The captures running and those that ended lately, oldest first.
+  std::vector<api::CaptureReport> capture_reports() const;
 
   /// Stops TX, lets RX drain for the profile's drain interval, stops the lcores, reads
   /// all counters (the ports' own, this run's, and port control's merged view and link

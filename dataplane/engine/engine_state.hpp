@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/capture/capture.hpp"
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/host/kernel/kernel_io.hpp"
@@ -34,6 +35,11 @@ struct Engine::State {
   std::vector<unsigned> switch_lcore_ids;  ///< per switch, in the profile's order
   LcorePlan lcore_plan;
   RunState run;  ///< the current set of streams, built for the lcores
+  /// Captures: running ones, and ended ones whose taps a run may still hold (freed when
+  /// no run is launched). Declared after `run`: freed before its RX queues.
+  std::vector<std::unique_ptr<capture::Capture>> captures;
+  std::deque<api::CaptureReport> ended_captures;  ///< the last few freed, for capture.list
+  uint32_t next_capture_id = 1;
   std::vector<std::string> warnings;
   uint64_t tsc_hz = 0;
   uint64_t start_tsc = 0;
@@ -58,6 +64,10 @@ struct Engine::State {
   /// Per port, how its MAC Control frames leave (plan::mac_control_path).
   std::string mac_control_tx(size_t port) const;
   void stop_lcores();
+  /// Points each RX queue of the current run at its port's running capture (or none), and
+  /// tells the captures the run's stream names. Frees the ended captures when no run is
+  /// launched.
+  void attach_captures();
   /// The port named `name`. Errors: kInvalid.
   Result<EthdevPort*> port_named(const std::string& name);
   StreamReport collect_stream(size_t s, Reading reading) const;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "dataplane/fastpath/capture_tap.hpp"
 #include "dataplane/fastpath/latency_hist.hpp"
 #include "dataplane/fastpath/mac_control_counts.hpp"
 #include "dataplane/fastpath/pacer.hpp"
@@ -100,6 +101,9 @@ struct RxQueue {
   uint64_t rx_bytes = 0;      ///< incl. FCS
   uint64_t no_signature = 0;  ///< frames without a valid linerate signature (MAC Control frames apart)
   PauseReaction* pause_reaction = nullptr;  ///< the port honours PFC / PAUSE (pfc_honour)
+  /// A capture on this queue (capture_tap.hpp), or none; set by mgmt with a release store,
+  /// read per burst with an acquire load. The tap outlives every run it is set for.
+  CaptureTap* capture = nullptr;
   MacControlCounts mac_control;  ///< after the per-burst counters: touched only by MAC Control frames
   TimelineBins mac_control_timeline;  ///< MAC Control frames received per bin ([run] timeline), or none
 };

@@ -7,6 +7,8 @@
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 
+#include <cstring>
+
 #include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
 #include "dataplane/wire/ecn.hpp"
@@ -260,6 +262,47 @@ uint64_t account_frames(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, ui
 
 }  // namespace
 
+[[gnu::noinline, gnu::cold]] void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
+                                                 uint32_t rx_ns, uint32_t n_streams) noexcept {
+  if (!__atomic_load_n(&tap.open, __ATOMIC_RELAXED)) return;
+  void* records[kRxBurst];
+  unsigned taken = 0;
+  uint64_t matched = 0;
+  uint64_t dropped = 0;
+  for (uint16_t i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    if (tap.filter != nullptr) {
+      const uint64_t keep = tap.filter_jit != nullptr ? tap.filter_jit(m) : rte_bpf_exec(tap.filter, m);
+      if (keep == 0) continue;
+    }
+    ++matched;
+    if (rte_mempool_get(tap.records, &records[taken]) != 0) {
+      ++dropped;
+      continue;
+    }
+    auto* r = static_cast<CaptureRecord*>(records[taken++]);
+    r->tsc = rx_tsc;
+    r->wire_bytes = m->pkt_len;
+    r->kept = static_cast<uint16_t>(std::min<uint32_t>(m->pkt_len, tap.snaplen));
+    r->queue = tap.queue;
+    const void* bytes = rte_pktmbuf_read(m, 0, r->kept, r->data());
+    if (bytes != r->data()) std::memcpy(r->data(), bytes, r->kept);
+    wire::Signature sig;
+    r->signed_frame = frame_signature(m, sig) && sig.stream_id < n_streams;
+    r->stream_id = sig.stream_id;
+    r->lane = sig.lane;
+    r->seq = sig.seq;
+    r->latency_ns = r->signed_frame ? latency_of(sig, rx_ns) : 0;
+  }
+  const unsigned put = taken == 0 ? 0 : rte_ring_sp_enqueue_burst(tap.ring, records, taken, nullptr);
+  if (put < taken) {
+    rte_mempool_put_bulk(tap.records, records + put, taken - put);
+    dropped += taken - put;
+  }
+  counter_add(tap.matched, matched);
+  if (dropped != 0) counter_add(tap.dropped, dropped);
+}
+
 uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
                           uint32_t rx_ns) noexcept {
   uint64_t signed_frames = 0;
@@ -282,6 +325,8 @@ uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
   ctx.rx_seq.store(seq + 1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
   rx_account_burst(ctx, queue, pkts, n, now_tsc, rx_ns);
+  if (CaptureTap* tap = __atomic_load_n(&queue.capture, __ATOMIC_ACQUIRE)) [[unlikely]]
+    capture_frames(*tap, pkts, n, now_tsc, rx_ns, ctx.n_streams);
   ctx.rx_seq.store(seq + 2, std::memory_order_release);
   rte_pktmbuf_free_bulk(pkts, n);
   return n;

@@ -26,8 +26,10 @@ struct RpcServer::Acceptor {
 // so a slow client only slows itself.
 class RpcServer::Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(Local::socket socket, const Dispatcher& dispatcher, PortOwnership& ownership, Session session)
-      : socket_(std::move(socket)), dispatcher_(dispatcher), ownership_(ownership), session_(std::move(session)) {}
+  Connection(Local::socket socket, const Dispatcher& dispatcher, PortOwnership& ownership, Session session,
+             const std::function<void(uint64_t)>& on_end)
+      : socket_(std::move(socket)), dispatcher_(dispatcher), ownership_(ownership), session_(std::move(session)),
+        on_end_(on_end) {}
 
   void start() { read(); }
 
@@ -85,13 +87,18 @@ class RpcServer::Connection : public std::enable_shared_from_this<Connection> {
   void close() {
     boost::system::error_code ignored;
     socket_.close(ignored);
+    if (closed_) return;
+    closed_ = true;
     ownership_.release_all(session_.id);
+    if (on_end_) on_end_(session_.id);
   }
 
   Local::socket socket_;
   const Dispatcher& dispatcher_;
   PortOwnership& ownership_;
   Session session_;
+  std::function<void(uint64_t)> on_end_;
+  bool closed_ = false;
   std::string buffer_;
   std::string out_;
 };
@@ -157,7 +164,8 @@ void RpcServer::accept() {
       socklen_t len = sizeof(cred);
       if (::getsockopt(socket.native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
         session.peer = Peer{cred.pid, cred.uid, cred.gid};
-      auto connection = std::make_shared<Connection>(std::move(socket), dispatcher_, ownership_, session);
+      auto connection = std::make_shared<Connection>(std::move(socket), dispatcher_, ownership_, session,
+                                                         options_.on_session_end);
       if (allowed(session.peer)) {
         connection->start();
       } else {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <functional>
 #include <string>
 
 #include "dataplane/common/result.hpp"
@@ -18,6 +19,9 @@ namespace lr::dp {
 struct ServerOptions {
   std::string socket_path;
   std::string group;  ///< empty: root and the data plane's own uid only
+  /// Called with a session's id when its connection closes (after its ports are released):
+  /// what else it held ends too (its captures).
+  std::function<void(uint64_t)> on_session_end;
 };
 
 class RpcServer {

@@ -23,5 +23,6 @@ void add_doctor_command(CLI::App& app, Commands& commands);       ///< doctor
 void add_optics_commands(CLI::App& app, Commands& commands);      ///< optics qualify
 void add_frames_command(CLI::App& app, Commands& commands);       ///< frames
 void add_completion_command(CLI::App& app, Commands& commands);   ///< completion
+void add_capture_command(CLI::App& app, Commands& commands);      ///< capture
 
 }  // namespace lr::ctl

@@ -1,0 +1,92 @@
+// `linerate capture PORT -w FILE`: a capture on the serving data plane, its counts once a
+// second, until its count or duration, or Ctrl-C; the file is complete when it returns.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "control/cli/commands/commands.hpp"
+#include "control/cli/exit_codes.hpp"
+#include "control/client/stop_signal.hpp"
+#include "dataplane/api/capture_spec.hpp"
+#include "dataplane/profile/quantity.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+struct CaptureOptions {
+  std::string port;
+  std::string file;
+  std::string filter;
+  uint32_t snaplen = 1518;
+  uint64_t count = 0;
+  std::string duration;
+};
+
+std::string counts_line(const api::CaptureReport& c) {
+  return fmt::format("capture {} on {}: {} frames matched, {} written ({} bytes in {}), {} dropped", c.id, c.spec.port,
+                     c.matched, c.captured, c.file_bytes, c.spec.file, c.capture_dropped);
+}
+
+std::optional<api::CaptureReport> find_capture(DataplaneClient& client, uint32_t id) {
+  for (const api::CaptureReport& c : api::capture_reports_from_json(client.call("capture.list")))
+    if (c.id == id) return c;
+  return std::nullopt;
+}
+
+int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
+  json params{{"port", o.port}, {"file", std::filesystem::absolute(o.file).string()}, {"snaplen", o.snaplen}};
+  if (!o.filter.empty()) params["filter"] = o.filter;
+  if (o.count != 0) params["count"] = o.count;
+  if (!o.duration.empty()) {
+    const auto ns = profile::parse_duration_ns(o.duration);
+    if (!ns || *ns == 0) {
+      std::fprintf(stderr, "linerate: --duration '%s' is not a duration: write e.g. '10s', '500ms' or '2m'\n",
+                   o.duration.c_str());
+      return kExitUsage;
+    }
+    params["duration_ns"] = *ns;
+  }
+  catch_stop_signals();
+  return with_dataplane(global, [&](DataplaneClient& client) {
+    api::CaptureReport c = api::capture_report_from_json(client.call("capture.start", params));
+    std::fprintf(stderr, "capturing on %s into %s%s (filter %s); Ctrl-C ends it\n", o.port.c_str(), c.spec.file.c_str(),
+                 c.filter_jit ? "" : ", the filter interpreted", o.filter.empty() ? "none" : o.filter.c_str());
+    while (!stop_requested() && c.state == "capturing") {
+      sleep_unless_stopped(1.0);
+      if (auto now = find_capture(client, c.id)) c = *now;
+      if (!global.as_json) std::fprintf(stderr, "%s\n", counts_line(c).c_str());
+    }
+    // Ended by Ctrl-C, or by its count or duration: stop answers when the file is complete.
+    const json ended = client.call("capture.stop", {{"id", c.id}});
+    c = api::capture_report_from_json(ended);
+    if (global.as_json) std::printf("%s\n", ended.dump(2).c_str());
+    else std::printf("%s; %s\n", counts_line(c).c_str(), c.state.c_str());
+    if (!c.error.empty()) {
+      std::fprintf(stderr, "linerate: %s\n", c.error.c_str());
+      return 1;
+    }
+    return stop_requested() ? stopped_exit_code() : 0;
+  });
+}
+
+}  // namespace
+
+void add_capture_command(CLI::App& app, Commands& commands) {
+  auto* sub = app.add_subcommand("capture", "capture what a port receives into a pcapng file (tshark reads it)");
+  auto o = std::make_shared<CaptureOptions>();
+  sub->add_option("port", o->port, "the port")->required();
+  sub->add_option("-w,--write", o->file, "the pcapng file to write")->required();
+  sub->add_option("--filter", o->filter, "keep only frames this tcpdump expression matches, e.g. 'udp dst port 7000'");
+  sub->add_option("--snaplen", o->snaplen, "the most bytes of a frame kept")->check(CLI::Range(64, 16384));
+  sub->add_option("--count", o->count, "end after writing this many frames");
+  sub->add_option("--duration", o->duration, "end after this long, e.g. '10s'");
+  commands.push_back(command_for(sub, [o](const GlobalOptions& global) { return run_capture(*o, global); }));
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,48 @@
+#pragma once
+// A capture as the two programs agree on it: what `linerate capture` asks the data plane
+// for (capture.start), and what the data plane says of it (capture.list, capture.stop,
+// the run report). The frames a port receives, filtered, into a pcapng file the data
+// plane writes.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lr::api {
+
+struct CaptureSpec {
+  std::string port;
+  std::string file;          ///< absolute path, written by the data plane
+  std::string filter;        ///< tcpdump (libpcap) syntax; empty: every frame
+  uint32_t snaplen = 1518;   ///< the most bytes of a frame kept (64-16384)
+  uint64_t count = 0;        ///< frames written, then the capture ends; 0: no limit
+  uint64_t duration_ns = 0;  ///< from its start, then the capture ends; 0: no limit
+
+  bool operator==(const CaptureSpec&) const = default;
+};
+
+struct CaptureReport {
+  uint32_t id = 0;
+  CaptureSpec spec;
+  std::string state;          ///< "capturing", or "done: <why it ended>"
+  std::string started_at;     ///< UTC, ISO 8601
+  bool filter_jit = false;    ///< the filter runs as native code (rte_bpf's JIT), else interpreted
+  uint64_t matched = 0;       ///< frames received that the filter kept
+  uint64_t captured = 0;      ///< of those, written to the file
+  uint64_t capture_dropped = 0;  ///< of those, dropped: the writer could not keep up (the traffic never is)
+  uint64_t file_bytes = 0;
+  std::string error;          ///< the file could not be written: why
+
+  bool operator==(const CaptureReport&) const = default;
+};
+
+nlohmann::json to_json(const CaptureSpec& spec);
+nlohmann::json to_json(const CaptureReport& report);
+/// Throw nlohmann::json::exception on a field of the wrong type, naming it.
+CaptureSpec capture_spec_from_json(const nlohmann::json& j);
+CaptureReport capture_report_from_json(const nlohmann::json& j);
+std::vector<CaptureReport> capture_reports_from_json(const nlohmann::json& j);
+
+}  // namespace lr::api

@@ -1,0 +1,70 @@
+#include "dataplane/mgmt/capture_methods.hpp"
+
+#include <fmt/format.h>
+
+#include "dataplane/mgmt/rpc_result.hpp"
+
+namespace lr::dp {
+
+using api::RpcCode;
+using api::RpcError;
+using nlohmann::json;
+
+namespace {
+
+constexpr uint32_t kMinSnaplen = 64;     // Ethernet, IPv6 and UDP headers, with tags
+constexpr uint32_t kMaxSnaplen = 16384;  // a jumbo frame whole
+
+// A whole number in [min, max], or `fallback` when absent.
+uint64_t optional_count(const api::Params& p, const char* key, uint64_t min, uint64_t max, uint64_t fallback) {
+  if (!p.has(key)) return fallback;
+  const json& v = p.raw(key);
+  if (!v.is_number_unsigned() || v.get<uint64_t>() < min || v.get<uint64_t>() > max)
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.{}: expected a whole number from {} to {}, found {}", key, min, max, v.dump()));
+  return v.get<uint64_t>();
+}
+
+api::CaptureSpec capture_spec(const api::Params& p) {
+  api::CaptureSpec spec;
+  spec.port = p.string("port");
+  spec.file = p.string("file");
+  if (!spec.file.starts_with('/'))
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.file: '{}' is not an absolute path (the data plane writes it, from its own "
+                               "directory)", spec.file));
+  spec.filter = p.optional_string("filter").value_or("");
+  spec.snaplen = static_cast<uint32_t>(optional_count(p, "snaplen", kMinSnaplen, kMaxSnaplen, spec.snaplen));
+  spec.count = optional_count(p, "count", 0, uint64_t{1} << 62, 0);
+  spec.duration_ns = optional_count(p, "duration_ns", 0, uint64_t{1} << 62, 0);
+  return spec;
+}
+
+uint32_t capture_id(const api::Params& p) {
+  if (!p.has("id")) throw RpcError(RpcCode::kInvalidParams, "params.id: is required");
+  return static_cast<uint32_t>(optional_count(p, "id", 1, UINT32_MAX, 0));
+}
+
+}  // namespace
+
+void register_capture_methods(Dispatcher& d, Engine& engine) {
+  d.add("capture.start",
+        "Captures what a port receives into a pcapng file, through the runs that follow, until capture.stop, its "
+        "count or its duration, or the end of this session. params {port, file (absolute path), filter? (tcpdump "
+        "syntax), snaplen? (64-16384, default 1518), count?, duration_ns?}. Returns the capture (its id).",
+        true, [&](Session& session, const api::Params& p) {
+          return to_json(value_or_throw(engine.start_capture(capture_spec(p), session.id)));
+        });
+  d.add("capture.stop", "Ends a capture; answers when its file is complete. params {id}. Returns the capture.", true,
+        [&](Session&, const api::Params& p) { return to_json(value_or_throw(engine.stop_capture(capture_id(p)))); });
+  d.add("capture.list",
+        "The captures running and those that ended lately: spec, state, frames matched, captured and dropped, file "
+        "bytes.",
+        false, [&](Session&, const api::Params&) {
+          json out = json::array();
+          for (const api::CaptureReport& c : engine.capture_reports()) out.push_back(to_json(c));
+          return out;
+        });
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,156 @@
+"""linerate capture: what a port receives, filtered, into a pcapng file that tshark reads
+back frame for frame (sizes, VLAN / UDP fields, the comment with stream and sequence
+number, nanosecond timestamps inside the run, the interface's name, driver and speed),
+ended by Ctrl-C, its count or its session; bad filters, paths and ports refused first."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+
+import lrtest
+
+PROFILE = """
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+extra_args = ["--file-prefix", "%s"]
+[run]
+drain = "100ms"
+[control]
+socket = "%s"
+[[port]]
+name = "p0"
+device = "net_ring0"
+speed = "10G"
+[[stream]]
+name = "tagged"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 128
+rate = "20kpps"
+count = 2000
+vlan = { id = 100, pcp = 3 }
+udp = { dst = 7000 }
+[[stream]]
+name = "plain"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 256
+rate = "20kpps"
+count = 2000
+"""
+
+LINERATE = None  # the CLI: lrtest.main sets it from the second argument
+Client = lrtest.Client
+FILTER = "vlan 100 and udp dst port 7000"
+
+
+def tshark_fields(path, *fields):
+    out = subprocess.run(["tshark", "-r", path, "-T", "fields", "-E", "separator=|"] +
+                         [a for f in fields for a in ("-e", f)], capture_output=True, text=True, check=True).stdout
+    return [line.split("|") for line in out.splitlines()]
+
+
+class Capture(lrtest.DataplaneCase):
+    def setUp(self):
+        super().setUp()
+        self.sock_path = os.path.join(self.dir, "dp.sock")
+        self.prefix = "lr-e2e-cap-%d" % os.getpid()
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + self.prefix, True)
+        profile = self.write_profile(PROFILE % (self.prefix, self.sock_path))
+        self.proc, self.client = self.serve(profile, self.sock_path)
+
+    def cli(self, *args):
+        return subprocess.run([LINERATE, "--socket", self.sock_path, *args], capture_output=True, text=True, timeout=60)
+
+    def background_capture(self, *args):
+        proc = subprocess.Popen([LINERATE, "--socket", self.sock_path, "capture", *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: proc.poll() is not None or proc.kill())
+        lrtest.wait_until(lambda: any(c["state"] == "capturing" for c in self.client.result("capture.list")),
+                          "the capture started")
+        return proc
+
+    def run_traffic(self):
+        self.client.result("traffic.start")
+        lrtest.wait_until(lambda: self.client.result("traffic.status")["tx_finished"], "both streams sent")
+        return self.client.result("traffic.stop")
+
+    def test_the_file_holds_what_the_stream_sent(self):
+        path = os.path.join(self.dir, "tagged.pcapng")
+        proc = self.background_capture("p0", "-w", path, "--filter", FILTER)
+        before = time.time()
+        report = self.run_traffic()
+        after = time.time()
+        self.assertEqual([(s["name"], s["rx_packets"], s["lost"]) for s in report["streams"]],
+                         [("tagged", 2000, 0), ("plain", 2000, 0)])
+        lrtest.wait_until(lambda: self.client.result("capture.list")[0]["captured"] == 2000, "2000 frames written")
+        proc.send_signal(signal.SIGINT)  # Ctrl-C: the file is complete when it returns
+        out, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 130, err)
+        self.assertIn("capture 1 on p0: 2000 frames matched, 2000 written", out)
+        self.assertIn("0 dropped; done: stopped", out)
+        frames = tshark_fields(path, "frame.len", "vlan.id", "vlan.priority", "udp.dstport", "frame.comment",
+                               "frame.time_epoch", "frame.interface_name", "frame.interface_description")
+        self.assertEqual(len(frames), 2000)  # the other stream's 2000 are not in it
+        self.assertEqual({tuple(f[:4]) for f in frames}, {("124", "100", "3", "7000")})  # 128 B less the FCS
+        comments = [re.fullmatch(r"stream tagged lane 0 seq (\d+) latency (\d+) ns", f[4]) for f in frames]
+        self.assertTrue(all(comments), frames[0][4])
+        self.assertEqual(sorted(int(m.group(1)) for m in comments), list(range(2000)))
+        times = [float(f[5]) for f in frames]
+        self.assertEqual(times, sorted(times))
+        self.assertGreaterEqual(times[0], before - 0.01)
+        self.assertLessEqual(times[-1], after + 0.01)
+        self.assertEqual({(f[6], f[7]) for f in frames}, {("p0", "net_ring0 (driver net_ring)")})
+        info = subprocess.run(["capinfos", path], capture_output=True, text=True).stdout
+        self.assertRegex(info, r"Speed = 10000000000")
+        self.assertRegex(info, r"Time precision = nanoseconds")
+
+    def test_a_count_ends_it_and_its_session_ends_it_too(self):
+        path = os.path.join(self.dir, "ten.pcapng")
+        proc = self.background_capture("p0", "-w", path, "--count", "10")
+        self.run_traffic()
+        out, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertIn("10 written", out)
+        self.assertIn("done: 10 frames captured", out)
+        self.assertEqual(len(tshark_fields(path, "frame.len")), 10)
+        # A capture a session started ends with it: its file is complete.
+        other = Client(self.sock_path)
+        started = other.result("capture.start", port="p0", file=os.path.join(self.dir, "session.pcapng"))
+        self.assertEqual(started["state"], "capturing")
+        other.close()
+        lrtest.wait_until(lambda: [c["state"] for c in self.client.result("capture.list") if c["id"] == started["id"]]
+                          == ["done: its session ended"], "the capture ended with its session")
+        self.assertEqual(tshark_fields(os.path.join(self.dir, "session.pcapng"), "frame.len"), [])
+
+    def test_bad_filters_paths_and_ports_are_refused_before_it_starts(self):
+        bad = self.cli("capture", "p0", "-w", os.path.join(self.dir, "x.pcapng"), "--filter", "udp dst port seven")
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("linerate: filter 'udp dst port seven': ", bad.stderr)  # libpcap's own words follow
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "x.pcapng")))
+        bad = self.cli("capture", "p0", "-w", "/nonexistent/x.pcapng")
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("cannot write the capture file /nonexistent/x.pcapng: No such file or directory", bad.stderr)
+        bad = self.cli("capture", "p9", "-w", os.path.join(self.dir, "y.pcapng"))
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("'p9'", bad.stderr)
+        self.assertEqual(self.client.result("capture.list"), [])
+        first = self.client.result("capture.start", port="p0", file=os.path.join(self.dir, "one.pcapng"))
+        second = self.client.call("capture.start", port="p0", file=os.path.join(self.dir, "two.pcapng"))
+        self.assertEqual(second["error"]["message"],
+                         "port 'p0' has a capture already (id %d): stop it first" % first["id"])
+        self.assertEqual(self.client.call("capture.start", port="p0", file="relative.pcapng")["error"]["message"],
+                         "params.file: 'relative.pcapng' is not an absolute path (the data plane writes it, from its "
+                         "own directory)")
+        self.assertEqual(self.client.call("capture.start", port="p0", file="/tmp/x.pcapng", snaplen=10)["error"]
+                         ["message"], "params.snaplen: expected a whole number from 64 to 16384, found 10")
+        stopped = self.client.result("capture.stop", id=first["id"])
+        self.assertEqual(stopped["state"], "done: stopped")
+        self.assertEqual(self.client.call("capture.stop", id=99)["error"]["message"], "no capture has id 99")
+
+
+if __name__ == "__main__":
+    lrtest.main()
