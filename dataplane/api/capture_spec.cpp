@@ -17,6 +17,10 @@ constexpr auto spec_fields = [](auto& s, auto&& fn) {
   fn("snaplen", s.snaplen);
   fn("count", s.count);
   fn("duration_ns", s.duration_ns);
+  fn("trigger", s.trigger);
+  fn("trigger_stream", s.trigger_stream);
+  fn("before", s.before);
+  fn("after", s.after);
 };
 
 constexpr auto report_fields = [](auto& r, auto&& fn) {
@@ -30,6 +34,8 @@ constexpr auto report_fields = [](auto& r, auto&& fn) {
   fn("capture_dropped", r.capture_dropped);
   fn("file_bytes", r.file_bytes);
   fn("error", r.error);
+  fn("trigger_event", r.trigger_event);
+  fn("trigger_fired_at", r.trigger_fired_at);
 };
 
 }  // namespace

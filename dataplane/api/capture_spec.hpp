@@ -19,6 +19,12 @@ struct CaptureSpec {
   uint32_t snaplen = 1518;   ///< the most bytes of a frame kept (64-16384)
   uint64_t count = 0;        ///< frames written, then the capture ends; 0: no limit
   uint64_t duration_ns = 0;  ///< from its start, then the capture ends; 0: no limit
+  /// "", or loss / ooo / dup / any: keep only the frames of `trigger_stream` around the
+  /// first such event in its sequence: `before` frames, the one that showed it, `after`.
+  std::string trigger;
+  std::string trigger_stream;
+  uint32_t before = 0;
+  uint32_t after = 0;
 
   bool operator==(const CaptureSpec&) const = default;
 };
@@ -34,6 +40,8 @@ struct CaptureReport {
   uint64_t capture_dropped = 0;  ///< of those, dropped: the writer could not keep up (the traffic never is)
   uint64_t file_bytes = 0;
   std::string error;          ///< the file could not be written: why
+  std::string trigger_event;  ///< what the trigger caught ("first loss: expected seq 500, got 501; missing: 500"), if it fired
+  std::string trigger_fired_at;  ///< UTC, ISO 8601 with nanoseconds: the time of the frame that showed it
 
   bool operator==(const CaptureReport&) const = default;
 };

@@ -5,6 +5,9 @@
 #include <rte_errno.h>
 #include <sys/utsname.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "dataplane/common/utc_time.hpp"
 
 namespace lr::capture {
@@ -21,6 +24,29 @@ std::string host_os() {
   utsname u{};
   if (uname(&u) != 0) return "Linux";
   return fmt::format("{} {}", u.sysname, u.release);
+}
+
+// What a trigger caught, as the file's comment and the report say it. Frames that never
+// came are named, not invented.
+std::string event_text(const fast::CaptureRecord& r) {
+  switch (r.event) {
+    case fast::SeqEvent::kLoss: {
+      const uint32_t missing = r.seq - r.expected;
+      return fmt::format("first loss: expected seq {}, got {}; missing: {}", r.expected, r.seq,
+                         missing == 1 ? fmt::format("{}", r.expected)
+                                      : fmt::format("{}-{} ({} frames)", r.expected, r.seq - 1, missing));
+    }
+    case fast::SeqEvent::kOutOfOrder: return fmt::format("first out-of-order frame: seq {} after seq {}", r.seq, r.expected - 1);
+    case fast::SeqEvent::kDuplicate: return fmt::format("first duplicate: seq {} again", r.seq);
+    case fast::SeqEvent::kNone: break;
+  }
+  return "";
+}
+
+// "2026-12-03T23:59:59.123456789Z"
+std::string utc_iso8601_ns(uint64_t ns) {
+  const std::chrono::sys_seconds s{std::chrono::seconds(ns / 1'000'000'000)};
+  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:09}Z", s, ns % 1'000'000'000);
 }
 
 uint64_t system_utc_ns() {
@@ -63,6 +89,14 @@ Result<std::unique_ptr<Capture>> Capture::start(uint32_t id, const api::CaptureS
     tap.filter_jit = c->filter_.jit();
     tap.snaplen = static_cast<uint16_t>(spec.snaplen);
     tap.queue = q;
+    fast::CaptureTrigger& t = tap.trigger;
+    t.on_loss = spec.trigger == "loss" || spec.trigger == "any";
+    t.on_out_of_order = spec.trigger == "ooo" || spec.trigger == "any";
+    t.on_duplicate = spec.trigger == "dup" || spec.trigger == "any";
+    t.before = spec.before;
+    t.after = spec.after;
+    c->held_.push_back(std::make_unique<void*[]>(std::max<uint32_t>(spec.before, 1)));
+    t.held = c->held_.back().get();
     tap.open = true;
   }
   c->start_tsc_ = rte_rdtsc();
@@ -79,9 +113,23 @@ fast::CaptureTap* Capture::tap(uint16_t queue) noexcept {
   return queue < port_.rx_queues && taps_ ? &taps_[queue] : nullptr;
 }
 
-void Capture::set_stream_names(std::vector<std::string> names) {
+void Capture::set_stream_names(std::vector<std::string> names, bool new_run) {
+  const auto it = std::find(names.begin(), names.end(), spec_.trigger_stream);
+  const uint16_t id = it == names.end() ? fast::CaptureTrigger::kNoStream : static_cast<uint16_t>(it - names.begin());
+  // While a run is launched its workers read the trigger: it is set between runs only.
+  for (uint16_t q = 0; new_run && q < port_.rx_queues; ++q) {
+    fast::CaptureTrigger& t = taps_[q].trigger;
+    t.stream_id = id;
+    std::fill(std::begin(t.lane_started), std::end(t.lane_started), false);
+  }
   const std::lock_guard lock(mutex_);
   stream_names_ = std::move(names);
+}
+
+bool Capture::trigger_finished() const noexcept {
+  for (uint16_t q = 0; q < port_.rx_queues; ++q)
+    if (__atomic_load_n(&taps_[q].trigger.finished, __ATOMIC_ACQUIRE)) return true;
+  return false;
 }
 
 void Capture::stop(const std::string& why) {
@@ -105,13 +153,19 @@ uint64_t Capture::utc_ns(uint64_t tsc) const noexcept {
 
 void Capture::write_record(const fast::CaptureRecord& r) {
   std::string comment;
+  const uint64_t at = utc_ns(r.tsc);
   if (r.signed_frame) {
     const std::lock_guard lock(mutex_);
     const std::string stream =
         r.stream_id < stream_names_.size() ? stream_names_[r.stream_id] : fmt::format("#{}", r.stream_id);
     comment = fmt::format("stream {} lane {} seq {} latency {} ns", stream, r.lane, r.seq, r.latency_ns);
+    if (r.event != fast::SeqEvent::kNone) {
+      trigger_event_ = event_text(r);
+      trigger_fired_at_ = utc_iso8601_ns(at);
+      comment = trigger_event_ + "; " + comment;
+    }
   }
-  writer_.packet(interface_, utc_ns(r.tsc), std::span(r.data(), r.kept), r.wire_bytes, Direction::kInbound, comment);
+  writer_.packet(interface_, at, std::span(r.data(), r.kept), r.wire_bytes, Direction::kInbound, comment);
 }
 
 size_t Capture::drain() {
@@ -145,6 +199,11 @@ void Capture::write_loop() {
       why = fmt::format("{} s elapsed", static_cast<double>(spec_.duration_ns) / 1e9);
     else if (stop_requested_.load(std::memory_order_acquire))
       why = "stopped";
+    else if (trigger_finished()) {
+      drain();  // the event's frame is among what the taps handed over before finishing
+      const std::lock_guard lock(mutex_);
+      why = "the trigger fired: " + trigger_event_;
+    }
     if (now - last_flush >= kFlushEvery) {
       last_flush = now;
       if (auto ok = writer_.flush(); !ok) {
@@ -189,6 +248,8 @@ api::CaptureReport Capture::report() const {
   const std::lock_guard lock(mutex_);
   r.state = state_;
   r.error = error_;
+  r.trigger_event = trigger_event_;
+  r.trigger_fired_at = trigger_fired_at_;
   return r;
 }
 

@@ -54,8 +54,10 @@ class Capture {
   uint64_t session() const noexcept { return session_; }
   uint32_t id() const noexcept { return id_; }
   bool done() const noexcept { return done_.load(std::memory_order_acquire); }
-  /// The run's streams by id, for the comments (signatures name a stream by its index).
-  void set_stream_names(std::vector<std::string> names);
+  /// The run's streams by id, for the comments (signatures name a stream by its index)
+  /// and the trigger's stream. `new_run`: no run is launched and the next starts its
+  /// sequences afresh (the trigger forgets where they were).
+  void set_stream_names(std::vector<std::string> names, bool new_run);
 
   /// Closes the taps, writes what they handed over, the statistics, and closes the file.
   /// Returns when the file is complete. `why` is the state's reason ("stopped").
@@ -69,6 +71,7 @@ class Capture {
   size_t drain();  ///< writes what the rings hold; returns the records taken
   void write_record(const fast::CaptureRecord& r);
   void close_taps() noexcept;
+  bool trigger_finished() const noexcept;
   void end(const std::string& why);  ///< the writer's: closes taps and file, sets the state
   uint64_t utc_ns(uint64_t tsc) const noexcept;
 
@@ -94,6 +97,7 @@ class Capture {
   std::unique_ptr<rte_mempool, MempoolFree> records_;
   std::vector<std::unique_ptr<rte_ring, RingFree>> rings_;
   std::unique_ptr<fast::CaptureTap[]> taps_;
+  std::vector<std::unique_ptr<void*[]>> held_;  ///< per tap, the trigger's held records
 
   std::atomic<uint64_t> captured_{0};
   std::atomic<uint64_t> file_bytes_{0};
@@ -102,6 +106,8 @@ class Capture {
   mutable std::mutex mutex_;  ///< state_, error_, stream_names_
   std::string state_ = "capturing";
   std::string error_;
+  std::string trigger_event_;
+  std::string trigger_fired_at_;
   std::vector<std::string> stream_names_;
   std::thread writer_thread_;
 };

@@ -34,7 +34,7 @@ void Engine::State::attach_captures() {
   std::vector<std::string> names;
   for (const StreamState& s : run.streams) names.push_back(s.cfg.name);
   for (auto& c : captures)
-    if (!c->done()) c->set_stream_names(names);
+    if (!c->done()) c->set_stream_names(names, !launched);
   for (LcoreState& l : run.lcores)
     for (size_t i = 0; i < l.rxqs.size(); ++i) {
       fast::RxQueue& q = l.rxqs[i];
@@ -60,6 +60,8 @@ Result<api::CaptureReport> Engine::start_capture(const api::CaptureSpec& spec, u
   if (captured.rx_queues == 0)
     return make_error(Errc::kInvalid, fmt::format("port '{}' has no RX queue (rx_queues = 0): it receives nothing",
                                                   spec.port));
+  if (!spec.trigger_stream.empty() && st.find_stream(spec.trigger_stream) == nullptr)
+    return make_error(Errc::kInvalid, fmt::format("trigger_stream: no stream is named '{}'", spec.trigger_stream));
   auto started = capture::Capture::start(st.next_capture_id, spec, captured, st.tsc_hz, session);
   if (!started) return std::unexpected(started.error());
   ++st.next_capture_id;

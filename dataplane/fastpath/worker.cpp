@@ -262,10 +262,107 @@ uint64_t account_frames(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, ui
 
 }  // namespace
 
+namespace {
+
+// The frame into a record: its first bytes and what its signature says.
+void fill_record(CaptureRecord& r, const CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns,
+                 uint32_t n_streams) noexcept {
+  r.tsc = rx_tsc;
+  r.wire_bytes = m->pkt_len;
+  r.kept = static_cast<uint16_t>(std::min<uint32_t>(m->pkt_len, tap.snaplen));
+  r.queue = tap.queue;
+  r.event = SeqEvent::kNone;
+  const void* bytes = rte_pktmbuf_read(m, 0, r.kept, r.data());
+  if (bytes != r.data()) std::memcpy(r.data(), bytes, r.kept);
+  wire::Signature sig;
+  r.signed_frame = frame_signature(m, sig) && sig.stream_id < n_streams;
+  r.stream_id = sig.stream_id;
+  r.lane = sig.lane;
+  r.seq = sig.seq;
+  r.latency_ns = r.signed_frame ? latency_of(sig, rx_ns) : 0;
+}
+
+// Where `seq` stands in its lane's sequence; the lane's state moves on.
+SeqEvent place_in_sequence(CaptureTrigger& t, uint8_t lane, uint32_t seq, uint32_t& expected) noexcept {
+  expected = t.expected[lane];
+  if (!t.lane_started[lane]) {
+    t.lane_started[lane] = true;
+    t.expected[lane] = seq + 1;
+    t.seen[lane] = 1;
+    return SeqEvent::kNone;
+  }
+  const auto ahead = static_cast<int32_t>(seq - expected);
+  if (ahead >= 0) {
+    t.seen[lane] = ahead >= 63 ? 1 : (t.seen[lane] << (ahead + 1)) | 1;
+    t.expected[lane] = seq + 1;
+    return ahead == 0 ? SeqEvent::kNone : SeqEvent::kLoss;
+  }
+  const uint32_t back = static_cast<uint32_t>(-ahead) - 1;  // 0: the frame just before expected
+  if (back < 64) {
+    const uint64_t bit = uint64_t{1} << back;
+    if ((t.seen[lane] & bit) != 0) return SeqEvent::kDuplicate;
+    t.seen[lane] |= bit;
+  }
+  return SeqEvent::kOutOfOrder;
+}
+
+bool trigger_wants(const CaptureTrigger& t, SeqEvent e) noexcept {
+  return (e == SeqEvent::kLoss && t.on_loss) || (e == SeqEvent::kOutOfOrder && t.on_out_of_order) ||
+         (e == SeqEvent::kDuplicate && t.on_duplicate);
+}
+
+// A triggered capture's frame: held, handed over with the event, or after it. Records
+// go to `out` (at most kRxBurst + before per burst: the caller's array is that big).
+void trigger_frame(CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns, uint32_t n_streams, void** out,
+                   unsigned& n_out, uint64_t& dropped) noexcept {
+  CaptureTrigger& t = tap.trigger;
+  wire::Signature sig;
+  if (!frame_signature(m, sig) || sig.stream_id != t.stream_id || sig.lane >= CaptureTrigger::kLanes) return;
+  uint32_t expected = 0;
+  const SeqEvent event = t.fired ? SeqEvent::kNone : place_in_sequence(t, sig.lane, sig.seq, expected);
+  void* record = nullptr;
+  const bool holding = !t.fired && !trigger_wants(t, event);
+  if (holding && t.before != 0 && t.held_count == t.before) {
+    record = t.held[t.held_next];  // the oldest held frame makes room
+  } else if (holding && t.before == 0) {
+    return;
+  } else if (rte_mempool_get(tap.records, &record) != 0) {
+    ++dropped;
+    return;
+  }
+  auto* r = static_cast<CaptureRecord*>(record);
+  fill_record(*r, tap, m, rx_tsc, rx_ns, n_streams);
+  if (holding) {
+    if (t.held_count == t.before) {
+      t.held_next = (t.held_next + 1) % t.before;
+    } else {
+      t.held[(t.held_next + t.held_count) % t.before] = record;
+      ++t.held_count;
+    }
+    return;
+  }
+  if (!t.fired) {
+    for (uint32_t i = 0; i < t.held_count; ++i) out[n_out++] = t.held[(t.held_next + i) % t.before];
+    t.held_count = 0;
+    r->event = event;
+    r->expected = expected;
+    t.fired = true;
+    t.after_left = t.after;
+  } else {
+    --t.after_left;
+  }
+  out[n_out++] = record;
+  if (t.after_left == 0) __atomic_store_n(&t.finished, true, __ATOMIC_RELEASE);
+}
+
+}  // namespace
+
 [[gnu::noinline, gnu::cold]] void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
                                                  uint32_t rx_ns, uint32_t n_streams) noexcept {
   if (!__atomic_load_n(&tap.open, __ATOMIC_RELAXED)) return;
-  void* records[kRxBurst];
+  CaptureTrigger& t = tap.trigger;
+  if (t.armed() && __atomic_load_n(&t.finished, __ATOMIC_RELAXED)) return;
+  void* records[kRxBurst + CaptureTrigger::kMaxBefore];
   unsigned taken = 0;
   uint64_t matched = 0;
   uint64_t dropped = 0;
@@ -276,23 +373,15 @@ uint64_t account_frames(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, ui
       if (keep == 0) continue;
     }
     ++matched;
+    if (t.armed()) {
+      if (!t.finished) trigger_frame(tap, m, rx_tsc, rx_ns, n_streams, records, taken, dropped);
+      continue;
+    }
     if (rte_mempool_get(tap.records, &records[taken]) != 0) {
       ++dropped;
       continue;
     }
-    auto* r = static_cast<CaptureRecord*>(records[taken++]);
-    r->tsc = rx_tsc;
-    r->wire_bytes = m->pkt_len;
-    r->kept = static_cast<uint16_t>(std::min<uint32_t>(m->pkt_len, tap.snaplen));
-    r->queue = tap.queue;
-    const void* bytes = rte_pktmbuf_read(m, 0, r->kept, r->data());
-    if (bytes != r->data()) std::memcpy(r->data(), bytes, r->kept);
-    wire::Signature sig;
-    r->signed_frame = frame_signature(m, sig) && sig.stream_id < n_streams;
-    r->stream_id = sig.stream_id;
-    r->lane = sig.lane;
-    r->seq = sig.seq;
-    r->latency_ns = r->signed_frame ? latency_of(sig, rx_ns) : 0;
+    fill_record(*static_cast<CaptureRecord*>(records[taken++]), tap, m, rx_tsc, rx_ns, n_streams);
   }
   const unsigned put = taken == 0 ? 0 : rte_ring_sp_enqueue_burst(tap.ring, records, taken, nullptr);
   if (put < taken) {

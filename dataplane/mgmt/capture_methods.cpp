@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "dataplane/fastpath/capture_tap.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 
 namespace lr::dp {
@@ -14,6 +15,7 @@ namespace {
 
 constexpr uint32_t kMinSnaplen = 64;     // Ethernet, IPv6 and UDP headers, with tags
 constexpr uint32_t kMaxSnaplen = 16384;  // a jumbo frame whole
+constexpr uint64_t kMaxAfter = 2048;     // with the held frames, inside a capture's pool
 
 // A whole number in [min, max], or `fallback` when absent.
 uint64_t optional_count(const api::Params& p, const char* key, uint64_t min, uint64_t max, uint64_t fallback) {
@@ -37,6 +39,17 @@ api::CaptureSpec capture_spec(const api::Params& p) {
   spec.snaplen = static_cast<uint32_t>(optional_count(p, "snaplen", kMinSnaplen, kMaxSnaplen, spec.snaplen));
   spec.count = optional_count(p, "count", 0, uint64_t{1} << 62, 0);
   spec.duration_ns = optional_count(p, "duration_ns", 0, uint64_t{1} << 62, 0);
+  spec.trigger = p.optional_string("trigger").value_or("");
+  if (!spec.trigger.empty()) {
+    if (spec.trigger != "loss" && spec.trigger != "ooo" && spec.trigger != "dup" && spec.trigger != "any")
+      throw RpcError(RpcCode::kInvalidParams,
+                     fmt::format("params.trigger: '{}' is not one of loss, ooo, dup, any", spec.trigger));
+    spec.trigger_stream = p.string("trigger_stream");
+    spec.before = static_cast<uint32_t>(optional_count(p, "before", 0, fast::CaptureTrigger::kMaxBefore, 0));
+    spec.after = static_cast<uint32_t>(optional_count(p, "after", 0, kMaxAfter, 0));
+  } else if (p.has("trigger_stream") || p.has("before") || p.has("after")) {
+    throw RpcError(RpcCode::kInvalidParams, "params: trigger_stream, before and after go with a trigger");
+  }
   return spec;
 }
 
@@ -51,7 +64,9 @@ void register_capture_methods(Dispatcher& d, Engine& engine) {
   d.add("capture.start",
         "Captures what a port receives into a pcapng file, through the runs that follow, until capture.stop, its "
         "count or its duration, or the end of this session. params {port, file (absolute path), filter? (tcpdump "
-        "syntax), snaplen? (64-16384, default 1518), count?, duration_ns?}. Returns the capture (its id).",
+        "syntax), snaplen? (64-16384, default 1518), count?, duration_ns?, trigger? (loss|ooo|dup|any: only the "
+        "frames of trigger_stream around the first such event in its sequence), trigger_stream?, before? (0-1024), "
+        "after? (0-2048)}. Returns the capture (its id).",
         true, [&](Session& session, const api::Params& p) {
           return to_json(value_or_throw(engine.start_capture(capture_spec(p), session.id)));
         });

@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import time
+import unittest
 
 import lrtest
 
@@ -150,6 +151,111 @@ class Capture(lrtest.DataplaneCase):
         stopped = self.client.result("capture.stop", id=first["id"])
         self.assertEqual(stopped["state"], "done: stopped")
         self.assertEqual(self.client.call("capture.stop", id=99)["error"]["message"], "no capture has id 99")
+
+
+BRIDGE_PROFILE = """
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+extra_args = ["--file-prefix", "%s"]
+[run]
+drain = "200ms"
+[control]
+socket = "%s"
+[[port]]
+name = "a"
+device = "net_af_packet0,iface=lra"
+speed = "1G"
+[[port]]
+name = "b"
+device = "net_af_packet1,iface=lrb"
+speed = "1G"
+[[stream]]
+name = "lossy"
+tx_port = "a"
+rx_port = "b"
+frame_size = 128
+rate = "10kpps"
+count = 1000
+udp = { dst = 7000 }
+[[stream]]
+name = "doubled"
+tx_port = "a"
+rx_port = "b"
+frame_size = 128
+rate = "10kpps"
+count = 1000
+udp = { dst = 7001 }
+"""
+
+# The device under test: a Linux bridge whose nftables drop the 501st frame to UDP port
+# 7000 and send the 301st to port 7001 twice, in every run of 1000 (numgen counts them).
+BRIDGE_RULES = """
+table bridge lr_drop_one {
+  chain forward {
+    type filter hook forward priority 0; policy accept;
+    udp dport 7000 numgen inc mod 1000 500 drop
+  }
+}
+table netdev lr_dup_one {
+  chain ingress {
+    type filter hook ingress device "bra" priority 0; policy accept;
+    udp dport 7001 numgen inc mod 1000 300 dup to "brb"
+  }
+}
+"""
+
+
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("nft"), "needs root and nftables")
+class Trigger(lrtest.NetnsServiceCase):
+    """A capture that freezes around a stream's first loss or duplicate: the frames before
+    it, the frame that showed it, the frames after; the missing frame named, not invented."""
+
+    def setUp(self):
+        super().setUp()
+        self.make_bridged_veths()
+        subprocess.run(["ip", "netns", "exec", self.ns, "nft", "-f", "-"], input=BRIDGE_RULES, check=True, text=True)
+        self.start_service(BRIDGE_PROFILE)
+
+    def triggered_run(self, path, *trigger):
+        proc = subprocess.Popen([LINERATE, "--socket", self.sock_path, "capture", "b", "-w", path, *trigger],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: proc.poll() is not None or proc.kill())
+        lrtest.wait_until(lambda: any(c["state"] == "capturing" for c in self.client.result("capture.list")),
+                          "the capture started")
+        self.client.result("traffic.start")
+        lrtest.wait_until(lambda: self.client.result("traffic.status")["tx_finished"], "both streams sent")
+        report = self.client.result("traffic.stop")
+        out, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 0, err)
+        return {s["name"]: s for s in report["streams"]}, out
+
+    def test_the_frames_around_the_first_loss_and_the_first_duplicate(self):
+        path = os.path.join(self.dir, "loss.pcapng")
+        streams, out = self.triggered_run(path, "--trigger", "loss", "--stream", "lossy", "--before", "5",
+                                          "--after", "5")
+        if streams["lossy"]["lost"] != 1:
+            self.skipTest("the host lost frames of its own: %d lost, the bridge dropped one" % streams["lossy"]["lost"])
+        self.assertIn("trigger: first loss: expected seq 500, got 501; missing: 500 at ", out)
+        frames = tshark_fields(path, "udp.dstport", "frame.comment")
+        self.assertEqual([f[0] for f in frames], ["7000"] * 11)
+        seqs = [int(re.search(r"seq (\d+) latency", f[1]).group(1)) for f in frames]
+        self.assertEqual(seqs, [495, 496, 497, 498, 499, 501, 502, 503, 504, 505, 506])
+        self.assertTrue(frames[5][1].startswith("first loss: expected seq 500, got 501; missing: 500; stream lossy "
+                                                "lane 0 seq 501 latency "), frames[5][1])
+        self.assertEqual([f[1].startswith("stream lossy lane 0 seq ") for f in frames].count(True), 10)
+
+        path = os.path.join(self.dir, "dup.pcapng")
+        streams, out = self.triggered_run(path, "--trigger", "dup", "--stream", "doubled", "--before", "2",
+                                          "--after", "2")
+        self.assertEqual((streams["doubled"]["duplicate"], streams["doubled"]["rx_packets"]), (1, 1001))
+        self.assertIn("trigger: first duplicate: seq 300 again at ", out)
+        frames = tshark_fields(path, "frame.comment")
+        self.assertEqual(len(frames), 5)
+        self.assertTrue(frames[2][0].startswith("first duplicate: seq 300 again; stream doubled lane 0 seq 300 "))
+        captured = [c for c in self.client.result("capture.list") if c["trigger"] == "dup"][0]
+        self.assertEqual((captured["captured"], captured["trigger_event"]), (5, "first duplicate: seq 300 again"))
+        self.assertTrue(captured["state"].startswith("done: the trigger fired: first duplicate"), captured["state"])
 
 
 if __name__ == "__main__":

@@ -26,6 +26,10 @@ struct CaptureOptions {
   uint32_t snaplen = 1518;
   uint64_t count = 0;
   std::string duration;
+  std::string trigger;
+  std::string stream;
+  uint32_t before = 10;
+  uint32_t after = 10;
 };
 
 std::string counts_line(const api::CaptureReport& c) {
@@ -52,6 +56,14 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
     }
     params["duration_ns"] = *ns;
   }
+  if (!o.trigger.empty()) {
+    if (o.stream.empty()) {
+      std::fprintf(stderr, "linerate: --trigger %s needs --stream: the stream whose sequence it watches\n",
+                   o.trigger.c_str());
+      return kExitUsage;
+    }
+    params.update({{"trigger", o.trigger}, {"trigger_stream", o.stream}, {"before", o.before}, {"after", o.after}});
+  }
   catch_stop_signals();
   return with_dataplane(global, [&](DataplaneClient& client) {
     api::CaptureReport c = api::capture_report_from_json(client.call("capture.start", params));
@@ -67,6 +79,9 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
     c = api::capture_report_from_json(ended);
     if (global.as_json) std::printf("%s\n", ended.dump(2).c_str());
     else std::printf("%s; %s\n", counts_line(c).c_str(), c.state.c_str());
+    if (!c.trigger_event.empty()) std::printf("trigger: %s at %s\n", c.trigger_event.c_str(), c.trigger_fired_at.c_str());
+    else if (!c.spec.trigger.empty()) std::printf("trigger: stream '%s' showed no %s\n", c.spec.trigger_stream.c_str(),
+                                                  c.spec.trigger.c_str());
     if (!c.error.empty()) {
       std::fprintf(stderr, "linerate: %s\n", c.error.c_str());
       return 1;
@@ -86,6 +101,13 @@ void add_capture_command(CLI::App& app, Commands& commands) {
   sub->add_option("--snaplen", o->snaplen, "the most bytes of a frame kept")->check(CLI::Range(64, 16384));
   sub->add_option("--count", o->count, "end after writing this many frames");
   sub->add_option("--duration", o->duration, "end after this long, e.g. '10s'");
+  sub->add_option("--trigger", o->trigger,
+                  "keep only the frames of --stream around the first loss, out-of-order frame or duplicate in its "
+                  "sequence")
+      ->check(CLI::IsMember({"loss", "ooo", "dup", "any"}));
+  sub->add_option("--stream", o->stream, "the stream a --trigger watches");
+  sub->add_option("--before", o->before, "with --trigger: frames kept before the event")->check(CLI::Range(0, 1024));
+  sub->add_option("--after", o->after, "with --trigger: frames kept after the event")->check(CLI::Range(0, 2048));
   commands.push_back(command_for(sub, [o](const GlobalOptions& global) { return run_capture(*o, global); }));
 }
 
