@@ -7,6 +7,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
 import unittest
 
@@ -126,6 +127,54 @@ class Capture(lrtest.DataplaneCase):
         lrtest.wait_until(lambda: [c["state"] for c in self.client.result("capture.list") if c["id"] == started["id"]]
                           == ["done: its session ended"], "the capture ended with its session")
         self.assertEqual(tshark_fields(os.path.join(self.dir, "session.pcapng"), "frame.len"), [])
+
+    def test_mac_control_frames_are_captured_and_dissect_as_pfc(self):
+        self.client.result("stream.load", streams=[{"name": "xoff", "tx_port": "p0", "rx_port": "p0", "kind": "pfc",
+                                                    "priorities": [3], "quanta": 1000, "rate": "1kpps", "count": 20}])
+        path = os.path.join(self.dir, "pfc.pcapng")
+        proc = self.background_capture("p0", "-w", path, "--filter", "ether proto 0x8808", "--count", "20")
+        self.run_traffic()
+        out, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 0, err)
+        frames = tshark_fields(path, "eth.dst", "macc.opcode", "macc.cbfc.enbv", "macc.cbfc.pause_time.c3",
+                               "frame.comment")
+        self.assertEqual(len(frames), 20)
+        self.assertEqual({tuple(f[:4]) for f in frames}, {("01:80:c2:00:00:01", "0x0101", "0x0008", "1000")})
+        self.assertEqual(sorted(int(re.search(r"seq (\d+) ", f[4]).group(1)) for f in frames), list(range(20)))
+
+    def test_a_capture_that_cannot_keep_up_drops_copies_never_traffic(self):
+        # The file is a pipe nobody reads yet: the writer blocks, the records run out.
+        fifo = os.path.join(self.dir, "slow.pcapng")
+        os.mkfifo(fifo)
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        self.addCleanup(os.close, reader)
+        self.client.result("stream.load", streams=[{"name": "burst", "tx_port": "p0", "rx_port": "p0",
+                                                    "frame_size": 128, "rate": "100kpps", "count": 20000}])
+        started = self.client.result("capture.start", port="p0", file=fifo)
+        report = self.run_traffic()
+        self.assertEqual([(s["rx_packets"], s["lost"]) for s in report["streams"]], [(20000, 0)])
+        listed = [c for c in self.client.result("capture.list") if c["id"] == started["id"]][0]
+        self.assertEqual(listed["matched"], 20000)
+        self.assertGreater(listed["capture_dropped"], 0)
+        # Read the pipe to its end while the capture stops: what it wrote is a whole file.
+        data = bytearray()
+        drained = threading.Event()
+
+        def read_all():
+            os.set_blocking(reader, True)
+            while chunk := os.read(reader, 1 << 16):
+                data.extend(chunk)
+            drained.set()
+        threading.Thread(target=read_all, daemon=True).start()
+        stopped = self.client.result("capture.stop", id=started["id"])
+        self.assertTrue(drained.wait(30))
+        self.assertEqual(stopped["captured"] + stopped["capture_dropped"], 20000)
+        copy = os.path.join(self.dir, "copy.pcapng")
+        with open(copy, "wb") as f:
+            f.write(data)
+        self.assertEqual(len(tshark_fields(copy, "frame.len")), stopped["captured"])
+        info = subprocess.run(["capinfos", copy], capture_output=True, text=True).stdout
+        self.assertIn("Number of packets = %d" % stopped["captured"], info)
 
     def test_bad_filters_paths_and_ports_are_refused_before_it_starts(self):
         bad = self.cli("capture", "p0", "-w", os.path.join(self.dir, "x.pcapng"), "--filter", "udp dst port seven")
