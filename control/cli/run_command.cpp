@@ -16,6 +16,7 @@
 #include "control/client/dataplane_client.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/client/run_client.hpp"
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/views/report_file.hpp"
 #include "dataplane/views/run_views.hpp"
 
@@ -60,6 +61,9 @@ int run_profile(const RunOptions& options) {
 
   catch_stop_signals();
 
+  // The profile's captures before the traffic: a filter or a file they refuse stops here.
+  std::vector<uint32_t> captures;
+  for (const api::CaptureSpec& spec : profile.captures) captures.push_back(run.start_capture(spec).id);
   run.start();
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -77,6 +81,13 @@ int run_profile(const RunOptions& options) {
     last = now;
   });
   EndedRun ended = run.stop();
+  // Their files complete before the report says what is in them.
+  for (uint32_t id : captures) {
+    const api::CaptureReport final_report = run.stop_capture(id);
+    for (api::CaptureReport& listed : ended.report.captures)
+      if (listed.id == id) listed = final_report;
+  }
+  if (!captures.empty()) ended.json["captures"] = api::json_array(ended.report.captures);
   ended.report.interrupted = stop_requested();
   ended.report.profile_path = options.profile_path;
   json& report = ended.json;

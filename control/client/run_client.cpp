@@ -73,6 +73,18 @@ api::LatencyHistogram RunClient::histogram(const std::string& stream) {
   return api::latency_histogram_from_json(client_.call("stats.histogram", {{"stream", stream}}));
 }
 
+api::CaptureReport RunClient::start_capture(const api::CaptureSpec& spec) {
+  return api::capture_report_from_json(client_.call("capture.start", api::to_json(spec)));
+}
+
+api::CaptureReport RunClient::stop_capture(uint32_t id) {
+  return api::capture_report_from_json(client_.call("capture.stop", {{"id", id}}));
+}
+
+std::vector<api::CaptureReport> RunClient::captures() {
+  return api::capture_reports_from_json(client_.call("capture.list"));
+}
+
 void RunClient::start(const std::vector<std::string>& streams) {
   client_.call("traffic.start", streams.empty() ? json::object() : json{{"streams", streams}});
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "control/client/dataplane_client.hpp"
+#include "dataplane/api/capture_spec.hpp"
 #include "dataplane/api/port_spec.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/api/run_spec.hpp"
@@ -64,6 +65,13 @@ class RunClient {
   /// Per-stream results so far (stats.streams).
   std::vector<api::StreamReport> stream_stats();
   api::LatencyHistogram histogram(const std::string& stream);
+
+  /// Starts a capture (capture.start); its report names its id.
+  api::CaptureReport start_capture(const api::CaptureSpec& spec);
+  /// Ends a capture; returns when its file is complete (capture.stop).
+  api::CaptureReport stop_capture(uint32_t id);
+  /// Every capture running or lately ended (capture.list).
+  std::vector<api::CaptureReport> captures();
 
   /// Starts a run of every stream, or of `streams` only.
   void start(const std::vector<std::string>& streams = {});

@@ -291,6 +291,7 @@ json to_json(const RunReport& r) {
   j["ports"] = json_array(r.ports);
   if (!r.switches.empty()) j["switches"] = json_array(r.switches);
   j["lcores"] = json_array(r.lcores);
+  if (!r.captures.empty()) j["captures"] = json_array(r.captures);
   return j;
 }
 
@@ -377,6 +378,7 @@ RunReport run_report_from_json(const json& j) {
   for (const json& p : j.value("ports", json::array())) r.ports.push_back(port_report_from_json(p));
   for (const json& s : j.value("switches", json::array())) r.switches.push_back(switch_report_from_json(s));
   for (const json& l : j.value("lcores", json::array())) r.lcores.push_back(lcore_stalls_from_json(l));
+  read_items(j, "captures", r.captures, capture_report_from_json);
   return r;
 }
 

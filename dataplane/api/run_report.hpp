@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/capture_spec.hpp"
 #include "dataplane/api/mac_control_report.hpp"
 #include "dataplane/api/switch_report.hpp"
 
@@ -186,6 +187,9 @@ struct RunReport {
   std::vector<SwitchReport> switches;  ///< the software switches (`[[switch]]`) the data plane ran
   /// The tester's worker lcores: when each was held up (the host's doing, never the device's).
   std::vector<LcoreStalls> lcores;
+  /// The captures that ran during the run (linerate capture, [[capture]]): file, filter,
+  /// frames matched, written and dropped, what a trigger caught.
+  std::vector<CaptureReport> captures;
   uint64_t mbufs_not_returned = 0;
   std::vector<std::string> warnings;
 };

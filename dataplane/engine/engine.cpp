@@ -449,6 +449,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     // and return within one loop iteration of stop_rx.
     st.stop_lcores();
   }
+  for (const auto& c : st.captures) report.captures.push_back(c->report());
   st.attach_captures();  // the ended ones go, now that no worker holds their taps
   st.finished = true;
   for (const LcoreState& l : st.run.lcores)

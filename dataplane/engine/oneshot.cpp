@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -11,6 +12,14 @@ namespace lr::dp {
 Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt, const LiveLine& live,
                               const std::function<void()>& every_second) {
   using clock = std::chrono::steady_clock;
+  // The profile's captures first: a filter or a file they refuse stops the run before
+  // any traffic.
+  std::vector<uint32_t> captures;
+  for (const api::CaptureSpec& spec : engine.profile().captures) {
+    auto started = engine.start_capture(spec, 0);
+    if (!started) return std::unexpected(started.error());
+    captures.push_back(started->id);
+  }
   if (auto ok = engine.start(); !ok) return std::unexpected(ok.error());
   const auto t0 = clock::now();
   auto last = t0;
@@ -44,7 +53,12 @@ Result<RunReport> run_oneshot(Engine& engine, const std::atomic<bool>& interrupt
       last = now;
     }
   }
-  return engine.finish(interrupted, AfterRun::kClosePorts);
+  RunReport report = engine.finish(interrupted, AfterRun::kClosePorts);
+  // Their files complete before the report says what is in them.
+  for (api::CaptureReport& listed : report.captures)
+    if (std::find(captures.begin(), captures.end(), listed.id) != captures.end())
+      if (auto ended = engine.stop_capture(listed.id)) listed = *ended;
+  return report;
 }
 
 }  // namespace lr::dp

@@ -40,15 +40,17 @@ api::CaptureSpec capture_spec(const api::Params& p) {
   spec.count = optional_count(p, "count", 0, uint64_t{1} << 62, 0);
   spec.duration_ns = optional_count(p, "duration_ns", 0, uint64_t{1} << 62, 0);
   spec.trigger = p.optional_string("trigger").value_or("");
-  if (!spec.trigger.empty()) {
-    if (spec.trigger != "loss" && spec.trigger != "ooo" && spec.trigger != "dup" && spec.trigger != "any")
-      throw RpcError(RpcCode::kInvalidParams,
-                     fmt::format("params.trigger: '{}' is not one of loss, ooo, dup, any", spec.trigger));
-    spec.trigger_stream = p.string("trigger_stream");
-    spec.before = static_cast<uint32_t>(optional_count(p, "before", 0, fast::CaptureTrigger::kMaxBefore, 0));
-    spec.after = static_cast<uint32_t>(optional_count(p, "after", 0, kMaxAfter, 0));
-  } else if (p.has("trigger_stream") || p.has("before") || p.has("after")) {
-    throw RpcError(RpcCode::kInvalidParams, "params: trigger_stream, before and after go with a trigger");
+  spec.trigger_stream = p.optional_string("trigger_stream").value_or("");
+  spec.before = static_cast<uint32_t>(optional_count(p, "before", 0, fast::CaptureTrigger::kMaxBefore, 0));
+  spec.after = static_cast<uint32_t>(optional_count(p, "after", 0, kMaxAfter, 0));
+  if (spec.trigger.empty()) {
+    if (!spec.trigger_stream.empty() || spec.before != 0 || spec.after != 0)
+      throw RpcError(RpcCode::kInvalidParams, "params: trigger_stream, before and after go with a trigger");
+  } else if (spec.trigger != "loss" && spec.trigger != "ooo" && spec.trigger != "dup" && spec.trigger != "any") {
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.trigger: '{}' is not one of loss, ooo, dup, any", spec.trigger));
+  } else if (spec.trigger_stream.empty()) {
+    throw RpcError(RpcCode::kInvalidParams, "params.trigger_stream: a trigger watches a stream: name it");
   }
   return spec;
 }

@@ -22,6 +22,7 @@
 #include "dataplane/wire/signature.hpp"
 #include "dataplane/profile/quantity.hpp"
 #include "dataplane/profile/shared_keys.hpp"
+#include "dataplane/profile/capture_table.hpp"
 #include "dataplane/profile/port_table.hpp"
 #include "dataplane/profile/run_table.hpp"
 #include "dataplane/profile/stream_table.hpp"
@@ -131,6 +132,7 @@ Profile read_sections(const toml::table& root, const std::string& file) {
   in.find("port");
   in.find("stream");
   in.find("switch");
+  in.find("capture");
   in.finish();
   for_each_table(root, "port", file, [&](const toml::table& table, size_t index) {
     TableReader r(table, fmt::format("port[{}].", index), file);
@@ -144,6 +146,10 @@ Profile read_sections(const toml::table& root, const std::string& file) {
   for_each_table(root, "switch", file, [&](const toml::table& table, size_t index) {
     TableReader r(table, fmt::format("switch[{}].", index), file);
     profile.switches.push_back(read_switch(r));
+  });
+  for_each_table(root, "capture", file, [&](const toml::table& table, size_t index) {
+    TableReader r(table, fmt::format("capture[{}].", index), file);
+    profile.captures.push_back(read_capture(r, profile));
   });
   return profile;
 }

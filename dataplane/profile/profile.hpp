@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dataplane/api/capture_spec.hpp"
 #include "dataplane/api/port_spec.hpp"
 #include "dataplane/api/run_spec.hpp"
 #include "dataplane/api/stream_spec.hpp"
@@ -57,6 +58,7 @@ struct Profile {
   std::vector<api::PortSpec> ports;
   std::vector<api::StreamSpec> streams;
   std::vector<api::SwitchSpec> switches;
+  std::vector<api::CaptureSpec> captures;  ///< [[capture]]: started with the run by whoever runs the profile
 
   const api::PortSpec* find_port(const std::string& name) const noexcept;
 };

@@ -2,6 +2,7 @@
 back frame for frame (sizes, VLAN / UDP fields, the comment with stream and sequence
 number, nanosecond timestamps inside the run, the interface's name, driver and speed),
 ended by Ctrl-C, its count or its session; bad filters, paths and ports refused first."""
+import json
 import os
 import re
 import shutil
@@ -175,6 +176,35 @@ class Capture(lrtest.DataplaneCase):
         self.assertEqual(len(tshark_fields(copy, "frame.len")), stopped["captured"])
         info = subprocess.run(["capinfos", copy], capture_output=True, text=True).stdout
         self.assertIn("Number of packets = %d" % stopped["captured"], info)
+
+    def test_a_profiles_capture_runs_with_its_run_and_the_report_lists_it(self):
+        path = os.path.join(self.dir, "profile.pcapng")
+        capture = '[[capture]]\nport = "p0"\nfile = "%s"\nfilter = "%s"\n' % (path, FILTER)
+        profile = self.write_profile(PROFILE % (self.prefix, self.sock_path) + capture, "with-capture.toml")
+        report_file = os.path.join(self.dir, "run.json")
+        run = self.cli("run", profile, "--report", report_file)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(report_file) as f:
+            listed = json.load(f)["captures"]
+        self.assertEqual([(c["port"], c["filter"], c["matched"], c["captured"], c["capture_dropped"], c["state"])
+                          for c in listed], [("p0", FILTER, 2000, 2000, 0, "done: stopped")])
+        self.assertEqual(len(tshark_fields(path, "frame.len")), 2000)
+        # One-shot, the data plane runs the profile's captures itself.
+        oneshot_path = os.path.join(self.dir, "oneshot.pcapng")
+        proc, report = self.run_dataplane(
+            (PROFILE % ("lr-e2e-cap1-%d" % os.getpid(), self.sock_path + "1")).replace('net_ring0', 'net_ring1') +
+            capture.replace(path, oneshot_path) + 'count = 100\n')
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/lr-e2e-cap1-%d" % os.getpid(), True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual([(c["captured"], c["state"]) for c in report["captures"]], [(100, "done: 100 frames captured")])
+        self.assertEqual(len(tshark_fields(oneshot_path, "frame.len")), 100)
+        os.remove(os.path.join(self.dir, "report.json"))  # the last run's
+        bad, bad_report = self.run_dataplane((PROFILE % ("lr-e2e-cap2-%d" % os.getpid(), self.sock_path + "2"))
+                                    .replace('net_ring0', 'net_ring2') + capture.replace(FILTER, "udp port x"))
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/lr-e2e-cap2-%d" % os.getpid(), True)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("filter 'udp port x': ", bad.stderr)
+        self.assertIsNone(bad_report)  # no run began
 
     def test_bad_filters_paths_and_ports_are_refused_before_it_starts(self):
         bad = self.cli("capture", "p0", "-w", os.path.join(self.dir, "x.pcapng"), "--filter", "udp dst port seven")

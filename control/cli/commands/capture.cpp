@@ -9,6 +9,7 @@
 
 #include "control/cli/commands/commands.hpp"
 #include "control/cli/exit_codes.hpp"
+#include "control/client/run_client.hpp"
 #include "control/client/stop_signal.hpp"
 #include "dataplane/api/capture_spec.hpp"
 #include "dataplane/profile/quantity.hpp"
@@ -37,16 +38,9 @@ std::string counts_line(const api::CaptureReport& c) {
                      c.matched, c.captured, c.file_bytes, c.spec.file, c.capture_dropped);
 }
 
-std::optional<api::CaptureReport> find_capture(DataplaneClient& client, uint32_t id) {
-  for (const api::CaptureReport& c : api::capture_reports_from_json(client.call("capture.list")))
-    if (c.id == id) return c;
-  return std::nullopt;
-}
-
 int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
-  json params{{"port", o.port}, {"file", std::filesystem::absolute(o.file).string()}, {"snaplen", o.snaplen}};
-  if (!o.filter.empty()) params["filter"] = o.filter;
-  if (o.count != 0) params["count"] = o.count;
+  api::CaptureSpec spec{o.port, std::filesystem::absolute(o.file).string(), o.filter, o.snaplen, o.count, 0, "", "",
+                        0, 0};
   if (!o.duration.empty()) {
     const auto ns = profile::parse_duration_ns(o.duration);
     if (!ns || *ns == 0) {
@@ -54,7 +48,7 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
                    o.duration.c_str());
       return kExitUsage;
     }
-    params["duration_ns"] = *ns;
+    spec.duration_ns = *ns;
   }
   if (!o.trigger.empty()) {
     if (o.stream.empty()) {
@@ -62,22 +56,27 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
                    o.trigger.c_str());
       return kExitUsage;
     }
-    params.update({{"trigger", o.trigger}, {"trigger_stream", o.stream}, {"before", o.before}, {"after", o.after}});
+    spec.trigger = o.trigger;
+    spec.trigger_stream = o.stream;
+    spec.before = o.before;
+    spec.after = o.after;
   }
   catch_stop_signals();
   return with_dataplane(global, [&](DataplaneClient& client) {
-    api::CaptureReport c = api::capture_report_from_json(client.call("capture.start", params));
+    RunClient run(client);
+    api::CaptureReport c = run.start_capture(spec);
     std::fprintf(stderr, "capturing on %s into %s%s (filter %s); Ctrl-C ends it\n", o.port.c_str(), c.spec.file.c_str(),
-                 c.filter_jit ? "" : ", the filter interpreted", o.filter.empty() ? "none" : o.filter.c_str());
+                 o.filter.empty() || c.filter_jit ? "" : ", the filter interpreted",
+                 o.filter.empty() ? "none" : o.filter.c_str());
     while (!stop_requested() && c.state == "capturing") {
       sleep_unless_stopped(1.0);
-      if (auto now = find_capture(client, c.id)) c = *now;
+      for (const api::CaptureReport& now : run.captures())
+        if (now.id == c.id) c = now;
       if (!global.as_json) std::fprintf(stderr, "%s\n", counts_line(c).c_str());
     }
     // Ended by Ctrl-C, or by its count or duration: stop answers when the file is complete.
-    const json ended = client.call("capture.stop", {{"id", c.id}});
-    c = api::capture_report_from_json(ended);
-    if (global.as_json) std::printf("%s\n", ended.dump(2).c_str());
+    c = run.stop_capture(c.id);
+    if (global.as_json) std::printf("%s\n", api::to_json(c).dump(2).c_str());
     else std::printf("%s; %s\n", counts_line(c).c_str(), c.state.c_str());
     if (!c.trigger_event.empty()) std::printf("trigger: %s at %s\n", c.trigger_event.c_str(), c.trigger_fired_at.c_str());
     else if (!c.spec.trigger.empty()) std::printf("trigger: stream '%s' showed no %s\n", c.spec.trigger_stream.c_str(),

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 #include <map>
 
 #include <string>
@@ -593,6 +594,36 @@ TEST(LoadToml, RoceRefusals) {
   EXPECT_EQ(error_of(stream + "kind = \"pfc\"\npriorities = [3]\nroce = {}\n"),
             "test.toml:11:8: key 'stream[0].roce': a pfc stream sends MAC Control frames, which have no VLAN, IP or "
             "UDP header");
+}
+
+}  // namespace
+}  // namespace lr::profile
+
+namespace lr::profile {
+namespace {
+
+TEST(LoadToml, CaptureTablesAreCheckedAgainstThePortsAndStreams) {
+  const std::string base = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\n";
+  const Profile p = load(base + "[[capture]]\nport = \"p0\"\nfile = \"/tmp/c.pcapng\"\nfilter = \"udp\"\n"
+                                "duration = \"5s\"\ntrigger = \"loss\"\nstream = \"s\"\nbefore = 3\n");
+  ASSERT_EQ(p.captures.size(), 1u);
+  const api::CaptureSpec& c = p.captures[0];
+  EXPECT_EQ((std::tuple{c.port, c.file, c.filter, c.duration_ns, c.trigger, c.trigger_stream, c.before, c.after}),
+            (std::tuple{std::string("p0"), std::string("/tmp/c.pcapng"), std::string("udp"), uint64_t{5'000'000'000},
+                        std::string("loss"), std::string("s"), 3u, 10u}));
+  EXPECT_EQ(load(base + "[[capture]]\nport = \"p0\"\nfile = \"c.pcapng\"\n").captures[0].file,
+            (std::filesystem::current_path() / "c.pcapng").string());
+  EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p9\"\nfile = \"c.pcapng\"\n"),
+            "test.toml:9:8: key 'capture[0].port': no [[port]] is named 'p9'");
+  EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\ntrigger = \"loss\"\nstream = \"t\"\n"),
+            "test.toml:12:10: key 'capture[0].stream': no [[stream]] is named 't'");
+  EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\nbefore = 3\n"),
+            "test.toml:11:10: key 'capture[0].before': goes with a trigger (trigger = \"loss\", \"ooo\", \"dup\" or "
+            "\"any\")");
+  EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\n[[capture]]\nport = \"p0\"\nfile = \"d\"\n"),
+            "test.toml:12:8: key 'capture[1].port': port 'p0' has a [[capture]] already: one capture a port");
+  EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\nsnaplen = 10\n"),
+            "test.toml:11:11: key 'capture[0].snaplen': 10 is out of range [64, 16384]");
 }
 
 }  // namespace
