@@ -94,9 +94,10 @@ rx_bench() {
   build/tests/perf/rx_accounting_bench --benchmark_filter="$1" --benchmark_min_time=2 2>/dev/null |
     grep -o "Mpps=[0-9.]*" | head -1 | cut -d= -f2 | xargs printf "%.2f"
 }
-rx_hot=$(rx_bench 'streams:16/frames:256$')
-rx_cold=$(rx_bench 'streams:16/frames:4096$')
-rx_many=$(rx_bench 'streams:1024/frames:16384$')
+rx_hot=$(rx_bench 'streams:16/frames:256/capture:0$')
+rx_cold=$(rx_bench 'streams:16/frames:4096/capture:0$')
+rx_capture=$(rx_bench 'streams:16/frames:4096/capture:1$')
+rx_many=$(rx_bench 'streams:1024/frames:16384/capture:0$')
 
 # 3. loopback TX + RX + accounting on one lcore
 profile net_ring0 'rx_port = "p0"' 1 > "$tmp/ring.toml"
@@ -143,6 +144,7 @@ print('linerate TX / testpmd, run by run: %s; median %.2fx' % (' '.join('%.2f' %
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames in cache" "$rx_hot"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames from memory" "$rx_cold"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 1024 streams interleaved, memory" "$rx_many"
+printf "%-64s %s\n" "RX, 16 streams, memory, a capture whose filter matches nothing" "$rx_capture"
 printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"
 printf "%-64s %s\n" "TX RoCEv2 98 B (VLAN, BTH + RETH, PSN + ICRC per frame), net_null" "$roce_small"
 printf "%-64s %s\n" "TX RoCEv2 1106 B (same, 1024-byte payload), net_null" "$roce_large"

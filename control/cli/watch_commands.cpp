@@ -66,6 +66,9 @@ std::string below_stream_table(DataplaneClient& client, const json& stats_ports)
   if (const std::string pause = pause_now(client, stats_ports); !pause.empty()) out += "\n" + pause;
   const std::vector<api::SwitchReport> switches = RunClient(client).switch_stats();
   if (!switches.empty()) out += "\n" + views::switch_text(switches);
+  std::vector<api::CaptureReport> captures = RunClient(client).captures();
+  std::erase_if(captures, [](const api::CaptureReport& c) { return c.state != "capturing"; });
+  if (!captures.empty()) out += "\n" + views::capture_text(captures);
   return out;
 }
 

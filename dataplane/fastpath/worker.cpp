@@ -357,7 +357,7 @@ void trigger_frame(CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns
 
 }  // namespace
 
-[[gnu::noinline, gnu::cold]] void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
+[[gnu::noinline]] void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
                                                  uint32_t rx_ns, uint32_t n_streams) noexcept {
   if (!__atomic_load_n(&tap.open, __ATOMIC_RELAXED)) return;
   CaptureTrigger& t = tap.trigger;
@@ -400,6 +400,13 @@ uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, 
   return signed_frames;
 }
 
+void rx_process_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
+                      uint32_t rx_ns) noexcept {
+  rx_account_burst(ctx, queue, pkts, n, rx_tsc, rx_ns);
+  if (CaptureTap* tap = __atomic_load_n(&queue.capture, __ATOMIC_ACQUIRE)) [[unlikely]]
+    capture_frames(*tap, pkts, n, rx_tsc, rx_ns, ctx.n_streams);
+}
+
 uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
   rte_mbuf* pkts[kRxBurst];
   const uint16_t n = rte_eth_rx_burst(queue.port_id, queue.queue_id, pkts, kRxBurst);
@@ -413,9 +420,7 @@ uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
   const uint64_t seq = ctx.rx_seq.load(std::memory_order_relaxed);
   ctx.rx_seq.store(seq + 1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
-  rx_account_burst(ctx, queue, pkts, n, now_tsc, rx_ns);
-  if (CaptureTap* tap = __atomic_load_n(&queue.capture, __ATOMIC_ACQUIRE)) [[unlikely]]
-    capture_frames(*tap, pkts, n, now_tsc, rx_ns, ctx.n_streams);
+  rx_process_burst(ctx, queue, pkts, n, now_tsc, rx_ns);
   ctx.rx_seq.store(seq + 2, std::memory_order_release);
   rte_pktmbuf_free_bulk(pkts, n);
   return n;

@@ -30,6 +30,11 @@ uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept;
 uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
                           uint32_t rx_ns) noexcept;
 
+/// What the RX loop does with a received burst: rx_account_burst, then the queue's
+/// capture (capture_tap.hpp), if it has one. The frames stay the caller's.
+void rx_process_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
+                      uint32_t rx_ns) noexcept;
+
 /// Q32 multiplier for tsc_to_ns32: a multiply instead of a 128-bit division per burst.
 /// Its rounding error scales every latency by under 2^-31, far below the clock's own.
 uint64_t tsc_ns_multiplier(uint64_t tsc_hz) noexcept;

@@ -166,6 +166,7 @@ std::string run_table(const api::RunReport& r) {
                        p.counters.oerrors, p.rx_no_signature);
   if (const std::string pause = pause_text(r.ports); !pause.empty()) out += "\n" + pause;
   if (!r.switches.empty()) out += "\n" + switch_text(r.switches);
+  if (!r.captures.empty()) out += "\n" + capture_text(r.captures);
   if (r.mbufs_not_returned != 0)
     out += fmt::format("\nWARNING: {} mbufs did not return to their pools\n", r.mbufs_not_returned);
   for (const std::string& warning : r.warnings) out += "warning: " + warning + "\n";
@@ -211,6 +212,17 @@ std::string pause_text(const std::vector<api::PortReport>& ports) {
                            optional_count(n.rx_frames), optional_count(n.rx_duration_us), optional_count(n.tx_frames),
                            optional_count(n.tx_duration_us));
     }
+  }
+  return out;
+}
+
+std::string capture_text(const std::vector<api::CaptureReport>& captures) {
+  std::string out;
+  for (const api::CaptureReport& c : captures) {
+    out += fmt::format("capture {} on {}: {} frames matched, {} written ({} bytes in {}), {} dropped; {}\n", c.id,
+                       c.spec.port, c.matched, c.captured, c.file_bytes, c.spec.file, c.capture_dropped, c.state);
+    if (!c.trigger_event.empty()) out += fmt::format("  trigger: {} at {}\n", c.trigger_event, c.trigger_fired_at);
+    if (!c.error.empty()) out += fmt::format("  error: {}\n", c.error);
   }
   return out;
 }

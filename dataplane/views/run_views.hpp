@@ -44,6 +44,10 @@ std::string pause_text(const std::vector<api::PortReport>& ports);
 /// received, ECN marks, the queue's watermark and time paused; watchdog storms.
 std::string switch_text(const std::vector<api::SwitchReport>& switches);
 
+/// A line per capture: port, file, filter, frames matched / written / dropped, its state,
+/// and what a trigger caught; "" when there is none.
+std::string capture_text(const std::vector<api::CaptureReport>& captures);
+
 std::vector<api::StreamReport> with_interval_rates(const std::vector<api::StreamReport>& before,
                                                    std::vector<api::StreamReport> after, double seconds);
 

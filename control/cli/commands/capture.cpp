@@ -13,6 +13,7 @@
 #include "control/client/stop_signal.hpp"
 #include "dataplane/api/capture_spec.hpp"
 #include "dataplane/profile/quantity.hpp"
+#include "dataplane/views/run_views.hpp"
 
 namespace lr::ctl {
 
@@ -32,11 +33,6 @@ struct CaptureOptions {
   uint32_t before = 10;
   uint32_t after = 10;
 };
-
-std::string counts_line(const api::CaptureReport& c) {
-  return fmt::format("capture {} on {}: {} frames matched, {} written ({} bytes in {}), {} dropped", c.id, c.spec.port,
-                     c.matched, c.captured, c.file_bytes, c.spec.file, c.capture_dropped);
-}
 
 int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
   api::CaptureSpec spec{o.port, std::filesystem::absolute(o.file).string(), o.filter, o.snaplen, o.count, 0, "", "",
@@ -72,14 +68,13 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
       sleep_unless_stopped(1.0);
       for (const api::CaptureReport& now : run.captures())
         if (now.id == c.id) c = now;
-      if (!global.as_json) std::fprintf(stderr, "%s\n", counts_line(c).c_str());
+      if (!global.as_json) std::fprintf(stderr, "%s", views::capture_text({c}).c_str());
     }
     // Ended by Ctrl-C, or by its count or duration: stop answers when the file is complete.
     c = run.stop_capture(c.id);
     if (global.as_json) std::printf("%s\n", api::to_json(c).dump(2).c_str());
-    else std::printf("%s; %s\n", counts_line(c).c_str(), c.state.c_str());
-    if (!c.trigger_event.empty()) std::printf("trigger: %s at %s\n", c.trigger_event.c_str(), c.trigger_fired_at.c_str());
-    else if (!c.spec.trigger.empty()) std::printf("trigger: stream '%s' showed no %s\n", c.spec.trigger_stream.c_str(),
+    else std::printf("%s", views::capture_text({c}).c_str());
+    if (!global.as_json && c.trigger_event.empty() && !c.spec.trigger.empty()) std::printf("trigger: stream '%s' showed no %s\n", c.spec.trigger_stream.c_str(),
                                                   c.spec.trigger.c_str());
     if (!c.error.empty()) {
       std::fprintf(stderr, "linerate: %s\n", c.error.c_str());
