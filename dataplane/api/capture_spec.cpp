@@ -14,6 +14,7 @@ constexpr auto spec_fields = [](auto& s, auto&& fn) {
   fn("port", s.port);
   fn("file", s.file);
   fn("filter", s.filter);
+  fn("direction", s.direction);
   fn("snaplen", s.snaplen);
   fn("count", s.count);
   fn("duration_ns", s.duration_ns);

@@ -16,6 +16,7 @@ struct CaptureSpec {
   std::string port;
   std::string file;          ///< absolute path, written by the data plane
   std::string filter;        ///< tcpdump (libpcap) syntax; empty: every frame
+  std::string direction = "rx";  ///< rx (what the port receives), tx (what it sends) or both
   uint32_t snaplen = 1518;   ///< the most bytes of a frame kept (64-16384)
   uint64_t count = 0;        ///< frames written, then the capture ends; 0: no limit
   uint64_t duration_ns = 0;  ///< from its start, then the capture ends; 0: no limit

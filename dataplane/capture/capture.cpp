@@ -77,9 +77,14 @@ Result<std::unique_ptr<Capture>> Capture::start(uint32_t id, const api::CaptureS
   if (!c->records_)
     return make_error(Errc::kNoMemory, fmt::format("capture records ({} of {} bytes)", kRecords, spec.snaplen),
                       rte_errno);
-  c->taps_ = std::make_unique<fast::CaptureTap[]>(port.rx_queues);
-  for (uint16_t q = 0; q < port.rx_queues; ++q) {
-    const std::string ring_name = fmt::format("lr_cap{}_q{}", id, q);
+  c->n_taps_ = static_cast<uint16_t>(port.rx_queues + port.tx_queues);
+  c->taps_ = std::make_unique<fast::CaptureTap[]>(c->n_taps_);
+  const bool rx = spec.direction != "tx";
+  const bool tx = spec.direction != "rx";
+  for (uint16_t q = 0; q < c->n_taps_; ++q) {
+    const bool outbound = q >= port.rx_queues;
+    if (outbound ? !tx : !rx) continue;  // a direction it does not capture: no ring, never attached
+    const std::string ring_name = fmt::format("lr_cap{}_{}{}", id, outbound ? "tx" : "rx", q);
     c->rings_.emplace_back(rte_ring_create(ring_name.c_str(), kRingSize, port.socket, RING_F_SP_ENQ | RING_F_SC_DEQ));
     if (!c->rings_.back()) return make_error(Errc::kNoMemory, fmt::format("capture ring {}", ring_name), rte_errno);
     fast::CaptureTap& tap = c->taps_[q];
@@ -88,7 +93,10 @@ Result<std::unique_ptr<Capture>> Capture::start(uint32_t id, const api::CaptureS
     tap.filter = c->filter_.bpf();
     tap.filter_jit = c->filter_.jit();
     tap.snaplen = static_cast<uint16_t>(spec.snaplen);
-    tap.queue = q;
+    tap.queue = static_cast<uint16_t>(outbound ? q - port.rx_queues : q);
+    tap.outbound = outbound;
+    tap.open = true;
+    if (outbound) continue;  // a trigger watches what the port receives
     fast::CaptureTrigger& t = tap.trigger;
     t.on_loss = spec.trigger == "loss" || spec.trigger == "any";
     t.on_out_of_order = spec.trigger == "ooo" || spec.trigger == "any";
@@ -97,7 +105,6 @@ Result<std::unique_ptr<Capture>> Capture::start(uint32_t id, const api::CaptureS
     t.after = spec.after;
     c->held_.push_back(std::make_unique<void*[]>(std::max<uint32_t>(spec.before, 1)));
     t.held = c->held_.back().get();
-    tap.open = true;
   }
   c->start_tsc_ = rte_rdtsc();
   c->start_utc_ns_ = system_utc_ns();
@@ -109,8 +116,13 @@ Result<std::unique_ptr<Capture>> Capture::start(uint32_t id, const api::CaptureS
 
 Capture::~Capture() { stop("stopped"); }
 
-fast::CaptureTap* Capture::tap(uint16_t queue) noexcept {
-  return queue < port_.rx_queues && taps_ ? &taps_[queue] : nullptr;
+fast::CaptureTap* Capture::rx_tap(uint16_t queue) noexcept {
+  return queue < port_.rx_queues && taps_[queue].ring != nullptr ? &taps_[queue] : nullptr;
+}
+
+fast::CaptureTap* Capture::tx_tap(uint16_t queue) noexcept {
+  const size_t at = size_t{port_.rx_queues} + queue;
+  return queue < port_.tx_queues && taps_[at].ring != nullptr ? &taps_[at] : nullptr;
 }
 
 void Capture::set_stream_names(std::vector<std::string> names, bool new_run) {
@@ -143,7 +155,7 @@ void Capture::stop(const std::string& why) {
 }
 
 void Capture::close_taps() noexcept {
-  for (uint16_t q = 0; q < port_.rx_queues; ++q) __atomic_store_n(&taps_[q].open, false, __ATOMIC_RELAXED);
+  for (uint16_t q = 0; q < n_taps_; ++q) __atomic_store_n(&taps_[q].open, false, __ATOMIC_RELAXED);
 }
 
 uint64_t Capture::utc_ns(uint64_t tsc) const noexcept {
@@ -158,14 +170,16 @@ void Capture::write_record(const fast::CaptureRecord& r) {
     const std::lock_guard lock(mutex_);
     const std::string stream =
         r.stream_id < stream_names_.size() ? stream_names_[r.stream_id] : fmt::format("#{}", r.stream_id);
-    comment = fmt::format("stream {} lane {} seq {} latency {} ns", stream, r.lane, r.seq, r.latency_ns);
+    comment = r.outbound ? fmt::format("sent: stream {} lane {} seq {}", stream, r.lane, r.seq)
+                         : fmt::format("stream {} lane {} seq {} latency {} ns", stream, r.lane, r.seq, r.latency_ns);
     if (r.event != fast::SeqEvent::kNone) {
       trigger_event_ = event_text(r);
       trigger_fired_at_ = utc_iso8601_ns(at);
       comment = trigger_event_ + "; " + comment;
     }
   }
-  writer_.packet(interface_, at, std::span(r.data(), r.kept), r.wire_bytes, Direction::kInbound, comment);
+  writer_.packet(interface_, at, std::span(r.data(), r.kept), r.wire_bytes,
+                 r.outbound ? Direction::kOutbound : Direction::kInbound, comment);
 }
 
 size_t Capture::drain() {
@@ -239,7 +253,7 @@ api::CaptureReport Capture::report() const {
   r.spec = spec_;
   r.started_at = started_at_;
   r.filter_jit = filter_.jit() != nullptr;
-  for (uint16_t q = 0; q < port_.rx_queues; ++q) {
+  for (uint16_t q = 0; q < n_taps_; ++q) {
     r.matched += __atomic_load_n(&taps_[q].matched, __ATOMIC_RELAXED);
     r.capture_dropped += __atomic_load_n(&taps_[q].dropped, __ATOMIC_RELAXED);
   }

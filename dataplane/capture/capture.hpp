@@ -34,6 +34,7 @@ struct CapturedPort {
   uint64_t speed_bps = 0;
   uint16_t port_id = 0;
   uint16_t rx_queues = 0;
+  uint16_t tx_queues = 0;
   int socket = 0;
 };
 
@@ -48,8 +49,10 @@ class Capture {
   Capture(const Capture&) = delete;
   Capture& operator=(const Capture&) = delete;
 
-  /// The tap of RX queue `queue` of the port, or none.
-  fast::CaptureTap* tap(uint16_t queue) noexcept;
+  /// The tap of RX (TX) queue `queue` of the port, or none: a queue it has no tap on, or a
+  /// direction it does not capture.
+  fast::CaptureTap* rx_tap(uint16_t queue) noexcept;
+  fast::CaptureTap* tx_tap(uint16_t queue) noexcept;
   uint16_t port_id() const noexcept { return port_.port_id; }
   uint64_t session() const noexcept { return session_; }
   uint32_t id() const noexcept { return id_; }
@@ -96,7 +99,8 @@ class Capture {
   uint32_t interface_ = 0;
   std::unique_ptr<rte_mempool, MempoolFree> records_;
   std::vector<std::unique_ptr<rte_ring, RingFree>> rings_;
-  std::unique_ptr<fast::CaptureTap[]> taps_;
+  std::unique_ptr<fast::CaptureTap[]> taps_;  ///< the RX queues', then the TX queues'
+  uint16_t n_taps_ = 0;
   std::vector<std::unique_ptr<void*[]>> held_;  ///< per tap, the trigger's held records
 
   std::atomic<uint64_t> captured_{0};

@@ -22,10 +22,13 @@ void Engine::State::attach_captures() {
         ++it;
         continue;
       }
-      // Unhooked before it goes: the RX queues of this run point at it.
-      for (LcoreState& l : run.lcores)
+      // Unhooked before it goes: the RX queues and TX lanes of this run point at it.
+      for (LcoreState& l : run.lcores) {
         for (size_t i = 0; i < l.rxqs.size(); ++i)
           if (fast::RxQueue& q = l.rxqs[i]; q.port_id == (*it)->port_id()) q.capture = nullptr;
+        for (size_t i = 0; i < l.lanes.size(); ++i)
+          if (fast::TxLane& lane = l.lanes[i]; lane.port_id == (*it)->port_id()) lane.capture = nullptr;
+      }
       ended_captures.push_back((*it)->report());
       if (ended_captures.size() > kEndedKept) ended_captures.pop_front();
       it = captures.erase(it);
@@ -35,15 +38,24 @@ void Engine::State::attach_captures() {
   for (const StreamState& s : run.streams) names.push_back(s.cfg.name);
   for (auto& c : captures)
     if (!c->done()) c->set_stream_names(names, !launched);
-  for (LcoreState& l : run.lcores)
+  // A running capture's tap, or none; an ended one's stays while a run is launched.
+  const auto running_tap = [&](uint16_t port_id, auto tap_of) -> fast::CaptureTap* {
+    for (auto& c : captures)
+      if (c->port_id() == port_id && !c->done()) return tap_of(*c);
+    return nullptr;
+  };
+  for (LcoreState& l : run.lcores) {
     for (size_t i = 0; i < l.rxqs.size(); ++i) {
       fast::RxQueue& q = l.rxqs[i];
-      fast::CaptureTap* tap = nullptr;
-      for (auto& c : captures)
-        if (c->port_id() == q.port_id && !c->done()) tap = c->tap(q.queue_id);
-      // A running capture's tap, or none; an ended one's stays while a run is launched.
+      fast::CaptureTap* tap = running_tap(q.port_id, [&](capture::Capture& c) { return c.rx_tap(q.queue_id); });
       if (tap != nullptr || !launched) __atomic_store_n(&q.capture, tap, __ATOMIC_RELEASE);
     }
+    for (size_t i = 0; i < l.lanes.size(); ++i) {
+      fast::TxLane& lane = l.lanes[i];
+      fast::CaptureTap* tap = running_tap(lane.port_id, [&](capture::Capture& c) { return c.tx_tap(lane.queue_id); });
+      if (tap != nullptr || !launched) __atomic_store_n(&lane.capture, tap, __ATOMIC_RELEASE);
+    }
+  }
 }
 
 Result<api::CaptureReport> Engine::start_capture(const api::CaptureSpec& spec, uint64_t session) {
@@ -54,10 +66,10 @@ Result<api::CaptureReport> Engine::start_capture(const api::CaptureSpec& spec, u
     if (!c->done() && c->port_id() == (*port)->port_id())
       return make_error(Errc::kInvalid, fmt::format("port '{}' has a capture already (id {}): stop it first",
                                                     spec.port, c->id()));
-  const capture::CapturedPort captured{(*port)->name(), (*port)->cfg().device, (*port)->info().driver,
-                                       (*port)->speed_bps(), (*port)->port_id(), (*port)->cfg().rx_queues,
-                                       (*port)->info().socket};
-  if (captured.rx_queues == 0)
+  const capture::CapturedPort captured{(*port)->name(),      (*port)->cfg().device,   (*port)->info().driver,
+                                       (*port)->speed_bps(), (*port)->port_id(),     (*port)->cfg().rx_queues,
+                                       (*port)->cfg().tx_queues, (*port)->info().socket};
+  if (captured.rx_queues == 0 && spec.direction == "rx")
     return make_error(Errc::kInvalid, fmt::format("port '{}' has no RX queue (rx_queues = 0): it receives nothing",
                                                   spec.port));
   if (!spec.trigger_stream.empty() && st.find_stream(spec.trigger_stream) == nullptr)

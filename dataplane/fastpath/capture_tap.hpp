@@ -30,6 +30,7 @@ struct CaptureRecord {
   uint16_t queue = 0;
   uint8_t lane = 0;
   bool signed_frame = false;    ///< it carries linerate's signature
+  bool outbound = false;        ///< a frame the port sent (a TX tap's)
   SeqEvent event = SeqEvent::kNone;  ///< the trigger fired on this frame
   uint32_t expected = 0;        ///< with an event: the sequence number the lane expected
 
@@ -75,14 +76,15 @@ struct CaptureTap {
   uint64_t (*filter_jit)(void*) = nullptr;  ///< the filter as native code, where rte_bpf could compile it
   uint16_t snaplen = 0;
   uint16_t queue = 0;
+  bool outbound = false;                ///< a TX queue's tap: the frames the port sends
   bool open = false;
   uint64_t matched = 0;                 ///< frames the filter kept
   uint64_t dropped = 0;                 ///< of those, not handed over: no record free, or the ring full
   CaptureTrigger trigger;               ///< not armed: every frame the filter keeps
 };
 
-/// Offers a received burst to `tap` (the frames stay the caller's). `n_streams`: the run's
-/// streams, for which signatures are real.
+/// Offers a received (or, to a TX tap, sent) burst to `tap` (the frames stay the caller's).
+/// `n_streams`: the run's streams, for which signatures are real.
 void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc, uint32_t rx_ns,
                     uint32_t n_streams) noexcept;
 

@@ -81,6 +81,9 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   // Set by mgmt before launch, read by the owner once per burst (on the line it reads anyway).
   TimelineBins timeline;                   ///< frames sent per bin ([run] timeline), or none
   uint64_t timeline_bins_per_tsc_q64 = 0;  ///< with start_tsc, the bins' clock
+  /// A capture of what this lane's TX queue sends, or none; set by mgmt with a release
+  /// store, read per burst with an acquire load (as RxQueue::capture).
+  CaptureTap* capture = nullptr;
 };
 
 static_assert(offsetof(TxLane, plan) < RTE_CACHE_LINE_SIZE + 1, "TxLane: the pacer and queue overflow line 0");

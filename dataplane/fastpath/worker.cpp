@@ -104,7 +104,16 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
     if (plan.multi_size) fill_burst<false, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
     else fill_burst<false, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
   }
+  // A capture of what the queue sends copies the frames the PMD took, after it took
+  // them: each frame is held once more until then.
+  CaptureTap* tap = __atomic_load_n(&lane.capture, __ATOMIC_ACQUIRE);
+  if (tap != nullptr) [[unlikely]]
+    for (uint32_t i = 0; i < n; ++i) rte_mbuf_refcnt_update(pkts[i], 1);
   const uint16_t sent = rte_eth_tx_burst(lane.port_id, lane.queue_id, pkts, static_cast<uint16_t>(n));
+  if (tap != nullptr) [[unlikely]] {
+    capture_frames(*tap, pkts, sent, now_tsc, tx_ns, UINT32_MAX);
+    rte_pktmbuf_free_bulk(pkts, n);  // the holds; the frames not sent are freed below
+  }
   if (sent < n) {
     // Not sent, so not numbered: the next burst rebuilds these frames with the same
     // sequence numbers (and so the same sizes and field values).
@@ -279,7 +288,8 @@ void fill_record(CaptureRecord& r, const CaptureTap& tap, rte_mbuf* m, uint64_t 
   r.stream_id = sig.stream_id;
   r.lane = sig.lane;
   r.seq = sig.seq;
-  r.latency_ns = r.signed_frame ? latency_of(sig, rx_ns) : 0;
+  r.outbound = tap.outbound;
+  r.latency_ns = r.signed_frame && !tap.outbound ? latency_of(sig, rx_ns) : 0;
 }
 
 // Where `seq` stands in its lane's sequence; the lane's state moves on.

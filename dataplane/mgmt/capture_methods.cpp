@@ -36,6 +36,10 @@ api::CaptureSpec capture_spec(const api::Params& p) {
                    fmt::format("params.file: '{}' is not an absolute path (the data plane writes it, from its own "
                                "directory)", spec.file));
   spec.filter = p.optional_string("filter").value_or("");
+  spec.direction = p.optional_string("direction").value_or("rx");
+  if (spec.direction != "rx" && spec.direction != "tx" && spec.direction != "both")
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.direction: '{}' is not one of rx, tx, both", spec.direction));
   spec.snaplen = static_cast<uint32_t>(optional_count(p, "snaplen", kMinSnaplen, kMaxSnaplen, spec.snaplen));
   spec.count = optional_count(p, "count", 0, uint64_t{1} << 62, 0);
   spec.duration_ns = optional_count(p, "duration_ns", 0, uint64_t{1} << 62, 0);
@@ -51,6 +55,9 @@ api::CaptureSpec capture_spec(const api::Params& p) {
                    fmt::format("params.trigger: '{}' is not one of loss, ooo, dup, any", spec.trigger));
   } else if (spec.trigger_stream.empty()) {
     throw RpcError(RpcCode::kInvalidParams, "params.trigger_stream: a trigger watches a stream: name it");
+  } else if (spec.direction != "rx") {
+    throw RpcError(RpcCode::kInvalidParams,
+                   "params.direction: a trigger watches what the port receives: direction rx (the default)");
   }
   return spec;
 }
@@ -66,7 +73,7 @@ void register_capture_methods(Dispatcher& d, Engine& engine) {
   d.add("capture.start",
         "Captures what a port receives into a pcapng file, through the runs that follow, until capture.stop, its "
         "count or its duration, or the end of this session. params {port, file (absolute path), filter? (tcpdump "
-        "syntax), snaplen? (64-16384, default 1518), count?, duration_ns?, trigger? (loss|ooo|dup|any: only the "
+        "syntax), direction? (rx, tx or both; default rx), snaplen? (64-16384, default 1518), count?, duration_ns?, trigger? (loss|ooo|dup|any: only the "
         "frames of trigger_stream around the first such event in its sequence), trigger_stream?, before? (0-1024), "
         "after? (0-2048)}. Returns the capture (its id).",
         true, [&](Session& session, const api::Params& p) {

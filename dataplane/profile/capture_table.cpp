@@ -19,6 +19,11 @@ api::CaptureSpec read_capture(TableReader& in, const Profile& profile) {
       in.fail(in.find("port"), "port", fmt::format("port '{}' has a [[capture]] already: one capture a port", c.port));
   c.file = std::filesystem::absolute(in.required_string("file")).string();
   if (auto v = in.string("filter")) c.filter = *v;
+  if (auto v = in.string("direction")) {
+    if (*v != "rx" && *v != "tx" && *v != "both")
+      in.fail(in.find("direction"), "direction", fmt::format("'{}' is not one of rx, tx, both", *v));
+    c.direction = *v;
+  }
   if (auto v = in.integer<uint32_t>("snaplen", 64, 16384)) c.snaplen = *v;
   if (auto v = in.integer<uint64_t>("count", 1, uint64_t{1} << 62)) c.count = *v;
   if (auto v = in.parsed<uint64_t>("duration", parse_duration_ns, kDurationHelp)) c.duration_ns = *v;
@@ -30,6 +35,8 @@ api::CaptureSpec read_capture(TableReader& in, const Profile& profile) {
     const bool known = std::any_of(profile.streams.begin(), profile.streams.end(),
                                    [&](const api::StreamSpec& s) { return s.name == c.trigger_stream; });
     if (!known) in.fail(in.find("stream"), "stream", fmt::format("no [[stream]] is named '{}'", c.trigger_stream));
+    if (c.direction != "rx")
+      in.fail(in.find("trigger"), "trigger", "watches what the port receives: direction = \"rx\" (the default)");
     c.before = in.integer<uint32_t>("before", 0, 1024).value_or(10);
     c.after = in.integer<uint32_t>("after", 0, 2048).value_or(10);
   }

@@ -111,6 +111,25 @@ class Capture(lrtest.DataplaneCase):
         self.assertRegex(info, r"Speed = 10000000000")
         self.assertRegex(info, r"Time precision = nanoseconds")
 
+    def test_both_directions_each_frame_marked(self):
+        path = os.path.join(self.dir, "both.pcapng")
+        proc = self.background_capture("p0", "-w", path, "--direction", "both", "--filter", FILTER)
+        self.run_traffic()
+        lrtest.wait_until(lambda: self.client.result("capture.list")[0]["captured"] == 4000, "4000 frames written")
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+        # net_ring loops the port back to itself: each frame of the tagged stream, sent and received.
+        frames = tshark_fields(path, "frame.packet_flags_direction", "frame.comment")
+        self.assertEqual(len(frames), 4000)
+        sent = [f[1] for f in frames if int(f[0], 0) == 2]  # outbound
+        received = [f[1] for f in frames if int(f[0], 0) == 1]  # inbound
+        self.assertEqual(sorted(int(re.fullmatch(r"sent: stream tagged lane 0 seq (\d+)", c).group(1)) for c in sent),
+                         list(range(2000)))
+        self.assertEqual(len([c for c in received if c.startswith("stream tagged lane 0 seq ")]), 2000)
+        self.assertEqual(self.client.call("capture.start", port="p0", file="/tmp/x.pcapng", direction="tx",
+                                          trigger="loss", trigger_stream="tagged")["error"]["message"],
+                         "params.direction: a trigger watches what the port receives: direction rx (the default)")
+
     def test_a_count_ends_it_and_its_session_ends_it_too(self):
         path = os.path.join(self.dir, "ten.pcapng")
         proc = self.background_capture("p0", "-w", path, "--count", "10")

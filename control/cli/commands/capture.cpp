@@ -25,6 +25,7 @@ struct CaptureOptions {
   std::string port;
   std::string file;
   std::string filter;
+  std::string direction = "rx";
   uint32_t snaplen = 1518;
   uint64_t count = 0;
   std::string duration;
@@ -35,8 +36,8 @@ struct CaptureOptions {
 };
 
 int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
-  api::CaptureSpec spec{o.port, std::filesystem::absolute(o.file).string(), o.filter, o.snaplen, o.count, 0, "", "",
-                        0, 0};
+  api::CaptureSpec spec{o.port, std::filesystem::absolute(o.file).string(), o.filter, o.direction, o.snaplen, o.count,
+                        0, "", "", 0, 0};
   if (!o.duration.empty()) {
     const auto ns = profile::parse_duration_ns(o.duration);
     if (!ns || *ns == 0) {
@@ -92,6 +93,8 @@ void add_capture_command(CLI::App& app, Commands& commands) {
   sub->add_option("port", o->port, "the port")->required();
   sub->add_option("-w,--write", o->file, "the pcapng file to write")->required();
   sub->add_option("--filter", o->filter, "keep only frames this tcpdump expression matches, e.g. 'udp dst port 7000'");
+  sub->add_option("--direction", o->direction, "rx: what the port receives (default); tx: what it sends; both")
+      ->check(CLI::IsMember({"rx", "tx", "both"}));
   sub->add_option("--snaplen", o->snaplen, "the most bytes of a frame kept")->check(CLI::Range(64, 16384));
   sub->add_option("--count", o->count, "end after writing this many frames");
   sub->add_option("--duration", o->duration, "end after this long, e.g. '10s'");

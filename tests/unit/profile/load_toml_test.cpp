@@ -622,6 +622,13 @@ TEST(LoadToml, CaptureTablesAreCheckedAgainstThePortsAndStreams) {
             "\"any\")");
   EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\n[[capture]]\nport = \"p0\"\nfile = \"d\"\n"),
             "test.toml:12:8: key 'capture[1].port': port 'p0' has a [[capture]] already: one capture a port");
+  EXPECT_EQ(load(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\ndirection = \"both\"\n").captures[0].direction, "both");
+  EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\ndirection = \"out\"\n"),
+            "test.toml:11:13: key 'capture[0].direction': 'out' is not one of rx, tx, both");
+  EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\ndirection = \"tx\"\ntrigger = \"dup\"\n"
+                            "stream = \"s\"\n"),
+            "test.toml:12:11: key 'capture[0].trigger': watches what the port receives: direction = \"rx\" (the "
+            "default)");
   EXPECT_EQ(error_of(base + "[[capture]]\nport = \"p0\"\nfile = \"c\"\nsnaplen = 10\n"),
             "test.toml:11:11: key 'capture[0].snaplen': 10 is out of range [64, 16384]");
 }
