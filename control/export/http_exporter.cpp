@@ -42,6 +42,11 @@ std::string scrape(const std::string& socket) {
     } catch (const RpcCallError&) {
       // A data plane without the method has no switch to show.
     }
+    try {
+      scrape.captures = run.captures();
+    } catch (const RpcCallError&) {
+      // Nor one without captures a capture.
+    }
     return prometheus_text(scrape);
   } catch (const std::exception&) {
     return prometheus_down_text();

@@ -334,6 +334,26 @@ std::string switch_text(const std::vector<api::SwitchReport>& switches) {
   return out;
 }
 
+// Each capture's frames: matched by its filter, written to its file, dropped (the writer
+// could not keep up), by capture id, port and file.
+std::string capture_text(const std::vector<api::CaptureReport>& captures) {
+  Family frames("lr_capture_frames_total", "counter",
+                "Frames a capture saw (kind matched: its filter kept them; written: in its file; dropped: the writer "
+                "could not keep up, the traffic never is).");
+  Family running("lr_capture_running", "gauge", "Whether the capture is still capturing (1) or ended (0).");
+  for (const api::CaptureReport& c : captures) {
+    const Labels labels{{"capture", std::to_string(c.id)}, {"port", c.spec.port}, {"file", c.spec.file}};
+    for (const auto& [kind, value] : {std::pair{"matched", c.matched}, std::pair{"written", c.captured},
+                                      std::pair{"dropped", c.capture_dropped}}) {
+      Labels with_kind = labels;
+      with_kind.emplace_back("kind", kind);
+      frames.add(with_kind, num(value));
+    }
+    running.add(labels, c.state == "capturing" ? 1 : 0);
+  }
+  return frames.text() + running.text();
+}
+
 }  // namespace
 
 Scrape scrape_from_json(const json& ports, const json& streams, const json& counters, const json& switches) {
@@ -350,7 +370,7 @@ std::string prometheus_text(const Scrape& scrape) {
   up.add({}, 1);
   return up.text() + port_text(scrape.ports) + mac_control_text(scrape.ports) + netdev_text(scrape.ports) +
          stream_text(scrape.streams) + latency_text(scrape.streams) + counter_text(scrape.counters) +
-         switch_text(scrape.switches);
+         switch_text(scrape.switches) + capture_text(scrape.captures);
 }
 
 std::string prometheus_down_text() {

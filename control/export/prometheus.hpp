@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dataplane/api/capture_spec.hpp"
 #include "dataplane/api/run_report.hpp"
 #include "dataplane/api/switch_report.hpp"
 
@@ -22,6 +23,7 @@ struct Scrape {
   std::vector<api::StreamReport> streams;                         ///< stats.streams
   std::map<std::string, std::vector<api::NicCounter>> counters;   ///< port.counters, by port name
   std::vector<api::SwitchReport> switches;                        ///< stats.switches
+  std::vector<api::CaptureReport> captures;                       ///< capture.list
 };
 
 /// A scrape from the control socket's answers, read by the contract's codecs: `ports`

@@ -96,6 +96,25 @@ TEST(Prometheus, MacControlFramesSentThroughTheKernelNetdev) {
 
 TEST(Prometheus, DownPageSaysSo) { EXPECT_EQ(prometheus_down_text(), "# HELP lr_up Whether the exporter reached the data plane (1) or not (0).\n# TYPE lr_up gauge\nlr_up 0\n"); }
 
+TEST(Prometheus, CapturesMatchedWrittenAndDropped) {
+  Scrape scrape;
+  api::CaptureReport c;
+  c.id = 2;
+  c.spec.port = "p0";
+  c.spec.file = "/tmp/a.pcapng";
+  c.state = "capturing";
+  c.matched = 20000;
+  c.captured = 4523;
+  c.capture_dropped = 15477;
+  scrape.captures = {c};
+  const std::string text = prometheus_text(scrape);
+  EXPECT_TRUE(has_line(text, "# TYPE lr_capture_frames_total counter"));
+  EXPECT_TRUE(has_line(text, "lr_capture_frames_total{capture=\"2\",port=\"p0\",file=\"/tmp/a.pcapng\",kind=\"matched\"} 20000"));
+  EXPECT_TRUE(has_line(text, "lr_capture_frames_total{capture=\"2\",port=\"p0\",file=\"/tmp/a.pcapng\",kind=\"written\"} 4523"));
+  EXPECT_TRUE(has_line(text, "lr_capture_frames_total{capture=\"2\",port=\"p0\",file=\"/tmp/a.pcapng\",kind=\"dropped\"} 15477"));
+  EXPECT_TRUE(has_line(text, "lr_capture_running{capture=\"2\",port=\"p0\",file=\"/tmp/a.pcapng\"} 1"));
+}
+
 TEST(Prometheus, SwitchCountersPerPortAndPriority) {
   const json switches = json::parse(R"([{"name":"dut","stalls":4,"ports":[{"name":"dut-a","priorities":[
     {"priority":3,"lossless":true,"rx_frames":100,"rx_bytes":102400,"tx_frames":0,"tx_bytes":0,"drop_tail":0,
