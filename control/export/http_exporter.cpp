@@ -14,6 +14,7 @@
 #include "control/client/dataplane_client.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
+#include "control/export/http_listener.hpp"
 #include "control/export/prometheus.hpp"
 
 namespace lr::ctl {
@@ -110,33 +111,9 @@ void accept_loop(tcp::acceptor& acceptor, const std::string& dataplane_socket) {
 }  // namespace
 
 int run_exporter(const ExporterOptions& options) {
-  const size_t colon = options.listen.rfind(':');
-  unsigned port = 0;
-  const char* port_begin = options.listen.data() + colon + 1;
-  const char* port_end = options.listen.data() + options.listen.size();
-  if (colon == std::string::npos || std::from_chars(port_begin, port_end, port).ptr != port_end || port > 65535) {
-    std::fprintf(stderr, "linerate: --listen '%s' is not ADDRESS:PORT (e.g. 127.0.0.1:9477)\n", options.listen.c_str());
-    return 2;
-  }
-  std::string host = options.listen.substr(0, colon);
-  if (host.size() > 1 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  beast::error_code ec;
-  const asio::ip::address address = asio::ip::make_address(host, ec);
-  if (ec) {
-    std::fprintf(stderr, "linerate: --listen '%s': '%s' is not an IP address\n", options.listen.c_str(), host.c_str());
-    return 2;
-  }
   asio::io_context io;
   tcp::acceptor acceptor(io);
-  const tcp::endpoint endpoint(address, static_cast<uint16_t>(port));
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    std::fprintf(stderr, "linerate: cannot listen on %s: %s\n", options.listen.c_str(), ec.message().c_str());
-    return 1;
-  }
+  if (const int code = open_listener(acceptor, options.listen, "127.0.0.1:9477"); code != 0) return code;
   const tcp::endpoint bound = acceptor.local_endpoint();
   std::printf("listening on %s:%u (metrics at /metrics), data plane at %s\n", bound.address().to_string().c_str(),
               bound.port(), options.socket.c_str());

@@ -13,6 +13,24 @@ import unittest
 BINARY = None  # set from argv[1] by main()
 
 
+# A serving data plane's profile on one loopback port, p0 (net_ring0 at 10G); the template
+# gets the EAL file prefix and the control socket path, in that order (%s, %s).
+RING_SERVICE = """
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+extra_args = ["--file-prefix", "%s"]
+[run]
+drain = "100ms"
+[control]
+socket = "%s"
+[[port]]
+name = "p0"
+device = "net_ring0"
+speed = "10G"
+"""
+
+
 class DataplaneCase(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="lr-e2e-")

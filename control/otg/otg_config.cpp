@@ -1,0 +1,294 @@
+#include "control/otg/otg_config.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <optional>
+
+#include "dataplane/profile/load_toml.hpp"
+#include "dataplane/profile/quantity.hpp"
+#include "dataplane/profile/stream_spec_json.hpp"
+
+namespace lr::otg {
+
+using nlohmann::json;
+
+namespace {
+
+// The problems found so far; reading goes on past one, so a client sees them all.
+struct Problems {
+  std::vector<std::string> errors;
+  std::vector<std::string> warnings;
+  void refuse(const std::string& path, const std::string& why) { errors.push_back(path + ": " + why); }
+};
+
+// snappi sends 64-bit integers as strings ("pps": "1000"); both forms are numbers here.
+std::optional<uint64_t> whole_number(const json& v) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
+  if (!v.is_string()) return std::nullopt;
+  const std::string s = v.get<std::string>();
+  uint64_t out = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return out;
+}
+
+std::optional<double> number(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  if (const auto n = whole_number(v)) return static_cast<double>(*n);
+  return std::nullopt;
+}
+
+// The choice an OTG object makes, and the object under it.
+std::string choice_of(const json& object, const char* fallback) {
+  return object.is_object() && object.value("choice", json()).is_string() ? object["choice"].get<std::string>()
+                                                                          : fallback;
+}
+
+// An address step as an integer: "0.0.0.1" -> 1, "00:00:00:00:01:00" -> 256.
+std::optional<uint64_t> address_step(const json& v, bool mac) {
+  if (auto n = whole_number(v)) return n;
+  if (!v.is_string()) return std::nullopt;
+  const std::string s = v.get<std::string>();
+  if (mac) {
+    const auto m = profile::parse_mac(s);
+    if (!m) return std::nullopt;
+    uint64_t out = 0;
+    for (uint8_t b : *m) out = out << 8 | b;
+    return out;
+  }
+  const auto ip = profile::parse_ipv4(s);
+  return ip ? std::optional<uint64_t>(*ip) : std::nullopt;
+}
+
+// How a header field is to be read and varied.
+struct Field {
+  const char* otg;          ///< its name in the OTG header
+  const char* table;        ///< the stream's table it goes to ("udp")
+  const char* key;          ///< its key there ("src")
+  const char* vary = "";    ///< the stream's vary field, if it can vary ("udp.src")
+  bool address = false;     ///< a MAC or IPv4 address: values are strings
+  bool mac = false;
+  bool random = false;      ///< random is a pattern the stream can do
+};
+
+// A field's pattern into the stream's keys: a value, or a start and a vary entry.
+void read_field(const json& header, const Field& f, const std::string& path, json& stream, Problems& p) {
+  const auto it = header.find(f.otg);
+  if (it == header.end() || it->is_null()) return;
+  const std::string at = path + "." + f.otg;
+  const json& pattern = *it;
+  const std::string choice = choice_of(pattern, "value");
+  const auto set = [&](const json& value) {
+    if (f.address) {
+      if (!value.is_string()) return p.refuse(at, "expected an address as a string");
+      stream[f.table][f.key] = value;
+    } else if (const auto n = whole_number(value)) {
+      stream[f.table][f.key] = *n;
+    } else {
+      p.refuse(at, fmt::format("expected a whole number, found {}", value.dump()));
+    }
+  };
+  if (choice == "auto") return;  // linerate's default
+  if (choice == "value") return set(pattern.value("value", json()));
+  if (choice == "values") {
+    const json values = pattern.value("values", json::array());
+    if (values.size() == 1) return set(values[0]);
+    return p.refuse(at + ".values", "a list of values is not supported by linerate: use increment, decrement or random");
+  }
+  if (choice == "increment" || choice == "decrement" || (choice == "random" && f.random)) {
+    if (*f.vary == '\0') return p.refuse(at, fmt::format("{} is not supported on this field by linerate", choice));
+    const json& spec = pattern.value(choice, json::object());
+    const json start = choice == "random" ? spec.value("min", json()) : spec.value("start", json());
+    if (!start.is_null()) set(start);
+    json vary{{"field", f.vary}, {"op", choice}};
+    if (choice == "random") {
+      const auto lo = whole_number(spec.value("min", json(0)));
+      const auto hi = whole_number(spec.value("max", json(65535)));
+      if (!lo || !hi || *hi < *lo) return p.refuse(at + ".random", "expected min <= max");
+      vary["count"] = *hi - *lo + 1;
+    } else {
+      const auto count = whole_number(spec.value("count", json(1)));
+      const auto step = address_step(spec.value("step", json(1)), f.mac);
+      if (!count || !step) return p.refuse(at + "." + choice, "expected a whole count and step");
+      vary["count"] = *count;
+      vary["step"] = *step;
+    }
+    stream["vary"].push_back(vary);
+    return;
+  }
+  p.refuse(at, fmt::format("the pattern '{}' is not supported by linerate", choice));
+}
+
+void read_ethernet(const json& h, const std::string& path, json& stream, Problems& p) {
+  read_field(h, {"src", "eth", "src", "eth.src", true, true}, path, stream, p);
+  read_field(h, {"dst", "eth", "dst", "eth.dst", true, true}, path, stream, p);
+  if (h.contains("pfc_queue") && choice_of(h["pfc_queue"], "auto") != "auto")
+    p.warnings.push_back(path + ".pfc_queue: linerate's frames carry their priority in the VLAN PCP or DSCP; "
+                                "pfc_queue is not used");
+}
+
+void read_ipv4(const json& h, const std::string& path, json& stream, Problems& p) {
+  read_field(h, {"src", "ipv4", "src", "ipv4.src", true}, path, stream, p);
+  read_field(h, {"dst", "ipv4", "dst", "ipv4.dst", true}, path, stream, p);
+  read_field(h, {"time_to_live", "ipv4", "ttl"}, path, stream, p);
+  const json priority = h.value("priority", json());
+  const std::string choice = choice_of(priority, "raw");
+  if (priority.is_null()) return;
+  if (choice == "dscp") {
+    const json& dscp = priority.value("dscp", json::object());
+    read_field(dscp, {"phb", "ipv4", "dscp"}, path + ".priority.dscp", stream, p);
+    read_field(dscp, {"ecn", "ipv4", "ecn"}, path + ".priority.dscp", stream, p);
+  } else if (choice == "raw") {
+    const json raw = priority.value("raw", json::object());
+    const auto tos = whole_number(raw.value("value", json(0)));
+    if (choice_of(raw, "value") != "value" || !tos || *tos > 255)
+      return p.refuse(path + ".priority.raw", "expected a single value 0-255");
+    stream["ipv4"]["dscp"] = *tos >> 2;
+    stream["ipv4"]["ecn"] = *tos & 3;
+  } else {
+    p.refuse(path + ".priority", fmt::format("'{}' is not supported by linerate: use dscp or raw", choice));
+  }
+}
+
+// One flow into the stream's keys, or its problems.
+json read_flow(const json& flow, size_t i, const std::map<std::string, std::string>& ports, Problems& p) {
+  const std::string path = fmt::format("flows[{}]", i);
+  json stream = json::object();
+  stream["name"] = flow.value("name", json(""));
+  const json tx_rx = flow.value("tx_rx", json::object());
+  if (choice_of(tx_rx, "port") != "port") {
+    p.refuse(path + ".tx_rx", "device endpoints are not supported by linerate yet: use port");
+    return stream;
+  }
+  const json endpoint = tx_rx.value("port", json::object());
+  const auto located = [&](const json& name, const std::string& at) -> std::optional<std::string> {
+    const auto it = name.is_string() ? ports.find(name.get<std::string>()) : ports.end();
+    if (it != ports.end()) return it->second;
+    p.refuse(at, fmt::format("{} is not one of the config's ports", name.dump()));
+    return std::nullopt;
+  };
+  if (auto tx = located(endpoint.value("tx_name", json()), path + ".tx_rx.port.tx_name")) stream["tx_port"] = *tx;
+  json rx_names = endpoint.value("rx_names", json::array());
+  if (rx_names.empty() && endpoint.contains("rx_name")) rx_names = json::array({endpoint["rx_name"]});
+  if (rx_names.size() > 1)
+    p.refuse(path + ".tx_rx.port.rx_names", "linerate measures a flow on one receiving port: name one");
+  else if (rx_names.size() == 1)
+    if (auto rx = located(rx_names[0], path + ".tx_rx.port.rx_names[0]")) stream["rx_port"] = *rx;
+  const json packet = flow.value("packet", json::array());
+  bool udp = false;
+  for (size_t h = 0; h < packet.size(); ++h) {
+    const std::string at = fmt::format("{}.packet[{}]", path, h);
+    const std::string kind = choice_of(packet[h], "");
+    const json header = packet[h].value(kind, json::object());
+    if (kind == "ethernet" && h == 0) read_ethernet(header, at + ".ethernet", stream, p);
+    else if (kind == "vlan" && !stream.contains("vlan")) {
+      stream["vlan"] = json::object();
+      read_field(header, {"id", "vlan", "id", "vlan.id"}, at + ".vlan", stream, p);
+      read_field(header, {"priority", "vlan", "pcp"}, at + ".vlan", stream, p);
+    } else if (kind == "ipv4") read_ipv4(header, at + ".ipv4", stream, p);
+    else if (kind == "udp") {
+      udp = true;
+      read_field(header, {"src_port", "udp", "src", "udp.src", false, false, true}, at + ".udp", stream, p);
+      read_field(header, {"dst_port", "udp", "dst", "udp.dst", false, false, true}, at + ".udp", stream, p);
+    } else {
+      p.refuse(at, fmt::format("{} is not supported by linerate{}", kind.empty() ? "a header without a choice" : kind,
+                               kind == "ethernet" || kind == "vlan" ? " in this place" : ""));
+    }
+  }
+  if (!udp && !packet.empty())
+    p.warnings.push_back(path + ".packet: linerate's frames are UDP (its signature rides in the payload): a UDP "
+                                "header was added");
+  const json size = flow.value("size", json::object());
+  const std::string size_choice = choice_of(size, "fixed");
+  if (size_choice == "fixed") {
+    if (auto n = whole_number(size.value("fixed", json(64)))) stream["frame_size"] = *n;
+    else p.refuse(path + ".size.fixed", "expected a whole number of bytes");
+  } else if (size_choice == "increment" || size_choice == "random") {
+    const json& r = size.value(size_choice, json::object());
+    stream["frame_size"] = {{"min", r.value(size_choice == "random" ? "min" : "start", json(64))},
+                            {"max", r.value(size_choice == "random" ? "max" : "end", json(1518))},
+                            {"order", size_choice}};
+  } else {
+    p.refuse(path + ".size", fmt::format("'{}' is not supported by linerate yet", size_choice));
+  }
+  const json rate = flow.value("rate", json::object());
+  const std::string rate_choice = choice_of(rate, "pps");
+  static const std::map<std::string, std::pair<double, const char*>> kRates{
+      {"pps", {1, "pps"}}, {"bps", {1, "bps"}}, {"kbps", {1e3, "bps"}}, {"mbps", {1e6, "bps"}},
+      {"gbps", {1e9, "bps"}}, {"percentage", {1, "%"}}};
+  if (const auto unit = kRates.find(rate_choice); unit == kRates.end()) {
+    p.refuse(path + ".rate", fmt::format("'{}' is not a rate linerate knows", rate_choice));
+  } else if (const auto v = number(rate.value(rate_choice, json(rate_choice == "percentage" ? 100 : 1000)))) {
+    // OTG's bit rates are L1 here, as linerate's own "5Gbps" (frames, preamble and gap).
+    stream["rate"] = fmt::format("{}{}", *v * unit->second.first, unit->second.second);
+  } else {
+    p.refuse(path + ".rate." + rate_choice, "expected a number");
+  }
+  const json duration = flow.value("duration", json::object());
+  const std::string duration_choice = choice_of(duration, "continuous");
+  const json& d = duration.value(duration_choice, json::object());
+  if (duration_choice == "fixed_packets") {
+    if (auto n = whole_number(d.value("packets", json(1)))) stream["count"] = *n;
+  } else if (duration_choice == "fixed_seconds") {
+    if (auto s = number(d.value("seconds", json(1)))) stream["duration"] = fmt::format("{}ns", std::llround(*s * 1e9));
+  } else if (duration_choice != "continuous") {
+    p.refuse(path + ".duration", fmt::format("'{}' is not supported by linerate yet", duration_choice));
+  }
+  const json delay = d.value("delay", json::object());
+  const std::string delay_choice = choice_of(delay, "bytes");
+  if (const auto n = number(delay.value(delay_choice, json(0))); n && *n > 0) {
+    if (delay_choice == "nanoseconds") stream["start_after"] = fmt::format("{}ns", std::llround(*n));
+    else if (delay_choice == "microseconds") stream["start_after"] = fmt::format("{}ns", std::llround(*n * 1e3));
+    else p.refuse(path + ".duration." + duration_choice + ".delay", "a delay in bytes is not supported by linerate: "
+                                                                   "give nanoseconds or microseconds");
+  }
+  return stream;
+}
+
+}  // namespace
+
+OtgConfig read_otg_config(const json& body, const std::vector<std::string>& dataplane_ports) {
+  Problems p;
+  OtgConfig config;
+  config.body = body;
+  if (!body.is_object()) throw ConfigRefused({"config: expected an object"});
+  for (const char* unsupported : {"devices", "lags"})
+    if (body.contains(unsupported) && !body[unsupported].empty())
+      p.refuse(unsupported, "not supported by linerate yet: it runs no protocols (ports and flows only)");
+  if (body.contains("layer1") && !body["layer1"].empty())
+    p.warnings.push_back("layer1: not applied: the ports keep the speed, FEC, pause and PFC the data plane set them "
+                         "up with (its profile, or linerate link / fec / pfc)");
+  if (body.contains("captures") && !body["captures"].empty())
+    p.warnings.push_back("captures: not served through OTG yet: use linerate capture on the data plane");
+  const json ports = body.value("ports", json::array());
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const std::string at = fmt::format("ports[{}]", i);
+    const std::string location = ports[i].value("location", json("")).is_string() ? ports[i].value("location", "") : "";
+    if (std::find(dataplane_ports.begin(), dataplane_ports.end(), location) == dataplane_ports.end())
+      p.refuse(at + ".location", fmt::format("'{}' is not a port of the data plane (it has {})", location,
+                                             fmt::join(dataplane_ports, ", ")));
+    config.ports[ports[i].value("name", json("")).is_string() ? ports[i].value("name", "") : ""] = location;
+  }
+  const json flows = body.value("flows", json::array());
+  json streams = json::array();
+  for (size_t i = 0; i < flows.size(); ++i) streams.push_back(read_flow(flows[i], i, config.ports, p));
+  if (p.errors.empty()) {
+    for (size_t i = 0; i < streams.size(); ++i) {
+      try {
+        config.streams.push_back(profile::stream_spec_from_json(streams[i], "config", i));
+      } catch (const profile::ConfigError& e) {
+        p.refuse(fmt::format("flows[{}]", i), fmt::format("{} (as linerate's {})", e.reason(), e.key()));
+      }
+    }
+  }
+  if (!p.errors.empty()) throw ConfigRefused(std::move(p.errors));
+  config.warnings = std::move(p.warnings);
+  return config;
+}
+
+}  // namespace lr::otg

@@ -1,0 +1,50 @@
+#include "control/otg/otg_metrics.hpp"
+
+namespace lr::otg {
+
+using nlohmann::json;
+
+namespace {
+
+std::string named(const std::map<std::string, std::string>& names, const std::string& port) {
+  const auto it = names.find(port);
+  return it == names.end() ? port : it->second;
+}
+
+}  // namespace
+
+json flow_metric(const api::StreamReport& s, const std::string& transmit, const std::map<std::string, std::string>& ports) {
+  const double loss = s.tx_packets == 0 ? 0 : 100.0 * static_cast<double>(s.lost) / static_cast<double>(s.tx_packets);
+  json m{{"name", s.name},
+         {"port_tx", named(ports, s.tx_port)},
+         {"port_rx", s.rx_port ? named(ports, *s.rx_port) : ""},
+         {"transmit", transmit},
+         {"frames_tx", s.tx_packets},
+         {"frames_rx", s.rx_packets},
+         {"bytes_tx", s.tx_bytes},
+         {"bytes_rx", s.rx_bytes},
+         {"frames_tx_rate", s.tx_pps_achieved},
+         {"frames_rx_rate", s.tx_packets == 0 ? 0.0 : s.tx_pps_achieved * static_cast<double>(s.rx_packets) /
+                                                          static_cast<double>(s.tx_packets)},
+         {"loss", loss}};
+  if (s.latency.samples != 0)
+    m["latency"] = {{"minimum_ns", static_cast<double>(s.latency.min_ns)},
+                    {"maximum_ns", static_cast<double>(s.latency.max_ns)},
+                    {"average_ns", s.latency.mean_ns}};
+  return m;
+}
+
+json port_metric(const std::string& name, const std::string& location, const api::PortTraffic& t, bool link_up,
+                 const std::string& transmit) {
+  return {{"name", name},
+          {"location", location},
+          {"link", link_up ? "up" : "down"},
+          {"capture", "stopped"},
+          {"frames_tx", t.tx_packets},
+          {"frames_rx", t.rx_packets},
+          {"bytes_tx", t.tx_bytes},
+          {"bytes_rx", t.rx_bytes},
+          {"transmit", transmit}};
+}
+
+}  // namespace lr::otg

@@ -1,0 +1,223 @@
+#include "control/otg/otg_server.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "control/client/dataplane_client.hpp"
+#include "control/client/run_client.hpp"
+#include "control/export/http_listener.hpp"
+#include "control/otg/otg_config.hpp"
+#include "dataplane/api/rpc.hpp"
+#include "control/otg/otg_metrics.hpp"
+
+namespace lr::otg {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kApiSpecVersion = "1.60.0";
+
+// An answer: the status and its JSON body (OTG clients want a body every time).
+struct Answer {
+  http::status status = http::status::ok;
+  json body = json::object();
+};
+
+Answer refused(const std::vector<std::string>& errors, http::status status = http::status::bad_request) {
+  return {status, {{"code", static_cast<int>(status)},
+                   {"kind", status == http::status::bad_request ? "validation" : "internal"},
+                   {"errors", errors}}};
+}
+
+Answer warnings(const std::vector<std::string>& list) { return {http::status::ok, {{"warnings", list}}}; }
+
+// The OTG state of one data plane: its config, and the run the flows are in.
+class Api {
+ public:
+  explicit Api(const std::string& socket) : client_(socket), run_(client_) {
+    client_.call("hello", {{"client", "linerate-otg"}});
+  }
+
+  Answer handle(http::verb verb, const std::string& target, const std::string& body) {
+    try {
+      if (verb == http::verb::get && target == "/capabilities/version")
+        return {http::status::ok, {{"api_spec_version", kApiSpecVersion}, {"sdk_version", ""}, {"app_version", LR_VERSION}}};
+      if (verb == http::verb::get && target == "/config") return {http::status::ok, config_ ? config_->body : json::object()};
+      json request = body.empty() ? json::object() : json::parse(body);
+      if (verb == http::verb::post && target == "/config") return set_config(request);
+      if (verb == http::verb::post && target == "/control/state") return set_state(request);
+      if (verb == http::verb::post && target == "/monitor/metrics") return metrics(request);
+      return refused({fmt::format("{} {} is not served by linerate", std::string(http::to_string(verb)), target)},
+                     http::status::not_found);
+    } catch (const json::exception& e) {
+      return refused({fmt::format("the body is not JSON linerate can read: {}", e.what())});
+    } catch (const ConfigRefused& e) {
+      return refused(e.errors());
+    } catch (const ctl::RpcCallError& e) {
+      return refused({e.what()}, http::status::internal_server_error);
+    }
+  }
+
+ private:
+  Answer set_config(const json& request) {
+    if (running_) return refused({"config: traffic is running: stop it (control/state) before a new config"});
+    std::vector<std::string> names;
+    for (const api::PortReport& p : run_.ports()) names.push_back(p.name);
+    OtgConfig config = read_otg_config(request, names);
+    try {
+      run_.load(config.streams, "config");
+    } catch (const ctl::RpcCallError& e) {
+      // The data plane's own checks against its ports (a frame too small for its headers,
+      // a rate above the port's): the flows are refused, stream[i] being flows[i].
+      if (e.code() == static_cast<int>(api::RpcCode::kInvalidParams)) return refused({fmt::format("flows: {}", e.what())});
+      throw;
+    }
+    ended_.reset();
+    config_ = std::move(config);
+    return warnings(config_->warnings);
+  }
+
+  Answer set_state(const json& request) {
+    const std::string choice = request.value("choice", "");
+    if (choice == "protocol") return warnings({"linerate runs no protocols: nothing to start or stop"});
+    if (choice != "traffic") return refused({fmt::format("control/state: '{}' is not supported by linerate yet", choice)});
+    const json transmit = request.value("traffic", json::object()).value("flow_transmit", json::object());
+    const std::string state = transmit.value("state", "");
+    std::vector<std::string> flows = transmit.value("flow_names", std::vector<std::string>{});
+    if (state == "start") {
+      if (!config_) return refused({"control/state: no config: POST /config first"});
+      if (running_) finish();  // a start is a new run, as on a hardware tester
+      run_.start(flows);
+      running_ = true;
+      ended_.reset();
+      return warnings({});
+    }
+    if (state == "stop") {
+      if (running_) finish();
+      return warnings({});
+    }
+    return refused({fmt::format("traffic.flow_transmit.state: '{}' is not supported by linerate yet (start, stop)", state)});
+  }
+
+  // The run ends once every flow has sent all it was to send: the drain runs, and the
+  // counts are the report's, exact.
+  void finish() {
+    ended_ = run_.stop().report;
+    running_ = false;
+  }
+
+  Answer metrics(const json& request) {
+    if (running_ && run_.status().tx_finished) finish();
+    const std::string transmit = running_ ? "started" : "stopped";
+    const std::string choice = request.value("choice", "port");
+    std::map<std::string, std::string> names;  // the data plane's port -> the config's
+    if (config_)
+      for (const auto& [name, location] : config_->ports) names[location] = name;
+    if (choice == "flow") {
+      const std::vector<api::StreamReport> streams = ended_ ? ended_->streams : run_.stream_stats();
+      const auto wanted = request.value("flow", json::object()).value("flow_names", std::vector<std::string>{});
+      json out = json::array();
+      for (const api::StreamReport& s : streams)
+        if (wanted.empty() || std::find(wanted.begin(), wanted.end(), s.name) != wanted.end())
+          out.push_back(flow_metric(s, transmit, names));
+      return {http::status::ok, {{"choice", "flow_metrics"}, {"flow_metrics", out}}};
+    }
+    if (choice == "port") {
+      const auto wanted = request.value("port", json::object()).value("port_names", std::vector<std::string>{});
+      const std::vector<api::PortTraffic> traffic = run_.port_traffic();
+      const std::vector<api::PortReport> ports = run_.ports();
+      json out = json::array();
+      for (const auto& [location, name] : names) {
+        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end()) continue;
+        const auto t = std::find_if(traffic.begin(), traffic.end(), [&](const auto& x) { return x.name == location; });
+        const auto p = std::find_if(ports.begin(), ports.end(), [&](const auto& x) { return x.name == location; });
+        out.push_back(port_metric(name, location, t == traffic.end() ? api::PortTraffic{} : *t,
+                                  p != ports.end() && p->link_up, transmit));
+      }
+      return {http::status::ok, {{"choice", "port_metrics"}, {"port_metrics", out}}};
+    }
+    return refused({fmt::format("monitor/metrics: '{}' metrics are not served by linerate (flow, port)", choice)});
+  }
+
+  ctl::DataplaneClient client_;
+  ctl::RunClient run_;
+  std::optional<OtgConfig> config_;
+  bool running_ = false;
+  std::optional<api::RunReport> ended_;
+};
+
+// One HTTP connection, kept alive: requests answered in turn.
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(tcp::socket socket, Api& api) : stream_(std::move(socket)), api_(api) {}
+
+  void read() {
+    request_ = {};
+    stream_.expires_after(std::chrono::minutes(5));
+    http::async_read(stream_, buffer_, request_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (!ec) self->answer();
+    });
+  }
+
+ private:
+  void answer() {
+    const Answer a = api_.handle(request_.method(), std::string(request_.target()), request_.body());
+    response_ = {};
+    response_.version(request_.version());
+    response_.keep_alive(request_.keep_alive());
+    response_.result(a.status);
+    response_.set(http::field::content_type, "application/json");
+    response_.body() = a.body.dump();
+    response_.prepare_payload();
+    http::async_write(stream_, response_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (!ec && self->response_.keep_alive()) self->read();
+    });
+  }
+
+  beast::tcp_stream stream_;
+  Api& api_;
+  beast::flat_buffer buffer_;
+  http::request<http::string_body> request_;
+  http::response<http::string_body> response_;
+};
+
+void accept_loop(tcp::acceptor& acceptor, Api& api) {
+  acceptor.async_accept([&acceptor, &api](beast::error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted) return;
+    if (!ec) std::make_shared<Connection>(std::move(socket), api)->read();
+    accept_loop(acceptor, api);
+  });
+}
+
+}  // namespace
+
+int serve(const ServeOptions& options) {
+  asio::io_context io;
+  tcp::acceptor acceptor(io);
+  if (const int code = ctl::open_listener(acceptor, options.listen, "127.0.0.1:8443"); code != 0) return code;
+  Api api(options.socket);
+  const tcp::endpoint bound = acceptor.local_endpoint();
+  std::printf("listening on %s:%u (Open Traffic Generator %s, plain HTTP), data plane at %s\n",
+              bound.address().to_string().c_str(), bound.port(), kApiSpecVersion, options.socket.c_str());
+  std::fflush(stdout);
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
+  accept_loop(acceptor, api);
+  io.run();
+  return 0;
+}
+
+}  // namespace lr::otg

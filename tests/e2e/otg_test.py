@@ -1,0 +1,137 @@
+"""linerate otg serve: the Open Traffic Generator API over HTTP, driven as snappi drives it
+(plain http.client / urllib, JSON bodies with every choice written out and 64-bit numbers as
+strings): a flow of 10,000 frames on net_ring loopback configured, started, polled until its
+transmit is "stopped", and its metrics exact; refusals name the config's JSON path."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import lrtest
+
+LINERATE = None  # the CLI: lrtest.main sets it from the second argument
+
+PROFILE = lrtest.RING_SERVICE
+
+
+def flow(name, packets=10000, pps="100000"):
+    return {"name": name, "tx_rx": {"choice": "port", "port": {"tx_name": "tx", "rx_names": ["tx"]}},
+            "packet": [{"choice": "ethernet", "ethernet": {"src": {"choice": "value", "value": "00:11:22:33:44:55"},
+                                                           "dst": {"choice": "value", "value": "00:11:22:33:44:66"},
+                                                           "pfc_queue": {"choice": "auto"}}},
+                       {"choice": "vlan", "vlan": {"id": {"choice": "value", "value": 100},
+                                                   "priority": {"choice": "value", "value": 3}}},
+                       {"choice": "ipv4", "ipv4": {"src": {"choice": "value", "value": "10.0.0.1"},
+                                                   "dst": {"choice": "value", "value": "10.0.0.2"},
+                                                   "priority": {"choice": "dscp", "dscp": {
+                                                       "phb": {"choice": "value", "value": 46},
+                                                       "ecn": {"choice": "value", "value": 0}}}}},
+                       {"choice": "udp", "udp": {"src_port": {"choice": "increment",
+                                                              "increment": {"start": 5000, "step": 1, "count": 100}},
+                                                 "dst_port": {"choice": "value", "value": 7000}}}],
+            "size": {"choice": "fixed", "fixed": 128}, "rate": {"choice": "pps", "pps": pps},
+            "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": str(packets), "gap": 12}},
+            "metrics": {"enable": True, "loss": False, "timestamps": False}}
+
+
+class Otg(lrtest.DataplaneCase):
+    def setUp(self):
+        super().setUp()
+        sock = os.path.join(self.dir, "dp.sock")
+        prefix = "lr-e2e-otg-%d" % os.getpid()
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
+        self.serve(self.write_profile(PROFILE % (prefix, sock)), sock)
+        self.otg = subprocess.Popen([LINERATE, "--socket", sock, "otg", "serve", "--listen", "127.0.0.1:0"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: self.otg.poll() is not None or (self.otg.terminate(), self.otg.wait(30)))
+        line = self.otg.stdout.readline()
+        self.base = "http://" + re.search(r"listening on (\S+:\d+)", line).group(1)
+
+    def call(self, method, path, body=None):
+        request = urllib.request.Request(self.base + path, method=method,
+                                         data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                self.assertEqual(reply.headers["Content-Type"], "application/json")
+                return reply.status, json.loads(reply.read())
+        except urllib.error.HTTPError as e:
+            self.assertEqual(e.headers["Content-Type"], "application/json")
+            return e.code, json.loads(e.read())
+
+    def flow_metrics(self, *names):
+        status, body = self.call("POST", "/monitor/metrics", {"choice": "flow", "flow": {"flow_names": list(names)}})
+        self.assertEqual((status, body["choice"]), (200, "flow_metrics"))
+        return body["flow_metrics"]
+
+    def test_a_flow_configured_started_and_measured(self):
+        self.assertEqual(self.call("GET", "/capabilities/version"),
+                         (200, {"api_spec_version": "1.60.0", "sdk_version": "", "app_version": "0.1.0"}))
+        config = {"ports": [{"name": "tx", "location": "p0"}], "flows": [flow("f1")]}
+        self.assertEqual(self.call("POST", "/config", config), (200, {"warnings": []}))
+        self.assertEqual(self.call("GET", "/config"), (200, config))
+        start = {"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}
+        self.assertEqual(self.call("POST", "/control/state", start), (200, {"warnings": []}))
+        # Three clients poll while traffic runs; each is answered.
+        answers = []
+
+        def poll():
+            for _ in range(5):
+                answers.append(self.call("POST", "/monitor/metrics", {"choice": "port", "port": {}})[0])
+        pollers = [threading.Thread(target=poll) for _ in range(3)]
+        for t in pollers:
+            t.start()
+        for t in pollers:
+            t.join(60)
+        self.assertEqual(answers, [200] * 15)
+        lrtest.wait_until(lambda: self.flow_metrics("f1")[0]["transmit"] == "stopped", "the flow sent its frames")
+        m = self.flow_metrics("f1")[0]
+        self.assertEqual((m["name"], m["port_tx"], m["port_rx"], m["frames_tx"], m["frames_rx"], m["bytes_tx"],
+                          m["bytes_rx"], m["loss"]), ("f1", "tx", "tx", 10000, 10000, 1280000, 1280000, 0.0))
+        self.assertGreater(m["latency"]["maximum_ns"], 0)
+        self.assertLessEqual(m["latency"]["minimum_ns"], m["latency"]["average_ns"])
+        status, ports = self.call("POST", "/monitor/metrics", {"choice": "port", "port": {"port_names": ["tx"]}})
+        self.assertEqual([(p["name"], p["location"], p["link"], p["frames_tx"], p["frames_rx"])
+                          for p in ports["port_metrics"]], [("tx", "p0", "up", 10000, 10000)])
+        # The frames are what the flow asked: the stream it became, as the data plane lists it.
+        client = lrtest.Client(os.path.join(self.dir, "dp.sock"))
+        spec = client.result("stream.list", specs=True)[0]
+        client.close()
+        self.assertEqual((spec["vlan"], spec["ipv4"]["dscp"], spec["udp"], spec["vary"]),
+                         ({"id": 100, "pcp": 3}, 46, {"src": 5000, "dst": 7000},
+                          [{"field": "udp.src", "op": "increment", "count": 100, "step": 1}]))
+
+    def test_what_linerate_cannot_do_is_refused_at_its_path(self):
+        bad = flow("f1")
+        bad["packet"].append({"choice": "gtpv1", "gtpv1": {}})
+        bad["tx_rx"]["port"]["rx_names"] = ["tx", "rx9"]
+        bad["packet"][3]["udp"]["dst_port"] = {"choice": "values", "values": [1, 2]}
+        status, body = self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"},
+                                                              {"name": "far", "location": "p7"}], "flows": [bad]})
+        self.assertEqual(status, 400)
+        self.assertEqual(body, {"code": 400, "kind": "validation", "errors": [
+            "ports[1].location: 'p7' is not a port of the data plane (it has p0)",
+            "flows[0].tx_rx.port.rx_names: linerate measures a flow on one receiving port: name one",
+            "flows[0].packet[3].udp.dst_port.values: a list of values is not supported by linerate: use increment, "
+            "decrement or random",
+            "flows[0].packet[4]: gtpv1 is not supported by linerate"]})
+        small = flow("f1")
+        small["size"]["fixed"] = 40
+        status, body = self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"}], "flows": [small]})
+        self.assertEqual(status, 400)
+        self.assertEqual(body["errors"], ["flows: config: key 'stream[0].frame_size': stream 'f1': a 40-byte frame "
+                                          "cannot hold its 46 bytes of headers, the 14-byte signature and the FCS; the "
+                                          "smallest frame for this stream is 64 bytes"])
+        status, body = self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
+            "choice": "flow_transmit", "flow_transmit": {"state": "start"}}})
+        self.assertEqual((status, body["errors"]), (400, ["control/state: no config: POST /config first"]))
+        self.assertEqual(self.call("GET", "/nowhere")[0], 404)
+
+
+if __name__ == "__main__":
+    lrtest.main()

@@ -1,0 +1,97 @@
+// OTG configs into stream specs: each header field and pattern where it lands, 64-bit
+// numbers as strings, addresses' steps; every refusal with the config's JSON path.
+#include "control/otg/otg_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+namespace lr::otg {
+namespace {
+
+using nlohmann::json;
+
+json pattern(json value) { return {{"choice", "value"}, {"value", std::move(value)}}; }
+
+json one_flow(json packet, json extra = json::object()) {
+  json flow{{"name", "f"},
+            {"tx_rx", {{"choice", "port"}, {"port", {{"tx_name", "a"}, {"rx_names", {"b"}}}}}},
+            {"packet", std::move(packet)}};
+  flow.update(extra);
+  return {{"ports", {{{"name", "a"}, {"location", "p0"}}, {{"name", "b"}, {"location", "p1"}}}}, {"flows", {flow}}};
+}
+
+std::vector<std::string> refusals(const json& config) {
+  try {
+    read_otg_config(config, {"p0", "p1"});
+  } catch (const ConfigRefused& e) {
+    return e.errors();
+  }
+  return {};
+}
+
+TEST(OtgConfig, EveryHeaderFieldAndPatternLandsInTheStream) {
+  const json packet = {
+      {{"choice", "ethernet"},
+       {"ethernet",
+        {{"src", {{"choice", "increment"},
+                  {"increment", {{"start", "00:00:00:00:01:00"}, {"step", "00:00:00:00:00:02"}, {"count", "10"}}}}},
+         {"dst", pattern("02:00:00:00:00:09")}}}},
+      {{"choice", "vlan"}, {"vlan", {{"id", pattern(42)}, {"priority", pattern("5")}}}},
+      {{"choice", "ipv4"},
+       {"ipv4", {{"src", pattern("10.1.0.1")},
+                 {"dst", {{"choice", "decrement"}, {"decrement", {{"start", "10.2.0.9"}, {"step", "0.0.0.1"}, {"count", 8}}}}},
+                 {"time_to_live", pattern(9)},
+                 {"priority", {{"choice", "raw"}, {"raw", pattern(0xB9)}}}}}},
+      {{"choice", "udp"},
+       {"udp", {{"src_port", {{"choice", "random"}, {"random", {{"min", 2000}, {"max", 2099}}}}},
+                {"dst_port", pattern(4000)}}}}};
+  const OtgConfig config = read_otg_config(
+      one_flow(packet, {{"size", {{"choice", "fixed"}, {"fixed", "256"}}},
+                        {"rate", {{"choice", "gbps"}, {"gbps", 2.5}}},
+                        {"duration", {{"choice", "fixed_seconds"},
+                                      {"fixed_seconds", {{"seconds", 3}, {"delay", {{"choice", "microseconds"},
+                                                                                  {"microseconds", 20}}}}}}}}),
+      {"p0", "p1"});
+  ASSERT_EQ(config.streams.size(), 1u);
+  const api::StreamSpec& s = config.streams[0];
+  EXPECT_EQ((std::tuple{s.name, s.tx_port, *s.rx_port}), (std::tuple{std::string("f"), std::string("p0"), std::string("p1")}));
+  EXPECT_EQ(s.eth_src, (api::MacAddr{0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(s.eth_dst, (api::MacAddr{2, 0, 0, 0, 0, 9}));
+  EXPECT_EQ(s.vlan, (api::VlanSpec{42, 5}));
+  EXPECT_EQ((std::tuple{s.ipv4.src, s.ipv4.dst, s.ipv4.ttl, s.ipv4.dscp, s.ipv4.ecn}),
+            (std::tuple{0x0A010001u, 0x0A020009u, uint8_t{9}, uint8_t{0xB9 >> 2}, uint8_t{1}}));
+  EXPECT_EQ((std::tuple{s.udp.src, s.udp.dst}), (std::tuple{uint16_t{2000}, uint16_t{4000}}));
+  EXPECT_EQ(s.vary, (std::vector<api::VarySpec>{{api::VaryField::kEthSrc, api::VaryOp::kIncrement, 10, 2},
+                                                {api::VaryField::kIpDst, api::VaryOp::kDecrement, 8, 1},
+                                                {api::VaryField::kUdpSrc, api::VaryOp::kRandom, 100, 1}}));
+  EXPECT_EQ(s.frame.sizes, std::vector<uint16_t>{256});
+  EXPECT_EQ(s.rate, (api::Rate{api::RateKind::kL1Bps, 2.5e9}));
+  EXPECT_EQ((std::tuple{s.duration_ns, s.start_after_ns}), (std::tuple{uint64_t{3'000'000'000}, uint64_t{20'000}}));
+  EXPECT_EQ(config.warnings, std::vector<std::string>{});
+}
+
+TEST(OtgConfig, RefusalsNameTheirPath) {
+  json packet = {{{"choice", "ethernet"}, {"ethernet", json::object()}},
+                 {{"choice", "ipv6"}, {"ipv6", json::object()}},
+                 {{"choice", "udp"}, {"udp", {{"src_port", {{"choice", "values"}, {"values", {1, 2}}}},
+                                              {"dst_port", pattern(-3)}}}}};
+  json config = one_flow(packet, {{"rate", {{"choice", "line"}}}, {"duration", {{"choice", "burst"}}}});
+  config["flows"][0]["tx_rx"]["port"]["tx_name"] = "z";
+  config["devices"] = {{{"name", "d"}}};
+  EXPECT_EQ(refusals(config),
+            (std::vector<std::string>{
+                "devices: not supported by linerate yet: it runs no protocols (ports and flows only)",
+                "flows[0].tx_rx.port.tx_name: \"z\" is not one of the config's ports",
+                "flows[0].packet[1]: ipv6 is not supported by linerate",
+                "flows[0].packet[2].udp.src_port.values: a list of values is not supported by linerate: use "
+                "increment, decrement or random",
+                "flows[0].packet[2].udp.dst_port: expected a whole number, found -3",
+                "flows[0].rate: 'line' is not a rate linerate knows",
+                "flows[0].duration: 'burst' is not supported by linerate yet"}));
+  EXPECT_EQ(refusals(one_flow(json::array(), {{"size", {{"choice", "fixed"}, {"fixed", 70000}}}})),
+            std::vector<std::string>{"flows[0]: 70000 is out of range [1, 9600] (as linerate's streams[0].frame_size)"});
+}
+
+}  // namespace
+}  // namespace lr::otg
