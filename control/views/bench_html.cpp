@@ -225,10 +225,16 @@ std::string back_to_back_section(const BenchReport& report) {
     data += fmt::format("\"{}\" {}\n", r.frame_size.text, datum(r.mean_frames));
   }
   data += "EOD\n";
-  return "<h2>Back-to-back frames (RFC 2544 §26.4, RFC 9004)</h2>\n" +
-         table({"frame size (B)", "searches", "mean burst (frames)", "min", "max", "implied buffer time",
-                "corrected buffer time", "note"},
-               rows) +
+  const std::string heading = "<h2>Back-to-back frames (RFC 2544 §26.4, RFC 9004)</h2>\n" +
+                              table({"frame size (B)", "searches", "mean burst (frames)", "min", "max",
+                                     "implied buffer time", "corrected buffer time", "note"},
+                                    rows);
+  // A search with no valid trial (the host spoiled each) has no burst to plot: gnuplot
+  // would fail on an empty plot.
+  const bool any = std::any_of(report.back_to_back.begin(), report.back_to_back.end(),
+                               [](const bench::BackToBackAnswer& r) { return r.mean_frames.has_value(); });
+  if (!any) return heading + "<p class=\"note\">No chart: no search found a burst (each one's note says why).</p>\n";
+  return heading +
          figure("chart-back-to-back", "Longest burst at line rate without loss, mean of the searches, per frame size.",
                 data + "set xlabel 'frame size (bytes)'\nset ylabel 'frames'\nset yrange [0:*]\nset grid\n"
                        "set style fill solid 0.6\nset boxwidth 0.5\nset offsets 0.5,0.5,0,0\n"

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "control/report/hand_over.hpp"
+#include "control/views/bench_html.hpp"
 #include "control/views/html_page.hpp"
 #include "control/views/summary_html.hpp"
 
@@ -98,6 +99,18 @@ TEST(HtmlTable, ColumnsOfTestsNotRunAreLeftOut) {
   ctl::html::drop_empty_columns(header, rows);
   EXPECT_EQ(header, (std::vector<std::string>{"size", "throughput"}));
   EXPECT_EQ(rows, (std::vector<std::vector<std::string>>{{"64", "26.9"}, {"128", "47.4"}}));
+}
+
+TEST(BenchPage, ABackToBackSearchWithoutABurstHasANoteNotABrokenChart) {
+  // Every trial the host spoiled: the search found no burst, and there is nothing to plot.
+  const json report{{"suite", "rfc2544"},
+                    {"back_to_back", {{{"frame_size", 64}, {"searches", 2}, {"note", "every trial invalid"}}}}};
+  const std::string page = ctl::bench_html(report);
+  EXPECT_NE(page.find("No chart: no search found a burst"), std::string::npos);
+  EXPECT_EQ(page.find("chart not drawn"), std::string::npos);
+  const json with_burst{{"suite", "rfc2544"},
+                        {"back_to_back", {{{"frame_size", 64}, {"searches", 2}, {"mean_frames", 100.0}}}}};
+  EXPECT_NE(ctl::bench_html(with_burst).find("id=\"chart-back-to-back\""), std::string::npos);
 }
 
 }  // namespace
