@@ -155,6 +155,49 @@ void read_ipv4(const json& h, const std::string& path, json& stream, Problems& p
   }
 }
 
+json bit_list(uint64_t bits) {
+  json out = json::array();
+  for (unsigned b = 0; b < 8; ++b)
+    if ((bits >> b) & 1) out.push_back(b);
+  return out;
+}
+
+// A pfcpause or ethernetpause header: the flow is a MAC Control stream (kind pfc or
+// pause), 64-byte frames to 01:80:C2:00:00:01, whose quanta and class-enable vector are
+// the header's.
+void read_mac_control(const std::string& kind, const json& h, const std::string& path, json& stream, Problems& p) {
+  json read = json::object();
+  const auto field = [&](const char* name) {
+    read_field(h, {name, "mc", name}, path, read, p);
+    return read.contains("mc") && read["mc"].contains(name) ? whole_number(read["mc"][name]) : std::nullopt;
+  };
+  for (const char* fixed : {"dst", "src", "ether_type"})
+    if (h.contains(fixed) && choice_of(h[fixed], "auto") != "auto")
+      p.warnings.push_back(path + "." + fixed + ": linerate's MAC Control frames go to 01:80:C2:00:00:01 from the "
+                                                "port's address with EtherType 0x8808; not used");
+  if (const auto op = field("control_op_code"); op && *op != (kind == "pfcpause" ? 0x0101u : 0x0001u))
+    stream["opcode"] = *op;
+  if (kind == "ethernetpause") {
+    stream["kind"] = "pause";
+    stream["quanta"] = field("time").value_or(0);
+    return;
+  }
+  stream["kind"] = "pfc";
+  json quanta = json::array();
+  uint64_t nonzero = 0;
+  for (unsigned c = 0; c < 8; ++c) {
+    const uint64_t q = field(fmt::format("pause_class_{}", c).c_str()).value_or(0);
+    if (q != 0) nonzero |= 1u << c;
+    quanta.push_back(q);
+  }
+  const uint64_t enable = field("class_enable_vector").value_or(nonzero);
+  if ((enable & 0xFF) == 0) return p.refuse(path + ".class_enable_vector", "names no priority to pause (bits 0-7)");
+  stream["priorities"] = bit_list(enable);
+  stream["class_enable"] = bit_list(enable);
+  if (enable > 0xFF) stream["reserved_bits"] = true;
+  stream["quanta"] = quanta;
+}
+
 // One flow into the stream's keys, or its problems.
 json read_flow(const json& flow, size_t i, const std::map<std::string, std::string>& ports, Problems& p) {
   const std::string path = fmt::format("flows[{}]", i);
@@ -185,7 +228,10 @@ json read_flow(const json& flow, size_t i, const std::map<std::string, std::stri
     const std::string at = fmt::format("{}.packet[{}]", path, h);
     const std::string kind = choice_of(packet[h], "");
     const json header = packet[h].value(kind, json::object());
-    if (kind == "ethernet" && h == 0) read_ethernet(header, at + ".ethernet", stream, p);
+    if ((kind == "pfcpause" || kind == "ethernetpause") && h == 0 && packet.size() == 1) {
+      read_mac_control(kind, header, at + "." + kind, stream, p);
+      udp = true;  // a MAC Control frame: nothing to add
+    } else if (kind == "ethernet" && h == 0) read_ethernet(header, at + ".ethernet", stream, p);
     else if (kind == "vlan" && !stream.contains("vlan")) {
       stream["vlan"] = json::object();
       read_field(header, {"id", "vlan", "id", "vlan.id"}, at + ".vlan", stream, p);
@@ -205,7 +251,10 @@ json read_flow(const json& flow, size_t i, const std::map<std::string, std::stri
                                 "header was added");
   const json size = flow.value("size", json::object());
   const std::string size_choice = choice_of(size, "fixed");
-  if (size_choice == "fixed") {
+  if (stream.contains("kind")) {
+    if (size_choice != "fixed" || whole_number(size.value("fixed", json(64))) != 64u)
+      p.warnings.push_back(path + ".size: MAC Control frames are 64 bytes");
+  } else if (size_choice == "fixed") {
     if (auto n = whole_number(size.value("fixed", json(64)))) stream["frame_size"] = *n;
     else p.refuse(path + ".size.fixed", "expected a whole number of bytes");
   } else if (size_choice == "increment" || size_choice == "random") {

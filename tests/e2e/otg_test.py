@@ -106,6 +106,30 @@ class Otg(lrtest.DataplaneCase):
                          ({"id": 100, "pcp": 3}, 46, {"src": 5000, "dst": 7000},
                           [{"field": "udp.src", "op": "increment", "count": 100, "step": 1}]))
 
+    def test_a_pfc_pause_flow_dissects_as_pfc_in_a_capture(self):
+        pause = {"name": "xoff", "tx_rx": {"choice": "port", "port": {"tx_name": "tx", "rx_names": ["tx"]}},
+                 "packet": [{"choice": "pfcpause", "pfcpause": {
+                     "class_enable_vector": {"choice": "value", "value": 8},
+                     "pause_class_3": {"choice": "value", "value": "65535"}}}],
+                 "size": {"choice": "fixed", "fixed": 64}, "rate": {"choice": "pps", "pps": "1000"},
+                 "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": "20"}}}
+        self.assertEqual(self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"}], "flows": [pause]}),
+                         (200, {"warnings": []}))
+        path = os.path.join(self.dir, "pfc.pcapng")
+        capture = subprocess.Popen([LINERATE, "--socket", os.path.join(self.dir, "dp.sock"), "capture", "p0", "-w", path,
+                                    "--filter", "ether proto 0x8808", "--count", "20"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: capture.poll() is not None or capture.kill())
+        time.sleep(1)  # the capture is set up before the traffic starts
+        self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
+            "choice": "flow_transmit", "flow_transmit": {"state": "start"}}})
+        lrtest.wait_until(lambda: self.flow_metrics("xoff")[0]["transmit"] == "stopped", "the pause flow sent")
+        self.assertEqual((self.flow_metrics("xoff")[0]["frames_tx"], self.flow_metrics("xoff")[0]["frames_rx"]), (20, 20))
+        capture.communicate(timeout=30)
+        out = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "macc.opcode", "-e", "macc.cbfc.enbv",
+                              "-e", "macc.cbfc.pause_time.c3"], capture_output=True, text=True, check=True).stdout
+        self.assertEqual(out.splitlines(), ["0x0101\t0x0008\t65535"] * 20)
+
     def test_what_linerate_cannot_do_is_refused_at_its_path(self):
         bad = flow("f1")
         bad["packet"].append({"choice": "gtpv1", "gtpv1": {}})

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <tuple>
 
 namespace lr::otg {
@@ -69,6 +70,29 @@ TEST(OtgConfig, EveryHeaderFieldAndPatternLandsInTheStream) {
   EXPECT_EQ(s.rate, (api::Rate{api::RateKind::kL1Bps, 2.5e9}));
   EXPECT_EQ((std::tuple{s.duration_ns, s.start_after_ns}), (std::tuple{uint64_t{3'000'000'000}, uint64_t{20'000}}));
   EXPECT_EQ(config.warnings, std::vector<std::string>{});
+}
+
+TEST(OtgConfig, PfcAndPauseHeadersMakeMacControlStreams) {
+  json pfc = {{{"choice", "pfcpause"},
+               {"pfcpause", {{"dst", {{"choice", "value"}, {"value", "01:80:c2:00:00:01"}}},
+                             {"class_enable_vector", pattern(0x18)},
+                             {"pause_class_3", pattern("65535")},
+                             {"pause_class_4", pattern(1000)}}}}};
+  const OtgConfig config = read_otg_config(one_flow(pfc, {{"rate", {{"choice", "pps"}, {"pps", 2000}}}}), {"p0", "p1"});
+  const api::StreamSpec& s = config.streams.at(0);
+  EXPECT_EQ(s.kind, api::StreamKind::kPfc);
+  EXPECT_EQ(s.mac_control.class_enable, 0x18);
+  EXPECT_EQ(s.mac_control.quanta, (std::array<uint16_t, 8>{0, 0, 0, 65535, 1000, 0, 0, 0}));
+  EXPECT_EQ(config.warnings, std::vector<std::string>{"flows[0].packet[0].pfcpause.dst: linerate's MAC Control frames go "
+                                                      "to 01:80:C2:00:00:01 from the port's address with EtherType "
+                                                      "0x8808; not used"});
+  const json pause = {{{"choice", "ethernetpause"}, {"ethernetpause", {{"time", pattern(300)}}}}};
+  const api::StreamSpec p = read_otg_config(one_flow(pause), {"p0", "p1"}).streams.at(0);
+  EXPECT_EQ((std::tuple{p.kind, p.mac_control.quanta[0]}), (std::tuple{api::StreamKind::kPause, uint16_t{300}}));
+  const json none = {{{"choice", "pfcpause"}, {"pfcpause", {{"class_enable_vector", pattern(0)}}}}};
+  EXPECT_EQ(refusals(one_flow(none)),
+            std::vector<std::string>{"flows[0].packet[0].pfcpause.class_enable_vector: names no priority to pause "
+                                     "(bits 0-7)"});
 }
 
 TEST(OtgConfig, RefusalsNameTheirPath) {
