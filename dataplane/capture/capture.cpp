@@ -133,6 +133,13 @@ void Capture::set_stream_names(std::vector<std::string> names, bool new_run) {
     fast::CaptureTrigger& t = taps_[q].trigger;
     t.stream_id = id;
     std::fill(std::begin(t.lane_started), std::end(t.lane_started), false);
+    // The next run's sequences start over: the frames held from the last one are not
+    // what comes before its event. Their records go back to the pool.
+    if (!t.fired) {
+      for (uint32_t i = 0; i < t.held_count; ++i) rte_mempool_put(records_.get(), t.held[(t.held_next + i) % t.before]);
+      t.held_count = 0;
+      t.held_next = 0;
+    }
   }
   const std::lock_guard lock(mutex_);
   stream_names_ = std::move(names);

@@ -315,6 +315,31 @@ class Trigger(lrtest.NetnsServiceCase):
         self.assertEqual(proc.returncode, 0, err)
         return {s["name"]: s for s in report["streams"]}, out
 
+    def test_a_trigger_over_two_runs_keeps_no_frame_of_the_first_before_the_event(self):
+        # 498 frames, then a new run: the bridge drops its third (numgen 500), seq 2.
+        lossy = {"name": "lossy", "tx_port": "a", "rx_port": "b", "frame_size": 128, "rate": "10kpps",
+                 "udp": {"dst": 7000}}
+        self.client.result("stream.load", streams=[dict(lossy, count=498)])
+        path = os.path.join(self.dir, "two-runs.pcapng")
+        proc = subprocess.Popen([LINERATE, "--socket", self.sock_path, "capture", "b", "-w", path, "--trigger", "loss",
+                                 "--stream", "lossy", "--before", "5", "--after", "2"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: proc.poll() is not None or proc.kill())
+        lrtest.wait_until(lambda: any(c["state"] == "capturing" for c in self.client.result("capture.list")),
+                          "the capture started")
+        for count in (498, 10):
+            self.client.result("stream.load", streams=[dict(lossy, count=count)])
+            self.client.result("traffic.start")
+            lrtest.wait_until(lambda: self.client.result("traffic.status")["tx_finished"], "the stream sent")
+            report = self.client.result("traffic.stop")
+            if report["streams"][0]["lost"] != (0 if count == 498 else 1):
+                proc.kill()
+                self.skipTest("the host lost frames of its own: %d lost" % report["streams"][0]["lost"])
+        out, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 0, err)
+        seqs = [int(re.search(r"seq (\d+) latency", f[0]).group(1)) for f in tshark_fields(path, "frame.comment")]
+        self.assertEqual(seqs, [0, 1, 3, 4, 5])  # none of the first run's 493..497
+
     def test_the_frames_around_the_first_loss_and_the_first_duplicate(self):
         path = os.path.join(self.dir, "loss.pcapng")
         streams, out = self.triggered_run(path, "--trigger", "loss", "--stream", "lossy", "--before", "5",
