@@ -312,8 +312,16 @@ OtgConfig read_otg_config(const json& body, const std::vector<std::string>& data
   if (body.contains("layer1") && !body["layer1"].empty())
     p.warnings.push_back("layer1: not applied: the ports keep the speed, FEC, pause and PFC the data plane set them "
                          "up with (its profile, or linerate link / fec / pfc)");
-  if (body.contains("captures") && !body["captures"].empty())
-    p.warnings.push_back("captures: not served through OTG yet: use linerate capture on the data plane");
+  const json captures = body.value("captures", json::array());
+  for (size_t i = 0; i < captures.size(); ++i) {
+    for (const json& name : captures[i].value("port_names", json::array()))
+      if (name.is_string()) config.capture_ports.push_back(name.get<std::string>());
+    if (captures[i].value("format", "pcap") != "pcapng")
+      p.warnings.push_back(fmt::format("captures[{}].format: linerate writes pcapng (Wireshark, tshark and scapy read "
+                                       "it), both directions", i));
+    if (!captures[i].value("filters", json::array()).empty())
+      p.warnings.push_back(fmt::format("captures[{}].filters: not applied: every frame is captured", i));
+  }
   const json ports = body.value("ports", json::array());
   for (size_t i = 0; i < ports.size(); ++i) {
     const std::string at = fmt::format("ports[{}]", i);

@@ -32,6 +32,7 @@ struct OtgConfig {
   nlohmann::json body;                          ///< as posted: GET /config answers it
   std::map<std::string, std::string> ports;     ///< OTG port name -> the data plane's port (its location)
   std::vector<api::StreamSpec> streams;         ///< one per flow, named as the flow
+  std::vector<std::string> capture_ports;       ///< the ports the config's captures name
   std::vector<std::string> warnings;
 };
 

@@ -7,6 +7,12 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -32,8 +38,10 @@ constexpr const char* kApiSpecVersion = "1.60.0";
 
 // An answer: the status and its JSON body (OTG clients want a body every time).
 struct Answer {
-  http::status status = http::status::ok;
-  json body = json::object();
+  Answer(http::status s = http::status::ok, json b = json::object()) : status(s), body(std::move(b)) {}
+  http::status status;
+  json body;
+  std::optional<std::string> bytes;  ///< a capture file: sent as application/octet-stream instead
 };
 
 Answer refused(const std::vector<std::string>& errors, http::status status = http::status::bad_request) {
@@ -47,7 +55,8 @@ Answer warnings(const std::vector<std::string>& list) { return {http::status::ok
 // The OTG state of one data plane: its config, and the run the flows are in.
 class Api {
  public:
-  explicit Api(const std::string& socket) : client_(socket), run_(client_) {
+  Api(const std::string& socket, std::string capture_dir)
+      : client_(socket), run_(client_), capture_dir_(std::move(capture_dir)) {
     client_.call("hello", {{"client", "linerate-otg"}});
   }
 
@@ -60,6 +69,7 @@ class Api {
       if (verb == http::verb::post && target == "/config") return set_config(request);
       if (verb == http::verb::post && target == "/control/state") return set_state(request);
       if (verb == http::verb::post && target == "/monitor/metrics") return metrics(request);
+      if (verb == http::verb::post && target == "/monitor/capture") return capture_file(request);
       return refused({fmt::format("{} {} is not served by linerate", std::string(http::to_string(verb)), target)},
                      http::status::not_found);
     } catch (const json::exception& e) {
@@ -79,6 +89,7 @@ class Api {
     OtgConfig config = read_otg_config(request, names);
     try {
       run_.load(config.streams, "config");
+      stop_captures();
     } catch (const ctl::RpcCallError& e) {
       // The data plane's own checks against its ports (a frame too small for its headers,
       // a rate above the port's): the flows are refused, stream[i] being flows[i].
@@ -90,9 +101,64 @@ class Api {
     return warnings(config_->warnings);
   }
 
+  // The config's captures, by OTG port name: `linerate capture` underneath, into a file
+  // of this server's directory.
+  Answer set_capture_state(const json& request) {
+    const json port = request.value("port", json::object());
+    if (port.value("choice", "") != "capture")
+      return refused({fmt::format("control/state: port.{} is not supported by linerate yet (capture)",
+                                  port.value("choice", ""))});
+    const json capture = port.value("capture", json::object());
+    std::vector<std::string> names = capture.value("port_names", std::vector<std::string>{});
+    if (names.empty() && config_) names = config_->capture_ports;
+    const std::string state = capture.value("state", "");
+    if (state != "start" && state != "stop")
+      return refused({fmt::format("port.capture.state: '{}' is not start or stop", state)});
+    for (const std::string& name : names) {
+      const auto location = config_ ? config_->ports.find(name) : std::map<std::string, std::string>::const_iterator{};
+      if (!config_ || location == config_->ports.end())
+        return refused({fmt::format("port.capture.port_names: '{}' is not one of the config's ports", name)});
+      if (const auto it = captures_.find(name); it != captures_.end()) {
+        run_.stop_capture(it->second);
+        captures_.erase(it);
+      }
+      if (state == "stop") continue;
+      api::CaptureSpec spec;
+      spec.port = location->second;
+      spec.file = capture_dir_ + "/" + location->second + ".pcapng";
+      spec.direction = "both";
+      captures_[name] = run_.start_capture(spec).id;
+      files_[name] = spec.file;
+    }
+    return warnings({});
+  }
+
+  // POST /monitor/capture: the port's capture file (pcapng), its capture ended first.
+  Answer capture_file(const json& request) {
+    const std::string name = request.value("port_name", "");
+    if (const auto it = captures_.find(name); it != captures_.end()) {
+      run_.stop_capture(it->second);
+      captures_.erase(it);
+    }
+    const auto file = files_.find(name);
+    if (file == files_.end()) return refused({fmt::format("port_name: '{}' has no capture (start one first)", name)});
+    std::ifstream in(file->second, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    Answer a;
+    a.bytes = bytes.str();
+    return a;
+  }
+
+  void stop_captures() {
+    for (const auto& [name, id] : captures_) run_.stop_capture(id);
+    captures_.clear();
+  }
+
   Answer set_state(const json& request) {
     const std::string choice = request.value("choice", "");
     if (choice == "protocol") return warnings({"linerate runs no protocols: nothing to start or stop"});
+    if (choice == "port") return set_capture_state(request);
     if (choice != "traffic") return refused({fmt::format("control/state: '{}' is not supported by linerate yet", choice)});
     const json transmit = request.value("traffic", json::object()).value("flow_transmit", json::object());
     const std::string state = transmit.value("state", "");
@@ -157,6 +223,9 @@ class Api {
   std::optional<OtgConfig> config_;
   bool running_ = false;
   std::optional<api::RunReport> ended_;
+  std::string capture_dir_;
+  std::map<std::string, uint32_t> captures_;   ///< OTG port name -> the running capture's id
+  std::map<std::string, std::string> files_;   ///< OTG port name -> its last capture's file
 };
 
 // One HTTP connection, kept alive: requests answered in turn.
@@ -179,8 +248,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     response_.version(request_.version());
     response_.keep_alive(request_.keep_alive());
     response_.result(a.status);
-    response_.set(http::field::content_type, "application/json");
-    response_.body() = a.body.dump();
+    response_.set(http::field::content_type, a.bytes ? "application/octet-stream" : "application/json");
+    response_.body() = a.bytes ? *a.bytes : a.body.dump();
     response_.prepare_payload();
     http::async_write(stream_, response_, [self = shared_from_this()](beast::error_code ec, size_t) {
       if (!ec && self->response_.keep_alive()) self->read();
@@ -208,7 +277,20 @@ int serve(const ServeOptions& options) {
   asio::io_context io;
   tcp::acceptor acceptor(io);
   if (const int code = ctl::open_listener(acceptor, options.listen, "127.0.0.1:8443"); code != 0) return code;
-  Api api(options.socket);
+  // The captures' files, for /monitor/capture; gone when the server ends.
+  char dir_template[] = "/tmp/linerate-otg-XXXXXX";
+  if (::mkdtemp(dir_template) == nullptr) {
+    std::fprintf(stderr, "linerate: cannot create a directory for the captures: %s\n", std::strerror(errno));
+    return 1;
+  }
+  struct RemoveDir {
+    std::string path;
+    ~RemoveDir() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } remove_dir{dir_template};
+  Api api(options.socket, remove_dir.path);
   const tcp::endpoint bound = acceptor.local_endpoint();
   std::printf("listening on %s:%u (Open Traffic Generator %s, plain HTTP), data plane at %s\n",
               bound.address().to_string().c_str(), bound.port(), kApiSpecVersion, options.socket.c_str());

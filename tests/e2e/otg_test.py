@@ -52,6 +52,12 @@ class Otg(lrtest.DataplaneCase):
         line = self.otg.stdout.readline()
         self.base = "http://" + re.search(r"listening on (\S+:\d+)", line).group(1)
 
+    def raw_call(self, path, body):
+        request = urllib.request.Request(self.base + path, method="POST", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.headers["Content-Type"], reply.read()
+
     def call(self, method, path, body=None):
         request = urllib.request.Request(self.base + path, method=method,
                                          data=None if body is None else json.dumps(body).encode(),
@@ -129,6 +135,28 @@ class Otg(lrtest.DataplaneCase):
         out = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "macc.opcode", "-e", "macc.cbfc.enbv",
                               "-e", "macc.cbfc.pause_time.c3"], capture_output=True, text=True, check=True).stdout
         self.assertEqual(out.splitlines(), ["0x0101\t0x0008\t65535"] * 20)
+
+    def test_a_port_capture_started_through_otg_comes_back_as_its_file(self):
+        config = {"ports": [{"name": "tx", "location": "p0"}], "flows": [flow("f1", packets=1000)],
+                  "captures": [{"name": "c", "port_names": ["tx"], "format": "pcap"}]}
+        self.assertEqual(self.call("POST", "/config", config), (200, {"warnings": [
+            "captures[0].format: linerate writes pcapng (Wireshark, tshark and scapy read it), both directions"]}))
+        capture = {"choice": "port", "port": {"choice": "capture", "capture": {"port_names": ["tx"], "state": "start"}}}
+        self.assertEqual(self.call("POST", "/control/state", capture), (200, {"warnings": []}))
+        self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
+            "choice": "flow_transmit", "flow_transmit": {"state": "start"}}})
+        lrtest.wait_until(lambda: self.flow_metrics("f1")[0]["transmit"] == "stopped", "the flow sent")
+        kind, data = self.raw_call("/monitor/capture", {"port_name": "tx"})
+        self.assertEqual(kind, "application/octet-stream")
+        self.assertEqual(data[:4], bytes([0x0A, 0x0D, 0x0D, 0x0A]))  # a pcapng section header
+        path = os.path.join(self.dir, "otg.pcapng")
+        with open(path, "wb") as f:
+            f.write(data)
+        out = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "frame.packet_flags_direction"],
+                             capture_output=True, text=True, check=True).stdout.split()
+        self.assertEqual((len(out), sum(int(d, 0) == 2 for d in out)), (2000, 1000))  # each frame sent and received
+        status, body = self.call("POST", "/monitor/capture", {"port_name": "nope"})
+        self.assertEqual((status, body["errors"]), (400, ["port_name: 'nope' has no capture (start one first)"]))
 
     def test_what_linerate_cannot_do_is_refused_at_its_path(self):
         bad = flow("f1")
