@@ -8,6 +8,10 @@ api::LinkReport PortClient::link(const std::string& port) {
   return api::link_report_from_json(client_.call("port.link", {{"port", port}}));
 }
 
+api::LinkReport PortClient::set_link_up(const std::string& port, bool up) {
+  return api::link_report_from_json(client_.call("port.link.set", {{"port", port}, {"up", up}}));
+}
+
 std::vector<api::LinkEventReport> PortClient::link_history(const std::string& port) {
   std::vector<api::LinkEventReport> out;
   const json history = client_.call("port.link.history", {{"port", port}});

@@ -18,6 +18,8 @@ class PortClient {
   explicit PortClient(DataplaneClient& client) : client_(client) {}
 
   api::LinkReport link(const std::string& port);
+  /// Brings the link up or down (port.link.set {up}); the link read back.
+  api::LinkReport set_link_up(const std::string& port, bool up);
   /// The link changes the data plane saw on the port, oldest first (port.link.history).
   std::vector<api::LinkEventReport> link_history(const std::string& port);
   api::FecReport fec(const std::string& port);

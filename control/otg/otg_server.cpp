@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/export/http_listener.hpp"
 #include "control/otg/otg_config.hpp"
@@ -105,8 +106,9 @@ class Api {
   // of this server's directory.
   Answer set_capture_state(const json& request) {
     const json port = request.value("port", json::object());
+    if (port.value("choice", "") == "link") return set_link_state(port.value("link", json::object()));
     if (port.value("choice", "") != "capture")
-      return refused({fmt::format("control/state: port.{} is not supported by linerate yet (capture)",
+      return refused({fmt::format("control/state: port.{} is not supported by linerate (capture, link)",
                                   port.value("choice", ""))});
     const json capture = port.value("capture", json::object());
     std::vector<std::string> names = capture.value("port_names", std::vector<std::string>{});
@@ -129,6 +131,22 @@ class Api {
       spec.direction = "both";
       captures_[name] = run_.start_capture(spec).id;
       files_[name] = spec.file;
+    }
+    return warnings({});
+  }
+
+  // port.link: the config's ports (or those named) brought up or down.
+  Answer set_link_state(const json& link) {
+    const std::string state = link.value("state", "");
+    if (state != "up" && state != "down") return refused({fmt::format("port.link.state: '{}' is not up or down", state)});
+    std::vector<std::string> names = link.value("port_names", std::vector<std::string>{});
+    if (names.empty() && config_)
+      for (const auto& [name, location] : config_->ports) names.push_back(name);
+    for (const std::string& name : names) {
+      const auto location = config_ ? config_->ports.find(name) : std::map<std::string, std::string>::const_iterator{};
+      if (!config_ || location == config_->ports.end())
+        return refused({fmt::format("port.link.port_names: '{}' is not one of the config's ports", name)});
+      ctl::PortClient(client_).set_link_up(location->second, state == "up");
     }
     return warnings({});
   }

@@ -155,6 +155,12 @@ class Otg(lrtest.DataplaneCase):
         out = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "frame.packet_flags_direction"],
                              capture_output=True, text=True, check=True).stdout.split()
         self.assertEqual((len(out), sum(int(d, 0) == 2 for d in out)), (2000, 1000))  # each frame sent and received
+        # port.link: down, then up, as the port metrics read it.
+        for state in ("down", "up"):
+            self.assertEqual(self.call("POST", "/control/state", {"choice": "port", "port": {
+                "choice": "link", "link": {"port_names": ["tx"], "state": state}}}), (200, {"warnings": []}))
+            status, ports = self.call("POST", "/monitor/metrics", {"choice": "port", "port": {}})
+            self.assertEqual(ports["port_metrics"][0]["link"], state)
         status, body = self.call("POST", "/monitor/capture", {"port_name": "nope"})
         self.assertEqual((status, body["errors"]), (400, ["port_name: 'nope' has no capture (start one first)"]))
 
