@@ -49,11 +49,17 @@ std::string choice_of(const json& object, const char* fallback) {
                                                                           : fallback;
 }
 
-// An address step as an integer: "0.0.0.1" -> 1, "00:00:00:00:01:00" -> 256.
+// An address step as an integer: "0.0.0.1" -> 1, "00:00:00:00:01:00" -> 256, "::100" -> 256
+// (an IPv6 step fits the low 32 bits).
 std::optional<uint64_t> address_step(const json& v, bool mac) {
   if (auto n = whole_number(v)) return n;
   if (!v.is_string()) return std::nullopt;
   const std::string s = v.get<std::string>();
+  if (s.find(':') != std::string::npos && !mac) {
+    const auto ip = profile::parse_ipv6(s);
+    if (!ip || std::any_of(ip->begin(), ip->begin() + 12, [](uint8_t b) { return b != 0; })) return std::nullopt;
+    return uint64_t{(*ip)[12]} << 24 | uint64_t{(*ip)[13]} << 16 | uint64_t{(*ip)[14]} << 8 | (*ip)[15];
+  }
   if (mac) {
     const auto m = profile::parse_mac(s);
     if (!m) return std::nullopt;
@@ -198,6 +204,21 @@ void read_mac_control(const std::string& kind, const json& h, const std::string&
   stream["quanta"] = quanta;
 }
 
+void read_ipv6(const json& h, const std::string& path, json& stream, Problems& p) {
+  stream["ipv6"] = json::object();
+  read_field(h, {"src", "ipv6", "src", "ipv6.src", true}, path, stream, p);
+  read_field(h, {"dst", "ipv6", "dst", "ipv6.dst", true}, path, stream, p);
+  read_field(h, {"hop_limit", "ipv6", "hop_limit"}, path, stream, p);
+  read_field(h, {"flow_label", "ipv6", "flow_label"}, path, stream, p);
+  json tc = json::object();
+  read_field(h, {"traffic_class", "tc", "v"}, path, tc, p);
+  if (const auto v = tc.contains("tc") ? whole_number(tc["tc"]["v"]) : std::nullopt) {
+    if (*v > 255) return p.refuse(path + ".traffic_class", "expected 0-255");
+    stream["ipv6"]["dscp"] = *v >> 2;
+    stream["ipv6"]["ecn"] = *v & 3;
+  }
+}
+
 // One flow into the stream's keys, or its problems.
 json read_flow(const json& flow, size_t i, const std::map<std::string, std::string>& ports, Problems& p) {
   const std::string path = fmt::format("flows[{}]", i);
@@ -236,7 +257,8 @@ json read_flow(const json& flow, size_t i, const std::map<std::string, std::stri
       stream["vlan"] = json::object();
       read_field(header, {"id", "vlan", "id", "vlan.id"}, at + ".vlan", stream, p);
       read_field(header, {"priority", "vlan", "pcp"}, at + ".vlan", stream, p);
-    } else if (kind == "ipv4") read_ipv4(header, at + ".ipv4", stream, p);
+    } else if (kind == "ipv4" && !stream.contains("ipv6")) read_ipv4(header, at + ".ipv4", stream, p);
+    else if (kind == "ipv6" && !stream.contains("ipv4")) read_ipv6(header, at + ".ipv6", stream, p);
     else if (kind == "udp") {
       udp = true;
       read_field(header, {"src_port", "udp", "src", "udp.src", false, false, true}, at + ".udp", stream, p);

@@ -72,6 +72,25 @@ TEST(OtgConfig, EveryHeaderFieldAndPatternLandsInTheStream) {
   EXPECT_EQ(config.warnings, std::vector<std::string>{});
 }
 
+TEST(OtgConfig, AnIpv6FlowWithItsTrafficClassAndAnAddressIncrement) {
+  const json packet = {
+      {{"choice", "ethernet"}, {"ethernet", json::object()}},
+      {{"choice", "ipv6"},
+       {"ipv6", {{"src", {{"choice", "increment"}, {"increment", {{"start", "2001:db8::1"}, {"step", "::100"}, {"count", 4}}}}},
+                 {"dst", pattern("2001:db8::2")},
+                 {"traffic_class", pattern(0xB9)},
+                 {"hop_limit", pattern(7)},
+                 {"flow_label", pattern(12345)}}}},
+      {{"choice", "udp"}, {"udp", {{"dst_port", pattern(4791)}}}}};
+  const api::StreamSpec s = read_otg_config(one_flow(packet), {"p0", "p1"}).streams.at(0);
+  EXPECT_EQ(s.ip_version, api::IpVersion::kV6);
+  EXPECT_EQ(s.ipv6.src, (api::Ipv6Addr{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(s.ipv6.dst[15], 2);
+  EXPECT_EQ((std::tuple{s.ipv6.dscp, s.ipv6.ecn, s.ipv6.hop_limit, s.ipv6.flow_label}),
+            (std::tuple{uint8_t{0xB9 >> 2}, uint8_t{1}, uint8_t{7}, 12345u}));
+  EXPECT_EQ(s.vary, (std::vector<api::VarySpec>{{api::VaryField::kIpSrc, api::VaryOp::kIncrement, 4, 256}}));
+}
+
 TEST(OtgConfig, PfcAndPauseHeadersMakeMacControlStreams) {
   json pfc = {{{"choice", "pfcpause"},
                {"pfcpause", {{"dst", {{"choice", "value"}, {"value", "01:80:c2:00:00:01"}}},
@@ -97,7 +116,7 @@ TEST(OtgConfig, PfcAndPauseHeadersMakeMacControlStreams) {
 
 TEST(OtgConfig, RefusalsNameTheirPath) {
   json packet = {{{"choice", "ethernet"}, {"ethernet", json::object()}},
-                 {{"choice", "ipv6"}, {"ipv6", json::object()}},
+                 {{"choice", "gre"}, {"gre", json::object()}},
                  {{"choice", "udp"}, {"udp", {{"src_port", {{"choice", "values"}, {"values", {1, 2}}}},
                                               {"dst_port", pattern(-3)}}}}};
   json config = one_flow(packet, {{"rate", {{"choice", "line"}}}, {"duration", {{"choice", "burst"}}}});
@@ -107,7 +126,7 @@ TEST(OtgConfig, RefusalsNameTheirPath) {
             (std::vector<std::string>{
                 "devices: not supported by linerate yet: it runs no protocols (ports and flows only)",
                 "flows[0].tx_rx.port.tx_name: \"z\" is not one of the config's ports",
-                "flows[0].packet[1]: ipv6 is not supported by linerate",
+                "flows[0].packet[1]: gre is not supported by linerate",
                 "flows[0].packet[2].udp.src_port.values: a list of values is not supported by linerate: use "
                 "increment, decrement or random",
                 "flows[0].packet[2].udp.dst_port: expected a whole number, found -3",
