@@ -66,11 +66,17 @@ class Api {
       if (verb == http::verb::get && target == "/capabilities/version")
         return {http::status::ok, {{"api_spec_version", kApiSpecVersion}, {"sdk_version", ""}, {"app_version", LR_VERSION}}};
       if (verb == http::verb::get && target == "/config") return {http::status::ok, config_ ? config_->body : json::object()};
+      if (verb == http::verb::get && target == "/linerate/flows") return linerate_flows();
+      if (verb == http::verb::get && target == "/linerate/ports") return linerate_ports();
       json request = body.empty() ? json::object() : json::parse(body);
       if (verb == http::verb::post && target == "/config") return set_config(request);
       if (verb == http::verb::post && target == "/control/state") return set_state(request);
       if (verb == http::verb::post && target == "/monitor/metrics") return metrics(request);
       if (verb == http::verb::post && target == "/monitor/capture") return capture_file(request);
+      if (verb == http::verb::post && target == "/monitor/states")
+        return {http::status::ok, {{"choice", request.value("choice", "ipv4_neighbors")},
+                                   {request.value("choice", "ipv4_neighbors"), json::array()},
+                                   {"warnings", {"linerate runs no protocols: it has no neighbours to report"}}}};
       return refused({fmt::format("{} {} is not served by linerate", std::string(http::to_string(verb)), target)},
                      http::status::not_found);
     } catch (const json::exception& e) {
@@ -149,6 +155,21 @@ class Api {
       ctl::PortClient(client_).set_link_up(location->second, state == "up");
     }
     return warnings({});
+  }
+
+  // Beyond OTG: linerate's own per-stream results (duplicates, out of order, late, latency
+  // percentiles, ECN codepoints, timelines) and per-port reports, in the run report's names.
+  Answer linerate_flows() {
+    if (running_ && run_.status().tx_finished) finish();
+    json out = json::array();
+    for (const api::StreamReport& s : ended_ ? ended_->streams : run_.stream_stats()) out.push_back(api::to_json(s));
+    return {http::status::ok, {{"flows", out}}};
+  }
+
+  Answer linerate_ports() {
+    json out = json::array();
+    for (const api::PortReport& p : ended_ ? ended_->ports : run_.port_stats()) out.push_back(api::to_json(p));
+    return {http::status::ok, {{"ports", out}}};
   }
 
   // POST /monitor/capture: the port's capture file (pcapng), its capture ended first.

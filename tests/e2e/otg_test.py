@@ -101,6 +101,15 @@ class Otg(lrtest.DataplaneCase):
                           m["bytes_rx"], m["loss"]), ("f1", "tx", "tx", 10000, 10000, 1280000, 1280000, 0.0))
         self.assertGreater(m["latency"]["maximum_ns"], 0)
         self.assertLessEqual(m["latency"]["minimum_ns"], m["latency"]["average_ns"])
+        # linerate's own results beside OTG's, in the run report's names.
+        status, extras = self.call("GET", "/linerate/flows")
+        self.assertEqual([(f["name"], f["rx_packets"], f["lost"], f["duplicate"], f["out_of_order"])
+                          for f in extras["flows"]], [("f1", 10000, 0, 0, 0)])
+        self.assertIn("p99", extras["flows"][0]["latency_ns"])
+        self.assertEqual([p["name"] for p in self.call("GET", "/linerate/ports")[1]["ports"]], ["p0"])
+        self.assertEqual(self.call("POST", "/monitor/states", {"choice": "ipv4_neighbors"}),
+                         (200, {"choice": "ipv4_neighbors", "ipv4_neighbors": [],
+                                "warnings": ["linerate runs no protocols: it has no neighbours to report"]}))
         status, ports = self.call("POST", "/monitor/metrics", {"choice": "port", "port": {"port_names": ["tx"]}})
         self.assertEqual([(p["name"], p["location"], p["link"], p["frames_tx"], p["frames_rx"])
                           for p in ports["port_metrics"]], [("tx", "p0", "up", 10000, 10000)])
