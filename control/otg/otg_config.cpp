@@ -44,10 +44,12 @@ std::optional<double> number(const json& v) {
 }
 
 // The choice an OTG object makes, and the object under it.
-std::string choice_of(const json& object, const char* fallback) {
-  return object.is_object() && object.value("choice", json()).is_string() ? object["choice"].get<std::string>()
-                                                                          : fallback;
+// The string at `key` of `object`, or `fallback` when there is none (or not a string).
+std::string string_at(const json& object, const char* key, const char* fallback) {
+  return object.is_object() && object.value(key, json()).is_string() ? object[key].get<std::string>() : fallback;
 }
+
+std::string choice_of(const json& object, const char* fallback) { return string_at(object, "choice", fallback); }
 
 // An address step as an integer: "0.0.0.1" -> 1, "00:00:00:00:01:00" -> 256, "::100" -> 256
 // (an IPv6 step fits the low 32 bits).
@@ -347,11 +349,11 @@ OtgConfig read_otg_config(const json& body, const std::vector<std::string>& data
   const json ports = body.value("ports", json::array());
   for (size_t i = 0; i < ports.size(); ++i) {
     const std::string at = fmt::format("ports[{}]", i);
-    const std::string location = ports[i].value("location", json("")).is_string() ? ports[i].value("location", "") : "";
+    const std::string location = string_at(ports[i], "location", "");
     if (std::find(dataplane_ports.begin(), dataplane_ports.end(), location) == dataplane_ports.end())
       p.refuse(at + ".location", fmt::format("'{}' is not a port of the data plane (it has {})", location,
                                              fmt::join(dataplane_ports, ", ")));
-    config.ports[ports[i].value("name", json("")).is_string() ? ports[i].value("name", "") : ""] = location;
+    config.ports[string_at(ports[i], "name", "")] = location;
   }
   const json flows = body.value("flows", json::array());
   json streams = json::array();

@@ -108,6 +108,13 @@ class Api {
     return warnings(config_->warnings);
   }
 
+  // The data plane's port an OTG port name stands for, or none (no config, or no such port).
+  const std::string* location_of(const std::string& name) const {
+    if (!config_) return nullptr;
+    const auto it = config_->ports.find(name);
+    return it == config_->ports.end() ? nullptr : &it->second;
+  }
+
   // The config's captures, by OTG port name: `linerate capture` underneath, into a file
   // of this server's directory.
   Answer set_capture_state(const json& request) {
@@ -123,8 +130,8 @@ class Api {
     if (state != "start" && state != "stop")
       return refused({fmt::format("port.capture.state: '{}' is not start or stop", state)});
     for (const std::string& name : names) {
-      const auto location = config_ ? config_->ports.find(name) : std::map<std::string, std::string>::const_iterator{};
-      if (!config_ || location == config_->ports.end())
+      const std::string* location = location_of(name);
+      if (location == nullptr)
         return refused({fmt::format("port.capture.port_names: '{}' is not one of the config's ports", name)});
       if (const auto it = captures_.find(name); it != captures_.end()) {
         run_.stop_capture(it->second);
@@ -132,8 +139,8 @@ class Api {
       }
       if (state == "stop") continue;
       api::CaptureSpec spec;
-      spec.port = location->second;
-      spec.file = capture_dir_ + "/" + location->second + ".pcapng";
+      spec.port = *location;
+      spec.file = capture_dir_ + "/" + *location + ".pcapng";
       spec.direction = "both";
       captures_[name] = run_.start_capture(spec).id;
       files_[name] = spec.file;
@@ -149,10 +156,10 @@ class Api {
     if (names.empty() && config_)
       for (const auto& [name, location] : config_->ports) names.push_back(name);
     for (const std::string& name : names) {
-      const auto location = config_ ? config_->ports.find(name) : std::map<std::string, std::string>::const_iterator{};
-      if (!config_ || location == config_->ports.end())
+      const std::string* location = location_of(name);
+      if (location == nullptr)
         return refused({fmt::format("port.link.port_names: '{}' is not one of the config's ports", name)});
-      ctl::PortClient(client_).set_link_up(location->second, state == "up");
+      ctl::PortClient(client_).set_link_up(*location, state == "up");
     }
     return warnings({});
   }

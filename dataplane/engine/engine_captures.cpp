@@ -22,13 +22,8 @@ void Engine::State::attach_captures() {
         ++it;
         continue;
       }
-      // Unhooked before it goes: the RX queues and TX lanes of this run point at it.
-      for (LcoreState& l : run.lcores) {
-        for (size_t i = 0; i < l.rxqs.size(); ++i)
-          if (fast::RxQueue& q = l.rxqs[i]; q.port_id == (*it)->port_id()) q.capture = nullptr;
-        for (size_t i = 0; i < l.lanes.size(); ++i)
-          if (fast::TxLane& lane = l.lanes[i]; lane.port_id == (*it)->port_id()) lane.capture = nullptr;
-      }
+      // The RX queues and TX lanes still point at it until the loop below, which sets every
+      // one of them while no run is launched: no worker reads them meanwhile.
       ended_captures.push_back((*it)->report());
       if (ended_captures.size() > kEndedKept) ended_captures.pop_front();
       it = captures.erase(it);

@@ -17,8 +17,6 @@
 
 namespace lr::ctl {
 
-using nlohmann::json;
-
 namespace {
 
 struct CaptureOptions {
