@@ -14,6 +14,7 @@ packages=(
   dpdk dpdk-dev libdpdk-dev
   libspdlog-dev libfmt-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
   libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev libmnl-dev
+  libssl-dev openssl            # the OTG server's TLS; the tests make a certificate with openssl
   python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
   clang-16 libclang-rt-16-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
   lld-16                       # links the sanitizer build's large executables several times faster than ld

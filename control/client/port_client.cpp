@@ -27,6 +27,14 @@ api::FecReport PortClient::set_fec(const std::string& port, const std::string& m
   return api::fec_report_from_json(client_.call("port.fec.set", {{"port", port}, {"mode", mode}}));
 }
 
+api::PfcReport PortClient::set_pfc(const std::string& port, const std::vector<unsigned>& priorities) {
+  return api::pfc_report_from_json(client_.call("port.pfc.set", {{"port", port}, {"priorities", priorities}}));
+}
+
+api::PauseReport PortClient::set_pause(const std::string& port, const std::string& mode) {
+  return api::pause_report_from_json(client_.call("port.pause.set", {{"port", port}, {"mode", mode}}));
+}
+
 std::vector<api::NicCounter> PortClient::counters(const std::string& port, const std::string& filter) {
   json params{{"port", port}};
   if (!filter.empty()) params["filter"] = filter;

@@ -25,6 +25,10 @@ class PortClient {
   api::FecReport fec(const std::string& port);
   /// Sets the FEC mode (off, baser, rs, llrs, auto); returns it read back.
   api::FecReport set_fec(const std::string& port, const std::string& mode);
+  /// Sets PFC on `priorities` (none: off); returns it read back.
+  api::PfcReport set_pfc(const std::string& port, const std::vector<unsigned>& priorities);
+  /// Sets 802.3x pause (rx, tx, both or off); returns it read back.
+  api::PauseReport set_pause(const std::string& port, const std::string& mode);
   /// Every counter from every source, this run and total (port.counters); with `filter`,
   /// those whose name holds it.
   std::vector<api::NicCounter> counters(const std::string& port, const std::string& filter = "");

@@ -12,11 +12,11 @@ namespace lr::ctl {
 
 using nlohmann::json;
 
-void RunClient::load(const std::vector<api::StreamSpec>& streams, const std::string& path,
-                     const std::optional<api::RunSpec>& run) {
+api::RunSpec RunClient::load(const std::vector<api::StreamSpec>& streams, const std::string& path,
+                             const std::optional<api::RunSpec>& run) {
   json params{{"streams", profile::to_json(streams)}, {"path", path}};
   if (run) params["run"] = profile::to_json(*run);
-  client_.call("stream.load", params);
+  return profile::run_spec_from_json(client_.call("stream.load", params).value("run", json::object()), "stream.load");
 }
 
 std::vector<api::StreamSpec> RunClient::specs() {
@@ -87,6 +87,10 @@ std::vector<api::CaptureReport> RunClient::captures() {
 
 void RunClient::start(const std::vector<std::string>& streams) {
   client_.call("traffic.start", streams.empty() ? json::object() : json{{"streams", streams}});
+}
+
+void RunClient::hold(const std::string& stream, bool held) {
+  client_.call("stream.hold", {{"stream", stream}, {"held", held}});
 }
 
 api::TrafficStatus RunClient::status() { return api::traffic_status_from_json(client_.call("traffic.status")); }

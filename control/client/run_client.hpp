@@ -40,8 +40,9 @@ class RunClient {
   /// Replaces the data plane's streams (stream.load with their JSON form), and with `run`
   /// its run settings (drain, timeline). `path` names them in the data plane's errors
   /// where a stream does not name its own source.
-  void load(const std::vector<api::StreamSpec>& streams, const std::string& path,
-            const std::optional<api::RunSpec>& run = std::nullopt);
+  /// Returns the run settings in force after it (the data plane's own when `run` is none).
+  api::RunSpec load(const std::vector<api::StreamSpec>& streams, const std::string& path,
+                    const std::optional<api::RunSpec>& run = std::nullopt);
   /// The data plane's streams as specs (stream.list {specs: true}).
   std::vector<api::StreamSpec> specs();
   /// What the next run will do (plan), as sent and typed.
@@ -76,6 +77,8 @@ class RunClient {
   /// Starts a run of every stream, or of `streams` only.
   void start(const std::vector<std::string>& streams = {});
   api::TrafficStatus status();
+  /// Holds a stream's transmission while the run goes on, or releases it (stream.hold).
+  void hold(const std::string& stream, bool held);
   /// Polls traffic.status every `poll` until every stream has sent all it was to send;
   /// `each_poll` runs after each poll that found it still sending (a live line). Returns
   /// false when a stop request ended the wait first.

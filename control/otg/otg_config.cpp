@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <ranges>
 
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
@@ -105,8 +106,14 @@ void read_field(const json& header, const Field& f, const std::string& path, jso
   if (choice == "value") return set(pattern.value("value", json()));
   if (choice == "values") {
     const json values = pattern.value("values", json::array());
-    if (values.size() == 1) return set(values[0]);
-    return p.refuse(at + ".values", "a list of values is not supported by linerate: use increment, decrement or random");
+    if (values.empty()) return p.refuse(at + ".values", "names no value");
+    set(values[0]);
+    if (values.size() == 1) return;
+    if (*f.vary == '\0') return p.refuse(at + ".values", "a list of values is not supported on this field by linerate");
+    json list = json::array();
+    for (const json& v : values) list.push_back(f.address ? v : json(whole_number(v).value_or(0)));
+    stream["vary"].push_back({{"field", f.vary}, {"values", list}});
+    return;
   }
   if (choice == "increment" || choice == "decrement" || (choice == "random" && f.random)) {
     if (*f.vary == '\0') return p.refuse(at, fmt::format("{} is not supported on this field by linerate", choice));
@@ -221,8 +228,163 @@ void read_ipv6(const json& h, const std::string& path, json& stream, Problems& p
   }
 }
 
+// OTG's predefined size distributions (frame sizes with FCS, weights in hundredths).
+const std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>& predefined_mixes() {
+  static const std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> kMixes{
+      {"imix", {{64, 700}, {570, 400}, {1518, 100}}},
+      {"ipsec_imix", {{90, 5867}, {92, 200}, {594, 2366}, {1418, 1567}}},
+      {"ipv6_imix", {{60, 5867}, {496, 200}, {594, 2366}, {1518, 1567}}},
+      {"standard_imix", {{58, 5867}, {62, 200}, {594, 2366}, {1518, 1567}}},
+      {"tcp_imix", {{90, 5867}, {92, 200}, {594, 2366}, {1518, 1567}}}};
+  return kMixes;
+}
+
+// The flow's frame sizes: fixed, increment, random or weight pairs (IMIX).
+void read_size(const json& size, const std::string& path, json& stream, Problems& p) {
+  const std::string choice = choice_of(size, "fixed");
+  if (stream.contains("kind")) {
+    if (choice != "fixed" || whole_number(size.value("fixed", json(64))) != 64u)
+      p.warnings.push_back(path + ".size: MAC Control frames are 64 bytes");
+    return;
+  }
+  if (choice == "fixed") {
+    if (auto n = whole_number(size.value("fixed", json(64)))) stream["frame_size"] = *n;
+    else p.refuse(path + ".size.fixed", "expected a whole number of bytes");
+  } else if (choice == "increment" || choice == "random") {
+    const json& r = size.value(choice, json::object());
+    stream["frame_size"] = {{"min", r.value(choice == "random" ? "min" : "start", json(64))},
+                            {"max", r.value(choice == "random" ? "max" : "end", json(1518))},
+                            {"order", choice}};
+    if (choice == "increment" && whole_number(r.value("step", json(1))) != 1u)
+      p.warnings.push_back(path + ".size.increment.step: linerate steps sizes by one byte");
+  } else if (choice == "weight_pairs") {
+    const json& pairs = size.value("weight_pairs", json::object());
+    std::vector<std::pair<uint64_t, uint64_t>> mix;
+    if (choice_of(pairs, "predefined") == "predefined") {
+      const std::string name = string_at(pairs, "predefined", "imix");
+      const auto it = predefined_mixes().find(name);
+      if (it == predefined_mixes().end())
+        return p.refuse(path + ".size.weight_pairs.predefined", fmt::format("'{}' is not a mix linerate knows", name));
+      mix = it->second;
+    } else {
+      const json custom = pairs.value("custom", json::array());
+      for (size_t i = 0; i < custom.size(); ++i) {
+        const auto bytes = whole_number(custom[i].value("size", json(64)));
+        const auto weight = number(custom[i].value("weight", json(1)));
+        if (!bytes || !weight || *weight <= 0)
+          return p.refuse(fmt::format("{}.size.weight_pairs.custom[{}]", path, i), "expected a size and a weight above 0");
+        mix.emplace_back(*bytes, static_cast<uint64_t>(std::llround(*weight * 100)));
+      }
+      if (mix.empty()) return p.refuse(path + ".size.weight_pairs.custom", "names no size");
+    }
+    json sizes = json::array(), weights = json::array();
+    for (const auto& [bytes, weight] : mix) {
+      sizes.push_back(bytes);
+      weights.push_back(std::max<uint64_t>(weight, 1));
+    }
+    stream["frame_size"] = sizes;
+    stream["frame_weights"] = weights;
+    p.warnings.push_back(path + ".size.weight_pairs: linerate sends the mix in a fixed order that repeats, each size "
+                                "in its exact share, not drawn at random");
+  } else {
+    p.refuse(path + ".size", fmt::format("'{}' is not a size linerate knows", choice));
+  }
+}
+
+// The mean frame of the stream's sizes (bytes with FCS), for frame rates from bit rates.
+double mean_frame_bytes(const json& stream) {
+  const json size = stream.value("frame_size", json(64));
+  if (size.is_number()) return size.get<double>();
+  if (size.is_object()) return (size.value("min", 64.0) + size.value("max", 64.0)) / 2;
+  const json weights = stream.value("frame_weights", json::array());
+  double total = 0, weight_sum = 0;
+  for (size_t i = 0; i < size.size() && i < weights.size(); ++i) {
+    total += size[i].get<double>() * weights[i].get<double>();
+    weight_sum += weights[i].get<double>();
+  }
+  return weight_sum > 0 ? total / weight_sum : 64;
+}
+
+// The flow's rate into the stream's; returns it in frames per second (0: not known, a
+// share of a port whose speed is not known).
+double read_rate(const json& rate, const std::string& path, uint64_t speed_bps, json& stream, Problems& p) {
+  const std::string choice = choice_of(rate, "pps");
+  static const std::map<std::string, std::pair<double, const char*>> kRates{
+      {"pps", {1, "pps"}}, {"bps", {1, "bps"}}, {"kbps", {1e3, "bps"}}, {"mbps", {1e6, "bps"}},
+      {"gbps", {1e9, "bps"}}, {"percentage", {1, "%"}}};
+  const auto unit = kRates.find(choice);
+  if (unit == kRates.end()) {
+    p.refuse(path + ".rate", fmt::format("'{}' is not a rate linerate knows", choice));
+    return 0;
+  }
+  const auto v = number(rate.value(choice, json(choice == "percentage" ? 100 : 1000)));
+  if (!v) {
+    p.refuse(path + ".rate." + choice, "expected a number");
+    return 0;
+  }
+  // OTG's bit rates are L1 here, as linerate's own "5Gbps" (frames, preamble and gap).
+  const double value = *v * unit->second.first;
+  stream["rate"] = fmt::format("{}{}", value, unit->second.second);
+  const double frame_bits = (mean_frame_bytes(stream) + 20) * 8;
+  if (choice == "pps") return value;
+  if (choice == "percentage") return static_cast<double>(speed_bps) * value / 100 / frame_bits;
+  return value / frame_bits;
+}
+
+// A gap or delay in bytes, nanoseconds or microseconds, in ns (bytes at the port's speed).
+std::optional<double> gap_ns(const json& gap, const char* fallback, uint64_t speed_bps) {
+  const std::string choice = choice_of(gap, fallback);
+  const auto n = number(gap.value(choice, json(0)));
+  if (!n) return std::nullopt;
+  if (choice == "nanoseconds") return *n;
+  if (choice == "microseconds") return *n * 1e3;
+  if (speed_bps == 0) return std::nullopt;
+  return *n * 8e9 / static_cast<double>(speed_bps);
+}
+
+// How long the flow sends: a count, a time, bursts or for ever; with a delay first.
+void read_duration(const json& duration, const std::string& path, double pps, uint64_t speed_bps, json& stream,
+                   Problems& p) {
+  const std::string choice = choice_of(duration, "continuous");
+  const std::string at = path + ".duration." + choice;
+  const json& d = duration.value(choice, json::object());
+  if (choice == "fixed_packets") {
+    if (auto n = whole_number(d.value("packets", json(1)))) stream["count"] = *n;
+  } else if (choice == "fixed_seconds") {
+    if (auto s = number(d.value("seconds", json(1)))) stream["duration"] = fmt::format("{}ns", std::llround(*s * 1e9));
+  } else if (choice == "burst") {
+    // `packets` frames at the flow's rate, then the inter-burst gap: linerate's burst
+    // of `packets` every (packets / rate + gap).
+    const auto packets = whole_number(d.value("packets", json(1)));
+    const auto bursts = whole_number(d.value("bursts", json(0)));
+    const auto gap = gap_ns(d.value("inter_burst_gap", json::object()), "bytes", speed_bps);
+    if (!packets || *packets == 0 || !bursts) return p.refuse(at, "expected whole packets (at least 1) and bursts");
+    if (!gap) return p.refuse(at + ".inter_burst_gap", "expected a number (bytes need the port's speed)");
+    if (pps <= 0) return p.refuse(path + ".rate", "a burst needs a rate linerate can turn into frames per second");
+    const double interval = static_cast<double>(*packets) * 1e9 / pps + *gap;
+    stream["burst"] = {{"packets", *packets}, {"interval", fmt::format("{}ns", std::llround(interval))}};
+    if (*bursts != 0) stream["count"] = *bursts * *packets;
+  } else if (choice != "continuous") {
+    return p.refuse(path + ".duration", fmt::format("'{}' is not a duration linerate knows", choice));
+  }
+  if (const auto n = whole_number(d.value("gap", json(12))); n && *n != 12)
+    p.warnings.push_back(at + ".gap: linerate paces frames by the rate; the minimum gap is the port's");
+  const json delay = d.value("delay", json::object());
+  if (choice_of(delay, "bytes") == "bytes" && number(delay.value("bytes", json(0))).value_or(0) == 0) return;
+  const auto ns = gap_ns(delay, "bytes", speed_bps);
+  if (!ns) return p.refuse(at + ".delay", "expected a number (bytes need the port's speed)");
+  if (*ns > 0) stream["start_after"] = fmt::format("{}ns", std::llround(*ns));
+}
+
+// The speed of the flow's transmitting port, 0 when not known.
+uint64_t speed_of(const json& stream, const std::map<std::string, uint64_t>& speeds) {
+  const auto it = speeds.find(stream.value("tx_port", ""));
+  return it == speeds.end() ? 0 : it->second;
+}
+
 // One flow into the stream's keys, or its problems.
-json read_flow(const json& flow, size_t i, const std::map<std::string, std::string>& ports, Problems& p) {
+json read_flow(const json& flow, size_t i, const std::map<std::string, std::string>& ports,
+               const std::map<std::string, uint64_t>& speeds, Problems& p) {
   const std::string path = fmt::format("flows[{}]", i);
   json stream = json::object();
   stream["name"] = flow.value("name", json(""));
@@ -273,59 +435,74 @@ json read_flow(const json& flow, size_t i, const std::map<std::string, std::stri
   if (!udp && !packet.empty())
     p.warnings.push_back(path + ".packet: linerate's frames are UDP (its signature rides in the payload): a UDP "
                                 "header was added");
-  const json size = flow.value("size", json::object());
-  const std::string size_choice = choice_of(size, "fixed");
-  if (stream.contains("kind")) {
-    if (size_choice != "fixed" || whole_number(size.value("fixed", json(64))) != 64u)
-      p.warnings.push_back(path + ".size: MAC Control frames are 64 bytes");
-  } else if (size_choice == "fixed") {
-    if (auto n = whole_number(size.value("fixed", json(64)))) stream["frame_size"] = *n;
-    else p.refuse(path + ".size.fixed", "expected a whole number of bytes");
-  } else if (size_choice == "increment" || size_choice == "random") {
-    const json& r = size.value(size_choice, json::object());
-    stream["frame_size"] = {{"min", r.value(size_choice == "random" ? "min" : "start", json(64))},
-                            {"max", r.value(size_choice == "random" ? "max" : "end", json(1518))},
-                            {"order", size_choice}};
-  } else {
-    p.refuse(path + ".size", fmt::format("'{}' is not supported by linerate yet", size_choice));
-  }
-  const json rate = flow.value("rate", json::object());
-  const std::string rate_choice = choice_of(rate, "pps");
-  static const std::map<std::string, std::pair<double, const char*>> kRates{
-      {"pps", {1, "pps"}}, {"bps", {1, "bps"}}, {"kbps", {1e3, "bps"}}, {"mbps", {1e6, "bps"}},
-      {"gbps", {1e9, "bps"}}, {"percentage", {1, "%"}}};
-  if (const auto unit = kRates.find(rate_choice); unit == kRates.end()) {
-    p.refuse(path + ".rate", fmt::format("'{}' is not a rate linerate knows", rate_choice));
-  } else if (const auto v = number(rate.value(rate_choice, json(rate_choice == "percentage" ? 100 : 1000)))) {
-    // OTG's bit rates are L1 here, as linerate's own "5Gbps" (frames, preamble and gap).
-    stream["rate"] = fmt::format("{}{}", *v * unit->second.first, unit->second.second);
-  } else {
-    p.refuse(path + ".rate." + rate_choice, "expected a number");
-  }
-  const json duration = flow.value("duration", json::object());
-  const std::string duration_choice = choice_of(duration, "continuous");
-  const json& d = duration.value(duration_choice, json::object());
-  if (duration_choice == "fixed_packets") {
-    if (auto n = whole_number(d.value("packets", json(1)))) stream["count"] = *n;
-  } else if (duration_choice == "fixed_seconds") {
-    if (auto s = number(d.value("seconds", json(1)))) stream["duration"] = fmt::format("{}ns", std::llround(*s * 1e9));
-  } else if (duration_choice != "continuous") {
-    p.refuse(path + ".duration", fmt::format("'{}' is not supported by linerate yet", duration_choice));
-  }
-  const json delay = d.value("delay", json::object());
-  const std::string delay_choice = choice_of(delay, "bytes");
-  if (const auto n = number(delay.value(delay_choice, json(0))); n && *n > 0) {
-    if (delay_choice == "nanoseconds") stream["start_after"] = fmt::format("{}ns", std::llround(*n));
-    else if (delay_choice == "microseconds") stream["start_after"] = fmt::format("{}ns", std::llround(*n * 1e3));
-    else p.refuse(path + ".duration." + duration_choice + ".delay", "a delay in bytes is not supported by linerate: "
-                                                                   "give nanoseconds or microseconds");
-  }
+  read_size(flow.value("size", json::object()), path, stream, p);
+  const double pps = read_rate(flow.value("rate", json::object()), path, speed_of(stream, speeds), stream, p);
+  read_duration(flow.value("duration", json::object()), path, pps, speed_of(stream, speeds), stream, p);
   return stream;
+}
+
+// A layer1 entry: its flow control becomes each port's PFC or PAUSE setting; what
+// linerate does not set on a port (speed, MTU, media, autonegotiation) is a warning
+// where it differs from what the port has.
+void read_layer1(const json& l1, const std::string& at, const std::map<std::string, uint64_t>& speeds,
+                 OtgConfig& config, Problems& p) {
+  std::vector<std::string> locations;
+  const json names = l1.value("port_names", json::array());
+  for (size_t n = 0; n < names.size(); ++n) {
+    const auto it = names[n].is_string() ? config.ports.find(names[n].get<std::string>()) : config.ports.end();
+    if (it == config.ports.end())
+      p.refuse(fmt::format("{}.port_names[{}]", at, n), fmt::format("{} is not one of the config's ports", names[n].dump()));
+    else locations.push_back(it->second);
+  }
+  if (const std::string speed = string_at(l1, "speed", ""); !speed.empty()) {
+    // "speed_40_gbps", "speed_100_fd_mbps": the number and its unit.
+    const size_t digits = speed.find_first_of("0123456789");
+    const uint64_t value = digits == std::string::npos ? 0 : std::strtoull(speed.c_str() + digits, nullptr, 10);
+    const uint64_t bps = value * (speed.ends_with("gbps") ? 1'000'000'000ull : 1'000'000ull);
+    for (const std::string& port : locations)
+      if (speeds.at(port) != bps)
+        p.warnings.push_back(fmt::format("{}.speed: not applied: {} runs at {} Gbit/s as the data plane set it up "
+                                         "(linerate does not change a port's speed)",
+                                         at, port, static_cast<double>(speeds.at(port)) / 1e9));
+  }
+  if (const auto mtu = whole_number(l1.value("mtu", json(1500))); mtu != 1500u)
+    p.warnings.push_back(at + ".mtu: not applied: the port keeps its MTU (the profile's mtu)");
+  for (const char* key : {"media", "auto_negotiate", "auto_negotiation", "ieee_media_defaults"})
+    if (l1.contains(key) && !l1[key].is_null())
+      p.warnings.push_back(fmt::format("{}.{}: not applied: the port keeps what the data plane set it up with", at, key));
+  const json flow_control = l1.value("flow_control", json());
+  if (flow_control.is_null()) return;
+  FlowControlSetting setting;
+  setting.path = at + ".flow_control";
+  const std::string choice = choice_of(flow_control, "ieee_802_1qbb");
+  if (choice == "ieee_802_1qbb") {
+    // pfc_class_N maps priority N to a class; null leaves priority N without PFC.
+    const json& qbb = flow_control.value("ieee_802_1qbb", json::object());
+    for (unsigned priority = 0; priority < 8; ++priority) {
+      const json c = qbb.value(fmt::format("pfc_class_{}", priority), json(priority));
+      if (c.is_null()) continue;
+      if (whole_number(c) != priority)
+        p.warnings.push_back(fmt::format("{}.ieee_802_1qbb.pfc_class_{}: linerate pauses priority {} as class {} "
+                                         "(classes are priorities)", setting.path, priority, priority, priority));
+      setting.pfc_priorities.push_back(priority);
+    }
+    if (const auto delay = whole_number(qbb.value("pfc_delay", json(0))); delay != 0u)
+      p.warnings.push_back(setting.path + ".ieee_802_1qbb.pfc_delay: not applied (the profile's pfc_reaction_delay "
+                                          "delays a software reaction)");
+  } else if (choice == "ieee_802_3x") {
+    setting.pause = true;
+  } else {
+    return p.refuse(setting.path, fmt::format("'{}' is not a flow control linerate knows", choice));
+  }
+  for (const std::string& port : locations) {
+    setting.port = port;
+    config.flow_control.push_back(setting);
+  }
 }
 
 }  // namespace
 
-OtgConfig read_otg_config(const json& body, const std::vector<std::string>& dataplane_ports) {
+OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t>& dataplane_ports) {
   Problems p;
   OtgConfig config;
   config.body = body;
@@ -333,9 +510,6 @@ OtgConfig read_otg_config(const json& body, const std::vector<std::string>& data
   for (const char* unsupported : {"devices", "lags"})
     if (body.contains(unsupported) && !body[unsupported].empty())
       p.refuse(unsupported, "not supported by linerate yet: it runs no protocols (ports and flows only)");
-  if (body.contains("layer1") && !body["layer1"].empty())
-    p.warnings.push_back("layer1: not applied: the ports keep the speed, FEC, pause and PFC the data plane set them "
-                         "up with (its profile, or linerate link / fec / pfc)");
   const json captures = body.value("captures", json::array());
   for (size_t i = 0; i < captures.size(); ++i) {
     for (const json& name : captures[i].value("port_names", json::array()))
@@ -350,14 +524,20 @@ OtgConfig read_otg_config(const json& body, const std::vector<std::string>& data
   for (size_t i = 0; i < ports.size(); ++i) {
     const std::string at = fmt::format("ports[{}]", i);
     const std::string location = string_at(ports[i], "location", "");
-    if (std::find(dataplane_ports.begin(), dataplane_ports.end(), location) == dataplane_ports.end())
+    if (!dataplane_ports.contains(location))
       p.refuse(at + ".location", fmt::format("'{}' is not a port of the data plane (it has {})", location,
-                                             fmt::join(dataplane_ports, ", ")));
+                                             fmt::join(std::views::keys(dataplane_ports), ", ")));
     config.ports[string_at(ports[i], "name", "")] = location;
   }
+  const json layer1 = body.value("layer1", json::array());
+  for (size_t i = 0; i < layer1.size(); ++i) read_layer1(layer1[i], fmt::format("layer1[{}]", i), dataplane_ports, config, p);
   const json flows = body.value("flows", json::array());
   json streams = json::array();
-  for (size_t i = 0; i < flows.size(); ++i) streams.push_back(read_flow(flows[i], i, config.ports, p));
+  for (size_t i = 0; i < flows.size(); ++i) {
+    streams.push_back(read_flow(flows[i], i, config.ports, dataplane_ports, p));
+    if (flows[i].value("metrics", json::object()).value("timestamps", false))
+      config.timestamped_flows.insert(flows[i].value("name", ""));
+  }
   if (p.errors.empty()) {
     for (size_t i = 0; i < streams.size(); ++i) {
       try {

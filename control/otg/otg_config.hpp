@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,15 +29,26 @@ class ConfigRefused : public std::runtime_error {
   std::vector<std::string> errors_;
 };
 
+/// A port's flow control from the config's layer1: PFC on these priorities, or 802.3x PAUSE.
+struct FlowControlSetting {
+  std::string port;                     ///< the data plane's port
+  std::string path;                     ///< "layer1[0].flow_control", for what the port answers
+  std::vector<unsigned> pfc_priorities; ///< PFC on these (ieee_802_1qbb)
+  bool pause = false;                   ///< 802.3x PAUSE (ieee_802_3x)
+};
+
 struct OtgConfig {
   nlohmann::json body;                          ///< as posted: GET /config answers it
   std::map<std::string, std::string> ports;     ///< OTG port name -> the data plane's port (its location)
   std::vector<api::StreamSpec> streams;         ///< one per flow, named as the flow
   std::vector<std::string> capture_ports;       ///< the ports the config's captures name
+  std::vector<FlowControlSetting> flow_control; ///< from layer1, for the server to set on the ports
+  std::set<std::string> timestamped_flows;      ///< flows whose metrics.timestamps is on
   std::vector<std::string> warnings;
 };
 
-/// Reads `body` against the data plane's port names. Throws ConfigRefused.
-OtgConfig read_otg_config(const nlohmann::json& body, const std::vector<std::string>& dataplane_ports);
+/// Reads `body` against the data plane's ports (name -> speed in bit/s, 0 when not
+/// known: rates in percent and gaps in bytes need it). Throws ConfigRefused.
+OtgConfig read_otg_config(const nlohmann::json& body, const std::map<std::string, uint64_t>& dataplane_ports);
 
 }  // namespace lr::otg

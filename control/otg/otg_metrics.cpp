@@ -1,5 +1,7 @@
 #include "control/otg/otg_metrics.hpp"
 
+#include <cmath>
+
 namespace lr::otg {
 
 using nlohmann::json;
@@ -13,7 +15,8 @@ std::string named(const std::map<std::string, std::string>& names, const std::st
 
 }  // namespace
 
-json flow_metric(const api::StreamReport& s, const std::string& transmit, const std::map<std::string, std::string>& ports) {
+json flow_metric(const api::StreamReport& s, const std::string& transmit, const std::map<std::string, std::string>& ports,
+                 bool timestamps) {
   const double loss = s.tx_packets == 0 ? 0 : 100.0 * static_cast<double>(s.lost) / static_cast<double>(s.tx_packets);
   json m{{"name", s.name},
          {"port_tx", named(ports, s.tx_port)},
@@ -31,6 +34,12 @@ json flow_metric(const api::StreamReport& s, const std::string& transmit, const 
     m["latency"] = {{"minimum_ns", static_cast<double>(s.latency.min_ns)},
                     {"maximum_ns", static_cast<double>(s.latency.max_ns)},
                     {"average_ns", s.latency.mean_ns}};
+  if (timestamps) {
+    m["timestamps"] = json::object();  // empty until a frame came
+    if (s.timeline && s.timeline->rx_span_s)
+      m["timestamps"] = {{"first_timestamp_ns", std::round(s.timeline->rx_span_s->first * 1e9)},
+                         {"last_timestamp_ns", std::round(s.timeline->rx_span_s->second * 1e9)}};
+  }
   return m;
 }
 

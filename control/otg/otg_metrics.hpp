@@ -13,10 +13,12 @@
 namespace lr::otg {
 
 /// A flow's metric from its stream's report: frames and bytes each way, rates, loss in
-/// percent of the frames sent, latency minimum / maximum / average in ns. `transmit`:
-/// "started" or "stopped"; `port_names`: the data plane's port -> the config's name.
+/// percent of the frames sent, latency minimum / maximum / average in ns, and with
+/// `timestamps` the first and last frame received, in ns since the run's start (from its
+/// timeline). `transmit`: "started", "paused" or "stopped"; `port_names`: the data plane's
+/// port -> the config's name.
 nlohmann::json flow_metric(const api::StreamReport& stream, const std::string& transmit,
-                           const std::map<std::string, std::string>& port_names);
+                           const std::map<std::string, std::string>& port_names, bool timestamps);
 
 /// A port's metric from what linerate sent and received on it.
 nlohmann::json port_metric(const std::string& name, const std::string& location, const api::PortTraffic& traffic,

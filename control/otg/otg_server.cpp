@@ -4,6 +4,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <algorithm>
@@ -16,11 +17,14 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <set>
+#include <type_traits>
 
 #include "control/client/dataplane_client.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/export/http_listener.hpp"
+#include "control/export/tls_context.hpp"
 #include "control/otg/otg_config.hpp"
 #include "dataplane/api/rpc.hpp"
 #include "control/otg/otg_metrics.hpp"
@@ -91,11 +95,9 @@ class Api {
  private:
   Answer set_config(const json& request) {
     if (running_) return refused({"config: traffic is running: stop it (control/state) before a new config"});
-    std::vector<std::string> names;
-    for (const api::PortReport& p : run_.ports()) names.push_back(p.name);
-    OtgConfig config = read_otg_config(request, names);
+    OtgConfig config = read_otg_config(request, run_.port_speeds());
     try {
-      run_.load(config.streams, "config");
+      load_streams(config);
       stop_captures();
     } catch (const ctl::RpcCallError& e) {
       // The data plane's own checks against its ports (a frame too small for its headers,
@@ -104,8 +106,46 @@ class Api {
       throw;
     }
     ended_.reset();
+    held_.clear();
+    set_flow_control(config);
     config_ = std::move(config);
     return warnings(config_->warnings);
+  }
+
+  // The flows as the data plane's streams. Flows asking for timestamps need each frame's
+  // receive time: the run counts a timeline (10 ms bins: a minute in 6,000), which keeps
+  // the first and last to the cycle; the data plane's own run settings come back after.
+  void load_streams(const OtgConfig& config) {
+    const api::RunSpec now = run_.load(config.streams, "config", own_run_);
+    if (!own_run_) own_run_ = now;  // the data plane's, before this server changed it
+    if (config.timestamped_flows.empty() || now.timeline_bin_ns != 0) return;
+    api::RunSpec timed = now;
+    timed.timeline_bin_ns = 10'000'000;
+    run_.load(config.streams, "config", timed);
+  }
+
+  // layer1's flow control on each port: a port whose profile has pfc_honour reacts in
+  // software already; another gets its NIC's PFC or PAUSE set, and where the NIC (or
+  // virtual device) cannot, the config is taken with a warning saying so.
+  void set_flow_control(OtgConfig& config) {
+    std::map<std::string, bool> honours;
+    for (const api::PortSpec& spec : run_.port_specs()) honours[spec.name] = spec.pfc_honour;
+    ctl::PortClient ports(client_);
+    for (const FlowControlSetting& s : config.flow_control) {
+      const char* what = s.pause ? "802.3x PAUSE" : "PFC";
+      try {
+        if (s.pause) ports.set_pause(s.port, "both");
+        else ports.set_pfc(s.port, s.pfc_priorities);
+      } catch (const ctl::RpcCallError& e) {
+        config.warnings.push_back(
+            honours[s.port]
+                ? fmt::format("{}: {} reacts to {} in software (its profile's pfc_honour); the NIC's own could not be "
+                              "set: {}", s.path, s.port, what, e.what())
+                : fmt::format("{}: {} could not be set on {}: {}; its streams do not pause on {} frames (give the port "
+                              "pfc_honour in the data plane's profile for a software reaction)",
+                              s.path, what, s.port, e.what(), what));
+      }
+    }
   }
 
   // The data plane's port an OTG port name stands for, or none (no config, or no such port).
@@ -215,13 +255,25 @@ class Api {
       run_.start(flows);
       running_ = true;
       ended_.reset();
+      held_.clear();
       return warnings({});
     }
     if (state == "stop") {
       if (running_) finish();
       return warnings({});
     }
-    return refused({fmt::format("traffic.flow_transmit.state: '{}' is not supported by linerate yet (start, stop)", state)});
+    if (state == "pause" || state == "resume") {
+      if (!running_) return refused({fmt::format("traffic.flow_transmit: no traffic is running to {}", state)});
+      if (flows.empty())
+        for (const api::StreamSpec& s : config_->streams) flows.push_back(s.name);
+      for (const std::string& flow : flows) {
+        run_.hold(flow, state == "pause");
+        if (state == "pause") held_.insert(flow);
+        else held_.erase(flow);
+      }
+      return warnings({});
+    }
+    return refused({fmt::format("traffic.flow_transmit.state: '{}' is not start, stop, pause or resume", state)});
   }
 
   // The run ends once every flow has sent all it was to send: the drain runs, and the
@@ -229,6 +281,7 @@ class Api {
   void finish() {
     ended_ = run_.stop().report;
     running_ = false;
+    held_.clear();
   }
 
   Answer metrics(const json& request) {
@@ -244,7 +297,8 @@ class Api {
       json out = json::array();
       for (const api::StreamReport& s : streams)
         if (wanted.empty() || std::find(wanted.begin(), wanted.end(), s.name) != wanted.end())
-          out.push_back(flow_metric(s, transmit, names));
+          out.push_back(flow_metric(s, held_.contains(s.name) ? "paused" : transmit, names,
+                                    config_ && config_->timestamped_flows.contains(s.name)));
       return {http::status::ok, {{"choice", "flow_metrics"}, {"flow_metrics", out}}};
     }
     if (choice == "port") {
@@ -269,25 +323,44 @@ class Api {
   std::optional<OtgConfig> config_;
   bool running_ = false;
   std::optional<api::RunReport> ended_;
+  std::optional<api::RunSpec> own_run_;        ///< the data plane's run settings before the first config
+  std::set<std::string> held_;                 ///< flows paused (control/state pause) in the running traffic
   std::string capture_dir_;
   std::map<std::string, uint32_t> captures_;   ///< OTG port name -> the running capture's id
   std::map<std::string, std::string> files_;   ///< OTG port name -> its last capture's file
 };
 
-// One HTTP connection, kept alive: requests answered in turn.
-class Connection : public std::enable_shared_from_this<Connection> {
+// One HTTP connection, kept alive: requests answered in turn. Over TLS the handshake
+// comes first and a close notify last.
+template <class Stream>
+class Connection : public std::enable_shared_from_this<Connection<Stream>> {
  public:
-  Connection(tcp::socket socket, Api& api) : stream_(std::move(socket)), api_(api) {}
+  template <class... Args>
+  Connection(Api& api, Args&&... args) : stream_(std::forward<Args>(args)...), api_(api) {}
 
-  void read() {
-    request_ = {};
-    stream_.expires_after(std::chrono::minutes(5));
-    http::async_read(stream_, buffer_, request_, [self = shared_from_this()](beast::error_code ec, size_t) {
-      if (!ec) self->answer();
-    });
+  void start() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(30));
+      stream_.async_handshake(asio::ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+        if (!ec) self->read();
+      });
+    } else {
+      read();
+    }
   }
 
  private:
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
+  void read() {
+    request_ = {};
+    beast::get_lowest_layer(stream_).expires_after(std::chrono::minutes(5));
+    http::async_read(stream_, buffer_, request_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+      if (!ec) self->answer();
+      else if (ec == http::error::end_of_stream) self->close();
+    });
+  }
+
   void answer() {
     const Answer a = api_.handle(request_.method(), std::string(request_.target()), request_.body());
     response_ = {};
@@ -297,23 +370,38 @@ class Connection : public std::enable_shared_from_this<Connection> {
     response_.set(http::field::content_type, a.bytes ? "application/octet-stream" : "application/json");
     response_.body() = a.bytes ? *a.bytes : a.body.dump();
     response_.prepare_payload();
-    http::async_write(stream_, response_, [self = shared_from_this()](beast::error_code ec, size_t) {
-      if (!ec && self->response_.keep_alive()) self->read();
+    http::async_write(stream_, response_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) return;
+      if (self->response_.keep_alive()) self->read();
+      else self->close();
     });
   }
 
-  beast::tcp_stream stream_;
+  void close() {
+    if constexpr (kTls) {
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+    } else {
+      beast::error_code ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    }
+  }
+
+  Stream stream_;
   Api& api_;
   beast::flat_buffer buffer_;
   http::request<http::string_body> request_;
   http::response<http::string_body> response_;
 };
 
-void accept_loop(tcp::acceptor& acceptor, Api& api) {
-  acceptor.async_accept([&acceptor, &api](beast::error_code ec, tcp::socket socket) {
+using TlsStream = asio::ssl::stream<beast::tcp_stream>;
+
+// Accepts connections for ever: plain HTTP, or TLS with `tls` (its context outlives the loop).
+void accept_loop(tcp::acceptor& acceptor, Api& api, asio::ssl::context* tls) {
+  acceptor.async_accept([&acceptor, &api, tls](beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
-    if (!ec) std::make_shared<Connection>(std::move(socket), api)->read();
-    accept_loop(acceptor, api);
+    if (!ec && tls != nullptr) std::make_shared<Connection<TlsStream>>(api, std::move(socket), *tls)->start();
+    else if (!ec) std::make_shared<Connection<beast::tcp_stream>>(api, std::move(socket))->start();
+    accept_loop(acceptor, api, tls);
   });
 }
 
@@ -336,14 +424,24 @@ int serve(const ServeOptions& options) {
       std::filesystem::remove_all(path, ignored);
     }
   } remove_dir{dir_template};
+  ctl::TlsContext tls;
+  if (!options.plain_http) {
+    tls = ctl::make_tls_context(options.tls_cert, options.tls_key);
+    if (!tls.context) {
+      std::fprintf(stderr, "linerate: %s\n", tls.error.c_str());
+      return options.tls_cert.empty() ? 1 : 2;
+    }
+  }
   Api api(options.socket, remove_dir.path);
   const tcp::endpoint bound = acceptor.local_endpoint();
-  std::printf("listening on %s:%u (Open Traffic Generator %s, plain HTTP), data plane at %s\n",
-              bound.address().to_string().c_str(), bound.port(), kApiSpecVersion, options.socket.c_str());
+  const std::string scheme = options.plain_http ? "http" : "https";
+  std::printf("listening on %s://%s:%u (Open Traffic Generator %s, %s), data plane at %s\n", scheme.c_str(),
+              bound.address().to_string().c_str(), bound.port(), kApiSpecVersion,
+              options.plain_http ? "plain HTTP" : ("TLS, certificate " + tls.certificate).c_str(), options.socket.c_str());
   std::fflush(stdout);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
-  accept_loop(acceptor, api);
+  accept_loop(acceptor, api, tls.context ? &*tls.context : nullptr);
   io.run();
   return 0;
 }

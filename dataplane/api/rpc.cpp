@@ -120,6 +120,12 @@ const json& Params::raw(const char* key) const {
   return it == params_.end() ? kAbsent : *it;
 }
 
+bool Params::boolean(const char* key) const {
+  const auto value = optional_bool(key);
+  if (!value) bad_param(key, "is required");
+  return *value;
+}
+
 std::optional<bool> Params::optional_bool(const char* key) const {
   const auto it = params_.find(key);
   if (it == params_.end()) return std::nullopt;

@@ -65,6 +65,7 @@ class Params {
   std::vector<std::string> strings(const char* key) const;  ///< absent: empty
   std::vector<int64_t> integers(const char* key, int64_t min, int64_t max) const;  ///< absent: empty
   double number(const char* key, double min, double max) const;
+  bool boolean(const char* key) const;
   std::optional<bool> optional_bool(const char* key) const;
   bool has(const char* key) const { return params_.contains(key); }
   /// The value as sent, for a typed decoder of its own (a stream spec); null when absent.

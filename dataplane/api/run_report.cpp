@@ -233,6 +233,10 @@ json to_json(const TimelineReport& t) {
   if (t.rx_after != 0) j["rx_after"] = t.rx_after;
   if (const auto& gap = t.longest_rx_gap_s)
     j["longest_rx_gap"] = {{"from_s", gap->first}, {"to_s", gap->second}, {"s", gap->second - gap->first}};
+  if (const auto& span = t.rx_span_s) {
+    j["first_rx_s"] = span->first;
+    j["last_rx_s"] = span->second;
+  }
   return j;
 }
 
@@ -245,6 +249,7 @@ TimelineReport timeline_from_json(const json& j) {
   t.rx_after = j.value("rx_after", uint64_t{0});
   if (const auto it = j.find("longest_rx_gap"); it != j.end())
     t.longest_rx_gap_s = std::pair{it->value("from_s", 0.0), it->value("to_s", 0.0)};
+  if (j.contains("first_rx_s")) t.rx_span_s = std::pair{j.value("first_rx_s", 0.0), j.value("last_rx_s", 0.0)};
   return t;
 }
 

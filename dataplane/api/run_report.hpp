@@ -80,6 +80,9 @@ struct TimelineReport {
   /// run's start: from the frame before to the frame after. None when fewer than two
   /// frames came, or they came through more than one lcore (each sees only its own).
   std::optional<std::pair<double, double>> longest_rx_gap_s;
+  /// A stream's first and last frame received, to the cycle, since the run's start (over
+  /// every lcore that received it). None when none came.
+  std::optional<std::pair<double, double>> rx_span_s;
 };
 
 struct StreamReport {

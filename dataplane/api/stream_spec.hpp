@@ -61,13 +61,19 @@ struct BurstSpec {
 enum class VaryField : uint8_t {
   kEthSrc, kEthDst, kVlanId, kIpSrc, kIpDst, kUdpSrc, kUdpDst,
 };
-enum class VaryOp : uint8_t { kIncrement, kDecrement, kRandom };
+enum class VaryOp : uint8_t { kIncrement, kDecrement, kRandom, kList };
+
+inline constexpr size_t kMaxVaryValues = 65536;  ///< the longest list of values a field takes
 
 struct VarySpec {
   VaryField field = VaryField::kIpSrc;
   VaryOp op = VaryOp::kIncrement;
-  uint32_t count = 1;  ///< distinct values, starting at the header's own value
+  uint32_t count = 1;  ///< distinct values, starting at the header's own value (kList: values.size())
   uint32_t step = 1;
+  /// kList: the field's values in turn, frame n taking values[n mod size]: a MAC as 48
+  /// bits, an IPv4 address, an IPv6 address's low 32 bits (its high 96 are the header's),
+  /// a VLAN id or a UDP port.
+  std::vector<uint64_t> values;
 
   bool operator==(const VarySpec&) const = default;
 };

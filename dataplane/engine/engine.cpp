@@ -301,6 +301,8 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
       const bool selected = only_streams.empty() ||
                             std::find(only_streams.begin(), only_streams.end(), name) != only_streams.end();
       lane.stop_request.store(!selected, std::memory_order_relaxed);
+      lane.hold_request.store(false, std::memory_order_relaxed);  // each run starts released
+      lane.held = false;
     }
   }
   for (LcoreState& l : st.run.lcores) {
@@ -362,15 +364,23 @@ Result<double> Engine::set_stream_rate(const std::string& name, const api::Rate&
   return *pps;
 }
 
-Result<void> Engine::stop_stream(const std::string& name) {
-  State& st = *state_;
-  const StreamState* stream = st.find_stream(name);
+// Sets one flag on every TX lane of the stream named `name`.
+Result<void> Engine::State::signal_lanes(const std::string& name, std::atomic<bool> fast::TxLane::*flag, bool value) {
+  const StreamState* stream = find_stream(name);
   if (stream == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
-  const auto index = static_cast<uint32_t>(stream - st.run.streams.data());
-  for (LcoreState& l : st.run.lcores)
+  const auto index = static_cast<uint32_t>(stream - run.streams.data());
+  for (LcoreState& l : run.lcores)
     for (size_t i = 0; i < l.lanes.size(); ++i)
-      if (l.lane_refs[i].stream == index) l.lanes[i].stop_request.store(true, std::memory_order_relaxed);
+      if (l.lane_refs[i].stream == index) (l.lanes[i].*flag).store(value, std::memory_order_relaxed);
   return {};
+}
+
+Result<void> Engine::hold_stream(const std::string& name, bool held) {
+  return state_->signal_lanes(name, &fast::TxLane::hold_request, held);
+}
+
+Result<void> Engine::stop_stream(const std::string& name) {
+  return state_->signal_lanes(name, &fast::TxLane::stop_request, true);
 }
 
 Result<EthdevPort*> Engine::State::port_named(const std::string& name) {

@@ -120,6 +120,10 @@ class Engine {
 
   /// Stops one stream's TX lanes; the others go on. Errors: kInvalid (no such stream).
   Result<void> stop_stream(const std::string& stream);
+  /// Holds one stream's TX lanes (they send nothing, the run goes on) or releases them
+  /// (they go on at the stream's rate from then: the time held is not made up).
+  /// Errors: kInvalid (no such stream).
+  Result<void> hold_stream(const std::string& stream, bool held);
 
   /// The end of a run in steps, for a caller with an event loop: stop_tx, then wait
   /// (timers, not sleeps) until tx_finished and then for drain_interval, then

@@ -73,6 +73,8 @@ struct Engine::State {
   StreamReport collect_stream(size_t s, Reading reading) const;
   PortReport collect_port(size_t p) const;
   StreamState* find_stream(const std::string& name);
+  /// Sets `flag` of the named stream's TX lanes (a stop or hold request). Errors: kInvalid.
+  Result<void> signal_lanes(const std::string& name, std::atomic<bool> fast::TxLane::*flag, bool value);
 };
 
 }  // namespace lr::dp

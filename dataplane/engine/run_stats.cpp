@@ -208,17 +208,24 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     std::vector<uint64_t> rx(stream.cfg.rx_port ? tx.size() : 0);
     unsigned receiving_lcores = 0;
     const fast::RxStream* receiver = nullptr;
+    uint64_t first_rx = UINT64_MAX, last_rx = 0;
     for (const LcoreState& l : run.lcores) {
       for (size_t i = 0; i < l.lanes.size(); ++i)
         if (l.lane_refs[i].stream == s) add_timeline(tx, l.lanes[i].timeline);
       if (rx.empty() || s >= l.streams.size()) continue;
       add_timeline(rx, l.streams[s].timeline);
+      // Last before first: a frame between the two reads is then in the span, not before it.
+      const uint64_t last = counter_read(l.streams[s].last_rx_tsc);
+      const uint64_t first = counter_read(l.streams[s].first_rx_tsc);
+      if (first != 0) first_rx = std::min(first_rx, first), last_rx = std::max(last_rx, last);
       if (counter_read(l.streams[s].longest_gap_end_tsc) != 0) {
         ++receiving_lcores;
         receiver = &l.streams[s];
       }
     }
     r.timeline = timeline_report(run.timeline_bin_ns, std::move(tx), std::move(rx));
+    if (last_rx != 0)
+      r.timeline->rx_span_s = std::pair{seconds_since(first_rx, start_tsc, tsc_hz), seconds_since(last_rx, start_tsc, tsc_hz)};
     if (receiving_lcores == 1) {
       const uint64_t end = counter_read(receiver->longest_gap_end_tsc);
       r.timeline->longest_rx_gap_s = std::pair{

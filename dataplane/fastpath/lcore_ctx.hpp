@@ -50,6 +50,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint8_t lane = 0;
   bool finished = false;        ///< owner's view of `done`
   bool headers_fixed = false;   ///< the plan's headers_fixed: only signatures written per frame
+  bool held = false;            ///< owner's view of `hold_request`
   const wire::TxStreamPlan* plan = nullptr;
   rte_mempool* pool = nullptr;
   uint64_t remaining = kUnlimited;  ///< frames left (count mode)
@@ -78,6 +79,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   // changes nothing) and derives the catch-up from it.
   alignas(RTE_CACHE_LINE_SIZE) std::atomic<uint64_t> requested_interval_fp{0};
   std::atomic<bool> stop_request{false};  ///< finish this lane now
+  std::atomic<bool> hold_request{false};  ///< send nothing until released; what was not sent is not made up
   // Set by mgmt before launch, read by the owner once per burst (on the line it reads anyway).
   TimelineBins timeline;                   ///< frames sent per bin ([run] timeline), or none
   uint64_t timeline_bins_per_tsc_q64 = 0;  ///< with start_tsc, the bins' clock
@@ -130,6 +132,7 @@ struct RxStream {
   TimelineBins timeline;      ///< frames received per bin, with kInspectTimeline
   // With kInspectTimeline, the longest silence between two frames, to the cycle (a pause's
   // length is exact however wide the bins): relaxed, mgmt reads them after the run.
+  uint64_t first_rx_tsc = 0;  ///< the stream's first frame here (0: none yet)
   uint64_t last_rx_tsc = 0;
   uint64_t longest_gap_tsc = 0;
   uint64_t longest_gap_end_tsc = 0;  ///< the frame that ended it

@@ -70,10 +70,12 @@ inline uint32_t size_index(const wire::TxStreamPlan& plan, const FrameCursor& c,
 }
 
 /// Value of varying field `index` for the frame at `c`.
-inline uint64_t vary_value(const wire::VaryPlan& v, const FrameCursor& c, uint8_t lane, uint32_t index) noexcept {
+inline uint64_t vary_value(const wire::TxStreamPlan& plan, const wire::VaryPlan& v, const FrameCursor& c,
+                           uint8_t lane, uint32_t index) noexcept {
   switch (v.order) {
     case wire::IndexOrder::kUp: return v.base + uint64_t{c.vary_k[index]} * v.step;
     case wire::IndexOrder::kDown: return v.base - uint64_t{c.vary_k[index]} * v.step;  // wraps; the writer keeps the width
+    case wire::IndexOrder::kListed: return plan.vary_values[v.values_at + c.vary_k[index]];
     case wire::IndexOrder::kHashed: break;
   }
   const uint64_t hash = mix64(c.seq ^ (uint64_t{lane} << 48) ^ (uint64_t{index} << 40));
@@ -144,7 +146,7 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
   }
   uint32_t index = 0;
   for (const VaryPlan& v : plan.vary) {
-    const uint64_t value = vary_value(v, cursor, sig.lane, index++);
+    const uint64_t value = vary_value(plan, v, cursor, sig.lane, index++);
     uint8_t* at = frame + v.offset;
     switch (v.width) {
       case 2: {

@@ -158,11 +158,12 @@ namespace {
   if ((stream.inspect & RxStream::kInspectMacControl) != 0) count_if_mac_control(queue, m, rx_tsc, clock);
   if ((stream.inspect & RxStream::kInspectTimeline) != 0) {
     timeline_add(stream.timeline, clock, rx_tsc, 1);
+    if (stream.last_rx_tsc == 0) counter_set(stream.first_rx_tsc, rx_tsc);
     if (stream.last_rx_tsc != 0 && rx_tsc - stream.last_rx_tsc > stream.longest_gap_tsc) {
       counter_set(stream.longest_gap_tsc, rx_tsc - stream.last_rx_tsc);
       counter_set(stream.longest_gap_end_tsc, rx_tsc);
     }
-    stream.last_rx_tsc = rx_tsc;
+    counter_set(stream.last_rx_tsc, rx_tsc);
   }
   if ((stream.inspect & RxStream::kInspectEcn) != 0) {
     const uint8_t ecn = wire::ecn_codepoint(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len);
@@ -444,6 +445,12 @@ void apply_rate_request(TxLane& lane, uint64_t interval_fp, uint64_t now_tsc) no
   lane.applied_interval_fp = interval_fp;
 }
 
+// A release resumes at the rate in force from now: the time held is not caught up.
+void hold_lane(TxLane& lane, bool held, uint64_t now_tsc) noexcept {
+  lane.held = held;
+  if (!held) apply_rate_request(lane, lane.applied_interval_fp, now_tsc);
+}
+
 void finish_lane(TxLane& lane, uint64_t now_tsc) noexcept {
   uint64_t stop = now_tsc;
   if (lane.duration_tsc != 0 && now_tsc >= lane.end_tsc) {
@@ -492,6 +499,9 @@ int run_worker(void* arg) noexcept {
         }
         const uint64_t interval_fp = lane.requested_interval_fp.load(std::memory_order_relaxed);
         if (interval_fp != lane.applied_interval_fp) apply_rate_request(lane, interval_fp, now_tsc);
+        const bool held = lane.hold_request.load(std::memory_order_relaxed);
+        if (held != lane.held) [[unlikely]] hold_lane(lane, held, now_tsc);
+        if (held) continue;
         if (lane.pause.port != nullptr && lane_paused(lane.pause, now_tsc)) continue;
         tx_lane_burst(lane, now_tsc, tx_ns);
       }

@@ -110,6 +110,7 @@ VaryPlan make_vary(const api::VarySpec& cfg, const api::StreamSpec& s, const TxS
     case api::VaryOp::kIncrement: v.order = wire::IndexOrder::kUp; break;
     case api::VaryOp::kDecrement: v.order = wire::IndexOrder::kDown; break;
     case api::VaryOp::kRandom: v.order = wire::IndexOrder::kHashed; break;
+    case api::VaryOp::kList: v.order = wire::IndexOrder::kListed; break;
   }
   v.count = cfg.count;
   v.step = cfg.step;
@@ -254,7 +255,13 @@ wire::TxStreamPlan build_stream_plan(const api::StreamSpec& s, uint16_t stream_i
   plan.template_bytes.assign(s.frame.largest() - kFcsBytes, 0);
   write_headers(s, plan);
   if (s.roce) write_roce_headers(s, plan);  // one frame size (the profile checks)
-  for (const api::VarySpec& cfg : s.vary) plan.vary.push_back(make_vary(cfg, s, plan));
+  for (const api::VarySpec& cfg : s.vary) {
+    plan.vary.push_back(make_vary(cfg, s, plan));
+    if (cfg.op != api::VaryOp::kList) continue;
+    plan.vary.back().values_at = static_cast<uint32_t>(plan.vary_values.size());
+    plan.vary.back().count = static_cast<uint32_t>(cfg.values.size());
+    plan.vary_values.insert(plan.vary_values.end(), cfg.values.begin(), cfg.values.end());
+  }
 
   switch (s.frame.kind) {
     case api::FrameSizeKind::kFixed:

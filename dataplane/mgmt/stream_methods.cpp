@@ -120,6 +120,16 @@ void register_stream_methods(Dispatcher& d, Engine& engine, PortOwnership& owner
           value_or_throw(engine.stop_stream(s.name));
           return json{{"stream", s.name}, {"stopped", true}};
         });
+  d.add("stream.hold",
+        "Holds one stream's transmission while the run goes on (held true), or lets it go on (held false) at its "
+        "rate from then: what was not sent while held is not made up. params: {stream, held}.",
+        true, [&](Session& session, const api::Params& p) {
+          const api::StreamSpec& s = stream_named(engine, p.string("stream"));
+          const bool held = p.boolean("held");
+          check_stream_ports(ownership, session, s);
+          value_or_throw(engine.hold_stream(s.name, held));
+          return json{{"stream", s.name}, {"held", held}};
+        });
 
   d.add("stream.load",
         "Replaces the streams. Not while traffic runs. params {streams?: [stream], profile?: TOML text, run?, path?}: "

@@ -11,6 +11,7 @@
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
 #include "dataplane/profile/stream_table.hpp"
+#include "dataplane/wire/checksum.hpp"
 #include "dataplane/wire/roce.hpp"
 
 namespace lr::profile {
@@ -52,9 +53,40 @@ const char* vary_op_name(api::VaryOp op) {
   switch (op) {
     case api::VaryOp::kIncrement: return "increment";
     case api::VaryOp::kDecrement: return "decrement";
+    case api::VaryOp::kList: return "list";
     case api::VaryOp::kRandom: break;
   }
   return "random";
+}
+
+// A list's values in the form the profile reads them: addresses as text (an IPv6 value
+// is the header's address with its low 32 bits), VLAN ids and ports as integers.
+json vary_values(const api::VarySpec& v, const api::StreamSpec& s) {
+  json out = json::array();
+  for (const uint64_t value : v.values) {
+    switch (v.field) {
+      case api::VaryField::kEthSrc:
+      case api::VaryField::kEthDst: {
+        api::MacAddr mac{};
+        for (int i = 0; i < 6; ++i) mac[static_cast<size_t>(i)] = static_cast<uint8_t>(value >> (40 - 8 * i));
+        out.push_back(mac_text(mac));
+        break;
+      }
+      case api::VaryField::kIpSrc:
+      case api::VaryField::kIpDst: {
+        if (s.ip_version == api::IpVersion::kV4) {
+          out.push_back(ipv4_text(static_cast<uint32_t>(value)));
+          break;
+        }
+        api::Ipv6Addr addr = v.field == api::VaryField::kIpSrc ? s.ipv6.src : s.ipv6.dst;
+        wire::store_be32(addr.data() + 12, static_cast<uint32_t>(value));
+        out.push_back(ipv6_text(addr));
+        break;
+      }
+      default: out.push_back(value);
+    }
+  }
+  return out;
 }
 
 json frame_size(const api::FrameSizeSpec& frame) {
@@ -119,10 +151,12 @@ void write_headers(const api::StreamSpec& s, json& out) {
   if (!s.vary.empty()) {
     json vary = json::array();
     for (const api::VarySpec& v : s.vary)
-      vary.push_back({{"field", vary_field_name(v.field, s.ip_version)},
-                      {"op", vary_op_name(v.op)},
-                      {"count", v.count},
-                      {"step", v.step}});
+      vary.push_back(v.op == api::VaryOp::kList
+                         ? json{{"field", vary_field_name(v.field, s.ip_version)}, {"values", vary_values(v, s)}}
+                         : json{{"field", vary_field_name(v.field, s.ip_version)},
+                                {"op", vary_op_name(v.op)},
+                                {"count", v.count},
+                                {"step", v.step}});
     out["vary"] = vary;
   }
 }

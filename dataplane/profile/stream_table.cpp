@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
 #include "dataplane/common/line_rate.hpp"
 #include "dataplane/profile/quantity.hpp"
+#include "dataplane/wire/checksum.hpp"
 #include "dataplane/wire/mac_control.hpp"
 #include "dataplane/wire/roce.hpp"
 
@@ -27,6 +29,7 @@ using api::StreamSpec;
 using api::VaryField;
 using api::VaryOp;
 using api::VarySpec;
+using api::kMaxVaryValues;
 using api::VlanSpec;
 
 namespace {
@@ -79,6 +82,45 @@ void read_frame_size(TableReader& in, StreamSpec& stream) {
   }
 }
 
+// `values` of a list: addresses as text (an IPv6 address differing from the header's
+// in its low 32 bits only), VLAN ids and UDP ports as integers.
+std::vector<uint64_t> read_vary_values(TableReader& in, VaryField field, const StreamSpec& stream) {
+  const toml::node* node = in.find("values");
+  const toml::array* array = node != nullptr ? node->as_array() : nullptr;
+  if (array == nullptr || array->empty() || array->size() > kMaxVaryValues)
+    in.fail(node, "values", fmt::format("expected a list of 1 to {} values", kMaxVaryValues));
+  const bool mac = field == VaryField::kEthSrc || field == VaryField::kEthDst;
+  const bool ip = field == VaryField::kIpSrc || field == VaryField::kIpDst;
+  std::vector<uint64_t> out;
+  for (const toml::node& item : *array) {
+    if (!mac && !ip) {
+      out.push_back(in.integer_of<uint16_t>(&item, "values", 0, field == VaryField::kVlanId ? 4095 : 65535));
+      continue;
+    }
+    const std::optional<std::string_view> text = item.value<std::string_view>();
+    if (!text) in.fail(&item, "values", fmt::format("expected addresses as strings, found {}", type_name(item)));
+    if (mac) {
+      const auto m = parse_mac(*text);
+      if (!m) in.fail(&item, "values", fmt::format("'{}' is not a MAC address", *text));
+      uint64_t value = 0;
+      for (uint8_t b : *m) value = value << 8 | b;
+      out.push_back(value);
+    } else if (stream.ip_version == IpVersion::kV4) {
+      const auto a = parse_ipv4(*text);
+      if (!a) in.fail(&item, "values", fmt::format("'{}' is not an IPv4 address", *text));
+      out.push_back(*a);
+    } else {
+      const auto a = parse_ipv6(*text);
+      const Ipv6Addr& header = field == VaryField::kIpSrc ? stream.ipv6.src : stream.ipv6.dst;
+      if (!a) in.fail(&item, "values", fmt::format("'{}' is not an IPv6 address", *text));
+      if (!std::equal(a->begin(), a->begin() + 12, header.begin()))
+        in.fail(&item, "values", fmt::format("'{}' differs from the header's address above its low 32 bits", *text));
+      out.push_back(wire::load_be32(a->data() + 12));
+    }
+  }
+  return out;
+}
+
 VarySpec read_vary(TableReader& in, const StreamSpec& stream) {
   VarySpec vary;
   const std::string field = in.required_string("field");
@@ -96,13 +138,24 @@ VarySpec read_vary(TableReader& in, const StreamSpec& stream) {
                         field, v4 ? "ipv4" : "ipv6", v4 ? "ipv4" : "ipv6"));
   if (vary.field == VaryField::kVlanId && !stream.vlan)
     in.fail(in.find("field"), "field", "vlan.id varies but the stream has no vlan table");
-  const std::string op = in.string("op").value_or("increment");
+  const std::string op = in.string("op").value_or(in.find("values") != nullptr ? "list" : "increment");
   if (op == "increment") vary.op = VaryOp::kIncrement;
   else if (op == "decrement") vary.op = VaryOp::kDecrement;
   else if (op == "random") vary.op = VaryOp::kRandom;
-  else in.fail(in.find("op"), "op", fmt::format("'{}' is not increment, decrement or random", op));
+  else if (op == "list") vary.op = VaryOp::kList;
+  else in.fail(in.find("op"), "op", fmt::format("'{}' is not increment, decrement, random or list", op));
   const bool narrow = vary.field == VaryField::kVlanId || vary.field == VaryField::kUdpSrc ||
                       vary.field == VaryField::kUdpDst;
+  if (vary.op == VaryOp::kList) {
+    for (const char* key : {"count", "step"})
+      if (const toml::node* node = in.find(key)) in.fail(node, key, "a list of values has no count or step");
+    vary.values = read_vary_values(in, vary.field, stream);
+    vary.count = static_cast<uint32_t>(vary.values.size());
+    in.finish();
+    return vary;
+  }
+  if (const toml::node* node = in.find("values"))
+    in.fail(node, "values", fmt::format("values are a list's (op = \"list\"), not {}'s", op));
   const int64_t max_count = vary.field == VaryField::kVlanId ? 4096 : narrow ? 65536 : (int64_t{1} << 32) - 1;
   vary.count = in.integer<uint32_t>("count", 1, max_count).value_or(1);
   vary.step = in.integer<uint32_t>("step", 1, narrow ? 65535 : (int64_t{1} << 31)).value_or(1);

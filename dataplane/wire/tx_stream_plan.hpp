@@ -35,6 +35,7 @@ enum class IndexOrder : uint8_t {
   kUp,      ///< k = seq mod count; value base + k * step
   kDown,    ///< k = seq mod count; value base - k * step
   kHashed,  ///< k from a hash of (seq, lane, field): the same frame always gets the same k
+  kListed,  ///< k = seq mod count; value vary_values[values_at + k]
 };
 
 /// One varying header field.
@@ -50,6 +51,7 @@ struct VaryPlan {
   uint32_t count = 1;
   uint32_t step = 1;
   uint64_t base = 0;          ///< value in the template; for VLAN the 12-bit id
+  uint32_t values_at = 0;     ///< kListed: where its values start in the plan's vary_values
 };
 
 /// The arrays are std::pmr vectors so that the data plane can copy a plan into memory on
@@ -60,7 +62,7 @@ struct TxStreamPlan {
   TxStreamPlan() = default;
   explicit TxStreamPlan(allocator_type memory)
       : template_bytes(memory), sizes(memory), size_schedule(memory), vary(memory), icrc_zero_skip(memory),
-        icrc_mask(memory) {}
+        icrc_mask(memory), vary_values(memory) {}
   TxStreamPlan(const TxStreamPlan&) = default;
   TxStreamPlan& operator=(const TxStreamPlan&) = default;
 
@@ -85,6 +87,7 @@ struct TxStreamPlan {
   std::pmr::vector<VaryPlan> vary;           ///< at most kMaxVaryFields
   std::pmr::vector<uint32_t> icrc_zero_skip; ///< roce: crc32_skip_zeros over the zero payload (1024 entries)
   std::pmr::vector<uint8_t> icrc_mask;       ///< roce: roce_icrc_mask, from l3_offset to roce_headers_end
+  std::pmr::vector<uint64_t> vary_values;    ///< the kListed fields' values, one run after another
 };
 
 }  // namespace lr::wire

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import ssl
 import subprocess
 import threading
 import time
@@ -46,16 +47,26 @@ class Otg(lrtest.DataplaneCase):
         prefix = "lr-e2e-otg-%d" % os.getpid()
         self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
         self.serve(self.write_profile(PROFILE % (prefix, sock)), sock)
-        self.otg = subprocess.Popen([LINERATE, "--socket", sock, "otg", "serve", "--listen", "127.0.0.1:0"],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.addCleanup(lambda: self.otg.poll() is not None or (self.otg.terminate(), self.otg.wait(30)))
-        line = self.otg.stdout.readline()
-        self.base = "http://" + re.search(r"listening on (\S+:\d+)", line).group(1)
+        self.sock = sock
+        self.start_server()
+
+    def start_server(self, *transport):
+        """`linerate otg serve` on a free port: HTTPS with a self-signed certificate by default,
+        as snappi's default location (https, verify=False) expects."""
+        self.otg = subprocess.Popen([LINERATE, "--socket", self.sock, "otg", "serve", "--listen", "127.0.0.1:0",
+                                     *transport], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        server = self.otg
+        self.addCleanup(lambda: server.poll() is not None or (server.terminate(), server.wait(30)))
+        self.listening = server.stdout.readline()
+        self.base = re.search(r"listening on (\S+:\d+)", self.listening).group(1)
+        self.tls = ssl.create_default_context()
+        self.tls.check_hostname = False
+        self.tls.verify_mode = ssl.CERT_NONE  # snappi's verify=False
 
     def raw_call(self, path, body):
         request = urllib.request.Request(self.base + path, method="POST", data=json.dumps(body).encode(),
                                          headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=30) as reply:
+        with urllib.request.urlopen(request, timeout=30, context=self.tls) as reply:
             return reply.headers["Content-Type"], reply.read()
 
     def call(self, method, path, body=None):
@@ -63,7 +74,7 @@ class Otg(lrtest.DataplaneCase):
                                          data=None if body is None else json.dumps(body).encode(),
                                          headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=30) as reply:
+            with urllib.request.urlopen(request, timeout=30, context=self.tls) as reply:
                 self.assertEqual(reply.headers["Content-Type"], "application/json")
                 return reply.status, json.loads(reply.read())
         except urllib.error.HTTPError as e:
@@ -79,6 +90,7 @@ class Otg(lrtest.DataplaneCase):
         self.assertEqual(self.call("GET", "/capabilities/version"),
                          (200, {"api_spec_version": "1.60.0", "sdk_version": "", "app_version": "0.1.0"}))
         config = {"ports": [{"name": "tx", "location": "p0"}], "flows": [flow("f1")]}
+        config["flows"][0]["metrics"]["timestamps"] = True
         self.assertEqual(self.call("POST", "/config", config), (200, {"warnings": []}))
         self.assertEqual(self.call("GET", "/config"), (200, config))
         start = {"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}
@@ -101,6 +113,10 @@ class Otg(lrtest.DataplaneCase):
                           m["bytes_rx"], m["loss"]), ("f1", "tx", "tx", 10000, 10000, 1280000, 1280000, 0.0))
         self.assertGreater(m["latency"]["maximum_ns"], 0)
         self.assertLessEqual(m["latency"]["minimum_ns"], m["latency"]["average_ns"])
+        # The first and last frame received: 9,999 intervals of 10 us apart, give or take the host.
+        first, last = m["timestamps"]["first_timestamp_ns"], m["timestamps"]["last_timestamp_ns"]
+        self.assertGreater(first, 0)
+        self.assertTrue(0.09e9 < last - first < 0.15e9, (first, last))
         # linerate's own results beside OTG's, in the run report's names.
         status, extras = self.call("GET", "/linerate/flows")
         self.assertEqual([(f["name"], f["rx_packets"], f["lost"], f["duplicate"], f["out_of_order"])
@@ -120,6 +136,45 @@ class Otg(lrtest.DataplaneCase):
         self.assertEqual((spec["vlan"], spec["ipv4"]["dscp"], spec["udp"], spec["vary"]),
                          ({"id": 100, "pcp": 3}, 46, {"src": 5000, "dst": 7000},
                           [{"field": "udp.src", "op": "increment", "count": 100, "step": 1}]))
+
+    def test_a_flow_paused_and_resumed_sends_nothing_while_paused_and_all_in_the_end(self):
+        f = flow("f1", packets=30000, pps="20000")
+        f["packet"][3]["udp"]["dst_port"] = {"choice": "values", "values": [7000, "7001", 7002]}
+        f["size"] = {"choice": "weight_pairs", "weight_pairs": {"choice": "predefined", "predefined": "imix"}}
+        qbb = {"pfc_delay": 0, **{"pfc_class_%d" % c: c for c in range(8)}}
+        config = {"ports": [{"name": "tx", "location": "p0"}], "flows": [f],
+                  "layer1": [{"name": "l1", "port_names": ["tx"], "speed": "speed_10_gbps", "mtu": 1500,
+                              "flow_control": {"choice": "ieee_802_1qbb", "ieee_802_1qbb": qbb}}]}
+        status, body = self.call("POST", "/config", config)
+        self.assertEqual(status, 200)
+        self.assertEqual(len(body["warnings"]), 2)
+        self.assertTrue(body["warnings"][0].startswith("flows[0].size.weight_pairs: linerate sends the mix"))
+        self.assertRegex(body["warnings"][1], r"^layer1\[0\]\.flow_control: PFC could not be set on p0: .+; its streams "
+                                              r"do not pause on PFC frames \(give the port pfc_honour")
+        def transmit(state):
+            return self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
+                "choice": "flow_transmit", "flow_transmit": {"state": state, "flow_names": ["f1"]}}})
+        self.assertEqual(transmit("resume"), (400, {"code": 400, "kind": "validation", "errors": [
+            "traffic.flow_transmit: no traffic is running to resume"]}))
+        self.assertEqual(transmit("start"), (200, {"warnings": []}))
+        time.sleep(0.3)
+        self.assertEqual(transmit("pause"), (200, {"warnings": []}))
+        time.sleep(0.1)  # the lanes see the hold within a loop; the counters settle
+        held = self.flow_metrics("f1")[0]
+        self.assertEqual(held["transmit"], "paused")
+        self.assertGreater(held["frames_tx"], 0)
+        self.assertLess(held["frames_tx"], 30000)
+        time.sleep(0.5)
+        self.assertEqual(self.flow_metrics("f1")[0]["frames_tx"], held["frames_tx"])  # nothing sent while paused
+        self.assertEqual(transmit("resume"), (200, {"warnings": []}))
+        lrtest.wait_until(lambda: self.flow_metrics("f1")[0]["transmit"] == "stopped", "the flow sent the rest")
+        m = self.flow_metrics("f1")[0]
+        self.assertEqual((m["frames_tx"], m["frames_rx"], m["loss"]), (30000, 30000, 0.0))
+        client = lrtest.Client(os.path.join(self.dir, "dp.sock"))
+        spec = client.result("stream.list", specs=True)[0]
+        client.close()
+        self.assertEqual((spec["frame_size"], spec["frame_weights"], spec["vary"][1]),
+                         ([64, 570, 1518], [700, 400, 100], {"field": "udp.dst", "values": [7000, 7001, 7002]}))
 
     def test_a_pfc_pause_flow_dissects_as_pfc_in_a_capture(self):
         pause = {"name": "xoff", "tx_rx": {"choice": "port", "port": {"tx_name": "tx", "rx_names": ["tx"]}},
@@ -173,19 +228,43 @@ class Otg(lrtest.DataplaneCase):
         status, body = self.call("POST", "/monitor/capture", {"port_name": "nope"})
         self.assertEqual((status, body["errors"]), (400, ["port_name: 'nope' has no capture (start one first)"]))
 
+    def test_tls_with_a_given_certificate_plain_http_and_bad_files(self):
+        self.assertRegex(self.listening, r"^listening on https://127\.0\.0\.1:\d+ \(Open Traffic Generator 1\.60\.0, TLS, "
+                                         r"certificate self-signed, SHA-256 ([0-9A-F]{2}:){31}[0-9A-F]{2}\)")
+        cert, key = os.path.join(self.dir, "otg.crt"), os.path.join(self.dir, "otg.key")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                        "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=otg-test",
+                        "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+        self.start_server("--tls", cert, key)
+        self.assertIn("TLS, certificate " + cert, self.listening)
+        self.tls = ssl.create_default_context(cafile=cert)  # verified: the server serves this certificate
+        self.assertEqual(self.call("GET", "/capabilities/version")[0], 200)
+        self.start_server("--http")
+        self.assertTrue(self.base.startswith("http://127.0.0.1:"))
+        self.assertEqual(self.call("GET", "/capabilities/version")[0], 200)
+        # A key that is not the certificate's, and a missing file: said, exit 2.
+        other = os.path.join(self.dir, "other.key")
+        subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", other],
+                       check=True, capture_output=True)
+        for files, said in (([cert, other], "cannot use the key %s: key values mismatch" % other), ([cert + ".no", key], "cannot use the certificate")):
+            bad = subprocess.run([LINERATE, "--socket", self.sock, "otg", "serve", "--listen", "127.0.0.1:0", "--tls",
+                                  *files], capture_output=True, text=True, timeout=30)
+            self.assertEqual(bad.returncode, 2, bad.stderr)
+            self.assertIn(said, bad.stderr)
+
     def test_what_linerate_cannot_do_is_refused_at_its_path(self):
         bad = flow("f1")
         bad["packet"].append({"choice": "gtpv1", "gtpv1": {}})
         bad["tx_rx"]["port"]["rx_names"] = ["tx", "rx9"]
-        bad["packet"][3]["udp"]["dst_port"] = {"choice": "values", "values": [1, 2]}
+        bad["packet"][2]["ipv4"]["time_to_live"] = {"choice": "values", "values": [1, 2]}
         status, body = self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"},
                                                               {"name": "far", "location": "p7"}], "flows": [bad]})
         self.assertEqual(status, 400)
         self.assertEqual(body, {"code": 400, "kind": "validation", "errors": [
             "ports[1].location: 'p7' is not a port of the data plane (it has p0)",
             "flows[0].tx_rx.port.rx_names: linerate measures a flow on one receiving port: name one",
-            "flows[0].packet[3].udp.dst_port.values: a list of values is not supported by linerate: use increment, "
-            "decrement or random",
+            "flows[0].packet[2].ipv4.time_to_live.values: a list of values is not supported on this field by "
+            "linerate",
             "flows[0].packet[4]: gtpv1 is not supported by linerate"]})
         small = flow("f1")
         small["size"]["fixed"] = 40

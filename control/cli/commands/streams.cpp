@@ -52,15 +52,17 @@ void add_profile_streams(CLI::App& app, Commands& commands, const char* name, co
   }));
 }
 
-// A subcommand on one stream: `method` with {stream}, and `done` said of it.
+// A subcommand on one stream: `method` with {stream} and `params`, and `done` said of it.
 void add_stream_call(CLI::App& app, Commands& commands, const char* name, const char* help, const char* method,
-                     const char* done) {
+                     const char* done, const json& params = json::object()) {
   auto* sub = app.add_subcommand(name, help);
   auto stream = std::make_shared<std::string>();
   sub->add_option("stream", *stream, "stream name")->required();
-  commands.push_back(command_for(sub, [stream, method, done](const GlobalOptions& global) {
+  commands.push_back(command_for(sub, [stream, method, done, params](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
-      print_result(client.call(method, {{"stream", *stream}}), global.as_json,
+      json call = params;
+      call["stream"] = *stream;
+      print_result(client.call(method, call), global.as_json,
                    fmt::format("stream '{}' {}\n", *stream, done));
       return 0;
     });
@@ -98,6 +100,10 @@ void add_stream_commands(CLI::App& app, Commands& commands) {
   add_stream_call(app, commands, "stream-remove", "remove a stream", "stream.remove", "removed");
   add_rate(app, commands);
   add_stream_call(app, commands, "stop-stream", "stop one stream; the others go on", "stream.stop", "stopped");
+  add_stream_call(app, commands, "hold-stream", "hold one stream's transmission while the run goes on", "stream.hold",
+                  "held", {{"held", true}});
+  add_stream_call(app, commands, "release-stream", "let a held stream go on at its rate (the time held is not made up)",
+                  "stream.hold", "released", {{"held", false}});
 }
 
 }  // namespace lr::ctl

@@ -67,7 +67,7 @@ TEST(PacketWriter, Ipv6SignatureAtOddOffsetMatchesReference) {
   s.ipv6.flow_label = 0x12345;
   s.udp = {5000, 5001};
   s.lanes = 3;
-  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 64, 1});
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 64, 1, {}});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 7);
   std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t last_sig = 0;
@@ -80,8 +80,8 @@ TEST(PacketWriter, ImixFramesReuseOneBufferAndKeepChecksumsExact) {
   s.frame.sizes = {64, 128};
   s.frame.weights = {1, 1};
   s.eth_src = *profile::parse_mac("02:00:00:00:00:10");
-  s.vary.push_back({api::VaryField::kIpDst, api::VaryOp::kIncrement, 10, 2});
-  s.vary.push_back({api::VaryField::kEthSrc, api::VaryOp::kDecrement, 4, 1});
+  s.vary.push_back({api::VaryField::kIpDst, api::VaryOp::kIncrement, 10, 2, {}});
+  s.vary.push_back({api::VaryField::kEthSrc, api::VaryOp::kDecrement, 4, 1, {}});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 1);
   ASSERT_TRUE(plan.multi_size);
   // One buffer for all four frames, as an mbuf that returns to its pool each time:
@@ -97,7 +97,7 @@ TEST(PacketWriter, ImixFramesReuseOneBufferAndKeepChecksumsExact) {
 TEST(PacketWriter, RandomFieldStaysInRangeAndRepeatsForSameSequence) {
   api::StreamSpec s;
   s.udp.dst = 2000;
-  s.vary.push_back({api::VaryField::kUdpDst, api::VaryOp::kRandom, 100, 1});
+  s.vary.push_back({api::VaryField::kUdpDst, api::VaryOp::kRandom, 100, 1, {}});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
   std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   uint16_t last_sig = 0;
@@ -115,6 +115,35 @@ TEST(PacketWriter, RandomFieldStaysInRangeAndRepeatsForSameSequence) {
   EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 100);
 }
 
+// A list of values: frame n takes values[n mod size] of each listed field, and the IPv4
+// and UDP checksums stay right with them.
+TEST(PacketWriter, ListedValuesTakeTurnsWithChecksumsRight) {
+  api::StreamSpec s;
+  s.frame.sizes = {128};
+  s.vlan = api::VlanSpec{7, 5};
+  s.vary.push_back({api::VaryField::kIpDst, api::VaryOp::kList, 3, 1, {0x0A000001, 0x0A0000FE, 0xC0A80101}});
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kList, 2, 1, {53, 4791}});
+  s.vary.push_back({api::VaryField::kVlanId, api::VaryOp::kList, 4, 1, {1, 4095, 100, 2}});
+  const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
+  std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
+  uint16_t last_sig = 0;
+  for (uint64_t seq = 0; seq < 24; ++seq) {
+    write(plan, buffer, last_sig, 0, seq, 0);
+    EXPECT_EQ(wire::load_be16(buffer.data() + 14), (5u << 13) | s.vary[2].values[seq % 4]) << "seq " << seq;
+    EXPECT_EQ(wire::load_be32(buffer.data() + 18 + 16), s.vary[0].values[seq % 3]) << "seq " << seq;
+    EXPECT_EQ(wire::load_be16(buffer.data() + 38), s.vary[1].values[seq % 2]) << "seq " << seq;
+    auto* ip = reinterpret_cast<rte_ipv4_hdr*>(buffer.data() + 18);
+    const uint16_t ip_sum = ip->hdr_checksum;
+    ip->hdr_checksum = 0;
+    EXPECT_EQ(rte_ipv4_cksum(ip), ip_sum) << "seq " << seq;
+    ip->hdr_checksum = ip_sum;
+    const uint16_t udp_sum = wire::load_be16(buffer.data() + 38 + 6);
+    wire::store_be16(buffer.data() + 38 + 6, 0);
+    EXPECT_EQ(rte_be_to_cpu_16(rte_ipv4_udptcp_cksum(ip, buffer.data() + 38)), udp_sum) << "seq " << seq;
+    wire::store_be16(buffer.data() + 38 + 6, udp_sum);
+  }
+}
+
 // With TX checksum offload the IPv4 checksum is 0 and the UDP checksum field holds the
 // pseudo-header sum, exactly what DPDK's own rte_ipv4/6_phdr_cksum compute.
 TEST(PacketWriter, HardwareChecksumLeavesPseudoHeaderSumForTheNic) {
@@ -124,8 +153,8 @@ TEST(PacketWriter, HardwareChecksumLeavesPseudoHeaderSumForTheNic) {
     s.frame.sizes = {90, 333};
     s.frame.weights = {1, 1};
     if (v6) s.ip_version = api::IpVersion::kV6;
-    s.vary.push_back({api::VaryField::kIpSrc, api::VaryOp::kRandom, 1000, 1});
-    s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 7, 1});
+    s.vary.push_back({api::VaryField::kIpSrc, api::VaryOp::kRandom, 1000, 1, {}});
+    s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 7, 1, {}});
     wire::TxStreamPlan plan = plan::build_stream_plan(s, 3);
     plan.hw_checksum = true;
     std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
@@ -202,7 +231,7 @@ TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
 TEST(PacketWriter, VaryingFieldsOrSizesAreNotFixedHeaders) {
   api::StreamSpec s;
   EXPECT_TRUE(headers_fixed(plan::build_stream_plan(s, 0)));
-  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 7, 1});
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 7, 1, {}});
   EXPECT_FALSE(headers_fixed(plan::build_stream_plan(s, 0)));
   s.vary.clear();
   s.frame.kind = api::FrameSizeKind::kImix;
@@ -246,11 +275,11 @@ TEST(FrameCursor, SteppingEqualsComputingFromTheSequence) {
   s.frame.sizes = {64, 594, 1518};
   s.frame.weights = {7, 4, 1};
   s.vlan = api::VlanSpec{100, 3};
-  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 1, 1});
-  s.vary.push_back({api::VaryField::kUdpDst, api::VaryOp::kDecrement, 7, 3});
-  s.vary.push_back({api::VaryField::kVlanId, api::VaryOp::kIncrement, 4096, 1});
-  s.vary.push_back({api::VaryField::kIpSrc, api::VaryOp::kIncrement, 4294967295u, 1});
-  s.vary.push_back({api::VaryField::kIpDst, api::VaryOp::kRandom, 1000, 2});
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 1, 1, {}});
+  s.vary.push_back({api::VaryField::kUdpDst, api::VaryOp::kDecrement, 7, 3, {}});
+  s.vary.push_back({api::VaryField::kVlanId, api::VaryOp::kIncrement, 4096, 1, {}});
+  s.vary.push_back({api::VaryField::kIpSrc, api::VaryOp::kIncrement, 4294967295u, 1, {}});
+  s.vary.push_back({api::VaryField::kIpDst, api::VaryOp::kRandom, 1000, 2, {}});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 0);
   for (const uint64_t start : {uint64_t{0}, uint64_t{4294967290}, uint64_t{1} << 40}) {
     FrameCursor stepped = cursor_at(plan, start);
@@ -260,16 +289,16 @@ TEST(FrameCursor, SteppingEqualsComputingFromTheSequence) {
       ASSERT_EQ(stepped.size_pos, computed.size_pos) << "seq " << seq;
       for (uint32_t i = 0; i < plan.vary.size(); ++i) {
         ASSERT_EQ(stepped.vary_k[i], computed.vary_k[i]) << "seq " << seq << " field " << i;
-        ASSERT_EQ(vary_value(plan.vary[i], stepped, 0, i), vary_value(plan.vary[i], computed, 0, i));
+        ASSERT_EQ(vary_value(plan, plan.vary[i], stepped, 0, i), vary_value(plan, plan.vary[i], computed, 0, i));
       }
       advance(plan, stepped);
     }
   }
   // The values the profile asks for: increment and decrement by step, modulo count.
   const FrameCursor at = cursor_at(plan, 100);
-  EXPECT_EQ(vary_value(plan.vary[0], at, 0, 0), s.udp.src);
-  EXPECT_EQ(static_cast<uint16_t>(vary_value(plan.vary[1], at, 0, 1)), static_cast<uint16_t>(s.udp.dst - (100 % 7) * 3));
-  EXPECT_EQ(vary_value(plan.vary[2], at, 0, 2), 100u + 100u);
+  EXPECT_EQ(vary_value(plan, plan.vary[0], at, 0, 0), s.udp.src);
+  EXPECT_EQ(static_cast<uint16_t>(vary_value(plan, plan.vary[1], at, 0, 1)), static_cast<uint16_t>(s.udp.dst - (100 % 7) * 3));
+  EXPECT_EQ(vary_value(plan, plan.vary[2], at, 0, 2), 100u + 100u);
 }
 
 // Hashed indexes (random sizes and fields) stay in [0, count) and use all of it.

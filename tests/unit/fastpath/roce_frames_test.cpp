@@ -75,7 +75,7 @@ TEST(RoceFrames, UdSendOnlyCarriesADethAndVariesItsUdpSource) {
   api::StreamSpec s = roce_stream(0x64, 0x33, 0, 90);
   s.roce->qkey = 0x11111111;
   s.roce->src_qp = 2;
-  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 4, 1});
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 4, 1, {}});
   const wire::TxStreamPlan plan = plan::build_stream_plan(s, 2);
   std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
   EXPECT_EQ(write(plan, buffer, 0, 2, 9), kRoceUdSendDeth);

@@ -19,6 +19,7 @@ using api::FrameSizeKind;
 using api::RangeOrder;
 using api::RateKind;
 using api::StreamSpec;
+using api::VaryField;
 using api::VaryOp;
 
 constexpr const char* kMinimal = R"(
@@ -201,6 +202,31 @@ TEST(LoadToml, FieldVaryingTwiceIsRefusedAtTheSecondEntry) {
                            "vary = [ { field = \"udp.src\", count = 4 }, { field = \"udp.src\", op = \"random\" } ]\n";
   EXPECT_EQ(error_of(text), "test.toml:8:54: key 'stream[0].vary.field': this field already varies in an earlier entry of "
                             "this stream");
+}
+
+TEST(LoadToml, ReadsAListOfValuesAndRefusesBadOnes) {
+  const std::string base = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nframe_size = 128\n";
+  const Profile p = load(base + "ipv6 = { src = \"2001:db8::1\" }\n"
+                                               "vary = [ { field = \"ipv6.src\", values = [\"2001:db8::9\", \"2001:db8::1:2\"] },\n"
+                                               "         { field = \"eth.dst\", values = [\"02:00:00:00:00:0a\"] },\n"
+                                               "         { field = \"udp.dst\", op = \"list\", values = [7, 65535] } ]\n");
+  const std::vector<api::VarySpec>& vary = p.streams.at(0).vary;
+  EXPECT_EQ(vary, (std::vector<api::VarySpec>{{VaryField::kIpSrc, VaryOp::kList, 2, 1, {9, 0x10002}},
+                                              {VaryField::kEthDst, VaryOp::kList, 1, 1, {0x02000000000A}},
+                                              {VaryField::kUdpDst, VaryOp::kList, 2, 1, {7, 65535}}}));
+  EXPECT_EQ(error_of(base + "vary = [ { field = \"udp.src\", values = [1, 65536] } ]\n"),
+            "test.toml:9:44: key 'stream[0].vary.values': 65536 is out of range [0, 65535]");
+  EXPECT_EQ(error_of(base + "vary = [ { field = \"udp.src\", values = [] } ]\n"),
+            "test.toml:9:40: key 'stream[0].vary.values': expected a list of 1 to 65536 values");
+  EXPECT_EQ(error_of(base + "vary = [ { field = \"udp.src\", values = [1], count = 2 } ]\n"),
+            "test.toml:9:53: key 'stream[0].vary.count': a list of values has no count or step");
+  EXPECT_EQ(error_of(base + "vary = [ { field = \"udp.src\", op = \"random\", values = [1] } ]\n"),
+            "test.toml:9:55: key 'stream[0].vary.values': values are a list's (op = \"list\"), not random's");
+  EXPECT_EQ(error_of(base + "vary = [ { field = \"ipv4.dst\", values = [\"10.0.0.1\", 3] } ]\n"),
+            "test.toml:9:54: key 'stream[0].vary.values': expected addresses as strings, found an integer");
+  EXPECT_EQ(error_of(base + "ipv6 = {}\nvary = [ { field = \"ipv6.dst\", values = [\"2001:db9::2\"] } ]\n"),
+            "test.toml:10:42: key 'stream[0].vary.values': '2001:db9::2' differs from the header's address above its low "
+            "32 bits");
 }
 
 TEST(LoadToml, NoPortIsRefused) {

@@ -129,8 +129,18 @@ class SpecDraw {
       const bool narrow = field == api::VaryField::kVlanId || field == api::VaryField::kUdpSrc ||
                           field == api::VaryField::kUdpDst;
       const uint64_t max_count = field == api::VaryField::kVlanId ? 4096 : narrow ? 65536 : (uint64_t{1} << 32) - 1;
-      s.vary.push_back({field, static_cast<api::VaryOp>(below(3)), static_cast<uint32_t>(between(1, max_count)),
-                        static_cast<uint32_t>(between(1, narrow ? 65535 : uint64_t{1} << 31))});
+      const auto op = static_cast<api::VaryOp>(below(4));
+      if (op != api::VaryOp::kList) {
+        s.vary.push_back({field, op, static_cast<uint32_t>(between(1, max_count)),
+                          static_cast<uint32_t>(between(1, narrow ? 65535 : uint64_t{1} << 31)), {}});
+        continue;
+      }
+      const bool mac = field == api::VaryField::kEthSrc || field == api::VaryField::kEthDst;
+      api::VarySpec list{field, op, 0, 1, {}};
+      for (uint64_t n = between(1, 5); n > 0; --n)
+        list.values.push_back(below(mac ? uint64_t{1} << 48 : narrow ? max_count : uint64_t{1} << 32));
+      list.count = static_cast<uint32_t>(list.values.size());
+      s.vary.push_back(list);
     }
   }
 

@@ -89,12 +89,12 @@ TEST(RunViews, TimelineSparklinesEndAtTheLatestBinAndShowSilencesBlank) {
   api::StreamReport paused, background, sent_only;
   paused.name = "prio3";
   paused.rx_port = "p1";
-  paused.timeline = api::TimelineReport{0.001, {8, 8, 8, 8, 8, 0}, {8, 4, 0, 0, 2, 0}, 0, 0, std::nullopt};
+  paused.timeline = api::TimelineReport{0.001, {8, 8, 8, 8, 8, 0}, {8, 4, 0, 0, 2, 0}, 0, 0, std::nullopt, std::nullopt};
   background.name = "prio0";
   background.rx_port = "p1";
-  background.timeline = api::TimelineReport{0.001, {1, 1, 1, 1, 1, 0}, {1, 1, 1, 1, 1, 0}, 0, 0, std::nullopt};
+  background.timeline = api::TimelineReport{0.001, {1, 1, 1, 1, 1, 0}, {1, 1, 1, 1, 1, 0}, 0, 0, std::nullopt, std::nullopt};
   sent_only.name = "tx";  // not received: no line
-  sent_only.timeline = api::TimelineReport{0.001, {1, 1, 1, 1, 1, 0}, {}, 0, 0, std::nullopt};
+  sent_only.timeline = api::TimelineReport{0.001, {1, 1, 1, 1, 1, 0}, {}, 0, 0, std::nullopt, std::nullopt};
   EXPECT_EQ(timeline_sparklines({paused, background, sent_only}),
             "prio3    |█▄  ▂| received per 1 ms bin, the last 5; tallest 8\n"
             "prio0    |█████| received per 1 ms bin, the last 5; tallest 1\n");
@@ -338,8 +338,8 @@ TEST(RunViews, TimelineGapsAfterTheTableAndTheJson) {
   EXPECT_EQ((std::pair{gap->first_bin, gap->bins}), (std::pair<size_t, size_t>{3, 3}));
 
   api::RunReport r = sample_report();
-  r.streams[0].timeline = api::TimelineReport{0.001, {100, 100, 100, 100, 100}, {100, 0, 0, 0, 100}, 0, 0, {}};
-  r.streams[1].timeline = api::TimelineReport{0.001, {50, 50}, {}, 7, 0, {}};
+  r.streams[0].timeline = api::TimelineReport{0.001, {100, 100, 100, 100, 100}, {100, 0, 0, 0, 100}, 0, 0, {}, {}};
+  r.streams[1].timeline = api::TimelineReport{0.001, {50, 50}, {}, 7, 0, {}, {}};
   const std::string table = run_table(r);
   EXPECT_NE(table.find("\nstream 'a-stream-with-a-name-longer-than-sixteen' timeline: 5 bins of 1 ms; no frame "
                        "received for 3 bins, from 1.000 ms to 4.000 ms\n"), std::string::npos) << table;
