@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -382,6 +383,35 @@ uint64_t speed_of(const json& stream, const std::map<std::string, uint64_t>& spe
   return it == speeds.end() ? 0 : it->second;
 }
 
+// A TCP header: linerate's stateless segment (one sequence number, the flags set in
+// every frame).
+void read_tcp(const json& h, const std::string& path, json& stream, Problems& p) {
+  stream["tcp"] = json::object();
+  read_field(h, {"src_port", "tcp", "src", "tcp.src", false, false, true}, path, stream, p);
+  read_field(h, {"dst_port", "tcp", "dst", "tcp.dst", false, false, true}, path, stream, p);
+  read_field(h, {"seq_num", "tcp", "seq"}, path, stream, p);
+  read_field(h, {"ack_num", "tcp", "ack"}, path, stream, p);
+  read_field(h, {"window", "tcp", "window"}, path, stream, p);
+  // A one-bit field's value, when it is other than `usual`.
+  const auto unusual = [&](const char* key, uint64_t usual) -> std::optional<uint64_t> {
+    json read = json::object();
+    read_field(h, {key, "x", "v"}, path, read, p);
+    const auto v = read.contains("x") ? whole_number(read["x"]["v"]) : std::nullopt;
+    return v && *v != usual ? v : std::nullopt;
+  };
+  json flags = json::array();
+  static constexpr std::array<std::pair<const char*, const char*>, 8> kFlags{
+      {{"ctl_fin", "fin"}, {"ctl_syn", "syn"}, {"ctl_rst", "rst"}, {"ctl_psh", "psh"}, {"ctl_ack", "ack"},
+       {"ctl_urg", "urg"}, {"ecn_echo", "ece"}, {"ecn_cwr", "cwr"}}};
+  for (const auto& [otg, name] : kFlags)
+    if (unusual(otg, 0)) flags.push_back(name);
+  stream["tcp"]["flags"] = flags;
+  if (unusual("data_offset", 5)) p.warnings.push_back(path + ".data_offset: linerate's TCP header has no options (5)");
+  if (unusual("ecn_ns", 0)) p.warnings.push_back(path + ".ecn_ns: not set (linerate writes the 8 flags from CWR to FIN)");
+  if (h.contains("checksum") && choice_of(h["checksum"], "generated") != "generated")
+    p.warnings.push_back(path + ".checksum: linerate writes the right checksum");
+}
+
 // One flow into the stream's keys, or its problems.
 json read_flow(const json& flow, size_t i, const std::map<std::string, std::string>& ports,
                const std::map<std::string, uint64_t>& speeds, Problems& p) {
@@ -423,7 +453,10 @@ json read_flow(const json& flow, size_t i, const std::map<std::string, std::stri
       read_field(header, {"priority", "vlan", "pcp"}, at + ".vlan", stream, p);
     } else if (kind == "ipv4" && !stream.contains("ipv6")) read_ipv4(header, at + ".ipv4", stream, p);
     else if (kind == "ipv6" && !stream.contains("ipv4")) read_ipv6(header, at + ".ipv6", stream, p);
-    else if (kind == "udp") {
+    else if (kind == "tcp" && !udp) {
+      udp = true;  // an L4 header
+      read_tcp(header, at + ".tcp", stream, p);
+    } else if (kind == "udp" && !udp) {
       udp = true;
       read_field(header, {"src_port", "udp", "src", "udp.src", false, false, true}, at + ".udp", stream, p);
       read_field(header, {"dst_port", "udp", "dst", "udp.dst", false, false, true}, at + ".udp", stream, p);
@@ -507,9 +540,13 @@ OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t
   OtgConfig config;
   config.body = body;
   if (!body.is_object()) throw ConfigRefused({"config: expected an object"});
-  for (const char* unsupported : {"devices", "lags"})
-    if (body.contains(unsupported) && !body[unsupported].empty())
-      p.refuse(unsupported, "not supported by linerate yet: it runs no protocols (ports and flows only)");
+  // Devices are taken (configs made for a protocol engine carry them) but do nothing.
+  if (body.contains("devices") && !body["devices"].empty())
+    p.warnings.push_back("devices: not run: linerate runs no protocols, so its ports answer no ARP or neighbour "
+                         "solicitation for these addresses and resolve no gateway; flows go port to port with the "
+                         "MAC addresses they name (a device under test needs static neighbours)");
+  if (body.contains("lags") && !body["lags"].empty())
+    p.refuse("lags", "not supported by linerate: it runs no protocols (LACP)");
   const json captures = body.value("captures", json::array());
   for (size_t i = 0; i < captures.size(); ++i) {
     for (const json& name : captures[i].value("port_names", json::array()))

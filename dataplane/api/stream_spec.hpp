@@ -58,6 +58,7 @@ struct BurstSpec {
   bool operator==(const BurstSpec&) const = default;
 };
 
+/// kUdpSrc / kUdpDst are the L4 ports: a TCP stream's too ("tcp.src", "tcp.dst").
 enum class VaryField : uint8_t {
   kEthSrc, kEthDst, kVlanId, kIpSrc, kIpDst, kUdpSrc, kUdpDst,
 };
@@ -114,6 +115,20 @@ struct UdpSpec {
   uint16_t dst = 1024;
 
   bool operator==(const UdpSpec&) const = default;
+};
+
+/// `tcp = { ... }`: the stream's L4 header is TCP instead of UDP, the same in every frame
+/// (a stateless segment: no handshake, one sequence number), the signature ending its
+/// payload. For fabrics that hash, police or count TCP apart from UDP.
+struct TcpSpec {
+  uint16_t src = 1024;
+  uint16_t dst = 1024;
+  uint32_t seq = 0;
+  uint32_t ack = 0;
+  uint8_t flags = 0x10;     ///< FIN 0x01, SYN 0x02, RST 0x04, PSH 0x08, ACK 0x10, URG 0x20, ECE 0x40, CWR 0x80
+  uint16_t window = 65535;
+
+  bool operator==(const TcpSpec&) const = default;
 };
 
 enum class IpVersion : uint8_t { kV4, kV6 };
@@ -177,6 +192,7 @@ struct StreamSpec {
   Ipv4Spec ipv4;
   Ipv6Spec ipv6;
   UdpSpec udp;
+  std::optional<TcpSpec> tcp;  ///< TCP instead of UDP (then `udp` is not used)
   std::optional<RoceSpec> roce;
   std::vector<VarySpec> vary;
   SourceLoc loc;

@@ -142,7 +142,7 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
   const uint16_t l4 = plan.l4_offset;
   if (kMultiSize) {
     store_be16(frame + l3 + (plan.ipv6 ? 4 : 2), size.ip_len);
-    store_be16(frame + l4 + 4, size.udp_len);
+    if (!plan.tcp) store_be16(frame + l4 + 4, size.udp_len);  // TCP has no length field
   }
   uint32_t index = 0;
   for (const VaryPlan& v : plan.vary) {
@@ -183,14 +183,14 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
   write_signature(frame + sig_offset, words);
   if constexpr (kHwChecksum) {
     if (!plan.ipv6) store_be16(frame + l3 + 10, 0);
-    store_be16(frame + l4 + 6, csum_fold(udp_sum));
+    store_be16(frame + l4 + plan.l4_csum_offset, csum_fold(udp_sum));
     return;
   }
   udp_sum += signature_csum(words, ((sig_offset - l4) & 1) != 0);
   if (!plan.ipv6) store_be16(frame + l3 + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
   uint16_t udp_csum = static_cast<uint16_t>(~csum_fold(udp_sum));
-  if (udp_csum == 0) udp_csum = 0xFFFF;  // RFC 768: 0 means "no checksum"
-  store_be16(frame + l4 + 6, udp_csum);
+  if (udp_csum == 0) udp_csum = 0xFFFF;  // RFC 768: 0 means "no checksum" (to TCP the same sum)
+  store_be16(frame + l4 + plan.l4_csum_offset, udp_csum);
 }
 
 /// Whether every frame of the plan has the same size and headers: then each mbuf of
@@ -218,7 +218,7 @@ inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint
   const SizeEntry& size = plan.sizes[0];
   FixedBurst b;
   b.sig_offset = static_cast<uint16_t>(size.data_len - kSignatureBytes);
-  b.udp_csum_offset = static_cast<uint16_t>(plan.l4_offset + 6);
+  b.udp_csum_offset = static_cast<uint16_t>(plan.l4_offset + plan.l4_csum_offset);
   b.sig_odd = ((b.sig_offset - plan.l4_offset) & 1) != 0;
   // Frame 0's signature is the burst's with a zero sequence; its check byte, unmasked,
   // is the sum of the other bytes (mod 256, all a check byte keeps).

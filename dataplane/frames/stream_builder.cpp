@@ -22,6 +22,15 @@ using wire::VaryPlan;
 namespace {
 
 constexpr uint8_t kIpProtoUdp = 17;
+constexpr uint8_t kIpProtoTcp = 6;
+constexpr uint16_t kTcpHeaderBytes = 20;
+
+uint8_t ip_protocol(const api::StreamSpec& s) { return s.tcp ? kIpProtoTcp : kIpProtoUdp; }
+
+// The L4 source and destination ports: the TCP header's or the UDP header's.
+std::pair<uint16_t, uint16_t> l4_ports(const api::StreamSpec& s) {
+  return s.tcp ? std::pair{s.tcp->src, s.tcp->dst} : std::pair{s.udp.src, s.udp.dst};
+}
 
 uint64_t mac_value(const api::MacAddr& mac) {
   uint64_t v = 0;
@@ -49,7 +58,7 @@ void write_headers(const api::StreamSpec& s, TxStreamPlan& plan) {
     store_be16(ip + 4, 0);         // identification
     store_be16(ip + 6, 0x4000);    // DF: benchmark frames must never be fragmented
     ip[8] = s.ipv4.ttl;
-    ip[9] = kIpProtoUdp;
+    ip[9] = ip_protocol(s);
     store_be32(ip + 12, s.ipv4.src);
     store_be32(ip + 16, s.ipv4.dst);
   } else {
@@ -57,14 +66,21 @@ void write_headers(const api::StreamSpec& s, TxStreamPlan& plan) {
     uint8_t* ip = f + l3;
     const uint32_t tclass = static_cast<uint32_t>(s.ipv6.dscp << 2 | s.ipv6.ecn);
     store_be32(ip, 6u << 28 | tclass << 20 | s.ipv6.flow_label);
-    ip[6] = kIpProtoUdp;
+    ip[6] = ip_protocol(s);
     ip[7] = s.ipv6.hop_limit;
     std::memcpy(ip + 8, s.ipv6.src.data(), 16);
     std::memcpy(ip + 24, s.ipv6.dst.data(), 16);
   }
-  uint8_t* udp = f + plan.l4_offset;
-  store_be16(udp, s.udp.src);
-  store_be16(udp + 2, s.udp.dst);
+  uint8_t* l4 = f + plan.l4_offset;
+  store_be16(l4, l4_ports(s).first);
+  store_be16(l4 + 2, l4_ports(s).second);
+  if (s.tcp) {
+    store_be32(l4 + 4, s.tcp->seq);
+    store_be32(l4 + 8, s.tcp->ack);
+    l4[12] = (kTcpHeaderBytes / 4) << 4;  // data offset: no options
+    l4[13] = s.tcp->flags;
+    store_be16(l4 + 14, s.tcp->window);
+  }
 }
 
 // RoCEv2 after the UDP header: the BTH and the opcode's RETH or DETH. The PSN, the ICRC
@@ -150,7 +166,7 @@ VaryPlan make_vary(const api::VarySpec& cfg, const api::StreamSpec& s, const TxS
     case VaryField::kUdpDst:
       v.width = 2, v.in_udp_csum = true;
       v.offset = static_cast<uint16_t>(l4 + (cfg.field == VaryField::kUdpSrc ? 0 : 2));
-      v.base = cfg.field == VaryField::kUdpSrc ? s.udp.src : s.udp.dst;
+      v.base = cfg.field == VaryField::kUdpSrc ? l4_ports(s).first : l4_ports(s).second;
       break;
   }
   return v;
@@ -167,21 +183,22 @@ SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
   std::vector<uint8_t> h(plan.template_bytes.begin(), plan.template_bytes.begin() + plan.header_bytes);
   const uint16_t l3 = plan.l3_offset;
   const uint16_t l4 = plan.l4_offset;
+  const uint8_t proto = plan.tcp ? kIpProtoTcp : kIpProtoUdp;  // the L4 length is the pseudo-header's either way
   store_be16(h.data() + l3 + (plan.ipv6 ? 4 : 2), e.ip_len);
-  store_be16(h.data() + l4 + 4, e.udp_len);
+  if (!plan.tcp) store_be16(h.data() + l4 + 4, e.udp_len);
   if (!plan.ipv6) store_be16(h.data() + l3 + 10, 0);
-  store_be16(h.data() + l4 + 6, 0);
+  store_be16(h.data() + l4 + plan.l4_csum_offset, 0);
   for (const VaryPlan& v : plan.vary) std::memset(h.data() + v.offset, 0, v.width);
 
   if (!plan.ipv6) {
     e.ip_base_sum = wire::csum_partial(h.data() + l3, 20);
     // Pseudo-header: source, destination, zero + protocol, UDP length.
-    e.phdr_base_sum = wire::csum_partial(h.data() + l3 + 12, 8) + kIpProtoUdp + e.udp_len;
+    e.phdr_base_sum = wire::csum_partial(h.data() + l3 + 12, 8) + proto + e.udp_len;
   } else {
-    e.phdr_base_sum = wire::csum_partial(h.data() + l3 + 8, 32) + kIpProtoUdp + e.udp_len;
+    e.phdr_base_sum = wire::csum_partial(h.data() + l3 + 8, 32) + proto + e.udp_len;
   }
   e.udp_base_sum = e.phdr_base_sum;
-  e.udp_base_sum += wire::csum_partial(h.data() + l4, 8);
+  e.udp_base_sum += wire::csum_partial(h.data() + l4, plan.tcp ? kTcpHeaderBytes : 8);
   if (plan.roce) {  // the BTH and its extended header, but for the PSN (per frame)
     std::memset(h.data() + l4 + 8 + wire::kBthPsnOffset, 0, 3);
     e.udp_base_sum += wire::csum_partial(h.data() + l4 + 8, plan.roce_headers_end - l4 - 8u);
@@ -251,7 +268,9 @@ wire::TxStreamPlan build_stream_plan(const api::StreamSpec& s, uint16_t stream_i
   plan.ipv6 = s.ip_version == api::IpVersion::kV6;
   plan.l3_offset = s.vlan ? 18 : 14;
   plan.l4_offset = static_cast<uint16_t>(plan.l3_offset + (plan.ipv6 ? 40 : 20));
-  plan.header_bytes = static_cast<uint16_t>(plan.l4_offset + 8);
+  plan.tcp = s.tcp.has_value();
+  plan.l4_csum_offset = plan.tcp ? 16 : 6;
+  plan.header_bytes = static_cast<uint16_t>(plan.l4_offset + (plan.tcp ? kTcpHeaderBytes : 8));
   plan.template_bytes.assign(s.frame.largest() - kFcsBytes, 0);
   write_headers(s, plan);
   if (s.roce) write_roce_headers(s, plan);  // one frame size (the profile checks)
@@ -290,7 +309,7 @@ wire::TxStreamPlan build_stream_plan(const api::StreamSpec& s, uint16_t stream_i
   for (const SizeEntry& e : plan.sizes)
     if (e.data_len > biggest.data_len) biggest = e;
   store_be16(plan.template_bytes.data() + plan.l3_offset + (plan.ipv6 ? 4 : 2), biggest.ip_len);
-  store_be16(plan.template_bytes.data() + plan.l4_offset + 4, biggest.udp_len);
+  if (!plan.tcp) store_be16(plan.template_bytes.data() + plan.l4_offset + 4, biggest.udp_len);
   return plan;
 }
 

@@ -96,7 +96,8 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
     s.pps = *pps;
     const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
     wire::TxStreamPlan built = plan::build_stream_plan(cfg, static_cast<uint16_t>(i));
-    if (tx.tx_checksum_offload() && !built.roce) {  // RoCEv2 sends UDP checksum 0, and its IPv4 one is cheap
+    // RoCEv2 sends UDP checksum 0, and its IPv4 one is cheap; the ports offload UDP checksums only.
+    if (tx.tx_checksum_offload() && !built.roce && !built.tcp) {
       wire::TxStreamPlan& p = built;
       p.hw_checksum = true;
       p.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);

@@ -25,7 +25,7 @@ uint16_t header_bytes(const StreamSpec& stream) noexcept {
   // Ethernet + opcode + (PFC: class-enable vector and eight quanta | PAUSE: one quanta).
   if (stream.kind == StreamKind::kPfc) return 14 + 2 + 2 + 16;
   if (stream.kind == StreamKind::kPause) return 14 + 2 + 2;
-  uint16_t bytes = 14 + 8;  // Ethernet + UDP
+  uint16_t bytes = 14 + (stream.tcp ? 20 : 8);  // Ethernet + TCP or UDP
   if (stream.vlan) bytes += 4;
   bytes += stream.ip_version == IpVersion::kV4 ? 20 : 40;
   if (stream.roce) bytes += wire::kBthBytes + stream.roce->extended_bytes();

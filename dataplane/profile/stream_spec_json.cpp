@@ -13,6 +13,7 @@
 #include "dataplane/profile/stream_table.hpp"
 #include "dataplane/wire/checksum.hpp"
 #include "dataplane/wire/roce.hpp"
+#include "dataplane/wire/tcp.hpp"
 
 namespace lr::profile {
 
@@ -35,18 +36,18 @@ std::string ipv6_text(const api::Ipv6Addr& addr) {
   return text;
 }
 
-const char* vary_field_name(api::VaryField field, api::IpVersion ip) {
-  const bool v4 = ip == api::IpVersion::kV4;
+const char* vary_field_name(api::VaryField field, const api::StreamSpec& s) {
+  const bool v4 = s.ip_version == api::IpVersion::kV4;
   switch (field) {
     case api::VaryField::kEthSrc: return "eth.src";
     case api::VaryField::kEthDst: return "eth.dst";
     case api::VaryField::kVlanId: return "vlan.id";
     case api::VaryField::kIpSrc: return v4 ? "ipv4.src" : "ipv6.src";
     case api::VaryField::kIpDst: return v4 ? "ipv4.dst" : "ipv6.dst";
-    case api::VaryField::kUdpSrc: return "udp.src";
+    case api::VaryField::kUdpSrc: return s.tcp ? "tcp.src" : "udp.src";
     case api::VaryField::kUdpDst: break;
   }
-  return "udp.dst";
+  return s.tcp ? "tcp.dst" : "udp.dst";
 }
 
 const char* vary_op_name(api::VaryOp op) {
@@ -131,7 +132,15 @@ void write_headers(const api::StreamSpec& s, json& out) {
                    {"dscp", s.ipv6.dscp},          {"ecn", s.ipv6.ecn},
                    {"hop_limit", s.ipv6.hop_limit}, {"flow_label", s.ipv6.flow_label}};
   }
-  out["udp"] = {{"src", s.udp.src}, {"dst", s.udp.dst}};
+  if (s.tcp) {
+    json flags = json::array();
+    for (size_t bit = 0; bit < wire::kTcpFlagNames.size(); ++bit)
+      if ((s.tcp->flags >> bit) & 1) flags.push_back(wire::kTcpFlagNames[bit]);
+    out["tcp"] = {{"src", s.tcp->src}, {"dst", s.tcp->dst}, {"seq", s.tcp->seq}, {"ack", s.tcp->ack},
+                  {"flags", flags}, {"window", s.tcp->window}};
+  } else {
+    out["udp"] = {{"src", s.udp.src}, {"dst", s.udp.dst}};
+  }
   if (s.roce) {
     const api::RoceSpec& r = *s.roce;
     const wire::RoceOpcode* op = wire::find_roce_opcode(r.opcode);
@@ -152,8 +161,8 @@ void write_headers(const api::StreamSpec& s, json& out) {
     json vary = json::array();
     for (const api::VarySpec& v : s.vary)
       vary.push_back(v.op == api::VaryOp::kList
-                         ? json{{"field", vary_field_name(v.field, s.ip_version)}, {"values", vary_values(v, s)}}
-                         : json{{"field", vary_field_name(v.field, s.ip_version)},
+                         ? json{{"field", vary_field_name(v.field, s)}, {"values", vary_values(v, s)}}
+                         : json{{"field", vary_field_name(v.field, s)},
                                 {"op", vary_op_name(v.op)},
                                 {"count", v.count},
                                 {"step", v.step}});

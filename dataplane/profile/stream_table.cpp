@@ -1,6 +1,7 @@
 #include "dataplane/profile/stream_table.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -11,6 +12,7 @@
 #include "dataplane/wire/checksum.hpp"
 #include "dataplane/wire/mac_control.hpp"
 #include "dataplane/wire/roce.hpp"
+#include "dataplane/wire/tcp.hpp"
 
 namespace lr::profile {
 
@@ -26,6 +28,7 @@ using api::RateKind;
 using api::RoceSpec;
 using api::StreamKind;
 using api::StreamSpec;
+using api::TcpSpec;
 using api::VaryField;
 using api::VaryOp;
 using api::VarySpec;
@@ -130,12 +133,13 @@ VarySpec read_vary(TableReader& in, const StreamSpec& stream) {
   else if (field == "vlan.id") vary.field = VaryField::kVlanId;
   else if (field == (v4 ? "ipv4.src" : "ipv6.src")) vary.field = VaryField::kIpSrc;
   else if (field == (v4 ? "ipv4.dst" : "ipv6.dst")) vary.field = VaryField::kIpDst;
-  else if (field == "udp.src") vary.field = VaryField::kUdpSrc;
-  else if (field == "udp.dst") vary.field = VaryField::kUdpDst;
+  else if (field == (stream.tcp ? "tcp.src" : "udp.src")) vary.field = VaryField::kUdpSrc;
+  else if (field == (stream.tcp ? "tcp.dst" : "udp.dst")) vary.field = VaryField::kUdpDst;
   else
     in.fail(in.find("field"), "field",
-            fmt::format("'{}' cannot vary; use eth.src, eth.dst, vlan.id, {}.src, {}.dst, udp.src or udp.dst",
-                        field, v4 ? "ipv4" : "ipv6", v4 ? "ipv4" : "ipv6"));
+            fmt::format("'{}' cannot vary; use eth.src, eth.dst, vlan.id, {}.src, {}.dst, {}.src or {}.dst", field,
+                        v4 ? "ipv4" : "ipv6", v4 ? "ipv4" : "ipv6", stream.tcp ? "tcp" : "udp",
+                        stream.tcp ? "tcp" : "udp"));
   if (vary.field == VaryField::kVlanId && !stream.vlan)
     in.fail(in.find("field"), "field", "vlan.id varies but the stream has no vlan table");
   const std::string op = in.string("op").value_or(in.find("values") != nullptr ? "list" : "increment");
@@ -180,7 +184,7 @@ void read_mac_control(TableReader& in, StreamSpec& stream) {
   else if (*kind == "pause") stream.kind = StreamKind::kPause;
   else in.fail(in.find("kind"), "kind", fmt::format("'{}' is not udp, pfc or pause", *kind));
   const bool pfc = stream.kind == StreamKind::kPfc;
-  for (const char* key : {"vlan", "ipv4", "ipv6", "udp", "vary", "roce"})
+  for (const char* key : {"vlan", "ipv4", "ipv6", "udp", "tcp", "vary", "roce"})
     if (const toml::node* node = in.find(key))
       in.fail(node, key, fmt::format("a {} stream sends MAC Control frames, which have no VLAN, IP or UDP header",
                                      *kind));
@@ -277,6 +281,32 @@ RoceSpec read_roce(TableReader& in) {
   if (auto v = in.integer<uint32_t>("src_qp", 0, k24Bits)) roce.src_qp = *v;
   in.finish();
   return roce;
+}
+
+// The TCP header's fields; flags as names ("syn", "ack", ...).
+TcpSpec read_tcp(TableReader& in) {
+  TcpSpec tcp;
+  if (auto a = in.integer<uint16_t>("src", 0, 65535)) tcp.src = *a;
+  if (auto a = in.integer<uint16_t>("dst", 0, 65535)) tcp.dst = *a;
+  if (auto a = in.integer<uint32_t>("seq", 0, UINT32_MAX)) tcp.seq = *a;
+  if (auto a = in.integer<uint32_t>("ack", 0, UINT32_MAX)) tcp.ack = *a;
+  if (auto a = in.integer<uint16_t>("window", 0, 65535)) tcp.window = *a;
+  if (const toml::node* node = in.find("flags")) {
+    const toml::array* names = node->as_array();
+    if (names == nullptr) in.fail(node, "flags", "expected a list of flags, e.g. [\"psh\", \"ack\"]");
+    tcp.flags = 0;
+    for (const toml::node& item : *names) {
+      const auto name = item.value<std::string_view>();
+      const auto* flag = name ? std::find(wire::kTcpFlagNames.begin(), wire::kTcpFlagNames.end(), *name)
+                              : wire::kTcpFlagNames.end();
+      if (flag == wire::kTcpFlagNames.end())
+        in.fail(&item, "flags", fmt::format("{} is not a TCP flag ({})", name ? "'" + std::string(*name) + "'" : "this",
+                                            fmt::join(wire::kTcpFlagNames, ", ")));
+      tcp.flags = static_cast<uint8_t>(tcp.flags | 1u << (flag - wire::kTcpFlagNames.begin()));
+    }
+  }
+  in.finish();
+  return tcp;
 }
 
 // A RoCEv2 stream's UDP destination is 4791, and its frames are of one size whose
@@ -386,6 +416,12 @@ StreamSpec read_stream(TableReader& in) {
     if (auto a = u.integer<uint16_t>("src", 0, 65535)) stream.udp.src = *a;
     if (auto a = u.integer<uint16_t>("dst", 0, 65535)) stream.udp.dst = *a;
     u.finish();
+  }
+  if (const toml::table* tcp = in.subtable("tcp")) {
+    if (udp != nullptr) in.fail(in.find("tcp"), "tcp", "a stream's L4 header is TCP or UDP: give tcp or udp, not both");
+    if (in.find("roce") != nullptr) in.fail(in.find("tcp"), "tcp", "RoCEv2 rides on UDP (leave tcp out)");
+    TableReader t(*tcp, in.prefix() + "tcp.", in.file());
+    stream.tcp = read_tcp(t);
   }
   if (const toml::table* roce = in.subtable("roce")) {
     TableReader r(*roce, in.prefix() + "roce.", in.file());

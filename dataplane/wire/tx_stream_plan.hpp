@@ -74,6 +74,8 @@ struct TxStreamPlan {
   bool hw_checksum = false;    ///< the port computes IPv4 and UDP checksums (TX offload)
   bool mac_control = false;    ///< a MAC Control frame (PFC / PAUSE): no IP or UDP, only the signature changes
   bool roce = false;           ///< RoCEv2: per frame the PSN and the ICRC; the signature before the ICRC; UDP checksum 0
+  bool tcp = false;            ///< a TCP header, not UDP: no length field; the checksum at l4_csum_offset
+  uint16_t l4_csum_offset = 6; ///< the L4 checksum's place from l4_offset: UDP 6, TCP 16
   uint16_t roce_headers_end = 0;  ///< roce: after the BTH and its extended header
   uint32_t roce_first_psn = 0;    ///< roce: frame k of a lane carries PSN first + k (mod 2^24)
   uint64_t ol_flags = 0;       ///< hw_checksum: the mbuf TX offload flags of every frame, else 0

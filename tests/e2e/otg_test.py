@@ -201,7 +201,12 @@ class Otg(lrtest.DataplaneCase):
         self.assertEqual(out.splitlines(), ["0x0101\t0x0008\t65535"] * 20)
 
     def test_a_port_capture_started_through_otg_comes_back_as_its_file(self):
-        config = {"ports": [{"name": "tx", "location": "p0"}], "flows": [flow("f1", packets=1000)],
+        tcp = flow("f1", packets=1000)
+        tcp["packet"][3] = {"choice": "tcp", "tcp": {
+            "src_port": {"choice": "values", "values": [40000, 40001]}, "dst_port": {"choice": "value", "value": 443},
+            "seq_num": {"choice": "value", "value": "123456789"}, "ctl_psh": {"choice": "value", "value": 1},
+            "ctl_ack": {"choice": "value", "value": 1}, "window": {"choice": "value", "value": 4096}}}
+        config = {"ports": [{"name": "tx", "location": "p0"}], "flows": [tcp],
                   "captures": [{"name": "c", "port_names": ["tx"], "format": "pcap"}]}
         self.assertEqual(self.call("POST", "/config", config), (200, {"warnings": [
             "captures[0].format: linerate writes pcapng (Wireshark, tshark and scapy read it), both directions"]}))
@@ -219,6 +224,12 @@ class Otg(lrtest.DataplaneCase):
         out = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "frame.packet_flags_direction"],
                              capture_output=True, text=True, check=True).stdout.split()
         self.assertEqual((len(out), sum(int(d, 0) == 2 for d in out)), (2000, 1000))  # each frame sent and received
+        # TCP segments as Wireshark reads them, the checksum verified.
+        out = subprocess.run(["tshark", "-r", path, "-o", "tcp.check_checksum:TRUE", "-Y", "frame.packet_flags_direction == 2",
+                              "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.seq_raw", "-e",
+                              "tcp.flags", "-e", "tcp.window_size_value", "-e", "tcp.checksum.status"],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+        self.assertEqual(out, ["%d\t443\t123456789\t0x0018\t4096\t1" % (40000 + n % 2) for n in range(1000)])  # 1: good
         # port.link: down, then up, as the port metrics read it.
         for state in ("down", "up"):
             self.assertEqual(self.call("POST", "/control/state", {"choice": "port", "port": {

@@ -144,6 +144,40 @@ TEST(PacketWriter, ListedValuesTakeTurnsWithChecksumsRight) {
   }
 }
 
+// A TCP stream: protocol 6, the header's fields, no length field, and the TCP checksum
+// right (as DPDK computes it) over IPv4 and IPv6, with a varying port and several sizes.
+TEST(PacketWriter, TcpSegmentsHaveTheirFieldsAndChecksum) {
+  for (const bool v6 : {false, true}) {
+    api::StreamSpec s;
+    s.frame.kind = api::FrameSizeKind::kImix;
+    s.frame.sizes = {128, 333};
+    s.frame.weights = {1, 1};
+    if (v6) s.ip_version = api::IpVersion::kV6;
+    s.tcp = api::TcpSpec{40000, 443, 0x01020304, 0x0A0B0C0D, 0x18, 512};
+    s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 5, 3, {}});
+    const wire::TxStreamPlan plan = plan::build_stream_plan(s, 2);
+    EXPECT_EQ((std::tuple{plan.tcp, plan.header_bytes}), (std::tuple{true, static_cast<uint16_t>(v6 ? 74 : 54)}));
+    std::vector<uint8_t> buffer(plan.template_bytes.begin(), plan.template_bytes.end());
+    uint16_t last_sig = 0;
+    for (uint64_t seq = 0; seq < 10; ++seq) {
+      write(plan, buffer, last_sig, 0, seq, 0);
+      uint8_t* tcp = buffer.data() + plan.l4_offset;
+      EXPECT_EQ(buffer[14 + (v6 ? 6 : 9)], 6);
+      EXPECT_EQ((std::tuple{wire::load_be16(tcp), wire::load_be16(tcp + 2), wire::load_be32(tcp + 4),
+                            wire::load_be32(tcp + 8), tcp[12], tcp[13], wire::load_be16(tcp + 14)}),
+                (std::tuple{static_cast<uint16_t>(40000 + seq % 5 * 3), uint16_t{443}, 0x01020304u, 0x0A0B0C0Du,
+                            uint8_t{0x50}, uint8_t{0x18}, uint16_t{512}}));
+      const uint16_t sent = wire::load_be16(tcp + 16);
+      wire::store_be16(tcp + 16, 0);
+      const void* ip = buffer.data() + 14;
+      const uint16_t expected = v6 ? rte_ipv6_udptcp_cksum(static_cast<const rte_ipv6_hdr*>(ip), tcp)
+                                   : rte_ipv4_udptcp_cksum(static_cast<const rte_ipv4_hdr*>(ip), tcp);
+      EXPECT_EQ(sent, rte_be_to_cpu_16(expected)) << (v6 ? "IPv6" : "IPv4") << " seq " << seq;
+      wire::store_be16(tcp + 16, sent);
+    }
+  }
+}
+
 // With TX checksum offload the IPv4 checksum is 0 and the UDP checksum field holds the
 // pseudo-header sum, exactly what DPDK's own rte_ipv4/6_phdr_cksum compute.
 TEST(PacketWriter, HardwareChecksumLeavesPseudoHeaderSumForTheNic) {
@@ -187,12 +221,15 @@ TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
   int odd_seen = 0;
   for (const uint16_t frame_size : {64, 65, 101, 1518}) {
     for (const bool v6 : {false, true}) {
-      for (const bool hw : {false, true}) {
+      for (const int variant : {0, 1, 2}) {  // checksum in software, offloaded, TCP (in software)
+        const bool hw = variant == 1;
         api::StreamSpec s;
         s.frame.sizes = {frame_size};
         if (!v6) s.vlan = api::VlanSpec{100, 3};
         if (v6) s.ip_version = api::IpVersion::kV6;
-        if (v6 && frame_size < 80) s.frame.sizes = {static_cast<uint16_t>(frame_size + 16)};  // its smallest is 80
+        if (variant == 2) s.tcp = api::TcpSpec{};
+        // The smallest frame: 80 bytes over IPv6 (92 with TCP), 76 over IPv4 with a VLAN and TCP.
+        s.frame.sizes = {std::max(frame_size, profile::min_frame_bytes(s))};
         wire::TxStreamPlan plan = plan::build_stream_plan(s, 513);
         plan.hw_checksum = hw;
         ASSERT_TRUE(headers_fixed(plan));
@@ -215,7 +252,7 @@ TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
                 if (hw) write_frame<true, false>(whole.data(), plan, size, none, sig, cursor_at(plan, seq));
                 else write_frame<false, false>(whole.data(), plan, size, none, sig, cursor_at(plan, seq));
                 ASSERT_EQ(hex(fixed.data(), size.data_len), hex(whole.data(), size.data_len))
-                    << frame_size << " B " << (v6 ? "IPv6" : "IPv4") << (hw ? " offload" : "") << " seq " << seq
+                    << frame_size << " B " << (v6 ? "IPv6" : "IPv4") << " variant " << variant << " seq " << seq
                     << " lane " << int{lane} << " tx_ns " << tx_ns;
               }
             }

@@ -161,6 +161,24 @@ TEST(OtgConfig, ValuesListsWeightPairsAndBurstsBecomeTheStreamsOwn) {
   EXPECT_EQ(refusals(one_flow(lists)), std::vector<std::string>{"flows[0].packet[0].ethernet.dst.values: names no value"});
 }
 
+TEST(OtgConfig, ATcpHeaderBecomesTheStreamsStatelessSegment) {
+  const json packet = {{{"choice", "ethernet"}, {"ethernet", json::object()}},
+                       {{"choice", "ipv4"}, {"ipv4", json::object()}},
+                       {{"choice", "tcp"},
+                        {"tcp", {{"src_port", {{"choice", "increment"}, {"increment", {{"start", 1000}, {"step", 2}, {"count", 8}}}}},
+                                 {"dst_port", pattern(443)}, {"seq_num", pattern("4000000000")}, {"ack_num", pattern(7)},
+                                 {"data_offset", pattern(5)}, {"ctl_syn", pattern(1)}, {"ctl_ack", pattern(1)},
+                                 {"ctl_fin", pattern(0)}, {"ecn_cwr", pattern(1)}, {"window", pattern(1024)},
+                                 {"ecn_ns", pattern(1)}}}}};
+  const OtgConfig config = read_otg_config(one_flow(packet, {{"size", {{"choice", "fixed"}, {"fixed", 128}}}}), kPorts);
+  const api::StreamSpec& s = config.streams.at(0);
+  ASSERT_TRUE(s.tcp.has_value());
+  EXPECT_EQ(*s.tcp, (api::TcpSpec{1000, 443, 4000000000u, 7, 0x02 | 0x10 | 0x80, 1024}));
+  EXPECT_EQ(s.vary, (std::vector<api::VarySpec>{{api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 8, 2, {}}}));
+  EXPECT_EQ(config.warnings, std::vector<std::string>{"flows[0].packet[2].tcp.ecn_ns: not set (linerate writes the 8 "
+                                                      "flags from CWR to FIN)"});
+}
+
 TEST(OtgConfig, Layer1FlowControlBecomesEachPortsSettingAndTheRestWarns) {
   json config = one_flow(json::array());
   json qbb = {{"pfc_delay", 0}};
@@ -194,10 +212,10 @@ TEST(OtgConfig, RefusalsNameTheirPath) {
                  {{"choice", "udp"}, {"udp", {{"dst_port", pattern(-3)}}}}};
   json config = one_flow(packet, {{"rate", {{"choice", "line"}}}, {"duration", {{"choice", "forever"}}}});
   config["flows"][0]["tx_rx"]["port"]["tx_name"] = "z";
-  config["devices"] = {{{"name", "d"}}};
+  config["lags"] = {{{"name", "l"}}};
   EXPECT_EQ(refusals(config),
             (std::vector<std::string>{
-                "devices: not supported by linerate yet: it runs no protocols (ports and flows only)",
+                "lags: not supported by linerate: it runs no protocols (LACP)",
                 "flows[0].tx_rx.port.tx_name: \"z\" is not one of the config's ports",
                 "flows[0].packet[1]: gre is not supported by linerate",
                 "flows[0].packet[2].ipv4.time_to_live.values: a list of values is not supported on this field by "

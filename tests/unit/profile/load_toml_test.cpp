@@ -229,6 +229,21 @@ TEST(LoadToml, ReadsAListOfValuesAndRefusesBadOnes) {
             "32 bits");
 }
 
+TEST(LoadToml, ReadsATcpHeaderAndRefusesItBesideUdpOrRoce) {
+  const std::string base = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nframe_size = 128\n";
+  const Profile p = load(base + "tcp = { src = 5, dst = 80, seq = 4294967295, flags = [\"syn\", \"ece\"], window = 0 }\n"
+                                "vary = [ { field = \"tcp.dst\", count = 3 } ]\n");
+  EXPECT_EQ(p.streams.at(0).tcp, (api::TcpSpec{5, 80, 4294967295u, 0, 0x42, 0}));
+  EXPECT_EQ(p.streams.at(0).vary.at(0).field, VaryField::kUdpDst);
+  EXPECT_EQ(error_of(base + "tcp = { flags = [\"ack\", \"nope\"] }\n"),
+            "test.toml:9:25: key 'stream[0].tcp.flags': 'nope' is not a TCP flag (fin, syn, rst, psh, ack, urg, ece, cwr)");
+  EXPECT_EQ(error_of(base + "tcp = {}\nudp = { src = 1 }\n"),
+            "test.toml:9:7: key 'stream[0].tcp': a stream's L4 header is TCP or UDP: give tcp or udp, not both");
+  EXPECT_EQ(error_of(base + "tcp = {}\nvary = [ { field = \"udp.src\" } ]\n"),
+            "test.toml:10:20: key 'stream[0].vary.field': 'udp.src' cannot vary; use eth.src, eth.dst, vlan.id, ipv4.src, "
+            "ipv4.dst, tcp.src or tcp.dst");
+}
+
 TEST(LoadToml, NoPortIsRefused) {
   EXPECT_EQ(error_of("[eal]\nlcores = \"0-1\"\n"), "test.toml:1:1: key 'port': the profile has no [[port]] (nor a [[switch]] to run alone)");
 }

@@ -99,7 +99,15 @@ class SpecDraw {
     s.udp = {static_cast<uint16_t>(below(65536)), static_cast<uint16_t>(below(65536))};
     frame(s);
     if (below(4) == 0) roce(s);
+    else if (below(3) == 0) tcp(s);
     vary(s);
+  }
+
+  void tcp(StreamSpec& s) {
+    s.udp = {};
+    s.tcp = api::TcpSpec{static_cast<uint16_t>(below(65536)), static_cast<uint16_t>(below(65536)),
+                         static_cast<uint32_t>(below(uint64_t{1} << 32)), static_cast<uint32_t>(below(uint64_t{1} << 32)),
+                         static_cast<uint8_t>(below(256)), static_cast<uint16_t>(below(65536))};
   }
 
   void roce(StreamSpec& s) {
