@@ -72,12 +72,12 @@ inline uint32_t size_index(const wire::TxStreamPlan& plan, const FrameCursor& c,
 /// Value of varying field `index` for the frame at `c`.
 inline uint64_t vary_value(const wire::TxStreamPlan& plan, const wire::VaryPlan& v, const FrameCursor& c,
                            uint8_t lane, uint32_t index) noexcept {
-  switch (v.order) {
-    case wire::IndexOrder::kUp: return v.base + uint64_t{c.vary_k[index]} * v.step;
-    case wire::IndexOrder::kDown: return v.base - uint64_t{c.vary_k[index]} * v.step;  // wraps; the writer keeps the width
-    case wire::IndexOrder::kListed: return plan.vary_values[v.values_at + c.vary_k[index]];
-    case wire::IndexOrder::kHashed: break;
-  }
+  // Tests in the order of how common: the switch with a fourth case measured 3 % slower
+  // (interleaved runs of the vary profile of scripts/bench.sh).
+  if (v.order == wire::IndexOrder::kUp) [[likely]]
+    return v.base + uint64_t{c.vary_k[index]} * v.step;
+  if (v.order == wire::IndexOrder::kDown) return v.base - uint64_t{c.vary_k[index]} * v.step;  // wraps; the writer keeps the width
+  if (v.order == wire::IndexOrder::kListed) return plan.vary_values[v.values_at + c.vary_k[index]];
   const uint64_t hash = mix64(c.seq ^ (uint64_t{lane} << 48) ^ (uint64_t{index} << 40));
   return v.base + uint64_t{hash_to_index(hash, v.count)} * v.step;
 }
@@ -138,11 +138,14 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
   }
   uint32_t ip_sum = size.ip_base_sum;
   uint32_t udp_sum = kHwChecksum ? size.phdr_base_sum : size.udp_base_sum;
+  // Read before the first store: a store through `frame` (bytes) may alias the plan for
+  // all the compiler knows, which would then be read again after each one.
   const uint16_t l3 = plan.l3_offset;
   const uint16_t l4 = plan.l4_offset;
+  const uint16_t l4_csum_at = static_cast<uint16_t>(l4 + plan.l4_csum_offset);
   if (kMultiSize) {
     store_be16(frame + l3 + (plan.ipv6 ? 4 : 2), size.ip_len);
-    if (!plan.tcp) store_be16(frame + l4 + 4, size.udp_len);  // TCP has no length field
+    store_be16(frame + l4 + 4, size.l4_word);
   }
   uint32_t index = 0;
   for (const VaryPlan& v : plan.vary) {
@@ -183,14 +186,14 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
   write_signature(frame + sig_offset, words);
   if constexpr (kHwChecksum) {
     if (!plan.ipv6) store_be16(frame + l3 + 10, 0);
-    store_be16(frame + l4 + plan.l4_csum_offset, csum_fold(udp_sum));
+    store_be16(frame + l4_csum_at, csum_fold(udp_sum));
     return;
   }
   udp_sum += signature_csum(words, ((sig_offset - l4) & 1) != 0);
   if (!plan.ipv6) store_be16(frame + l3 + 10, static_cast<uint16_t>(~csum_fold(ip_sum)));
   uint16_t udp_csum = static_cast<uint16_t>(~csum_fold(udp_sum));
   if (udp_csum == 0) udp_csum = 0xFFFF;  // RFC 768: 0 means "no checksum" (to TCP the same sum)
-  store_be16(frame + l4 + plan.l4_csum_offset, udp_csum);
+  store_be16(frame + l4_csum_at, udp_csum);
 }
 
 /// Whether every frame of the plan has the same size and headers: then each mbuf of

@@ -185,7 +185,8 @@ SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
   const uint16_t l4 = plan.l4_offset;
   const uint8_t proto = plan.tcp ? kIpProtoTcp : kIpProtoUdp;  // the L4 length is the pseudo-header's either way
   store_be16(h.data() + l3 + (plan.ipv6 ? 4 : 2), e.ip_len);
-  if (!plan.tcp) store_be16(h.data() + l4 + 4, e.udp_len);
+  e.l4_word = plan.tcp ? wire::load_be16(plan.template_bytes.data() + l4 + 4) : e.udp_len;
+  store_be16(h.data() + l4 + 4, e.l4_word);
   if (!plan.ipv6) store_be16(h.data() + l3 + 10, 0);
   store_be16(h.data() + l4 + plan.l4_csum_offset, 0);
   for (const VaryPlan& v : plan.vary) std::memset(h.data() + v.offset, 0, v.width);
@@ -309,7 +310,7 @@ wire::TxStreamPlan build_stream_plan(const api::StreamSpec& s, uint16_t stream_i
   for (const SizeEntry& e : plan.sizes)
     if (e.data_len > biggest.data_len) biggest = e;
   store_be16(plan.template_bytes.data() + plan.l3_offset + (plan.ipv6 ? 4 : 2), biggest.ip_len);
-  if (!plan.tcp) store_be16(plan.template_bytes.data() + plan.l4_offset + 4, biggest.udp_len);
+  store_be16(plan.template_bytes.data() + plan.l4_offset + 4, biggest.l4_word);
   return plan;
 }
 

@@ -34,7 +34,7 @@ api::SwitchPortSpec read_switch_port(TableReader& in) {
     port.speed_bps = *v;
   if (auto text = in.string("shape")) {
     const auto rate = parse_rate(*text);
-    if (!rate || (rate->kind != RateKind::kPercentOfLine && rate->kind != RateKind::kL1Bps))
+    if (!rate || (rate->kind != api::RateKind::kPercentOfLine && rate->kind != api::RateKind::kL1Bps))
       in.fail(in.find("shape"), "shape",
               fmt::format("'{}' is not an egress rate: write a share of the port's speed ('50%') or an L1 bit rate "
                           "('5Gbps')", *text));

@@ -24,7 +24,10 @@ inline constexpr uint32_t kMaxVaryFields = 7;
 struct SizeEntry {
   uint16_t data_len = 0;    ///< frame bytes without FCS
   uint16_t ip_len = 0;      ///< IPv4 total length, or IPv6 payload length
-  uint16_t udp_len = 0;
+  uint16_t udp_len = 0;     ///< the L4 header and payload (UDP's length; a TCP segment's in the pseudo-header)
+  /// The 16 bits at l4_offset + 4, rewritten per frame when sizes change: UDP's length, or
+  /// (TCP has no length field) the high half of the segment's fixed sequence number.
+  uint16_t l4_word = 0;
   uint32_t ip_base_sum = 0;
   uint32_t udp_base_sum = 0;
   uint32_t phdr_base_sum = 0;  ///< UDP pseudo-header alone, for hardware checksum offload
@@ -74,8 +77,6 @@ struct TxStreamPlan {
   bool hw_checksum = false;    ///< the port computes IPv4 and UDP checksums (TX offload)
   bool mac_control = false;    ///< a MAC Control frame (PFC / PAUSE): no IP or UDP, only the signature changes
   bool roce = false;           ///< RoCEv2: per frame the PSN and the ICRC; the signature before the ICRC; UDP checksum 0
-  bool tcp = false;            ///< a TCP header, not UDP: no length field; the checksum at l4_csum_offset
-  uint16_t l4_csum_offset = 6; ///< the L4 checksum's place from l4_offset: UDP 6, TCP 16
   uint16_t roce_headers_end = 0;  ///< roce: after the BTH and its extended header
   uint32_t roce_first_psn = 0;    ///< roce: frame k of a lane carries PSN first + k (mod 2^24)
   uint64_t ol_flags = 0;       ///< hw_checksum: the mbuf TX offload flags of every frame, else 0
@@ -83,6 +84,7 @@ struct TxStreamPlan {
   uint16_t l3_offset = 14;
   uint16_t l4_offset = 34;
   uint16_t header_bytes = 42;
+  uint16_t l4_csum_offset = 6; ///< the L4 checksum's place from l4_offset: UDP 6, TCP 16 (in the padding here)
   std::pmr::vector<uint8_t> template_bytes;  ///< largest frame, without FCS
   std::pmr::vector<SizeEntry> sizes;         ///< fixed: 1, IMIX: one per size, range: max-min+1
   std::pmr::vector<uint16_t> size_schedule;  ///< multi-size, not random: index into sizes, cycled by sequence
@@ -90,6 +92,7 @@ struct TxStreamPlan {
   std::pmr::vector<uint32_t> icrc_zero_skip; ///< roce: crc32_skip_zeros over the zero payload (1024 entries)
   std::pmr::vector<uint8_t> icrc_mask;       ///< roce: roce_icrc_mask, from l3_offset to roce_headers_end
   std::pmr::vector<uint64_t> vary_values;    ///< the kListed fields' values, one run after another
+  bool tcp = false;  ///< a TCP header, not UDP (l4_csum_offset and the sizes' l4_word carry it to the writer)
 };
 
 }  // namespace lr::wire
