@@ -223,6 +223,28 @@ LosslessCfg read_lossless(TableReader& in) {
   return cfg;
 }
 
+// [[ndr.goals]]: MLRsearch's goals, each key named as RFC 9971 names the attribute.
+MlrGoal read_mlr_goal(TableReader& in, size_t index) {
+  MlrGoal g;
+  g.name = in.string("name").value_or(fmt::format("goal{}", index));
+  if (auto v = in.number("loss_ratio", 0, 1)) g.loss_ratio = *v;
+  if (auto v = in.number("exceed_ratio", 0, 0.99)) g.exceed_ratio = *v;
+  if (auto v = in.number("relative_width", 0.0001, 0.5)) g.relative_width = *v;
+  const auto seconds = [&](const char* key, double fallback) {
+    const auto ns = in.parsed<uint64_t>(key, parse_duration_ns, kDurationHelp);
+    if (ns && *ns < 1'000'000) in.fail(in.find(key), key, "at least 1ms");
+    return ns ? static_cast<double>(*ns) / 1e9 : fallback;
+  };
+  g.final_trial_duration_s = seconds("final_trial_duration", g.final_trial_duration_s);
+  g.initial_trial_duration_s = std::min(seconds("initial_trial_duration", g.initial_trial_duration_s), g.final_trial_duration_s);
+  g.duration_sum_s = seconds("duration_sum", std::max(g.duration_sum_s, g.final_trial_duration_s));
+  if (auto v = in.integer<unsigned>("preceding_targets", 0, 10)) g.preceding_targets = *v;
+  if (g.duration_sum_s < g.final_trial_duration_s)
+    in.fail(in.find("duration_sum"), "duration_sum", "is less than final_trial_duration: no load could be decided");
+  in.finish();
+  return g;
+}
+
 NdrCfg read_ndr(TableReader& in) {
   NdrCfg cfg;
   cfg.frame_sizes = {{"64", {64}, {}}};
@@ -235,6 +257,27 @@ NdrCfg read_ndr(TableReader& in) {
     in.fail(in.find("pdr_loss_tolerance"), "pdr_loss_tolerance",
             fmt::format("{} % is below the NDR's loss_tolerance ({} %): the partial-drop rate allows more loss",
                         cfg.pdr_loss_tolerance_percent, cfg.loss_tolerance_percent));
+  if (auto v = in.string("method")) {
+    if (*v != "bisection" && *v != "mlrsearch")
+      in.fail(in.find("method"), "method", fmt::format("'{}' is not bisection or mlrsearch", *v));
+    cfg.method = *v;
+  }
+  if (const toml::node* node = in.find("goals")) {
+    const toml::array* list = node->as_array();
+    if (list == nullptr || list->empty() || !list->is_array_of_tables())
+      in.fail(node, "goals", "expected [[ndr.goals]] tables (name, loss_ratio, exceed_ratio, ...)");
+    if (cfg.method != "mlrsearch") in.fail(node, "goals", "goals are MLRsearch's: set method = \"mlrsearch\"");
+    for (size_t i = 0; i < list->size(); ++i) {
+      TableReader r(*list->get(i)->as_table(), fmt::format("{}goals[{}].", in.prefix(), i), in.file());
+      cfg.goals.push_back(read_mlr_goal(r, i));
+    }
+  } else {
+    MlrGoal ndr, pdr;
+    ndr.loss_ratio = cfg.loss_tolerance_percent / 100;
+    pdr.name = "pdr";
+    pdr.loss_ratio = cfg.pdr_loss_tolerance_percent / 100;
+    cfg.goals = {ndr, pdr};
+  }
   cfg.key_locs = in.key_locs();
   in.finish();
   return cfg;

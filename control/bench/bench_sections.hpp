@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "control/bench/mlr_search.hpp"
 #include "dataplane/profile/profile.hpp"
 
 namespace lr::bench {
@@ -71,6 +72,11 @@ struct NdrCfg : SearchCfg {
   double pdr_loss_tolerance_percent = 0.1;
   uint64_t ndr_latency_p99_ns = 0;  ///< 0: no bound
   uint64_t pdr_latency_p99_ns = 0;
+  /// "bisection" (the classic search: one trial decides a load) or "mlrsearch" (RFC 9971).
+  std::string method = "bisection";
+  /// mlrsearch: the search goals ([[ndr.goals]]); by default an NDR and a PDR goal at the
+  /// two loss tolerances, with FD.io CSIT's exceed ratio, width and durations.
+  std::vector<MlrGoal> goals;
 };
 
 /// `[lossless]`: `linerate bench lossless`, the PFC / ECN test plan. The senders' test

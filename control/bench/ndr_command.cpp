@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "control/bench/ndr_mlrsearch.hpp"
 #include "control/bench/ndr_pdr_search.hpp"
 #include "control/bench/rfc2544_procedures.hpp"
 #include "control/client/stop_signal.hpp"
@@ -89,11 +90,13 @@ void print_ndr_answers(const json& json_report) {
 }  // namespace
 
 int run_ndr(const BenchOptions& options) {
+  // --method overrides the profile's [ndr] method.
+  const auto method = [method = options.method](const BenchProfile& p) { return method.empty() ? p.ndr->method : method; };
   const Suite suite{
       "ndr",
       "linerate.ndr/1",
       [](const BenchProfile& p) -> const bench::BenchCfg* { return p.ndr ? &*p.ndr : nullptr; },
-      [](const BenchProfile& p) {
+      [method](const BenchProfile& p) {
         const bench::NdrCfg& cfg = *p.ndr;
         json sizes = json::array();
         for (const bench::BenchFrameSize& s : cfg.frame_sizes) sizes.push_back(frame_size_json(s));
@@ -108,20 +111,28 @@ int run_ndr(const BenchOptions& options) {
                     {"rest_s", static_cast<double>(cfg.rest_ns) / 1e9},
                     {"confirmations", cfg.confirmations},
                     {"learning_frames", cfg.learning_frames},
-                    {"warm_up_s", static_cast<double>(cfg.warm_up_ns) / 1e9}};
+                    {"warm_up_s", static_cast<double>(cfg.warm_up_ns) / 1e9},
+                    {"method", method(p)}};
       },
-      [](const BenchProfile& p) {
-        return (expected_throughput_trials(*p.ndr) + 4) * static_cast<unsigned>(p.ndr->frame_sizes.size());
+      [method](const BenchProfile& p) {
+        const unsigned per_size =
+            method(p) == "mlrsearch" ? expected_mlrsearch_trials(*p.ndr) : expected_throughput_trials(*p.ndr) + 4;
+        return per_size * static_cast<unsigned>(p.ndr->frame_sizes.size());
       },
-      [](const BenchProfile& p, TrialRunner& runner, BenchSession& session) {
+      [method](const BenchProfile& p, TrialRunner& runner, BenchSession& session) {
         session.report()["ndr"] = json::array();
         session.report()["pdr"] = json::array();
+        if (method(p) == "mlrsearch") session.report()["mlrsearch"] = json::array();
         for (const bench::BenchFrameSize& size : p.ndr->frame_sizes) {
           if (ctl::stop_requested()) return;
-          run_ndr_size(*p.ndr, size, runner, session);
+          if (method(p) == "mlrsearch") run_mlrsearch_size(*p.ndr, size, runner, session);
+          else run_ndr_size(*p.ndr, size, runner, session);
         }
       },
-      print_ndr_answers,
+      [](const json& report) {
+        if (report.contains("mlrsearch")) print_mlrsearch(report);
+        print_ndr_answers(report);
+      },
       {ctl::bench_csv, ctl::bench_html}};
   return run_suite(suite, options);
 }

@@ -20,6 +20,7 @@ struct BenchOptions {
   std::string report_dir;  ///< "" : <suite>-<UTC time>
   std::string socket;
   bool adopt_ports = false;
+  std::string method;      ///< ndr: "bisection" or "mlrsearch" over the profile's; "": the profile's
 };
 
 struct Suite {

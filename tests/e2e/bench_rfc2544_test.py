@@ -331,6 +331,47 @@ back_to_back_duration = "20ms"
             ndr["percent_line_rate"], ndr["pps"] / 1e6, ndr["latency_ns"]["p99"] / 1e3, pdr["percent_line_rate"],
             pdr["pps"] / 1e6, pdr["loss_percent"], pdr["latency_ns"]["p99"] / 1e3), summary)
 
+    def test_mlrsearch_finds_each_goals_conditional_throughput(self):
+        """MLRsearch (RFC 9971) through the same limiter: trials of growing length, each load
+        decided by its goal over all its trials; the NDR goal's conditional throughput is
+        the limiter's rate, the 2 % PDR goal's about 2 % above it."""
+        out_dir = os.path.join(self.dir, "mlr")
+        goals = "".join("""
+[[ndr.goals]]
+name = "%s"
+loss_ratio = %g
+exceed_ratio = 0.5
+relative_width = 0.01
+initial_trial_duration = "100ms"
+final_trial_duration = "300ms"
+duration_sum = "900ms"
+preceding_targets = 1
+""" % goal for goal in (("ndr", 0), ("pdr", 0.02)))
+        proc, report = self.bench("ndr", PROFILE.replace("[rfc2544]", "[ndr]").replace(
+            "frame_sizes = [64, 128, 256]", 'frame_sizes = [128]\npdr_loss_tolerance = 2\nmethod = "mlrsearch"') + goals,
+            out_dir)
+        self.assertEqual(report["settings"]["method"], "mlrsearch")
+        found = report["mlrsearch"][0]
+        ndr, pdr = found["goals"]
+        self.assertEqual((ndr["name"], pdr["name"]), ("ndr", "pdr"))
+        line_pps = LINE_BPS / ((128 + 20) * 8)
+        for goal, rate in ((ndr, LIMIT_PPS), (pdr, LIMIT_PPS / 0.98)):
+            lower, upper = goal["relevant_lower_bound_percent"], goal["relevant_upper_bound_percent"]
+            self.assertLessEqual((upper - lower) / upper, 0.01, goal)
+            # The limiter's 100-frame burst lets a 300 ms trial through up to 0.8 % above its rate.
+            self.assertAlmostEqual(goal["conditional_throughput_pps"], rate, delta=rate * 0.02, msg=goal)
+            self.assertAlmostEqual(upper, 100 * rate / line_pps, delta=100 * 0.03 * rate / line_pps, msg=goal)
+        # Every load's trials are in the report; the final ones 300 ms, the first 100 ms.
+        durations = [t["duration_s"] for load in found["loads"] for t in load["trials"]]
+        self.assertEqual(sorted(set(round(d, 3) for d in durations))[::len(set(durations)) - 1], [0.1, 0.3])
+        self.assertEqual(len(durations), sum(1 for t in report["trials"] if t["valid"] or t["lost_though_sent_short"]))
+        # The classic answers beside: the goals' relevant lower bounds.
+        self.assertEqual(report["ndr"][0]["rate_percent"], ndr["relevant_lower_bound_percent"])
+        self.assertEqual(report["ndr"][0]["method"], "mlrsearch")
+        self.assertRegex(proc.stdout, r"(?m)^ +128 B  ndr-1 +trial  1 of ~\d+  offered ")
+        self.assertRegex(proc.stdout, r"(?m)^ +128 +ndr +0 +0\.5 +4[67]\.\d{4} +4[78]\.\d{4} +4[67]\.\d{4} +0\.0[34]\d+$")
+        benchreport.check_report_dir(self, out_dir)
+
     def test_ctrl_c_stops_the_trial_and_keeps_every_finished_one(self):
         out_dir = os.path.join(self.dir, "stopped")
         proc = self.start_bench("rfc2544", PROFILE.replace('trial_duration = "500ms"', 'trial_duration = "30s"').replace(

@@ -26,6 +26,10 @@ void add_bench_commands(CLI::App& app, Commands& commands) {
       {bench->add_subcommand("lossless", "the lossless-fabric test plan (PFC, PAUSE, response time, quanta, incast, "
                                          "ECN) with verdicts, from the profile's [lossless]"),
        bench::run_lossless}};
+  suites[1].first->add_option("--method", options->method,
+                              "bisection (one trial decides a load) or mlrsearch (RFC 9971: goals with an exceed "
+                              "ratio over trials of growing length); default: the profile's [ndr] method")
+      ->check(CLI::IsMember({"bisection", "mlrsearch"}));
   for (const auto& [suite, run] : suites) {
     const std::string section = suite->get_name();
     suite->add_option("profile", options->profile_path, fmt::format("profile (TOML) with an [{}] section", section))

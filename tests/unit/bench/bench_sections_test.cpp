@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "dataplane/profile/load_toml.hpp"
 
@@ -84,6 +85,37 @@ TEST(BenchSections, DefaultsImixAndRefusals) {
             "test.toml:12:14: key 'ndr.resolution': 0.001 % of line rate is 0.149 frames in a 0.01 s trial of 64-byte "
             "frames on port 'p0': finer than one frame; lengthen trial_duration or coarsen the resolution");
   EXPECT_EQ(refused("[rfc2544]\nframe_sizes = [\"imix\"]\n").substr(0, 9), "(accepted");
+}
+
+// [ndr] method = "mlrsearch": default goals from the two tolerances, [[ndr.goals]] read
+// with the RFC's attribute names, and goals that could decide nothing refused.
+TEST(BenchSections, NdrMlrsearchGoals) {
+  const std::string base = std::string(kMinimal) + "speed = \"40G\"\n[[stream]]\nname = \"s\"\ntx_port = \"p0\"\n"
+                                                   "rx_port = \"p0\"\n[ndr]\n";
+  const BenchProfile defaults = load_bench(base + "method = \"mlrsearch\"\npdr_loss_tolerance = 0.5\n");
+  ASSERT_EQ(defaults.ndr->goals.size(), 2u);
+  EXPECT_EQ(defaults.ndr->method, "mlrsearch");
+  EXPECT_EQ((std::tuple{defaults.ndr->goals[1].name, defaults.ndr->goals[1].loss_ratio, defaults.ndr->goals[1].exceed_ratio,
+                        defaults.ndr->goals[1].duration_sum_s}),
+            (std::tuple{std::string("pdr"), 0.005, 0.5, 21.0}));
+  const BenchProfile own = load_bench(base + "method = \"mlrsearch\"\n[[ndr.goals]]\nname = \"rfc2544\"\nexceed_ratio = 0\n"
+                                             "final_trial_duration = \"60s\"\ninitial_trial_duration = \"2s\"\n"
+                                             "preceding_targets = 3\nrelative_width = 0.001\n");
+  ASSERT_EQ(own.ndr->goals.size(), 1u);
+  const MlrGoal& g = own.ndr->goals[0];
+  EXPECT_EQ((std::tuple{g.name, g.exceed_ratio, g.final_trial_duration_s, g.initial_trial_duration_s, g.duration_sum_s,
+                        g.preceding_targets, g.relative_width}),
+            (std::tuple{std::string("rfc2544"), 0.0, 60.0, 2.0, 60.0, 3u, 0.001}));
+  EXPECT_EQ(bench_refusal(base + "method = \"mlr\"\n"),
+            "test.toml:11:10: key 'ndr.method': 'mlr' is not bisection or mlrsearch");
+  EXPECT_EQ(bench_refusal(base + "[[ndr.goals]]\nname = \"a\"\n"),
+            "test.toml:11:1: key 'ndr.goals': goals are MLRsearch's: set method = \"mlrsearch\"");
+  EXPECT_EQ(bench_refusal(base + "method = \"mlrsearch\"\n[[ndr.goals]]\nfinal_trial_duration = \"2s\"\n"
+                                 "duration_sum = \"1s\"\n"),
+            "test.toml:14:16: key 'ndr.goals[0].duration_sum': is less than final_trial_duration: no load could be "
+            "decided");
+  EXPECT_EQ(bench_refusal(base + "method = \"mlrsearch\"\n[[ndr.goals]]\nexceed_ratio = 1\n"),
+            "test.toml:13:16: key 'ndr.goals[0].exceed_ratio': 1 is out of range [0, 0.99]");
 }
 
 // [lossless]: what the keys parse to, and a plan that cannot work refused at its key.
