@@ -37,11 +37,17 @@ struct FlowControlSetting {
   bool pause = false;                   ///< 802.3x PAUSE (ieee_802_3x)
 };
 
+/// A port's capture from the config's captures: its filters as one libpcap expression.
+struct CaptureSetting {
+  std::string filter;       ///< "" : every frame
+  uint32_t snaplen = 1518;  ///< packet_size, or the default
+};
+
 struct OtgConfig {
   nlohmann::json body;                          ///< as posted: GET /config answers it
   std::map<std::string, std::string> ports;     ///< OTG port name -> the data plane's port (its location)
   std::vector<api::StreamSpec> streams;         ///< one per flow, named as the flow
-  std::vector<std::string> capture_ports;       ///< the ports the config's captures name
+  std::map<std::string, CaptureSetting> captures;  ///< OTG port name -> its capture
   std::vector<FlowControlSetting> flow_control; ///< from layer1, for the server to set on the ports
   std::set<std::string> timestamped_flows;      ///< flows whose metrics.timestamps is on
   std::vector<std::string> warnings;

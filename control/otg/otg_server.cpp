@@ -165,7 +165,8 @@ class Api {
                                   port.value("choice", ""))});
     const json capture = port.value("capture", json::object());
     std::vector<std::string> names = capture.value("port_names", std::vector<std::string>{});
-    if (names.empty() && config_) names = config_->capture_ports;
+    if (names.empty() && config_)
+      for (const auto& [name, setting] : config_->captures) names.push_back(name);
     const std::string state = capture.value("state", "");
     if (state != "start" && state != "stop")
       return refused({fmt::format("port.capture.state: '{}' is not start or stop", state)});
@@ -182,6 +183,10 @@ class Api {
       spec.port = *location;
       spec.file = capture_dir_ + "/" + *location + ".pcapng";
       spec.direction = "both";
+      if (const auto it = config_->captures.find(name); it != config_->captures.end()) {
+        spec.filter = it->second.filter;
+        spec.snaplen = it->second.snaplen;
+      }
       captures_[name] = run_.start_capture(spec).id;
       files_[name] = spec.file;
     }

@@ -21,13 +21,26 @@ Result<PacketFilter> PacketFilter::compile(const std::string& expression, uint32
   if (prm == nullptr)
     return make_error(Errc::kInvalid, fmt::format("filter '{}': rte_bpf_convert could not convert it", expression),
                       rte_errno);
+  const bool jit_safe = jit_encodes_right(*prm);
   filter.bpf_.reset(rte_bpf_load(prm));
   rte_free(prm);
   if (!filter.bpf_)
     return make_error(Errc::kInvalid, fmt::format("filter '{}': rte_bpf_load refused it", expression), rte_errno);
   rte_bpf_jit jit{};
-  if (rte_bpf_get_jit(filter.bpf_.get(), &jit) == 0) filter.jit_ = jit.func;
+  if (jit_safe && rte_bpf_get_jit(filter.bpf_.get(), &jit) == 0) filter.jit_ = jit.func;
   return filter;
+}
+
+bool PacketFilter::jit_encodes_right(const rte_bpf_prm& prm) noexcept {
+  // DPDK 22.11's x86 JIT writes `test $imm, %reg` (0xF7 /0, always a 32-bit immediate)
+  // with a one-byte immediate when the constant fits one: the code after it is then
+  // misread, and the worker crashes. libpcap writes such a JSET for any one-bit test
+  // (`ether[39] & 1 = 1`, `tcp[tcpflags] & tcp-syn != 0`).
+  for (uint32_t i = 0; i < prm.nb_ins; ++i) {
+    const ebpf_insn& ins = prm.ins[i];
+    if (ins.code == (BPF_JMP | BPF_JSET | BPF_K) && ins.imm == static_cast<int8_t>(ins.imm)) return false;
+  }
+  return true;
 }
 
 }  // namespace lr::capture

@@ -1,7 +1,7 @@
 #pragma once
 // A capture's filter: a tcpdump expression compiled by libpcap (pcap_compile, its own
 // error messages), converted to DPDK's eBPF (rte_bpf_convert) and loaded, as native code
-// where rte_bpf's JIT can compile it (x86-64, arm64), else interpreted. It runs on the
+// where rte_bpf's JIT can compile it right (x86-64, arm64), else interpreted. It runs on the
 // worker over each received mbuf. Needs the EAL (rte_bpf allocates with rte_malloc).
 
 #include <rte_bpf.h>
@@ -24,6 +24,10 @@ class PacketFilter {
   const rte_bpf* bpf() const noexcept { return bpf_.get(); }
   /// The native code, or none (then rte_bpf_exec interprets bpf()).
   uint64_t (*jit() const noexcept)(void*) { return jit_; }
+
+  /// Whether DPDK 22.11's JIT encodes every instruction of `prm` right (see the .cpp):
+  /// where it does not, the filter is interpreted.
+  static bool jit_encodes_right(const rte_bpf_prm& prm) noexcept;
 
  private:
   struct BpfDestroy {

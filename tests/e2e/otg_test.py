@@ -113,10 +113,10 @@ class Otg(lrtest.DataplaneCase):
                           m["bytes_rx"], m["loss"]), ("f1", "tx", "tx", 10000, 10000, 1280000, 1280000, 0.0))
         self.assertGreater(m["latency"]["maximum_ns"], 0)
         self.assertLessEqual(m["latency"]["minimum_ns"], m["latency"]["average_ns"])
-        # The first and last frame received: 9,999 intervals of 10 us apart, give or take the host.
+        # The first and last frame received: 9,999 intervals of 10 us apart, or more on a busy host.
         first, last = m["timestamps"]["first_timestamp_ns"], m["timestamps"]["last_timestamp_ns"]
         self.assertGreater(first, 0)
-        self.assertTrue(0.09e9 < last - first < 0.15e9, (first, last))
+        self.assertTrue(0.09e9 < last - first < 2e9, (first, last))  # at least the pacing; a busy host adds
         # linerate's own results beside OTG's, in the run report's names.
         status, extras = self.call("GET", "/linerate/flows")
         self.assertEqual([(f["name"], f["rx_packets"], f["lost"], f["duplicate"], f["out_of_order"])
@@ -206,8 +206,14 @@ class Otg(lrtest.DataplaneCase):
             "src_port": {"choice": "values", "values": [40000, 40001]}, "dst_port": {"choice": "value", "value": 443},
             "seq_num": {"choice": "value", "value": "123456789"}, "ctl_psh": {"choice": "value", "value": 1},
             "ctl_ack": {"choice": "value", "value": 1}, "window": {"choice": "value", "value": 4096}}}
+        # Filters: VLAN 100, IPv4 to 10.0.0.0/24, and (custom, right after the IPv4 header) the
+        # TCP source port's lowest bit set: the flow's frames from port 40001 only.
+        filters = [{"choice": "ethernet", "ethernet": {}},
+                   {"choice": "vlan", "vlan": {"id": {"value": "064", "mask": "000", "negate": False}}},
+                   {"choice": "ipv4", "ipv4": {"dst": {"value": "0a000000", "mask": "000000ff", "negate": False}}},
+                   {"choice": "custom", "custom": {"offset": 15, "bit_length": 1, "value": "1", "mask": "0"}}]
         config = {"ports": [{"name": "tx", "location": "p0"}], "flows": [tcp],
-                  "captures": [{"name": "c", "port_names": ["tx"], "format": "pcap"}]}
+                  "captures": [{"name": "c", "port_names": ["tx"], "format": "pcap", "filters": filters}]}
         self.assertEqual(self.call("POST", "/config", config), (200, {"warnings": [
             "captures[0].format: linerate writes pcapng (Wireshark, tshark and scapy read it), both directions"]}))
         capture = {"choice": "port", "port": {"choice": "capture", "capture": {"port_names": ["tx"], "state": "start"}}}
@@ -223,13 +229,13 @@ class Otg(lrtest.DataplaneCase):
             f.write(data)
         out = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "frame.packet_flags_direction"],
                              capture_output=True, text=True, check=True).stdout.split()
-        self.assertEqual((len(out), sum(int(d, 0) == 2 for d in out)), (2000, 1000))  # each frame sent and received
+        self.assertEqual((len(out), sum(int(d, 0) == 2 for d in out)), (1000, 500))  # port 40001's, sent and received
         # TCP segments as Wireshark reads them, the checksum verified.
         out = subprocess.run(["tshark", "-r", path, "-o", "tcp.check_checksum:TRUE", "-Y", "frame.packet_flags_direction == 2",
                               "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.seq_raw", "-e",
                               "tcp.flags", "-e", "tcp.window_size_value", "-e", "tcp.checksum.status"],
                              capture_output=True, text=True, check=True).stdout.splitlines()
-        self.assertEqual(out, ["%d\t443\t123456789\t0x0018\t4096\t1" % (40000 + n % 2) for n in range(1000)])  # 1: good
+        self.assertEqual(out, ["40001\t443\t123456789\t0x0018\t4096\t1"] * 500)  # 1: good
         # port.link: down, then up, as the port metrics read it.
         for state in ("down", "up"):
             self.assertEqual(self.call("POST", "/control/state", {"choice": "port", "port": {
