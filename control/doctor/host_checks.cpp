@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <regex>
 #include <iterator>
 #include <cstdlib>
 #include <map>
@@ -87,6 +88,34 @@ bool is_nic_driver(const std::string& driver) {
 
 }  // namespace
 
+namespace {
+
+// With 2 MiB pages the default: are 1 GiB pages reserved where the CPU has them? A 40G
+// port's mbuf pools (hundreds of MiB) then take a few TLB entries, not hundreds.
+Finding check_gigabyte_pages(const HostFs& fs) {
+  constexpr const char* kReserved = "/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages";
+  Finding f{"1 GiB hugepages", Verdict::kOk, "", ""};
+  if (const auto text = fs.read(kReserved); text && std::strtoull(text->c_str(), nullptr, 10) > 0) {
+    f.evidence = fmt::format("{} reserved ({}), beside the 2 MiB default: DPDK takes both",
+                             std::strtoull(text->c_str(), nullptr, 10), kReserved);
+    return f;
+  }
+  const auto cpuinfo = fs.read("/proc/cpuinfo");
+  if (!cpuinfo) return {f.item, Verdict::kSkipped, "/proc/cpuinfo cannot be read", ""};
+  if (cpuinfo->find(" pdpe1gb") == std::string::npos) {
+    f.evidence = "the CPU has no 1 GiB pages (no pdpe1gb flag in /proc/cpuinfo): 2 MiB pages are the largest";
+    return f;
+  }
+  return {f.item, Verdict::kWarn,
+          fmt::format("the CPU has 1 GiB pages (pdpe1gb in /proc/cpuinfo) but none are reserved ({} missing or 0): "
+                      "only 2 MiB pages, so a port's mbuf pools span hundreds of TLB entries",
+                      kReserved),
+          "boot with default_hugepagesz=1G hugepagesz=1G hugepages=4 on the kernel command line (or echo 4 > "
+          "/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages early, while memory is not yet fragmented)"};
+}
+
+}  // namespace
+
 Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes) {
   Findings out;
   const auto meminfo = fs.read("/proc/meminfo");
@@ -112,6 +141,7 @@ Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes) {
                      "mount -t hugetlbfs nodev /dev/hugepages (scripts/setup.sh does)"});
     else out.push_back({"hugetlbfs mount", Verdict::kOk, "hugetlbfs in /proc/mounts", ""});
   }
+  if (total > 0 && size_kb == 2048) out.push_back(check_gigabyte_pages(fs));
   // Memory for a port's queues comes from its own node: pages elsewhere do not help it.
   for (int node : port_nodes) {
     if (node < 0) continue;
@@ -222,6 +252,53 @@ int pci_numa_node(const HostFs& fs, const std::string& pci) {
 }
 
 namespace {
+
+// The links above the NIC up to its root port (a riser, a PCIe switch, a bridge wired
+// narrower than its slot looks): the narrowest must carry what the ports need. Each
+// bridge is a function on the NIC's path in /sys/devices, with its own current link.
+Finding check_upstream_links(const HostFs& fs, const PortToCheck& port, uint64_t need_bps) {
+  const std::string item = "PCIe links above " + port_label(port);
+  const std::string function = link_function(fs, port.pci);
+  const auto place = fs.resolved("/sys/bus/pci/devices/" + function);
+  if (!place)
+    return {item, Verdict::kSkipped, fmt::format("/sys/bus/pci/devices/{} does not lead into /sys/devices", function), ""};
+  static const std::regex kFunction(R"([0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])");
+  struct Hop {
+    std::string name, speed;
+    unsigned width;
+    double gbps;
+  };
+  std::vector<Hop> hops;  // from the root port down to the NIC's parent
+  std::string dir;
+  for (size_t start = 1, end; start < place->size(); start = end + 1) {
+    end = place->find('/', start);
+    if (end == std::string::npos) end = place->size();
+    const std::string name = place->substr(start, end - start);
+    dir += "/" + name;
+    if (end == place->size() || !std::regex_match(name, kFunction)) continue;  // the NIC itself, or not a function
+    const auto speed = fs.read(dir + "/current_link_speed");
+    const auto width = fs.read(dir + "/current_link_width");
+    const double gt = speed ? gt_per_s(*speed) : 0;
+    const auto lanes = static_cast<unsigned>(width ? std::atoi(width->c_str()) : 0);
+    if (gt > 0 && lanes > 0) hops.push_back({name, *speed, lanes, link_gbps(gt, lanes)});
+  }
+  if (hops.empty())
+    return {item, Verdict::kOk, fmt::format("no bridge with a link of its own above {} ({})", function, *place), ""};
+  const Hop& narrowest = *std::min_element(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) { return a.gbps < b.gbps; });
+  std::vector<std::string> path;
+  for (const Hop& h : hops) path.push_back(fmt::format("{} {} x{} ({:.1f} Gbit/s)", h.name, h.speed, h.width, h.gbps));
+  Finding f{item, Verdict::kOk, fmt::format("root port to NIC: {}", fmt::join(path, ", ")), ""};
+  if (need_bps != 0 && narrowest.gbps < static_cast<double>(need_bps) / 1e9) {
+    f.verdict = Verdict::kFail;
+    f.evidence += fmt::format("; {} carries {:.1f} Gbit/s for ports that need {:g}", narrowest.name, narrowest.gbps,
+                              static_cast<double>(need_bps) / 1e9);
+    f.fix = fmt::format("the narrowest link is upstream of the NIC, at {} ({} x{}): a riser, a PCIe switch or a slot "
+                        "wired narrower than it looks; move the NIC to a slot on a full-width path (lspci -tv shows the "
+                        "path)",
+                        narrowest.name, narrowest.speed, narrowest.width);
+  }
+  return f;
+}
 
 // What the evidence of a VF's link checks says first: that they read its PF's.
 std::string vf_note(const std::string& pci, const std::string& function) {
@@ -434,6 +511,7 @@ Findings run_doctor(const HostFs& fs, DoctorInput input) {
     for (Finding& f : check_pci_port(fs, p, input, slot)) out.push_back(std::move(f));
     if (fs.exists("/sys/bus/pci/devices/" + p.pci)) {
       out.push_back(check_path_bandwidth(fs, p, slot));
+      out.push_back(check_upstream_links(fs, p, slot));
       out.push_back(check_read_request(fs, p, slot));
     }
     if (fs.exists("/sys/bus/pci/devices/" + p.pci))

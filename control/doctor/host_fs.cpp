@@ -61,6 +61,16 @@ std::optional<std::string> HostFs::link_name(const std::string& path) const {
   return target.filename().string();
 }
 
+std::optional<std::string> HostFs::resolved(const std::string& path) const {
+  std::error_code ec;
+  const std::string real = fs::canonical(at(path), ec).string();
+  if (ec) return std::nullopt;
+  if (root_ == "/") return real;
+  const std::string root = fs::canonical(root_, ec).string();
+  if (ec || !real.starts_with(root + "/")) return std::nullopt;
+  return real.substr(root.size());
+}
+
 bool HostFs::exists(const std::string& path) const {
   std::error_code ec;
   return fs::exists(at(path), ec);

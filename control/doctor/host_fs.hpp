@@ -28,6 +28,9 @@ class HostFs {
   /// The last component of a symlink's target ("mlx5_core" for .../driver), or nullopt.
   std::optional<std::string> link_name(const std::string& path) const;
   bool exists(const std::string& path) const;
+  /// The path with every symlink followed, under the same root ("/sys/devices/pci0000:3a/
+  /// 0000:3a:00.0/0000:3b:00.0" for /sys/bus/pci/devices/0000:3b:00.0), or nullopt.
+  std::optional<std::string> resolved(const std::string& path) const;
   /// Every line of a file read without blocking: /dev/kmsg gives its records one per read
   /// and would wait for the next one at the end. nullopt when it cannot be opened (not
   /// root, or a container without it).

@@ -25,12 +25,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr const char* kRootPort = "/sys/devices/pci0000:3a/0000:3a:00.0";
+
 class Host {
  public:
   Host() : root_(fs::temp_directory_path() / ("lr-doctor-" + std::to_string(::getpid()) + "-" + std::to_string(next_++))) {
     fs::remove_all(root_);
     write("/proc/meminfo", "MemTotal: 65536000 kB\nHugePages_Total:    1024\nHugePages_Free:     1024\nHugepagesize:       2048 kB\n");
     write("/proc/mounts", "nodev /dev/hugepages hugetlbfs rw,relatime 0 0\n");
+    write("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep pdpe1gb rdtscp lm\n");
+    write("/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages", "4\n");
     write("/sys/devices/system/node/node0/cpulist", "0-15\n");
     write("/sys/devices/system/node/node1/cpulist", "16-31\n");
     write("/sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages", "512\n");
@@ -91,13 +95,20 @@ class Host {
     std::ofstream(root_ / path.substr(1)) << text;
   }
   void remove(const std::string& path) { fs::remove_all(root_ / path.substr(1)); }
+  fs::path path(const std::string& path) const { return root_ / path.substr(1); }
   void symlink(const std::string& path, const std::string& target) {
     fs::create_directories((root_ / path.substr(1)).parent_path());
     fs::create_symlink(root_ / target.substr(1), root_ / path.substr(1));
   }
   // A Gen3 x16 ConnectX-style function on `node`, bound to `driver`.
+  // A NIC function below root port 0000:3a:00.0 (8 GT/s x16), as sysfs places it: the bus's
+  // entry a link to its directory in /sys/devices.
   void nic(const std::string& pci, int node, const std::string& driver) {
     const std::string base = "/sys/bus/pci/devices/" + pci;
+    write(std::string(kRootPort) + "/current_link_speed", "8.0 GT/s PCIe\n");
+    write(std::string(kRootPort) + "/current_link_width", "16\n");
+    fs::create_directories(root_ / (std::string(kRootPort) + "/" + pci).substr(1));
+    if (!fs::is_symlink(root_ / base.substr(1))) symlink(base, std::string(kRootPort) + "/" + pci);
     write(base + "/class", "0x020000\n");
     write(base + "/numa_node", std::to_string(node) + "\n");
     write(base + "/current_link_speed", "8.0 GT/s PCIe\n");
@@ -191,6 +202,48 @@ TEST(Doctor, ANicOnNodeOneServedFromNodeZeroFails) {
   // Workers on both nodes: a warning that names the node to keep the port's queues on.
   const Finding mixed = find(run_doctor(host.fs(), two_40g_ports("0,1,16")), "NUMA east (0000:3b:00.0)");
   EXPECT_EQ(mixed.verdict, Verdict::kWarn);
+}
+
+TEST(Doctor, OneGigabytePagesAreAdvisedWhereTheCpuHasThem) {
+  Host host;
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "1 GiB hugepages").evidence,
+            "4 reserved (/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages), beside the 2 MiB default: DPDK "
+            "takes both");
+  host.write("/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages", "0\n");
+  const Finding none = find(run_doctor(host.fs(), two_40g_ports()), "1 GiB hugepages");
+  EXPECT_EQ(none.verdict, Verdict::kWarn);
+  EXPECT_EQ(none.evidence, "the CPU has 1 GiB pages (pdpe1gb in /proc/cpuinfo) but none are reserved "
+                           "(/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages missing or 0): only 2 MiB pages, "
+                           "so a port's mbuf pools span hundreds of TLB entries");
+  EXPECT_TRUE(none.fix.starts_with("boot with default_hugepagesz=1G hugepagesz=1G hugepages=4"));
+  host.write("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme de pse tsc msr pae\n");
+  const Finding cannot = find(run_doctor(host.fs(), two_40g_ports()), "1 GiB hugepages");
+  EXPECT_EQ((std::pair{cannot.verdict, cannot.evidence}),
+            (std::pair{Verdict::kOk, std::string("the CPU has no 1 GiB pages (no pdpe1gb flag in /proc/cpuinfo): 2 MiB "
+                                                 "pages are the largest")}));
+}
+
+TEST(Doctor, ABridgeAboveTheNicNarrowerThanItsPortsFails) {
+  Host host;
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "PCIe links above east (0000:3b:00.0)").evidence,
+            "root port to NIC: 0000:3a:00.0 8.0 GT/s PCIe x16 (126.0 Gbit/s)");
+  // A riser wired x8 between the root port and the NIC: 63 Gbit/s under two 40G ports, though
+  // the NIC's own link says x16.
+  host.write(std::string(kRootPort) + "/0000:3a:01.0/current_link_speed", "8.0 GT/s PCIe\n");
+  host.write(std::string(kRootPort) + "/0000:3a:01.0/current_link_width", "8\n");
+  for (const char* pci : {"0000:3b:00.0", "0000:3b:00.1"}) {
+    std::filesystem::rename(host.path(std::string(kRootPort) + "/" + pci),
+                            host.path(std::string(kRootPort) + "/0000:3a:01.0/" + pci));
+    host.remove(std::string("/sys/bus/pci/devices/") + pci);
+    host.symlink(std::string("/sys/bus/pci/devices/") + pci, std::string(kRootPort) + "/0000:3a:01.0/" + pci);
+  }
+  const Finding f = find(run_doctor(host.fs(), two_40g_ports()), "PCIe links above east (0000:3b:00.0)");
+  EXPECT_EQ(f.verdict, Verdict::kFail);
+  EXPECT_EQ(f.evidence, "root port to NIC: 0000:3a:00.0 8.0 GT/s PCIe x16 (126.0 Gbit/s), 0000:3a:01.0 8.0 GT/s PCIe x8 "
+                        "(63.0 Gbit/s); 0000:3a:01.0 carries 63.0 Gbit/s for ports that need 80");
+  EXPECT_TRUE(f.fix.starts_with("the narrowest link is upstream of the NIC, at 0000:3a:01.0 (8.0 GT/s PCIe x8)"));
+  // The NIC's own link check sees nothing wrong: only the walk finds it.
+  EXPECT_EQ(find(run_doctor(host.fs(), two_40g_ports()), "PCIe link east (0000:3b:00.0)").verdict, Verdict::kOk);
 }
 
 TEST(Doctor, NoHugepagesFails) {
