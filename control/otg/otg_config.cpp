@@ -1,6 +1,7 @@
 #include "control/otg/otg_config.hpp"
 
 #include "control/otg/otg_capture_filter.hpp"
+#include "control/otg/otg_fields.hpp"
 #include "control/otg/otg_flow_timing.hpp"
 #include "control/otg/otg_json.hpp"
 
@@ -259,12 +260,15 @@ json read_flow(const json& flow, size_t i, const std::map<std::string, std::stri
     p.refuse(path + ".tx_rx.port.rx_names", "linerate measures a flow on one receiving port: name one");
   else if (rx_names.size() == 1)
     if (auto rx = located(rx_names[0], path + ".tx_rx.port.rx_names[0]")) stream["rx_port"] = *rx;
+  check_flow_keys(flow, path, p);
   const json packet = flow.value("packet", json::array());
   bool udp = false;
+  const bool tcp = std::any_of(packet.begin(), packet.end(), [](const json& h) { return choice_of(h, "") == "tcp"; });
   for (size_t h = 0; h < packet.size(); ++h) {
     const std::string at = fmt::format("{}.packet[{}]", path, h);
     const std::string kind = choice_of(packet[h], "");
     const json header = packet[h].value(kind, json::object());
+    check_header_fields(kind, header, at + "." + kind, tcp ? 6 : 17, p);
     if ((kind == "pfcpause" || kind == "ethernetpause") && h == 0 && packet.size() == 1) {
       read_mac_control(kind, header, at + "." + kind, stream, p);
       udp = true;  // a MAC Control frame: nothing to add
@@ -362,6 +366,7 @@ OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t
   OtgConfig config;
   config.body = body;
   if (!body.is_object()) throw ConfigRefused({"config: expected an object"});
+  check_config_keys(body, p);
   // Devices are taken (configs made for a protocol engine carry them) but do nothing.
   if (body.contains("devices") && !body["devices"].empty())
     p.warnings.push_back("devices: not run: linerate runs no protocols, so its ports answer no ARP or neighbour "

@@ -205,6 +205,40 @@ TEST(OtgConfig, Layer1FlowControlBecomesEachPortsSettingAndTheRestWarns) {
   EXPECT_EQ(refusals(config), std::vector<std::string>{"layer1[1].port_names[0]: \"q\" is not one of the config's ports"});
 }
 
+// Fields linerate does not read are checked, not ignored: what its frames carry anyway is
+// taken, a computed field's value is taken with a warning, anything else is refused.
+TEST(OtgConfig, FieldsLinerateDoesNotReadAreCheckedNotIgnored) {
+  const json fine = {{{"choice", "ethernet"}, {"ethernet", {{"ether_type", {{"choice", "auto"}}}}}},
+                     {{"choice", "ipv4"}, {"ipv4", {{"version", pattern(4)}, {"protocol", pattern(17)},
+                                                    {"dont_fragment", pattern(1)}, {"total_length", pattern(100)},
+                                                    {"header_checksum", {{"choice", "generated"}}}}}},
+                     {{"choice", "udp"}, {"udp", {{"length", {{"choice", "value"}, {"value", 8}}}}}}};
+  json config = one_flow(fine);
+  config["options"] = {{"port_options", {{"location_preemption", true}}}};
+  EXPECT_EQ(read_otg_config(config, kPorts).warnings,
+            (std::vector<std::string>{"flows[0].packet[1].ipv4.total_length: linerate writes the frame's own length",
+                                      "flows[0].packet[2].udp.length: linerate writes the datagram's own length"}));
+  const json wrong = {{{"choice", "ethernet"}, {"ethernet", {{"dts", pattern("00:00:00:00:00:01")}}}},
+                      {{"choice", "ipv4"}, {"ipv4", {{"identification", pattern(7)}, {"protocol", pattern(6)},
+                                                     {"dont_fragment", pattern(0)}}}},
+                      {{"choice", "udp"}, {"udp", {{"checksum", {{"choice", "custom"}, {"custom", 0}}}}}}};
+  json bad = one_flow(wrong, {{"payload", {{"choice", "fixed"}}}});
+  bad["flowz"] = json::array({1});
+  EXPECT_EQ(refusals(bad),
+            (std::vector<std::string>{
+                "flowz: not a field of a config in the OTG model (1.60.0)",
+                "flows[0].payload: not supported by linerate (its payload is zeros and its signature)",
+                "flows[0].packet[0].ethernet.dts: not a field of ethernet in the OTG model (1.60.0)",
+                "flows[0].packet[1].ipv4.dont_fragment: linerate's frames carry DF set (benchmark frames are never "
+                "fragmented): other values are not supported",
+                "flows[0].packet[1].ipv4.identification: linerate's frames carry identification 0: other values are not "
+                "supported",
+                "flows[0].packet[1].ipv4.protocol: linerate's frames carry the protocol of its L4 header: other values "
+                "are not supported",
+                "flows[0].packet[2].udp.checksum: linerate's frames carry the right checksum: other values are not "
+                "supported"}));
+}
+
 TEST(OtgConfig, RefusalsNameTheirPath) {
   json packet = {{{"choice", "ethernet"}, {"ethernet", json::object()}},
                  {{"choice", "gre"}, {"gre", json::object()}},
