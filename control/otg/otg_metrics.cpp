@@ -43,16 +43,28 @@ json flow_metric(const api::StreamReport& s, const std::string& transmit, const 
   return m;
 }
 
-json port_metric(const std::string& name, const std::string& location, const api::PortTraffic& t, bool link_up,
-                 const std::string& transmit) {
+PortRates port_rates(const api::PortTraffic& before, const api::PortTraffic& after, double seconds) {
+  // A new run starts the counts again: no rate across it.
+  if (seconds <= 0 || after.tx_packets < before.tx_packets || after.rx_packets < before.rx_packets) return {};
+  const auto per_second = [&](uint64_t a, uint64_t b) { return static_cast<double>(b - a) / seconds; };
+  return {per_second(before.tx_packets, after.tx_packets), per_second(before.rx_packets, after.rx_packets),
+          per_second(before.tx_bytes, after.tx_bytes), per_second(before.rx_bytes, after.rx_bytes)};
+}
+
+json port_metric(const std::string& name, const std::string& location, const api::PortTraffic& t, const PortRates& rates,
+                 bool link_up, bool capturing, const std::string& transmit) {
   return {{"name", name},
           {"location", location},
           {"link", link_up ? "up" : "down"},
-          {"capture", "stopped"},
+          {"capture", capturing ? "started" : "stopped"},
           {"frames_tx", t.tx_packets},
           {"frames_rx", t.rx_packets},
           {"bytes_tx", t.tx_bytes},
           {"bytes_rx", t.rx_bytes},
+          {"frames_tx_rate", rates.frames_tx},
+          {"frames_rx_rate", rates.frames_rx},
+          {"bytes_tx_rate", rates.bytes_tx},
+          {"bytes_rx_rate", rates.bytes_rx},
           {"transmit", transmit}};
 }
 

@@ -20,8 +20,15 @@ namespace lr::otg {
 nlohmann::json flow_metric(const api::StreamReport& stream, const std::string& transmit,
                            const std::map<std::string, std::string>& port_names, bool timestamps);
 
-/// A port's metric from what linerate sent and received on it.
+/// A port's rates over the time between two of its traffic samples.
+struct PortRates {
+  double frames_tx = 0, frames_rx = 0, bytes_tx = 0, bytes_rx = 0;  ///< per second
+};
+PortRates port_rates(const api::PortTraffic& before, const api::PortTraffic& after, double seconds);
+
+/// A port's metric from what linerate sent and received on it, its rates over the last
+/// interval between metric requests, and whether a capture runs on it.
 nlohmann::json port_metric(const std::string& name, const std::string& location, const api::PortTraffic& traffic,
-                           bool link_up, const std::string& transmit);
+                           const PortRates& rates, bool link_up, bool capturing, const std::string& transmit);
 
 }  // namespace lr::otg

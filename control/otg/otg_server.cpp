@@ -8,6 +8,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -315,13 +316,34 @@ class Api {
         if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end()) continue;
         const auto t = std::find_if(traffic.begin(), traffic.end(), [&](const auto& x) { return x.name == location; });
         const auto p = std::find_if(ports.begin(), ports.end(), [&](const auto& x) { return x.name == location; });
-        out.push_back(port_metric(name, location, t == traffic.end() ? api::PortTraffic{} : *t,
-                                  p != ports.end() && p->link_up, transmit));
+        const api::PortTraffic now = t == traffic.end() ? api::PortTraffic{} : *t;
+        out.push_back(port_metric(name, location, now, rates_of(location, now), p != ports.end() && p->link_up,
+                                  captures_.contains(name), transmit));
       }
       return {http::status::ok, {{"choice", "port_metrics"}, {"port_metrics", out}}};
     }
     return refused({fmt::format("monitor/metrics: '{}' metrics are not served by linerate (flow, port)", choice)});
   }
+
+  // A port's rates since the sample before (at least 100 ms before: a client polling faster
+  // gets the rates of the last such interval again).
+  PortRates rates_of(const std::string& port, const api::PortTraffic& now) {
+    const auto time = std::chrono::steady_clock::now();
+    Sampled& s = sampled_[port];
+    const double seconds = std::chrono::duration<double>(time - s.at).count();
+    if (s.at.time_since_epoch().count() != 0 && seconds < 0.1) return s.rates;
+    if (s.at.time_since_epoch().count() != 0) s.rates = port_rates(s.traffic, now, seconds);
+    s.at = time;
+    s.traffic = now;
+    return s.rates;
+  }
+
+  struct Sampled {
+    std::chrono::steady_clock::time_point at{};
+    api::PortTraffic traffic;
+    PortRates rates;
+  };
+  std::map<std::string, Sampled> sampled_;      ///< the data plane's port -> its last traffic sample
 
   ctl::DataplaneClient client_;
   ctl::RunClient run_;

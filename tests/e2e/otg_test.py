@@ -157,7 +157,13 @@ class Otg(lrtest.DataplaneCase):
         self.assertEqual(transmit("resume"), (400, {"code": 400, "kind": "validation", "errors": [
             "traffic.flow_transmit: no traffic is running to resume"]}))
         self.assertEqual(transmit("start"), (200, {"warnings": []}))
-        time.sleep(0.3)
+        # Port rates over the interval between two requests (at least 100 ms apart): the flow's 20 kpps.
+        port = lambda: self.call("POST", "/monitor/metrics", {"choice": "port", "port": {}})[1]["port_metrics"][0]
+        port()
+        time.sleep(0.25)
+        rates = port()
+        self.assertTrue(15000 < rates["frames_tx_rate"] < 25000, rates)
+        self.assertTrue(15000 < rates["frames_rx_rate"] < 25000, rates)
         self.assertEqual(transmit("pause"), (200, {"warnings": []}))
         time.sleep(0.1)  # the lanes see the hold within a loop; the counters settle
         held = self.flow_metrics("f1")[0]
@@ -218,11 +224,14 @@ class Otg(lrtest.DataplaneCase):
             "captures[0].format: linerate writes pcapng (Wireshark, tshark and scapy read it), both directions"]}))
         capture = {"choice": "port", "port": {"choice": "capture", "capture": {"port_names": ["tx"], "state": "start"}}}
         self.assertEqual(self.call("POST", "/control/state", capture), (200, {"warnings": []}))
+        port_state = lambda: self.call("POST", "/monitor/metrics", {"choice": "port", "port": {}})[1]["port_metrics"][0]
+        self.assertEqual(port_state()["capture"], "started")
         self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
             "choice": "flow_transmit", "flow_transmit": {"state": "start"}}})
         lrtest.wait_until(lambda: self.flow_metrics("f1")[0]["transmit"] == "stopped", "the flow sent")
         kind, data = self.raw_call("/monitor/capture", {"port_name": "tx"})
         self.assertEqual(kind, "application/octet-stream")
+        self.assertEqual(port_state()["capture"], "stopped")  # fetching the file ended it
         self.assertEqual(data[:4], bytes([0x0A, 0x0D, 0x0D, 0x0A]))  # a pcapng section header
         path = os.path.join(self.dir, "otg.pcapng")
         with open(path, "wb") as f:

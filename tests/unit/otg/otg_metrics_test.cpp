@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 namespace lr::otg {
 namespace {
 
@@ -54,9 +56,15 @@ TEST(OtgMetrics, APortsMetricIsWhatItSentAndReceived) {
   t.rx_packets = 7;
   t.tx_bytes = 320;
   t.rx_bytes = 448;
-  EXPECT_EQ(port_metric("tx", "p0", t, false, "started"),
-            (json{{"name", "tx"}, {"location", "p0"}, {"link", "down"}, {"capture", "stopped"}, {"frames_tx", 5},
-                  {"frames_rx", 7}, {"bytes_tx", 320}, {"bytes_rx", 448}, {"transmit", "started"}}));
+  const api::PortTraffic before{"p0", 1, 64, 3, 192};
+  const PortRates rates = port_rates(before, t, 0.5);
+  EXPECT_EQ(port_metric("tx", "p0", t, rates, false, true, "started"),
+            (json{{"name", "tx"}, {"location", "p0"}, {"link", "down"}, {"capture", "started"}, {"frames_tx", 5},
+                  {"frames_rx", 7}, {"bytes_tx", 320}, {"bytes_rx", 448}, {"frames_tx_rate", 8.0},
+                  {"frames_rx_rate", 8.0}, {"bytes_tx_rate", 512.0}, {"bytes_rx_rate", 512.0}, {"transmit", "started"}}));
+  // A new run's counts start again: no rate across it.
+  const PortRates across = port_rates(t, before, 0.5);
+  EXPECT_EQ((std::tuple{across.frames_tx, across.bytes_rx}), (std::tuple{0.0, 0.0}));
 }
 
 }  // namespace
