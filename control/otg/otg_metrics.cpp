@@ -15,8 +15,8 @@ std::string named(const std::map<std::string, std::string>& names, const std::st
 
 }  // namespace
 
-json flow_metric(const api::StreamReport& s, const std::string& transmit, const std::map<std::string, std::string>& ports,
-                 bool timestamps) {
+json flow_metric(const api::StreamReport& s, const FlowRates& rates, const std::string& transmit,
+                 const std::map<std::string, std::string>& ports, bool timestamps) {
   const double loss = s.tx_packets == 0 ? 0 : 100.0 * static_cast<double>(s.lost) / static_cast<double>(s.tx_packets);
   json m{{"name", s.name},
          {"port_tx", named(ports, s.tx_port)},
@@ -26,9 +26,8 @@ json flow_metric(const api::StreamReport& s, const std::string& transmit, const 
          {"frames_rx", s.rx_packets},
          {"bytes_tx", s.tx_bytes},
          {"bytes_rx", s.rx_bytes},
-         {"frames_tx_rate", s.tx_pps_achieved},
-         {"frames_rx_rate", s.tx_packets == 0 ? 0.0 : s.tx_pps_achieved * static_cast<double>(s.rx_packets) /
-                                                          static_cast<double>(s.tx_packets)},
+         {"frames_tx_rate", rates.frames_tx},
+         {"frames_rx_rate", rates.frames_rx},
          {"loss", loss}};
   if (s.latency.samples != 0)
     m["latency"] = {{"minimum_ns", static_cast<double>(s.latency.min_ns)},
@@ -43,12 +42,20 @@ json flow_metric(const api::StreamReport& s, const std::string& transmit, const 
   return m;
 }
 
-PortRates port_rates(const api::PortTraffic& before, const api::PortTraffic& after, double seconds) {
-  // A new run starts the counts again: no rate across it.
-  if (seconds <= 0 || after.tx_packets < before.tx_packets || after.rx_packets < before.rx_packets) return {};
-  const auto per_second = [&](uint64_t a, uint64_t b) { return static_cast<double>(b - a) / seconds; };
-  return {per_second(before.tx_packets, after.tx_packets), per_second(before.rx_packets, after.rx_packets),
-          per_second(before.tx_bytes, after.tx_bytes), per_second(before.rx_bytes, after.rx_bytes)};
+std::vector<double> RateSampler::rates(const std::string& key, const std::vector<uint64_t>& counts, Clock::time_point now) {
+  const auto found = samples_.find(key);
+  if (found == samples_.end() || found->second.counts.size() != counts.size()) {
+    samples_[key] = {now, counts, std::vector<double>(counts.size(), 0.0)};
+    return samples_[key].rates;
+  }
+  Sample& s = found->second;
+  const double seconds = std::chrono::duration<double>(now - s.at).count();
+  if (seconds < 0.1) return s.rates;
+  for (size_t i = 0; i < counts.size(); ++i)
+    s.rates[i] = counts[i] < s.counts[i] ? 0.0 : static_cast<double>(counts[i] - s.counts[i]) / seconds;
+  s.at = now;
+  s.counts = counts;
+  return s.rates;
 }
 
 json port_metric(const std::string& name, const std::string& location, const api::PortTraffic& t, const PortRates& rates,

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,19 +13,38 @@
 
 namespace lr::otg {
 
-/// A flow's metric from its stream's report: frames and bytes each way, rates, loss in
+/// Rates of counters per second between samples of them at least 100 ms apart, per key (a
+/// port, a flow): a client polling faster gets the last interval's rates again; a count
+/// that went down (a new run started) gives no rate for that interval.
+class RateSampler {
+ public:
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> rates(const std::string& key, const std::vector<uint64_t>& counts, Clock::time_point now);
+
+ private:
+  struct Sample {
+    Clock::time_point at;
+    std::vector<uint64_t> counts;
+    std::vector<double> rates;
+  };
+  std::map<std::string, Sample> samples_;
+};
+
+struct PortRates {
+  double frames_tx = 0, frames_rx = 0, bytes_tx = 0, bytes_rx = 0;  ///< per second
+};
+struct FlowRates {
+  double frames_tx = 0, frames_rx = 0;  ///< per second
+};
+
+/// A flow's metric from its stream's report: frames and bytes each way, `rates` (a
+/// RateSampler's, between metric requests), loss in
 /// percent of the frames sent, latency minimum / maximum / average in ns, and with
 /// `timestamps` the first and last frame received, in ns since the run's start (from its
 /// timeline). `transmit`: "started", "paused" or "stopped"; `port_names`: the data plane's
 /// port -> the config's name.
-nlohmann::json flow_metric(const api::StreamReport& stream, const std::string& transmit,
+nlohmann::json flow_metric(const api::StreamReport& stream, const FlowRates& rates, const std::string& transmit,
                            const std::map<std::string, std::string>& port_names, bool timestamps);
-
-/// A port's rates over the time between two of its traffic samples.
-struct PortRates {
-  double frames_tx = 0, frames_rx = 0, bytes_tx = 0, bytes_rx = 0;  ///< per second
-};
-PortRates port_rates(const api::PortTraffic& before, const api::PortTraffic& after, double seconds);
 
 /// A port's metric from what linerate sent and received on it, its rates over the last
 /// interval between metric requests, and whether a capture runs on it.

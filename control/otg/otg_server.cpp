@@ -301,10 +301,13 @@ class Api {
       const std::vector<api::StreamReport> streams = ended_ ? ended_->streams : run_.stream_stats();
       const auto wanted = request.value("flow", json::object()).value("flow_names", std::vector<std::string>{});
       json out = json::array();
-      for (const api::StreamReport& s : streams)
-        if (wanted.empty() || std::find(wanted.begin(), wanted.end(), s.name) != wanted.end())
-          out.push_back(flow_metric(s, held_.contains(s.name) ? "paused" : transmit, names,
-                                    config_ && config_->timestamped_flows.contains(s.name)));
+      for (const api::StreamReport& s : streams) {
+        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end()) continue;
+        const std::vector<double> r =
+            sampler_.rates("flow " + s.name, {s.tx_packets, s.rx_packets}, RateSampler::Clock::now());
+        out.push_back(flow_metric(s, {r[0], r[1]}, held_.contains(s.name) ? "paused" : transmit, names,
+                                  config_ && config_->timestamped_flows.contains(s.name)));
+      }
       return {http::status::ok, {{"choice", "flow_metrics"}, {"flow_metrics", out}}};
     }
     if (choice == "port") {
@@ -317,7 +320,9 @@ class Api {
         const auto t = std::find_if(traffic.begin(), traffic.end(), [&](const auto& x) { return x.name == location; });
         const auto p = std::find_if(ports.begin(), ports.end(), [&](const auto& x) { return x.name == location; });
         const api::PortTraffic now = t == traffic.end() ? api::PortTraffic{} : *t;
-        out.push_back(port_metric(name, location, now, rates_of(location, now), p != ports.end() && p->link_up,
+        const std::vector<double> r = sampler_.rates(
+            "port " + location, {now.tx_packets, now.rx_packets, now.tx_bytes, now.rx_bytes}, RateSampler::Clock::now());
+        out.push_back(port_metric(name, location, now, {r[0], r[1], r[2], r[3]}, p != ports.end() && p->link_up,
                                   captures_.contains(name), transmit));
       }
       return {http::status::ok, {{"choice", "port_metrics"}, {"port_metrics", out}}};
@@ -325,25 +330,7 @@ class Api {
     return refused({fmt::format("monitor/metrics: '{}' metrics are not served by linerate (flow, port)", choice)});
   }
 
-  // A port's rates since the sample before (at least 100 ms before: a client polling faster
-  // gets the rates of the last such interval again).
-  PortRates rates_of(const std::string& port, const api::PortTraffic& now) {
-    const auto time = std::chrono::steady_clock::now();
-    Sampled& s = sampled_[port];
-    const double seconds = std::chrono::duration<double>(time - s.at).count();
-    if (s.at.time_since_epoch().count() != 0 && seconds < 0.1) return s.rates;
-    if (s.at.time_since_epoch().count() != 0) s.rates = port_rates(s.traffic, now, seconds);
-    s.at = time;
-    s.traffic = now;
-    return s.rates;
-  }
-
-  struct Sampled {
-    std::chrono::steady_clock::time_point at{};
-    api::PortTraffic traffic;
-    PortRates rates;
-  };
-  std::map<std::string, Sampled> sampled_;      ///< the data plane's port -> its last traffic sample
+  RateSampler sampler_;                        ///< flows' and ports' rates between metric requests
 
   ctl::DataplaneClient client_;
   ctl::RunClient run_;

@@ -159,11 +159,12 @@ class Otg(lrtest.DataplaneCase):
         self.assertEqual(transmit("start"), (200, {"warnings": []}))
         # Port rates over the interval between two requests (at least 100 ms apart): the flow's 20 kpps.
         port = lambda: self.call("POST", "/monitor/metrics", {"choice": "port", "port": {}})[1]["port_metrics"][0]
-        port()
+        port(), self.flow_metrics("f1")
         time.sleep(0.25)
-        rates = port()
-        self.assertTrue(15000 < rates["frames_tx_rate"] < 25000, rates)
-        self.assertTrue(15000 < rates["frames_rx_rate"] < 25000, rates)
+        rates, flow_rates = port(), self.flow_metrics("f1")[0]
+        for r in (rates, flow_rates):
+            self.assertTrue(15000 < r["frames_tx_rate"] < 25000, r)
+            self.assertTrue(15000 < r["frames_rx_rate"] < 25000, r)
         self.assertEqual(transmit("pause"), (200, {"warnings": []}))
         time.sleep(0.1)  # the lanes see the hold within a loop; the counters settle
         held = self.flow_metrics("f1")[0]

@@ -31,7 +31,7 @@ api::StreamReport report() {
 }
 
 TEST(OtgMetrics, AFlowsMetricIsItsStreamsCounts) {
-  const json m = flow_metric(report(), "stopped", {{"p0", "tx"}, {"p1", "rx"}}, true);
+  const json m = flow_metric(report(), {50000, 49500}, "stopped", {{"p0", "tx"}, {"p1", "rx"}}, true);
   EXPECT_EQ(m, (json{{"name", "f1"}, {"port_tx", "tx"}, {"port_rx", "rx"}, {"transmit", "stopped"},
                      {"frames_tx", 1000}, {"frames_rx", 990}, {"bytes_tx", 128000}, {"bytes_rx", 126720},
                      {"frames_tx_rate", 50000.0}, {"frames_rx_rate", 49500.0}, {"loss", 1.0},
@@ -41,10 +41,10 @@ TEST(OtgMetrics, AFlowsMetricIsItsStreamsCounts) {
 
 TEST(OtgMetrics, TimestampsOnlyWhereAskedAndEmptyBeforeAFrame) {
   api::StreamReport s = report();
-  EXPECT_FALSE(flow_metric(s, "started", {}, false).contains("timestamps"));
+  EXPECT_FALSE(flow_metric(s, {}, "started", {}, false).contains("timestamps"));
   s.timeline->rx_span_s.reset();
   s.latency = {};
-  const json m = flow_metric(s, "started", {}, true);
+  const json m = flow_metric(s, {}, "started", {}, true);
   EXPECT_EQ(m["timestamps"], json::object());
   EXPECT_FALSE(m.contains("latency"));
   EXPECT_EQ((std::pair{m["port_tx"], m["port_rx"]}), (std::pair{json("p0"), json("p1")}));  // no config names: its own
@@ -56,15 +56,24 @@ TEST(OtgMetrics, APortsMetricIsWhatItSentAndReceived) {
   t.rx_packets = 7;
   t.tx_bytes = 320;
   t.rx_bytes = 448;
-  const api::PortTraffic before{"p0", 1, 64, 3, 192};
-  const PortRates rates = port_rates(before, t, 0.5);
-  EXPECT_EQ(port_metric("tx", "p0", t, rates, false, true, "started"),
+  EXPECT_EQ(port_metric("tx", "p0", t, {8, 8, 512, 512}, false, true, "started"),
             (json{{"name", "tx"}, {"location", "p0"}, {"link", "down"}, {"capture", "started"}, {"frames_tx", 5},
                   {"frames_rx", 7}, {"bytes_tx", 320}, {"bytes_rx", 448}, {"frames_tx_rate", 8.0},
                   {"frames_rx_rate", 8.0}, {"bytes_tx_rate", 512.0}, {"bytes_rx_rate", 512.0}, {"transmit", "started"}}));
-  // A new run's counts start again: no rate across it.
-  const PortRates across = port_rates(t, before, 0.5);
-  EXPECT_EQ((std::tuple{across.frames_tx, across.bytes_rx}), (std::tuple{0.0, 0.0}));
+}
+
+TEST(OtgMetrics, RatesAreOverTheIntervalBetweenSamplesAtLeast100msApart) {
+  RateSampler sampler;
+  const RateSampler::Clock::time_point t0{};
+  using std::chrono::milliseconds;
+  EXPECT_EQ(sampler.rates("p", {100, 50}, t0 + milliseconds(1000)), (std::vector<double>{0, 0}));  // the first sample
+  EXPECT_EQ(sampler.rates("p", {1100, 550}, t0 + milliseconds(1500)), (std::vector<double>{2000, 1000}));
+  // 50 ms later: the same interval's rates again, not a noisy short one.
+  EXPECT_EQ(sampler.rates("p", {1200, 560}, t0 + milliseconds(1550)), (std::vector<double>{2000, 1000}));
+  EXPECT_EQ(sampler.rates("p", {1300, 600}, t0 + milliseconds(1750)), (std::vector<double>{800, 200}));
+  // A new run's counts start again: no rate across it; other keys are apart.
+  EXPECT_EQ(sampler.rates("p", {10, 5}, t0 + milliseconds(2000)), (std::vector<double>{0, 0}));
+  EXPECT_EQ(sampler.rates("q", {7}, t0 + milliseconds(2000)), (std::vector<double>{0}));
 }
 
 }  // namespace
