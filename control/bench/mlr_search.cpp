@@ -71,19 +71,25 @@ MlrGoal MlrSearch::target_goal() const {
 
 // The next load the target needs, or none when its bounds are close enough (or can come
 // no closer: no lower bound above min_load, or max_load a lower bound).
+MlrSearch::Bounds MlrSearch::bounds(const MlrGoal& goal) const {
+  Bounds b;
+  for (const auto& [load, measured] : trials_) {
+    if (classify_load(measured, goal).load_class == LoadClass::kUpperBound) {
+      b.upper = load;
+      break;
+    }
+  }
+  for (const auto& [load, measured] : trials_) {
+    if (b.upper && load >= *b.upper) break;
+    const LoadClass c = classify_load(measured, goal).load_class;
+    if (c == LoadClass::kLowerBound) b.lower = load;
+    else if (c == LoadClass::kUndecided) b.undecided.push_back(load);
+  }
+  return b;
+}
+
 std::optional<double> MlrSearch::load_for(const MlrGoal& target) const {
-  std::optional<double> upper, lower;
-  std::vector<double> undecided;
-  for (const auto& [load, measured] : trials_) {
-    const LoadClass c = classify_load(measured, target).load_class;
-    if (c == LoadClass::kUpperBound && !upper) upper = load;
-  }
-  for (const auto& [load, measured] : trials_) {
-    if (upper && load >= *upper) break;
-    const LoadClass c = classify_load(measured, target).load_class;
-    if (c == LoadClass::kLowerBound) lower = load;
-    else if (c == LoadClass::kUndecided) undecided.push_back(load);
-  }
+  const auto [lower, upper, undecided] = bounds(target);
   // An undecided load between the bounds needs more trials before the bounds can move.
   for (const double load : undecided)
     if (!lower || load > *lower) return load;
@@ -144,16 +150,9 @@ MlrGoalResult MlrSearch::result(size_t index) const {
   const MlrGoal& goal = goals_.at(index);
   MlrGoalResult r;
   r.tester_limited = tester_limited_;
-  for (const auto& [load, measured] : trials_) {
-    if (classify_load(measured, goal).load_class == LoadClass::kUpperBound) {
-      r.relevant_upper_bound = load;
-      break;
-    }
-  }
-  for (const auto& [load, measured] : trials_) {
-    if (r.relevant_upper_bound && load >= *r.relevant_upper_bound) break;
-    if (classify_load(measured, goal).load_class == LoadClass::kLowerBound) r.relevant_lower_bound = load;
-  }
+  const Bounds b = bounds(goal);
+  r.relevant_lower_bound = b.lower;
+  r.relevant_upper_bound = b.upper;
   if (r.relevant_lower_bound)
     r.conditional_throughput =
         *r.relevant_lower_bound * (1 - quantile_loss_ratio(trials_.at(*r.relevant_lower_bound), goal));

@@ -86,6 +86,13 @@ class MlrSearch {
   const std::map<double, std::vector<MlrTrial>>& trials() const noexcept { return trials_; }
 
  private:
+  /// The smallest upper bound, the largest lower bound below it, and the undecided loads
+  /// below it, under `goal`'s classification.
+  struct Bounds {
+    std::optional<double> lower, upper;
+    std::vector<double> undecided;
+  };
+  Bounds bounds(const MlrGoal& goal) const;
   MlrGoal target_goal() const;  ///< the goal as its current target sees it
   void choose_next();
   std::optional<double> load_for(const MlrGoal& target) const;

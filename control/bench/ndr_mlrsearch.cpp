@@ -9,7 +9,6 @@
 #include "control/bench/mlr_search.hpp"
 #include "control/bench/rfc2544_procedures.hpp"
 #include "control/client/stop_signal.hpp"
-#include "dataplane/common/line_rate.hpp"
 
 namespace lr::bench {
 
@@ -46,22 +45,15 @@ json goal_json(const MlrGoal& g, const MlrGoalResult& r, const std::map<double, 
 // A goal as the classic answer (the report's ndr[] / pdr[]): its relevant lower bound.
 json classic_answer_json(const BenchFrameSize& size, const MlrGoal& g, const MlrGoalResult& r,
                          const std::map<double, Trial>& last_at) {
-  json out{{"frame_size", frame_size_json(size)}, {"frame_bytes_mean", size.mean()},
-           {"tester_limited_at_percent", json::array()}, {"method", "mlrsearch"}};
   if (!r.relevant_lower_bound) {
-    out["percent_line_rate"] = nullptr;
-    out["why"] = fmt::format("no load down to the lower bound met the {} goal", g.name);
-    return out;
+    json none = rate_answer_json(size, fmt::format("no load down to the lower bound met the {} goal", g.name));
+    none["method"] = "mlrsearch";
+    return none;
   }
   const Trial& at = last_at.at(*r.relevant_lower_bound);
-  out["limited_by"] = r.relevant_upper_bound ? "device" : r.tester_limited ? "tester" : "line rate";
-  out["percent_line_rate"] = at.result.offered_percent;
-  out["rate_percent"] = *r.relevant_lower_bound;
-  out["pps"] = at.offered_pps;
-  out["l1_bps"] = at.offered_l1_bps;
-  out["l2_bps"] = l2_bps(at.offered_pps, size.mean());
-  out["latency_ns"] = latency_json(at.latency.stats);
-  out["per_pair"] = pairs_json(at.run);
+  json out = rate_answer_json(size, *r.relevant_lower_bound, at,
+                              r.relevant_upper_bound ? "device" : r.tester_limited ? "tester" : "line rate");
+  out["method"] = "mlrsearch";
   out["loss_percent"] = 100.0 * at.result.loss_ratio;
   return out;
 }

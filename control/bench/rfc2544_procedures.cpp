@@ -58,21 +58,30 @@ json pairs_json(const api::RunReport& run_report) {
 
 json rate_answer_json(const bench::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
                       const std::string& why) {
+  const std::optional<double> found = search.result();
+  json result = found ? rate_answer_json(size, *found, passing.at(*found), search.limited_by())
+                      : rate_answer_json(size, why);
+  result["tester_limited_at_percent"] = search.tester_limited();
+  return result;
+}
+
+json rate_answer_json(const bench::BenchFrameSize& size, const std::string& why) {
+  return {{"frame_size", frame_size_json(size)},
+          {"frame_bytes_mean", size.mean()},
+          {"tester_limited_at_percent", json::array()},
+          {"percent_line_rate", nullptr},
+          {"why", why}};
+}
+
+json rate_answer_json(const bench::BenchFrameSize& size, double rate_percent, const Trial& at, const std::string& limited_by) {
   json result{{"frame_size", frame_size_json(size)},
               {"frame_bytes_mean", size.mean()},
-              {"tester_limited_at_percent", search.tester_limited()}};
-  const std::optional<double> found = search.result();
-  if (!found) {
-    result["percent_line_rate"] = nullptr;
-    result["why"] = why;
-    return result;
-  }
-  const Trial& at = passing.at(*found);
+              {"tester_limited_at_percent", json::array()}};
   // Above the answer, did the device lose frames, or could the tester not offer more?
-  result["limited_by"] = search.limited_by();
+  result["limited_by"] = limited_by;
   // What TX measurably sent in the trial at the answer, not what was asked.
   result["percent_line_rate"] = at.result.offered_percent;
-  result["rate_percent"] = *found;
+  result["rate_percent"] = rate_percent;
   result["pps"] = at.offered_pps;
   result["l1_bps"] = at.offered_l1_bps;
   result["l2_bps"] = l2_bps(at.offered_pps, size.mean());

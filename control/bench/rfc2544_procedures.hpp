@@ -57,5 +57,10 @@ using PassingTrials = std::map<double, Trial>;
 /// what TX measurably sent in the passing trial at it, or `percent_line_rate: null` and `why`.
 nlohmann::json rate_answer_json(const bench::BenchFrameSize& size, const ThroughputSearch& search,
                                 const PassingTrials& passing, const std::string& why);
+/// The same from any search: the answer `rate_percent` with the figures of the trial at it,
+/// and what limited it; or none, and why.
+nlohmann::json rate_answer_json(const bench::BenchFrameSize& size, double rate_percent, const Trial& at,
+                                const std::string& limited_by);
+nlohmann::json rate_answer_json(const bench::BenchFrameSize& size, const std::string& why);
 
 }  // namespace lr::bench

@@ -292,10 +292,7 @@ Finding check_upstream_links(const HostFs& fs, const PortToCheck& port, uint64_t
     f.verdict = Verdict::kFail;
     f.evidence += fmt::format("; {} carries {:.1f} Gbit/s for ports that need {:g}", narrowest.name, narrowest.gbps,
                               static_cast<double>(need_bps) / 1e9);
-    f.fix = fmt::format("the narrowest link is upstream of the NIC, at {} ({} x{}): a riser, a PCIe switch or a slot "
-                        "wired narrower than it looks; move the NIC to a slot on a full-width path (lspci -tv shows the "
-                        "path)",
-                        narrowest.name, narrowest.speed, narrowest.width);
+    f.fix = upstream_link_fix(narrowest.name, fmt::format("{} x{}", narrowest.speed, narrowest.width));
   }
   return f;
 }

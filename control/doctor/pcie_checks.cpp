@@ -68,11 +68,14 @@ Finding check_path_bandwidth(const HostFs& fs, const PortToCheck& port, uint64_t
   }
   f.fix = at == function ? "the NIC's own link trained narrow or slow: reseat it in a slot as wide and fast as the NIC "
                            "(lspci -vv: LnkCap, LnkSta)"
-                         : fmt::format("the narrowest link is upstream of the NIC, at {} ({}): a riser, a PCIe switch or "
-                                       "a slot wired narrower than it looks; move the NIC to a slot on a full-width path "
-                                       "(lspci -tv shows the path)",
-                                       at, m[2].str());
+                         : upstream_link_fix(at, m[2].str());
   return f;
+}
+
+std::string upstream_link_fix(const std::string& bridge, const std::string& link) {
+  return fmt::format("the narrowest link is upstream of the NIC, at {} ({}): a riser, a PCIe switch or a slot wired "
+                     "narrower than it looks; move the NIC to a slot on a full-width path (lspci -tv shows the path)",
+                     bridge, link);
 }
 
 Finding check_read_request(const HostFs& fs, const PortToCheck& port, uint64_t need_bps) {

@@ -37,6 +37,10 @@ Finding check_read_request(const HostFs& fs, const PortToCheck& port, uint64_t n
 /// fails, a limit upstream of the NIC (a riser or switch) warns.
 Finding check_path_bandwidth(const HostFs& fs, const PortToCheck& port, uint64_t need_bps);
 
+/// The fix when the narrowest link on the NIC's path is a bridge's above it: `link` as
+/// "8.0 GT/s PCIe x8".
+std::string upstream_link_fix(const std::string& bridge, const std::string& link);
+
 /// irqbalance running moves the NICs' interrupts, onto the worker CPUs too.
 Finding check_irqbalance(const HostFs& fs);
 

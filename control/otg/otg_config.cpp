@@ -83,7 +83,12 @@ void read_field(const json& header, const Field& f, const std::string& path, jso
     if (values.size() == 1) return;
     if (*f.vary == '\0') return p.refuse(at + ".values", "a list of values is not supported on this field by linerate");
     json list = json::array();
-    for (const json& v : values) list.push_back(f.address ? v : json(whole_number(v).value_or(0)));
+    for (size_t i = 0; i < values.size(); ++i) {
+      const auto n = whole_number(values[i]);
+      if (!f.address && !n)
+        return p.refuse(fmt::format("{}.values[{}]", at, i), fmt::format("expected a whole number, found {}", values[i].dump()));
+      list.push_back(f.address ? values[i] : json(*n));
+    }
     stream["vary"].push_back({{"field", f.vary}, {"values", list}});
     return;
   }

@@ -175,10 +175,7 @@ class Api {
       const std::string* location = location_of(name);
       if (location == nullptr)
         return refused({fmt::format("port.capture.port_names: '{}' is not one of the config's ports", name)});
-      if (const auto it = captures_.find(name); it != captures_.end()) {
-        run_.stop_capture(it->second);
-        captures_.erase(it);
-      }
+      stop_capture(name);
       if (state == "stop") continue;
       api::CaptureSpec spec;
       spec.port = *location;
@@ -228,10 +225,7 @@ class Api {
   // POST /monitor/capture: the port's capture file (pcapng), its capture ended first.
   Answer capture_file(const json& request) {
     const std::string name = request.value("port_name", "");
-    if (const auto it = captures_.find(name); it != captures_.end()) {
-      run_.stop_capture(it->second);
-      captures_.erase(it);
-    }
+    stop_capture(name);
     const auto file = files_.find(name);
     if (file == files_.end()) return refused({fmt::format("port_name: '{}' has no capture (start one first)", name)});
     std::ifstream in(file->second, std::ios::binary);
@@ -240,6 +234,14 @@ class Api {
     Answer a;
     a.bytes = bytes.str();
     return a;
+  }
+
+  // Ends the capture running on an OTG port, if one does; its file stays for /monitor/capture.
+  void stop_capture(const std::string& name) {
+    if (const auto it = captures_.find(name); it != captures_.end()) {
+      run_.stop_capture(it->second);
+      captures_.erase(it);
+    }
   }
 
   void stop_captures() {

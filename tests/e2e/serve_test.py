@@ -16,20 +16,7 @@ import lrtest
 
 LINERATE = None  # the CLI: lrtest.main sets it from the second argument
 
-PROFILE = """
-[eal]
-lcores = "0-1"
-huge_pages = "off"
-extra_args = ["--file-prefix", "%s"]
-[run]
-drain = "100ms"
-[control]
-socket = "%s"
-[[port]]
-name = "p0"
-device = "net_ring0"
-speed = "10G"
-[[stream]]
+PROFILE = lrtest.RING_SERVICE + """[[stream]]
 name = "s1"
 tx_port = "p0"
 rx_port = "p0"

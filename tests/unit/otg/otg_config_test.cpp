@@ -159,6 +159,9 @@ TEST(OtgConfig, ValuesListsWeightPairsAndBurstsBecomeTheStreamsOwn) {
   EXPECT_EQ(c.count, 0u);
   const json lists = {{{"choice", "ethernet"}, {"ethernet", {{"dst", values(json::array())}}}}};
   EXPECT_EQ(refusals(one_flow(lists)), std::vector<std::string>{"flows[0].packet[0].ethernet.dst.values: names no value"});
+  const json bad_port = {{{"choice", "udp"}, {"udp", {{"src_port", values({53, "x"})}}}}};
+  EXPECT_EQ(refusals(one_flow(bad_port)),
+            std::vector<std::string>{"flows[0].packet[0].udp.src_port.values[1]: expected a whole number, found \"x\""});
 }
 
 TEST(OtgConfig, ATcpHeaderBecomesTheStreamsStatelessSegment) {
