@@ -52,6 +52,7 @@ struct SwitchPortReport {
   uint64_t rx_unroutable = 0;     ///< dropped: no forwarding entry for the ingress port
   uint64_t rx_flooded = 0;        ///< learning: sent to every other port (unknown or group destination)
   uint64_t rx_filtered = 0;       ///< learning: for a station on the port it came from, dropped
+  uint64_t rx_oversize = 0;       ///< longer than the switch's max_frame: dropped at ingress
   uint64_t tx_pfc_frames = 0;     ///< PFC frames it sent (each may carry several priorities)
   uint64_t ecn_copy_failures = 0; ///< frames sent unmarked: no buffer to copy them into for marking
   uint64_t tx_refused = 0;        ///< frames its TX queue refused at first (sent later): the receiver was slow
@@ -74,8 +75,11 @@ struct SwitchReport {
   /// The longest stalls (at most 256, longest first; `stalls` counts them all): where they fell says which
   /// measurements they could have touched.
   std::vector<Stall> longest_stalls;
-  uint64_t mac_learned = 0;             ///< learning: addresses in its table
-  uint64_t mac_table_full = 0;          ///< learning: times an address found no room (its frames flood)
+  uint64_t mac_learned = 0;             ///< learning: new addresses it took this run
+  uint64_t mac_table_full = 0;          ///< learning: new addresses it refused this run, its table full (they flood)
+  uint64_t mac_entries = 0;             ///< learning: addresses in its table (they outlive a run until they age)
+  uint64_t mac_learn_limited = 0;       ///< learning: new addresses it refused this run, above its learning rate
+  uint64_t mac_aged = 0;                ///< learning: addresses that aged out this run
   std::vector<SwitchPortReport> ports;
 };
 

@@ -37,6 +37,11 @@ struct SwitchSpec {
   std::vector<SwitchPortSpec> ports;
   std::map<std::string, std::string> forward;  ///< ingress port -> egress port (static forwarding)
   bool learn = false;               ///< forward by learned destination MAC; unknown and group ones flood
+  uint32_t mac_table_size = 8192;   ///< learn: the addresses its table holds at most
+  uint64_t learn_rate = 0;          ///< learn: new addresses per second at most (0: no limit)
+  uint64_t mac_age_ns = 300'000'000'000;  ///< learn: an address not seen this long is forgotten (0: never)
+  bool input_queued = false;        ///< one FIFO per ingress port (head-of-line blocking) instead of egress queues
+  uint32_t max_frame_bytes = 0;     ///< longer frames (incl. FCS) are dropped at ingress; 0: no limit
   SwitchClassify classify = SwitchClassify::kPcp;
   std::map<uint8_t, uint8_t> dscp_to_priority;  ///< classify = "dscp": unnamed DSCPs are priority 0
   uint8_t lossless = 0;             ///< bit p: priority p is lossless

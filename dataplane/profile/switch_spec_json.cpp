@@ -38,6 +38,13 @@ json to_json(const api::SwitchSpec& sw) {
            {"pause_reaction", duration_text(sw.pause_reaction_ns)},
            {"seed", sw.seed}};
   if (sw.lcore) out["lcore"] = *sw.lcore;
+  if (sw.learn) {
+    out["mac_table_size"] = sw.mac_table_size;
+    if (sw.learn_rate != 0) out["learn_rate"] = sw.learn_rate;
+    out["mac_age"] = sw.mac_age_ns == 0 ? "off" : duration_text(sw.mac_age_ns);
+  }
+  out["queueing"] = sw.input_queued ? "input" : "output";
+  if (sw.max_frame_bytes != 0) out["max_frame"] = sw.max_frame_bytes;
   if (sw.classify == api::SwitchClassify::kDscp) out["dscp_to_priority"] = dscp_map_json(sw.dscp_to_priority);
   if (sw.pfc_honour) out["pfc_honour"] = priority_list(*sw.pfc_honour);
   if (sw.pause_honour) out["pause_honour"] = *sw.pause_honour;

@@ -2,6 +2,7 @@
 // names it, and the cross-checks a buffer's thresholds need.
 #include "dataplane/profile/switch_table.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
@@ -11,6 +12,8 @@
 #include "dataplane/profile/quantity.hpp"
 #include "dataplane/profile/shared_keys.hpp"
 #include "dataplane/profile/table_reader.hpp"
+#include "dataplane/switch/mac_table.hpp"
+#include "dataplane/switch/switch_model.hpp"
 
 namespace lr::profile {
 
@@ -42,6 +45,25 @@ api::SwitchPortSpec read_switch_port(TableReader& in) {
   }
   in.finish();
   return port;
+}
+
+// The address table's keys: meaningful with forward = "learn" only.
+void read_learning(TableReader& in, api::SwitchSpec& sw) {
+  for (const char* key : {"mac_table_size", "learn_rate", "mac_age"})
+    if (!sw.learn && in.find(key) != nullptr)
+      in.fail(in.find(key), key, "needs forward = \"learn\" (a static forwarding table learns no addresses)");
+  if (auto v = in.integer<uint32_t>("mac_table_size", 1, sw::MacTable::kMaxCapacity)) sw.mac_table_size = *v;
+  if (auto v = in.integer<uint64_t>("learn_rate", 1, 1'000'000'000)) sw.learn_rate = *v;
+  if (auto text = in.string("mac_age")) {
+    if (*text == "off") {
+      sw.mac_age_ns = 0;
+    } else {
+      const auto ns = parse_duration_ns(*text);
+      if (!ns || *ns < 1'000'000)
+        in.fail(in.find("mac_age"), "mac_age", fmt::format("'{}' is not 'off' or a time of 1ms or more (e.g. '300s')", *text));
+      sw.mac_age_ns = *ns;
+    }
+  }
 }
 
 }  // namespace
@@ -131,6 +153,22 @@ api::SwitchSpec read_switch(TableReader& in) {
     sw.watchdog_forward = w.forward;
   }
   if (auto v = in.integer<uint64_t>("seed", 1, std::numeric_limits<int64_t>::max())) sw.seed = *v;
+  read_learning(in, sw);
+  if (auto v = in.string("queueing")) {
+    if (*v == "input") sw.input_queued = true;
+    else if (*v != "output")
+      in.fail(in.find("queueing"), "queueing",
+              fmt::format("'{}' is not one of output (a queue per egress port and priority), input (one FIFO per "
+                          "ingress port: head-of-line blocking)", *v));
+    if (sw.input_queued && sw.lossless != 0)
+      in.fail(in.find("queueing"), "queueing", "input queueing is for lossy priorities only: remove `lossless`");
+  }
+  if (auto v = read_bytes(in, "max_frame")) {
+    if (*v < 64) in.fail(in.find("max_frame"), "max_frame", fmt::format("{} bytes is below the 64-byte minimum frame", *v));
+    sw.max_frame_bytes = static_cast<uint32_t>(std::min<uint64_t>(*v, std::numeric_limits<uint32_t>::max()));
+  }
+  if (sw.ports.size() > sw::kMaxSwitchPorts)
+    in.fail(ports, "ports", fmt::format("{} ports: a switch has at most {}", sw.ports.size(), sw::kMaxSwitchPorts));
   sw.key_locs = in.key_locs();
   in.finish();
   return sw;

@@ -127,6 +127,7 @@ sw::ModelParams SoftwareSwitch::model_params() const {
   p.pfc_obeyed = cfg_.pfc_honour.value_or(cfg_.lossless != 0 ? cfg_.lossless : uint8_t{0xFF});
   p.pause_obeyed = cfg_.pause_honour.value_or(cfg_.lossless == 0);
   p.pause_reaction_tsc = ns_to_tsc(cfg_.pause_reaction_ns);
+  p.input_queued = cfg_.input_queued;
   return p;
 }
 
@@ -141,6 +142,21 @@ Result<void> SoftwareSwitch::prepare() {
   loop_->copy_pool = copy_pool_;
   loop_->classify_dscp = cfg_.classify == api::SwitchClassify::kDscp;
   loop_->learn = cfg_.learn;
+  if (cfg_.learn) {
+    // One table for the switch's life, as a device keeps its own: what the previous run
+    // taught it stays until it ages (RFC 2889 waits the aging time between trials).
+    if (!macs_) {
+      sw::MacTableParams mp;
+      mp.capacity = cfg_.mac_table_size;
+      mp.age_tsc = static_cast<uint64_t>(static_cast<__uint128_t>(cfg_.mac_age_ns) * tsc_hz_ / 1'000'000'000);
+      mp.learn_interval_tsc = cfg_.learn_rate == 0 ? 0 : std::max<uint64_t>(1, tsc_hz_ / cfg_.learn_rate);
+      macs_ = std::make_unique<sw::MacTable>(mp);
+    }
+    macs_->sweep_all(rte_rdtsc());
+    macs_->reset_counters();
+    loop_->macs = macs_.get();
+  }
+  loop_->max_frame_bytes = cfg_.max_frame_bytes;
   loop_->nice = kSwitchNice;
   for (const auto& [dscp, prio] : cfg_.dscp_to_priority) loop_->dscp_priority[dscp] = prio;
   loop_->wire_burst_tsc = model_->params().burst_tsc;
@@ -200,6 +216,7 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
     p.pause_first_s = tsc_to_s(counter_read(io.pause_first_tsc), start_tsc_, tsc_hz_);
     p.pause_last_s = tsc_to_s(counter_read(io.pause_last_tsc), start_tsc_, tsc_hz_);
     p.rx_filtered = counter_read(io.rx_filtered);
+    p.rx_oversize = counter_read(io.rx_oversize);
     // Live: the spells of sending that ended; final: the one still open too.
     p.egress_busy_s = seconds(reading == Reading::kFinal ? model_->egress_busy_tsc(port, rte_rdtsc())
                                                          : counter_read(model_->egress_busy_ended_tsc(port)));
@@ -236,9 +253,12 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
     r.ports.push_back(std::move(p));
   }
   r.buffer_watermark_bytes = counter_read(model_->shared_watermark_bytes());
-  if (cfg_.learn) {
-    r.mac_learned = counter_read(loop_->macs.learned());
-    r.mac_table_full = counter_read(loop_->macs.full());
+  if (cfg_.learn && macs_) {
+    r.mac_learned = counter_read(macs_->learned());
+    r.mac_table_full = counter_read(macs_->full());
+    r.mac_entries = counter_read(macs_->entries());
+    r.mac_learn_limited = counter_read(macs_->rate_limited());
+    r.mac_aged = counter_read(macs_->aged());
   }
   api::LcoreStalls held = fast::read_stalls(loop_->stalls, lcore_, start_tsc_, tsc_hz_);
   r.stalls = held.stalls;

@@ -74,6 +74,7 @@ class SoftwareSwitch {
   rte_mempool* copy_pool_ = nullptr;
   std::unique_ptr<sw::SwitchModel> model_;
   std::unique_ptr<sw::SwitchLoop> loop_;
+  std::unique_ptr<sw::MacTable> macs_;  ///< learn: kept across runs
   std::optional<api::SwitchReport> last_;  ///< what finish returned
 };
 

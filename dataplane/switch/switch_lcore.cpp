@@ -18,6 +18,9 @@ namespace lr::sw {
 namespace {
 
 constexpr uint32_t kFcsBytes = 4;
+// Table slots the aging sweep looks at per loop: a loop takes about a microsecond, so a
+// table of 64 K slots is swept every few tens of milliseconds.
+constexpr uint32_t kAgingSweepSlots = 8;
 
 void free_handle(uintptr_t handle) noexcept { rte_pktmbuf_free(reinterpret_cast<rte_mbuf*>(handle)); }
 
@@ -53,6 +56,11 @@ void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t at, uint64_t
     rte_pktmbuf_free(m);
     return;
   }
+  if (loop.max_frame_bytes != 0 && m->pkt_len + kFcsBytes > loop.max_frame_bytes) {
+    fast::counter_add(io.rx_oversize, 1);  // a MAC filters a frame longer than its maximum
+    rte_pktmbuf_free(m);
+    return;
+  }
   const L3At l3 = find_l3(frame, len);
   const uint8_t prio = loop.classify_dscp ? loop.dscp_priority[dscp_of(frame, l3)] : outer_pcp(frame, len);
   const uint8_t ecn = ecn_of(frame, l3);
@@ -73,9 +81,9 @@ void accept(SwitchLoop& loop, uint16_t index, rte_mbuf* m, uint64_t at, uint64_t
     return;
   }
   const uint64_t src = MacTable::key(frame + 6);
-  if (!MacTable::is_group(src)) loop.macs.learn(src, static_cast<int16_t>(index));
+  if (!MacTable::is_group(src)) loop.macs->learn(src, static_cast<int16_t>(index), at);
   const uint64_t dst = MacTable::key(frame);
-  const int16_t known = MacTable::is_group(dst) ? MacTable::kUnknown : loop.macs.lookup(dst);
+  const int16_t known = MacTable::is_group(dst) ? MacTable::kUnknown : loop.macs->lookup(dst, at);
   if (known == static_cast<int16_t>(index)) {
     fast::counter_add(io.rx_filtered, 1);  // for a station on the port it came from
     rte_pktmbuf_free(m);
@@ -240,6 +248,7 @@ int run_switch(void* arg) noexcept {
     receive(loop, stalled, last, now);
     last = now;
     loop.model->tick(now, free_handle);
+    if (loop.learn) loop.macs->sweep(now, kAgingSweepSlots);
     for (uint16_t i = 0; i < n_ports; ++i) {
       if (const PfcOut pfc = loop.model->pfc_due(i, now); pfc.class_enable != 0) send_pfc(loop, i, pfc);
       transmit(loop, i, now);

@@ -52,13 +52,15 @@ struct SwitchPortIo {
   uint64_t pause_last_tsc = 0;
   uint64_t rx_flooded = 0;        ///< learning: frames sent to every other port (unknown or group destination)
   uint64_t rx_filtered = 0;       ///< learning: frames for a station on the port they came from, dropped
+  uint64_t rx_oversize = 0;       ///< frames longer than the switch's max_frame, dropped
 };
 
 struct SwitchLoop {
   SwitchModel* model = nullptr;
   std::vector<SwitchPortIo> ports;  ///< sized before launch, never resized while it runs
   bool learn = false;               ///< forward by learned destination MAC, else by `egress`
-  MacTable macs;
+  MacTable* macs = nullptr;         ///< learn: the switch's table (it outlives runs: addresses age)
+  uint32_t max_frame_bytes = 0;     ///< longer frames (incl. FCS) are dropped at ingress; 0: no limit
   bool classify_dscp = false;
   uint8_t dscp_priority[64]{};
   rte_mempool* pfc_pool = nullptr;   ///< the PFC frames it sends

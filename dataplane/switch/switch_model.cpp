@@ -28,8 +28,12 @@ SwitchModel::SwitchModel(ModelParams params) : params_(std::move(params)) {
   // A lossless queue holds at most every ingress port's priority group; a lossy one its limit.
   const uint64_t lossless_bound = uint64_t{n_ports_} * (params_.xoff_bytes + params_.headroom_bytes);
   const uint64_t lossy_bound = std::min(params_.queue_limit_bytes, params_.buffer_bytes);
+  if (params_.input_queued) {
+    ingress_.resize(n_ports_);
+    for (Queue& q : ingress_) q.ring.resize(ring_capacity(lossy_bound));
+  }
   for (uint16_t port = 0; port < n_ports_; ++port) {
-    for (uint8_t prio = 0; prio < kPriorities; ++prio)
+    for (uint8_t prio = 0; prio < kPriorities && !params_.input_queued; ++prio)
       queue(port, prio).ring.resize(ring_capacity(lossless(prio) ? lossless_bound : lossy_bound));
     const uint64_t link = params_.port_speed_bps[port];
     const uint64_t rate = params_.shape_bps[port] != 0 && params_.shape_bps[port] < link ? params_.shape_bps[port] : link;
@@ -66,6 +70,26 @@ bool SwitchModel::should_mark(uint64_t depth) noexcept {
   return static_cast<double>(rng_ >> 11) * 0x1.0p-53 < p;
 }
 
+Admit SwitchModel::enqueue_ingress(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect,
+                                   uintptr_t handle) noexcept {
+  Queue& q = ingress_[in];
+  PriorityCounters& c = ctr(in, prio);
+  if (q.bytes + bytes > params_.queue_limit_bytes || shared_bytes_ + bytes > params_.buffer_bytes ||
+      q.count == q.ring.size()) {
+    fast::counter_add(c.drop_tail, 1);
+    return Admit::kDropTail;
+  }
+  shared_bytes_ += bytes;
+  fast::counter_raise(shared_watermark_, shared_bytes_);
+  const bool mark = ect && params_.ecn && should_mark(q.bytes);
+  if (mark) fast::counter_add(ctr(out, prio).ecn_marked, 1);
+  q.ring[(q.head + q.count) % q.ring.size()] = Entry{handle, bytes, in, static_cast<uint8_t>(out), prio};
+  ++q.count;
+  q.bytes += bytes;
+  fast::counter_raise(c.watermark_bytes, q.bytes);
+  return mark ? Admit::kQueuedMarked : Admit::kQueued;
+}
+
 Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle,
                            uint64_t now, bool count_rx) noexcept {
   PriorityCounters& rx = ctr(in, prio);
@@ -73,6 +97,7 @@ Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t byt
     fast::counter_add(rx.rx_frames, 1);
     fast::counter_add(rx.rx_bytes, bytes);
   }
+  if (params_.input_queued) return enqueue_ingress(in, out, prio, bytes, ect, handle);
   Queue& q = queue(out, prio);
   PriorityCounters& eg = ctr(out, prio);
   if (lossless(prio)) {
@@ -103,7 +128,7 @@ Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t byt
   }
   const bool mark = ect && params_.ecn && should_mark(q.bytes);
   if (mark) fast::counter_add(eg.ecn_marked, 1);
-  q.ring[(q.head + q.count) % q.ring.size()] = Entry{handle, bytes, in};
+  q.ring[(q.head + q.count) % q.ring.size()] = Entry{handle, bytes, in, static_cast<uint8_t>(out), prio};
   ++q.count;
   q.bytes += bytes;
   fast::counter_raise(eg.watermark_bytes, q.bytes);
@@ -133,17 +158,59 @@ SwitchModel::Entry SwitchModel::pop(uint16_t port, uint8_t prio) noexcept {
   return e;
 }
 
-Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
-  Egress& eg = egress_[out];
+SwitchModel::Entry SwitchModel::pop_ingress(uint16_t in) noexcept {
+  Queue& q = ingress_[in];
+  const Entry e = q.ring[q.head];
+  q.head = static_cast<uint32_t>((q.head + 1) % q.ring.size());
+  --q.count;
+  q.bytes -= e.bytes;
+  shared_bytes_ -= e.bytes;
+  return e;
+}
+
+// False when the port's shaper lets nothing out yet.
+bool SwitchModel::wait_for_shaper(Egress& eg, uint64_t now) noexcept {
   const TscQ16 now_q16 = TscQ16{now} << 16;
   if (eg.next_tsc_q16 == 0) eg.next_tsc_q16 = now_q16;  // a port's first call: no credit from the epoch
-  if (eg.next_tsc_q16 > now_q16) return {};
-  for (unsigned i = 0; i < kPriorities; ++i) {
-    const uint8_t prio = static_cast<uint8_t>((eg.rr + i) % kPriorities);
-    Queue& q = queue(out, prio);
+  return eg.next_tsc_q16 <= now_q16;
+}
+
+// `e` leaves by `out`: its spell of sending, the catch-up after a stall, its counters.
+Dequeued SwitchModel::sent(Egress& eg, uint16_t out, uint8_t prio, const Entry& e) noexcept {
+  PriorityCounters& c = ctr(out, prio);
+  fast::counter_add(c.tx_frames, 1);
+  fast::counter_add(c.tx_bytes, e.bytes);
+  eg.next_tsc_q16 += (uint64_t{e.bytes} + kPreambleGapBytes) * eg.cycles_per_byte_q16;
+  return {e.handle, e.bytes, true};
+}
+
+// Nothing to send: an idle (or paused) port saves up no credit. Its spell of sending
+// ended with its last frame on the wire, which a catch-up after a stall puts before now.
+void SwitchModel::went_idle(Egress& eg, uint64_t now) noexcept {
+  if (eg.backlogged) {
+    eg.backlogged = false;
+    const uint64_t ended = std::max(eg.backlog_since, static_cast<uint64_t>(eg.next_tsc_q16 >> 16));
+    fast::counter_add(eg.busy_tsc, ended - eg.backlog_since);
+  }
+  eg.next_tsc_q16 = TscQ16{now} << 16;
+}
+
+int SwitchModel::next_ingress(uint16_t out, uint8_t first, uint64_t now) const noexcept {
+  for (uint16_t i = 0; i < n_ports_; ++i) {
+    const auto in = static_cast<uint16_t>((first + i) % n_ports_);
+    const Queue& q = ingress_[in];
     if (q.count == 0) continue;
-    const bool forward_through = q.storm && params_.watchdog_action == WatchdogAction::kForward;
-    if (q.pause_until > now && !forward_through) continue;
+    const Entry& head = q.ring[q.head];
+    if (head.out == out && queue(out, head.prio).pause_until <= now) return in;
+  }
+  return -1;
+}
+
+Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
+  Egress& eg = egress_[out];
+  if (!wait_for_shaper(eg, now)) return {};
+  const TscQ16 now_q16 = TscQ16{now} << 16;
+  const auto start_spell = [&] {
     // A spell of sending begins where the port's credit does: after a stall of its lcore,
     // that is before now.
     if (!eg.backlogged) {
@@ -157,22 +224,31 @@ Dequeued SwitchModel::dequeue(uint16_t out, uint64_t now) noexcept {
       fast::counter_add(eg.lost_tsc, static_cast<uint64_t>((floor_q16 - eg.next_tsc_q16) >> 16));
       eg.next_tsc_q16 = floor_q16;
     }
+  };
+  if (params_.input_queued) {
+    // Ingress ports whose head is for this port take turns.
+    const int in = next_ingress(out, eg.rr, now);
+    if (in < 0) {
+      went_idle(eg, now);
+      return {};
+    }
+    start_spell();
+    const Entry e = pop_ingress(static_cast<uint16_t>(in));
+    eg.rr = static_cast<uint8_t>((in + 1) % n_ports_);
+    return sent(eg, out, e.prio, e);
+  }
+  for (unsigned i = 0; i < kPriorities; ++i) {
+    const uint8_t prio = static_cast<uint8_t>((eg.rr + i) % kPriorities);
+    Queue& q = queue(out, prio);
+    if (q.count == 0) continue;
+    const bool forward_through = q.storm && params_.watchdog_action == WatchdogAction::kForward;
+    if (q.pause_until > now && !forward_through) continue;
+    start_spell();
     const Entry e = pop(out, prio);
-    PriorityCounters& c = ctr(out, prio);
-    fast::counter_add(c.tx_frames, 1);
-    fast::counter_add(c.tx_bytes, e.bytes);
-    eg.next_tsc_q16 += (uint64_t{e.bytes} + kPreambleGapBytes) * eg.cycles_per_byte_q16;
     eg.rr = static_cast<uint8_t>((prio + 1) % kPriorities);
-    return {e.handle, e.bytes, true};
+    return sent(eg, out, prio, e);
   }
-  // Nothing to send: an idle (or paused) port saves up no credit. Its spell of sending
-  // ended with its last frame on the wire, which a catch-up after a stall puts before now.
-  if (eg.backlogged) {
-    eg.backlogged = false;
-    const uint64_t ended = std::max(eg.backlog_since, static_cast<uint64_t>(eg.next_tsc_q16 >> 16));
-    fast::counter_add(eg.busy_tsc, ended - eg.backlog_since);
-  }
-  eg.next_tsc_q16 = now_q16;
+  went_idle(eg, now);
   return {};
 }
 

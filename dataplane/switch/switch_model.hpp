@@ -26,6 +26,11 @@
 // - PFC watchdog: a lossless queue paused with frames waiting for `detect` is in a storm;
 //   it then drops (its frames and new ones) or forwards (ignores the pause) until no pause
 //   has been in force for `restore`.
+// - Input queueing (`input_queued`, lossy priorities only): instead of the egress queues,
+//   one FIFO per ingress port holds every frame that came in on it, whatever its egress;
+//   a frame leaves only from the head, so a frame for a busy port holds back those behind
+//   it for idle ones: head-of-line blocking, as a switch without virtual output queues
+//   has it (RFC 2889 §5.5 finds it). Its drops and watermark count at the ingress port.
 
 #include <array>
 #include <cstdint>
@@ -69,7 +74,11 @@ struct ModelParams {
   uint8_t pfc_obeyed = 0xFF;             ///< bit p: a PFC frame pauses priority p (others are heard, not obeyed)
   bool pause_obeyed = true;              ///< an 802.3x PAUSE pauses all eight (else heard, not obeyed)
   uint64_t pause_reaction_tsc = 0;       ///< from a PFC / PAUSE frame's arrival to its pause taking effect
+  bool input_queued = false;             ///< one FIFO per ingress port (head-of-line blocking); lossy only
 };
+
+/// The most ports a switch has (an egress port is a byte in its queues' entries).
+inline constexpr uint16_t kMaxSwitchPorts = 256;
 
 /// Per port and priority, single-writer counters (fastpath/counters.hpp): mgmt reads
 /// them while the switch runs. rx at the ingress port; tx, tail and watchdog drops, ECN marks
@@ -159,6 +168,8 @@ class SwitchModel {
     return counters_[port * kPriorities + prio];
   }
   uint64_t queue_bytes(uint16_t port, uint8_t prio) const noexcept { return queue(port, prio).bytes; }
+  /// Input queueing: the bytes waiting in `in`'s FIFO.
+  uint64_t ingress_bytes(uint16_t in) const noexcept { return ingress_.empty() ? 0 : ingress_[in].bytes; }
   uint64_t group_bytes(uint16_t port, uint8_t prio) const noexcept { return group(port, prio).bytes; }
   uint64_t shared_bytes() const noexcept { return shared_bytes_; }
   /// Sending time `port` lost while backlogged, beyond what its shaper could catch up.
@@ -179,6 +190,8 @@ class SwitchModel {
     uintptr_t handle;
     uint32_t bytes;
     uint16_t in;
+    uint8_t out;   ///< input queueing: its egress port
+    uint8_t prio;  ///< input queueing: its priority
   };
   struct Queue {
     std::vector<Entry> ring;  ///< capacity fixed at construction
@@ -222,6 +235,13 @@ class SwitchModel {
   bool lossless(uint8_t prio) const noexcept { return (params_.lossless >> prio) & 1; }
   bool should_mark(uint64_t depth) noexcept;
   Entry pop(uint16_t port, uint8_t prio) noexcept;
+  Entry pop_ingress(uint16_t in) noexcept;
+  Admit enqueue_ingress(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle) noexcept;
+  /// Input queueing: the ingress port whose head frame may leave by `out` now, or -1.
+  int next_ingress(uint16_t out, uint8_t first, uint64_t now) const noexcept;
+  bool wait_for_shaper(Egress& eg, uint64_t now) noexcept;
+  Dequeued sent(Egress& eg, uint16_t out, uint8_t prio, const Entry& e) noexcept;
+  void went_idle(Egress& eg, uint64_t now) noexcept;
   void release_group(const Entry& e, uint8_t prio) noexcept;
   void account_pause(Queue& q, PriorityCounters& c, uint64_t now) noexcept;
   void apply_pause(const DelayedPause& p) noexcept;
@@ -230,6 +250,7 @@ class SwitchModel {
   ModelParams params_;
   uint16_t n_ports_ = 0;
   std::vector<Queue> queues_;
+  std::vector<Queue> ingress_;  ///< input queueing: one FIFO per ingress port
   std::vector<Group> groups_;
   std::vector<PriorityCounters> counters_;
   std::vector<Egress> egress_;
@@ -290,9 +311,12 @@ void SwitchModel::tick(uint64_t now, Release&& release) noexcept {
 
 template <class Release>
 void SwitchModel::flush(Release&& release) noexcept {
-  for (uint16_t port = 0; port < n_ports_; ++port)
+  for (uint16_t port = 0; port < n_ports_; ++port) {
     for (uint8_t prio = 0; prio < kPriorities; ++prio)
       while (queue(port, prio).count > 0) release(pop(port, prio).handle);
+    if (!ingress_.empty())
+      while (ingress_[port].count > 0) release(pop_ingress(port).handle);
+  }
 }
 
 }  // namespace lr::sw

@@ -497,10 +497,35 @@ seed = 7
   EXPECT_EQ(obeying.pause_honour, true);
   EXPECT_EQ(obeying.pause_reaction_ns, 2'000'000u);
   EXPECT_EQ(load(cabled_with("pfc_honour = []\n")).switches[0].pfc_honour, uint8_t{0});
+  // The address table (RFC 2889's figures) and the queueing.
+  EXPECT_EQ(d.mac_table_size, 8192u);
+  EXPECT_EQ(d.learn_rate, 0u);
+  EXPECT_EQ(d.mac_age_ns, 300'000'000'000u);
+  EXPECT_FALSE(d.input_queued);
+  EXPECT_EQ(d.max_frame_bytes, 0u);
+  std::string table = learning + "mac_table_size = 1000\nlearn_rate = 20000\nmac_age = \"500ms\"\nqueueing = \"input\"\n"
+                                 "max_frame = 1522\n";
+  const api::SwitchSpec learner = load(table).switches[0];
+  EXPECT_EQ(learner.mac_table_size, 1000u);
+  EXPECT_EQ(learner.learn_rate, 20000u);
+  EXPECT_EQ(learner.mac_age_ns, 500'000'000u);
+  EXPECT_TRUE(learner.input_queued);
+  EXPECT_EQ(learner.max_frame_bytes, 1522u);
+  EXPECT_EQ(load(learning + "mac_age = \"off\"\n").switches[0].mac_age_ns, 0u);
 }
 
 TEST(LoadToml, SwitchRefusals) {
   const std::string cabled = kCabled;
+  EXPECT_EQ(error_of(cabled + "mac_table_size = 100\n"),
+            "test.toml:13:18: key 'switch[0].mac_table_size': needs forward = \"learn\" (a static forwarding table "
+            "learns no addresses)");
+  EXPECT_EQ(error_of(cabled + "queueing = \"virtual\"\n"),
+            "test.toml:13:12: key 'switch[0].queueing': 'virtual' is not one of output (a queue per egress port and "
+            "priority), input (one FIFO per ingress port: head-of-line blocking)");
+  EXPECT_EQ(error_of(cabled + "lossless = [3]\nqueueing = \"input\"\n"),
+            "test.toml:14:12: key 'switch[0].queueing': input queueing is for lossy priorities only: remove `lossless`");
+  EXPECT_EQ(error_of(cabled + "max_frame = 60\n"),
+            "test.toml:13:13: key 'switch[0].max_frame': 60 bytes is below the 64-byte minimum frame");
   EXPECT_EQ(error_of(cabled + "xon = \"50KB\"\n"),
             "test.toml:13:7: key 'switch[0].xon': 50000 bytes is not below xoff (40000 bytes): XON must come after "
             "the buffer drained");

@@ -87,6 +87,13 @@ class Draw {
       sw.watchdog_forward = coin();
     }
     sw.seed = between(1, uint64_t{1} << 62);
+    if (sw.learn) {
+      sw.mac_table_size = static_cast<uint32_t>(between(1, uint64_t{1} << 20));
+      sw.learn_rate = coin() ? 0 : between(1, 1'000'000'000);
+      sw.mac_age_ns = coin() ? 0 : between(1, 1'000'000) * 1'000'000;
+    }
+    if (sw.lossless == 0) sw.input_queued = coin();
+    if (coin()) sw.max_frame_bytes = static_cast<uint32_t>(between(64, 16'000));
     return sw;
   }
 

@@ -344,3 +344,62 @@ TEST(SwitchModel, WatchdogOffLetsAPauseHoldForever) {
 
 }  // namespace
 }  // namespace lr::sw
+
+namespace lr::sw {
+namespace {
+
+ModelParams input_queued_four_ports() {
+  ModelParams p;
+  p.tsc_hz = kTscHz;
+  p.port_speed_bps = {k10G, k10G, k10G, k10G};
+  p.buffer_bytes = 1'000'000;
+  p.queue_limit_bytes = 10'000;
+  p.burst_tsc = 0;
+  p.input_queued = true;
+  return p;
+}
+
+// One FIFO per ingress port: a frame for a busy egress holds back the frame behind it
+// for an idle one (head-of-line blocking); with egress queues the same frames do not wait.
+TEST(SwitchModel, InputQueueingBlocksTheHeadOfTheLine) {
+  for (const bool input : {true, false}) {
+    ModelParams p = input_queued_four_ports();
+    p.input_queued = input;
+    SwitchModel m(p);
+    const uint64_t now = 1000;
+    // Port 2 is sending a 1000-byte frame (from port 1): busy for 816 ns.
+    ASSERT_TRUE(admitted(m.enqueue(1, 2, 0, 1000, false, 1, now)));
+    ASSERT_TRUE(m.dequeue(2, now).valid);
+    // From port 0: one for the busy port 2, then one for the idle port 3.
+    ASSERT_TRUE(admitted(m.enqueue(0, 2, 0, 1000, false, 10, now)));
+    ASSERT_TRUE(admitted(m.enqueue(0, 3, 0, 1000, false, 11, now)));
+    EXPECT_FALSE(m.dequeue(2, now).valid);  // busy
+    const Dequeued idle = m.dequeue(3, now);
+    EXPECT_EQ(idle.valid, !input) << input;  // input queueing: behind the head
+    if (!input) continue;
+    EXPECT_EQ(m.ingress_bytes(0), 2000u);
+    // Once port 2 takes the head, the frame for port 3 leaves.
+    const Dequeued head = m.dequeue(2, now + 816);
+    ASSERT_TRUE(head.valid);
+    EXPECT_EQ(head.handle, 10u);
+    const Dequeued next = m.dequeue(3, now + 816);
+    ASSERT_TRUE(next.valid);
+    EXPECT_EQ(next.handle, 11u);
+    EXPECT_EQ(m.counters(3, 0).tx_frames, 1u);
+    EXPECT_EQ(m.counters(0, 0).watermark_bytes, 2000u);  // the ingress FIFO's
+  }
+}
+
+TEST(SwitchModel, InputQueueingTailDropsAtTheIngressLimit) {
+  SwitchModel m(input_queued_four_ports());
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(m.enqueue(0, 1, 0, 1000, false, i, 0), Admit::kQueued);
+  EXPECT_EQ(m.enqueue(0, 2, 0, 1000, false, 99, 0), Admit::kDropTail);
+  EXPECT_EQ(m.counters(0, 0).drop_tail, 1u);
+  std::vector<uintptr_t> freed;
+  m.flush([&](uintptr_t h) { freed.push_back(h); });
+  EXPECT_EQ(freed.size(), 10u);
+  EXPECT_EQ(m.shared_bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace lr::sw
