@@ -27,6 +27,11 @@ struct SwitchPortSpec {
   bool operator==(const SwitchPortSpec&) const = default;
 };
 
+/// The most ports a switch has (an egress port is a byte in its queues' entries), and
+/// the most addresses its table holds.
+inline constexpr size_t kMaxSwitchPorts = 256;
+inline constexpr uint32_t kMaxMacTableSize = 1u << 20;
+
 enum class SwitchClassify : uint8_t { kPcp, kDscp };
 
 /// `[[switch]]`: the software lossless switch, a reference device under test run on its

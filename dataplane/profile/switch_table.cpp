@@ -12,8 +12,6 @@
 #include "dataplane/profile/quantity.hpp"
 #include "dataplane/profile/shared_keys.hpp"
 #include "dataplane/profile/table_reader.hpp"
-#include "dataplane/switch/mac_table.hpp"
-#include "dataplane/switch/switch_model.hpp"
 
 namespace lr::profile {
 
@@ -52,7 +50,7 @@ void read_learning(TableReader& in, api::SwitchSpec& sw) {
   for (const char* key : {"mac_table_size", "learn_rate", "mac_age"})
     if (!sw.learn && in.find(key) != nullptr)
       in.fail(in.find(key), key, "needs forward = \"learn\" (a static forwarding table learns no addresses)");
-  if (auto v = in.integer<uint32_t>("mac_table_size", 1, sw::MacTable::kMaxCapacity)) sw.mac_table_size = *v;
+  if (auto v = in.integer<uint32_t>("mac_table_size", 1, api::kMaxMacTableSize)) sw.mac_table_size = *v;
   if (auto v = in.integer<uint64_t>("learn_rate", 1, 1'000'000'000)) sw.learn_rate = *v;
   if (auto text = in.string("mac_age")) {
     if (*text == "off") {
@@ -167,8 +165,8 @@ api::SwitchSpec read_switch(TableReader& in) {
     if (*v < 64) in.fail(in.find("max_frame"), "max_frame", fmt::format("{} bytes is below the 64-byte minimum frame", *v));
     sw.max_frame_bytes = static_cast<uint32_t>(std::min<uint64_t>(*v, std::numeric_limits<uint32_t>::max()));
   }
-  if (sw.ports.size() > sw::kMaxSwitchPorts)
-    in.fail(ports, "ports", fmt::format("{} ports: a switch has at most {}", sw.ports.size(), sw::kMaxSwitchPorts));
+  if (sw.ports.size() > api::kMaxSwitchPorts)
+    in.fail(ports, "ports", fmt::format("{} ports: a switch has at most {}", sw.ports.size(), api::kMaxSwitchPorts));
   sw.key_locs = in.key_locs();
   in.finish();
   return sw;

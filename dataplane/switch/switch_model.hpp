@@ -77,8 +77,6 @@ struct ModelParams {
   bool input_queued = false;             ///< one FIFO per ingress port (head-of-line blocking); lossy only
 };
 
-/// The most ports a switch has (an egress port is a byte in its queues' entries).
-inline constexpr uint16_t kMaxSwitchPorts = 256;
 
 /// Per port and priority, single-writer counters (fastpath/counters.hpp): mgmt reads
 /// them while the switch runs. rx at the ingress port; tx, tail and watchdog drops, ECN marks
@@ -190,7 +188,7 @@ class SwitchModel {
     uintptr_t handle;
     uint32_t bytes;
     uint16_t in;
-    uint8_t out;   ///< input queueing: its egress port
+    uint8_t out;   ///< input queueing: its egress port (api::kMaxSwitchPorts: 256)
     uint8_t prio;  ///< input queueing: its priority
   };
   struct Queue {
