@@ -1,5 +1,7 @@
 #include "control/bench/bench_sections.hpp"
 
+#include "control/bench/rfc2889_section.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -400,6 +402,11 @@ BenchProfile read_bench_sections(const Profile& profile, std::string_view text) 
     TableReader r(*t, "lossless.", file);
     out.lossless = read_lossless(r);
     validate_lossless(out, *out.lossless);
+  }
+  if (const toml::table* t = in.subtable("rfc2889")) {
+    TableReader r(*t, "rfc2889.", file);
+    out.rfc2889 = read_rfc2889(r);
+    validate_rfc2889(out, *out.rfc2889);
   }
   return out;
 }

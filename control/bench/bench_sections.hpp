@@ -118,11 +118,39 @@ struct LosslessCfg : BenchCfg {
   bool runs(std::string_view c) const { return std::find(cases.begin(), cases.end(), c) != cases.end(); }
 };
 
+/// `[rfc2889]`: `linerate bench rfc2889`, the LAN switch benchmarks of RFC 2889 §5 over
+/// the tester's ports facing the device. The suite makes its own frames (a station
+/// address per port, thousands of addresses by `vary`), so the section needs no [[stream]].
+struct Rfc2889Cfg : BenchCfg {
+  static constexpr const char* kTests[] = {"fully_meshed",      "partially_meshed", "unidirectional",
+                                          "congestion_control", "forward_pressure", "address_caching",
+                                          "address_learning",  "errored_frames",   "broadcast"};
+  std::vector<std::string> tests{std::begin(kTests), std::end(kTests)};
+  std::vector<std::string> ports;                ///< the tester's ports, each cabled to a port of the device
+  std::vector<uint16_t> frame_sizes{64, 128, 256, 512, 1024, 1280, 1518};
+  std::vector<double> loads_percent{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  ///< per port, of its line rate
+  uint64_t trial_duration_ns = 30'000'000'000;
+  double resolution_percent = 1;                 ///< the throughput search's, of line rate
+  uint64_t age_time_ns = 0;                      ///< the device's address aging time (the address tests wait it out)
+  double address_rate_fps = 1000;                ///< §5.7's learning and test frames, §5.8's test frames
+  uint32_t min_addresses = 1;                    ///< §5.7's search
+  uint32_t max_addresses = 8192;
+  uint32_t learning_addresses = 0;               ///< §5.8: 0 = what §5.7 found (else 1000)
+  double min_learning_rate_fps = 100;            ///< §5.8's search
+  double max_learning_rate_fps = 1'000'000;
+  double learning_resolution_percent = 1;        ///< of the rate found
+  uint16_t oversize_bytes = 1519;                ///< §5.9: the oversize frames (one byte above 1518)
+  double broadcast_load_percent = 100;           ///< §5.10
+
+  bool runs(std::string_view test) const { return std::find(tests.begin(), tests.end(), test) != tests.end(); }
+};
+
 /// A profile with the benchmark sections it has.
 struct BenchProfile : profile::Profile {
   std::optional<Rfc2544Cfg> rfc2544;
   std::optional<NdrCfg> ndr;
   std::optional<LosslessCfg> lossless;
+  std::optional<Rfc2889Cfg> rfc2889;
 };
 
 /// The sections of `text`, the TOML `profile` was read from, each checked against it: a

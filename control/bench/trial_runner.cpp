@@ -29,10 +29,8 @@ LatencyStats stats_of(const api::LatencySummary& l) {
           l.jitter_ns};
 }
 
-// Why the host, not the device, made a trial's numbers, or "": a port of the tester that
-// could not take in what arrived (its RX ring full: the device forwarded those frames), or a
-// tester lcore held up `stall_limit_us` or more (0: no limit) while traffic ran (the first
-// `traffic_s` seconds).
+}  // namespace
+
 std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, double traffic_s) {
   const auto longest = [&run] {
     const api::LcoreStalls* worst = nullptr;
@@ -57,8 +55,6 @@ std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, do
                        held->lcore, held->stall.us, held->stall.from_s, stall_limit_us);
   return "";
 }
-
-}  // namespace
 
 TrialRunner::TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile)
     : run_(client), profile_(profile) {}

@@ -49,6 +49,12 @@ struct Trial {
   api::RunReport run;        ///< the same, read
 };
 
+/// Why the host, not the device, made a run's numbers, or "": a port of the tester that
+/// could not take in what arrived (its RX ring full: the device forwarded those frames), or a
+/// tester lcore held up `stall_limit_us` or more (0: no limit) while traffic ran (the first
+/// `traffic_s` seconds).
+std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, double traffic_s);
+
 class TrialRunner {
  public:
   TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile);

@@ -4,6 +4,7 @@
 #include "control/views/bench_html.hpp"
 #include "control/views/lossless_views.hpp"
 #include "control/views/qualify_html.hpp"
+#include "control/views/rfc2889_views.hpp"
 
 namespace lr::ctl {
 
@@ -12,6 +13,7 @@ namespace {
 constexpr ReportKind kKinds[] = {{"linerate.rfc2544/", bench_html, bench_csv},
                                  {"linerate.ndr/", bench_html, bench_csv},
                                  {"linerate.lossless/", lossless_html, lossless_csv},
+                                 {"linerate.rfc2889/", rfc2889_html, rfc2889_csv},
                                  {"linerate.optics-qualify/", qualify_html, qualify_summary_csv}};
 
 }  // namespace

@@ -184,6 +184,10 @@ struct StreamSpec {
   uint64_t start_after_ns = 0;  ///< begins this long after the run's start (paced streams only)
   std::optional<BurstSpec> burst;
   uint16_t lanes = 1;        ///< TX queues (and so lcores) the stream is spread over
+  /// After its lcore was held up, a paced stream sends what it owes at once (up to 100 us
+  /// of frames, at least 64); false: one more frame, then its rate from then on (RFC
+  /// 2889's learning frames: a burst of new addresses is not the rate asked).
+  bool catch_up = true;
   uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late
   MacAddr eth_src{0x02, 0, 0, 0, 0, 1};
   MacAddr eth_dst{0x02, 0, 0, 0, 0, 2};

@@ -58,7 +58,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   FrameCursor cursor;               ///< the next frame to send
   // Line 2, after the cursor: owner, cold.
   uint64_t applied_interval_fp = 0;  ///< the rate in force (see requested_interval_fp)
-  uint64_t lag_window_fp = 0;        ///< see pacer_max_lag; set before launch
+  uint64_t lag_window_fp = 0;        ///< see pacer_max_lag (0: no catch-up); set before launch
   uint64_t duration_tsc = 0;         ///< 0: no duration limit; set before launch
   LanePause pause;                   ///< PFC / PAUSE honoured (pfc_honour); its counter read by mgmt too
 

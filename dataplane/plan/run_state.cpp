@@ -225,7 +225,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       t.lane = static_cast<uint8_t>(lane);
       t.headers_fixed = fast::headers_fixed(stream.plan[0]);
       t.cursor = fast::cursor_at(stream.plan[0], 0);
-      t.lag_window_fp = fast::lag_window_fp(in.tsc_hz);
+      t.lag_window_fp = cfg.catch_up ? fast::lag_window_fp(in.tsc_hz) : 0;
       // MAC Control frames are never held: a paused port still sends them.
       if (const api::PortSpec& port = in.ports[stream.tx_port].cfg();
           port.pfc_honour && cfg.kind == api::StreamKind::kUdp) {

@@ -128,7 +128,7 @@ Profile read_sections(const toml::table& root, const std::string& file) {
   }
   // The suites' sections are theirs, read by them in control/ (bench_sections, qualify_section,
   // report_section): the data plane runs streams and ignores them.
-  for (const char* suite : {"rfc2544", "ndr", "lossless", "qualify", "report"}) in.find(suite);
+  for (const char* suite : {"rfc2544", "ndr", "lossless", "rfc2889", "qualify", "report"}) in.find(suite);
   in.find("port");
   in.find("stream");
   in.find("switch");

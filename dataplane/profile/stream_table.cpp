@@ -366,6 +366,7 @@ StreamSpec read_stream(TableReader& in) {
     stream.burst = cfg;
   }
   if (auto v = in.integer<uint16_t>("lanes", 1, 64)) stream.lanes = *v;
+  if (auto v = in.boolean("catch_up")) stream.catch_up = *v;
   if (auto v = in.parsed<uint64_t>("late", parse_duration_ns, kDurationHelp)) stream.late_ns = *v;
   if (const toml::table* eth = in.subtable("eth")) {
     TableReader e(*eth, in.prefix() + "eth.", in.file());

@@ -32,7 +32,7 @@ class MacTable {
  public:
   static constexpr int16_t kUnknown = -1;
   /// New addresses it takes at once above its rate (what a learn queue holds).
-  static constexpr uint32_t kLearnBurst = 4;
+  static constexpr uint32_t kLearnBurst = 16;
 
   explicit MacTable(MacTableParams params = {})
       : params_(params), slots_(std::bit_ceil(std::max<uint64_t>(uint64_t{params.capacity} * 2, 64))),

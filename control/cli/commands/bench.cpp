@@ -1,4 +1,4 @@
-// `linerate bench rfc2544 | ndr | lossless PROFILE`: the benchmark suites.
+// `linerate bench rfc2544 | ndr | lossless | rfc2889 PROFILE`: the benchmark suites.
 
 #include <fmt/format.h>
 
@@ -8,13 +8,14 @@
 #include "control/bench/lossless_command.hpp"
 #include "control/bench/ndr_command.hpp"
 #include "control/bench/rfc2544_command.hpp"
+#include "control/bench/rfc2889_command.hpp"
 #include "control/cli/commands/commands.hpp"
 
 namespace lr::ctl {
 
 void add_bench_commands(CLI::App& app, Commands& commands) {
   auto* bench = app.add_subcommand(
-      "bench", "benchmark procedures over a profile's streams (RFC 2544, NDR / PDR, the lossless test plan)");
+      "bench", "benchmark procedures over a profile's streams (RFC 2544, NDR / PDR, the lossless test plan, RFC 2889)");
   bench->require_subcommand(1);
   auto options = std::make_shared<bench::BenchOptions>();
   const std::pair<CLI::App*, int (*)(const bench::BenchOptions&)> suites[] = {
@@ -25,7 +26,10 @@ void add_bench_commands(CLI::App& app, Commands& commands) {
        bench::run_ndr},
       {bench->add_subcommand("lossless", "the lossless-fabric test plan (PFC, PAUSE, response time, quanta, incast, "
                                          "ECN) with verdicts, from the profile's [lossless]"),
-       bench::run_lossless}};
+       bench::run_lossless},
+      {bench->add_subcommand("rfc2889", "RFC 2889 LAN switch benchmarks (meshed forwarding, congestion, address "
+                                        "caching and learning, errored frames, broadcast), from the profile's [rfc2889]"),
+       bench::run_rfc2889}};
   suites[1].first->add_option("--method", options->method,
                               "bisection (one trial decides a load) or mlrsearch (RFC 9971: goals with an exceed "
                               "ratio over trials of growing length); default: the profile's [ndr] method")

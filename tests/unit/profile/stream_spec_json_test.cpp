@@ -32,6 +32,7 @@ class SpecDraw {
     if (coin()) s.burst = api::BurstSpec{static_cast<uint32_t>(between(1, 1 << 24)), between(1, uint64_t{1} << 50)};
     s.lanes = static_cast<uint16_t>(between(1, 64));
     s.late_ns = between(0, uint64_t{1} << 50);
+    s.catch_up = coin();
     s.eth_src = mac();
     s.eth_dst = mac();
     if (s.kind == api::StreamKind::kUdp) udp_stream(s);

@@ -1,0 +1,163 @@
+#include "control/bench/rfc2889/plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "control/bench/rfc2889_section.hpp"
+#include "control/client/stop_signal.hpp"
+#include "dataplane/api/missed_target.hpp"
+#include "dataplane/api/switch_report.hpp"
+
+namespace lr::bench::rfc2889 {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kAttempts = 3;
+constexpr uint32_t kHelloFrames = 4;
+constexpr api::MacAddr kBroadcast{0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+constexpr const char* kHelloPrefix = "hello-";
+// linerate's own switch held up this long has queued what a real one would have sent.
+constexpr double kSwitchStallUs = 100;
+// A stream that does not catch up after a stall must still have sent this share of its rate.
+constexpr double kWithoutCatchUpShare = 0.95;
+
+}  // namespace
+
+void Plan::result(json e) {
+  session.report()["results"].push_back(std::move(e));
+  session.save();
+}
+
+api::MacAddr mac_of(uint64_t value) {
+  api::MacAddr mac{};
+  for (int i = 5; i >= 0; --i, value >>= 8) mac[static_cast<size_t>(i)] = static_cast<uint8_t>(value);
+  return mac;
+}
+
+api::MacAddr station(size_t index) { return mac_of(0x02'28'89'00'00'00 + index + 1); }
+
+Streams::Streams(const Plan& plan) : Streams(plan, [&plan] {
+  std::vector<size_t> all(plan.ports());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return all;
+}()) {}
+
+Streams::Streams(const Plan& plan, const std::vector<size_t>& hello_from) : plan_(plan) {
+  for (const size_t i : hello_from) {
+    // Unpaced: four frames at once, which no port's load has to make room for.
+    api::StreamSpec& hello = traffic(kHelloPrefix + plan.port(i), i, std::nullopt, 64, {api::RateKind::kMax, 0}, 0, 0,
+                                     kHelloFrames);
+    hello.rx_port.reset();  // flooded to every port: heard, not counted
+  }
+}
+
+api::StreamSpec& Streams::traffic(const std::string& name, size_t from, std::optional<size_t> to, uint16_t bytes,
+                                  api::Rate rate, uint64_t start_after_ns, uint64_t duration_ns, uint64_t count) {
+  api::StreamSpec s;
+  s.name = name;
+  s.tx_port = plan_.port(from);
+  if (to) s.rx_port = plan_.port(*to);
+  s.eth_src = station(from);
+  s.eth_dst = to ? station(*to) : kBroadcast;
+  s.ipv4.src = 0xC6120000u + static_cast<uint32_t>(from) + 1;  // 198.18.0.n (RFC 2544's range)
+  s.ipv4.dst = 0xC6130000u + static_cast<uint32_t>(to.value_or(255)) + 1;
+  s.frame.sizes = {bytes};
+  s.rate = rate;
+  s.start_after_ns = start_after_ns;
+  s.count = count;
+  s.duration_ns = count != 0 ? 0 : duration_ns;
+  streams_.push_back(std::move(s));
+  return streams_.back();
+}
+
+const api::StreamReport& stream_of(const api::RunReport& report, const std::string& name) {
+  for (const api::StreamReport& s : report.streams)
+    if (s.name == name) return s;
+  throw std::runtime_error(fmt::format("the run's report has no stream '{}'", name));
+}
+
+std::string invalid_reason(const api::RunReport& report, double traffic_s,
+                           const std::vector<std::string>& congested_devices,
+                           const std::vector<std::string>& without_catch_up) {
+  for (const api::StreamReport& s : report.streams) {
+    if (s.name.starts_with(kHelloPrefix) || s.target_pps <= 0) continue;
+    if (std::find(without_catch_up.begin(), without_catch_up.end(), s.name) != without_catch_up.end()) {
+      if (s.tx_pps_achieved < kWithoutCatchUpShare * s.target_pps)
+        return fmt::format("stream '{}' sent at {:.1f} % of its rate ({:g} frames/s): the host held the tester up",
+                           s.name, 100 * s.tx_pps_achieved / s.target_pps, s.target_pps);
+      continue;
+    }
+    const double sent = s.tx_pps_achieved;
+    const double active_s = sent > 0 ? static_cast<double>(s.tx_packets) / sent : 0.0;
+    const double held = active_s > 0 ? static_cast<double>(s.paused_ns.value_or(0)) / 1e9 / active_s : 0.0;
+    if (std::string missed = api::missed_target(s.name, s.target_pps, sent, s.tx_queue_full, held, report.lcores, active_s);
+        !missed.empty())
+      return missed;
+  }
+  const std::string started = report.started_at.substr(0, 19);
+  for (const api::PortReport& port : report.ports)
+    for (const api::LinkEventReport& e : port.link_events)
+      if (!e.up && e.at.substr(0, 19) >= started) return fmt::format("port '{}' link went down during the run", port.name);
+  if (std::string held = held_up_by_host(report, 0, traffic_s); !held.empty()) return held;
+  for (const api::SwitchReport& sw : report.switches)
+    for (const api::SwitchPortReport& port : sw.ports) {
+      if (port.egress_lost_us > 0)
+        return fmt::format("linerate's switch '{}', the device here, was held up by the host long enough that port "
+                           "'{}' lost {:.0f} us of sending: no hardware switch stops, so the run says nothing of the "
+                           "device", sw.name, port.name, port.egress_lost_us);
+      uint64_t dropped = 0;
+      for (const api::SwitchPriorityReport& q : port.priorities) dropped += q.drop_tail + q.drop_headroom;
+      const bool congested =
+          std::find(congested_devices.begin(), congested_devices.end(), port.device) != congested_devices.end();
+      if (dropped > 0 && !congested && sw.longest_stall_us >= kSwitchStallUs)
+        return fmt::format("linerate's switch '{}', the device here, dropped {} frames at port '{}', which the run does "
+                           "not congest, after the host held its lcore up for {:.0f} us: no hardware switch stops",
+                           sw.name, dropped, port.name, sw.longest_stall_us);
+    }
+  return "";
+}
+
+Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
+                 const std::vector<size_t>& congested) {
+  std::vector<std::string> devices;
+  for (const size_t i : congested)
+    if (const api::PortSpec* port = p.profile.find_port(p.port(i))) devices.push_back(port->device);
+  double traffic_s = 0;
+  for (const api::StreamSpec& s : streams.specs())
+    traffic_s = std::max(traffic_s, static_cast<double>(s.start_after_ns + s.duration_ns) / 1e9);
+  return measure(p, streams, test, label, [&](const api::RunReport& report) {
+    return invalid_reason(report, traffic_s, devices);
+  });
+}
+
+Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
+                 const std::function<std::string(const api::RunReport&)>& spoiled) {
+  const std::string what = label.empty() ? test : test + " " + label;
+  Measured m;
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    m.run = p.runner.run_streams(streams.specs(), what, m.interrupted);
+    p.interrupted = p.interrupted || m.interrupted;
+    m.invalid = m.interrupted ? "" : spoiled(m.run.report);
+    std::printf("  %-44s run %s\n", what.c_str(),
+                m.interrupted ? "interrupted" : m.invalid.empty() ? "done" : ("invalid: " + m.invalid).c_str());
+    std::fflush(stdout);
+    p.session.report()["trials"].push_back(
+        {{"test", test}, {"label", label}, {"invalid_reason", m.invalid}, {"report", api::to_json(m.run.report)}});
+    p.session.save();
+    ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9);
+    if (m.valid() || m.interrupted || ctl::stop_requested()) return m;
+  }
+  m.invalid = fmt::format("{} runs were all invalid; the last: {}", kAttempts, m.invalid);
+  return m;
+}
+
+json entry(const std::string& test, const char* section) {
+  return {{"test", test}, {"section", section}, {"verdict", "measured"}};
+}
+
+}  // namespace lr::bench::rfc2889

@@ -1,0 +1,95 @@
+#pragma once
+// What every RFC 2889 test works with: the plan (the profile, the section, the runner, the
+// session), the stations (one address per tester port, each said hello from the start of
+// every run so the device knows where it lives), the streams a test builds between them,
+// and running them until a run is valid, each run recorded in `trials[]`.
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "control/bench/bench_sections.hpp"
+#include "control/bench/bench_session.hpp"
+#include "control/bench/trial_runner.hpp"
+#include "dataplane/api/run_report.hpp"
+
+namespace lr::bench::rfc2889 {
+
+struct Plan {
+  const profile::Profile& profile;
+  const Rfc2889Cfg& cfg;
+  TrialRunner& runner;
+  BenchSession& session;
+  bool interrupted = false;
+  std::optional<uint32_t> addresses_cached;  ///< §5.7's answer, for §5.8
+
+  const std::string& port(size_t index) const { return cfg.ports[index]; }
+  size_t ports() const { return cfg.ports.size(); }
+  /// results[]: one entry per test (and pattern, frame size), in the order they ran.
+  void result(nlohmann::json entry);
+};
+
+/// Port `index`'s station: where its frames come from and go to (a locally administered
+/// address, 02:28:89:00:00:<index + 1>).
+api::MacAddr station(size_t index);
+/// The first of the addresses the address tests teach the device behind the learning port.
+inline constexpr uint64_t kAddressBase = 0x02'28'89'10'00'00;
+api::MacAddr mac_of(uint64_t value);
+
+class Streams {
+ public:
+  /// Begins with every port's hello: a few broadcast frames from its station.
+  explicit Streams(const Plan& plan);
+  /// Begins with the hellos of these ports only.
+  Streams(const Plan& plan, const std::vector<size_t>& hello_from);
+
+  /// Frames of `bytes` from port `from`'s station to port `to`'s (none: broadcast), at
+  /// `rate`, from `start_after_ns`, for `duration_ns` or `count` frames; received (and
+  /// counted) at `to`, or at `rx` when given.
+  api::StreamSpec& traffic(const std::string& name, size_t from, std::optional<size_t> to, uint16_t bytes,
+                           api::Rate rate, uint64_t start_after_ns, uint64_t duration_ns, uint64_t count = 0);
+  const std::vector<api::StreamSpec>& specs() const noexcept { return streams_; }
+
+ private:
+  const Plan& plan_;
+  std::vector<api::StreamSpec> streams_;
+};
+
+/// A run that measured, or why none did.
+struct Measured {
+  ctl::EndedRun run;
+  std::string invalid;  ///< every attempt was invalid: the last one's reason
+  bool interrupted = false;
+  bool valid() const noexcept { return invalid.empty() && !interrupted; }
+};
+
+/// Runs the streams until a run is valid (at most 3 runs); each is recorded in trials[]
+/// under `test` and `label`, the invalid ones with their reason. `congested`: tester
+/// ports the run oversubscribes on purpose (the device's drops toward them are expected).
+Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
+                 const std::vector<size_t>& congested = {});
+/// Runs again (recorded) when `spoiled` finds a reason in a valid run, at most 3 runs in all.
+Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
+                 const std::function<std::string(const api::RunReport&)>& spoiled);
+
+/// A stream of a run's report by name (throws when it has none: a report that is not the run's).
+const api::StreamReport& stream_of(const api::RunReport& report, const std::string& name);
+
+/// Why a run says nothing about the device, or "": a stream the tester sent short of its
+/// rate, a tester port that could not take in what arrived or a tester lcore held up, a link
+/// that went down, or linerate's own switch held up past its catch-up, or held up and
+/// dropping frames toward a port the run does not congest (`congested_devices`: the
+/// devices of the tester ports it congests; a switch port on the same cable is congested).
+/// Streams in `without_catch_up` send at their rate or slower by design (catch_up =
+/// false): they are held to 95 % of it, the rest to the data plane's 0.5 %.
+std::string invalid_reason(const api::RunReport& report, double traffic_s,
+                           const std::vector<std::string>& congested_devices,
+                           const std::vector<std::string>& without_catch_up = {});
+
+/// The test result every entry starts with: its name, the RFC's section, and a verdict.
+nlohmann::json entry(const std::string& test, const char* section);
+
+}  // namespace lr::bench::rfc2889
