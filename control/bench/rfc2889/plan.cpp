@@ -41,11 +41,17 @@ api::MacAddr mac_of(uint64_t value) {
 
 api::MacAddr station(size_t index) { return mac_of(0x02'28'89'00'00'00 + index + 1); }
 
-Streams::Streams(const Plan& plan) : Streams(plan, [&plan] {
+namespace {
+
+std::vector<size_t> every_port(const Plan& plan) {
   std::vector<size_t> all(plan.ports());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   return all;
-}()) {}
+}
+
+}  // namespace
+
+Streams::Streams(const Plan& plan) : Streams(plan, every_port(plan)) {}
 
 Streams::Streams(const Plan& plan, const std::vector<size_t>& hello_from) : plan_(plan) {
   for (const size_t i : hello_from) {
