@@ -39,7 +39,7 @@ api::MacAddr mac_of(uint64_t value) {
   return mac;
 }
 
-api::MacAddr station(size_t index) { return mac_of(0x02'28'89'00'00'00 + index + 1); }
+api::MacAddr station(size_t index) { return mac_of(0x022889000000 + index + 1); }
 
 namespace {
 

@@ -36,7 +36,7 @@ struct Plan {
 /// address, 02:28:89:00:00:<index + 1>).
 api::MacAddr station(size_t index);
 /// The first of the addresses the address tests teach the device behind the learning port.
-inline constexpr uint64_t kAddressBase = 0x02'28'89'10'00'00;
+inline constexpr uint64_t kAddressBase = 0x022889100000;
 api::MacAddr mac_of(uint64_t value);
 
 class Streams {
