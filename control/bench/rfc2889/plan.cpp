@@ -88,7 +88,7 @@ const api::StreamReport& stream_of(const api::RunReport& report, const std::stri
 }
 
 std::string invalid_reason(const api::RunReport& report, double traffic_s,
-                           const std::vector<std::string>& congested_devices,
+                           const std::vector<std::string>& uncongested_devices,
                            const std::vector<std::string>& without_catch_up) {
   for (const api::StreamReport& s : report.streams) {
     if (s.name.starts_with(kHelloPrefix) || s.target_pps <= 0) continue;
@@ -118,9 +118,9 @@ std::string invalid_reason(const api::RunReport& report, double traffic_s,
                            "device", sw.name, port.name, port.egress_lost_us);
       uint64_t dropped = 0;
       for (const api::SwitchPriorityReport& q : port.priorities) dropped += q.drop_tail + q.drop_headroom;
-      const bool congested =
-          std::find(congested_devices.begin(), congested_devices.end(), port.device) != congested_devices.end();
-      if (dropped > 0 && !congested && sw.longest_stall_us >= kSwitchStallUs)
+      const bool uncongested =
+          std::find(uncongested_devices.begin(), uncongested_devices.end(), port.device) != uncongested_devices.end();
+      if (dropped > 0 && uncongested && sw.longest_stall_us >= kSwitchStallUs)
         return fmt::format("linerate's switch '{}', the device here, dropped {} frames at port '{}', which the run does "
                            "not congest, after the host held its lcore up for {:.0f} us: no hardware switch stops",
                            sw.name, dropped, port.name, sw.longest_stall_us);
@@ -130,9 +130,15 @@ std::string invalid_reason(const api::RunReport& report, double traffic_s,
 
 Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
                  const std::vector<size_t>& congested) {
+  // The device's ports toward tester ports that receive and are not congested on purpose.
   std::vector<std::string> devices;
-  for (const size_t i : congested)
-    if (const api::PortSpec* port = p.profile.find_port(p.port(i))) devices.push_back(port->device);
+  for (size_t i = 0; i < p.ports(); ++i) {
+    const bool receives = std::any_of(streams.specs().begin(), streams.specs().end(),
+                                      [&](const api::StreamSpec& s) { return s.rx_port == p.port(i); });
+    const bool congests = std::find(congested.begin(), congested.end(), i) != congested.end();
+    if (const api::PortSpec* port = p.profile.find_port(p.port(i)); port != nullptr && receives && !congests)
+      devices.push_back(port->device);
+  }
   double traffic_s = 0;
   for (const api::StreamSpec& s : streams.specs())
     traffic_s = std::max(traffic_s, static_cast<double>(s.start_after_ns + s.duration_ns) / 1e9);

@@ -81,12 +81,12 @@ const api::StreamReport& stream_of(const api::RunReport& report, const std::stri
 /// Why a run says nothing about the device, or "": a stream the tester sent short of its
 /// rate, a tester port that could not take in what arrived or a tester lcore held up, a link
 /// that went down, or linerate's own switch held up past its catch-up, or held up and
-/// dropping frames toward a port the run does not congest (`congested_devices`: the
-/// devices of the tester ports it congests; a switch port on the same cable is congested).
+/// dropping frames at a port toward a receiver the run does not congest
+/// (`uncongested_devices`: those receivers' devices; the switch port on the same cable).
 /// Streams in `without_catch_up` send at their rate or slower by design (catch_up =
 /// false): they are held to 95 % of it, the rest to the data plane's 0.5 %.
 std::string invalid_reason(const api::RunReport& report, double traffic_s,
-                           const std::vector<std::string>& congested_devices,
+                           const std::vector<std::string>& uncongested_devices,
                            const std::vector<std::string>& without_catch_up = {});
 
 /// The test result every entry starts with: its name, the RFC's section, and a verdict.

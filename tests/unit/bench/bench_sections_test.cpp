@@ -224,6 +224,51 @@ TEST(BenchSections, RoceFrameSizes) {
 }
 
 // The data plane ignores the sections (a typo in one is the suite's to refuse, not its).
+// [rfc2889]: the suite makes its own frames: ports, no [[stream]]; the address tests know
+// the device's aging time and fit within it.
+TEST(BenchSections, Rfc2889) {
+  std::string ports;
+  for (int i = 1; i <= 4; ++i) ports += "[[port]]\nname = \"t" + std::to_string(i) + "\"\ndevice = \"net_ring" + std::to_string(i) + "\"\n";
+  const std::string base = ports + "[rfc2889]\nports = [\"t1\", \"t2\", \"t3\", \"t4\"]\n";
+  const BenchProfile defaults = load_bench(base + "age_time = \"300s\"\n");
+  ASSERT_TRUE(defaults.rfc2889);
+  const Rfc2889Cfg& d = *defaults.rfc2889;
+  EXPECT_EQ(d.tests.size(), 9u);
+  EXPECT_EQ(d.frame_sizes, (std::vector<uint16_t>{64, 128, 256, 512, 1024, 1280, 1518}));
+  EXPECT_EQ(d.loads_percent.size(), 10u);
+  EXPECT_EQ(d.trial_duration_ns, 30'000'000'000u);
+  EXPECT_EQ(d.age_time_ns, 300'000'000'000u);
+  EXPECT_EQ(d.learning_frames, 0u);
+  EXPECT_EQ(d.oversize_bytes, 1519);
+
+  const BenchProfile set = load_bench(base + "tests = [\"fully_meshed\", \"address_caching\"]\nframe_sizes = [64]\n"
+                                             "loads = [\"100%\", \"50%\", \"50%\"]\nage_time = \"1s\"\n"
+                                             "address_rate = 20000\nmax_addresses = 10000\nresolution = \"0.5%\"\n");
+  EXPECT_EQ(set.rfc2889->loads_percent, (std::vector<double>{50, 100}));  // sorted, once each
+  EXPECT_EQ(set.rfc2889->max_addresses, 10000u);
+  EXPECT_DOUBLE_EQ(set.rfc2889->resolution_percent, 0.5);
+
+  EXPECT_EQ(bench_refusal(base + "tests = [\"fully_mashed\"]\n"),
+            "test.toml:15:9: key 'rfc2889.tests': 'fully_mashed' is not an RFC 2889 test: fully_meshed, partially_meshed, "
+            "unidirectional, congestion_control, forward_pressure, address_caching, address_learning, errored_frames, "
+            "broadcast");
+  EXPECT_EQ(bench_refusal(base), "test.toml:13:1: key 'rfc2889.age_time': is required for address_caching: the "
+                                 "device's address aging time, waited out between trials so that each starts with an "
+                                 "empty table (e.g. '300s')");
+  EXPECT_EQ(bench_refusal(base + "age_time = \"500ms\"\n"),
+            "test.toml:13:1: key 'rfc2889.max_addresses': 8192 addresses at 1000 frames/s wait up to 8.202 s between "
+            "their learning and test frames, not within age_time (0.5 s): they would age first; raise address_rate or "
+            "lower max_addresses");
+  EXPECT_EQ(bench_refusal(ports + "[rfc2889]\nports = [\"t1\", \"t2\", \"t3\"]\ntests = [\"congestion_control\"]\n"),
+            "test.toml:14:9: key 'rfc2889.ports': congestion_control needs 4 ports (two senders, a congested and an "
+            "uncongested receiver); 3 named");
+  EXPECT_EQ(bench_refusal(ports + "[rfc2889]\nports = [\"t1\", \"t9\"]\ntests = [\"broadcast\"]\n"),
+            "test.toml:14:9: key 'rfc2889.ports': no [[port]] is named 't9'");
+  EXPECT_EQ(bench_refusal(base + "tests = [\"broadcast\"]\nframe_sizes = [1519]\n"),
+            "test.toml:16:15: key 'rfc2889.frame_sizes': 1519-byte frames carry 1501-byte packets, above port 't1''s "
+            "MTU of 1500: set its [[port]] mtu");
+}
+
 TEST(BenchSections, TheDataPlaneIgnoresThemTheSuitesReadThem) {
   const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n"
                                                    "[rfc2544]\ntrial_duraton = \"1s\"\n";
@@ -244,7 +289,7 @@ TEST(BenchSections, ShippedExamplesRead) {
     text << file.rdbuf();
     BenchProfile read;
     EXPECT_NO_THROW(read = read_bench_sections(profile::load_profile_file(path), text.str())) << path;
-    with_sections += read.rfc2544 || read.ndr || read.lossless ? 1 : 0;
+    with_sections += read.rfc2544 || read.ndr || read.lossless || read.rfc2889 ? 1 : 0;
   }
   EXPECT_GE(with_sections, 2u);  // benchmark_switch.toml, lossless_plan.toml
 }

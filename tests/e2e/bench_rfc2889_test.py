@@ -1,0 +1,146 @@
+"""`linerate bench rfc2889` against linerate's learning switch, in one process
+(config/examples/rfc2889_switch.toml): every RFC 2889 test finds the switch's configured
+figures (its table's capacity exactly, its learning rate within the search's resolution
+and the learner's burst, no head-of-line blocking, oversize frames filtered, broadcast to
+every port), and the smaller figures or the failure of a switch configured smaller,
+slower, input-queued and without a frame limit. The report's views are rebuilt from
+report.json and the page is loaded in headless chromium."""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+import benchreport
+import lrtest
+
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "config", "examples", "rfc2889_switch.toml")
+LEARN_BURST = 16  # dataplane/switch/mac_table.hpp: kLearnBurst
+
+
+class Rfc2889(lrtest.DataplaneCase):
+    def bench(self, tests, section=(), **switch):
+        """Runs the example's [rfc2889] `tests`; `section`: its lines to replace or add, by
+        key; `switch`: keys of its [[switch]] to set (TOML values, as text) or remove (None)."""
+        with open(EXAMPLE) as f:
+            lines = f.read().split("\n")
+        lines[lines.index("[rfc2889]") + 1:lines.index("[rfc2889]") + 1] = ["tests = %s" % json.dumps(tests)]
+        for line in section:
+            key = line.split(" = ")[0] + " = "
+            at = [i for i in range(lines.index("[rfc2889]"), len(lines)) if lines[i].startswith(key)]
+            if at:
+                lines[at[0]] = line
+            else:
+                lines.append(line)
+        for key, value in switch.items():
+            first, end = lines.index("[[switch]]"), lines.index("[rfc2889]")
+            at = [i for i in range(first, end) if lines[i].startswith(key + " = ")]
+            new = [] if value is None else ["%s = %s" % (key, value)]
+            if at:
+                lines[at[0]:at[0] + 1] = new
+            else:
+                lines[end - 1:end - 1] = new
+        profile = self.write_profile("\n".join(lines))
+        out = os.path.join(self.dir, "out")
+        env = dict(os.environ, LINERATE_SOCKET=os.path.join(self.dir, "nobody.sock"))
+        proc = subprocess.run([sys.modules["__main__"].LINERATE, "bench", "rfc2889", profile, "--report-dir", out],
+                              capture_output=True, text=True, timeout=280, env=env)
+        with open(os.path.join(out, "report.json")) as f:
+            report = json.load(f)
+        return proc, report, out
+
+    def one(self, report, test):
+        found = [r for r in report["results"] if r["test"] == test]
+        self.assertEqual(len(found), 1, test)
+        result = found[0]
+        if result["verdict"] == "SKIPPED" and test != "forward_pressure":
+            self.skipTest("%s not measured: %s" % (test, result["why"]))  # the host spoiled it: said, not failed
+        return result
+
+    def test_finds_the_switch_as_configured(self):
+        proc, report, out = self.bench(
+            ["fully_meshed", "partially_meshed", "unidirectional", "congestion_control", "forward_pressure",
+             "address_caching", "address_learning", "errored_frames", "broadcast"],
+            ['frame_sizes = [1518]', 'loads = ["50%", "100%"]'])
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-2000:])
+        self.assertEqual(report["schema"], "linerate.rfc2889/1")
+
+        # §5.7: 1,000 entries: the test port's station and 999 addresses, found exactly.
+        caching = self.one(report, "address_caching")
+        self.assertEqual(caching["addresses"], 999, caching["trials"])
+        self.assertEqual(caching["table_entries"], 1000)
+        flooded = [t for t in caching["trials"] if t.get("passed") is False]
+        self.assertTrue(all(t["flooded_frames"] > 0 for t in flooded))
+        self.assertTrue(any(t["addresses"] == 1000 and not t["passed"] for t in caching["trials"]))
+        # §5.8: 20,000 new addresses per second; above it by at most what the learner's burst
+        # lets through over 999 addresses, and the search's resolution.
+        learning = self.one(report, "address_learning")
+        self.assertEqual(learning["addresses"], 999)
+        rate = learning["learning_rate_fps"]
+        self.assertGreaterEqual(rate, 20000 * 0.99)
+        self.assertLessEqual(rate, 20000 * 999 / (999 - LEARN_BURST + 1) * 1.01)
+
+        # §5.5: queues per egress port: nothing lost toward the uncongested port.
+        congestion = self.one(report, "congestion_control")
+        self.assertFalse(congestion["head_of_line_blocking"], congestion)
+        self.assertEqual(congestion["uncongested"]["lost_frames"], 0)
+        self.assertGreater(sum(p["lost_frames"] for p in congestion["congested"]), 0)
+        self.assertFalse(congestion["backpressure"])
+
+        # §5.9: the switch filters frames above 1518 bytes.
+        errored = self.one(report, "errored_frames")
+        self.assertEqual(errored["verdict"], "PASS", errored)
+        self.assertEqual(errored["oversize"]["forwarded_frames"], 0)
+        self.assertEqual(errored["oversize"]["tx_frames"], 1000)
+        self.assertEqual(errored["bad_fcs"]["verdict"], "SKIPPED")
+
+        # §5.10: each of the three other ports received every broadcast frame.
+        broadcast = self.one(report, "broadcast")
+        self.assertEqual(len(broadcast["ports"]), 3)
+        for port in broadcast["ports"]:
+            self.assertEqual(port["rx_frames"], broadcast["tx_frames"], port)
+
+        # §5.1, §5.2, §5.4: line rate, nothing lost, nothing to a wrong port.
+        for test in ("fully_meshed", "partially_meshed/one_to_many", "partially_meshed/many_to_one", "unidirectional"):
+            meshed = self.one(report, test)
+            self.assertEqual(meshed["throughput_percent"], 100, meshed)
+            for point in meshed["points"]:
+                if "invalid" in point:
+                    continue
+                self.assertEqual(point["lost_frames"], 0, (test, point))
+                self.assertEqual(point["wrong_port_frames"], 0, (test, point))
+                self.assertEqual(point["tx_frames"], point["rx_frames"])
+        self.assertEqual(self.one(report, "forward_pressure")["verdict"], "SKIPPED")
+
+        rows = benchreport.check_report_dir(self, out)
+        self.assertTrue(any(r["test"] == "address_caching" and "999 addresses" in r["answer"] for r in rows))
+        dom = benchreport.check_page_in_browser(self, os.path.join(out, "report.html"),
+                                                ["chart-0", "chart-1", "chart-2", "chart-3"])
+        self.assertIn("address_caching", dom)
+        self.assertIn("RFC 2889", proc.stdout)
+
+    def test_finds_a_smaller_slower_blocking_switch(self):
+        proc, report, out = self.bench(
+            ["congestion_control", "address_caching", "address_learning", "errored_frames"],
+            ['frame_sizes = [1518]', 'trial_duration = "1s"', 'max_addresses = 1024', 'min_learning_rate = 1000'],
+            mac_table_size="300", learn_rate="5000", queueing='"input"', max_frame=None)
+        # Oversize frames forwarded: the one verdict RFC 2889 gives fails.
+        self.assertEqual(proc.returncode, 3, proc.stdout[-3000:] + proc.stderr[-2000:])
+        caching = self.one(report, "address_caching")
+        self.assertEqual(caching["addresses"], 299, caching["trials"])
+        learning = self.one(report, "address_learning")
+        self.assertEqual(learning["addresses"], 299)
+        rate = learning["learning_rate_fps"]
+        self.assertGreaterEqual(rate, 5000 * 0.99)
+        self.assertLessEqual(rate, 5000 * 299 / (299 - LEARN_BURST + 1) * 1.01)
+        # One FIFO per ingress port: frames for the idle port wait behind those for the busy one.
+        congestion = self.one(report, "congestion_control")
+        self.assertTrue(congestion["head_of_line_blocking"], congestion)
+        self.assertGreater(congestion["uncongested"]["lost_frames"], 0)
+        errored = self.one(report, "errored_frames")
+        self.assertEqual(errored["verdict"], "FAIL")
+        self.assertEqual(errored["oversize"]["forwarded_frames"], 1000)
+
+
+if __name__ == "__main__":
+    lrtest.main()
