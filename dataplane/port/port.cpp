@@ -77,9 +77,6 @@ Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg,
   auto speeds = link_speeds_bits(cfg.autoneg, static_cast<uint32_t>(cfg.speed_bps / 1'000'000));
   if (!speeds) return std::unexpected(Error{Errc::kInvalid, 0, fmt::format("port '{}': {}", cfg.name, speeds.error().context)});
   conf.link_speeds = *speeds;
-  // The MTU at configuration: every PMD takes it there (within its max_mtu), also one
-  // without an MTU operation (net_ring, whose frames are only bounded by the mbuf).
-  conf.rxmode.mtu = cfg.mtu;
   // Isolated mode is taken before configuration by most PMDs (mlx5 among them).
   if (cfg.flow_isolate) {
     rte_flow_error error{};
@@ -93,9 +90,15 @@ Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg,
   uint16_t tx_desc = cfg.tx_descriptors;
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &rx_desc, &tx_desc); rc != 0)
     return make_error(Errc::kInvalid, fmt::format("port '{}': descriptor counts", cfg.name), -rc);
-  uint16_t configured_mtu = 0;
-  if (cfg.mtu != 0 && (rte_eth_dev_get_mtu(port_id, &configured_mtu) != 0 || configured_mtu != cfg.mtu)) {
-    if (int rc = rte_eth_dev_set_mtu(port_id, cfg.mtu); rc != 0)
+  if (cfg.mtu != 0) {
+    int rc = rte_eth_dev_set_mtu(port_id, cfg.mtu);
+    if (rc == -ENOTSUP) {
+      // A PMD without an MTU operation (net_ring, whose frames only the mbuf bounds)
+      // takes it at configuration, within its max_mtu; it has no kernel state to restore.
+      conf.rxmode.mtu = cfg.mtu;
+      rc = rte_eth_dev_configure(port_id, cfg.rx_queues, cfg.tx_queues, &conf);
+    }
+    if (rc != 0)
       return make_error(rc == -ENOTSUP ? Errc::kNotSupported : Errc::kInvalid,
                         fmt::format("port '{}': setting MTU {} on {}", cfg.name, cfg.mtu, info.driver), -rc);
   }
