@@ -22,9 +22,7 @@ void broadcast(Plan& p) {
     result["frame_size"] = bytes;
     result["load_percent"] = p.cfg.broadcast_load_percent;
     if (!m.valid()) {
-      result["verdict"] = "SKIPPED";
-      result["why"] = m.interrupted ? "interrupted" : m.invalid;
-      p.result(std::move(result));
+      p.skipped(std::move(result), m);
       if (p.interrupted) return;
       continue;
     }

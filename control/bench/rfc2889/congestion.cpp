@@ -40,9 +40,7 @@ void congestion_control(Plan& p) {
     json result = entry("congestion_control", "5.5");
     result["frame_size"] = bytes;
     if (!m.valid()) {
-      result["verdict"] = "SKIPPED";
-      result["why"] = m.interrupted ? "interrupted" : m.invalid;
-      p.result(std::move(result));
+      p.skipped(std::move(result), m);
       if (p.interrupted) return;
       continue;
     }

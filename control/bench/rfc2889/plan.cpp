@@ -33,6 +33,12 @@ void Plan::result(json e) {
   session.save();
 }
 
+void Plan::skipped(json e, const Measured& m) {
+  e["verdict"] = "SKIPPED";
+  e["why"] = m.interrupted ? "interrupted" : m.invalid;
+  result(std::move(e));
+}
+
 api::MacAddr mac_of(uint64_t value) {
   api::MacAddr mac{};
   for (int i = 5; i >= 0; --i, value >>= 8) mac[static_cast<size_t>(i)] = static_cast<uint8_t>(value);

@@ -18,6 +18,8 @@
 
 namespace lr::bench::rfc2889 {
 
+struct Measured;
+
 struct Plan {
   const profile::Profile& profile;
   const Rfc2889Cfg& cfg;
@@ -30,6 +32,8 @@ struct Plan {
   size_t ports() const { return cfg.ports.size(); }
   /// results[]: one entry per test (and pattern, frame size), in the order they ran.
   void result(nlohmann::json entry);
+  /// The entry SKIPPED: no run of it was valid (`m` says why), or it was interrupted.
+  void skipped(nlohmann::json entry, const Measured& m);
 };
 
 /// Port `index`'s station: where its frames come from and go to (a locally administered
