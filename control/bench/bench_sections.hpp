@@ -122,11 +122,14 @@ struct LosslessCfg : BenchCfg {
 /// the tester's ports facing the device. The suite makes its own frames (a station
 /// address per port, thousands of addresses by `vary`), so the section needs no [[stream]].
 struct Rfc2889Cfg : BenchCfg {
-  static constexpr const char* kTests[] = {"fully_meshed",      "partially_meshed", "unidirectional",
-                                          "congestion_control", "forward_pressure", "address_caching",
-                                          "address_learning",  "errored_frames",   "broadcast"};
-  std::vector<std::string> tests{std::begin(kTests), std::end(kTests)};
+  static constexpr const char* kTests[] = {"fully_meshed",       "partially_meshed", "multiple_devices",
+                                          "unidirectional",     "congestion_control", "forward_pressure",
+                                          "address_caching",    "address_learning", "errored_frames",
+                                          "broadcast"};
+  /// All but multiple_devices, which runs where `devices` is given.
+  std::vector<std::string> tests;
   std::vector<std::string> ports;                ///< the tester's ports, each cabled to a port of the device
+  std::vector<std::vector<std::string>> devices; ///< §5.3: the ports on each device (two or more devices)
   std::vector<uint16_t> frame_sizes{64, 128, 256, 512, 1024, 1280, 1518};
   std::vector<double> loads_percent{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  ///< per port, of its line rate
   uint64_t trial_duration_ns = 30'000'000'000;

@@ -19,6 +19,7 @@ json rfc2889_settings(const BenchProfile& profile) {
   const Rfc2889Cfg& c = *profile.rfc2889;
   return {{"tests", c.tests},
           {"ports", c.ports},
+          {"devices", c.devices},
           {"frame_sizes", c.frame_sizes},
           {"loads_percent", c.loads_percent},
           {"trial_duration_s", static_cast<double>(c.trial_duration_ns) / 1e9},
@@ -45,6 +46,7 @@ unsigned rfc2889_expected_runs(const BenchProfile& profile) {
   if (c.runs("fully_meshed")) runs += sizes * (loads + 3);
   if (c.runs("partially_meshed")) runs += 2 * sizes * (loads + 3);
   if (c.runs("unidirectional")) runs += sizes * (loads + 3);
+  if (c.runs("multiple_devices")) runs += sizes * (loads + 3);
   if (c.runs("congestion_control") || c.runs("broadcast")) runs += sizes * (c.runs("congestion_control") + c.runs("broadcast"));
   if (c.runs("address_caching")) runs += 2 + static_cast<unsigned>(std::log2(c.max_addresses - c.min_addresses + 2));
   if (c.runs("address_learning")) runs += 9;
@@ -60,6 +62,7 @@ void run_rfc2889_tests(const BenchProfile& profile, TrialRunner& runner, BenchSe
   using Test = void (*)(rfc2889::Plan&);
   const std::pair<const char*, Test> tests[] = {
       {"fully_meshed", rfc2889::fully_meshed},         {"partially_meshed", rfc2889::partially_meshed},
+      {"multiple_devices", rfc2889::multiple_devices},
       {"unidirectional", rfc2889::unidirectional},     {"congestion_control", rfc2889::congestion_control},
       {"forward_pressure", rfc2889::forward_pressure}, {"address_caching", rfc2889::address_caching},
       {"address_learning", rfc2889::address_learning}, {"errored_frames", rfc2889::errored_frames},

@@ -40,6 +40,33 @@ double read_fps(TableReader& in, const char* key, double fallback) {
   return in.number(key, 1, 1e9).value_or(fallback);
 }
 
+// `devices`: each port of `ports` on exactly one of two or more devices.
+void read_devices(TableReader& in, Rfc2889Cfg& cfg) {
+  const toml::node* node = in.find("devices");
+  if (node == nullptr) return;
+  constexpr const char* kHelp = "expected an array of two or more arrays of port names, e.g. [[\"t1\", \"t2\"], [\"t3\", \"t4\"]]";
+  const toml::array* list = node->as_array();
+  if (list == nullptr || list->size() < 2) in.fail(node, "devices", kHelp);
+  for (const toml::node& item : *list) {
+    const toml::array* ports = item.as_array();
+    if (ports == nullptr || ports->empty()) in.fail(&item, "devices", kHelp);
+    std::vector<std::string>& device = cfg.devices.emplace_back();
+    for (const toml::node& port : *ports) {
+      if (!port.is_string()) in.fail(&port, "devices", kHelp);
+      device.push_back(port.as_string()->get());
+    }
+  }
+  for (const std::string& port : cfg.ports) {
+    size_t found = 0;
+    for (const std::vector<std::string>& device : cfg.devices) found += std::count(device.begin(), device.end(), port);
+    if (found != 1)
+      in.fail(node, "devices", fmt::format("port '{}' is on {} devices: each of `ports` is on exactly one", port, found));
+  }
+  size_t named = 0;
+  for (const std::vector<std::string>& device : cfg.devices) named += device.size();
+  if (named != cfg.ports.size()) in.fail(node, "devices", "names a port that is not in `ports`");
+}
+
 }  // namespace
 
 double address_wait_s(uint32_t addresses, double learning_fps, double test_fps) {
@@ -64,6 +91,13 @@ Rfc2889Cfg read_rfc2889(TableReader& in) {
   }
   if (auto v = in.strings("ports", "expected an array of the tester's port names, e.g. [\"t1\", \"t2\", \"t3\", \"t4\"]"))
     cfg.ports = std::move(*v);
+  read_devices(in, cfg);
+  if (cfg.tests.empty())
+    for (const char* t : Rfc2889Cfg::kTests)
+      if (std::string_view(t) != "multiple_devices" || !cfg.devices.empty()) cfg.tests.emplace_back(t);
+  if (cfg.runs("multiple_devices") && cfg.devices.empty())
+    in.fail(in.find("tests"), "tests", "multiple_devices needs `devices`: the ports on each device, e.g. "
+                                       "devices = [[\"t1\", \"t2\"], [\"t3\", \"t4\"]]");
   if (cfg.ports.size() < 2)
     in.fail(in.find("ports"), "ports", "name at least two of the tester's ports, each cabled to a port of the device");
   for (size_t i = 0; i < cfg.ports.size(); ++i)

@@ -75,6 +75,11 @@ std::string rfc2889_text(const json& report) {
         out += fmt::format("{:>8.4g} {:>14.0f} {:>14.0f} {:>10.4f} {:>12.0f}{}\n", num(p, "load_percent"),
                            num(p, "offered_fps"), num(p, "forwarded_fps"), num(p, "loss_percent"),
                            num(p, "wrong_port_frames"), list == &r["points"] ? "" : "  (search)");
+        for (const char* traffic : {"local", "remote"})  // §5.3: within a device, across the trunk
+          if (p.contains(traffic))
+            out += fmt::format("{:>8} {:>14.0f} {:>14.0f} {:>10.4f} {:>12.0f}\n", traffic, num(p[traffic], "offered_fps"),
+                               num(p[traffic], "forwarded_fps"), num(p[traffic], "loss_percent"),
+                               num(p[traffic], "wrong_port_frames"));
       }
   }
   return out;

@@ -15,7 +15,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPortReport, name, device, 
                                                 tx_refused, egress_lost_us, egress_busy_s, priorities)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchReport, name, lcore, buffer_bytes, buffer_watermark_bytes,
                                                 left_in_queues, stalls, longest_stall_us, stalled_us, longest_stalls, mac_learned,
-                                                mac_table_full, mac_entries, mac_learn_limited, mac_aged, ports)
+                                                mac_table_full, mac_entries, mac_learn_limited, mac_aged, input_queued,
+                                                catch_up_us, ports)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPortPlan, name, device, link_up, speed_bps, shape_bps, forward_to)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPlan, name, lcore, learn, lossless, ports)

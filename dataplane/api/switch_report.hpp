@@ -56,7 +56,7 @@ struct SwitchPortReport {
   uint64_t tx_pfc_frames = 0;     ///< PFC frames it sent (each may carry several priorities)
   uint64_t ecn_copy_failures = 0; ///< frames sent unmarked: no buffer to copy them into for marking
   uint64_t tx_refused = 0;        ///< frames its TX queue refused at first (sent later): the receiver was slow
-  double egress_lost_us = 0;      ///< sending time lost while backlogged: its lcore held up beyond the 5 ms catch-up
+  double egress_lost_us = 0;      ///< sending time lost while backlogged: its lcore held up beyond its catch_up (5 ms by default)
   double egress_busy_s = 0;       ///< time it had frames to send (queued and not paused): its rate is tx over this
   std::vector<SwitchPriorityReport> priorities;  ///< those with any count, or lossless
 };
@@ -80,6 +80,8 @@ struct SwitchReport {
   uint64_t mac_entries = 0;             ///< learning: addresses in its table (they outlive a run until they age)
   uint64_t mac_learn_limited = 0;       ///< learning: new addresses it refused this run, above its learning rate
   uint64_t mac_aged = 0;                ///< learning: addresses that aged out this run
+  bool input_queued = false;            ///< queueing = "input": its drops count at the ingress port
+  double catch_up_us = 0;               ///< how far its ports catch up after its lcore was held up
   std::vector<SwitchPortReport> ports;
 };
 

@@ -47,6 +47,9 @@ struct SwitchSpec {
   uint64_t mac_age_ns = 300'000'000'000;  ///< learn: an address not seen this long is forgotten (0: never)
   bool input_queued = false;        ///< one FIFO per ingress port (head-of-line blocking) instead of egress queues
   uint32_t max_frame_bytes = 0;     ///< longer frames (incl. FCS) are dropped at ingress; 0: no limit
+  /// The emulation's own: how far its ports catch up after its lcore was held up (what
+  /// came meanwhile spread over the stall, the egress sending what it could have).
+  uint64_t catch_up_ns = 5'000'000;
   SwitchClassify classify = SwitchClassify::kPcp;
   std::map<uint8_t, uint8_t> dscp_to_priority;  ///< classify = "dscp": unnamed DSCPs are priority 0
   uint8_t lossless = 0;             ///< bit p: priority p is lossless

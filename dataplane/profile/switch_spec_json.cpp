@@ -45,6 +45,7 @@ json to_json(const api::SwitchSpec& sw) {
   }
   out["queueing"] = sw.input_queued ? "input" : "output";
   if (sw.max_frame_bytes != 0) out["max_frame"] = sw.max_frame_bytes;
+  out["catch_up"] = duration_text(sw.catch_up_ns);
   if (sw.classify == api::SwitchClassify::kDscp) out["dscp_to_priority"] = dscp_map_json(sw.dscp_to_priority);
   if (sw.pfc_honour) out["pfc_honour"] = priority_list(*sw.pfc_honour);
   if (sw.pause_honour) out["pause_honour"] = *sw.pause_honour;

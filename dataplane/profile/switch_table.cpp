@@ -165,6 +165,11 @@ api::SwitchSpec read_switch(TableReader& in) {
     if (*v < 64) in.fail(in.find("max_frame"), "max_frame", fmt::format("{} bytes is below the 64-byte minimum frame", *v));
     sw.max_frame_bytes = static_cast<uint32_t>(std::min<uint64_t>(*v, std::numeric_limits<uint32_t>::max()));
   }
+  if (auto v = in.parsed<uint64_t>("catch_up", parse_duration_ns, kDurationHelp)) {
+    if (*v < 1'000'000 || *v > 1'000'000'000)
+      in.fail(in.find("catch_up"), "catch_up", "between 1ms and 1s");
+    sw.catch_up_ns = *v;
+  }
   if (sw.ports.size() > api::kMaxSwitchPorts)
     in.fail(ports, "ports", fmt::format("{} ports: a switch has at most {}", sw.ports.size(), api::kMaxSwitchPorts));
   sw.key_locs = in.key_locs();

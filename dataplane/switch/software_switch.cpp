@@ -20,10 +20,6 @@ constexpr uint32_t kSwitchLinkWaitMs = 1000;
 constexpr unsigned kPfcPoolSize = 511;
 constexpr unsigned kCopyPoolSize = 8191;
 constexpr unsigned kPoolCache = 32;
-// After the lcore was held up (the CPU it shares with mgmt), a backlogged egress catches
-// up by at most this much and the ingress wires deliver what waited: a burst instead of
-// a lost share of the rate. An idle egress saves up nothing.
-constexpr uint64_t kShaperBurstNs = 5'000'000;
 // The switch's lcore before other threads on its CPU (the main lcore, EAL's control
 // threads, the rest of the host): a device under test that pauses is a broken one.
 constexpr int kSwitchNice = -15;
@@ -123,7 +119,10 @@ sw::ModelParams SoftwareSwitch::model_params() const {
   p.watchdog_detect_tsc = ns_to_tsc(cfg_.watchdog_detect_ns);
   p.watchdog_restore_tsc = ns_to_tsc(cfg_.watchdog_restore_ns);
   p.watchdog_action = cfg_.watchdog_forward ? sw::WatchdogAction::kForward : sw::WatchdogAction::kDrop;
-  p.burst_tsc = ns_to_tsc(kShaperBurstNs);
+  // After the lcore was held up (the CPU it shares with mgmt), a backlogged egress
+  // catches up by at most this much and the ingress wires deliver what waited: a burst
+  // instead of a lost share of the rate. An idle egress saves up nothing.
+  p.burst_tsc = ns_to_tsc(cfg_.catch_up_ns);
   p.pfc_obeyed = cfg_.pfc_honour.value_or(cfg_.lossless != 0 ? cfg_.lossless : uint8_t{0xFF});
   p.pause_obeyed = cfg_.pause_honour.value_or(cfg_.lossless == 0);
   p.pause_reaction_tsc = ns_to_tsc(cfg_.pause_reaction_ns);
@@ -196,6 +195,8 @@ api::SwitchReport SoftwareSwitch::report(Reading reading) const {
   r.name = cfg_.name;
   r.lcore = lcore_;
   r.buffer_bytes = cfg_.buffer_bytes;
+  r.input_queued = cfg_.input_queued;
+  r.catch_up_us = static_cast<double>(cfg_.catch_up_ns) / 1e3;
   if (!model_) return r;
   const auto seconds = [&](uint64_t tsc) { return static_cast<double>(tsc) / static_cast<double>(tsc_hz_); };
   for (size_t i = 0; i < ports_.size(); ++i) {

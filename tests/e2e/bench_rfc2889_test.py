@@ -15,15 +15,22 @@ import benchreport
 import lrtest
 
 EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "config", "examples", "rfc2889_switch.toml")
+TWO_SWITCHES = os.path.join(os.path.dirname(EXAMPLE), "rfc2889_two_switches.toml")
 LEARN_BURST = 16  # dataplane/switch/mac_table.hpp: kLearnBurst
 
 
 class Rfc2889(lrtest.DataplaneCase):
-    def bench(self, tests, section=(), **switch):
+    def bench(self, tests, section=(), edits=(), example=EXAMPLE, **switch):
         """Runs the example's [rfc2889] `tests`; `section`: its lines to replace or add, by
-        key; `switch`: keys of its [[switch]] to set (TOML values, as text) or remove (None)."""
-        with open(EXAMPLE) as f:
-            lines = f.read().split("\n")
+        key; `edits`: (old, new) text replacements; `switch`: keys of its [[switch]] to set
+        (TOML values, as text) or remove (None)."""
+        with open(example) as f:
+            text = f.read()
+        for old, new in edits:
+            self.assertIn(old, text)
+            text = text.replace(old, new)
+        lines = text.split("\n")
+        lines = [l for l in lines if not l.startswith("tests = ")]
         lines[lines.index("[rfc2889]") + 1:lines.index("[rfc2889]") + 1] = ["tests = %s" % json.dumps(tests)]
         for line in section:
             key = line.split(" = ")[0] + " = "
@@ -140,6 +147,59 @@ class Rfc2889(lrtest.DataplaneCase):
         errored = self.one(report, "errored_frames")
         self.assertEqual(errored["verdict"], "FAIL")
         self.assertEqual(errored["oversize"]["forwarded_frames"], 1000)
+
+    def test_finds_the_rate_of_a_port_shaped_to_half(self):
+        """Port 2's egress shaped to 50 %: every port's load meshed reaches it as the port's
+        load, so the throughput is half the line rate, and broadcast at line rate loses half
+        its frames there alone."""
+        proc, report, _ = self.bench(
+            ["fully_meshed", "broadcast"], ['frame_sizes = [1518]', 'loads = ["25%", "100%"]', 'resolution = "2%"'],
+            edits=[('{ name = "s2", device = "cable:c2", speed = "10G" }',
+                    '{ name = "s2", device = "cable:c2", speed = "10G", shape = "50%" }')])
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-2000:])
+        meshed = self.one(report, "fully_meshed")
+        self.assertGreaterEqual(meshed["throughput_percent"], 46, meshed)
+        self.assertLessEqual(meshed["throughput_percent"], 50.5, meshed)
+        self.assertTrue(meshed["throughput_search"], "a search between 25 % and 100 %")
+        at_max = [p for p in meshed["points"] if p["load_percent"] == 100 and "invalid" not in p]
+        if at_max:
+            self.assertGreater(at_max[0]["lost_frames"], 0)
+        broadcast = self.one(report, "broadcast")
+        by_port = {p["port"]: p for p in broadcast["ports"]}
+        self.assertGreater(by_port["t2"]["lost_frames"], broadcast["tx_frames"] * 0.4)
+        for port in ("t3", "t4"):
+            self.assertEqual(by_port[port]["lost_frames"], 0, by_port[port])
+
+    def test_a_lossless_switch_pushes_back(self):
+        """§5.5 with priority 0 lossless: the congested port's queue sends PFC out of the
+        senders' ports (backpressure), and the paused group holds back the uncongested
+        path too."""
+        proc, report, _ = self.bench(["congestion_control"], ['frame_sizes = [1518]'], lossless="[0]")
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-2000:])
+        congestion = self.one(report, "congestion_control")
+        self.assertTrue(congestion["backpressure"], congestion)
+        self.assertGreater(congestion["pause_frames_received"], 0)
+
+    def test_two_switches_and_their_trunk(self):
+        """§5.3: two switches joined by a 1G trunk, two ports on each, meshed: two thirds of
+        each port's load cross the trunk, which carries 4/3 of one port's at the same load:
+        the throughput is 75 %, and at 100 % the remote traffic loses a quarter, the local none."""
+        proc, report, out = self.bench(["multiple_devices"], example=TWO_SWITCHES)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-2000:])
+        meshed = self.one(report, "multiple_devices")
+        self.assertGreaterEqual(meshed["throughput_percent"], 72, meshed)
+        self.assertLessEqual(meshed["throughput_percent"], 80, meshed)
+        for point in meshed["points"]:
+            if "invalid" in point:
+                continue
+            self.assertEqual(point["local"]["lost_frames"], 0, point)
+            self.assertEqual(point["local"]["tx_frames"] * 2, point["remote"]["tx_frames"])
+            self.assertEqual(point["wrong_port_frames"], 0)
+            if point["load_percent"] == 100:
+                self.assertGreater(point["remote"]["loss_percent"], 20, point)
+                self.assertLess(point["remote"]["loss_percent"], 27, point)
+        rows = benchreport.check_report_dir(self, out)
+        self.assertTrue(any(r["test"] == "multiple_devices" for r in rows))
 
 
 if __name__ == "__main__":

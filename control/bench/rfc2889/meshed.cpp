@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 #include "control/bench/rfc2889/tests.hpp"
 #include "control/bench/rfc2889_section.hpp"
@@ -17,6 +18,7 @@ struct Pair {
   size_t from = 0;
   size_t to = 0;
   double share = 1;
+  const char* traffic = nullptr;  ///< §5.3: "local" (within one device) or "remote" (across the trunk)
 };
 
 struct Pattern {
@@ -25,48 +27,66 @@ struct Pattern {
   std::vector<Pair> pairs;
 };
 
+// Frames of a set of streams over a trial.
+struct Counts {
+  uint64_t tx = 0, rx = 0, flooded = 0;
+  int64_t lost = 0;
+
+  void add(const api::StreamReport& s) {
+    tx += s.tx_packets;
+    rx += s.rx_packets - s.duplicate;
+    lost += s.lost;
+    flooded += s.misdelivered;
+  }
+  double loss_percent() const {
+    return tx == 0 ? 0 : 100.0 * static_cast<double>(std::max<int64_t>(lost, 0)) / static_cast<double>(tx);
+  }
+  json to_json(double seconds) const {
+    return {{"tx_frames", tx}, {"rx_frames", rx}, {"lost_frames", lost}, {"loss_percent", loss_percent()},
+            {"offered_fps", static_cast<double>(tx) / seconds}, {"forwarded_fps", static_cast<double>(rx) / seconds},
+            {"wrong_port_frames", flooded}};
+  }
+};
+
 // One trial of a pattern at one frame size and load, as it measured (or why not).
 struct Point {
   double load_percent = 0;
   bool valid = false;
   std::string invalid;
-  uint64_t tx = 0, rx = 0, flooded = 0;
-  int64_t lost = 0;
-  double offered_fps = 0, forwarded_fps = 0;
-  double loss_percent() const { return tx == 0 ? 0 : 100.0 * static_cast<double>(std::max<int64_t>(lost, 0)) / static_cast<double>(tx); }
+  double seconds = 0;
+  Counts all;
+  std::map<std::string, Counts> by_traffic;  ///< §5.3: local and remote
+  double forwarded_fps() const { return static_cast<double>(all.rx) / seconds; }
   json to_json() const {
     json j{{"load_percent", load_percent}};
     if (!valid) {
       j["invalid"] = invalid;
       return j;
     }
-    j.update({{"tx_frames", tx}, {"rx_frames", rx}, {"lost_frames", lost}, {"loss_percent", loss_percent()},
-              {"offered_fps", offered_fps}, {"forwarded_fps", forwarded_fps}, {"wrong_port_frames", flooded}});
+    j.update(all.to_json(seconds));
+    for (const auto& [traffic, counts] : by_traffic) j[traffic] = counts.to_json(seconds);
     return j;
   }
 };
 
 Point run_point(Plan& p, const Pattern& pattern, uint16_t bytes, double load, const std::string& what) {
   Streams streams(p);
+  const auto name = [&p](const Pair& pair) { return fmt::format("{}->{}", p.port(pair.from), p.port(pair.to)); };
   for (const Pair& pair : pattern.pairs)
-    streams.traffic(fmt::format("{}->{}", p.port(pair.from), p.port(pair.to)), pair.from, pair.to, bytes,
-                    {api::RateKind::kPercentOfLine, load * pair.share}, kHelloSettleNs, p.cfg.trial_duration_ns);
+    streams.traffic(name(pair), pair.from, pair.to, bytes, {api::RateKind::kPercentOfLine, load * pair.share},
+                    kHelloSettleNs, p.cfg.trial_duration_ns);
   const Measured m = measure(p, streams, pattern.name, fmt::format("{} B {:g} % {}", bytes, load, what));
   Point point;
   point.load_percent = load;
   point.valid = m.valid();
   point.invalid = m.interrupted ? "interrupted" : m.invalid;
+  point.seconds = static_cast<double>(p.cfg.trial_duration_ns) / 1e9;
   if (!point.valid) return point;
   for (const Pair& pair : pattern.pairs) {
-    const api::StreamReport& s = stream_of(m.run.report, fmt::format("{}->{}", p.port(pair.from), p.port(pair.to)));
-    point.tx += s.tx_packets;
-    point.rx += s.rx_packets - s.duplicate;
-    point.lost += s.lost;
-    point.flooded += s.misdelivered;
+    const api::StreamReport& s = stream_of(m.run.report, name(pair));
+    point.all.add(s);
+    if (pair.traffic != nullptr) point.by_traffic[pair.traffic].add(s);
   }
-  const double seconds = static_cast<double>(p.cfg.trial_duration_ns) / 1e9;
-  point.offered_fps = static_cast<double>(point.tx) / seconds;
-  point.forwarded_fps = static_cast<double>(point.rx) / seconds;
   return point;
 }
 
@@ -87,8 +107,8 @@ void run_pattern(Plan& p, const Pattern& pattern) {
       points.push_back(point.to_json());
       if (!point.valid) continue;
       at_max = point;
-      if (!mfr || point.forwarded_fps > mfr->forwarded_fps) mfr = point;
-      if (point.lost <= 0) {
+      if (!mfr || point.forwarded_fps() > mfr->forwarded_fps()) mfr = point;
+      if (point.all.lost <= 0) {
         passed = load;
         failed = 0;
       } else if (failed == 0) {
@@ -102,18 +122,18 @@ void run_pattern(Plan& p, const Pattern& pattern) {
       const Point point = run_point(p, pattern, bytes, mid, "(search)");
       search.push_back(point.to_json());
       if (!point.valid) break;  // the host spoiled it three times: the search stops where it is
-      (point.lost <= 0 ? lo : hi) = mid;
+      (point.all.lost <= 0 ? lo : hi) = mid;
     }
     result["points"] = std::move(points);
     result["throughput_search"] = std::move(search);
     result["throughput_percent"] = failed > 0 ? (lo > 0 ? json(lo) : json(nullptr)) : passed ? json(*passed) : json(nullptr);
     if (failed > 0 && lo == 0) result["why"] = fmt::format("frames were lost at every load down to {:g} %", hi);
     if (at_max) {
-      result["forwarding_rate_at_max_load_fps"] = at_max->forwarded_fps;
+      result["forwarding_rate_at_max_load_fps"] = at_max->forwarded_fps();
       result["max_load_percent"] = at_max->load_percent;
     }
     if (mfr) {
-      result["maximum_forwarding_rate_fps"] = mfr->forwarded_fps;
+      result["maximum_forwarding_rate_fps"] = mfr->forwarded_fps();
       result["maximum_forwarding_rate_load_percent"] = mfr->load_percent;
     }
     if (!at_max) {
@@ -147,6 +167,24 @@ void partially_meshed(Plan& p) {
   }
   run_pattern(p, one_to_many);
   if (!p.interrupted) run_pattern(p, many_to_one);
+}
+
+void multiple_devices(Plan& p) {
+  // Every port to every other, as §5.1, each pair local (both ports on one device) or
+  // remote (through the trunk between the devices).
+  const auto device_of = [&p](size_t port) {
+    for (size_t d = 0; d < p.cfg.devices.size(); ++d)
+      for (const std::string& name : p.cfg.devices[d])
+        if (name == p.port(port)) return d;
+    return p.cfg.devices.size();
+  };
+  const size_t n = p.ports();
+  Pattern pattern{"multiple_devices", "5.3", {}};
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j)
+      if (i != j)
+        pattern.pairs.push_back({i, j, 1.0 / static_cast<double>(n - 1), device_of(i) == device_of(j) ? "local" : "remote"});
+  run_pattern(p, pattern);
 }
 
 void unidirectional(Plan& p) {

@@ -71,10 +71,8 @@ struct Measured {
 };
 
 /// Runs the streams until a run is valid (at most 3 runs); each is recorded in trials[]
-/// under `test` and `label`, the invalid ones with their reason. `congested`: tester
-/// ports the run oversubscribes on purpose (the device's drops toward them are expected).
-Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
-                 const std::vector<size_t>& congested = {});
+/// under `test` and `label`, the invalid ones with their reason.
+Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label);
 /// Runs again (recorded) when `spoiled` finds a reason in a valid run, at most 3 runs in all.
 Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
                  const std::function<std::string(const api::RunReport&)>& spoiled);
@@ -85,12 +83,11 @@ const api::StreamReport& stream_of(const api::RunReport& report, const std::stri
 /// Why a run says nothing about the device, or "": a stream the tester sent short of its
 /// rate, a tester port that could not take in what arrived or a tester lcore held up, a link
 /// that went down, or linerate's own switch held up past its catch-up, or held up and
-/// dropping frames at a port toward a receiver the run does not congest
-/// (`uncongested_devices`: those receivers' devices; the switch port on the same cable).
+/// dropping frames at a port whose shaped rate carried all that came for it (what it
+/// dropped was the stall's, not the congestion's).
 /// Streams in `without_catch_up` send at their rate or slower by design (catch_up =
 /// false): they are held to 95 % of it, the rest to the data plane's 0.5 %.
 std::string invalid_reason(const api::RunReport& report, double traffic_s,
-                           const std::vector<std::string>& uncongested_devices,
                            const std::vector<std::string>& without_catch_up = {});
 
 /// The test result every entry starts with: its name, the RFC's section, and a verdict.

@@ -14,6 +14,9 @@ namespace lr::bench::rfc2889 {
 void fully_meshed(Plan& p);
 void partially_meshed(Plan& p);
 void unidirectional(Plan& p);
+/// §5.3: every port to every other across two or more devices joined by a trunk, with the
+/// traffic within a device (local) and across it (remote) counted apart.
+void multiple_devices(Plan& p);
 /// §5.5: two ports into a congested one, one of them also into an uncongested one:
 /// head-of-line blocking (loss toward the uncongested port) and backpressure (pause frames).
 void congestion_control(Plan& p);

@@ -250,8 +250,17 @@ TEST(BenchSections, Rfc2889) {
 
   EXPECT_EQ(bench_refusal(base + "tests = [\"fully_mashed\"]\n"),
             "test.toml:15:9: key 'rfc2889.tests': 'fully_mashed' is not an RFC 2889 test: fully_meshed, partially_meshed, "
-            "unidirectional, congestion_control, forward_pressure, address_caching, address_learning, errored_frames, "
-            "broadcast");
+            "multiple_devices, unidirectional, congestion_control, forward_pressure, address_caching, address_learning, "
+            "errored_frames, broadcast");
+  // §5.3 runs where the devices are given, and only then.
+  const BenchProfile two = load_bench(base + "age_time = \"300s\"\ndevices = [[\"t1\", \"t2\"], [\"t3\", \"t4\"]]\n");
+  EXPECT_EQ(two.rfc2889->tests.size(), 10u);
+  EXPECT_EQ(two.rfc2889->devices, (std::vector<std::vector<std::string>>{{"t1", "t2"}, {"t3", "t4"}}));
+  EXPECT_EQ(bench_refusal(base + "tests = [\"multiple_devices\"]\n"),
+            "test.toml:15:9: key 'rfc2889.tests': multiple_devices needs `devices`: the ports on each device, e.g. "
+            "devices = [[\"t1\", \"t2\"], [\"t3\", \"t4\"]]");
+  EXPECT_EQ(bench_refusal(base + "tests = [\"broadcast\"]\ndevices = [[\"t1\", \"t2\"], [\"t2\", \"t3\", \"t4\"]]\n"),
+            "test.toml:16:11: key 'rfc2889.devices': port 't2' is on 2 devices: each of `ports` is on exactly one");
   EXPECT_EQ(bench_refusal(base), "test.toml:13:1: key 'rfc2889.age_time': is required for address_caching: the "
                                  "device's address aging time, waited out between trials so that each starts with an "
                                  "empty table (e.g. '300s')");

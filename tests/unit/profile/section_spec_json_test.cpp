@@ -94,6 +94,7 @@ class Draw {
     }
     if (sw.lossless == 0) sw.input_queued = coin();
     if (coin()) sw.max_frame_bytes = static_cast<uint32_t>(between(64, 16'000));
+    sw.catch_up_ns = between(1, 1000) * 1'000'000;
     return sw;
   }
 
