@@ -13,18 +13,27 @@ using nlohmann::json;
 
 namespace {
 
+// Readers that take any JSON (a report is input: a field missing or of another type reads
+// as nothing, never as a crash).
+const json& field(const json& j, const char* key) {
+  static const json kNothing;
+  return j.is_object() && j.contains(key) ? j[key] : kNothing;
+}
+const json& list(const json& j, const char* key) {
+  static const json kEmpty = json::array();
+  const json& v = field(j, key);
+  return v.is_array() ? v : kEmpty;
+}
+bool flag(const json& j, const char* key) { return field(j, key).is_boolean() && field(j, key).get<bool>(); }
 double num(const json& j, const char* key) { return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0; }
 bool has_number(const json& j, const char* key) { return j.contains(key) && j[key].is_number(); }
 std::string str(const json& j, const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; }
 
 std::string fps_text(double fps) { return fmt::format("{:.6g} Mfps", fps / 1e6); }
 
-const json& results_of(const json& report) {
-  static const json kNoResults = json::array();
-  return report.contains("results") && report["results"].is_array() ? report["results"] : kNoResults;
-}
+const json& results_of(const json& report) { return list(report, "results"); }
 
-bool meshed(const json& r) { return r.contains("points"); }
+bool meshed(const json& r) { return field(r, "points").is_array(); }
 
 }  // namespace
 
@@ -43,16 +52,16 @@ std::string rfc2889_answer(const json& r) {
     return out;
   }
   if (test == "address_caching" && has_number(r, "addresses"))
-    return fmt::format("{}{:.0f} addresses ({})", r.value("at_least", false) ? "at least " : "", num(r, "addresses"),
+    return fmt::format("{}{:.0f} addresses ({})", flag(r, "at_least") ? "at least " : "", num(r, "addresses"),
                        str(r, "why"));
   if (test == "address_learning" && has_number(r, "learning_rate_fps"))
-    return fmt::format("{}{:.6g} frames/s ({})", r.value("at_least", false) ? "at least " : "", num(r, "learning_rate_fps"),
+    return fmt::format("{}{:.6g} frames/s ({})", flag(r, "at_least") ? "at least " : "", num(r, "learning_rate_fps"),
                        str(r, "why"));
   if (test == "broadcast" && has_number(r, "forwarding_rate_fps"))
     return fmt::format("forwarding rate {} over {} ports; latency to {} mean {:.3f} us, max {:.3f} us; {}",
-                       fps_text(num(r, "forwarding_rate_fps")), r.value("ports", json::array()).size(),
-                       str(r, "latency_port"), num(r.value("latency", json::object()), "mean_ns") / 1e3,
-                       num(r.value("latency", json::object()), "max_ns") / 1e3, str(r, "why"));
+                       fps_text(num(r, "forwarding_rate_fps")), list(r, "ports").size(),
+                       str(r, "latency_port"), num(field(r, "latency"), "mean_ns") / 1e3,
+                       num(field(r, "latency"), "max_ns") / 1e3, str(r, "why"));
   return str(r, "why");
 }
 
@@ -66,15 +75,15 @@ std::string rfc2889_text(const json& report) {
     if (!meshed(r)) continue;
     out += fmt::format("\n{} at {:.0f} B\n{:>8} {:>14} {:>14} {:>10} {:>12}\n", str(r, "test"), num(r, "frame_size"),
                        "load %", "offered fps", "forwarded fps", "loss %", "wrong port");
-    for (const json* list : {&r["points"], &r["throughput_search"]})
-      for (const json& p : *list) {
+    for (const json* series : {&list(r, "points"), &list(r, "throughput_search")})
+      for (const json& p : *series) {
         if (p.contains("invalid")) {
           out += fmt::format("{:>8.4g}   (invalid: {})\n", num(p, "load_percent"), str(p, "invalid"));
           continue;
         }
         out += fmt::format("{:>8.4g} {:>14.0f} {:>14.0f} {:>10.4f} {:>12.0f}{}\n", num(p, "load_percent"),
                            num(p, "offered_fps"), num(p, "forwarded_fps"), num(p, "loss_percent"),
-                           num(p, "wrong_port_frames"), list == &r["points"] ? "" : "  (search)");
+                           num(p, "wrong_port_frames"), series == &list(r, "points") ? "" : "  (search)");
         for (const char* traffic : {"local", "remote"})  // §5.3: within a device, across the trunk
           if (p.contains(traffic))
             out += fmt::format("{:>8} {:>14.0f} {:>14.0f} {:>10.4f} {:>12.0f}\n", traffic, num(p[traffic], "offered_fps"),
@@ -88,16 +97,16 @@ std::string rfc2889_text(const json& report) {
 std::string rfc2889_csv(const json& report) {
   std::string out = "test,section,frame_size,verdict,load_percent,offered_fps,forwarded_fps,loss_percent,"
                     "wrong_port_frames,answer\n";
-  const auto field = [](const json& j, const char* key) { return j.contains(key) ? csv_field(j[key]) : std::string(); };
+  const auto cell = [](const json& j, const char* key) { return j.contains(key) ? csv_field(j[key]) : std::string(); };
   for (const json& r : results_of(report)) {
-    const std::string head = csv_field(r.value("test", "")) + "," + field(r, "section") + "," + field(r, "frame_size") +
-                             "," + field(r, "verdict");
+    const std::string head = csv_field(str(r, "test")) + "," + cell(r, "section") + "," + cell(r, "frame_size") +
+                             "," + cell(r, "verdict");
     out += head + ",,,,,," + csv_field(rfc2889_answer(r)) + "\n";
     if (!meshed(r)) continue;
-    for (const json* list : {&r["points"], &r["throughput_search"]})
-      for (const json& p : *list)
-        out += head + "," + field(p, "load_percent") + "," + field(p, "offered_fps") + "," + field(p, "forwarded_fps") +
-               "," + field(p, "loss_percent") + "," + field(p, "wrong_port_frames") + "," +
+    for (const json* series : {&list(r, "points"), &list(r, "throughput_search")})
+      for (const json& p : *series)
+        out += head + "," + cell(p, "load_percent") + "," + cell(p, "offered_fps") + "," + cell(p, "forwarded_fps") +
+               "," + cell(p, "loss_percent") + "," + cell(p, "wrong_port_frames") + "," +
                csv_field(p.contains("invalid") ? "invalid: " + str(p, "invalid") : std::string()) + "\n";
   }
   return out;
@@ -111,7 +120,7 @@ std::string forwarding_chart(const std::string& test, const std::vector<const js
   size_t block = 0;
   for (const json* r : results) {
     std::string rows;
-    for (const json& p : (*r)["points"])
+    for (const json& p : list(*r, "points"))
       if (!p.contains("invalid")) rows += fmt::format("{:g} {:.6f}\n", num(p, "load_percent"), num(p, "forwarded_fps") / 1e6);
     if (rows.empty()) continue;
     data += fmt::format("$d{} << EOD\n{}EOD\n", block, rows);
@@ -129,36 +138,36 @@ std::string forwarding_chart(const std::string& test, const std::vector<const js
 std::string detail_rows(const json& r) {
   std::vector<std::vector<std::string>> rows;
   if (meshed(r)) {
-    for (const json* list : {&r["points"], &r["throughput_search"]})
-      for (const json& p : *list)
-        rows.push_back({html::number(p["load_percent"]), html::number(p.value("offered_fps", json())),
-                        html::number(p.value("forwarded_fps", json())), html::number(p.value("loss_percent", json())),
-                        html::number(p.value("wrong_port_frames", json())),
+    for (const json* series : {&list(r, "points"), &list(r, "throughput_search")})
+      for (const json& p : *series)
+        rows.push_back({html::number(field(p, "load_percent")), html::number(field(p, "offered_fps")),
+                        html::number(field(p, "forwarded_fps")), html::number(field(p, "loss_percent")),
+                        html::number(field(p, "wrong_port_frames")),
                         html::escape(p.contains("invalid") ? "invalid: " + str(p, "invalid")
-                                                           : list == &r["points"] ? "" : "search")});
+                                                           : series == &list(r, "points") ? "" : "search")});
     return html::table({"load %", "offered fps", "forwarded fps", "loss %", "wrong port", ""}, rows);
   }
-  if (r.contains("trials")) {
-    for (const json& t : r["trials"])
-      rows.push_back({html::number(t["addresses"]), html::number(t["learning_rate_fps"]),
-                      html::number(t.value("flooded_frames", json())), html::number(t.value("lost_frames", json())),
+  if (field(r, "trials").is_array()) {
+    for (const json& t : list(r, "trials"))
+      rows.push_back({html::number(field(t, "addresses")), html::number(field(t, "learning_rate_fps")),
+                      html::number(field(t, "flooded_frames")), html::number(field(t, "lost_frames")),
                       html::escape(t.contains("invalid") ? "invalid: " + str(t, "invalid")
-                                                         : t.value("passed", false) ? "learned" : "flooded")});
+                                                         : flag(t, "passed") ? "learned" : "flooded")});
     return html::table({"addresses", "learning frames/s", "flooded", "lost", "result"}, rows);
   }
-  if (r.contains("ports") && r["ports"].is_array()) {
-    for (const json& p : r["ports"])
-      rows.push_back({html::escape(str(p, "port")), html::number(p["rx_frames"]), html::number(p["lost_frames"]),
-                      html::number(p["forwarding_rate_fps"])});
+  if (!list(r, "ports").empty()) {
+    for (const json& p : list(r, "ports"))
+      rows.push_back({html::escape(str(p, "port")), html::number(field(p, "rx_frames")), html::number(field(p, "lost_frames")),
+                      html::number(field(p, "forwarding_rate_fps"))});
     return html::table({"port", "received", "lost", "frames/s"}, rows);
   }
-  if (r.contains("uncongested")) {
-    for (const json& path : r["congested"])
-      rows.push_back({"congested", html::escape(str(path, "stream")), html::number(path["tx_frames"]),
-                      html::number(path["lost_frames"]), html::number(path["loss_percent"])});
-    const json& u = r["uncongested"];
-    rows.push_back({"uncongested", html::escape(str(u, "stream")), html::number(u["tx_frames"]),
-                    html::number(u["lost_frames"]), html::number(u["loss_percent"])});
+  if (field(r, "uncongested").is_object()) {
+    for (const json& path : list(r, "congested"))
+      rows.push_back({"congested", html::escape(str(path, "stream")), html::number(field(path, "tx_frames")),
+                      html::number(field(path, "lost_frames")), html::number(field(path, "loss_percent"))});
+    const json& u = field(r, "uncongested");
+    rows.push_back({"uncongested", html::escape(str(u, "stream")), html::number(field(u, "tx_frames")),
+                    html::number(field(u, "lost_frames")), html::number(field(u, "loss_percent"))});
     return html::table({"path", "stream", "sent", "lost", "loss %"}, rows);
   }
   return "";
@@ -171,7 +180,7 @@ std::string rfc2889_html(const json& report) {
   std::vector<std::vector<std::string>> rows;
   for (const json& r : results_of(report))
     rows.push_back({html::escape(str(r, "test")), html::escape(str(r, "section")),
-                    has_number(r, "frame_size") ? html::number(r["frame_size"]) : "–",
+                    has_number(r, "frame_size") ? html::number(field(r, "frame_size")) : "–",
                     str(r, "verdict") == "FAIL" ? "<b>FAIL</b>" : html::escape(str(r, "verdict")),
                     html::escape(rfc2889_answer(r))});
   out += html::summary(report, "RFC 2889 LAN switch benchmarks",
