@@ -133,7 +133,13 @@ std::string invalid_reason(const api::RunReport& report, double traffic_s,
     for (const api::LinkEventReport& e : port.link_events)
       if (!e.up && e.at.substr(0, 19) >= started) return fmt::format("port '{}' link went down during the run", port.name);
   if (std::string held = held_up_by_host(report, 0, traffic_s); !held.empty()) return held;
-  for (const api::SwitchReport& sw : report.switches)
+  for (const api::SwitchReport& sw : report.switches) {
+    // Held up longer than it catches up, it saw what came meanwhile compressed into its
+    // catch-up: a burst no wire delivers (a learner refuses some of it, a queue overflows).
+    if (sw.catch_up_us > 0 && sw.longest_stall_us > sw.catch_up_us)
+      return fmt::format("linerate's switch '{}', the device here, was held up by the host for {:.0f} us, longer than "
+                         "it catches up ({:.0f} us): what came meanwhile reached it in a burst",
+                         sw.name, sw.longest_stall_us, sw.catch_up_us);
     for (const api::SwitchPortReport& port : sw.ports) {
       if (port.egress_lost_us > 0)
         return fmt::format("linerate's switch '{}', the device here, was held up by the host long enough that port "
@@ -150,6 +156,7 @@ std::string invalid_reason(const api::RunReport& report, double traffic_s,
                            "us): no hardware switch stops", sw.name, dropped, port.name, sw.longest_stall_us,
                            sw.catch_up_us);
     }
+  }
   return "";
 }
 
