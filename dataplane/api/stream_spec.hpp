@@ -185,7 +185,7 @@ struct StreamSpec {
   std::optional<BurstSpec> burst;
   uint16_t lanes = 1;        ///< TX queues (and so lcores) the stream is spread over
   /// After its lcore was held up, a paced stream sends what it owes at once (up to 100 us
-  /// of frames, at least 64); false: one more frame, then its rate from then on (RFC
+  /// of frames, at least 64); false: at most 4 frames more, then its rate from then on (RFC
   /// 2889's learning frames: a burst of new addresses is not the rate asked).
   bool catch_up = true;
   uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late

@@ -128,12 +128,13 @@ inline uint64_t pacer_interval_fp(double pps, uint64_t tsc_hz) noexcept {
 /// The catch-up a lane is allowed: 100 us of frames at its rate (`lag_window_fp`: that
 /// window in Q16 TSC cycles, see lag_window_fp), and at least two bursts of 32 so a
 /// lane at a low rate can still fill a burst after a short stall; a window of 0 allows
-/// none (a stream with catch_up = false: one frame beyond the one due, then its
-/// rate from then on). One
-/// division: called when a rate is planned or changed, never per burst.
+/// kSmallLag (a stream with catch_up = false: what a stall of a few frame times owes, never
+/// a burst; a longer stall's time is lost). One division: called when a rate is planned
+/// or changed, never per burst.
 inline uint32_t pacer_max_lag(uint64_t interval_fp, uint64_t lag_window_fp) noexcept {
   constexpr uint64_t kMinLag = 64;
-  if (lag_window_fp == 0) return 1;
+  constexpr uint32_t kSmallLag = 4;
+  if (lag_window_fp == 0) return kSmallLag;
   if (interval_fp == 0) return kMinLag;
   const uint64_t lag = lag_window_fp / interval_fp;
   return static_cast<uint32_t>(std::clamp<uint64_t>(lag, kMinLag, UINT32_MAX));

@@ -86,7 +86,7 @@ const api::StreamReport& stream_of(const api::RunReport& report, const std::stri
 /// dropping frames at a port whose shaped rate carried all that came for it (what it
 /// dropped was the stall's, not the congestion's).
 /// Streams in `without_catch_up` send at their rate or slower by design (catch_up =
-/// false): they are held to 95 % of it, the rest to the data plane's 0.5 %.
+/// false): the caller judges their rate; the rest are held to the data plane's 0.5 %.
 std::string invalid_reason(const api::RunReport& report, double traffic_s,
                            const std::vector<std::string>& without_catch_up = {});
 
