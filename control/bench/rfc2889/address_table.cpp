@@ -55,21 +55,25 @@ AddressTrial address_trial(Plan& p, const std::string& test, uint32_t n, double 
     t.invalid = "interrupted";
     return t;
   }
-  Streams streams(p, {kTestPort});
-  api::StreamSpec& learning = streams.traffic("learning", kLearningPort, kTestPort, kFrameBytes,
-                                              {api::RateKind::kPps, learning_fps}, kHelloSettleNs, 0, n);
-  learning.eth_src = mac_of(kAddressBase);
-  learning.vary.push_back({api::VaryField::kEthSrc, api::VaryOp::kIncrement, n, 1, {}});
-  const auto learning_ns = static_cast<uint64_t>(std::ceil(n / learning_fps * 1e9));
-  api::StreamSpec& probe = streams.traffic("test", kTestPort, kLearningPort, kFrameBytes,
-                                           {api::RateKind::kPps, p.cfg.address_rate_fps},
-                                           kHelloSettleNs + learning_ns + kLearnToTestNs, 0, n);
-  probe.eth_dst = mac_of(kAddressBase);
-  probe.vary.push_back({api::VaryField::kEthDst, api::VaryOp::kIncrement, n, 1, {}});
-  // Neither sends what it owes at once after the tester was held up: a burst of new
+  // Neither stream sends what it owes at once after the tester was held up: a burst of new
   // addresses is not the rate asked, and a learner may rightly refuse one.
-  learning.catch_up = false;
-  probe.catch_up = false;
+  Streams streams(p, {kTestPort});
+  {
+    api::StreamSpec& learning = streams.traffic("learning", kLearningPort, kTestPort, kFrameBytes,
+                                                {api::RateKind::kPps, learning_fps}, kHelloSettleNs, 0, n);
+    learning.eth_src = mac_of(kAddressBase);
+    learning.vary.push_back({api::VaryField::kEthSrc, api::VaryOp::kIncrement, n, 1, {}});
+    learning.catch_up = false;
+  }
+  const auto learning_ns = static_cast<uint64_t>(std::ceil(n / learning_fps * 1e9));
+  {
+    api::StreamSpec& probe = streams.traffic("test", kTestPort, kLearningPort, kFrameBytes,
+                                             {api::RateKind::kPps, p.cfg.address_rate_fps},
+                                             kHelloSettleNs + learning_ns + kLearnToTestNs, 0, n);
+    probe.eth_dst = mac_of(kAddressBase);
+    probe.vary.push_back({api::VaryField::kEthDst, api::VaryOp::kIncrement, n, 1, {}});
+    probe.catch_up = false;
+  }
   const double traffic_s = static_cast<double>(kHelloSettleNs + learning_ns + kLearnToTestNs) / 1e9 + n / p.cfg.address_rate_fps;
   const bool caching = test == "address_caching";
   const auto spoiled = [&](const api::RunReport& report) {

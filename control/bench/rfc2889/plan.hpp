@@ -52,7 +52,8 @@ class Streams {
 
   /// Frames of `bytes` from port `from`'s station to port `to`'s (none: broadcast), at
   /// `rate`, from `start_after_ns`, for `duration_ns` or `count` frames; received (and
-  /// counted) at `to`, or at `rx` when given.
+  /// counted) at `to`. The stream returned is the caller's to finish until the next call,
+  /// which may move it.
   api::StreamSpec& traffic(const std::string& name, size_t from, std::optional<size_t> to, uint16_t bytes,
                            api::Rate rate, uint64_t start_after_ns, uint64_t duration_ns, uint64_t count = 0);
   const std::vector<api::StreamSpec>& specs() const noexcept { return streams_; }
