@@ -142,7 +142,8 @@ class Rfc2889(lrtest.DataplaneCase):
     def test_finds_a_smaller_slower_blocking_switch(self):
         proc, report, out = self.bench(
             ["congestion_control", "address_caching", "address_learning", "errored_frames"],
-            ['frame_sizes = [1518]', 'trial_duration = "1s"', 'max_addresses = 1024', 'min_learning_rate = 1000'],
+            ['frame_sizes = [1518]', 'trial_duration = "1s"', 'address_rate = 2000', 'max_addresses = 512',
+             'min_learning_rate = 1000'],
             mac_table_size="300", learn_rate="5000", queueing='"input"', max_frame=None)
         # Oversize frames forwarded: the one verdict RFC 2889 gives fails.
         self.assertEqual(proc.returncode, 3, proc.stdout[-3000:] + proc.stderr[-2000:])

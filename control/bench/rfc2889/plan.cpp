@@ -161,10 +161,15 @@ Measured measure(Plan& p, const Streams& streams, const std::string& test, const
 }
 
 Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
-                 const std::function<std::string(const api::RunReport&)>& spoiled) {
+                 const std::function<std::string(const api::RunReport&)>& spoiled, double wait_s) {
   const std::string what = label.empty() ? test : test + " " + label;
   Measured m;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    ctl::sleep_unless_stopped(wait_s);
+    if (ctl::stop_requested()) {
+      m.interrupted = p.interrupted = true;
+      return m;
+    }
     m.run = p.runner.run_streams(streams.specs(), what, m.interrupted);
     p.interrupted = p.interrupted || m.interrupted;
     m.invalid = m.interrupted ? "" : spoiled(m.run.report);

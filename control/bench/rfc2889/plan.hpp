@@ -74,9 +74,10 @@ struct Measured {
 /// Runs the streams until a run is valid (at most 3 runs); each is recorded in trials[]
 /// under `test` and `label`, the invalid ones with their reason.
 Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label);
-/// Runs again (recorded) when `spoiled` finds a reason in a valid run, at most 3 runs in all.
+/// Runs again (recorded) when `spoiled` finds a reason in a valid run, at most 3 runs in all,
+/// each after `wait_s` (the address tests: the device's aging time).
 Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
-                 const std::function<std::string(const api::RunReport&)>& spoiled);
+                 const std::function<std::string(const api::RunReport&)>& spoiled, double wait_s = 0);
 
 /// A stream of a run's report by name (throws when it has none: a report that is not the run's).
 const api::StreamReport& stream_of(const api::RunReport& report, const std::string& name);
