@@ -160,6 +160,9 @@ api::SwitchSpec read_switch(TableReader& in) {
                           "ingress port: head-of-line blocking)", *v));
     if (sw.input_queued && sw.lossless != 0)
       in.fail(in.find("queueing"), "queueing", "input queueing is for lossy priorities only: remove `lossless`");
+    if (sw.input_queued && sw.ecn)
+      in.fail(in.find("queueing"), "queueing", "input queueing marks no ECN (a frame waits behind its port's head, "
+                                               "not in an egress queue): remove `ecn`");
   }
   if (auto v = read_bytes(in, "max_frame")) {
     if (*v < 64) in.fail(in.find("max_frame"), "max_frame", fmt::format("{} bytes is below the 64-byte minimum frame", *v));

@@ -94,7 +94,6 @@ class MacTable {
     fast::counter_set(aged_, 0);
   }
 
-  const MacTableParams& params() const noexcept { return params_; }
   /// Single-writer counters (fastpath/counters.hpp): read them with counter_read.
   const uint64_t& entries() const noexcept { return entries_; }            ///< addresses held now
   const uint64_t& learned() const noexcept { return learned_; }            ///< new addresses taken

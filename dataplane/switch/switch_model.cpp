@@ -70,24 +70,25 @@ bool SwitchModel::should_mark(uint64_t depth) noexcept {
   return static_cast<double>(rng_ >> 11) * 0x1.0p-53 < p;
 }
 
-Admit SwitchModel::enqueue_ingress(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect,
-                                   uintptr_t handle) noexcept {
-  Queue& q = ingress_[in];
-  PriorityCounters& c = ctr(in, prio);
+bool SwitchModel::admit_lossy(const Queue& q, uint32_t bytes, PriorityCounters& c) noexcept {
   if (q.bytes + bytes > params_.queue_limit_bytes || shared_bytes_ + bytes > params_.buffer_bytes ||
       q.count == q.ring.size()) {
     fast::counter_add(c.drop_tail, 1);
-    return Admit::kDropTail;
+    return false;
   }
   shared_bytes_ += bytes;
   fast::counter_raise(shared_watermark_, shared_bytes_);
-  const bool mark = ect && params_.ecn && should_mark(q.bytes);
-  if (mark) fast::counter_add(ctr(out, prio).ecn_marked, 1);
-  q.ring[(q.head + q.count) % q.ring.size()] = Entry{handle, bytes, in, static_cast<uint8_t>(out), prio};
-  ++q.count;
-  q.bytes += bytes;
+  return true;
+}
+
+// Input queueing marks no ECN (the profile refuses both): a frame waits behind its port's head.
+Admit SwitchModel::enqueue_ingress(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, uintptr_t handle) noexcept {
+  Queue& q = ingress_[in];
+  PriorityCounters& c = ctr(in, prio);
+  if (!admit_lossy(q, bytes, c)) return Admit::kDropTail;
+  q.push(Entry{handle, bytes, in, static_cast<uint8_t>(out), prio});
   fast::counter_raise(c.watermark_bytes, q.bytes);
-  return mark ? Admit::kQueuedMarked : Admit::kQueued;
+  return Admit::kQueued;
 }
 
 Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle,
@@ -97,7 +98,7 @@ Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t byt
     fast::counter_add(rx.rx_frames, 1);
     fast::counter_add(rx.rx_bytes, bytes);
   }
-  if (params_.input_queued) return enqueue_ingress(in, out, prio, bytes, ect, handle);
+  if (params_.input_queued) return enqueue_ingress(in, out, prio, bytes, handle);
   Queue& q = queue(out, prio);
   PriorityCounters& eg = ctr(out, prio);
   if (lossless(prio)) {
@@ -117,20 +118,12 @@ Admit SwitchModel::enqueue(uint16_t in, uint16_t out, uint8_t prio, uint32_t byt
       g.pending = 1;
       g.next_refresh = now;  // due at once
     }
-  } else {
-    if (q.bytes + bytes > params_.queue_limit_bytes || shared_bytes_ + bytes > params_.buffer_bytes ||
-        q.count == q.ring.size()) {
-      fast::counter_add(eg.drop_tail, 1);
-      return Admit::kDropTail;
-    }
-    shared_bytes_ += bytes;
-    fast::counter_raise(shared_watermark_, shared_bytes_);
+  } else if (!admit_lossy(q, bytes, eg)) {
+    return Admit::kDropTail;
   }
   const bool mark = ect && params_.ecn && should_mark(q.bytes);
   if (mark) fast::counter_add(eg.ecn_marked, 1);
-  q.ring[(q.head + q.count) % q.ring.size()] = Entry{handle, bytes, in, static_cast<uint8_t>(out), prio};
-  ++q.count;
-  q.bytes += bytes;
+  q.push(Entry{handle, bytes, in, static_cast<uint8_t>(out), prio});
   fast::counter_raise(eg.watermark_bytes, q.bytes);
   return mark ? Admit::kQueuedMarked : Admit::kQueued;
 }
@@ -149,21 +142,13 @@ void SwitchModel::release_group(const Entry& e, uint8_t prio) noexcept {
 }
 
 SwitchModel::Entry SwitchModel::pop(uint16_t port, uint8_t prio) noexcept {
-  Queue& q = queue(port, prio);
-  const Entry e = q.ring[q.head];
-  q.head = static_cast<uint32_t>((q.head + 1) % q.ring.size());
-  --q.count;
-  q.bytes -= e.bytes;
+  const Entry e = queue(port, prio).take();
   release_group(e, prio);
   return e;
 }
 
 SwitchModel::Entry SwitchModel::pop_ingress(uint16_t in) noexcept {
-  Queue& q = ingress_[in];
-  const Entry e = q.ring[q.head];
-  q.head = static_cast<uint32_t>((q.head + 1) % q.ring.size());
-  --q.count;
-  q.bytes -= e.bytes;
+  const Entry e = ingress_[in].take();
   shared_bytes_ -= e.bytes;
   return e;
 }

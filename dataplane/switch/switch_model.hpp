@@ -26,7 +26,7 @@
 // - PFC watchdog: a lossless queue paused with frames waiting for `detect` is in a storm;
 //   it then drops (its frames and new ones) or forwards (ignores the pause) until no pause
 //   has been in force for `restore`.
-// - Input queueing (`input_queued`, lossy priorities only): instead of the egress queues,
+// - Input queueing (`input_queued`, lossy priorities, no ECN): instead of the egress queues,
 //   one FIFO per ingress port holds every frame that came in on it, whatever its egress;
 //   a frame leaves only from the head, so a frame for a busy port holds back those behind
 //   it for idle ones: head-of-line blocking, as a switch without virtual output queues
@@ -201,6 +201,21 @@ class SwitchModel {
     uint64_t waiting_paused_since = 0;  ///< watchdog: paused with frames since then (when waiting_paused)
     bool waiting_paused = false;
     bool storm = false;
+
+    /// At the tail (the caller checked there is room).
+    void push(const Entry& e) noexcept {
+      ring[(head + count) % ring.size()] = e;
+      ++count;
+      bytes += e.bytes;
+    }
+    /// From the head (the caller checked there is one).
+    Entry take() noexcept {
+      const Entry e = ring[head];
+      head = static_cast<uint32_t>((head + 1) % ring.size());
+      --count;
+      bytes -= e.bytes;
+      return e;
+    }
   };
   struct Group {  // an ingress port's lossless priority group
     uint64_t bytes = 0;
@@ -234,7 +249,9 @@ class SwitchModel {
   bool should_mark(uint64_t depth) noexcept;
   Entry pop(uint16_t port, uint8_t prio) noexcept;
   Entry pop_ingress(uint16_t in) noexcept;
-  Admit enqueue_ingress(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, bool ect, uintptr_t handle) noexcept;
+  Admit enqueue_ingress(uint16_t in, uint16_t out, uint8_t prio, uint32_t bytes, uintptr_t handle) noexcept;
+  /// A lossy frame within the queue's limit and the shared buffer (taken from it), or a tail drop counted at `c`.
+  bool admit_lossy(const Queue& q, uint32_t bytes, PriorityCounters& c) noexcept;
   /// Input queueing: the ingress port whose head frame may leave by `out` now, or -1.
   int next_ingress(uint16_t out, uint8_t first, uint64_t now) const noexcept;
   bool wait_for_shaper(Egress& eg, uint64_t now) noexcept;

@@ -524,6 +524,9 @@ TEST(LoadToml, SwitchRefusals) {
             "priority), input (one FIFO per ingress port: head-of-line blocking)");
   EXPECT_EQ(error_of(cabled + "lossless = [3]\nqueueing = \"input\"\n"),
             "test.toml:14:12: key 'switch[0].queueing': input queueing is for lossy priorities only: remove `lossless`");
+  EXPECT_EQ(error_of(cabled + "ecn = { kmin = \"10KB\", kmax = \"100KB\", pmax = 0.1 }\nqueueing = \"input\"\n"),
+            "test.toml:14:12: key 'switch[0].queueing': input queueing marks no ECN (a frame waits behind its port's "
+            "head, not in an egress queue): remove `ecn`");
   EXPECT_EQ(error_of(cabled + "max_frame = 60\n"),
             "test.toml:13:13: key 'switch[0].max_frame': 60 bytes is below the 64-byte minimum frame");
   EXPECT_EQ(error_of(cabled + "xon = \"50KB\"\n"),

@@ -92,7 +92,7 @@ class Draw {
       sw.learn_rate = coin() ? 0 : between(1, 1'000'000'000);
       sw.mac_age_ns = coin() ? 0 : between(1, 1'000'000) * 1'000'000;
     }
-    if (sw.lossless == 0) sw.input_queued = coin();
+    if (sw.lossless == 0 && !sw.ecn) sw.input_queued = coin();
     if (coin()) sw.max_frame_bytes = static_cast<uint32_t>(between(64, 16'000));
     sw.catch_up_ns = between(1, 1000) * 1'000'000;
     return sw;
