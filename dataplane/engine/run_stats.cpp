@@ -41,7 +41,8 @@ struct RxCounts {
 // never finds a quiet moment keeps its last attempt, a burst's worth apart at most); the
 // histogram buckets after it. Once the lcore has returned the count is even and still,
 // so the first attempt is exact.
-RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::LatencyHist& latency) {
+RxCounts read_rx(const fast::LcoreCtx& ctx, size_t stream, fast::LatencyHist& latency) {
+  const fast::RxStream& rx = ctx.rx_streams[stream];
   RxCounts c;
   for (int attempt = 0; attempt < 10000; ++attempt) {
     const uint64_t before = ctx.rx_seq.load(std::memory_order_acquire);
@@ -51,7 +52,7 @@ RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::Late
     }
     c = RxCounts{};
     for (uint16_t lane = 0; lane < rx.n_lanes; ++lane) {
-      const fast::SeqTracker::Counts t = rx.lanes[lane].counts_relaxed();
+      const fast::SeqTracker::Counts t = ctx.rx_trackers[rx.first_tracker + lane].counts_relaxed();
       c.received += t.received;
       c.duplicate += t.duplicate;
       c.out_of_order += t.out_of_order;
@@ -158,7 +159,7 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
     if (!stream.cfg.rx_port || l.streams.size() == 0 || !l.streams[s].enabled) continue;
     const fast::RxStream& rx = l.streams[s];
     fast::LatencyHist lcore_latency;
-    const RxCounts c = read_rx(l.ctx[0], rx, lcore_latency);
+    const RxCounts c = read_rx(l.ctx[0], s, lcore_latency);
     latency.merge(lcore_latency);
     r.rx_packets += c.received;
     r.duplicate += c.duplicate;
@@ -321,7 +322,7 @@ Result<LatencyHistogram> Engine::latency_histogram(const std::string& name) cons
   for (const LcoreState& l : st.run.lcores) {
     if (l.streams.size() == 0 || !l.streams[index].enabled) continue;
     fast::LatencyHist copy;
-    read_rx(l.ctx[0], l.streams[index], copy);
+    read_rx(l.ctx[0], index, copy);
     merged.merge(copy);
   }
   LatencyHistogram h{name, merged.count(), {}};

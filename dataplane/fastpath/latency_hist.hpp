@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 
 namespace lr::fast {
@@ -42,34 +43,28 @@ class LatencyHist {
     return bucket_low(bucket) + (uint64_t{1} << shift) - 1;
   }
 
-  /// Fetches the lines record(ns) writes (its bucket, the running sums), ahead of it.
-  void prefetch(uint32_t ns) const noexcept {
-    __builtin_prefetch(&counts_[bucket_of(ns)], 1);
-    __builtin_prefetch(&count_, 1);
-  }
-
+  /// Branch-free but for the bucket's address: the first latency is its own predecessor
+  /// (a difference of 0 and no pair: see sources()).
   void record(uint32_t ns) noexcept {
     ++counts_[bucket_of(ns)];
+    const uint32_t previous = count_ != 0 ? last_ : ns;
     ++count_;
     sum_ += ns;
     min_ = std::min(min_, ns);
     max_ = std::max(max_, ns);
-    if (count_ > 1) {
-      jitter_sum_ += ns > last_ ? ns - last_ : last_ - ns;
-      ++jitter_pairs_;
-    }
+    jitter_sum_ += ns > previous ? ns - previous : previous - ns;
     last_ = ns;
   }
 
   /// Adds another lcore's histogram (mgmt, after the lcores stopped).
   void merge(const LatencyHist& other) noexcept {
+    sources_ = sources() + other.sources();
     for (uint32_t i = 0; i < kBuckets; ++i) counts_[i] += other.counts_[i];
     count_ += other.count_;
     sum_ += other.sum_;
     min_ = std::min(min_, other.min_);
     max_ = std::max(max_, other.max_);
     jitter_sum_ += other.jitter_sum_;
-    jitter_pairs_ += other.jitter_pairs_;
   }
 
   uint64_t count() const noexcept { return count_; }
@@ -79,7 +74,8 @@ class LatencyHist {
 
   /// Consecutive pairs are taken within each recording lcore, then averaged over all.
   double jitter() const noexcept {
-    return jitter_pairs_ == 0 ? 0.0 : static_cast<double>(jitter_sum_) / static_cast<double>(jitter_pairs_);
+    const uint64_t pairs = count_ - sources();
+    return pairs == 0 ? 0.0 : static_cast<double>(jitter_sum_) / static_cast<double>(pairs);
   }
 
   /// Value at quantile q in [0, 1]: the midpoint of the bucket holding that rank,
@@ -100,13 +96,17 @@ class LatencyHist {
 
   const std::array<uint64_t, kBuckets>& buckets() const noexcept { return counts_; }
 
+  /// Bytes of the scalars record() writes, at the histogram's start (an owner keeps them
+  /// on the line of its own hot fields).
+  static constexpr size_t scalar_bytes() noexcept;
+
   /// mgmt, while the owner lcore records: copies the scalars (inside the lcore's
   /// seqcount read section, so they agree with each other) ...
   void load_summary_relaxed(const LatencyHist& live) noexcept {
     count_ = __atomic_load_n(&live.count_, __ATOMIC_RELAXED);
     sum_ = __atomic_load_n(&live.sum_, __ATOMIC_RELAXED);
     jitter_sum_ = __atomic_load_n(&live.jitter_sum_, __ATOMIC_RELAXED);
-    jitter_pairs_ = __atomic_load_n(&live.jitter_pairs_, __ATOMIC_RELAXED);
+    sources_ = __atomic_load_n(&live.sources_, __ATOMIC_RELAXED);
     min_ = __atomic_load_n(&live.min_, __ATOMIC_RELAXED);
     max_ = __atomic_load_n(&live.max_, __ATOMIC_RELAXED);
     last_ = __atomic_load_n(&live.last_, __ATOMIC_RELAXED);
@@ -119,14 +119,25 @@ class LatencyHist {
   }
 
  private:
-  std::array<uint64_t, kBuckets> counts_{};
+  /// The histograms whose latencies this one holds, each of which had a first latency
+  /// that paired with none: a recording histogram is one (when it has any), a merged one
+  /// the sum of its parts. A histogram records or merges into itself, not both.
+  uint64_t sources() const noexcept { return sources_ != 0 ? sources_ : (count_ != 0 ? 1 : 0); }
+
+  // The scalars record() writes, first and together (40 bytes): in an RxStream they share
+  // the stream's first cache line, so a frame of a stream out of cache costs that line and
+  // its bucket's.
   uint64_t count_ = 0;
   uint64_t sum_ = 0;
-  uint64_t jitter_sum_ = 0;
-  uint64_t jitter_pairs_ = 0;
+  uint64_t jitter_sum_ = 0;  ///< over count_ - sources() consecutive pairs
   uint32_t min_ = UINT32_MAX;
   uint32_t max_ = 0;
   uint32_t last_ = 0;
+  uint32_t sources_ = 0;  ///< 0: this histogram records (see sources())
+  std::array<uint64_t, kBuckets> counts_{};
 };
+
+constexpr size_t LatencyHist::scalar_bytes() noexcept { return offsetof(LatencyHist, counts_); }
+static_assert(LatencyHist::scalar_bytes() == 40);
 
 }  // namespace lr::fast

@@ -113,8 +113,10 @@ struct RxQueue {
   TimelineBins mac_control_timeline;  ///< MAC Control frames received per bin ([run] timeline), or none
 };
 
-/// What this lcore saw of one stream.
-struct RxStream {
+/// What this lcore saw of one stream. A frame in order writes its first cache line (the
+/// checks, the bytes and the latency's running sums), its latency bucket and its lane's
+/// tracker line: three lines, so a thousand streams' state stays in L2.
+struct alignas(RTE_CACHE_LINE_SIZE) RxStream {
   bool enabled = false;       ///< the stream has an rx_port
   static constexpr uint8_t kInspectEcn = 1;         ///< ECN-capable frames: count the codepoints received
   static constexpr uint8_t kInspectMacControl = 2;  ///< MAC Control frames: count them for the port too
@@ -123,12 +125,13 @@ struct RxStream {
   uint16_t rx_port_id = 0;
   uint16_t n_lanes = 0;
   uint32_t late_ns = 0;
-  SeqTracker* lanes = nullptr;  ///< n_lanes trackers
+  uint32_t first_tracker = 0;  ///< its lanes' trackers: LcoreCtx::rx_trackers[first_tracker, + n_lanes)
   uint64_t rx_bytes = 0;
+  LatencyHist latency;         ///< its running sums end line 0, its buckets follow
+  // Cold: written only by the frames that are late, misdelivered or inspected.
   uint64_t late = 0;
   uint64_t misdelivered = 0;  ///< arrived on another port than the stream's rx_port
-  LatencyHist latency;
-  uint64_t ecn[4] = {};       ///< frames received per codepoint (wire::Ecn), with kInspectEcn; last: rarely touched
+  uint64_t ecn[4] = {};       ///< frames received per codepoint (wire::Ecn), with kInspectEcn
   TimelineBins timeline;      ///< frames received per bin, with kInspectTimeline
   // With kInspectTimeline, the longest silence between two frames, to the cycle (a pause's
   // length is exact however wide the bins): relaxed, mgmt reads them after the run.
@@ -138,6 +141,9 @@ struct RxStream {
   uint64_t longest_gap_end_tsc = 0;  ///< the frame that ended it
 };
 
+static_assert(offsetof(RxStream, latency) + LatencyHist::scalar_bytes() <= RTE_CACHE_LINE_SIZE,
+              "RxStream: what a frame in order writes overflows line 0");
+
 struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   unsigned lcore_id = 0;
   TxLane* tx_lanes = nullptr;
@@ -146,6 +152,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   uint32_t n_rx_queues = 0;
   RxStream* rx_streams = nullptr;
   uint32_t n_streams = 0;
+  SeqTracker* rx_trackers = nullptr;  ///< every stream's lanes' (RxStream::first_tracker)
   uint64_t ns_per_tsc_q32 = 0;  ///< nanoseconds per TSC cycle, Q32 (see tsc_ns_multiplier)
   uint64_t start_tsc = 0;  ///< common start of all lanes, set before launch
   TimelineClock timeline_clock;  ///< the RX timelines' bins: start_tsc and the bin width

@@ -3,18 +3,23 @@
 //
 // Sequence accounting for one (stream, lane) on one RX lcore. The 32-bit sequence on
 // the wire is extended to 64 bits around the highest sequence seen. A bitmap of the
-// last kWindow sequences tells a late arrival (out of order: it was counted missing,
-// now it is here) from a second copy (duplicate). A frame older than the window is
-// counted out of order and `beyond_window`, since it can no longer be checked for
-// duplication. Final loss is tx - (received - duplicate), exact given the TX count;
-// `missing` is the live view from gaps.
+// last kWindow sequences marks the frames still missing there, so a late arrival (out of
+// order: it was counted missing, now it is here) is told from a second copy (duplicate).
+// A frame older than the window is counted out of order and `beyond_window`, since it
+// can no longer be checked for duplication. Final loss is tx - (received - duplicate),
+// exact given the TX count; `missing` is the live view from gaps.
+//
+// Marking what is missing rather than what arrived keeps the common case to one cache
+// line: while nothing is missing in the window, the next frame in order changes two
+// counters and no bit (record()).
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
 namespace lr::fast {
 
-class SeqTracker {
+class alignas(64) SeqTracker {
  public:
   static constexpr uint64_t kWindow = 4096;  // frames; 512 bytes of bitmap
 
@@ -36,26 +41,23 @@ class SeqTracker {
     return seq;
   }
 
-  /// Fetches the lines on_seq writes for a frame of wire sequence `seq32` (the counts, and
-  /// its bit's word: the window divides 2^32, so the word follows from the low bits alone).
-  void prefetch(uint32_t seq32) const noexcept {
-    __builtin_prefetch(&counts_, 1);
-    __builtin_prefetch(&bits_[(seq32 / 64) % kWords], 1);
+  /// Accounts a frame of wire sequence `seq32`.
+  void record(uint32_t seq32) noexcept {
+    if (seq32 == static_cast<uint32_t>(counts_.next_seq) && window_missing_ == 0) [[likely]] {
+      ++counts_.received;
+      ++counts_.next_seq;
+      return;
+    }
+    on_seq(extend(seq32));
   }
 
+  /// Accounts a frame of (extended) sequence `seq`.
   void on_seq(uint64_t seq) noexcept {
     Counts& c = counts_;
     ++c.received;
     if (seq >= c.next_seq) {
-      const uint64_t gap = seq - c.next_seq;
-      c.missing += gap;
-      // Bits of [next_seq, seq) describe frames older than the window: clear them.
-      if (gap >= kWindow) {
-        std::memset(bits_, 0, sizeof(bits_));
-      } else if (gap != 0) {
-        clear_bits(c.next_seq, seq);
-      }
-      set_bit(seq);
+      c.missing += seq - c.next_seq;
+      enter_window(c.next_seq, seq);
       c.next_seq = seq + 1;
       return;
     }
@@ -65,11 +67,14 @@ class SeqTracker {
       if (c.missing != 0) --c.missing;
       return;
     }
-    if (test_bit(seq)) {
+    uint64_t& word = bits_[(seq / 64) % kWords];
+    const uint64_t bit = uint64_t{1} << (seq % 64);
+    if ((word & bit) == 0) {
       ++c.duplicate;
       return;
     }
-    set_bit(seq);
+    word &= ~bit;
+    --window_missing_;
     ++c.out_of_order;
     if (c.missing != 0) --c.missing;
   }
@@ -92,22 +97,40 @@ class SeqTracker {
   // Powers of two: every / and % below is a shift or a mask.
   static constexpr uint64_t kWords = kWindow / 64;
   static_assert((kWords & (kWords - 1)) == 0);
-  void set_bit(uint64_t seq) noexcept { bits_[(seq / 64) % kWords] |= uint64_t{1} << (seq % 64); }
-  /// Clears the bits of [from, to), to - from < kWindow: a word at a time, so a burst
-  /// loss of 4095 frames costs 65 word stores, not 4095 bit clears.
-  void clear_bits(uint64_t from, uint64_t to) noexcept {
+
+  /// The window moves on to end at `to`: the sequences [from, to] enter it, each in the
+  /// bit of the one kWindow older that leaves it. [from, to) are missing, `to` arrived.
+  /// A word at a time, so a burst loss of 4095 frames costs 65 word stores.
+  void enter_window(uint64_t from, uint64_t to) noexcept {
+    if (to - from >= kWindow - 1) {  // the whole window: all missing but `to`
+      std::memset(bits_, 0xFF, sizeof(bits_));
+      bits_[(to / 64) % kWords] &= ~(uint64_t{1} << (to % 64));
+      window_missing_ = kWindow - 1;
+      return;
+    }
     while (from < to) {
       const uint64_t bit = from % 64;
       const uint64_t n = to - from < 64 - bit ? to - from : 64 - bit;
       const uint64_t mask = (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) << bit;
-      bits_[(from / 64) % kWords] &= ~mask;
+      uint64_t& word = bits_[(from / 64) % kWords];
+      // A bit already set was a frame that left the window missing: now another one.
+      window_missing_ += static_cast<uint64_t>(std::popcount(mask & ~word));
+      word |= mask;
       from += n;
     }
+    uint64_t& word = bits_[(to / 64) % kWords];
+    const uint64_t bit = uint64_t{1} << (to % 64);
+    if ((word & bit) != 0) {  // the frame leaving the window was missing
+      word &= ~bit;
+      --window_missing_;
+    }
   }
-  bool test_bit(uint64_t seq) const noexcept { return (bits_[(seq / 64) % kWords] >> (seq % 64)) & 1; }
 
   Counts counts_;
-  uint64_t bits_[kWords] = {};
+  uint64_t window_missing_ = 0;  ///< bits set in bits_: frames missing within the window
+  uint64_t bits_[kWords] = {};   ///< by sequence modulo kWindow: 1, missing
 };
+
+static_assert(sizeof(SeqTracker::Counts) + sizeof(uint64_t) <= 64, "SeqTracker: record()'s fields overflow a line");
 
 }  // namespace lr::fast

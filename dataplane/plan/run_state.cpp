@@ -280,8 +280,8 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
         rx.enabled = true;
         for (const EthdevPort& p : in.ports)
           if (p.name() == *cfg.rx_port) rx.rx_port_id = p.port_id();
-        rx.lanes = l.trackers.data() + tracker;
       }
+      rx.first_tracker = static_cast<uint32_t>(tracker);
       tracker += cfg.lanes;
     }
     fast::LcoreCtx& ctx = l.ctx[0];
@@ -292,6 +292,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
     ctx.n_rx_queues = static_cast<uint32_t>(l.rxqs.size());
     ctx.rx_streams = l.streams.data();
     ctx.n_streams = static_cast<uint32_t>(l.streams.size());
+    ctx.rx_trackers = l.trackers.data();
     ctx.ns_per_tsc_q32 = fast::tsc_ns_multiplier(in.tsc_hz);
     if (auto ok = build_timelines(l, run, in); !ok) return ok;
   }

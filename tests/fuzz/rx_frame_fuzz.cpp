@@ -42,7 +42,7 @@ struct Receiver {
       streams[s].enabled = s != 3;
       streams[s].n_lanes = kLanes;
       streams[s].late_ns = 1000;
-      streams[s].lanes = trackers[s];
+      streams[s].first_tracker = s * kLanes;
       streams[s].rx_port_id = s == 2 ? 1 : 0;
     }
     streams[1].inspect = fast::RxStream::kInspectEcn | fast::RxStream::kInspectMacControl |
@@ -54,6 +54,7 @@ struct Receiver {
     reaction.delay_tsc = 100;
     queue.pause_reaction = &reaction;
     ctx.rx_streams = streams;
+    ctx.rx_trackers = &trackers[0][0];
     ctx.n_streams = kStreams;
     ctx.rx_queues = &queue;
     ctx.n_rx_queues = 1;

@@ -51,14 +51,16 @@ void BM_RxAccounting(benchmark::State& state) {
   }
   std::vector<lr::fast::RxStream> streams(n_streams);
   std::vector<lr::fast::SeqTracker> trackers(n_streams);
+
   for (uint16_t s = 0; s < n_streams; ++s) {
     streams[s].enabled = true;
     streams[s].n_lanes = 1;
     streams[s].late_ns = 10'000'000;
-    streams[s].lanes = &trackers[s];
+    streams[s].first_tracker = s;
   }
   lr::fast::LcoreCtx ctx;
   ctx.rx_streams = streams.data();
+  ctx.rx_trackers = trackers.data();
   ctx.n_streams = n_streams;
   lr::fast::RxQueue queue;
   lr::fast::CaptureTap tap;

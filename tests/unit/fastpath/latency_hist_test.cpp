@@ -75,6 +75,27 @@ TEST(LatencyHist, MergeSumsCountsAndKeepsPairsPerLcore) {
   EXPECT_DOUBLE_EQ(a.jitter(), 130.0 / 3.0);
 }
 
+// As the engine sums its lcores: a fresh histogram merges each (an empty one among them),
+// and the pairs are those within each lcore, never across.
+TEST(LatencyHist, MergedIntoAFreshOneKeepsPairsPerLcore) {
+  LatencyHist a;
+  LatencyHist b;
+  LatencyHist empty;
+  for (uint32_t v : {100u, 200u, 100u}) a.record(v);  // two pairs, 100 each
+  b.record(5000);                                     // no pair
+  LatencyHist total;
+  total.merge(a);
+  total.merge(empty);
+  total.merge(b);
+  EXPECT_EQ(total.count(), 4u);
+  EXPECT_DOUBLE_EQ(total.jitter(), 100.0);  // 200 over 2 pairs: b's 5000 paired with nothing
+  LatencyHist twice;
+  twice.merge(total);
+  twice.merge(total);
+  EXPECT_DOUBLE_EQ(twice.jitter(), 100.0);
+  EXPECT_EQ(twice.count(), 8u);
+}
+
 TEST(LatencyHist, EmptyReportsZeros) {
   const LatencyHist hist;
   EXPECT_EQ(hist.count(), 0u);
