@@ -68,6 +68,20 @@ class Rfc2889(lrtest.DataplaneCase):
                          round(sw["longest_stall_us"]), [round(l["longest_stall_us"]) for l in t["report"]["lcores"]]))
         return runs
 
+    def assert_throughput(self, result, low, high):
+        """The throughput is within [low, high]; a search the host spoiled gives bounds only,
+        which must then hold [low, high] in part (said, not failed: the device's figure is
+        not known)."""
+        if result["throughput_percent"] is None and "throughput_bounds_percent" in result:
+            lo, hi = result["throughput_bounds_percent"]
+            self.assertIn("was not measured", result["why"])
+            self.assertLessEqual(lo, high, result)
+            self.assertGreaterEqual(hi, low, result)
+            print("    %s: %s" % (result["test"], result["why"]), file=sys.stderr)
+            return
+        self.assertGreaterEqual(result["throughput_percent"], low, result)
+        self.assertLessEqual(result["throughput_percent"], high, result)
+
     def one(self, report, test):
         found = [r for r in report["results"] if r["test"] == test]
         self.assertEqual(len(found), 1, test)
@@ -176,8 +190,7 @@ class Rfc2889(lrtest.DataplaneCase):
         self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-2000:])
         for test in ("fully_meshed", "partially_meshed/many_to_one", "unidirectional"):
             meshed = self.one(report, test)
-            self.assertGreaterEqual(meshed["throughput_percent"], 46, meshed)
-            self.assertLessEqual(meshed["throughput_percent"], 50.5, meshed)
+            self.assert_throughput(meshed, 46, 50.5)
             self.assertTrue(meshed["throughput_search"], "a search between 25 % and 100 %")
             for point in meshed["points"]:
                 if point["load_percent"] == 100 and "invalid" not in point:
@@ -188,6 +201,23 @@ class Rfc2889(lrtest.DataplaneCase):
         self.assertGreater(by_port["t3"]["lost_frames"], broadcast["tx_frames"] * 0.4)
         for port in ("t2", "t4"):
             self.assertEqual(by_port[port]["lost_frames"], 0, by_port[port])
+
+    def test_a_load_the_tester_cannot_send_leaves_the_throughput_open(self):
+        """64-byte frames at 100 % of two 10G ports are more than the tester's one lcore
+        sends and receives here: that load is invalid in every run, so the 1 % that passed is
+        a bound, not the throughput (given as the throughput, it would charge the device
+        with the tester's limit)."""
+        proc, report, _ = self.bench(["unidirectional"], ['frame_sizes = [64]', 'loads = ["1%", "100%"]',
+                                                          'trial_duration = "0.2s"', 'rest = "0.1s"'])
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-2000:])
+        result = self.one(report, "unidirectional")
+        points = {p["load_percent"]: p for p in result["points"]}
+        self.assertEqual(points[1]["lost_frames"], 0, points)
+        self.assertIn("invalid", points[100], points)
+        self.assertIsNone(result["throughput_percent"], result)
+        self.assertEqual(result["throughput_bounds_percent"], [1, 100], result)
+        self.assertIn("the trial at 100 % was not measured (3 runs were all invalid", result["why"])
+        self.assertIn("throughput none (the throughput lies between 1 % and 100 %", proc.stdout)
 
     def test_a_lossless_switch_pushes_back(self):
         """§5.5 with priority 0 lossless: the congested port's queue sends PFC out of the
@@ -206,8 +236,7 @@ class Rfc2889(lrtest.DataplaneCase):
         proc, report, out = self.bench(["multiple_devices"], example=TWO_SWITCHES)
         self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-2000:])
         meshed = self.one(report, "multiple_devices")
-        self.assertGreaterEqual(meshed["throughput_percent"], 72, meshed)
-        self.assertLessEqual(meshed["throughput_percent"], 80, meshed)
+        self.assert_throughput(meshed, 72, 80)
         for point in meshed["points"]:
             if "invalid" in point:
                 continue

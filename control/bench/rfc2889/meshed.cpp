@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "control/bench/rfc2889/tests.hpp"
 #include "control/bench/rfc2889_section.hpp"
@@ -101,11 +103,15 @@ void run_pattern(Plan& p, const Pattern& pattern) {
     std::optional<double> passed;
     double failed = 0;
     std::optional<Point> mfr, at_max;
+    std::optional<Point> spoiled;  // the highest load, or the search's point, whose runs were all invalid
     for (const double load : p.cfg.loads_percent) {
       if (p.interrupted) break;
-      const Point point = run_point(p, pattern, bytes, load, "");
+      Point point = run_point(p, pattern, bytes, load, "");
       points.push_back(point.to_json());
-      if (!point.valid) continue;
+      if (!point.valid) {
+        spoiled = std::move(point);
+        continue;
+      }
       at_max = point;
       if (!mfr || point.forwarded_fps() > mfr->forwarded_fps()) mfr = point;
       if (point.all.lost <= 0) {
@@ -115,19 +121,33 @@ void run_pattern(Plan& p, const Pattern& pattern) {
         failed = load;
       }
     }
+    // A load above the highest that passed, with none failing, not measured: no throughput.
+    if (failed > 0 || (spoiled && spoiled->load_percent < passed.value_or(0))) spoiled.reset();
     json search = json::array();
-    double lo = passed.value_or(0), hi = failed;
+    double lo = passed.value_or(0), hi = failed > 0 ? failed : spoiled ? spoiled->load_percent : 0;
     while (failed > 0 && !p.interrupted && hi - lo > p.cfg.resolution_percent) {
       const double mid = (lo + hi) / 2;
-      const Point point = run_point(p, pattern, bytes, mid, "(search)");
+      Point point = run_point(p, pattern, bytes, mid, "(search)");
       search.push_back(point.to_json());
-      if (!point.valid) break;  // the host spoiled it three times: the search stops where it is
+      if (!point.valid) {  // the host spoiled it three times: the search stops where it is
+        spoiled = std::move(point);
+        break;
+      }
       (point.all.lost <= 0 ? lo : hi) = mid;
     }
     result["points"] = std::move(points);
     result["throughput_search"] = std::move(search);
     result["throughput_percent"] = failed > 0 ? (lo > 0 ? json(lo) : json(nullptr)) : passed ? json(*passed) : json(nullptr);
     if (failed > 0 && lo == 0) result["why"] = fmt::format("frames were lost at every load down to {:g} %", hi);
+    if (spoiled && !p.interrupted) {
+      // Not the device's throughput: the highest load that passed is only a bound, and
+      // giving it as the throughput would charge the device with the host's stall.
+      result["throughput_percent"] = nullptr;
+      result["throughput_bounds_percent"] = {lo, hi};
+      result["why"] = fmt::format("the throughput lies between {:g} % and {:g} %, not narrowed to {:g} %: the trial at "
+                                  "{:g} % was not measured ({})",
+                                  lo, hi, p.cfg.resolution_percent, spoiled->load_percent, spoiled->invalid);
+    }
     if (at_max) {
       result["forwarding_rate_at_max_load_fps"] = at_max->forwarded_fps();
       result["max_load_percent"] = at_max->load_percent;
