@@ -123,7 +123,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) RxStream {
   static constexpr uint8_t kInspectTimeline = 4;    ///< count its frames per time bin ([run] timeline)
   uint8_t inspect = 0;        ///< kInspect* flags: what its frames are read for beyond the signature
   uint16_t rx_port_id = 0;
-  uint16_t n_lanes = 0;
+  uint16_t n_lanes = 0;       ///< 0 unless enabled: a frame's lane is checked against it alone
   uint32_t late_ns = 0;
   uint32_t first_tracker = 0;  ///< its lanes' trackers: LcoreCtx::rx_trackers[first_tracker, + n_lanes)
   uint64_t rx_bytes = 0;

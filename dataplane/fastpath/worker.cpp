@@ -241,7 +241,7 @@ uint64_t account_frames(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, ui
       continue;
     }
     RxStream& stream = ctx.rx_streams[sig.stream_id];
-    if (!stream.enabled || sig.lane >= stream.n_lanes) {
+    if (sig.lane >= stream.n_lanes) {  // a lane it does not have, or a stream not received here
       if (!count_if_mac_control(queue, m, rx_tsc, ctx.timeline_clock)) ++no_signature;
       continue;
     }

@@ -270,7 +270,6 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
     for (size_t s = 0; s < run.streams.size(); ++s) {
       const api::StreamSpec& cfg = run.streams[s].cfg;
       fast::RxStream& rx = l.streams[s];
-      rx.n_lanes = cfg.lanes;
       rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
       // A device marks CE only on ECN-capable frames (RFC 3168 5): nothing to count otherwise.
       if (cfg.kind != api::StreamKind::kUdp) rx.inspect |= fast::RxStream::kInspectMacControl;
@@ -278,6 +277,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
         rx.inspect |= fast::RxStream::kInspectEcn;
       if (cfg.rx_port && l.trackers.size() != 0) {
         rx.enabled = true;
+        rx.n_lanes = cfg.lanes;
         for (const EthdevPort& p : in.ports)
           if (p.name() == *cfg.rx_port) rx.rx_port_id = p.port_id();
       }
