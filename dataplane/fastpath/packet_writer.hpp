@@ -234,32 +234,76 @@ inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint
   return b;
 }
 
-/// Writes the signature of frame `seq` (and, with kUdpChecksum, its UDP checksum: false
-/// when the port computes it or the frame has no UDP) into a frame its pool's filling
-/// wrote whole: equal to write_frame's bytes. The
-/// sequence's and the check byte's share of the UDP sum is added as the 16-bit words
-/// they fall in, so the constant part is summed once per burst, not per frame.
-template <bool kUdpChecksum>
-[[gnu::always_inline]] inline void write_fixed_frame(uint8_t* frame, const FixedBurst& b, uint32_t seq) noexcept {
+/// The bytes a fixed-header stream's frames get per frame, for up to kFixedFrames frames
+/// of consecutive sequences: computed for all of them first, in a loop of arithmetic alone
+/// (which the compiler turns into vector instructions), then stored frame by frame
+/// (store_fixed_frame). Computing and storing frame by frame kept too many values live at
+/// once, and the loop spilled them to the stack every frame.
+inline constexpr uint32_t kFixedFrames = 32;  // the TX burst
+struct FixedFrameBytes {
+  uint64_t sig_lo[kFixedFrames];   ///< signature bytes 0-7
+  uint32_t sig_mid[kFixedFrames];  ///< bytes 8-11
+  uint16_t sig_end[kFixedFrames];  ///< bytes 12-13
+  uint16_t l4_csum[kFixedFrames];  ///< the UDP checksum, in wire order (kUdpChecksum)
+};
+
+/// The signatures of frames `seq` .. `seq + n - 1` (n <= kFixedFrames) and, with
+/// kUdpChecksum (false when the port computes it or the frame has no UDP), their UDP
+/// checksums: equal to write_frame's bytes. The sequence's and the check byte's share of
+/// the UDP sum is added as the 16-bit words they fall in (which half of a word each byte
+/// lands in: kSigOdd, the signature's parity in the datagram), so the constant part is
+/// summed once per burst, not per frame.
+template <bool kUdpChecksum, bool kSigOdd>
+inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, FixedFrameBytes& out) noexcept {
   using namespace lr::wire;
-  const uint32_t pairs = (seq & 0x00FF00FFu) + ((seq >> 8) & 0x00FF00FFu);
-  const uint32_t check = ((b.check_base + ((pairs * 0x00010001u) >> 16)) ^ 0xA5u) & 0xFFu;
-  const SignatureWords words{b.sig_lo | (uint64_t{seq} & 0xFFFFFF) << 40,
-                             b.sig_hi | seq >> 24 | uint64_t{check} << 40};
-  write_signature(frame + b.sig_offset, words);
-  if constexpr (!kUdpChecksum) return;
-  // Sequence bytes sit at signature offsets 5-8, the check at 13; which half of a
-  // 16-bit word each lands in depends on the signature's parity in the UDP datagram.
-  uint32_t sum = b.udp_base;
-  if (b.sig_odd) {
-    sum += ((seq & 0xFF) << 8) + ((seq >> 8) & 0xFFFF) + (seq >> 24) + (check << 8);
-  } else {
-    const uint32_t mid = (seq >> 8) & 0xFFFF;
-    sum += (seq & 0xFF) + (((mid << 8) | (mid >> 8)) & 0xFFFF) + ((seq >> 16) & 0xFF00) + check;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t q = seq + i;
+    const uint32_t pairs = (q & 0x00FF00FFu) + ((q >> 8) & 0x00FF00FFu);
+    const uint32_t check = ((b.check_base + ((pairs * 0x00010001u) >> 16)) ^ 0xA5u) & 0xFFu;
+    out.sig_lo[i] = b.sig_lo | (uint64_t{q} & 0xFFFFFF) << 40;
+    const uint64_t hi = b.sig_hi | q >> 24 | uint64_t{check} << 40;
+    out.sig_mid[i] = static_cast<uint32_t>(hi);
+    out.sig_end[i] = static_cast<uint16_t>(hi >> 32);
+    if constexpr (kUdpChecksum) {
+      // Sequence bytes sit at signature offsets 5-8, the check at 13.
+      uint32_t sum = b.udp_base;
+      if constexpr (kSigOdd) {
+        sum += ((q & 0xFF) << 8) + ((q >> 8) & 0xFFFF) + (q >> 24) + (check << 8);
+      } else {
+        const uint32_t mid = (q >> 8) & 0xFFFF;
+        sum += (q & 0xFF) + (((mid << 8) | (mid >> 8)) & 0xFFFF) + ((q >> 16) & 0xFF00) + check;
+      }
+      sum = (sum & 0xFFFF) + (sum >> 16);
+      sum = (sum & 0xFFFF) + (sum >> 16);
+      uint32_t csum = ~sum & 0xFFFF;
+      csum = csum == 0 ? 0xFFFF : csum;  // RFC 768: 0 means "no checksum"
+      out.l4_csum[i] = static_cast<uint16_t>((csum >> 8) | ((csum & 0xFF) << 8));
+    }
   }
-  uint16_t udp_csum = static_cast<uint16_t>(~csum_fold(sum));
-  if (udp_csum == 0) udp_csum = 0xFFFF;  // RFC 768: 0 means "no checksum"
-  store_be16(frame + b.udp_csum_offset, udp_csum);
+}
+
+/// fixed_frame_bytes for `b`'s parity.
+template <bool kUdpChecksum>
+inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, FixedFrameBytes& out) noexcept {
+  if (b.sig_odd) fixed_frame_bytes<kUdpChecksum, true>(b, seq, n, out);
+  else fixed_frame_bytes<kUdpChecksum, false>(b, seq, n, out);
+}
+
+/// Writes frame `i` of `bytes` into a frame its pool's filling wrote whole.
+template <bool kUdpChecksum>
+[[gnu::always_inline]] inline void store_fixed_frame(uint8_t* frame, const FixedBurst& b, const FixedFrameBytes& bytes,
+                                                     uint32_t i) noexcept {
+  // Every value read before the first store: the frame's bytes may alias them as far as
+  // the compiler knows, so a read after a store would wait for it.
+  const uint64_t lo = bytes.sig_lo[i];
+  const uint32_t mid = bytes.sig_mid[i];
+  const uint16_t end = bytes.sig_end[i];
+  const uint16_t l4_csum = bytes.l4_csum[i];
+  uint8_t* sig = frame + b.sig_offset;
+  std::memcpy(sig, &lo, 8);
+  std::memcpy(sig + 8, &mid, 4);
+  std::memcpy(sig + 12, &end, 2);
+  if constexpr (kUdpChecksum) std::memcpy(frame + b.udp_csum_offset, &l4_csum, 2);
 }
 
 }  // namespace lr::fast

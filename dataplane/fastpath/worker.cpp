@@ -53,20 +53,23 @@ void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, 
 }
 
 // The same for a fixed-header stream (headers_fixed): the pool's mbufs already hold
-// the frame, so per frame only the signature and the UDP checksum are written.
+// the frame, so per frame only the signature and the UDP checksum are written, computed
+// for the whole burst first (fixed_frame_bytes).
 template <bool kUdpChecksum>
 void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
                       uint32_t tx_ns) noexcept {
+  static_assert(kTxBurst <= kFixedFrames);
   const wire::TxStreamPlan& plan = *lane.plan;
   const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
+  FixedFrameBytes bytes;
+  fixed_frame_bytes<kUdpChecksum>(burst, static_cast<uint32_t>(cursor.seq), n, bytes);
   const uint16_t data_len = plan.sizes[0].data_len;
   const uint64_t ol_flags = plan.ol_flags;
   const uint64_t tx_offload = plan.tx_offload;
-  const auto seq = static_cast<uint32_t>(cursor.seq);
   for (uint32_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     m->data_off = RTE_PKTMBUF_HEADROOM;
-    write_fixed_frame<kUdpChecksum>(rte_pktmbuf_mtod(m, uint8_t*), burst, seq + i);
+    store_fixed_frame<kUdpChecksum>(rte_pktmbuf_mtod(m, uint8_t*), burst, bytes, i);
     m->data_len = data_len;
     m->pkt_len = data_len;
     m->ol_flags = ol_flags;

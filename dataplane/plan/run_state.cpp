@@ -34,7 +34,7 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
   *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
   if (!fast::headers_fixed(*plan) || plan->mac_control) return;  // nothing else to write
   // One frame written whole (sequence 0): the IPv4 checksum, and with offload the
-  // pseudo-header sum, are then in place for every frame (see write_fixed_frame).
+  // pseudo-header sum, are then in place for every frame (see fixed_frame_bytes).
   uint16_t no_signature_yet = 0;
   const wire::Signature first{plan->stream_id, 0, 0, 0};
   uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;

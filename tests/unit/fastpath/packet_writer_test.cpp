@@ -243,10 +243,13 @@ TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
           for (const uint8_t lane : {uint8_t{0}, uint8_t{7}}) {
             for (const uint32_t tx_ns : {0u, 0x12345678u, 0xFFFFFFFFu}) {
               const FixedBurst burst = fixed_burst(plan, lane, tx_ns);
-              for (uint32_t k = 0; k < 32; ++k) {
+              FixedFrameBytes bytes;  // a whole burst's, as the TX loop computes them
+              if (hw) fixed_frame_bytes<false>(burst, first, kFixedFrames, bytes);
+              else fixed_frame_bytes<true>(burst, first, kFixedFrames, bytes);
+              for (uint32_t k = 0; k < kFixedFrames; ++k) {
                 const uint32_t seq = first + k;
-                if (hw) write_fixed_frame<false>(fixed.data(), burst, seq);
-                else write_fixed_frame<true>(fixed.data(), burst, seq);
+                if (hw) store_fixed_frame<false>(fixed.data(), burst, bytes, k);
+                else store_fixed_frame<true>(fixed.data(), burst, bytes, k);
                 std::vector<uint8_t> whole(plan.template_bytes.begin(), plan.template_bytes.end());
                 const wire::Signature sig{513, lane, seq, tx_ns};
                 if (hw) write_frame<true, false>(whole.data(), plan, size, none, sig, cursor_at(plan, seq));

@@ -158,7 +158,10 @@ TEST(MacControl, DefaultsAndPlanFlags) {
   // A signature-only writer fills the same frame as the whole one.
   std::vector<uint8_t> fixed(plan.template_bytes.begin(), plan.template_bytes.end());
   std::vector<uint8_t> whole = fixed;
-  fast::write_fixed_frame<false>(fixed.data(), fast::fixed_burst(plan, 2, 777), 12345);
+  const fast::FixedBurst burst = fast::fixed_burst(plan, 2, 777);
+  fast::FixedFrameBytes bytes;
+  fast::fixed_frame_bytes<false>(burst, 12345, 1, bytes);
+  fast::store_fixed_frame<false>(fixed.data(), burst, bytes, 0);
   uint16_t last_sig = 0;
   fast::write_frame(whole.data(), plan, plan.sizes[0], last_sig, wire::Signature{0, 2, 12345, 777}, fast::FrameCursor{});
   EXPECT_EQ(fixed, whole);
