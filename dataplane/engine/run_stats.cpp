@@ -41,8 +41,7 @@ struct RxCounts {
 // never finds a quiet moment keeps its last attempt, a burst's worth apart at most); the
 // histogram buckets after it. Once the lcore has returned the count is even and still,
 // so the first attempt is exact.
-RxCounts read_rx(const fast::LcoreCtx& ctx, size_t stream, fast::LatencyHist& latency) {
-  const fast::RxStream& rx = ctx.rx_streams[stream];
+RxCounts read_rx(const fast::LcoreCtx& ctx, const fast::RxStream& rx, fast::LatencyHist& latency) {
   RxCounts c;
   for (int attempt = 0; attempt < 10000; ++attempt) {
     const uint64_t before = ctx.rx_seq.load(std::memory_order_acquire);
@@ -156,10 +155,10 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
   // runs `lost` (tx - rx) is never negative; it includes the frames in flight.
   fast::LatencyHist latency;
   for (const LcoreState& l : run.lcores) {
-    if (!stream.cfg.rx_port || l.streams.size() == 0 || !l.streams[s].enabled) continue;
+    if (!stream.cfg.rx_port || l.streams.size() == 0 || !l.streams[s].enabled()) continue;
     const fast::RxStream& rx = l.streams[s];
     fast::LatencyHist lcore_latency;
-    const RxCounts c = read_rx(l.ctx[0], s, lcore_latency);
+    const RxCounts c = read_rx(l.ctx[0], rx, lcore_latency);
     latency.merge(lcore_latency);
     r.rx_packets += c.received;
     r.duplicate += c.duplicate;
@@ -320,9 +319,9 @@ Result<LatencyHistogram> Engine::latency_histogram(const std::string& name) cons
     return make_error(Errc::kInvalid, fmt::format("stream '{}' is transmit-only: it has no latency here", name));
   fast::LatencyHist merged;
   for (const LcoreState& l : st.run.lcores) {
-    if (l.streams.size() == 0 || !l.streams[index].enabled) continue;
+    if (l.streams.size() == 0 || !l.streams[index].enabled()) continue;
     fast::LatencyHist copy;
-    read_rx(l.ctx[0], index, copy);
+    read_rx(l.ctx[0], l.streams[index], copy);
     merged.merge(copy);
   }
   LatencyHistogram h{name, merged.count(), {}};

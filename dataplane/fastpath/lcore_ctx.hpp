@@ -117,13 +117,12 @@ struct RxQueue {
 /// checks, the bytes and the latency's running sums), its latency bucket and its lane's
 /// tracker line: three lines, so a thousand streams' state stays in L2.
 struct alignas(RTE_CACHE_LINE_SIZE) RxStream {
-  bool enabled = false;       ///< the stream has an rx_port
   static constexpr uint8_t kInspectEcn = 1;         ///< ECN-capable frames: count the codepoints received
   static constexpr uint8_t kInspectMacControl = 2;  ///< MAC Control frames: count them for the port too
   static constexpr uint8_t kInspectTimeline = 4;    ///< count its frames per time bin ([run] timeline)
   uint8_t inspect = 0;        ///< kInspect* flags: what its frames are read for beyond the signature
   uint16_t rx_port_id = 0;
-  uint16_t n_lanes = 0;       ///< 0 unless enabled: a frame's lane is checked against it alone
+  uint16_t n_lanes = 0;       ///< 0: the stream is not received here (a frame's lane is checked against it alone)
   uint32_t late_ns = 0;
   uint32_t first_tracker = 0;  ///< its lanes' trackers: LcoreCtx::rx_trackers[first_tracker, + n_lanes)
   uint64_t rx_bytes = 0;
@@ -139,6 +138,9 @@ struct alignas(RTE_CACHE_LINE_SIZE) RxStream {
   uint64_t last_rx_tsc = 0;
   uint64_t longest_gap_tsc = 0;
   uint64_t longest_gap_end_tsc = 0;  ///< the frame that ended it
+
+  /// The stream has an rx_port and this lcore receives it.
+  bool enabled() const noexcept { return n_lanes != 0; }
 };
 
 static_assert(offsetof(RxStream, latency) + LatencyHist::scalar_bytes() <= RTE_CACHE_LINE_SIZE,

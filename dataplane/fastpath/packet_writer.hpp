@@ -293,17 +293,11 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
 template <bool kUdpChecksum>
 [[gnu::always_inline]] inline void store_fixed_frame(uint8_t* frame, const FixedBurst& b, const FixedFrameBytes& bytes,
                                                      uint32_t i) noexcept {
-  // Every value read before the first store: the frame's bytes may alias them as far as
-  // the compiler knows, so a read after a store would wait for it.
-  const uint64_t lo = bytes.sig_lo[i];
-  const uint32_t mid = bytes.sig_mid[i];
-  const uint16_t end = bytes.sig_end[i];
-  const uint16_t l4_csum = bytes.l4_csum[i];
   uint8_t* sig = frame + b.sig_offset;
-  std::memcpy(sig, &lo, 8);
-  std::memcpy(sig + 8, &mid, 4);
-  std::memcpy(sig + 12, &end, 2);
-  if constexpr (kUdpChecksum) std::memcpy(frame + b.udp_csum_offset, &l4_csum, 2);
+  std::memcpy(sig, &bytes.sig_lo[i], 8);
+  std::memcpy(sig + 8, &bytes.sig_mid[i], 4);
+  std::memcpy(sig + 12, &bytes.sig_end[i], 2);
+  if constexpr (kUdpChecksum) std::memcpy(frame + b.udp_csum_offset, &bytes.l4_csum[i], 2);
 }
 
 }  // namespace lr::fast

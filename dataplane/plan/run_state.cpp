@@ -169,7 +169,7 @@ Result<void> build_timelines(LcoreState& l, const RunState& run, const RunInputs
   };
   for (size_t s = 0; s < l.streams.size(); ++s) {
     l.streams[s].timeline = take();
-    if (l.streams[s].enabled) l.streams[s].inspect |= fast::RxStream::kInspectTimeline;
+    if (l.streams[s].enabled()) l.streams[s].inspect |= fast::RxStream::kInspectTimeline;
   }
   const uint64_t q64 = fast::timeline_bins_per_tsc_q64(in.tsc_hz, run.timeline_bin_ns);
   for (size_t i = 0; i < l.lanes.size(); ++i) {
@@ -276,8 +276,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
       else if ((cfg.ip_version == api::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0)
         rx.inspect |= fast::RxStream::kInspectEcn;
       if (cfg.rx_port && l.trackers.size() != 0) {
-        rx.enabled = true;
-        rx.n_lanes = cfg.lanes;
+        rx.n_lanes = cfg.lanes;  // enabled()
         for (const EthdevPort& p : in.ports)
           if (p.name() == *cfg.rx_port) rx.rx_port_id = p.port_id();
       }

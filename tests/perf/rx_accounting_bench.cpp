@@ -51,9 +51,7 @@ void BM_RxAccounting(benchmark::State& state) {
   }
   std::vector<lr::fast::RxStream> streams(n_streams);
   std::vector<lr::fast::SeqTracker> trackers(n_streams);
-
   for (uint16_t s = 0; s < n_streams; ++s) {
-    streams[s].enabled = true;
     streams[s].n_lanes = 1;
     streams[s].late_ns = 10'000'000;
     streams[s].first_tracker = s;
