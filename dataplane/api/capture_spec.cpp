@@ -10,41 +10,23 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto spec_fields = [](auto& s, auto&& fn) {
-  fn("port", s.port);
-  fn("file", s.file);
-  fn("filter", s.filter);
-  fn("direction", s.direction);
-  fn("snaplen", s.snaplen);
-  fn("count", s.count);
-  fn("duration_ns", s.duration_ns);
-  fn("trigger", s.trigger);
-  fn("trigger_stream", s.trigger_stream);
-  fn("before", s.before);
-  fn("after", s.after);
-};
+constexpr auto spec_fields = LR_JSON_FIELDS(port, file, filter, direction, snaplen, count, duration_ns, trigger,
+                                            trigger_stream, before, after);
 
+constexpr auto report_state_fields = LR_JSON_FIELDS(state, started_at, filter_jit, matched, captured, capture_dropped,
+                                                   file_bytes, error, trigger_event, trigger_fired_at);
+
+// A report carries its spec's fields at its own level, after its id.
 constexpr auto report_fields = [](auto& r, auto&& fn) {
   fn("id", r.id);
   spec_fields(r.spec, fn);
-  fn("state", r.state);
-  fn("started_at", r.started_at);
-  fn("filter_jit", r.filter_jit);
-  fn("matched", r.matched);
-  fn("captured", r.captured);
-  fn("capture_dropped", r.capture_dropped);
-  fn("file_bytes", r.file_bytes);
-  fn("error", r.error);
-  fn("trigger_event", r.trigger_event);
-  fn("trigger_fired_at", r.trigger_fired_at);
+  report_state_fields(r, fn);
 };
 
 }  // namespace
 
-json to_json(const CaptureSpec& spec) { return write_fields(spec, spec_fields); }
-json to_json(const CaptureReport& report) { return write_fields(report, report_fields); }
-CaptureSpec capture_spec_from_json(const json& j) { return read_fields<CaptureSpec>(j, spec_fields); }
-CaptureReport capture_report_from_json(const json& j) { return read_fields<CaptureReport>(j, report_fields); }
+LR_JSON_CODEC(CaptureSpec, capture_spec_from_json, spec_fields)
+LR_JSON_CODEC(CaptureReport, capture_report_from_json, report_fields)
 
 std::vector<CaptureReport> capture_reports_from_json(const json& j) {
   std::vector<CaptureReport> out;

@@ -10,53 +10,32 @@ using nlohmann::json;
 
 namespace {
 
-json optional_json(const std::optional<uint64_t>& v) { return v ? json(*v) : json(nullptr); }
+constexpr auto flow_rule_fields = LR_JSON_FIELDS(id, rule, hits, bytes, counter_error);
+constexpr auto flow_served_fields = LR_JSON_FIELDS(port, backend);
+constexpr auto flow_change_fields = LR_JSON_FIELDS(port, backend, id, destroyed);
 
 }  // namespace
 
 json to_json(const FlowList& list) {
   json rules = json::array();
   for (const FlowRuleReport& r : list.rules) {
-    json rule{{"id", r.id}, {"rule", r.rule}, {"hits", optional_json(r.hits)}, {"bytes", optional_json(r.bytes)}};
-    if (!r.counter_error.empty()) rule["counter_error"] = r.counter_error;
+    json rule = write_fields(r, flow_rule_fields);
+    if (r.counter_error.empty()) rule.erase("counter_error");  // said only when the counters failed
     rules.push_back(std::move(rule));
   }
-  return {{"port", list.port}, {"backend", list.backend}, {"rules", std::move(rules)}};
-}
-
-json to_json(const FlowChange& change) {
-  json out{{"port", change.port}, {"backend", change.backend}};
-  if (change.id) out["id"] = *change.id;
-  if (change.destroyed) out["destroyed"] = *change.destroyed;
+  json out = write_fields(list, flow_served_fields);
+  out["rules"] = std::move(rules);
   return out;
 }
 
+json to_json(const FlowChange& change) { return write_fields(change, flow_change_fields, Absent::kLeftOut); }
+
 FlowList flow_list_from_json(const json& j) {
-  FlowList list;
-  const auto read = reader(j);
-  read("port", list.port);
-  read("backend", list.backend);
-  read_items(j, "rules", list.rules, [](const json& r) {
-    FlowRuleReport rule;
-    const auto field = reader(r);
-    field("id", rule.id);
-    field("rule", rule.rule);
-    field("counter_error", rule.counter_error);
-    field("hits", rule.hits);
-    field("bytes", rule.bytes);
-    return rule;
-  });
+  FlowList list = read_fields<FlowList>(j, flow_served_fields);
+  read_field_items(j, "rules", list.rules, flow_rule_fields);
   return list;
 }
 
-FlowChange flow_change_from_json(const json& j) {
-  FlowChange change;
-  const auto read = reader(j);
-  read("port", change.port);
-  read("backend", change.backend);
-  read("id", change.id);
-  read("destroyed", change.destroyed);
-  return change;
-}
+FlowChange flow_change_from_json(const json& j) { return read_fields<FlowChange>(j, flow_change_fields); }
 
 }  // namespace lr::api

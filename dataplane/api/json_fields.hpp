@@ -27,15 +27,32 @@ inline std::string json_error_text(const nlohmann::json::exception& e) {
   throw nlohmann::json::other_error::create(kAtPath, path + (nested ? "." : ": ") + json_error_text(e), nullptr);
 }
 
-/// Writes each field under its name.
-inline auto writer(nlohmann::json& j) {
-  return [&j](const char* key, const auto& value) { j[key] = value; };
-}
+/// A field list whose JSON names are the members' own, each written once:
+/// `LR_JSON_FIELDS(port, file)` is `[](auto& value, auto&& fn) { fn("port", value.port); fn("file", value.file); }`.
+/// A list that renames or nests a member spells that member out beside it.
+#define LR_JSON_FIELD(member) fn(#member, value.member);
+#define LR_JSON_FIELDS(...) \
+  [](auto& value, auto&& fn) { NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(LR_JSON_FIELD, __VA_ARGS__)) }
 
 template <class T>
 inline constexpr bool kIsOptional = false;
 template <class T>
 inline constexpr bool kIsOptional<std::optional<T>> = true;
+
+/// How a writer says an optional without a value: null, or by leaving its key out.
+enum class Absent { kNull, kLeftOut };
+
+/// Writes each field under its name.
+inline auto writer(nlohmann::json& j, Absent absent = Absent::kNull) {
+  return [&j, absent](const char* key, const auto& value) {
+    if constexpr (kIsOptional<std::remove_cvref_t<decltype(value)>>) {
+      if (value) j[key] = *value;
+      else if (absent == Absent::kNull) j[key] = nullptr;
+    } else {
+      j[key] = value;
+    }
+  };
+}
 
 /// Reads each field present (and not null); an absent one keeps its default (an optional:
 /// none). Throws nlohmann::json::exception on a field of the wrong type, naming the field.
@@ -54,9 +71,9 @@ inline auto reader(const nlohmann::json& j) {
 
 /// `value` as an object written by its field list (`fields(value, fn)`).
 template <class T, class Fields>
-nlohmann::json write_fields(const T& value, Fields&& fields) {
+nlohmann::json write_fields(const T& value, Fields&& fields, Absent absent = Absent::kNull) {
   nlohmann::json j = nlohmann::json::object();
-  fields(value, writer(j));
+  fields(value, writer(j, absent));
   return j;
 }
 
@@ -67,6 +84,12 @@ T read_fields(const nlohmann::json& j, Fields&& fields) {
   fields(value, reader(j));
   return value;
 }
+
+/// The two codecs of a type its field list says all of: `nlohmann::json to_json(const Type&)`
+/// and `Type read_fn(const nlohmann::json&)`.
+#define LR_JSON_CODEC(Type, read_fn, fields)                                                      \
+  nlohmann::json to_json(const Type& value) { return ::lr::api::write_fields(value, fields); } \
+  Type read_fn(const nlohmann::json& j) { return ::lr::api::read_fields<Type>(j, fields); }
 
 /// Each item by its own to_json, as an array.
 template <class T>
@@ -88,6 +111,19 @@ nlohmann::json write_items(const std::vector<T>& items, Fields&& fields) {
 /// item ("trials[3].lost: ..."). None when there is no such array.
 template <class T, class ReadFn>
 void read_items(const nlohmann::json& j, const char* key, std::vector<T>& out, ReadFn&& read);
+
+/// The object `key` of `j` read by `read(object)` into `out` when it is there and not null;
+/// errors name it ("mac_control.pfc[1].xoff: ...").
+template <class T, class ReadFn>
+void read_object(const nlohmann::json& j, const char* key, std::optional<T>& out, ReadFn&& read) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  try {
+    out = read(*it);
+  } catch (const nlohmann::json::exception& e) {
+    throw_at(key, e);
+  }
+}
 
 /// Each item of the array `key` read by its field list (errors name the item).
 template <class T, class Fields>

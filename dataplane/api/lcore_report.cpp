@@ -11,24 +11,10 @@ using nlohmann::json;
 namespace {
 
 // The JSON names, written once: to_json and the reader both walk these lists.
-constexpr auto lane_fields = [](auto& l, auto&& fn) {
-  fn("stream", l.stream);
-  fn("lane", l.lane);
-  fn("port_id", l.port_id);
-  fn("queue", l.queue);
-  fn("tx_packets", l.tx_packets);
-  fn("tx_queue_full", l.tx_queue_full);
-  fn("alloc_failures", l.alloc_failures);
-  fn("done", l.done);
-};
+constexpr auto lane_fields = LR_JSON_FIELDS(stream, lane, port_id, queue, tx_packets, tx_queue_full, alloc_failures,
+                                            done);
 
-constexpr auto rx_queue_fields = [](auto& q, auto&& fn) {
-  fn("port_id", q.port_id);
-  fn("queue", q.queue);
-  fn("rx_packets", q.rx_packets);
-  fn("rx_bytes", q.rx_bytes);
-  fn("rx_no_signature", q.rx_no_signature);
-};
+constexpr auto rx_queue_fields = LR_JSON_FIELDS(port_id, queue, rx_packets, rx_bytes, rx_no_signature);
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <regex>
 
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/api/run_report.hpp"
 
 namespace lr::api {
@@ -13,28 +14,11 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto class_fields = [](auto& c, auto&& fn) {
-  fn("xoff", c.xoff);
-  fn("xon", c.xon);
-  fn("quanta", c.quanta);
-  fn("pause_ns", c.pause_ns);
-};
+constexpr auto class_fields = LR_JSON_FIELDS(xoff, xon, quanta, pause_ns);
 
-constexpr auto mac_control_fields = [](auto& m, auto&& fn) {
-  fn("pfc_frames", m.pfc_frames);
-  fn("pause_frames", m.pause_frames);
-  fn("other_frames", m.other_frames);
-  fn("first_s", m.first_s);
-  fn("last_s", m.last_s);
-};
-
-// Optional counters: written when known, read back when present.
-void put(json& j, const char* key, const std::optional<uint64_t>& v) {
-  if (v) j[key] = *v;
-}
-void get(const json& j, const char* key, std::optional<uint64_t>& v) {
-  if (const auto it = j.find(key); it != j.end()) v = it->get<uint64_t>();
-}
+constexpr auto mac_control_fields = LR_JSON_FIELDS(pfc_frames, pause_frames, other_frames, first_s, last_s);
+constexpr auto mac_control_netdev_fields = LR_JSON_FIELDS(netdev, frames_sent, send_failures, last_error);
+constexpr auto nic_pause_fields = LR_JSON_FIELDS(priority, rx_frames, tx_frames, rx_duration_us, tx_duration_us);
 
 }  // namespace
 
@@ -63,13 +47,13 @@ std::vector<NicPauseReport> nic_pause_counters(const std::vector<NicCounter>& co
 json to_json(const PauseClassReport& c) {
   json j = json::object();
   if (c.priority >= 0) j["priority"] = c.priority;
-  class_fields(c, [&](const char* key, const auto& v) { j[key] = v; });
+  class_fields(c, writer(j));
   return j;
 }
 
 json to_json(const MacControlReport& m) {
   json j = json::object();
-  mac_control_fields(m, [&](const char* key, const auto& v) { j[key] = v; });
+  mac_control_fields(m, writer(j));
   json pfc = json::array();
   for (const PauseClassReport& c : m.pfc) pfc.push_back(to_json(c));
   j["pfc"] = std::move(pfc);
@@ -78,53 +62,27 @@ json to_json(const MacControlReport& m) {
 }
 
 json to_json(const NicPauseReport& n) {
-  json j{{"priority", n.priority}};
-  put(j, "rx_frames", n.rx_frames);
-  put(j, "tx_frames", n.tx_frames);
-  put(j, "rx_duration_us", n.rx_duration_us);
-  put(j, "tx_duration_us", n.tx_duration_us);
-  return j;
+  return write_fields(n, nic_pause_fields, Absent::kLeftOut);  // a counter the NIC does not keep
 }
 
 namespace {
 PauseClassReport pause_class_from_json(const json& j) {
   PauseClassReport c;
   c.priority = j.value("priority", -1);
-  class_fields(c, [&](const char* key, auto& v) {
-    if (const auto it = j.find(key); it != j.end()) it->get_to(v);
-  });
+  class_fields(c, reader(j));
   return c;
 }
 }  // namespace
 
 MacControlReport mac_control_from_json(const json& j) {
   MacControlReport m;
-  mac_control_fields(m, [&](const char* key, auto& v) {
-    if (const auto it = j.find(key); it != j.end()) it->get_to(v);
-  });
-  for (const json& c : j.value("pfc", json::array())) m.pfc.push_back(pause_class_from_json(c));
-  if (const auto it = j.find("pause"); it != j.end()) m.pause = pause_class_from_json(*it);
+  mac_control_fields(m, reader(j));
+  read_items(j, "pfc", m.pfc, pause_class_from_json);
+  read_object(j, "pause", m.pause, pause_class_from_json);
   return m;
 }
 
-json to_json(const MacControlNetdevReport& n) {
-  return json{{"netdev", n.netdev}, {"frames_sent", n.frames_sent}, {"send_failures", n.send_failures},
-              {"last_error", n.last_error}};
-}
-
-MacControlNetdevReport mac_control_netdev_from_json(const json& j) {
-  return {j.value("netdev", std::string()), j.value("frames_sent", uint64_t{0}), j.value("send_failures", uint64_t{0}),
-          j.value("last_error", std::string())};
-}
-
-NicPauseReport nic_pause_from_json(const json& j) {
-  NicPauseReport n;
-  n.priority = j.value("priority", 0);
-  get(j, "rx_frames", n.rx_frames);
-  get(j, "tx_frames", n.tx_frames);
-  get(j, "rx_duration_us", n.rx_duration_us);
-  get(j, "tx_duration_us", n.tx_duration_us);
-  return n;
-}
+LR_JSON_CODEC(MacControlNetdevReport, mac_control_netdev_from_json, mac_control_netdev_fields)
+NicPauseReport nic_pause_from_json(const json& j) { return read_fields<NicPauseReport>(j, nic_pause_fields); }
 
 }  // namespace lr::api

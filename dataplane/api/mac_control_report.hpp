@@ -22,6 +22,7 @@ struct PauseClassReport {
   uint64_t quanta = 0;    ///< sum of the XOFF frames' quanta
   double pause_ns = 0;    ///< what those quanta ask at the port's speed (0: speed unknown); refreshed pauses overlap
 };
+nlohmann::json to_json(const PauseClassReport& c);
 
 /// The MAC Control frames linerate received on a port (only where the port delivers them).
 struct MacControlReport {
@@ -33,6 +34,8 @@ struct MacControlReport {
   std::vector<PauseClassReport> pfc;      ///< priorities some frame enabled, ascending
   std::optional<PauseClassReport> pause;  ///< when PAUSE frames arrived
 };
+nlohmann::json to_json(const MacControlReport& m);
+MacControlReport mac_control_from_json(const nlohmann::json& j);
 
 /// A priority's pause counters as the NIC kept them (mlx5 rx_prio<p>_pause and
 /// _pause_duration, i40e / ice priority xoff counters), this run.
@@ -43,6 +46,8 @@ struct NicPauseReport {
   std::optional<uint64_t> rx_duration_us;  ///< canonical rx_pause_duration_us_prio<p>
   std::optional<uint64_t> tx_duration_us;  ///< canonical tx_pause_duration_us_prio<p>
 };
+nlohmann::json to_json(const NicPauseReport& n);
+NicPauseReport nic_pause_from_json(const nlohmann::json& j);
 
 /// A port's MAC Control frames sent through its kernel netdev (mac_control_tx): what the
 /// kernel took and refused. The streams count the frames their lanes handed over.
@@ -52,17 +57,11 @@ struct MacControlNetdevReport {
   uint64_t send_failures = 0;
   std::string last_error;  ///< "" or the last refusal's strerror
 };
+nlohmann::json to_json(const MacControlNetdevReport& n);
+MacControlNetdevReport mac_control_netdev_from_json(const nlohmann::json& j);
 
 /// The per-priority pause counters among a port's merged counters, ascending by
 /// priority: every priority with a counter, or none when all of them are zero.
 std::vector<NicPauseReport> nic_pause_counters(const std::vector<NicCounter>& counters);
-
-nlohmann::json to_json(const PauseClassReport& c);
-nlohmann::json to_json(const MacControlReport& m);
-nlohmann::json to_json(const NicPauseReport& n);
-nlohmann::json to_json(const MacControlNetdevReport& n);
-MacControlReport mac_control_from_json(const nlohmann::json& j);
-MacControlNetdevReport mac_control_netdev_from_json(const nlohmann::json& j);
-NicPauseReport nic_pause_from_json(const nlohmann::json& j);
 
 }  // namespace lr::api

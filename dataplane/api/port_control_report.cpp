@@ -13,35 +13,18 @@ using nlohmann::json;
 namespace {
 
 // The JSON names, written once: to_json and the readers both walk these lists.
-constexpr auto served_fields = [](auto& s, auto&& fn) {
-  fn("port", s.port);
-  fn("backend", s.backend);
-};
+constexpr auto served_fields = LR_JSON_FIELDS(port, backend);
+
+constexpr auto link_state_fields = LR_JSON_FIELDS(up, speed_mbps, full_duplex, autoneg, supported, advertised, partner);
 
 constexpr auto link_fields = [](auto& l, auto&& fn) {
   fn("netdev", l.served.netdev);
-  fn("up", l.up);
-  fn("speed_mbps", l.speed_mbps);
-  fn("full_duplex", l.full_duplex);
-  fn("autoneg", l.autoneg);
-  fn("supported", l.supported);
-  fn("advertised", l.advertised);
-  fn("partner", l.partner);
+  link_state_fields(l, fn);
 };
 
-constexpr auto pause_fields = [](auto& p, auto&& fn) {
-  fn("mode", p.mode);
-  fn("rx", p.rx);
-  fn("tx", p.tx);
-  fn("autoneg", p.autoneg);
-};
+constexpr auto pause_fields = LR_JSON_FIELDS(mode, rx, tx, autoneg);
 
-constexpr auto pfc_fields = [](auto& p, auto&& fn) {
-  fn("priorities", p.priorities);
-  fn("capable_tcs", p.capable_tcs);
-  fn("requests", p.requests);
-  fn("indications", p.indications);
-};
+constexpr auto pfc_fields = LR_JSON_FIELDS(priorities, capable_tcs, requests, indications);
 
 template <class R, class Fields>
 json written(const R& r, Fields fields) {
@@ -115,12 +98,9 @@ json to_json(const ModuleEeprom& e) {
 }
 
 ModuleEeprom module_eeprom_from_json(const json& j) {
-  ModuleEeprom e;
+  ModuleEeprom e = read_fields<ModuleEeprom>(j, served_fields);
   std::string hex;
-  const auto read = reader(j);
-  read("port", e.port);
-  read("backend", e.backend);
-  read("eeprom_hex", hex);
+  reader(j)("eeprom_hex", hex);
   const auto digit = [&](size_t at) {
     const char c = hex[at];
     if (c >= '0' && c <= '9') return c - '0';

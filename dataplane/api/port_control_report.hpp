@@ -12,6 +12,9 @@
 
 namespace lr::api {
 
+// Each report's JSON form is declared after it; X_from_json throws nlohmann::json::exception
+// on a field of the wrong type.
+
 /// Who answered, for every control: the port, its backend, its kernel netdev ("": none).
 struct ServedBy {
   std::string port;
@@ -29,6 +32,8 @@ struct LinkReport {
   std::vector<std::string> advertised;
   std::vector<std::string> partner;
 };
+nlohmann::json to_json(const LinkReport& r);
+LinkReport link_report_from_json(const nlohmann::json& j);
 
 struct FecCapabilityReport {
   uint32_t speed_mbps = 0;  ///< 0: any speed
@@ -41,6 +46,8 @@ struct FecReport {
   std::optional<std::string> active;  ///< none: link down or not reported
   std::vector<FecCapabilityReport> capability;
 };
+nlohmann::json to_json(const FecReport& r);
+FecReport fec_report_from_json(const nlohmann::json& j);
 
 struct PauseReport {
   ServedBy served;
@@ -49,6 +56,8 @@ struct PauseReport {
   bool tx = false;
   bool autoneg = false;
 };
+nlohmann::json to_json(const PauseReport& r);
+PauseReport pause_report_from_json(const nlohmann::json& j);
 
 struct PfcReport {
   ServedBy served;
@@ -58,6 +67,8 @@ struct PfcReport {
   std::vector<uint64_t> indications;  ///< PFC frames received, per priority
   std::optional<bool> read_back;    ///< a set's: false when the backend cannot read it back
 };
+nlohmann::json to_json(const PfcReport& r);
+PfcReport pfc_report_from_json(const nlohmann::json& j);
 
 /// A port's module EEPROM as port.module answers: its bytes (hex on the wire) and how they
 /// were read.
@@ -66,19 +77,8 @@ struct ModuleEeprom {
   std::string backend;  ///< ethdev or kernel
   std::vector<uint8_t> bytes;
 };
-
-nlohmann::json to_json(const LinkReport& r);
-nlohmann::json to_json(const FecReport& r);
-nlohmann::json to_json(const PauseReport& r);
-nlohmann::json to_json(const PfcReport& r);
-/// Throws nlohmann::json::exception on a field of the wrong type.
-LinkReport link_report_from_json(const nlohmann::json& j);
-FecReport fec_report_from_json(const nlohmann::json& j);
-PauseReport pause_report_from_json(const nlohmann::json& j);
-PfcReport pfc_report_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const ModuleEeprom& e);
-/// Throws nlohmann::json::exception on a field of the wrong type, std::invalid_argument on
-/// `eeprom_hex` that is not pairs of hex digits.
+/// Also throws std::invalid_argument on `eeprom_hex` that is not pairs of hex digits.
 ModuleEeprom module_eeprom_from_json(const nlohmann::json& j);
 
 }  // namespace lr::api

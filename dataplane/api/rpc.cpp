@@ -142,21 +142,18 @@ double Params::number(const char* key, double min, double max) const {
   return value;
 }
 
+namespace {
+constexpr auto method_listing_fields = LR_JSON_FIELDS(name, help, mutating, params, deprecated);
+}  // namespace
+
 nlohmann::json to_json(const MethodListing& m) {
-  nlohmann::json out{{"name", m.name}, {"help", m.help}, {"mutating", m.mutating}, {"params", m.params}};
-  if (!m.deprecated.empty()) out["deprecated"] = m.deprecated;
+  nlohmann::json out = write_fields(m, method_listing_fields);
+  if (m.deprecated.empty()) out.erase("deprecated");  // said only of an old name
   return out;
 }
 
 MethodListing method_listing_from_json(const nlohmann::json& j) {
-  MethodListing m;
-  const auto read = reader(j);
-  read("name", m.name);
-  read("help", m.help);
-  read("mutating", m.mutating);
-  read("params", m.params);
-  read("deprecated", m.deprecated);
-  return m;
+  return read_fields<MethodListing>(j, method_listing_fields);
 }
 
 }  // namespace lr::api

@@ -13,27 +13,11 @@ namespace {
 
 // Each struct's JSON names, written once: to_json and the readers both walk these lists
 // (fn(name, member)). Optional and nested fields are handled beside them.
-constexpr auto stream_tx_fields = [](auto& s, auto&& fn) {
-  fn("name", s.name);
-  fn("tx_port", s.tx_port);
-  fn("frame_bytes_mean", s.frame_bytes_mean);
-  fn("tx_packets", s.tx_packets);
-  fn("tx_bytes", s.tx_bytes);
-  fn("tx_pps_achieved", s.tx_pps_achieved);
-  fn("tx_l1_bps_achieved", s.tx_l1_bps_achieved);
-  fn("tx_queue_full", s.tx_queue_full);
-};
+constexpr auto stream_tx_fields = LR_JSON_FIELDS(name, tx_port, frame_bytes_mean, tx_packets, tx_bytes, tx_pps_achieved,
+                                                 tx_l1_bps_achieved, tx_queue_full);
 
-constexpr auto stream_rx_fields = [](auto& s, auto&& fn) {
-  fn("rx_packets", s.rx_packets);
-  fn("rx_bytes", s.rx_bytes);
-  fn("lost", s.lost);
-  fn("duplicate", s.duplicate);
-  fn("out_of_order", s.out_of_order);
-  fn("late", s.late);
-  fn("beyond_window", s.beyond_window);
-  fn("misdelivered", s.misdelivered);
-};
+constexpr auto stream_rx_fields = LR_JSON_FIELDS(rx_packets, rx_bytes, lost, duplicate, out_of_order, late,
+                                                 beyond_window, misdelivered);
 
 constexpr auto latency_fields = [](auto& l, auto&& fn) {
   fn("samples", l.samples);
@@ -48,104 +32,43 @@ constexpr auto latency_fields = [](auto& l, auto&& fn) {
   fn("jitter", l.jitter_ns);
 };
 
-constexpr auto port_identity_fields = [](auto& p, auto&& fn) {
-  fn("name", p.name);
-  fn("device", p.device);
-  fn("driver", p.driver);
-  fn("port_id", p.port_id);
-  fn("socket", p.socket);
-  fn("link_up", p.link_up);
-  fn("link_speed_bps", p.link_speed_bps);
-  fn("speed_bps", p.speed_bps);
-  fn("speed_from_profile", p.speed_from_profile);
-};
+constexpr auto port_identity_fields = LR_JSON_FIELDS(name, device, driver, port_id, socket, link_up, link_speed_bps,
+                                                     speed_bps, speed_from_profile);
 
+constexpr auto port_counter_fields = LR_JSON_FIELDS(ipackets, opackets, ibytes, obytes, imissed, ierrors, oerrors,
+                                                    rx_nombuf);
+
+// A port's counters stand at its own level in the report.
 constexpr auto port_fields = [](auto& p, auto&& fn) {
   port_identity_fields(p, fn);
-  fn("ipackets", p.counters.ipackets);
-  fn("opackets", p.counters.opackets);
-  fn("ibytes", p.counters.ibytes);
-  fn("obytes", p.counters.obytes);
-  fn("imissed", p.counters.imissed);
-  fn("ierrors", p.counters.ierrors);
-  fn("oerrors", p.counters.oerrors);
-  fn("rx_nombuf", p.counters.rx_nombuf);
+  port_counter_fields(p.counters, fn);
   fn("rx_no_signature", p.rx_no_signature);
   fn("rx_after_drain", p.rx_after_drain);
 };
 
-constexpr auto nic_counter_fields = [](auto& c, auto&& fn) {
-  fn("name", c.name);
-  fn("source", c.source);
-  fn("value", c.value);
-  fn("total", c.total);
-};
+constexpr auto nic_counter_fields = LR_JSON_FIELDS(name, source, value, total, canonical);
 
-constexpr auto link_event_fields = [](auto& e, auto&& fn) {
-  fn("at", e.at);
-  fn("up", e.up);
-  fn("speed_mbps", e.speed_mbps);
-  fn("cause", e.cause);
-};
+constexpr auto link_event_fields = LR_JSON_FIELDS(at, up, speed_mbps, cause);
 
-constexpr auto setting_change_fields = [](auto& c, auto&& fn) {
-  fn("setting", c.setting);
-  fn("before", c.before);
-  fn("set_to", c.set_to);
-  fn("keep", c.keep);
-  fn("restore", c.restore);
-  fn("error", c.error);
-};
+constexpr auto setting_change_fields = LR_JSON_FIELDS(setting, before, set_to, keep, restore, error);
+
+constexpr auto run_state_fields = LR_JSON_FIELDS(started_at, duration_s, interrupted, mbufs_not_returned, warnings);
 
 constexpr auto run_fields = [](auto& r, auto&& fn) {
   fn("profile", r.profile_path);
-  fn("started_at", r.started_at);
-  fn("duration_s", r.duration_s);
-  fn("interrupted", r.interrupted);
-  fn("mbufs_not_returned", r.mbufs_not_returned);
-  fn("warnings", r.warnings);
+  run_state_fields(r, fn);
 };
 
-constexpr auto traffic_fields = [](auto& p, auto&& fn) {
-  fn("name", p.name);
-  fn("tx_packets", p.tx_packets);
-  fn("tx_bytes", p.tx_bytes);
-  fn("rx_packets", p.rx_packets);
-  fn("rx_bytes", p.rx_bytes);
-};
+constexpr auto traffic_fields = LR_JSON_FIELDS(name, tx_packets, tx_bytes, rx_packets, rx_bytes);
 
 constexpr const char* kSchema = "linerate.run_report/1";
 
-constexpr auto port_plan_fields = [](auto& p, auto&& fn) {
-  fn("port_id", p.port_id);
-  fn("name", p.name);
-  fn("device", p.device);
-  fn("driver", p.driver);
-  fn("socket", p.socket);
-  fn("checksum_offload", p.checksum_offload);
-  fn("link_up", p.link_up);
-  fn("speed_bps", p.speed_bps);
-  fn("speed_from_profile", p.speed_from_profile);
-  fn("rx_queues", p.rx_queues);
-  fn("tx_queues", p.tx_queues);
-  fn("rx_not_polled", p.rx_not_polled);
-  fn("mac_control_tx", p.mac_control_tx);
-};
+constexpr auto port_plan_fields = LR_JSON_FIELDS(port_id, name, device, driver, socket, checksum_offload, link_up,
+                                                 speed_bps, speed_from_profile, rx_queues, tx_queues, rx_not_polled,
+                                                 mac_control_tx);
 
-constexpr auto stream_plan_fields = [](auto& s, auto&& fn) {
-  fn("name", s.name);
-  fn("tx_port", s.tx_port);
-  fn("frame_bytes_mean", s.frame_bytes_mean);
-  fn("target_pps", s.target_pps);
-  fn("count", s.count);
-  fn("duration_ns", s.duration_ns);
-  fn("lanes", s.lanes);
-  fn("kind", s.kind);
-  fn("roce", s.roce);
-  fn("pause_ns", s.pause_ns);
-  fn("pfc_honoured", s.pfc_honoured);
-  fn("pfc_priority", s.pfc_priority);
-};
+constexpr auto stream_plan_fields = LR_JSON_FIELDS(name, tx_port, frame_bytes_mean, target_pps, count, duration_ns,
+                                                   lanes, kind, roce, pause_ns, pfc_honoured, pfc_priority);
 
 }  // namespace
 
@@ -185,6 +108,13 @@ RunPlan run_plan_from_json(const json& j) {
 PortCounters PortCounters::operator-(const PortCounters& b) const noexcept {
   return PortCounters{ipackets - b.ipackets, opackets - b.opackets, ibytes - b.ibytes, obytes - b.obytes,
                       imissed - b.imissed,   ierrors - b.ierrors,   oerrors - b.oerrors, rx_nombuf - b.rx_nombuf};
+}
+
+std::array<std::pair<const char*, uint64_t>, 8> PortCounters::named() const noexcept {
+  std::array<std::pair<const char*, uint64_t>, 8> out;
+  size_t i = 0;
+  port_counter_fields(*this, [&](const char* name, uint64_t value) { out[i++] = {name, value}; });
+  return out;
 }
 
 json to_json(const StreamReport& s) {
@@ -253,24 +183,10 @@ TimelineReport timeline_from_json(const json& j) {
   return t;
 }
 
-json to_json(const NicCounter& c) {
-  json j = json::object();
-  nic_counter_fields(c, writer(j));
-  j["canonical"] = c.canonical ? json(*c.canonical) : json(nullptr);
-  return j;
-}
-
-json to_json(const LinkEventReport& e) {
-  return write_fields(e, link_event_fields);
-}
-
-json to_json(const SettingChange& c) {
-  return write_fields(c, setting_change_fields);
-}
-
-SettingChange setting_change_from_json(const json& j) {
-  return read_fields<SettingChange>(j, setting_change_fields);
-}
+LR_JSON_CODEC(NicCounter, nic_counter_from_json, nic_counter_fields)
+LR_JSON_CODEC(LinkEventReport, link_event_from_json, link_event_fields)
+LR_JSON_CODEC(SettingChange, setting_change_from_json, setting_change_fields)
+LR_JSON_CODEC(PortTraffic, port_traffic_from_json, traffic_fields)
 
 json to_json(const PortReport& p) {
   json j = json::object();
@@ -283,10 +199,6 @@ json to_json(const PortReport& p) {
   if (p.mac_control_timeline) j["mac_control_timeline"] = to_json(*p.mac_control_timeline);
   if (!p.nic_pause.empty()) j["nic_pause"] = json_array(p.nic_pause);
   return j;
-}
-
-json to_json(const PortTraffic& p) {
-  return write_fields(p, traffic_fields);
 }
 
 json to_json(const RunReport& r) {
@@ -307,8 +219,8 @@ StreamReport stream_report_from_json(const json& j) {
   if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) s.target_pps = it->get<double>();
   stream_rx_fields(s, reader(j));
   if (const auto it = j.find("latency_ns"); it != j.end() && it->is_object()) latency_fields(s.latency, reader(*it));
-  if (const auto it = j.find("paused_ns"); it != j.end()) s.paused_ns = it->get<uint64_t>();
-  if (const auto it = j.find("timeline"); it != j.end()) s.timeline = timeline_from_json(*it);
+  reader(j)("paused_ns", s.paused_ns);
+  read_object(j, "timeline", s.timeline, timeline_from_json);
   if (const auto it = j.find("ecn_received"); it != j.end()) {
     s.ecn = EcnCounts{it->at("not_ect").get<uint64_t>(), it->at("ect1").get<uint64_t>(), it->at("ect0").get<uint64_t>(),
                       it->at("ce").get<uint64_t>()};
@@ -323,13 +235,13 @@ StreamReport stream_report_from_json(const json& j) {
 PortReport port_report_from_json(const json& j) {
   PortReport p;
   port_fields(p, reader(j));
-  for (const json& c : j.value("nic_counters", json::array())) p.nic_counters.push_back(nic_counter_from_json(c));
-  for (const json& e : j.value("link_events", json::array())) p.link_events.push_back(link_event_from_json(e));
-  for (const json& c : j.value("settings_changed", json::array())) p.settings_changed.push_back(setting_change_from_json(c));
-  if (const auto it = j.find("mac_control"); it != j.end()) p.mac_control = mac_control_from_json(*it);
-  if (const auto it = j.find("mac_control_netdev"); it != j.end()) p.mac_control_netdev = mac_control_netdev_from_json(*it);
-  if (const auto it = j.find("mac_control_timeline"); it != j.end()) p.mac_control_timeline = timeline_from_json(*it);
-  for (const json& n : j.value("nic_pause", json::array())) p.nic_pause.push_back(nic_pause_from_json(n));
+  read_items(j, "nic_counters", p.nic_counters, nic_counter_from_json);
+  read_items(j, "link_events", p.link_events, link_event_from_json);
+  read_items(j, "settings_changed", p.settings_changed, setting_change_from_json);
+  read_object(j, "mac_control", p.mac_control, mac_control_from_json);
+  read_object(j, "mac_control_netdev", p.mac_control_netdev, mac_control_netdev_from_json);
+  read_object(j, "mac_control_timeline", p.mac_control_timeline, timeline_from_json);
+  read_items(j, "nic_pause", p.nic_pause, nic_pause_from_json);
   return p;
 }
 
@@ -352,37 +264,18 @@ json to_json(const PortCounterView& v) {
 }
 
 PortCounterView port_counter_view_from_json(const json& j) {
-  PortCounterView v;
-  const auto read = reader(j);
-  read("port", v.port);
-  read("netdev", v.netdev);
-  read("errors", v.errors);
+  PortCounterView v = read_fields<PortCounterView>(j, LR_JSON_FIELDS(port, netdev, errors));
   read_items(j, "counters", v.counters, nic_counter_from_json);
   return v;
-}
-
-LinkEventReport link_event_from_json(const json& e) {
-  return read_fields<LinkEventReport>(e, link_event_fields);
-}
-
-NicCounter nic_counter_from_json(const json& c) {
-  NicCounter counter;
-  nic_counter_fields(counter, reader(c));
-  if (const auto it = c.find("canonical"); it != c.end() && it->is_string()) counter.canonical = it->get<std::string>();
-  return counter;
-}
-
-PortTraffic port_traffic_from_json(const json& j) {
-  return read_fields<PortTraffic>(j, traffic_fields);
 }
 
 RunReport run_report_from_json(const json& j) {
   RunReport r;
   run_fields(r, reader(j));
-  for (const json& s : j.value("streams", json::array())) r.streams.push_back(stream_report_from_json(s));
-  for (const json& p : j.value("ports", json::array())) r.ports.push_back(port_report_from_json(p));
-  for (const json& s : j.value("switches", json::array())) r.switches.push_back(switch_report_from_json(s));
-  for (const json& l : j.value("lcores", json::array())) r.lcores.push_back(lcore_stalls_from_json(l));
+  read_items(j, "streams", r.streams, stream_report_from_json);
+  read_items(j, "ports", r.ports, port_report_from_json);
+  read_items(j, "switches", r.switches, switch_report_from_json);
+  read_items(j, "lcores", r.lcores, lcore_stalls_from_json);
   read_items(j, "captures", r.captures, capture_report_from_json);
   return r;
 }

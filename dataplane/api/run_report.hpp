@@ -6,9 +6,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dataplane/api/capture_spec.hpp"
@@ -16,6 +18,10 @@
 #include "dataplane/api/switch_report.hpp"
 
 namespace lr::api {
+
+// Each struct's JSON form is declared after it: to_json, and X_from_json, which reads it back
+// (a field absent keeps its default, one the struct does not know is ignored) and throws
+// nlohmann::json::exception, naming the field, on one of the wrong type.
 
 /// What a port itself counted (rte_eth_stats), cumulative or over a run.
 struct PortCounters {
@@ -30,6 +36,8 @@ struct PortCounters {
 
   /// Counters since `baseline` (what one run added).
   PortCounters operator-(const PortCounters& baseline) const noexcept;
+  /// Each counter under its rte_eth_stats name (the report's key), in the order above.
+  std::array<std::pair<const char*, uint64_t>, 8> named() const noexcept;
 };
 
 /// What linerate itself sent and received on a port so far (stats.ports; the live line).
@@ -40,6 +48,8 @@ struct PortTraffic {
   uint64_t rx_packets = 0;
   uint64_t rx_bytes = 0;  ///< incl. FCS
 };
+nlohmann::json to_json(const PortTraffic& traffic);
+PortTraffic port_traffic_from_json(const nlohmann::json& port);
 
 struct LatencySummary {
   uint64_t samples = 0;
@@ -84,6 +94,8 @@ struct TimelineReport {
   /// every lcore that received it). None when none came.
   std::optional<std::pair<double, double>> rx_span_s;
 };
+nlohmann::json to_json(const TimelineReport& t);
+TimelineReport timeline_from_json(const nlohmann::json& j);
 
 struct StreamReport {
   std::string name;
@@ -113,6 +125,8 @@ struct StreamReport {
   std::optional<EcnCounts> ecn;
   std::optional<TimelineReport> timeline;  ///< [run] timeline: its frames sent and received per bin
 };
+nlohmann::json to_json(const StreamReport& stream);
+StreamReport stream_report_from_json(const nlohmann::json& stream);
 
 /// One counter of a port's merged view (every source: ethdev, xstats, the kernel's).
 struct NicCounter {
@@ -122,6 +136,8 @@ struct NicCounter {
   uint64_t value = 0;                    ///< this run
   uint64_t total = 0;
 };
+nlohmann::json to_json(const NicCounter& counter);
+NicCounter nic_counter_from_json(const nlohmann::json& counter);
 
 /// A link state change seen on a port.
 struct LinkEventReport {
@@ -130,6 +146,8 @@ struct LinkEventReport {
   uint32_t speed_mbps = 0;
   std::string cause;  ///< "observed", "set by session 3", "start"
 };
+nlohmann::json to_json(const LinkEventReport& event);
+LinkEventReport link_event_from_json(const nlohmann::json& event);
 
 /// A port setting linerate changed (FEC, pause, PFC, link, MTU): what the port had before
 /// the first change, what linerate set last, and whether it was put back.
@@ -141,6 +159,8 @@ struct SettingChange {
   std::string restore;  ///< at_exit (not yet), restored, unchanged, kept, failed
   std::string error;    ///< why a restore failed
 };
+nlohmann::json to_json(const SettingChange& change);
+SettingChange setting_change_from_json(const nlohmann::json& j);
 
 struct PortReport {
   std::string name;
@@ -164,6 +184,8 @@ struct PortReport {
   std::vector<SettingChange> settings_changed;
   std::vector<NicPauseReport> nic_pause;  ///< the NIC's per-priority pause counters (see nic_pause_counters)
 };
+nlohmann::json to_json(const PortReport& port);
+PortReport port_report_from_json(const nlohmann::json& port);
 
 /// A port's counters as port.counters answers: every counter of every source (or those
 /// a filter kept), and the sources that could not be read.
@@ -173,12 +195,16 @@ struct PortCounterView {
   std::vector<NicCounter> counters;
   std::vector<std::string> errors;
 };
+nlohmann::json to_json(const PortCounterView& view);
+PortCounterView port_counter_view_from_json(const nlohmann::json& view);
 
 /// A port as port.list lists it: who it is, its link and speed, and the session that owns it.
 struct PortListing {
   PortReport port;               ///< its identity, link and speed (no counters)
   std::optional<uint64_t> owner; ///< the session that owns it; none: free
 };
+nlohmann::json to_json(const PortListing& listing);
+PortListing port_listing_from_json(const nlohmann::json& listing);
 
 struct RunReport {
   std::string profile_path;
@@ -196,29 +222,8 @@ struct RunReport {
   uint64_t mbufs_not_returned = 0;
   std::vector<std::string> warnings;
 };
-
 nlohmann::json to_json(const RunReport& report);
-nlohmann::json to_json(const StreamReport& stream);
-nlohmann::json to_json(const PortReport& port);
-nlohmann::json to_json(const PortTraffic& traffic);
-nlohmann::json to_json(const NicCounter& counter);
-nlohmann::json to_json(const PortListing& listing);
-nlohmann::json to_json(const PortCounterView& view);
-nlohmann::json to_json(const LinkEventReport& event);
-nlohmann::json to_json(const SettingChange& change);
-SettingChange setting_change_from_json(const nlohmann::json& j);
-
-/// The JSON forms read back (fields absent in the JSON keep their defaults; fields the
-/// struct does not know, such as a report's nic_counters, are ignored). Throws
-/// nlohmann::json::exception on a field of the wrong type.
 RunReport run_report_from_json(const nlohmann::json& report);
-StreamReport stream_report_from_json(const nlohmann::json& stream);
-PortReport port_report_from_json(const nlohmann::json& port);
-PortTraffic port_traffic_from_json(const nlohmann::json& port);
-NicCounter nic_counter_from_json(const nlohmann::json& counter);
-LinkEventReport link_event_from_json(const nlohmann::json& event);
-PortListing port_listing_from_json(const nlohmann::json& listing);
-PortCounterView port_counter_view_from_json(const nlohmann::json& view);
 
 /// Frames lost: sent minus received once (duplicates do not make up for losses);
 /// negative when more distinct frames arrived than were sent.
@@ -289,6 +294,9 @@ struct RunPlan {
   std::vector<SwitchPlan> switches;  ///< the software switches (`[[switch]]`)
   std::vector<std::string> warnings;  ///< about the ports and these streams, before traffic
 };
+/// The plan as run.plan returns it, and back.
+nlohmann::json to_json(const RunPlan& plan);
+RunPlan run_plan_from_json(const nlohmann::json& j);
 
 /// The longest run of empty bins between two bins with frames (a pause, a loss burst):
 /// its first bin and length; none when the frames never stopped.
@@ -298,12 +306,6 @@ struct TimelineGap {
 };
 std::optional<TimelineGap> longest_gap(const std::vector<uint64_t>& bins);
 
-nlohmann::json to_json(const TimelineReport& t);
-TimelineReport timeline_from_json(const nlohmann::json& j);
-
-/// The plan as the `plan` method returns it, and back.
-nlohmann::json to_json(const RunPlan& plan);
-RunPlan run_plan_from_json(const nlohmann::json& j);
 // For nlohmann's own conversions of the plan's queue lists.
 void to_json(nlohmann::json& j, const QueuePlan& q);
 void from_json(const nlohmann::json& j, QueuePlan& q);

@@ -28,12 +28,7 @@ std::optional<LcoreStall> longest_stall_within(const std::vector<LcoreStalls>& l
   return longest;
 }
 
-nlohmann::json to_json(const LcoreStalls& s) {
-  nlohmann::json j;
-  to_json(j, s);
-  return j;
-}
-
+nlohmann::json to_json(const LcoreStalls& s) { return nlohmann::json(s); }
 LcoreStalls lcore_stalls_from_json(const nlohmann::json& j) { return j.get<LcoreStalls>(); }
 
 }  // namespace lr::api

@@ -21,20 +21,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchReport, name, lcore, buffe
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPortPlan, name, device, link_up, speed_bps, shape_bps, forward_to)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SwitchPlan, name, lcore, learn, lossless, ports)
 
-nlohmann::json to_json(const SwitchPlan& s) {
-  nlohmann::json j;
-  to_json(j, s);
-  return j;
-}
-
+nlohmann::json to_json(const SwitchPlan& s) { return nlohmann::json(s); }
 SwitchPlan switch_plan_from_json(const nlohmann::json& j) { return j.get<SwitchPlan>(); }
-
-nlohmann::json to_json(const SwitchReport& s) {
-  nlohmann::json j;
-  to_json(j, s);
-  return j;
-}
-
+nlohmann::json to_json(const SwitchReport& s) { return nlohmann::json(s); }
 SwitchReport switch_report_from_json(const nlohmann::json& j) { return j.get<SwitchReport>(); }
 
 }  // namespace lr::api

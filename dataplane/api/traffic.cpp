@@ -8,28 +8,19 @@ namespace lr::api {
 
 using nlohmann::json;
 
-json to_json(const TrafficStatus& status) {
-  return {{"running", status.running}, {"tx_finished", status.tx_finished}};
-}
+namespace {
 
-TrafficStatus traffic_status_from_json(const json& j) {
-  TrafficStatus status;
-  const auto read = reader(j);
-  read("running", status.running);
-  read("tx_finished", status.tx_finished);
-  return status;
-}
+constexpr auto traffic_status_fields = LR_JSON_FIELDS(running, tx_finished);
+constexpr auto stream_rate_fields = LR_JSON_FIELDS(stream, target_pps);  // target null: unpaced
+constexpr auto stream_listing_fields = LR_JSON_FIELDS(name, tx_port, rx_port, frame_bytes_mean, lanes, target_pps);
+constexpr auto latency_histogram_fields = LR_JSON_FIELDS(stream, samples);
+constexpr auto latency_bucket_fields = LR_JSON_FIELDS(low_ns, high_ns, count);
 
-json to_json(const StreamRate& rate) {
-  return {{"stream", rate.stream}, {"target_pps", rate.target_pps ? json(*rate.target_pps) : json(nullptr)}};
-}
+}  // namespace
 
-StreamRate stream_rate_from_json(const json& j) {
-  StreamRate rate;
-  reader(j)("stream", rate.stream);
-  if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) rate.target_pps = it->get<double>();
-  return rate;
-}
+LR_JSON_CODEC(TrafficStatus, traffic_status_from_json, traffic_status_fields)
+LR_JSON_CODEC(StreamRate, stream_rate_from_json, stream_rate_fields)
+LR_JSON_CODEC(StreamListing, stream_listing_from_json, stream_listing_fields)
 
 std::vector<std::string> streams_named(const json& answer) {
   for (const char* key : {"streams", "added", "stopped"})
@@ -37,47 +28,15 @@ std::vector<std::string> streams_named(const json& answer) {
   return {};
 }
 
-json to_json(const StreamListing& s) {
-  return {{"name", s.name},
-          {"tx_port", s.tx_port},
-          {"rx_port", s.rx_port ? json(*s.rx_port) : json(nullptr)},
-          {"frame_bytes_mean", s.frame_bytes_mean},
-          {"lanes", s.lanes},
-          {"target_pps", s.target_pps ? json(*s.target_pps) : json(nullptr)}};
-}
-
-StreamListing stream_listing_from_json(const json& j) {
-  StreamListing s;
-  const auto read = reader(j);
-  read("name", s.name);
-  read("tx_port", s.tx_port);
-  read("frame_bytes_mean", s.frame_bytes_mean);
-  read("lanes", s.lanes);
-  if (const auto it = j.find("rx_port"); it != j.end() && it->is_string()) s.rx_port = it->get<std::string>();
-  if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) s.target_pps = it->get<double>();
-  return s;
-}
-
 json to_json(const LatencyHistogram& h) {
-  json buckets = json::array();
-  for (const LatencyHistogram::Bucket& b : h.buckets)
-    buckets.push_back({{"low_ns", b.low_ns}, {"high_ns", b.high_ns}, {"count", b.count}});
-  return {{"stream", h.stream}, {"samples", h.samples}, {"buckets", buckets}};
+  json j = write_fields(h, latency_histogram_fields);
+  j["buckets"] = write_items(h.buckets, latency_bucket_fields);
+  return j;
 }
 
 LatencyHistogram latency_histogram_from_json(const json& j) {
-  LatencyHistogram h;
-  const auto read = reader(j);
-  read("stream", h.stream);
-  read("samples", h.samples);
-  read_items(j, "buckets", h.buckets, [](const json& b) {
-    LatencyHistogram::Bucket bucket;
-    const auto field = reader(b);
-    field("low_ns", bucket.low_ns);
-    field("high_ns", bucket.high_ns);
-    field("count", bucket.count);
-    return bucket;
-  });
+  LatencyHistogram h = read_fields<LatencyHistogram>(j, latency_histogram_fields);
+  read_field_items(j, "buckets", h.buckets, latency_bucket_fields);
   return h;
 }
 

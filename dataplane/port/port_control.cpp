@@ -384,21 +384,6 @@ Result<Served<std::vector<uint8_t>>> PortControl::module_eeprom() {
 
 // ---- counters ----
 
-namespace {
-
-std::array<std::pair<const char*, uint64_t>, 8> ethdev_fields(const PortCounters& c) {
-  return {{{"ipackets", c.ipackets},
-           {"opackets", c.opackets},
-           {"ibytes", c.ibytes},
-           {"obytes", c.obytes},
-           {"imissed", c.imissed},
-           {"ierrors", c.ierrors},
-           {"oerrors", c.oerrors},
-           {"rx_nombuf", c.rx_nombuf}}};
-}
-
-}  // namespace
-
 std::vector<NamedCounter> PortControl::read_named_counters(std::vector<std::string>* errors) {
   std::vector<NamedCounter> all;
   const auto note = [&](const Error& e) {
@@ -426,8 +411,8 @@ std::vector<MergedCounter> PortControl::counters(std::vector<std::string>* error
     out.push_back(MergedCounter{std::move(c), std::move(canonical), since});
   };
   if (auto basic = read_port_counters(port_id_)) {
-    const auto now = ethdev_fields(*basic);
-    const auto since = ethdev_fields(*basic - baseline_.ethdev);
+    const auto now = basic->named();
+    const auto since = (*basic - baseline_.ethdev).named();
     for (size_t i = 0; i < now.size(); ++i) add(NamedCounter{now[i].first, "ethdev", now[i].second}, since[i].second);
   } else if (errors != nullptr) {
     errors->push_back(to_string(basic.error()));
