@@ -65,104 +65,27 @@ struct Reader {
   }
 };
 
-template <class S, class Fn>
-void latency_fields(S& l, Fn&& fn) {
-  fn("samples", l.samples);
-  fn("min", l.min);
-  fn("mean", l.mean);
-  fn("p50", l.p50);
-  fn("p99", l.p99);
-  fn("p999", l.p999);
-  fn("max", l.max);
-  fn("jitter", l.jitter);
-}
+constexpr auto latency_fields = LR_JSON_FIELDS(samples, min, mean, p50, p99, p999, max, jitter);
 
-template <class S, class Fn>
-void rate_fields(S& r, Fn&& fn) {
-  fn("frame_size", r.frame_size);
-  fn("frame_bytes_mean", r.frame_bytes_mean);
-  fn("rate_percent", r.rate_percent);
-  fn("percent_line_rate", r.percent_line_rate);
-  fn("pps", r.pps);
-  fn("l1_bps", r.l1_bps);
-  fn("l2_bps", r.l2_bps);
-  fn("loss_percent", r.loss_percent);
-  fn("trials", r.trials);
-  fn("limited_by", r.limited_by);
-  fn("why", r.why);
-  fn("tester_limited_at_percent", r.tester_limited_at_percent);
-  fn("latency_ns", r.latency_ns);
-}
+constexpr auto rate_fields = LR_JSON_FIELDS(frame_size, frame_bytes_mean, rate_percent, percent_line_rate, pps, l1_bps,
+                                            l2_bps, loss_percent, trials, limited_by, why, tester_limited_at_percent,
+                                            latency_ns);
 
-template <class S, class Fn>
-void latency_answer_fields(S& r, Fn&& fn) {
-  fn("frame_size", r.frame_size);
-  fn("rate_percent", r.rate_percent);
-  fn("offered_percent", r.offered_percent);
-  fn("trials", r.trials);
-  fn("invalid_trials", r.invalid_trials);
-  fn("lost", r.lost);
-  fn("across_trials", r.across_trials);
-  fn("why", r.why);
-}
+constexpr auto latency_answer_fields = LR_JSON_FIELDS(frame_size, rate_percent, offered_percent, trials, invalid_trials,
+                                                      lost, across_trials, why);
 
-template <class S, class Fn>
-void frame_loss_fields(S& p, Fn&& fn) {
-  fn("frame_size", p.frame_size);
-  fn("rate_percent", p.rate_percent);
-  fn("offered_percent", p.offered_percent);
-  fn("loss_percent", p.loss_percent);
-  fn("valid", p.valid);
-}
+constexpr auto frame_loss_fields = LR_JSON_FIELDS(frame_size, rate_percent, offered_percent, loss_percent, valid);
 
-template <class S, class Fn>
-void back_to_back_fields(S& r, Fn&& fn) {
-  fn("frame_size", r.frame_size);
-  fn("searches", r.searches);
-  fn("bursts", r.bursts);
-  fn("mean_frames", r.mean_frames);
-  fn("min_frames", r.min_frames);
-  fn("max_frames", r.max_frames);
-  fn("max_burst_frames", r.max_burst_frames);
-  fn("line_rate_pps", r.line_rate_pps);
-  fn("implied_buffer_time_s", r.implied_buffer_time_s);
-  fn("corrected_buffer_time_s", r.corrected_buffer_time_s);
-  fn("throughput_percent", r.throughput_percent);
-  fn("buffered_frames", r.buffered_frames);
-  fn("note", r.note);
-}
+constexpr auto back_to_back_fields = LR_JSON_FIELDS(frame_size, searches, bursts, mean_frames, min_frames, max_frames,
+                                                    max_burst_frames, line_rate_pps, implied_buffer_time_s,
+                                                    corrected_buffer_time_s, throughput_percent, buffered_frames, note);
 
-template <class S, class Fn>
-void trial_fields(S& t, Fn&& fn) {
-  fn("test", t.test);
-  fn("frame_size", t.frame_size);
-  fn("frame_bytes_mean", t.frame_bytes_mean);
-  fn("rate_percent", t.rate_percent);
-  fn("offered_percent", t.offered_percent);
-  fn("offered_pps", t.offered_pps);
-  fn("offered_l1_bps", t.offered_l1_bps);
-  fn("loss_percent", t.loss_percent);
-  fn("duration_s", t.duration_s);
-  fn("warm_up_s", t.warm_up_s);
-  fn("burst_frames", t.burst_frames);
-  fn("tx_packets", t.tx_packets);
-  fn("rx_packets", t.rx_packets);
-  fn("lost", t.lost);
-  fn("passed", t.passed);
-  fn("confirmation", t.confirmation);
-  fn("valid", t.valid);
-  fn("lost_though_sent_short", t.lost_though_sent_short);
-  fn("interrupted", t.interrupted);
-  fn("invalid_reason", t.invalid_reason);
-  fn("latency_ns", t.latency_ns);
-}
+constexpr auto trial_fields = LR_JSON_FIELDS(test, frame_size, frame_bytes_mean, rate_percent, offered_percent,
+                                             offered_pps, offered_l1_bps, loss_percent, duration_s, warm_up_s,
+                                             burst_frames, tx_packets, rx_packets, lost, passed, confirmation, valid,
+                                             lost_though_sent_short, interrupted, invalid_reason, latency_ns);
 
-template <class S, class Fn>
-void layout_fields(S& l, Fn&& fn) {
-  fn("stream", l.stream);
-  fn("tx_port", l.tx_port);
-  fn("rx_port", l.rx_port);
-}
+constexpr auto layout_fields = LR_JSON_FIELDS(stream, tx_port, rx_port);
 
 template <class T, class FieldsFn>
 json written(const T& value, FieldsFn&& fields) {

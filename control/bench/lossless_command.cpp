@@ -13,6 +13,7 @@
 #include "control/views/lossless_views.hpp"
 #include "control/views/quantity_text.hpp"
 #include "control/bench/bench_sections.hpp"
+#include "dataplane/api/json_fields.hpp"
 
 namespace lr::bench {
 
@@ -22,23 +23,15 @@ namespace {
 
 json lossless_settings(const BenchProfile& profile) {
   const bench::LosslessCfg& c = *profile.lossless;
-  json out{{"cases", c.cases},
-           {"senders", c.senders},
-           {"receiver", c.receiver},
-           {"lossless", c.lossless},
-           {"lossy", c.lossy},
-           {"frame_size", c.frame_size},
-           {"rate_percent", c.rate_percent},
-           {"incast_rate_percent", c.incast_rate_percent},
-           {"duration_s", static_cast<double>(c.duration_ns) / 1e9},
-           {"storm_s", static_cast<double>(c.storm_ns) / 1e9},
-           {"rest_s", static_cast<double>(c.rest_ns) / 1e9},
-           {"global_pause", c.global_pause_honoured ? "honoured" : "ignored"},
-           {"response_time_s", c.response_time_ns != 0 ? json(static_cast<double>(c.response_time_ns) / 1e9) : json("auto")},
-           {"quanta", c.quanta},
-           {"quanta_tolerance_percent", c.quanta_tolerance_percent},
-           {"quanta_tolerance_s", static_cast<double>(c.quanta_tolerance_ns) / 1e9},
-           {"learning_frames", c.learning_frames}};
+  json out = api::write_fields(c, LR_JSON_FIELDS(cases, senders, receiver, lossless, lossy, frame_size, rate_percent,
+                                                 incast_rate_percent, quanta, quanta_tolerance_percent,
+                                                 learning_frames));
+  out["duration_s"] = static_cast<double>(c.duration_ns) / 1e9;
+  out["storm_s"] = static_cast<double>(c.storm_ns) / 1e9;
+  out["rest_s"] = static_cast<double>(c.rest_ns) / 1e9;
+  out["global_pause"] = c.global_pause_honoured ? "honoured" : "ignored";
+  out["response_time_s"] = c.response_time_ns != 0 ? json(static_cast<double>(c.response_time_ns) / 1e9) : json("auto");
+  out["quanta_tolerance_s"] = static_cast<double>(c.quanta_tolerance_ns) / 1e9;
   if (c.headroom_bytes != 0) {
     std::vector<double> delays_s;
     for (const uint64_t ns : c.headroom_delays_ns) delays_s.push_back(static_cast<double>(ns) / 1e9);
@@ -118,14 +111,14 @@ int verdict_code(const json& report) {
 
 int run_lossless(const BenchOptions& options) {
   const Suite suite{"lossless",
-              "linerate.lossless/1",
-              [](const BenchProfile& p) -> const bench::BenchCfg* { return p.lossless ? &*p.lossless : nullptr; },
-              lossless_settings,
-              [](const BenchProfile& p) { return expected_lossless_runs(*p.lossless); },
-              run_lossless_cases,
-              print_verdicts,
-              {ctl::lossless_csv, ctl::lossless_html},
-              verdict_code};
+                    "linerate.lossless/1",
+                    section_of<&BenchProfile::lossless>,
+                    lossless_settings,
+                    [](const BenchProfile& p) { return expected_lossless_runs(*p.lossless); },
+                    run_lossless_cases,
+                    print_verdicts,
+                    {ctl::lossless_csv, ctl::lossless_html},
+                    verdict_code};
   return run_suite(suite, options);
 }
 

@@ -55,23 +55,17 @@ const char* verdict_text(CaseVerdict v) noexcept {
   return "?";
 }
 
+namespace {
+constexpr auto check_fields = LR_JSON_FIELDS(what, value, unit, bound, ok, not_judged);
+}  // namespace
+
 json to_json(const Check& c) {
-  json out{{"what", c.what}, {"value", c.value}, {"unit", c.unit}, {"bound", c.bound}, {"ok", c.ok}};
-  if (!c.not_judged.empty()) out["not_judged"] = c.not_judged;
+  json out = api::write_fields(c, check_fields);
+  if (c.not_judged.empty()) out.erase("not_judged");  // said only of a check not judged
   return out;
 }
 
-Check check_from_json(const json& j) {
-  Check c;
-  const auto read = api::reader(j);
-  read("what", c.what);
-  read("value", c.value);
-  read("unit", c.unit);
-  read("bound", c.bound);
-  read("ok", c.ok);
-  read("not_judged", c.not_judged);
-  return c;
-}
+Check check_from_json(const json& j) { return api::read_fields<Check>(j, check_fields); }
 
 CaseOutcome case_outcome_from_json(const json& j) {
   CaseOutcome c;
@@ -86,9 +80,10 @@ CaseOutcome case_outcome_from_json(const json& j) {
 }
 
 json to_json(const CaseOutcome& c) {
-  json checks = json::array();
-  for (const Check& check : c.checks) checks.push_back(to_json(check));
-  return {{"case", c.name}, {"verdict", verdict_text(c.verdict)}, {"explanation", c.explanation}, {"checks", checks}};
+  return {{"case", c.name},
+          {"verdict", verdict_text(c.verdict)},
+          {"explanation", c.explanation},
+          {"checks", api::json_array(c.checks)}};
 }
 
 Check at_most(std::string what, double value, double bound, std::string unit) {

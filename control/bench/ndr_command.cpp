@@ -95,7 +95,7 @@ int run_ndr(const BenchOptions& options) {
   const Suite suite{
       "ndr",
       "linerate.ndr/1",
-      [](const BenchProfile& p) -> const bench::BenchCfg* { return p.ndr ? &*p.ndr : nullptr; },
+      section_of<&BenchProfile::ndr>,
       [method](const BenchProfile& p) {
         const bench::NdrCfg& cfg = *p.ndr;
         json sizes = json::array();

@@ -9,6 +9,7 @@
 #include "control/bench/mlr_search.hpp"
 #include "control/bench/rfc2544_procedures.hpp"
 #include "control/client/stop_signal.hpp"
+#include "dataplane/api/json_fields.hpp"
 
 namespace lr::bench {
 
@@ -17,18 +18,13 @@ using nlohmann::json;
 namespace {
 
 json goal_json(const MlrGoal& g, const MlrGoalResult& r, const std::map<double, Trial>& last_at) {
-  json out{{"name", g.name},
-           {"loss_ratio", g.loss_ratio},
-           {"exceed_ratio", g.exceed_ratio},
-           {"relative_width", g.relative_width},
-           {"initial_trial_duration_s", g.initial_trial_duration_s},
-           {"final_trial_duration_s", g.final_trial_duration_s},
-           {"duration_sum_s", g.duration_sum_s},
-           {"preceding_targets", g.preceding_targets},
-           {"relevant_lower_bound_percent", r.relevant_lower_bound ? json(*r.relevant_lower_bound) : json()},
-           {"relevant_upper_bound_percent", r.relevant_upper_bound ? json(*r.relevant_upper_bound) : json()},
-           {"conditional_throughput_percent", r.conditional_throughput ? json(*r.conditional_throughput) : json()},
-           {"tester_limited", r.tester_limited}};
+  json out = api::write_fields(g, LR_JSON_FIELDS(name, loss_ratio, exceed_ratio, relative_width, initial_trial_duration_s,
+                                                 final_trial_duration_s, duration_sum_s, preceding_targets));
+  const auto write = api::writer(out);
+  write("relevant_lower_bound_percent", r.relevant_lower_bound);  // null: none
+  write("relevant_upper_bound_percent", r.relevant_upper_bound);
+  write("conditional_throughput_percent", r.conditional_throughput);
+  write("tester_limited", r.tester_limited);
   if (r.conditional_throughput && r.relevant_lower_bound) {
     // The lower bound's measured rate, scaled as the conditional throughput is.
     const Trial& at = last_at.at(*r.relevant_lower_bound);

@@ -11,6 +11,7 @@
 #include "control/views/bench_html.hpp"
 #include "control/bench/bench_report.hpp"
 #include "control/bench/bench_sections.hpp"
+#include "dataplane/api/json_fields.hpp"
 
 namespace lr::bench {
 
@@ -74,20 +75,15 @@ json rfc2544_settings(const BenchProfile& profile) {
   const bench::Rfc2544Cfg& cfg = *profile.rfc2544;
   json sizes = json::array();
   for (const bench::BenchFrameSize& s : cfg.frame_sizes) sizes.push_back(frame_size_json(s));
-  return {{"tests", cfg.tests},
-          {"frame_sizes", sizes},
-          {"trial_duration_s", static_cast<double>(cfg.trial_duration_ns) / 1e9},
-          {"resolution_percent", cfg.resolution_percent},
-          {"loss_tolerance_percent", cfg.loss_tolerance_percent},
-          {"lower_bound_percent", cfg.lower_bound_percent},
-          {"rest_s", static_cast<double>(cfg.rest_ns) / 1e9},
-          {"confirmations", cfg.confirmations},
-          {"learning_frames", cfg.learning_frames},
-          {"warm_up_s", static_cast<double>(cfg.warm_up_ns) / 1e9},
-          {"latency_trials", cfg.latency_trials},
-          {"frame_loss_step_percent", cfg.frame_loss_step_percent},
-          {"back_to_back_trials", cfg.back_to_back_trials},
-          {"back_to_back_duration_s", static_cast<double>(cfg.back_to_back_duration_ns) / 1e9}};
+  json out = api::write_fields(cfg, LR_JSON_FIELDS(tests, resolution_percent, loss_tolerance_percent, lower_bound_percent,
+                                                   confirmations, learning_frames, latency_trials,
+                                                   frame_loss_step_percent, back_to_back_trials));
+  out["frame_sizes"] = std::move(sizes);
+  out["trial_duration_s"] = static_cast<double>(cfg.trial_duration_ns) / 1e9;
+  out["rest_s"] = static_cast<double>(cfg.rest_ns) / 1e9;
+  out["warm_up_s"] = static_cast<double>(cfg.warm_up_ns) / 1e9;
+  out["back_to_back_duration_s"] = static_cast<double>(cfg.back_to_back_duration_ns) / 1e9;
+  return out;
 }
 
 unsigned rfc2544_expected_trials(const BenchProfile& profile) {
@@ -138,7 +134,7 @@ void run_rfc2544_tests(const BenchProfile& profile, TrialRunner& runner, BenchSe
 int run_rfc2544(const BenchOptions& options) {
   const Suite suite{"rfc2544",
                     "linerate.rfc2544/1",
-                    [](const BenchProfile& p) -> const bench::BenchCfg* { return p.rfc2544 ? &*p.rfc2544 : nullptr; },
+                    section_of<&BenchProfile::rfc2544>,
                     rfc2544_settings,
                     rfc2544_expected_trials,
                     run_rfc2544_tests,

@@ -8,6 +8,7 @@
 #include "control/cli/exit_codes.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/views/rfc2889_views.hpp"
+#include "dataplane/api/json_fields.hpp"
 
 namespace lr::bench {
 
@@ -17,24 +18,16 @@ namespace {
 
 json rfc2889_settings(const BenchProfile& profile) {
   const Rfc2889Cfg& c = *profile.rfc2889;
-  return {{"tests", c.tests},
-          {"ports", c.ports},
-          {"devices", c.devices},
-          {"frame_sizes", c.frame_sizes},
-          {"loads_percent", c.loads_percent},
-          {"trial_duration_s", static_cast<double>(c.trial_duration_ns) / 1e9},
-          {"rest_s", static_cast<double>(c.rest_ns) / 1e9},
-          {"resolution_percent", c.resolution_percent},
-          {"age_time_s", static_cast<double>(c.age_time_ns) / 1e9},
-          {"address_rate_fps", c.address_rate_fps},
-          {"min_addresses", c.min_addresses},
-          {"max_addresses", c.max_addresses},
-          {"learning_addresses", c.learning_addresses != 0 ? json(c.learning_addresses) : json("from address_caching")},
-          {"min_learning_rate_fps", c.min_learning_rate_fps},
-          {"max_learning_rate_fps", c.max_learning_rate_fps},
-          {"learning_resolution_percent", c.learning_resolution_percent},
-          {"oversize_frame", c.oversize_bytes},
-          {"broadcast_load_percent", c.broadcast_load_percent}};
+  json out = api::write_fields(c, LR_JSON_FIELDS(tests, ports, devices, frame_sizes, loads_percent, resolution_percent,
+                                                 address_rate_fps, min_addresses, max_addresses, min_learning_rate_fps,
+                                                 max_learning_rate_fps, learning_resolution_percent,
+                                                 broadcast_load_percent));
+  out["trial_duration_s"] = static_cast<double>(c.trial_duration_ns) / 1e9;
+  out["rest_s"] = static_cast<double>(c.rest_ns) / 1e9;
+  out["age_time_s"] = static_cast<double>(c.age_time_ns) / 1e9;
+  out["learning_addresses"] = c.learning_addresses != 0 ? json(c.learning_addresses) : json("from address_caching");
+  out["oversize_frame"] = c.oversize_bytes;
+  return out;
 }
 
 // About how many runs the suite takes (the searches' length is a guess), for the ETA.
@@ -88,7 +81,7 @@ int rfc2889_verdict_code(const json& report) {
 int run_rfc2889(const BenchOptions& options) {
   const Suite suite{"rfc2889",
                     "linerate.rfc2889/1",
-                    [](const BenchProfile& p) -> const BenchCfg* { return p.rfc2889 ? &*p.rfc2889 : nullptr; },
+                    section_of<&BenchProfile::rfc2889>,
                     rfc2889_settings,
                     rfc2889_expected_runs,
                     run_rfc2889_tests,

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
@@ -21,18 +19,13 @@ using nlohmann::json;
 int run_suite(const Suite& suite, const BenchOptions& options) {
   const std::optional<profile::Profile> profile = ctl::read_profile(options.profile_path);
   if (!profile) return 2;
-  std::optional<BenchProfile> read;
-  report::ReportSection about;  // [report]: the device under test, the operator
-  try {
-    std::ifstream file(options.profile_path);
-    std::stringstream text;
-    text << file.rdbuf();
-    read = read_bench_sections(*profile, text.str());
-    about = report::read_report_section(*profile, text.str());
-  } catch (const profile::ConfigError& error) {
-    std::fprintf(stderr, "linerate: %s\n", error.what());
-    return 2;
-  }
+  // The suites' sections, and [report]: the device under test, the operator.
+  auto sections = ctl::read_profile_sections(*profile, options.profile_path, [](const auto& p, const std::string& text) {
+    return std::pair{read_bench_sections(p, text), report::read_report_section(p, text)};
+  });
+  if (!sections) return 2;
+  const std::optional<BenchProfile> read = std::move(sections->first);
+  const report::ReportSection about = std::move(sections->second);
   const BenchCfg* cfg = suite.section(*read);
   if (cfg == nullptr) {
     std::fprintf(stderr, "linerate: %s has no [%s] section (config/README.md lists its keys)\n",

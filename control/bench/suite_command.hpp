@@ -23,6 +23,13 @@ struct BenchOptions {
   std::string method;      ///< ndr: "bisection" or "mlrsearch" over the profile's; "": the profile's
 };
 
+/// A suite's `section`: the profile's `Member` section (&BenchProfile::rfc2544), when it has one.
+template <auto Member>
+const BenchCfg* section_of(const BenchProfile& profile) {
+  const auto& section = profile.*Member;
+  return section ? &*section : nullptr;
+}
+
 struct Suite {
   std::string name;    ///< "rfc2544": the section and the command
   std::string schema;  ///< "linerate.rfc2544/1"

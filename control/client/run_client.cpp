@@ -1,6 +1,7 @@
 #include "control/client/run_client.hpp"
 
 #include <thread>
+#include <type_traits>
 
 #include "control/client/stop_signal.hpp"
 #include "dataplane/profile/port_spec_json.hpp"
@@ -11,6 +12,18 @@
 namespace lr::ctl {
 
 using nlohmann::json;
+
+namespace {
+
+// Each item of an answer that is an array, read by `read`.
+template <class Read>
+auto each_of(const json& items, Read&& read) {
+  std::vector<std::invoke_result_t<Read, const json&>> out;
+  for (const json& item : items) out.push_back(read(item));
+  return out;
+}
+
+}  // namespace
 
 api::RunSpec RunClient::load(const std::vector<api::StreamSpec>& streams, const std::string& path,
                              const std::optional<api::RunSpec>& run) {
@@ -28,11 +41,7 @@ std::vector<api::StreamSpec> RunClient::specs() {
 
 json RunClient::plan_json() { return client_.call("run.plan"); }
 
-std::vector<api::PortReport> RunClient::ports() {
-  std::vector<api::PortReport> out;
-  for (const json& p : client_.call("port.list")) out.push_back(api::port_report_from_json(p));
-  return out;
-}
+std::vector<api::PortReport> RunClient::ports() { return each_of(client_.call("port.list"), api::port_report_from_json); }
 
 std::vector<api::PortSpec> RunClient::port_specs() {
   std::vector<api::PortSpec> out;
@@ -42,9 +51,7 @@ std::vector<api::PortSpec> RunClient::port_specs() {
 }
 
 std::vector<api::SwitchSpec> RunClient::switch_specs() {
-  std::vector<api::SwitchSpec> out;
-  for (const json& s : client_.call("switch.list")) out.push_back(profile::switch_spec_from_json(s, "switch.list"));
-  return out;
+  return each_of(client_.call("switch.list"), [](const json& s) { return profile::switch_spec_from_json(s, "switch.list"); });
 }
 
 std::map<std::string, uint64_t> RunClient::port_speeds() {
@@ -56,15 +63,11 @@ std::map<std::string, uint64_t> RunClient::port_speeds() {
 std::vector<api::PortTraffic> RunClient::port_traffic() { return ctl::port_traffic(client_.call("stats.ports")); }
 
 std::vector<api::PortReport> RunClient::port_stats() {
-  std::vector<api::PortReport> out;
-  for (const json& p : client_.call("stats.ports")) out.push_back(api::port_report_from_json(p));
-  return out;
+  return each_of(client_.call("stats.ports"), api::port_report_from_json);
 }
 
 std::vector<api::SwitchReport> RunClient::switch_stats() {
-  std::vector<api::SwitchReport> out;
-  for (const json& s : client_.call("stats.switches")) out.push_back(api::switch_report_from_json(s));
-  return out;
+  return each_of(client_.call("stats.switches"), api::switch_report_from_json);
 }
 
 std::vector<api::StreamReport> RunClient::stream_stats() { return stream_reports(client_.call("stats.streams")); }

@@ -9,8 +9,6 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <sstream>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <set>
@@ -328,17 +326,12 @@ int run_optics_qualify(const QualifyOptions& options) {
   if (!options.profile_path.empty()) {
     read = ctl::read_profile(options.profile_path);
     if (!read) return 2;
-    std::optional<optics::QualifyCfg> section;
-    try {
-      std::ifstream file(options.profile_path);
-      std::stringstream text;
-      text << file.rdbuf();
-      section = read_qualify_section(*read, text.str());
-      about = report::read_report_section(*read, text.str());
-    } catch (const profile::ConfigError& error) {
-      std::fprintf(stderr, "linerate: %s\n", error.what());
-      return 2;
-    }
+    auto sections = ctl::read_profile_sections(*read, options.profile_path, [](const auto& p, const std::string& text) {
+      return std::pair{read_qualify_section(p, text), report::read_report_section(p, text)};
+    });
+    if (!sections) return 2;
+    const std::optional<optics::QualifyCfg> section = std::move(sections->first);
+    about = std::move(sections->second);
     if (!section) {
       std::fprintf(stderr, "linerate: %s has no [qualify] section (config/README.md lists its keys)\n",
                    options.profile_path.c_str());

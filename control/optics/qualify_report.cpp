@@ -95,64 +95,44 @@ Verdict verdict_from_name(const std::string& name) {
   return Verdict::kIncomplete;
 }
 
-Criterion criterion_from_json(const json& j) {
-  Criterion c;
-  const auto read = api::reader(j);
-  read("name", c.name);
-  std::string verdict;
-  read("verdict", verdict);
-  c.verdict = verdict_from_name(verdict);
-  read("measured", c.measured);
-  read("bound", c.bound);
-  read("note", c.note);
-  read("value", c.value);
-  return c;
-}
-
 namespace {
 
+// What the report's readers take back; the verdicts go by name.
+constexpr auto criterion_fields = LR_JSON_FIELDS(name, measured, bound, note, value);
+constexpr auto sample_fields = LR_JSON_FIELDS(t_s, link_up, counters);
+constexpr auto monitor_fields = LR_JSON_FIELDS(name, unit, value);
+constexpr auto module_fields = LR_JSON_FIELDS(identifier, vendor, part, revision, serial, date_code);
+constexpr auto port_fields = LR_JSON_FIELDS(port, unmeasured, module_error);
+
+Verdict verdict_in(const json& j) {
+  std::string name;
+  api::reader(j)("verdict", name);
+  return verdict_from_name(name);
+}
+
 QualifiedPort::Sample sample_from_json(const json& j) {
-  QualifiedPort::Sample s;
-  const auto read = api::reader(j);
-  read("t_s", s.t_s);
-  read("link_up", s.link_up);
-  read("counters", s.counters);
-  api::read_items(j, "monitors", s.monitors, [](const json& m) {
-    QualifiedPort::Monitor out;
-    const auto field = api::reader(m);
-    field("name", out.name);
-    field("unit", out.unit);
-    field("value", out.value);
-    return out;
-  });
+  auto s = api::read_fields<QualifiedPort::Sample>(j, sample_fields);
+  api::read_field_items(j, "monitors", s.monitors, monitor_fields);
   return s;
 }
 
 QualifiedPort qualified_port_from_json(const json& j) {
-  QualifiedPort p;
-  const auto read = api::reader(j);
-  read("port", p.port);
-  std::string verdict;
-  read("verdict", verdict);
-  p.verdict = verdict_from_name(verdict);
-  read("unmeasured", p.unmeasured);
-  read("module_error", p.module_error);
-  if (const auto module = j.find("module"); module != j.end() && module->is_object()) {
-    QualifiedPort::Module& m = p.module.emplace();
-    const auto field = api::reader(*module);
-    field("identifier", m.identifier);
-    field("vendor", m.vendor);
-    field("part", m.part);
-    field("revision", m.revision);
-    field("serial", m.serial);
-    field("date_code", m.date_code);
-  }
+  auto p = api::read_fields<QualifiedPort>(j, port_fields);
+  p.verdict = verdict_in(j);
+  if (const auto module = j.find("module"); module != j.end() && module->is_object())
+    p.module = api::read_fields<QualifiedPort::Module>(*module, module_fields);
   api::read_items(j, "criteria", p.criteria, criterion_from_json);
   api::read_items(j, "samples", p.samples, sample_from_json);
   return p;
 }
 
 }  // namespace
+
+Criterion criterion_from_json(const json& j) {
+  auto c = api::read_fields<Criterion>(j, criterion_fields);
+  c.verdict = verdict_in(j);
+  return c;
+}
 
 std::vector<QualifiedPort> qualified_ports_from_json(const json& report) {
   std::vector<QualifiedPort> out;

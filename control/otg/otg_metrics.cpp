@@ -13,22 +13,24 @@ std::string named(const std::map<std::string, std::string>& names, const std::st
   return it == names.end() ? port : it->second;
 }
 
+// What OTG counts of a flow and of a port alike: frames and bytes each way, and the frame rates.
+template <class Counts, class Rates>
+json traffic_counts(const Counts& c, const Rates& rates) {
+  return {{"frames_tx", c.tx_packets}, {"frames_rx", c.rx_packets},         {"bytes_tx", c.tx_bytes},
+          {"bytes_rx", c.rx_bytes},    {"frames_tx_rate", rates.frames_tx}, {"frames_rx_rate", rates.frames_rx}};
+}
+
 }  // namespace
 
 json flow_metric(const api::StreamReport& s, const FlowRates& rates, const std::string& transmit,
                  const std::map<std::string, std::string>& ports, bool timestamps) {
   const double loss = s.tx_packets == 0 ? 0 : 100.0 * static_cast<double>(s.lost) / static_cast<double>(s.tx_packets);
-  json m{{"name", s.name},
-         {"port_tx", named(ports, s.tx_port)},
-         {"port_rx", s.rx_port ? named(ports, *s.rx_port) : ""},
-         {"transmit", transmit},
-         {"frames_tx", s.tx_packets},
-         {"frames_rx", s.rx_packets},
-         {"bytes_tx", s.tx_bytes},
-         {"bytes_rx", s.rx_bytes},
-         {"frames_tx_rate", rates.frames_tx},
-         {"frames_rx_rate", rates.frames_rx},
-         {"loss", loss}};
+  json m = traffic_counts(s, rates);
+  m.update({{"name", s.name},
+            {"port_tx", named(ports, s.tx_port)},
+            {"port_rx", s.rx_port ? named(ports, *s.rx_port) : ""},
+            {"transmit", transmit},
+            {"loss", loss}});
   if (s.latency.samples != 0)
     m["latency"] = {{"minimum_ns", static_cast<double>(s.latency.min_ns)},
                     {"maximum_ns", static_cast<double>(s.latency.max_ns)},
@@ -60,19 +62,15 @@ std::vector<double> RateSampler::rates(const std::string& key, const std::vector
 
 json port_metric(const std::string& name, const std::string& location, const api::PortTraffic& t, const PortRates& rates,
                  bool link_up, bool capturing, const std::string& transmit) {
-  return {{"name", name},
-          {"location", location},
-          {"link", link_up ? "up" : "down"},
-          {"capture", capturing ? "started" : "stopped"},
-          {"frames_tx", t.tx_packets},
-          {"frames_rx", t.rx_packets},
-          {"bytes_tx", t.tx_bytes},
-          {"bytes_rx", t.rx_bytes},
-          {"frames_tx_rate", rates.frames_tx},
-          {"frames_rx_rate", rates.frames_rx},
-          {"bytes_tx_rate", rates.bytes_tx},
-          {"bytes_rx_rate", rates.bytes_rx},
-          {"transmit", transmit}};
+  json m = traffic_counts(t, rates);
+  m.update({{"name", name},
+            {"location", location},
+            {"link", link_up ? "up" : "down"},
+            {"capture", capturing ? "started" : "stopped"},
+            {"bytes_tx_rate", rates.bytes_tx},
+            {"bytes_rx_rate", rates.bytes_rx},
+            {"transmit", transmit}});
+  return m;
 }
 
 }  // namespace lr::otg

@@ -14,16 +14,8 @@ using nlohmann::json;
 
 namespace {
 
-template <class Fn>
-void port_fields(TesterPort& p, Fn&& fn) {
-  fn("name", p.name);
-  fn("device", p.device);
-  fn("driver", p.driver);
-  fn("speed_bps", p.speed_bps);
-  fn("speed_from_profile", p.speed_from_profile);
-  fn("link_speed_bps", p.link_speed_bps);
-  fn("link_up", p.link_up);
-}
+constexpr auto tester_port_fields =
+    LR_JSON_FIELDS(name, device, driver, speed_bps, speed_from_profile, link_speed_bps, link_up);
 
 std::string host_name() {
   std::array<char, 256> name{};
@@ -51,13 +43,8 @@ HandOver hand_over(const ReportSection& section, const std::vector<api::PortRepo
 void write_hand_over(json& report, const HandOver& h) {
   report["dut"] = {{"name", h.dut.empty() ? json(nullptr) : json(h.dut)},
                    {"notes", h.notes.empty() ? json(nullptr) : json(h.notes)}};
-  json ports = json::array();
-  for (TesterPort p : h.ports) {
-    json& out = ports.emplace_back(json::object());
-    port_fields(p, api::writer(out));
-  }
   report["tester"] = {{"linerate", h.linerate_version}, {"host", h.host}, {"operator", h.operator_name},
-                      {"ports", std::move(ports)}};
+                      {"ports", api::write_items(h.ports, tester_port_fields)}};
 }
 
 std::optional<HandOver> read_hand_over(const json& report) {
@@ -73,7 +60,7 @@ std::optional<HandOver> read_hand_over(const json& report) {
   read("linerate", h.linerate_version);
   read("host", h.host);
   read("operator", h.operator_name);
-  for (const json& p : tester->value("ports", json::array())) port_fields(h.ports.emplace_back(), api::reader(p));
+  api::read_field_items(*tester, "ports", h.ports, tester_port_fields);
   return h;
 }
 

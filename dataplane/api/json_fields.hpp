@@ -144,4 +144,41 @@ void read_items(const nlohmann::json& j, const char* key, std::vector<T>& out, R
   }
 }
 
+/// The walkers of a parts list (fn(name, part, read_fn[, empty])): a struct's arrays and
+/// objects of types with codecs of their own, each with the reader that reads it back.
+/// An empty array or an absent object is left out, unless `empty` is Absent::kNull (an
+/// array always written, [] when empty).
+inline auto part_writer(nlohmann::json& j) {
+  return [&j](const char* key, const auto& part, const auto& /*read_fn*/, Absent empty = Absent::kLeftOut) {
+    if constexpr (kIsOptional<std::remove_cvref_t<decltype(part)>>) {
+      if (part) j[key] = to_json(*part);
+    } else if (!part.empty() || empty == Absent::kNull) {
+      j[key] = json_array(part);
+    }
+  };
+}
+
+inline auto part_reader(const nlohmann::json& j) {
+  return [&j](const char* key, auto& part, const auto& read_fn, Absent /*empty*/ = Absent::kLeftOut) {
+    if constexpr (kIsOptional<std::remove_cvref_t<decltype(part)>>) read_object(j, key, part, read_fn);
+    else read_items(j, key, part, read_fn);
+  };
+}
+
+/// `value` as an object written by its field list and its parts list.
+template <class T, class Fields, class Parts>
+nlohmann::json write_with_parts(const T& value, Fields&& fields, Parts&& parts) {
+  nlohmann::json j = write_fields(value, fields);
+  parts(value, part_writer(j));
+  return j;
+}
+
+/// A T read by its field list and its parts list.
+template <class T, class Fields, class Parts>
+T read_with_parts(const nlohmann::json& j, Fields&& fields, Parts&& parts) {
+  T value = read_fields<T>(j, fields);
+  parts(value, part_reader(j));
+  return value;
+}
+
 }  // namespace lr::api

@@ -59,6 +59,25 @@ constexpr auto run_fields = [](auto& r, auto&& fn) {
   run_state_fields(r, fn);
 };
 
+// The arrays and objects of a port and of a run, with their own codecs (part_writer).
+constexpr auto port_parts = [](auto& p, auto&& part) {
+  part("nic_counters", p.nic_counters, nic_counter_from_json);
+  part("link_events", p.link_events, link_event_from_json);
+  part("settings_changed", p.settings_changed, setting_change_from_json);
+  part("mac_control", p.mac_control, mac_control_from_json);
+  part("mac_control_netdev", p.mac_control_netdev, mac_control_netdev_from_json);
+  part("mac_control_timeline", p.mac_control_timeline, timeline_from_json);
+  part("nic_pause", p.nic_pause, nic_pause_from_json);
+};
+
+constexpr auto run_parts = [](auto& r, auto&& part) {
+  part("streams", r.streams, stream_report_from_json, Absent::kNull);
+  part("ports", r.ports, port_report_from_json, Absent::kNull);
+  part("switches", r.switches, switch_report_from_json);
+  part("lcores", r.lcores, lcore_stalls_from_json, Absent::kNull);
+  part("captures", r.captures, capture_report_from_json);
+};
+
 constexpr auto traffic_fields = LR_JSON_FIELDS(name, tx_packets, tx_bytes, rx_packets, rx_bytes);
 
 constexpr const char* kSchema = "linerate.run_report/1";
@@ -188,27 +207,11 @@ LR_JSON_CODEC(LinkEventReport, link_event_from_json, link_event_fields)
 LR_JSON_CODEC(SettingChange, setting_change_from_json, setting_change_fields)
 LR_JSON_CODEC(PortTraffic, port_traffic_from_json, traffic_fields)
 
-json to_json(const PortReport& p) {
-  json j = json::object();
-  port_fields(p, writer(j));
-  if (!p.nic_counters.empty()) j["nic_counters"] = json_array(p.nic_counters);
-  if (!p.link_events.empty()) j["link_events"] = json_array(p.link_events);
-  if (!p.settings_changed.empty()) j["settings_changed"] = json_array(p.settings_changed);
-  if (p.mac_control) j["mac_control"] = to_json(*p.mac_control);
-  if (p.mac_control_netdev) j["mac_control_netdev"] = to_json(*p.mac_control_netdev);
-  if (p.mac_control_timeline) j["mac_control_timeline"] = to_json(*p.mac_control_timeline);
-  if (!p.nic_pause.empty()) j["nic_pause"] = json_array(p.nic_pause);
-  return j;
-}
+json to_json(const PortReport& p) { return write_with_parts(p, port_fields, port_parts); }
 
 json to_json(const RunReport& r) {
-  json j{{"schema", kSchema}};
-  run_fields(r, writer(j));
-  j["streams"] = json_array(r.streams);
-  j["ports"] = json_array(r.ports);
-  if (!r.switches.empty()) j["switches"] = json_array(r.switches);
-  j["lcores"] = json_array(r.lcores);
-  if (!r.captures.empty()) j["captures"] = json_array(r.captures);
+  json j = write_with_parts(r, run_fields, run_parts);
+  j["schema"] = kSchema;
   return j;
 }
 
@@ -232,18 +235,7 @@ StreamReport stream_report_from_json(const json& j) {
   return s;
 }
 
-PortReport port_report_from_json(const json& j) {
-  PortReport p;
-  port_fields(p, reader(j));
-  read_items(j, "nic_counters", p.nic_counters, nic_counter_from_json);
-  read_items(j, "link_events", p.link_events, link_event_from_json);
-  read_items(j, "settings_changed", p.settings_changed, setting_change_from_json);
-  read_object(j, "mac_control", p.mac_control, mac_control_from_json);
-  read_object(j, "mac_control_netdev", p.mac_control_netdev, mac_control_netdev_from_json);
-  read_object(j, "mac_control_timeline", p.mac_control_timeline, timeline_from_json);
-  read_items(j, "nic_pause", p.nic_pause, nic_pause_from_json);
-  return p;
-}
+PortReport port_report_from_json(const json& j) { return read_with_parts<PortReport>(j, port_fields, port_parts); }
 
 json to_json(const PortListing& listing) {
   json j = json::object();
@@ -269,16 +261,7 @@ PortCounterView port_counter_view_from_json(const json& j) {
   return v;
 }
 
-RunReport run_report_from_json(const json& j) {
-  RunReport r;
-  run_fields(r, reader(j));
-  read_items(j, "streams", r.streams, stream_report_from_json);
-  read_items(j, "ports", r.ports, port_report_from_json);
-  read_items(j, "switches", r.switches, switch_report_from_json);
-  read_items(j, "lcores", r.lcores, lcore_stalls_from_json);
-  read_items(j, "captures", r.captures, capture_report_from_json);
-  return r;
-}
+RunReport run_report_from_json(const json& j) { return read_with_parts<RunReport>(j, run_fields, run_parts); }
 
 double l1_bps_of(double pps, uint64_t bytes, uint64_t packets) noexcept {
   if (packets == 0) return 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/fastpath/capture_tap.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 
@@ -84,11 +85,7 @@ void register_capture_methods(Dispatcher& d, Engine& engine) {
   d.add("capture.list",
         "The captures running and those that ended lately: spec, state, frames matched, captured and dropped, file "
         "bytes.",
-        false, [&](Session&, const api::Params&) {
-          json out = json::array();
-          for (const api::CaptureReport& c : engine.capture_reports()) out.push_back(to_json(c));
-          return out;
-        });
+        false, [&](Session&, const api::Params&) { return api::json_array(engine.capture_reports()); });
 }
 
 }  // namespace lr::dp

@@ -1,5 +1,6 @@
 #include "dataplane/mgmt/stats_methods.hpp"
 
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 
 namespace lr::dp {
@@ -8,11 +9,7 @@ using nlohmann::json;
 
 void register_stats_methods(Dispatcher& d, const Engine& engine) {
   d.add("stats.streams", "Per-stream results so far (lost includes frames in flight while running).", false,
-        [&](Session&, const api::Params&) {
-          json out = json::array();
-          for (const StreamReport& s : engine.live_stream_stats()) out.push_back(to_json(s));
-          return out;
-        });
+        [&](Session&, const api::Params&) { return api::json_array(engine.live_stream_stats()); });
   d.add("stats.ports",
         "Per port: what linerate sent and received so far (tx/rx packets and bytes incl. FCS) and the port's own "
         "counters since the run started.",
@@ -31,18 +28,10 @@ void register_stats_methods(Dispatcher& d, const Engine& engine) {
   d.add("stats.switches",
         "Per software switch ([[switch]]), per port and priority: frames, drops by reason, PFC sent and received, "
         "ECN marks, queue watermarks, time paused (so far while traffic runs).",
-        false, [&](Session&, const api::Params&) {
-          json out = json::array();
-          for (const api::SwitchReport& s : engine.switch_reports()) out.push_back(to_json(s));
-          return out;
-        });
+        false, [&](Session&, const api::Params&) { return api::json_array(engine.switch_reports()); });
 
   d.add("stats.lcores", "Per worker lcore: its TX lanes and RX queues with their counters.", false,
-        [&](Session&, const api::Params&) {
-          json out = json::array();
-          for (const LcoreReport& l : engine.lcore_reports()) out.push_back(to_json(l));
-          return out;
-        });
+        [&](Session&, const api::Params&) { return api::json_array(engine.lcore_reports()); });
   d.add("stats.histogram", "A stream's latency histogram: non-empty buckets {low_ns, high_ns, count}. params: {stream}.",
         false, [&](Session&, const api::Params& p) {
           return to_json(value_or_throw(engine.latency_histogram(p.string("stream"))));

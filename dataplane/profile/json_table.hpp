@@ -23,7 +23,8 @@ toml::table table_of(const nlohmann::json& object, const std::string& where, con
 
 /// A section's spec from its JSON form: `form` must be an object, read as the table `key`
 /// by `read(TableReader&)`, its errors naming "key.name" in `where` (`what`: "a [[port]]
-/// table's keys", for the error on a form that is no object).
+/// table's keys", for the error on a form that is no object). The spec keeps no key
+/// locations: they would point into a TOML table that no file holds.
 template <class Read>
 auto read_json_section(const nlohmann::json& form, const std::string& where, const std::string& key, const char* what,
                        Read&& read) {
@@ -31,7 +32,9 @@ auto read_json_section(const nlohmann::json& form, const std::string& where, con
     throw ConfigError(where, {}, key, fmt::format("expected an object with {}, found {}", what, form.type_name()));
   const toml::table table = table_of(form, where, key);
   TableReader reader(table, key + ".", where);
-  return read(reader);
+  auto spec = read(reader);
+  if constexpr (requires { spec.key_locs.clear(); }) spec.key_locs.clear();
+  return spec;
 }
 
 /// A DSCP -> priority map as a profile writes it: { "26": 3 }.

@@ -1,5 +1,6 @@
 #include "dataplane/profile/port_spec_json.hpp"
 
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/profile/json_table.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/port_table.hpp"
@@ -23,18 +24,9 @@ const char* mac_control_tx_name(api::MacControlTx tx) {
 }  // namespace
 
 json to_json(const api::PortSpec& p) {
-  json out{{"name", p.name},
-           {"device", p.device},
-           {"rx_queues", p.rx_queues},
-           {"tx_queues", p.tx_queues},
-           {"rx_descriptors", p.rx_descriptors},
-           {"tx_descriptors", p.tx_descriptors},
-           {"promiscuous", p.promiscuous},
-           {"checksum_offload", p.checksum_offload},
-           {"pfc_honour", p.pfc_honour},
-           {"mac_control_tx", mac_control_tx_name(p.mac_control_tx)},
-           {"flow_isolate", p.flow_isolate},
-           {"keep", p.keep}};
+  json out = api::write_fields(p, LR_JSON_FIELDS(name, device, rx_queues, tx_queues, rx_descriptors, tx_descriptors,
+                                                 promiscuous, checksum_offload, pfc_honour, flow_isolate, keep));
+  out["mac_control_tx"] = mac_control_tx_name(p.mac_control_tx);
   if (p.mtu != 0) out["mtu"] = p.mtu;
   if (p.speed_bps != 0) out["speed"] = link_speed_text(p.speed_bps);
   if (!p.rx_lcores.empty()) out["rx_lcores"] = p.rx_lcores;
@@ -51,9 +43,7 @@ json to_json(const api::PortSpec& p) {
 }
 
 api::PortSpec port_spec_from_json(const json& port, const std::string& where) {
-  api::PortSpec spec = read_json_section(port, where, "port", "a [[port]] table's keys", read_port);
-  spec.key_locs.clear();
-  return spec;
+  return read_json_section(port, where, "port", "a [[port]] table's keys", read_port);
 }
 
 }  // namespace lr::profile

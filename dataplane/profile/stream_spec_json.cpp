@@ -229,7 +229,6 @@ api::StreamSpec stream_spec_from_json(const json& stream, const std::string& whe
   if (keys.is_object()) keys.erase("source");
   api::StreamSpec spec = read_json_section(keys, where, key, "a [[stream]] table's keys", read_stream);
   spec.file = where;
-  spec.key_locs.clear();
   if (const auto source = stream.find("source"); source != stream.end()) read_source(*source, spec, where, key + ".");
   return spec;
 }

@@ -389,25 +389,25 @@ StreamSpec read_stream(TableReader& in) {
   const toml::table* ipv4 = in.subtable("ipv4");
   const toml::table* ipv6 = in.subtable("ipv6");
   if (ipv4 != nullptr && ipv6 != nullptr) in.fail(in.find("ipv6"), "ipv6", "a stream is IPv4 or IPv6, not both");
+  // The keys both IP versions have: addresses, DSCP, ECN and the hop count (ttl / hop_limit).
+  const auto read_ip = [&](TableReader& v, auto& ip, auto parse, const char* address, const char* hops_key,
+                           uint8_t& hops) {
+    using Addr = std::remove_cvref_t<decltype(ip.src)>;
+    if (auto a = v.template parsed<Addr>("src", parse, address)) ip.src = *a;
+    if (auto a = v.template parsed<Addr>("dst", parse, address)) ip.dst = *a;
+    if (auto a = v.integer<uint8_t>("dscp", 0, 63)) ip.dscp = *a;
+    if (auto a = v.integer<uint8_t>("ecn", 0, 3)) ip.ecn = *a;
+    if (auto a = v.integer<uint8_t>(hops_key, 1, 255)) hops = *a;
+  };
   if (ipv4 != nullptr) {
     TableReader v(*ipv4, in.prefix() + "ipv4.", in.file());
-    constexpr const char* kHelp = "an IPv4 address";
-    if (auto a = v.parsed<uint32_t>("src", parse_ipv4, kHelp)) stream.ipv4.src = *a;
-    if (auto a = v.parsed<uint32_t>("dst", parse_ipv4, kHelp)) stream.ipv4.dst = *a;
-    if (auto a = v.integer<uint8_t>("dscp", 0, 63)) stream.ipv4.dscp = *a;
-    if (auto a = v.integer<uint8_t>("ecn", 0, 3)) stream.ipv4.ecn = *a;
-    if (auto a = v.integer<uint8_t>("ttl", 1, 255)) stream.ipv4.ttl = *a;
+    read_ip(v, stream.ipv4, parse_ipv4, "an IPv4 address", "ttl", stream.ipv4.ttl);
     v.finish();
   }
   if (ipv6 != nullptr) {
     stream.ip_version = IpVersion::kV6;
     TableReader v(*ipv6, in.prefix() + "ipv6.", in.file());
-    constexpr const char* kHelp = "an IPv6 address";
-    if (auto a = v.parsed<Ipv6Addr>("src", parse_ipv6, kHelp)) stream.ipv6.src = *a;
-    if (auto a = v.parsed<Ipv6Addr>("dst", parse_ipv6, kHelp)) stream.ipv6.dst = *a;
-    if (auto a = v.integer<uint8_t>("dscp", 0, 63)) stream.ipv6.dscp = *a;
-    if (auto a = v.integer<uint8_t>("ecn", 0, 3)) stream.ipv6.ecn = *a;
-    if (auto a = v.integer<uint8_t>("hop_limit", 1, 255)) stream.ipv6.hop_limit = *a;
+    read_ip(v, stream.ipv6, parse_ipv6, "an IPv6 address", "hop_limit", stream.ipv6.hop_limit);
     if (auto a = v.integer<uint32_t>("flow_label", 0, 0xFFFFF)) stream.ipv6.flow_label = *a;
     v.finish();
   }

@@ -1,5 +1,6 @@
 #include "dataplane/profile/switch_spec_json.hpp"
 
+#include "dataplane/api/json_fields.hpp"
 #include "dataplane/profile/json_table.hpp"
 #include "dataplane/profile/load_toml.hpp"
 #include "dataplane/profile/quantity.hpp"
@@ -12,7 +13,7 @@ using nlohmann::json;
 namespace {
 
 json port_json(const api::SwitchPortSpec& p) {
-  json out{{"name", p.name}, {"device", p.device}};
+  json out = api::write_fields(p, LR_JSON_FIELDS(name, device));
   if (p.speed_bps != 0) out["speed"] = link_speed_text(p.speed_bps);
   if (p.shape) out["shape"] = rate_text(*p.shape);
   return out;
@@ -23,20 +24,19 @@ json port_json(const api::SwitchPortSpec& p) {
 json to_json(const api::SwitchSpec& sw) {
   json ports = json::array();
   for (const api::SwitchPortSpec& p : sw.ports) ports.push_back(port_json(p));
-  json out{{"name", sw.name},
-           {"ports", std::move(ports)},
-           {"forward", sw.learn ? json("learn") : json(sw.forward)},
-           {"classify", sw.classify == api::SwitchClassify::kDscp ? "dscp" : "pcp"},
-           {"lossless", priority_list(sw.lossless)},
-           {"buffer", sw.buffer_bytes},
-           {"queue_limit", sw.queue_limit_bytes},
-           {"xoff", sw.xoff_bytes},
-           {"xon", sw.xon_bytes},
-           {"headroom", sw.headroom_bytes},
-           {"pfc_quanta", sw.pfc_quanta},
-           {"pfc_refresh", sw.pfc_refresh_ns == 0 ? "auto" : duration_text(sw.pfc_refresh_ns)},
-           {"pause_reaction", duration_text(sw.pause_reaction_ns)},
-           {"seed", sw.seed}};
+  json out = api::write_fields(sw, LR_JSON_FIELDS(name, pfc_quanta, seed));
+  out["ports"] = std::move(ports);
+  out["forward"] = sw.learn ? json("learn") : json(sw.forward);
+  out["classify"] = sw.classify == api::SwitchClassify::kDscp ? "dscp" : "pcp";
+  out["lossless"] = priority_list(sw.lossless);
+  // The profile's keys for sizes and times drop the member's unit.
+  out["buffer"] = sw.buffer_bytes;
+  out["queue_limit"] = sw.queue_limit_bytes;
+  out["xoff"] = sw.xoff_bytes;
+  out["xon"] = sw.xon_bytes;
+  out["headroom"] = sw.headroom_bytes;
+  out["pfc_refresh"] = sw.pfc_refresh_ns == 0 ? "auto" : duration_text(sw.pfc_refresh_ns);
+  out["pause_reaction"] = duration_text(sw.pause_reaction_ns);
   if (sw.lcore) out["lcore"] = *sw.lcore;
   if (sw.learn) {
     out["mac_table_size"] = sw.mac_table_size;
@@ -58,9 +58,7 @@ json to_json(const api::SwitchSpec& sw) {
 }
 
 api::SwitchSpec switch_spec_from_json(const json& sw, const std::string& where) {
-  api::SwitchSpec spec = read_json_section(sw, where, "switch", "a [[switch]] table's keys", read_switch);
-  spec.key_locs.clear();
-  return spec;
+  return read_json_section(sw, where, "switch", "a [[switch]] table's keys", read_switch);
 }
 
 }  // namespace lr::profile

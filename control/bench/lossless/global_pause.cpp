@@ -11,7 +11,7 @@ namespace lr::bench::lossless {
 CaseOutcome global_pause(Plan& p) {
   const bench::LosslessCfg& c = p.cfg;
   Streams streams(p);
-  streams.traffic("test", c.senders[0], c.lossless.front(), c.rate_percent, 0, c.duration_ns);
+  streams.test_traffic(c.lossless.front());
   if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
   streams.mac_control("storm", true, 0, kStormQuanta, storm_at_ns(c), c.storm_ns);
   const double storm_s = static_cast<double>(c.storm_ns) / 1e9, allowance = p.response_s.value_or(1e-3);

@@ -72,7 +72,7 @@ CaseOutcome headroom(Plan& p) {
     p.runner.set_port(sender, {{"pfc_reaction_delay", fmt::format("{}ns", delay_ns)}});
     Streams streams(p);
     streams.traffic("test", sender, lossless, c.rate_percent, 0, c.duration_ns);
-    streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
+    streams.pfc_storm(lossless);
     // A stall of the switch adds its length x the rate to what lands in the headroom:
     // more than a tenth of the expected headroom's worth, and the run says nothing.
     const std::string label = fmt::format("{:.0f} us", us(delay_s));

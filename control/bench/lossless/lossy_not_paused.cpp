@@ -12,8 +12,8 @@ CaseOutcome lossy_not_paused(Plan& p) {
   const bench::LosslessCfg& c = p.cfg;
   const uint8_t lossy = c.lossy.front();
   Streams streams(p);
-  streams.traffic("test", c.senders[0], lossy, c.rate_percent, 0, c.duration_ns);
-  streams.mac_control("storm", false, lossy, kStormQuanta, storm_at_ns(c), c.storm_ns);
+  streams.test_traffic(lossy);
+  streams.pfc_storm(lossy);
   const ctl::EndedRun ended = run(p, streams, "lossy_not_paused", "", flowing_window(c));
   const api::RunReport& report = ended.report;
   std::vector<Check> checks;

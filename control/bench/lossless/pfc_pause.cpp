@@ -12,9 +12,9 @@ CaseOutcome pfc_pause(Plan& p) {
   const bench::LosslessCfg& c = p.cfg;
   const uint8_t lossless = c.lossless.front();
   Streams streams(p);
-  streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
+  streams.test_traffic(lossless);
   if (!c.lossy.empty()) streams.traffic("background", sender_of_background(c), c.lossy.front(), c.rate_percent, 0, c.duration_ns);
-  streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
+  streams.pfc_storm(lossless);
   const double allowance = p.response_s.value_or(1e-3);
   const ctl::EndedRun ended = run(p, streams, "pfc_pause", "", reaction_window("storm", planned_storm(c), allowance, us(allowance) / 4));
   const api::RunReport& report = ended.report;

@@ -20,6 +20,14 @@ constexpr int kAttempts = 8;  ///< runs of a case step before it is not judged
 
 }  // namespace
 
+void Streams::test_traffic(uint8_t priority) {
+  traffic("test", plan_.cfg.senders[0], priority, plan_.cfg.rate_percent, 0, plan_.cfg.duration_ns);
+}
+
+void Streams::pfc_storm(uint8_t priority) {
+  mac_control("storm", false, priority, kStormQuanta, storm_at_ns(plan_.cfg), plan_.cfg.storm_ns);
+}
+
 void Streams::traffic(const std::string& name, const std::string& sender, uint8_t priority, double percent,
                       uint64_t start_after_ns, uint64_t duration_ns, uint64_t count, bool ecn_capable) {
   api::StreamSpec stream = template_of(sender);

@@ -41,6 +41,11 @@ class Streams {
 
   void traffic(const std::string& name, const std::string& sender, uint8_t priority, double percent,
                uint64_t start_after_ns, uint64_t duration_ns, uint64_t count = 0, bool ecn_capable = false);
+  /// Most cases' "test" stream: the first sender on `priority`, at the plan's rate for its duration.
+  void test_traffic(uint8_t priority);
+  /// Most cases' "storm": PFC on `priority` asking the longest pause, refreshed for the plan's
+  /// storm_ns, in the middle of the traffic.
+  void pfc_storm(uint8_t priority);
   /// PFC on `priority` (or, with `pause`, 802.3x PAUSE) from the receiver toward the
   /// device: refreshed to hold the pause for `duration_ns`, or one frame when it is 0.
   void mac_control(const std::string& name, bool pause, uint8_t priority, uint32_t quanta, uint64_t start_after_ns,

@@ -28,7 +28,7 @@ CaseOutcome quanta_sweep(Plan& p) {
   for (const uint32_t quanta : c.quanta) {
     if (ctl::stop_requested()) break;
     Streams streams(p);
-    streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
+    streams.test_traffic(lossless);
     const uint64_t at_ns = c.duration_ns / 2;
     streams.mac_control("pfc", false, lossless, quanta, at_ns, 0);
     const double expected = quanta_seconds(quanta, p.receiver_bps);

@@ -17,8 +17,8 @@ CaseOutcome response_time(Plan& p) {
                                                 static_cast<double>(p.receiver_bps) / 1e9));
   Streams streams(p);
   const uint8_t lossless = c.lossless.front();
-  streams.traffic("test", c.senders[0], lossless, c.rate_percent, 0, c.duration_ns);
-  streams.mac_control("storm", false, lossless, kStormQuanta, storm_at_ns(c), c.storm_ns);
+  streams.test_traffic(lossless);
+  streams.pfc_storm(lossless);
   const ctl::EndedRun ended = run(p, streams, "response_time", "", reaction_window("storm", planned_storm(c), *p.response_s, us(*p.response_s) / 4));
   const api::RunReport& report = ended.report;
   const api::StreamReport& test = stream_of(report, "test");

@@ -128,6 +128,15 @@ std::optional<Value> search(Value lo, Value hi, Trial&& trial, Close&& close, js
   return lo;
 }
 
+// A search that stopped at a trial the host spoiled three times: `found` is only a bound
+// (`bound_key`), and the result SKIPPED with what it did show.
+template <class Value>
+void cut_short(json& result, const char* bound_key, Value found, const std::string& why, const std::string& shown) {
+  result["verdict"] = "SKIPPED";
+  result[bound_key] = found;
+  result["why"] = fmt::format("the search stopped at a trial the host spoiled three times ({}); {}", why, shown);
+}
+
 }  // namespace
 
 void address_caching(Plan& p) {
@@ -146,10 +155,7 @@ void address_caching(Plan& p) {
   result["age_time_s"] = static_cast<double>(p.cfg.age_time_ns) / 1e9;
   result["trials"] = std::move(trials);
   if (found && !why.empty()) {
-    result["verdict"] = "SKIPPED";
-    result["addresses_at_least"] = *found;
-    result["why"] = fmt::format("the search stopped at a trial the host spoiled three times ({}); at least {} addresses "
-                                "were learned", why, *found);
+    cut_short(result, "addresses_at_least", *found, why, fmt::format("at least {} addresses were learned", *found));
   } else if (found) {
     p.addresses_cached = *found;
     result["addresses"] = *found;
@@ -195,10 +201,8 @@ void address_learning(Plan& p) {
   result["resolution_percent"] = p.cfg.learning_resolution_percent;
   result["trials"] = std::move(trials);
   if (found && !why.empty()) {
-    result["verdict"] = "SKIPPED";
-    result["learning_rate_at_least_fps"] = *found;
-    result["why"] = fmt::format("the search stopped at a trial the host spoiled three times ({}); every address was "
-                                "learned at {:.6g} frames/s", why, *found);
+    cut_short(result, "learning_rate_at_least_fps", *found, why,
+              fmt::format("every address was learned at {:.6g} frames/s", *found));
   } else if (found) {
     result["learning_rate_fps"] = *found;
     result["why"] = capped ? fmt::format("every address was learned at max_learning_rate ({:g} frames/s)", *found)

@@ -10,53 +10,52 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace lr::dp {
 
 namespace {
 
-// One interface ioctl on a throw-away socket; `fill` sets the request's payload.
-template <class Fill>
-int interface_ioctl(const std::string& ifname, unsigned long request, ifreq& ifr, Fill&& fill) {
+// One interface ioctl on a throw-away socket: `fill` sets the request's payload, `take`
+// reads the answer's once the call succeeded.
+template <class Fill, class Take>
+int interface_ioctl(const std::string& ifname, unsigned long request, Fill&& fill, Take&& take) {
   if (ifname.size() >= IFNAMSIZ) return -ENODEV;
   const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return -errno;
+  ifreq ifr{};
   std::memcpy(ifr.ifr_name, ifname.c_str(), ifname.size());
   fill(ifr);
   const int rc = ::ioctl(fd, request, &ifr) < 0 ? -errno : 0;
   ::close(fd);
+  if (rc == 0) take(std::as_const(ifr));
   return rc;
 }
+
+constexpr auto kNoPayload = [](const auto&) {};
 
 class SystemKernelIo final : public KernelIo {
  public:
   int ethtool(const std::string& ifname, void* command) override {
-    ifreq ifr{};
-    return interface_ioctl(ifname, SIOCETHTOOL, ifr, [&](ifreq& r) { r.ifr_data = static_cast<char*>(command); });
+    const auto fill = [&](ifreq& r) { r.ifr_data = static_cast<char*>(command); };
+    return interface_ioctl(ifname, SIOCETHTOOL, fill, kNoPayload);
   }
 
   int get_mtu(const std::string& ifname, uint32_t& mtu) override {
-    ifreq ifr{};
-    const int rc = interface_ioctl(ifname, SIOCGIFMTU, ifr, [](ifreq&) {});
-    if (rc == 0) mtu = static_cast<uint32_t>(ifr.ifr_mtu);
-    return rc;
+    return interface_ioctl(ifname, SIOCGIFMTU, kNoPayload, [&](const ifreq& r) { mtu = static_cast<uint32_t>(r.ifr_mtu); });
   }
 
   int set_mtu(const std::string& ifname, uint32_t mtu) override {
-    ifreq ifr{};
-    return interface_ioctl(ifname, SIOCSIFMTU, ifr, [&](ifreq& r) { r.ifr_mtu = static_cast<int>(mtu); });
+    return interface_ioctl(ifname, SIOCSIFMTU, [&](ifreq& r) { r.ifr_mtu = static_cast<int>(mtu); }, kNoPayload);
   }
 
   int get_flags(const std::string& ifname, uint32_t& flags) override {
-    ifreq ifr{};
-    const int rc = interface_ioctl(ifname, SIOCGIFFLAGS, ifr, [](ifreq&) {});
-    if (rc == 0) flags = static_cast<uint16_t>(ifr.ifr_flags);
-    return rc;
+    const auto take = [&](const ifreq& r) { flags = static_cast<uint16_t>(r.ifr_flags); };
+    return interface_ioctl(ifname, SIOCGIFFLAGS, kNoPayload, take);
   }
 
   int set_flags(const std::string& ifname, uint32_t flags) override {
-    ifreq ifr{};
-    return interface_ioctl(ifname, SIOCSIFFLAGS, ifr, [&](ifreq& r) { r.ifr_flags = static_cast<short>(flags); });
+    return interface_ioctl(ifname, SIOCSIFFLAGS, [&](ifreq& r) { r.ifr_flags = static_cast<short>(flags); }, kNoPayload);
   }
 
   NetlinkReply netlink(int protocol, std::span<const uint8_t> request) override {

@@ -49,6 +49,21 @@ class NetlinkRequest {
   nlmsghdr* header_;
 };
 
+// An ethtool genetlink request `cmd` about `ifname`: its header nest (`header_attr`) names
+// the device, with `header_flags` (ETHTOOL_FLAG_STATS: and its statistics).
+NetlinkRequest ethtool_request(uint16_t family, uint8_t cmd, uint16_t header_attr, const std::string& ifname,
+                               uint32_t header_flags) {
+  NetlinkRequest req(family, 0);
+  auto* genl = req.extra<genlmsghdr>();
+  genl->cmd = cmd;
+  genl->version = ETHTOOL_GENL_VERSION;
+  nlattr* nest = mnl_attr_nest_start(req.header(), header_attr);
+  mnl_attr_put_strz(req.header(), ETHTOOL_A_HEADER_DEV_NAME, ifname.c_str());
+  if (header_flags != 0) mnl_attr_put_u32(req.header(), ETHTOOL_A_HEADER_FLAGS, header_flags);
+  mnl_attr_nest_end(req.header(), nest);
+  return req;
+}
+
 const nlmsghdr* as_header(const std::vector<uint8_t>& message) {
   return reinterpret_cast<const nlmsghdr*>(message.data());
 }
@@ -60,6 +75,16 @@ void for_each_attr(const nlmsghdr* h, size_t offset, Fn fn) {
     (*static_cast<Fn*>(data))(attr);
     return MNL_CB_OK;
   }, &fn);
+}
+
+// Calls `fn(attr)` for each top-level attribute of `type` in every message of `reply`, whose
+// payload starts with a `FamilyHeader` (genlmsghdr, dcbmsg).
+template <class FamilyHeader, class Fn>
+void for_each_reply_attr(const NetlinkReply& reply, uint16_t type, Fn fn) {
+  for (const auto& message : reply.messages)
+    for_each_attr(as_header(message), sizeof(FamilyHeader), [&](const nlattr* attr) {
+      if (mnl_attr_get_type(attr) == type) fn(attr);
+    });
 }
 
 template <class Fn>
@@ -332,39 +357,33 @@ NetlinkReply dcb_request(KernelIo& io, const std::string& ifname, uint16_t type,
 
 std::optional<ieee_pfc> parse_ieee_pfc(const NetlinkReply& reply) {
   std::optional<ieee_pfc> pfc;
-  for (const auto& message : reply.messages) {
-    for_each_attr(as_header(message), sizeof(dcbmsg), [&](const nlattr* attr) {
-      if (mnl_attr_get_type(attr) != DCB_ATTR_IEEE) return;
-      for_each_nested(attr, [&](const nlattr* inner) {
-        if (mnl_attr_get_type(inner) == DCB_ATTR_IEEE_PFC && mnl_attr_get_payload_len(inner) >= sizeof(ieee_pfc)) {
-          ieee_pfc value{};
-          std::memcpy(&value, mnl_attr_get_payload(inner), sizeof value);
-          pfc = value;
-        }
-      });
+  for_each_reply_attr<dcbmsg>(reply, DCB_ATTR_IEEE, [&](const nlattr* attr) {
+    for_each_nested(attr, [&](const nlattr* inner) {
+      if (mnl_attr_get_type(inner) == DCB_ATTR_IEEE_PFC && mnl_attr_get_payload_len(inner) >= sizeof(ieee_pfc)) {
+        ieee_pfc value{};
+        std::memcpy(&value, mnl_attr_get_payload(inner), sizeof value);
+        pfc = value;
+      }
     });
-  }
+  });
   return pfc;
 }
 
 // The DCB APP table's DSCP entries (selector 5): what "trust dscp" installs.
 std::vector<std::pair<uint8_t, uint8_t>> parse_dscp_apps(const NetlinkReply& reply) {
   std::vector<std::pair<uint8_t, uint8_t>> out;
-  for (const auto& message : reply.messages) {
-    for_each_attr(as_header(message), sizeof(dcbmsg), [&](const nlattr* attr) {
-      if (mnl_attr_get_type(attr) != DCB_ATTR_IEEE) return;
-      for_each_nested(attr, [&](const nlattr* table) {
-        if (mnl_attr_get_type(table) != DCB_ATTR_IEEE_APP_TABLE) return;
-        for_each_nested(table, [&](const nlattr* app) {
-          if (mnl_attr_get_type(app) != DCB_ATTR_IEEE_APP || mnl_attr_get_payload_len(app) < sizeof(dcb_app)) return;
-          dcb_app value{};
-          std::memcpy(&value, mnl_attr_get_payload(app), sizeof value);
-          if (value.selector == IEEE_8021QAZ_APP_SEL_DSCP)
-            out.emplace_back(static_cast<uint8_t>(value.protocol), value.priority);
-        });
+  for_each_reply_attr<dcbmsg>(reply, DCB_ATTR_IEEE, [&](const nlattr* attr) {
+    for_each_nested(attr, [&](const nlattr* table) {
+      if (mnl_attr_get_type(table) != DCB_ATTR_IEEE_APP_TABLE) return;
+      for_each_nested(table, [&](const nlattr* app) {
+        if (mnl_attr_get_type(app) != DCB_ATTR_IEEE_APP || mnl_attr_get_payload_len(app) < sizeof(dcb_app)) return;
+        dcb_app value{};
+        std::memcpy(&value, mnl_attr_get_payload(app), sizeof value);
+        if (value.selector == IEEE_8021QAZ_APP_SEL_DSCP)
+          out.emplace_back(static_cast<uint8_t>(value.protocol), value.priority);
       });
     });
-  }
+  });
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -395,10 +414,9 @@ Result<void> KernelNetdev::set_pfc(uint8_t enabled) {
   if (reply.error != 0) return std::unexpected(failure("PFC set (DCB)", reply.error, reply.message));
   // The driver's own status comes back as a u8 DCB_ATTR_IEEE.
   int status = 0;
-  for (const auto& message : reply.messages)
-    for_each_attr(as_header(message), sizeof(dcbmsg), [&](const nlattr* attr) {
-      if (mnl_attr_get_type(attr) == DCB_ATTR_IEEE && mnl_attr_get_payload_len(attr) == 1) status = mnl_attr_get_u8(attr);
-    });
+  for_each_reply_attr<dcbmsg>(reply, DCB_ATTR_IEEE, [&](const nlattr* attr) {
+    if (mnl_attr_get_payload_len(attr) == 1) status = mnl_attr_get_u8(attr);
+  });
   if (status != 0) return std::unexpected(failure("PFC set (DCB)", -EINVAL, fmt::format("driver status {}", status)));
   return {};
 }
@@ -426,10 +444,8 @@ Result<uint16_t> KernelNetdev::ethtool_family() {
   mnl_attr_put_strz(req.header(), CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
   const NetlinkReply reply = io_->netlink(NETLINK_GENERIC, req.bytes());
   if (reply.error != 0) return std::unexpected(failure("ethtool netlink", reply.error, reply.message));
-  for (const auto& message : reply.messages)
-    for_each_attr(as_header(message), sizeof(genlmsghdr), [&](const nlattr* attr) {
-      if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID) family_ = mnl_attr_get_u16(attr);
-    });
+  for_each_reply_attr<genlmsghdr>(reply, CTRL_ATTR_FAMILY_ID,
+                                  [&](const nlattr* attr) { family_ = mnl_attr_get_u16(attr); });
   if (family_ == 0) return std::unexpected(failure("ethtool netlink", -EOPNOTSUPP, "no ethtool genetlink family"));
   return family_;
 }
@@ -437,38 +453,29 @@ Result<uint16_t> KernelNetdev::ethtool_family() {
 Result<std::vector<NamedCounter>> KernelNetdev::fec_stats() {
   auto family = ethtool_family();
   if (!family) return std::unexpected(family.error());
-  NetlinkRequest req(*family, 0);
-  auto* genl = req.extra<genlmsghdr>();
-  genl->cmd = ETHTOOL_MSG_FEC_GET;
-  genl->version = ETHTOOL_GENL_VERSION;
-  nlattr* nest = mnl_attr_nest_start(req.header(), ETHTOOL_A_FEC_HEADER);
-  mnl_attr_put_strz(req.header(), ETHTOOL_A_HEADER_DEV_NAME, ifname_.c_str());
-  mnl_attr_put_u32(req.header(), ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
-  mnl_attr_nest_end(req.header(), nest);
+  const NetlinkRequest req = ethtool_request(*family, ETHTOOL_MSG_FEC_GET, ETHTOOL_A_FEC_HEADER, ifname_, ETHTOOL_FLAG_STATS);
   const NetlinkReply reply = io_->netlink(NETLINK_GENERIC, req.bytes());
   if (reply.error != 0) return std::unexpected(failure("FEC statistics", reply.error, reply.message));
   std::vector<NamedCounter> out;
-  for (const auto& message : reply.messages)
-    for_each_attr(as_header(message), sizeof(genlmsghdr), [&](const nlattr* attr) {
-      if (mnl_attr_get_type(attr) != ETHTOOL_A_FEC_STATS) return;
-      for_each_nested(attr, [&](const nlattr* stat) {
-        const char* name = nullptr;
-        switch (mnl_attr_get_type(stat)) {
-          case ETHTOOL_A_FEC_STAT_CORRECTED: name = "corrected_blocks"; break;
-          case ETHTOOL_A_FEC_STAT_UNCORR: name = "uncorrectable_blocks"; break;
-          case ETHTOOL_A_FEC_STAT_CORR_BITS: name = "corrected_bits"; break;
-          default: return;
-        }
-        // An array of u64: the total, then one per lane.
-        const size_t n = mnl_attr_get_payload_len(stat) / sizeof(uint64_t);
-        const auto* bytes = static_cast<const uint8_t*>(mnl_attr_get_payload(stat));
-        for (size_t i = 0; i < n; ++i) {
-          uint64_t v = 0;
-          std::memcpy(&v, bytes + i * sizeof v, sizeof v);
-          out.push_back(NamedCounter{i == 0 ? std::string(name) : fmt::format("{}_lane{}", name, i - 1), "fec", v});
-        }
-      });
+  for_each_reply_attr<genlmsghdr>(reply, ETHTOOL_A_FEC_STATS, [&](const nlattr* attr) {
+    for_each_nested(attr, [&](const nlattr* stat) {
+      const char* name = nullptr;
+      switch (mnl_attr_get_type(stat)) {
+        case ETHTOOL_A_FEC_STAT_CORRECTED: name = "corrected_blocks"; break;
+        case ETHTOOL_A_FEC_STAT_UNCORR: name = "uncorrectable_blocks"; break;
+        case ETHTOOL_A_FEC_STAT_CORR_BITS: name = "corrected_bits"; break;
+        default: return;
+      }
+      // An array of u64: the total, then one per lane.
+      const size_t n = mnl_attr_get_payload_len(stat) / sizeof(uint64_t);
+      const auto* bytes = static_cast<const uint8_t*>(mnl_attr_get_payload(stat));
+      for (size_t i = 0; i < n; ++i) {
+        uint64_t v = 0;
+        std::memcpy(&v, bytes + i * sizeof v, sizeof v);
+        out.push_back(NamedCounter{i == 0 ? std::string(name) : fmt::format("{}_lane{}", name, i - 1), "fec", v});
+      }
     });
+  });
   return out;
 }
 
@@ -476,13 +483,7 @@ Result<std::vector<uint8_t>> KernelNetdev::eeprom_page(uint8_t i2c_address, uint
                                                       uint32_t offset) {
   auto family = ethtool_family();
   if (!family) return std::unexpected(family.error());
-  NetlinkRequest req(*family, 0);
-  auto* genl = req.extra<genlmsghdr>();
-  genl->cmd = ETHTOOL_MSG_MODULE_EEPROM_GET;
-  genl->version = ETHTOOL_GENL_VERSION;
-  nlattr* nest = mnl_attr_nest_start(req.header(), ETHTOOL_A_MODULE_EEPROM_HEADER);
-  mnl_attr_put_strz(req.header(), ETHTOOL_A_HEADER_DEV_NAME, ifname_.c_str());
-  mnl_attr_nest_end(req.header(), nest);
+  NetlinkRequest req = ethtool_request(*family, ETHTOOL_MSG_MODULE_EEPROM_GET, ETHTOOL_A_MODULE_EEPROM_HEADER, ifname_, 0);
   mnl_attr_put_u32(req.header(), ETHTOOL_A_MODULE_EEPROM_OFFSET, offset);
   mnl_attr_put_u32(req.header(), ETHTOOL_A_MODULE_EEPROM_LENGTH, 128);
   mnl_attr_put_u8(req.header(), ETHTOOL_A_MODULE_EEPROM_PAGE, page);
@@ -491,12 +492,10 @@ Result<std::vector<uint8_t>> KernelNetdev::eeprom_page(uint8_t i2c_address, uint
   const NetlinkReply reply = io_->netlink(NETLINK_GENERIC, req.bytes());
   if (reply.error != 0) return std::unexpected(failure("module EEPROM page read", reply.error, reply.message));
   std::vector<uint8_t> data;
-  for (const auto& message : reply.messages)
-    for_each_attr(as_header(message), sizeof(genlmsghdr), [&](const nlattr* attr) {
-      if (mnl_attr_get_type(attr) != ETHTOOL_A_MODULE_EEPROM_DATA) return;
-      const auto* bytes = static_cast<const uint8_t*>(mnl_attr_get_payload(attr));
-      data.assign(bytes, bytes + mnl_attr_get_payload_len(attr));
-    });
+  for_each_reply_attr<genlmsghdr>(reply, ETHTOOL_A_MODULE_EEPROM_DATA, [&](const nlattr* attr) {
+    const auto* bytes = static_cast<const uint8_t*>(mnl_attr_get_payload(attr));
+    data.assign(bytes, bytes + mnl_attr_get_payload_len(attr));
+  });
   if (data.size() != 128)
     return make_error(Errc::kInvalid, fmt::format("module EEPROM on {}: page {:02x}h offset {} returned {} bytes, "
                                                   "not 128", ifname_, page, offset, data.size()));

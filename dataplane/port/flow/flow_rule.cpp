@@ -246,6 +246,15 @@ class FlowRule::Parser {
     return {};
   }
 
+  // "KEYWORD N" at the cursor, N at most `max` (`what` says what N must be); moves past both.
+  Result<uint64_t> keyed_number(std::string_view keyword, uint64_t max, const char* what) {
+    if (i_ + 1 >= w_.size() || w_[i_] != keyword) return fail(i_, fmt::format("expected '{} N'", keyword));
+    const auto n = number(w_[i_ + 1], max);
+    if (!n) return fail(i_ + 1, what);
+    i_ += 2;
+    return *n;
+  }
+
   Result<void> action() {
     const std::string name = w_[i_++];
     rte_flow_action out{};
@@ -256,24 +265,18 @@ class FlowRule::Parser {
       out.conf = rule_.store(sizeof(rte_flow_action_count));
       rule_.counts_ = true;
     } else if (name == "queue") {
-      if (i_ + 1 >= w_.size() || w_[i_] != "index") return fail(i_, "expected 'index N'");
-      const auto q = number(w_[i_ + 1], UINT16_MAX);
-      if (!q) return fail(i_ + 1, "a queue number");
+      const Result<uint64_t> q = keyed_number("index", UINT16_MAX, "a queue number");
+      if (!q) return std::unexpected(q.error());
       auto* conf = static_cast<rte_flow_action_queue*>(rule_.store(sizeof(rte_flow_action_queue)));
       conf->index = static_cast<uint16_t>(*q);
       rule_.max_queue_ = std::max(rule_.max_queue_, static_cast<int>(*q));
-      out.type = RTE_FLOW_ACTION_TYPE_QUEUE;
-      out.conf = conf;
-      i_ += 2;
+      out = {RTE_FLOW_ACTION_TYPE_QUEUE, conf};
     } else if (name == "mark") {
-      if (i_ + 1 >= w_.size() || w_[i_] != "id") return fail(i_, "expected 'id N'");
-      const auto id = number(w_[i_ + 1], UINT32_MAX);
-      if (!id) return fail(i_ + 1, "a mark id 0-4294967295");
+      const Result<uint64_t> id = keyed_number("id", UINT32_MAX, "a mark id 0-4294967295");
+      if (!id) return std::unexpected(id.error());
       auto* conf = static_cast<rte_flow_action_mark*>(rule_.store(sizeof(rte_flow_action_mark)));
       conf->id = static_cast<uint32_t>(*id);
-      out.type = RTE_FLOW_ACTION_TYPE_MARK;
-      out.conf = conf;
-      i_ += 2;
+      out = {RTE_FLOW_ACTION_TYPE_MARK, conf};
     } else if (name == "rss") {
       Result<const void*> conf = rss();
       if (!conf) return std::unexpected(conf.error());
