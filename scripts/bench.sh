@@ -24,34 +24,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 if grep -q "^HugePages_Free: *[1-9]" /proc/meminfo; then huge=on; tp_mem=(); else huge=off; tp_mem=(--no-huge -m 512); fi
 
-profile() {  # $1 device, $2 rx port or "", $3 rx_queues, $4 frame size (64), $5 more stream keys
-  cat <<TOML
-[eal]
-lcores = "0-1"
-memory_mb = 512
-huge_pages = "$huge"
-file_prefix = "lr-bench"
-[run]
-drain = "100ms"
-live = false
-[[port]]
-name = "p0"
-device = "$1"
-rx_queues = $3
-speed = "100G"
-[[stream]]
-name = "bench"
-tx_port = "p0"
-$2
-frame_size = ${4:-64}
-rate = "max"
-duration = "${secs}s"
-vlan = { id = 100, pcp = 3 }
-ipv4 = { src = "198.18.0.1", dst = "198.19.0.1" }
-udp = { src = 1024, dst = ${6:-5001} }
-${5:-}
-TOML
-}
+# profile DEVICE RX_PORT_LINE RX_QUEUES [FRAME_SIZE] [MORE_KEYS] [UDP_DST]: a one-port profile.
+source scripts/bench-profile.sh
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 # testpmd's txonly frames/s over `secs` seconds on net_null; $@: more testpmd options.
