@@ -1,6 +1,7 @@
 #pragma once
-// The two walkers of the codecs' field lists (fn(name, member)): each struct's JSON names
-// are written once, and to_json and the reader both walk them.
+// A struct's JSON names, written once: its field list (fn(name, member); LR_JSON_FIELDS
+// where the name is the member's own) and its parts list (its nested arrays and objects),
+// which to_json and the reader both walk.
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,9 @@
 // The contract's smaller results, each read back as it was written: traffic.status,
 // stats.histogram, stats.lcores, port.list (with and without an owner), the port
 // controls' answers, port.counters, port.module, stream.list, stream.rate.set, the flow
-// methods and methods.list; and a field of the wrong type refused where it is.
+// methods and methods.list; a run report's nested parts (written only when there is
+// something to say, read back, a wrong type named by its whole path); and a field of the
+// wrong type refused where it is.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -166,6 +168,43 @@ TEST(TrafficCodecs, StreamsAndMethodsReadBack) {
             (std::tuple{std::string("port.set"), true, std::vector<std::string>{"port", "keep?"},
                         std::string("port.config.set")}));
   EXPECT_FALSE(to_json(MethodListing{"hello", "", false, {}, ""}).contains("deprecated"));
+}
+
+TEST(TrafficCodecs, ReportPartsAreWrittenWhenThereIsSomethingAndNamedOnError) {
+  RunReport run;
+  PortReport& quiet = run.ports.emplace_back();
+  quiet.name = "p0";
+  PortReport& paused = run.ports.emplace_back();
+  paused.name = "p1";
+  paused.counters.ipackets = 12;
+  paused.mac_control = MacControlReport{};
+  paused.mac_control->pfc_frames = 3;
+  paused.mac_control->pfc.push_back(PauseClassReport{3, 2, 1, 131070, 671.0});
+  paused.nic_pause.push_back(NicPauseReport{3, 2, std::nullopt, std::nullopt, std::nullopt});
+  const json j = json::parse(to_json(run).dump());
+  // A run's streams, ports and lcores are always there; its switches and captures, and a
+  // port's parts, only when it has some.
+  EXPECT_EQ((std::tuple{j.contains("streams"), j.contains("lcores"), j.contains("switches"), j.contains("captures")}),
+            (std::tuple{true, true, false, false}));
+  EXPECT_EQ(j["schema"], "linerate.run_report/1");
+  EXPECT_FALSE(j["ports"][0].contains("mac_control"));
+  EXPECT_FALSE(j["ports"][0].contains("nic_pause"));
+  EXPECT_EQ(j["ports"][1]["ipackets"], 12);
+  EXPECT_EQ(j["ports"][1]["nic_pause"].dump(), R"([{"priority":3,"rx_frames":2}])");
+  const RunReport back = run_report_from_json(j);
+  ASSERT_EQ(back.ports.size(), 2u);
+  EXPECT_FALSE(back.ports[0].mac_control);
+  ASSERT_TRUE(back.ports[1].mac_control);
+  ASSERT_EQ(back.ports[1].mac_control->pfc.size(), 1u);
+  EXPECT_EQ((std::tuple{back.ports[1].counters.ipackets, back.ports[1].mac_control->pfc_frames,
+                        back.ports[1].mac_control->pfc[0].priority, back.ports[1].mac_control->pfc[0].quanta,
+                        back.ports[1].nic_pause[0].rx_frames, back.ports[1].nic_pause[0].tx_frames}),
+            (std::tuple{uint64_t{12}, uint64_t{3}, 3, uint64_t{131070}, std::optional<uint64_t>(2),
+                        std::optional<uint64_t>()}));
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"ports": [{}, {"mac_control": {"pfc": [{}, {"xoff": "x"}]}}]})")),
+            "ports[1].mac_control.pfc[1].xoff: type must be number, but is string");
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"ports": [{"nic_counters": [{"canonical": 7}]}]})")),
+            "ports[0].nic_counters[0].canonical: type must be string, but is number");
 }
 
 }  // namespace
