@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <vector>
+#include <string>
+#include <optional>
 
 #include "control/bench/mlr_search.hpp"
 #include "control/bench/rfc2544_procedures.hpp"
@@ -108,25 +111,55 @@ unsigned expected_mlrsearch_trials(const NdrCfg& cfg) {
   return n;
 }
 
+namespace {
+
+// A goal's answer as the report holds it (goal_json), read back for the printout.
+struct MlrGoalAnswer {
+  std::string name;
+  double loss_ratio = 0;
+  double exceed_ratio = 0;
+  std::optional<double> relevant_lower_bound_percent;
+  std::optional<double> relevant_upper_bound_percent;
+  std::optional<double> conditional_throughput_percent;
+  std::optional<double> conditional_throughput_pps;
+};
+constexpr auto goal_answer_fields =
+    LR_JSON_FIELDS(name, loss_ratio, exceed_ratio, relevant_lower_bound_percent, relevant_upper_bound_percent,
+                   conditional_throughput_percent, conditional_throughput_pps);
+
+struct MlrSizeAnswer {
+  std::string frame_size;  ///< bytes, or a size's name ("imix")
+  std::vector<MlrGoalAnswer> goals;
+};
+
+MlrSizeAnswer size_answer_from_json(const json& j) {
+  MlrSizeAnswer size;
+  json frame;
+  api::reader(j)("frame_size", frame);
+  size.frame_size = frame.is_string() ? frame.get<std::string>() : frame.dump();
+  api::read_field_items(j, "goals", size.goals, goal_answer_fields);
+  return size;
+}
+
+std::string percent_text(const std::optional<double>& percent) {
+  return percent ? fmt::format("{:.4f}", *percent) : std::string("none");
+}
+
+}  // namespace
+
 void print_mlrsearch(const json& report) {
   std::printf("\nMLRsearch (RFC 9971): per goal, in %% of line rate\n%10s %8s %10s %8s %14s %14s %16s %14s\n", "frame_B",
               "goal", "loss_ratio", "exceed", "lower_bound", "upper_bound", "cond_throughput", "cond_Mpps");
-  for (const json& size : report.value("mlrsearch", json::array())) {
-    const json& frame = size.value("frame_size", json());
-    const std::string frame_text = frame.is_string() ? frame.get<std::string>() : frame.dump();
-    for (const json& g : size.value("goals", json::array())) {
-      const auto percent = [&](const char* key) {
-        return g.value(key, json()).is_number() ? fmt::format("{:.4f}", g[key].get<double>()) : std::string("none");
-      };
-      std::printf("%10s %8s %10g %8g %14s %14s %16s %14s\n", frame_text.c_str(),
-                  g.value("name", "").c_str(), g.value("loss_ratio", 0.0), g.value("exceed_ratio", 0.0),
-                  percent("relevant_lower_bound_percent").c_str(), percent("relevant_upper_bound_percent").c_str(),
-                  percent("conditional_throughput_percent").c_str(),
-                  g.contains("conditional_throughput_pps")
-                      ? fmt::format("{:.6f}", g["conditional_throughput_pps"].get<double>() / 1e6).c_str()
-                      : "-");
+  std::vector<MlrSizeAnswer> sizes;
+  api::read_items(report, "mlrsearch", sizes, size_answer_from_json);
+  for (const MlrSizeAnswer& size : sizes)
+    for (const MlrGoalAnswer& g : size.goals) {
+      const std::string mpps = g.conditional_throughput_pps ? fmt::format("{:.6f}", *g.conditional_throughput_pps / 1e6) : "-";
+      std::printf("%10s %8s %10g %8g %14s %14s %16s %14s\n", size.frame_size.c_str(), g.name.c_str(), g.loss_ratio,
+                  g.exceed_ratio, percent_text(g.relevant_lower_bound_percent).c_str(),
+                  percent_text(g.relevant_upper_bound_percent).c_str(),
+                  percent_text(g.conditional_throughput_percent).c_str(), mpps.c_str());
     }
-  }
 }
 
 }  // namespace lr::bench

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "control/bench/rfc2889/tests.hpp"
 #include "control/cli/exit_codes.hpp"
@@ -71,9 +74,13 @@ void run_rfc2889_tests(const BenchProfile& profile, TrialRunner& runner, BenchSe
 // A FAIL is the device's (a judged verdict: errored frames forwarded); what is only
 // measured or SKIPPED leaves the code at 0.
 int rfc2889_verdict_code(const json& report) {
-  for (const json& r : report.value("results", json::array()))
-    if (r.value("verdict", "") == "FAIL") return ctl::kExitFailed;
-  return 0;
+  std::vector<std::string> verdicts;  // each result's
+  api::read_items(report, "results", verdicts, [](const json& r) {
+    std::string verdict;
+    api::reader(r)("verdict", verdict);
+    return verdict;
+  });
+  return std::ranges::find(verdicts, "FAIL") != verdicts.end() ? ctl::kExitFailed : 0;
 }
 
 }  // namespace

@@ -71,16 +71,17 @@ class Rfc2889(lrtest.DataplaneCase):
     def assert_throughput(self, result, low, high):
         """The throughput is within [low, high]; a search the host spoiled gives bounds only,
         which must then hold [low, high] in part (said, not failed: the device's figure is
-        not known)."""
+        not known). Returns whether the throughput was judged."""
         if result["throughput_percent"] is None and "throughput_bounds_percent" in result:
             lo, hi = result["throughput_bounds_percent"]
             self.assertIn("was not measured", result["why"])
             self.assertLessEqual(lo, high, result)
             self.assertGreaterEqual(hi, low, result)
             print("    %s: throughput not judged: %s" % (result["test"], result["why"]), file=sys.stderr)
-            return
+            return False
         self.assertGreaterEqual(result["throughput_percent"], low, result)
         self.assertLessEqual(result["throughput_percent"], high, result)
+        return True
 
     def one(self, report, test):
         found = [r for r in report["results"] if r["test"] == test]
@@ -190,8 +191,9 @@ class Rfc2889(lrtest.DataplaneCase):
         self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-2000:])
         for test in ("fully_meshed", "partially_meshed/many_to_one", "unidirectional"):
             meshed = self.one(report, test)
-            self.assert_throughput(meshed, 46, 50.5)
-            self.assertTrue(meshed["throughput_search"], "a search between 25 % and 100 %")
+            # A search the host spoiled (its 100 % trial, say) may not have begun: bounds only.
+            if self.assert_throughput(meshed, 46, 50.5):
+                self.assertTrue(meshed["throughput_search"], "a search between 25 % and 100 %")
             for point in meshed["points"]:
                 if point["load_percent"] == 100 and "invalid" not in point:
                     self.assertGreater(point["lost_frames"], 0, (test, point))
