@@ -138,7 +138,7 @@ class Rfc2889(lrtest.DataplaneCase):
         # §5.1, §5.2, §5.4: line rate, nothing lost, nothing to a wrong port.
         for test in ("fully_meshed", "partially_meshed/one_to_many", "partially_meshed/many_to_one", "unidirectional"):
             meshed = self.one(report, test)
-            self.assertEqual(meshed["throughput_percent"], 100, meshed)
+            self.assert_throughput(meshed, 100, 100)
             for point in meshed["points"]:
                 if "invalid" in point:
                     continue
