@@ -120,8 +120,11 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
       needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
     const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size());
     const std::string name = fmt::format("lr_tx_s{}", i);
-    // 8 bytes of private area per mbuf: where its last signature was (see write_frame).
-    s.pool.reset(rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, 8, data_room, socket));
+    // A private area per mbuf, where its last signature was (its first 2 bytes, see
+    // write_frame), a whole cache line so that the frame after it starts on one: with
+    // 8 bytes a 64-byte frame straddled two lines and its signature was stored across them.
+    s.pool.reset(rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, kTxMbufPrivBytes, data_room,
+                                         socket));
     if (s.pool == nullptr)
       return make_error(Errc::kNoMemory, fmt::format("stream '{}': TX mempool of {} mbufs", cfg.name, pool_size(needed)),
                         rte_errno);
