@@ -102,7 +102,7 @@ T read(const json& j, FieldsFn&& fields) {
 }
 
 LatencyNs latency_from_json(const json& j) {
-  return read<LatencyNs>(j, [](auto& l, auto&& fn) { latency_fields(l, fn); });
+  return read<LatencyNs>(j, latency_fields);
 }
 
 // The report's array `key`, each item read by `fields`; empty when it has none.
@@ -113,44 +113,30 @@ std::vector<T> read_list(const json& report, const char* key, FieldsFn&& fields)
   return out;
 }
 
-template <class T>
-json written_list(const std::vector<T>& items) {
-  json out = json::array();
-  for (const T& item : items) out.push_back(to_json(item));
-  return out;
-}
-
-constexpr auto kLatency = [](auto& v, auto&& fn) { latency_fields(v, fn); };
-constexpr auto kRate = [](auto& v, auto&& fn) { rate_fields(v, fn); };
-constexpr auto kLatencyAnswer = [](auto& v, auto&& fn) { latency_answer_fields(v, fn); };
-constexpr auto kFrameLoss = [](auto& v, auto&& fn) { frame_loss_fields(v, fn); };
-constexpr auto kBackToBack = [](auto& v, auto&& fn) { back_to_back_fields(v, fn); };
-constexpr auto kTrial = [](auto& v, auto&& fn) { trial_fields(v, fn); };
-constexpr auto kLayout = [](auto& v, auto&& fn) { layout_fields(v, fn); };
 
 }  // namespace
 
-json to_json(const LatencyNs& l) { return written(l, kLatency); }
-json to_json(const RateAnswer& r) { return written(r, kRate); }
-json to_json(const LatencyAnswer& r) { return written(r, kLatencyAnswer); }
-json to_json(const FrameLossPoint& p) { return written(p, kFrameLoss); }
-json to_json(const BackToBackAnswer& r) { return written(r, kBackToBack); }
-json to_json(const TrialRow& t) { return written(t, kTrial); }
+json to_json(const LatencyNs& l) { return written(l, latency_fields); }
+json to_json(const RateAnswer& r) { return written(r, rate_fields); }
+json to_json(const LatencyAnswer& r) { return written(r, latency_answer_fields); }
+json to_json(const FrameLossPoint& p) { return written(p, frame_loss_fields); }
+json to_json(const BackToBackAnswer& r) { return written(r, back_to_back_fields); }
+json to_json(const TrialRow& t) { return written(t, trial_fields); }
 
 json to_json(const BenchReport& r) {
   json layout = json::array();
-  for (const StreamLayout& l : r.layout) layout.push_back(written(l, kLayout));
+  for (const StreamLayout& l : r.layout) layout.push_back(written(l, layout_fields));
   return {{"suite", r.suite},
           {"settings", {{"loss_tolerance_percent", r.loss_tolerance_percent},
                         {"pdr_loss_tolerance_percent", r.pdr_loss_tolerance_percent}}},
           {"layout", std::move(layout)},
-          {"throughput", written_list(r.throughput)},
-          {"ndr", written_list(r.ndr)},
-          {"pdr", written_list(r.pdr)},
-          {"latency", written_list(r.latency)},
-          {"frame_loss", written_list(r.frame_loss)},
-          {"back_to_back", written_list(r.back_to_back)},
-          {"trials", written_list(r.trials)},
+          {"throughput", api::json_array(r.throughput)},
+          {"ndr", api::json_array(r.ndr)},
+          {"pdr", api::json_array(r.pdr)},
+          {"latency", api::json_array(r.latency)},
+          {"frame_loss", api::json_array(r.frame_loss)},
+          {"back_to_back", api::json_array(r.back_to_back)},
+          {"trials", api::json_array(r.trials)},
           {"warnings", r.warnings}};
 }
 
@@ -162,14 +148,14 @@ BenchReport bench_report_from_json(const json& report) {
     Reader{*settings}("loss_tolerance_percent", r.loss_tolerance_percent);
     Reader{*settings}("pdr_loss_tolerance_percent", r.pdr_loss_tolerance_percent);
   }
-  r.layout = read_list<StreamLayout>(report, "layout", kLayout);
-  r.throughput = read_list<RateAnswer>(report, "throughput", kRate);
-  r.ndr = read_list<RateAnswer>(report, "ndr", kRate);
-  r.pdr = read_list<RateAnswer>(report, "pdr", kRate);
-  r.latency = read_list<LatencyAnswer>(report, "latency", kLatencyAnswer);
-  r.frame_loss = read_list<FrameLossPoint>(report, "frame_loss", kFrameLoss);
-  r.back_to_back = read_list<BackToBackAnswer>(report, "back_to_back", kBackToBack);
-  r.trials = read_list<TrialRow>(report, "trials", kTrial);
+  r.layout = read_list<StreamLayout>(report, "layout", layout_fields);
+  r.throughput = read_list<RateAnswer>(report, "throughput", rate_fields);
+  r.ndr = read_list<RateAnswer>(report, "ndr", rate_fields);
+  r.pdr = read_list<RateAnswer>(report, "pdr", rate_fields);
+  r.latency = read_list<LatencyAnswer>(report, "latency", latency_answer_fields);
+  r.frame_loss = read_list<FrameLossPoint>(report, "frame_loss", frame_loss_fields);
+  r.back_to_back = read_list<BackToBackAnswer>(report, "back_to_back", back_to_back_fields);
+  r.trials = read_list<TrialRow>(report, "trials", trial_fields);
   // A warning is text; one of another shape is shown as its JSON.
   if (const auto it = report.find("warnings"); it != report.end() && it->is_array())
     for (const json& w : *it) r.warnings.push_back(w.is_string() ? w.get<std::string>() : w.dump());

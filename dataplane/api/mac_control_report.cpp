@@ -51,35 +51,31 @@ json to_json(const PauseClassReport& c) {
   return j;
 }
 
-json to_json(const MacControlReport& m) {
-  json j = json::object();
-  mac_control_fields(m, writer(j));
-  json pfc = json::array();
-  for (const PauseClassReport& c : m.pfc) pfc.push_back(to_json(c));
-  j["pfc"] = std::move(pfc);
-  if (m.pause) j["pause"] = to_json(*m.pause);
-  return j;
-}
-
-json to_json(const NicPauseReport& n) {
-  return write_fields(n, nic_pause_fields, Absent::kLeftOut);  // a counter the NIC does not keep
-}
-
 namespace {
+
+// A class's priority is -1 for PAUSE, and left out then.
 PauseClassReport pause_class_from_json(const json& j) {
   PauseClassReport c;
   c.priority = j.value("priority", -1);
   class_fields(c, reader(j));
   return c;
 }
+
+// Its PFC classes (always written, [] when none came) and its PAUSE class (when one came).
+constexpr auto mac_control_parts = [](auto& m, auto&& part) {
+  part("pfc", m.pfc, pause_class_from_json, Absent::kNull);
+  part("pause", m.pause, pause_class_from_json);
+};
+
 }  // namespace
 
+json to_json(const MacControlReport& m) { return write_with_parts(m, mac_control_fields, mac_control_parts); }
 MacControlReport mac_control_from_json(const json& j) {
-  MacControlReport m;
-  mac_control_fields(m, reader(j));
-  read_items(j, "pfc", m.pfc, pause_class_from_json);
-  read_object(j, "pause", m.pause, pause_class_from_json);
-  return m;
+  return read_with_parts<MacControlReport>(j, mac_control_fields, mac_control_parts);
+}
+
+json to_json(const NicPauseReport& n) {
+  return write_fields(n, nic_pause_fields, Absent::kLeftOut);  // a counter the NIC does not keep
 }
 
 LR_JSON_CODEC(MacControlNetdevReport, mac_control_netdev_from_json, mac_control_netdev_fields)

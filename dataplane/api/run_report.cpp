@@ -12,7 +12,7 @@ using nlohmann::json;
 namespace {
 
 // Each struct's JSON names, written once: to_json and the readers both walk these lists
-// (fn(name, member)). Optional and nested fields are handled beside them.
+// (fn(name, member)), and its parts lists (nested arrays and objects).
 constexpr auto stream_tx_fields = LR_JSON_FIELDS(name, tx_port, frame_bytes_mean, tx_packets, tx_bytes, tx_pps_achieved,
                                                  tx_l1_bps_achieved, tx_queue_full);
 
@@ -79,6 +79,11 @@ constexpr auto run_parts = [](auto& r, auto&& part) {
 };
 
 constexpr auto traffic_fields = LR_JSON_FIELDS(name, tx_packets, tx_bytes, rx_packets, rx_bytes);
+
+constexpr auto counter_view_fields = LR_JSON_FIELDS(port, netdev, errors);
+constexpr auto counter_view_parts = [](auto& v, auto&& part) {
+  part("counters", v.counters, nic_counter_from_json, Absent::kNull);
+};
 
 constexpr const char* kSchema = "linerate.run_report/1";
 
@@ -251,14 +256,9 @@ PortListing port_listing_from_json(const json& j) {
   return listing;
 }
 
-json to_json(const PortCounterView& v) {
-  return {{"port", v.port}, {"netdev", v.netdev}, {"counters", json_array(v.counters)}, {"errors", v.errors}};
-}
-
+json to_json(const PortCounterView& v) { return write_with_parts(v, counter_view_fields, counter_view_parts); }
 PortCounterView port_counter_view_from_json(const json& j) {
-  PortCounterView v = read_fields<PortCounterView>(j, LR_JSON_FIELDS(port, netdev, errors));
-  read_items(j, "counters", v.counters, nic_counter_from_json);
-  return v;
+  return read_with_parts<PortCounterView>(j, counter_view_fields, counter_view_parts);
 }
 
 RunReport run_report_from_json(const json& j) { return read_with_parts<RunReport>(j, run_fields, run_parts); }

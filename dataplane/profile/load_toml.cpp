@@ -306,12 +306,14 @@ std::optional<api::RunSpec> read_run_table(std::string_view text, const std::str
   return read_sections(root, path).run;
 }
 
-Profile load_profile_file(const std::string& path) {
+std::string profile_file_text(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ConfigError(path, {0, 0}, "", fmt::format("cannot open the profile file: {}", std::strerror(errno)));
   std::stringstream text;
   text << in.rdbuf();
-  return load_profile_text(text.str(), path);
+  return text.str();
 }
+
+Profile load_profile_file(const std::string& path) { return load_profile_text(profile_file_text(path), path); }
 
 }  // namespace lr::profile

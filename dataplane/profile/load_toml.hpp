@@ -28,6 +28,9 @@ class ConfigError : public std::runtime_error {
   std::string reason_;
 };
 
+/// The text of the profile file at `path`. Throws ConfigError when it cannot be opened.
+std::string profile_file_text(const std::string& path);
+
 /// Reads the profile at `path`. Throws ConfigError.
 Profile load_profile_file(const std::string& path);
 

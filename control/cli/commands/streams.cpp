@@ -4,9 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,14 +29,12 @@ void add_profile_streams(CLI::App& app, Commands& commands, const char* name, co
   auto profile = std::make_shared<std::string>();
   sub->add_option("profile", *profile, profile_help)->required()->check(CLI::ExistingFile);
   commands.push_back(command_for(sub, [profile, method](const GlobalOptions& global) {
-    std::ifstream in(*profile);
-    std::stringstream text;
-    text << in.rdbuf();
     json params{{"path", *profile}};
     try {
-      params["streams"] = profile::to_json(profile::read_stream_tables(text.str(), *profile));
+      const std::string text = profile::profile_file_text(*profile);
+      params["streams"] = profile::to_json(profile::read_stream_tables(text, *profile));
       // load: a [run] table (drain, timeline) holds for the streams it loads
-      if (const auto run = profile::read_run_table(text.str(), *profile); run && std::string_view(method) == "stream.load")
+      if (const auto run = profile::read_run_table(text, *profile); run && std::string_view(method) == "stream.load")
         params["run"] = profile::to_json(*run);
     } catch (const profile::ConfigError& error) {
       std::fprintf(stderr, "linerate: %s\n", error.what());
