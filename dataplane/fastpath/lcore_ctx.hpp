@@ -32,6 +32,9 @@ namespace lr::fast {
 inline constexpr uint16_t kTxBurst = 32;
 inline constexpr uint16_t kRxBurst = 32;
 inline constexpr uint64_t kUnlimited = std::numeric_limits<uint64_t>::max();
+/// A TX mbuf's private area: a cache line, so the frame data after it stays line-aligned
+/// (and at a fixed distance from the mbuf, see fill_fixed_burst).
+inline constexpr uint16_t kTxMbufPrivBytes = RTE_CACHE_LINE_SIZE;
 
 /// One (stream, lane): a TX queue's share of a stream. Cache lines by who touches them
 /// and how often (the static_asserts below hold the layout to this comment):

@@ -204,14 +204,15 @@ inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept {
   return !plan.multi_size && plan.vary.empty() && !plan.roce;  // RoCEv2: the PSN and the ICRC change too
 }
 
-/// What the frames of one burst of a fixed-header stream share: the signature without
-/// its sequence number and check byte, and the sums those leave out.
+/// What the frames of one burst of a fixed-header stream share: the signature's bytes
+/// 2-13 without the sequence number and check byte (as the three little-endian words a
+/// frame's are stored as), and the sums those leave out. Bytes 0-1, the magic, are the
+/// same in every frame: the pool's filling wrote them.
 struct FixedBurst {
-  uint64_t sig_lo = 0;         ///< signature bytes 0-7 with sequence bytes 5-7 zero
-  uint64_t sig_hi = 0;         ///< bytes 8-13 with sequence byte 8 and the check zero
+  uint32_t words[3] = {};      ///< signature bytes 2-5, 6-9 and 10-13, sequence and check zero
   uint32_t check_base = 0;     ///< the check byte's sum (mod 256) over everything but the sequence
   uint32_t udp_base = 0;       ///< UDP sum over everything but the sequence and the check
-  uint16_t sig_offset = 0;
+  uint16_t words_offset = 0;   ///< where the words go: the signature's offset + 2
   uint16_t udp_csum_offset = 0;
   bool sig_odd = false;        ///< signature at an odd offset from the UDP header
 };
@@ -220,31 +221,33 @@ inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint
   using namespace lr::wire;
   const SizeEntry& size = plan.sizes[0];
   FixedBurst b;
-  b.sig_offset = static_cast<uint16_t>(size.data_len - kSignatureBytes);
+  const auto sig_offset = static_cast<uint16_t>(size.data_len - kSignatureBytes);
+  b.words_offset = static_cast<uint16_t>(sig_offset + 2);
   b.udp_csum_offset = static_cast<uint16_t>(plan.l4_offset + plan.l4_csum_offset);
-  b.sig_odd = ((b.sig_offset - plan.l4_offset) & 1) != 0;
+  b.sig_odd = ((sig_offset - plan.l4_offset) & 1) != 0;
   // Frame 0's signature is the burst's with a zero sequence; its check byte, unmasked,
   // is the sum of the other bytes (mod 256, all a check byte keeps).
   const Signature first{plan.stream_id, lane, 0, tx_ns};
-  const SignatureWords words = encode_signature(first);
-  b.sig_lo = words.lo;
-  b.sig_hi = words.hi & ((uint64_t{1} << 40) - 1);  // without the check byte (bits 40-47)
+  const SignatureWords sig = encode_signature(first);
+  const uint64_t hi = sig.hi & ((uint64_t{1} << 40) - 1);  // without the check byte (bits 40-47)
+  b.words[0] = static_cast<uint32_t>(sig.lo >> 16);
+  b.words[1] = static_cast<uint32_t>(sig.lo >> 48 | hi << 16);
+  b.words[2] = static_cast<uint32_t>(hi >> 16);
   b.check_base = signature_check(first) ^ 0xA5u;
-  b.udp_base = size.udp_base_sum + signature_csum(SignatureWords{b.sig_lo, b.sig_hi}, b.sig_odd);
+  b.udp_base = size.udp_base_sum + signature_csum(SignatureWords{sig.lo, hi}, b.sig_odd);
   return b;
 }
 
 /// The bytes a fixed-header stream's frames get per frame, for up to kFixedFrames frames
-/// of consecutive sequences: computed for all of them first, in a loop of arithmetic alone
-/// (which the compiler turns into vector instructions), then stored frame by frame
-/// (store_fixed_frame). Computing and storing frame by frame kept too many values live at
-/// once, and the loop spilled them to the stack every frame.
+/// of consecutive sequences: computed for all of them first, in a loop of 32-bit
+/// arithmetic alone (which the compiler turns into vector instructions, four frames to
+/// one), then stored frame by frame (store_fixed_frame). Computing and storing frame by
+/// frame kept too many values live at once, and the loop spilled them to the stack every
+/// frame; 64-bit words made the vectors two frames wide.
 inline constexpr uint32_t kFixedFrames = 32;  // the TX burst
 struct FixedFrameBytes {
-  uint64_t sig_lo[kFixedFrames];   ///< signature bytes 0-7
-  uint32_t sig_mid[kFixedFrames];  ///< bytes 8-11
-  uint16_t sig_end[kFixedFrames];  ///< bytes 12-13
-  uint16_t l4_csum[kFixedFrames];  ///< the UDP checksum, in wire order (kUdpChecksum)
+  uint32_t words[3][kFixedFrames];  ///< signature bytes 2-5 (sequence byte 0 last), 6-9, 10-13 (check last)
+  uint16_t l4_csum[kFixedFrames];   ///< the UDP checksum, in wire order (kUdpChecksum)
 };
 
 /// The signatures of frames `seq` .. `seq + n - 1` (n <= kFixedFrames) and, with
@@ -255,17 +258,14 @@ struct FixedFrameBytes {
 /// summed once per burst, not per frame.
 template <bool kUdpChecksum, bool kSigOdd>
 inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, FixedFrameBytes& out) noexcept {
-  using namespace lr::wire;
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t q = seq + i;
     const uint32_t pairs = (q & 0x00FF00FFu) + ((q >> 8) & 0x00FF00FFu);
-    const uint32_t check = ((b.check_base + ((pairs * 0x00010001u) >> 16)) ^ 0xA5u) & 0xFFu;
-    out.sig_lo[i] = b.sig_lo | (uint64_t{q} & 0xFFFFFF) << 40;
-    const uint64_t hi = b.sig_hi | q >> 24 | uint64_t{check} << 40;
-    out.sig_mid[i] = static_cast<uint32_t>(hi);
-    out.sig_end[i] = static_cast<uint16_t>(hi >> 32);
+    const uint32_t check = ((b.check_base + (pairs & 0xFFFF) + (pairs >> 16)) ^ 0xA5u) & 0xFFu;
+    out.words[0][i] = b.words[0] | q << 24;  // sequence bytes sit at signature offsets 5-8
+    out.words[1][i] = b.words[1] | q >> 8;
+    out.words[2][i] = b.words[2] | check << 24;  // the check at 13
     if constexpr (kUdpChecksum) {
-      // Sequence bytes sit at signature offsets 5-8, the check at 13.
       uint32_t sum = b.udp_base;
       if constexpr (kSigOdd) {
         sum += ((q & 0xFF) << 8) + ((q >> 8) & 0xFFFF) + (q >> 24) + (check << 8);
@@ -293,10 +293,10 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
 template <bool kUdpChecksum>
 [[gnu::always_inline]] inline void store_fixed_frame(uint8_t* frame, const FixedBurst& b, const FixedFrameBytes& bytes,
                                                      uint32_t i) noexcept {
-  uint8_t* sig = frame + b.sig_offset;
-  std::memcpy(sig, &bytes.sig_lo[i], 8);
-  std::memcpy(sig + 8, &bytes.sig_mid[i], 4);
-  std::memcpy(sig + 12, &bytes.sig_end[i], 2);
+  uint8_t* at = frame + b.words_offset;
+  std::memcpy(at, &bytes.words[0][i], 4);
+  std::memcpy(at + 4, &bytes.words[1][i], 4);
+  std::memcpy(at + 8, &bytes.words[2][i], 4);
   if constexpr (kUdpChecksum) std::memcpy(frame + b.udp_csum_offset, &bytes.l4_csum[i], 2);
 }
 

@@ -53,8 +53,9 @@ void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, 
 }
 
 // The same for a fixed-header stream (headers_fixed): the pool's mbufs already hold
-// the frame, so per frame only the signature and the UDP checksum are written, computed
-// for the whole burst first (fixed_frame_bytes).
+// the frame and its mbuf fields (fill_template; nothing that takes them from the PMD
+// changes them), so per frame only the signature and the UDP
+// checksum are written, computed for the whole burst first (fixed_frame_bytes).
 template <bool kUdpChecksum>
 void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
                       uint32_t tx_ns) noexcept {
@@ -63,17 +64,14 @@ void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* 
   const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
   FixedFrameBytes bytes;
   fixed_frame_bytes<kUdpChecksum>(burst, static_cast<uint32_t>(cursor.seq), n, bytes);
-  const uint16_t data_len = plan.sizes[0].data_len;
-  const uint64_t ol_flags = plan.ol_flags;
-  const uint64_t tx_offload = plan.tx_offload;
+  // The frame at its fixed place after the mbuf (its buf_addr, not loaded per frame).
+  constexpr size_t kFrameOffset = sizeof(rte_mbuf) + kTxMbufPrivBytes + RTE_PKTMBUF_HEADROOM;
   for (uint32_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
-    m->data_off = RTE_PKTMBUF_HEADROOM;
-    store_fixed_frame<kUdpChecksum>(rte_pktmbuf_mtod(m, uint8_t*), burst, bytes, i);
-    m->data_len = data_len;
-    m->pkt_len = data_len;
-    m->ol_flags = ol_flags;
-    if (!kUdpChecksum) m->tx_offload = tx_offload;  // 0 without offload
+    LR_DASSERT(m->data_off == RTE_PKTMBUF_HEADROOM && m->data_len == plan.sizes[0].data_len &&
+               m->pkt_len == m->data_len && m->ol_flags == plan.ol_flags);
+    LR_DASSERT(rte_pktmbuf_mtod(m, uint8_t*) == reinterpret_cast<uint8_t*>(m) + kFrameOffset);
+    store_fixed_frame<kUdpChecksum>(reinterpret_cast<uint8_t*>(m) + kFrameOffset, burst, bytes, i);
   }
   cursor.seq += n;  // no sizes or fields to step
 }

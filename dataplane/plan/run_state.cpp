@@ -32,9 +32,17 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
   std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM, plan->template_bytes.data(),
               plan->template_bytes.size());
   *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
-  if (!fast::headers_fixed(*plan) || plan->mac_control) return;  // nothing else to write
-  // One frame written whole (sequence 0): the IPv4 checksum, and with offload the
-  // pseudo-header sum, are then in place for every frame (see fixed_frame_bytes).
+  if (!fast::headers_fixed(*plan)) return;  // the TX loop writes the rest per frame
+  // Every frame the same size: the mbuf's fields are set here, once. Neither a free nor a
+  // mempool get changes them, and what takes frames from our PMDs (the peer of an
+  // in-process cable, linerate's switch, a capture) reads them and frees the mbuf.
+  m->data_len = plan->sizes[0].data_len;
+  m->pkt_len = plan->sizes[0].data_len;
+  m->ol_flags = plan->ol_flags;
+  m->tx_offload = plan->tx_offload;
+  // One frame written whole (sequence 0): the signature's magic, the IPv4 checksum and,
+  // with offload, the pseudo-header sum are then in place for every frame (see
+  // fixed_frame_bytes).
   uint16_t no_signature_yet = 0;
   const wire::Signature first{plan->stream_id, 0, 0, 0};
   uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
@@ -96,8 +104,9 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
     s.pps = *pps;
     const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
     wire::TxStreamPlan built = plan::build_stream_plan(cfg, static_cast<uint16_t>(i));
-    // RoCEv2 sends UDP checksum 0, and its IPv4 one is cheap; the ports offload UDP checksums only.
-    if (tx.tx_checksum_offload() && !built.roce && !built.tcp) {
+    // RoCEv2 sends UDP checksum 0, and its IPv4 one is cheap; the ports offload UDP checksums
+    // only; a MAC Control frame has no checksum a NIC should write into it.
+    if (tx.tx_checksum_offload() && !built.roce && !built.tcp && !built.mac_control) {
       wire::TxStreamPlan& p = built;
       p.hw_checksum = true;
       p.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
@@ -123,7 +132,7 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
     // A private area per mbuf, where its last signature was (its first 2 bytes, see
     // write_frame), a whole cache line so that the frame after it starts on one: with
     // 8 bytes a 64-byte frame straddled two lines and its signature was stored across them.
-    s.pool.reset(rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, kTxMbufPrivBytes, data_room,
+    s.pool.reset(rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, fast::kTxMbufPrivBytes, data_room,
                                          socket));
     if (s.pool == nullptr)
       return make_error(Errc::kNoMemory, fmt::format("stream '{}': TX mempool of {} mbufs", cfg.name, pool_size(needed)),

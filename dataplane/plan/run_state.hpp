@@ -28,8 +28,6 @@ namespace lr::dp {
 
 // Per-lcore mempool cache: DPDK's usual 256 keeps alloc/free off the shared ring.
 inline constexpr unsigned kPoolCache = 256;
-/// A TX mbuf's private area: a cache line, so the frame data after it stays line-aligned.
-inline constexpr uint16_t kTxMbufPrivBytes = RTE_CACHE_LINE_SIZE;
 // Frames in flight beyond the descriptor rings (vdev rings, lcore caches, bursts).
 inline constexpr unsigned kPoolSlack = 8192;
 

@@ -155,9 +155,12 @@ TEST(MacControl, DefaultsAndPlanFlags) {
   const wire::TxStreamPlan plan = build_stream_plan(s, 0);
   EXPECT_TRUE(plan.mac_control);
   EXPECT_TRUE(fast::headers_fixed(plan));
-  // A signature-only writer fills the same frame as the whole one.
+  // A signature-only writer fills the same frame as the whole one, in a frame the pool's
+  // filling wrote whole (sequence 0).
   std::vector<uint8_t> fixed(plan.template_bytes.begin(), plan.template_bytes.end());
   std::vector<uint8_t> whole = fixed;
+  uint16_t none = 0;
+  fast::write_frame(fixed.data(), plan, plan.sizes[0], none, wire::Signature{0, 0, 0, 0}, fast::FrameCursor{});
   const fast::FixedBurst burst = fast::fixed_burst(plan, 2, 777);
   fast::FixedFrameBytes bytes;
   fast::fixed_frame_bytes<false>(burst, 12345, 1, bytes);
