@@ -204,6 +204,10 @@ inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept {
   return !plan.multi_size && plan.vary.empty() && !plan.roce;  // RoCEv2: the PSN and the ICRC change too
 }
 
+/// Bytes a TX buffer holds after its largest frame: a fixed-header frame's last signature
+/// bytes are stored as 16 (store_fixed_frame), 4 of them past the frame's end.
+inline constexpr uint16_t kTxTailroom = 4;
+
 /// What the frames of one burst of a fixed-header stream share: the signature's bytes
 /// 2-13 without the sequence number and check byte (as the three little-endian words a
 /// frame's are stored as), and the sums those leave out. Bytes 0-1, the magic, are the
@@ -211,7 +215,8 @@ inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept {
 struct FixedBurst {
   uint32_t words[3] = {};      ///< signature bytes 2-5, 6-9 and 10-13, sequence and check zero
   uint32_t check_base = 0;     ///< the check byte's sum (mod 256) over everything but the sequence
-  uint32_t udp_base = 0;       ///< UDP sum over everything but the sequence and the check
+  uint32_t udp_base = 0;       ///< UDP sum over everything but the sequence and the check, folded,
+                               ///< as little-endian words (see fixed_frame_bytes)
   uint16_t words_offset = 0;   ///< where the words go: the signature's offset + 2
   uint16_t udp_csum_offset = 0;
   bool sig_odd = false;        ///< signature at an odd offset from the UDP header
@@ -234,7 +239,8 @@ inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint
   b.words[1] = static_cast<uint32_t>(sig.lo >> 48 | hi << 16);
   b.words[2] = static_cast<uint32_t>(hi >> 16);
   b.check_base = signature_check(first) ^ 0xA5u;
-  b.udp_base = size.udp_base_sum + signature_csum(SignatureWords{sig.lo, hi}, b.sig_odd);
+  const uint16_t base = csum_fold(size.udp_base_sum + signature_csum(SignatureWords{sig.lo, hi}, b.sig_odd));
+  b.udp_base = static_cast<uint16_t>(base << 8 | base >> 8);
   return b;
 }
 
@@ -246,38 +252,44 @@ inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint
 /// frame; 64-bit words made the vectors two frames wide.
 inline constexpr uint32_t kFixedFrames = 32;  // the TX burst
 struct FixedFrameBytes {
-  uint32_t words[3][kFixedFrames];  ///< signature bytes 2-5 (sequence byte 0 last), 6-9, 10-13 (check last)
-  uint16_t l4_csum[kFixedFrames];   ///< the UDP checksum, in wire order (kUdpChecksum)
+  /// Per frame signature bytes 2-5 (sequence byte 0 last), 6-9 and 10-13 (check last),
+  /// and 4 bytes the tailroom takes: one 16-byte store.
+  uint32_t words[kFixedFrames][4];
+  uint16_t l4_csum[kFixedFrames];  ///< the UDP checksum, in wire order (kUdpChecksum)
 };
 
 /// The signatures of frames `seq` .. `seq + n - 1` (n <= kFixedFrames) and, with
 /// kUdpChecksum (false when the port computes it or the frame has no UDP), their UDP
-/// checksums: equal to write_frame's bytes. The sequence's and the check byte's share of
-/// the UDP sum is added as the 16-bit words they fall in (which half of a word each byte
-/// lands in: kSigOdd, the signature's parity in the datagram), so the constant part is
-/// summed once per burst, not per frame.
+/// checksums: equal to write_frame's bytes. The constant part of the UDP sum is summed
+/// once per burst; per frame the sequence's and the check byte's share is added as the
+/// 16-bit words they fall in (which half of a word each byte lands in: kSigOdd, the
+/// signature's parity in the datagram). The sum is kept as little-endian words (a ones'
+/// complement sum of byte-swapped words is the byte-swapped sum), so it is stored as it
+/// is: no swap per frame.
 template <bool kUdpChecksum, bool kSigOdd>
 inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, FixedFrameBytes& out) noexcept {
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t q = seq + i;
     const uint32_t pairs = (q & 0x00FF00FFu) + ((q >> 8) & 0x00FF00FFu);
     const uint32_t check = ((b.check_base + (pairs & 0xFFFF) + (pairs >> 16)) ^ 0xA5u) & 0xFFu;
-    out.words[0][i] = b.words[0] | q << 24;  // sequence bytes sit at signature offsets 5-8
-    out.words[1][i] = b.words[1] | q >> 8;
-    out.words[2][i] = b.words[2] | check << 24;  // the check at 13
+    out.words[i][0] = b.words[0] | q << 24;  // sequence bytes sit at signature offsets 5-8
+    out.words[i][1] = b.words[1] | q >> 8;
+    out.words[i][2] = b.words[2] | check << 24;  // the check at 13
+    out.words[i][3] = 0;
     if constexpr (kUdpChecksum) {
-      uint32_t sum = b.udp_base;
+      // Sequence bytes 0-3 at signature offsets 5-8, the check at 13: with the signature
+      // at an odd place, offsets 5, 7 and 13 start a word (the low byte, little-endian).
+      uint32_t sum = b.udp_base + check;
       if constexpr (kSigOdd) {
-        sum += ((q & 0xFF) << 8) + ((q >> 8) & 0xFFFF) + (q >> 24) + (check << 8);
+        sum += (q & 0xFFFF) + (q >> 16);
       } else {
-        const uint32_t mid = (q >> 8) & 0xFFFF;
-        sum += (q & 0xFF) + (((mid << 8) | (mid >> 8)) & 0xFFFF) + ((q >> 16) & 0xFF00) + check;
+        const uint32_t swapped = ((q & 0x00FF00FFu) << 8) | ((q >> 8) & 0x00FF00FFu);
+        sum += (swapped & 0xFFFF) + (swapped >> 16) + (check << 8) - check;
       }
       sum = (sum & 0xFFFF) + (sum >> 16);
       sum = (sum & 0xFFFF) + (sum >> 16);
-      uint32_t csum = ~sum & 0xFFFF;
-      csum = csum == 0 ? 0xFFFF : csum;  // RFC 768: 0 means "no checksum"
-      out.l4_csum[i] = static_cast<uint16_t>((csum >> 8) | ((csum & 0xFF) << 8));
+      const uint32_t csum = ~sum & 0xFFFF;
+      out.l4_csum[i] = static_cast<uint16_t>(csum == 0 ? 0xFFFF : csum);  // RFC 768: 0 means "no checksum"
     }
   }
 }
@@ -289,14 +301,12 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
   else fixed_frame_bytes<kUdpChecksum, false>(b, seq, n, out);
 }
 
-/// Writes frame `i` of `bytes` into a frame its pool's filling wrote whole.
+/// Writes frame `i` of `bytes` into a frame its pool's filling wrote whole, in a buffer
+/// with kTxTailroom bytes after it.
 template <bool kUdpChecksum>
 [[gnu::always_inline]] inline void store_fixed_frame(uint8_t* frame, const FixedBurst& b, const FixedFrameBytes& bytes,
                                                      uint32_t i) noexcept {
-  uint8_t* at = frame + b.words_offset;
-  std::memcpy(at, &bytes.words[0][i], 4);
-  std::memcpy(at + 4, &bytes.words[1][i], 4);
-  std::memcpy(at + 8, &bytes.words[2][i], 4);
+  std::memcpy(frame + b.words_offset, bytes.words[i], 16);
   if constexpr (kUdpChecksum) std::memcpy(frame + b.udp_csum_offset, &bytes.l4_csum[i], 2);
 }
 

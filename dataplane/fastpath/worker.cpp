@@ -54,8 +54,8 @@ void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, 
 
 // The same for a fixed-header stream (headers_fixed): the pool's mbufs already hold
 // the frame and its mbuf fields (fill_template; nothing that takes them from the PMD
-// changes them), so per frame only the signature and the UDP
-// checksum are written, computed for the whole burst first (fixed_frame_bytes).
+// changes them), so per frame only the signature and the UDP checksum are written,
+// computed for the whole burst first (fixed_frame_bytes).
 template <bool kUdpChecksum>
 void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
                       uint32_t tx_ns) noexcept {

@@ -127,7 +127,8 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
     uint64_t needed = uint64_t{cfg.lanes} * tx.cfg().tx_descriptors + kPoolSlack + in.workers.size() * kPoolCache;
     if (const api::PortSpec* rx = cfg.rx_port ? in.profile.find_port(*cfg.rx_port) : nullptr)
       needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
-    const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size());
+    const auto data_room =
+        static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size() + fast::kTxTailroom);
     const std::string name = fmt::format("lr_tx_s{}", i);
     // A private area per mbuf, where its last signature was (its first 2 bytes, see
     // write_frame), a whole cache line so that the frame after it starts on one: with
