@@ -87,6 +87,10 @@ constexpr auto trial_fields = LR_JSON_FIELDS(test, frame_size, frame_bytes_mean,
 
 constexpr auto layout_fields = LR_JSON_FIELDS(stream, tx_port, rx_port);
 
+constexpr auto mlr_goal_fields = LR_JSON_FIELDS(name, loss_ratio, exceed_ratio, relevant_lower_bound_percent,
+                                                relevant_upper_bound_percent, conditional_throughput_percent,
+                                                conditional_throughput_pps, tester_limited, note);
+
 template <class T, class FieldsFn>
 json written(const T& value, FieldsFn&& fields) {
   json j = json::object();
@@ -113,6 +117,13 @@ std::vector<T> read_list(const json& report, const char* key, FieldsFn&& fields)
   return out;
 }
 
+MlrSizeAnswer mlr_size_from_json(const json& j) {
+  MlrSizeAnswer size;
+  if (!j.is_object()) return size;
+  Reader{j}("frame_size", size.frame_size);
+  size.goals = read_list<MlrGoalAnswer>(j, "goals", mlr_goal_fields);
+  return size;
+}
 
 }  // namespace
 
@@ -122,6 +133,13 @@ json to_json(const LatencyAnswer& r) { return written(r, latency_answer_fields);
 json to_json(const FrameLossPoint& p) { return written(p, frame_loss_fields); }
 json to_json(const BackToBackAnswer& r) { return written(r, back_to_back_fields); }
 json to_json(const TrialRow& t) { return written(t, trial_fields); }
+json to_json(const MlrSizeAnswer& m) {
+  json goals = json::array();
+  for (const MlrGoalAnswer& g : m.goals) goals.push_back(written(g, mlr_goal_fields));
+  json out = {{"goals", std::move(goals)}};
+  put(out, "frame_size", m.frame_size);
+  return out;
+}
 
 json to_json(const BenchReport& r) {
   json layout = json::array();
@@ -136,6 +154,7 @@ json to_json(const BenchReport& r) {
           {"latency", api::json_array(r.latency)},
           {"frame_loss", api::json_array(r.frame_loss)},
           {"back_to_back", api::json_array(r.back_to_back)},
+          {"mlrsearch", api::json_array(r.mlrsearch)},
           {"trials", api::json_array(r.trials)},
           {"warnings", r.warnings}};
 }
@@ -155,6 +174,7 @@ BenchReport bench_report_from_json(const json& report) {
   r.latency = read_list<LatencyAnswer>(report, "latency", latency_answer_fields);
   r.frame_loss = read_list<FrameLossPoint>(report, "frame_loss", frame_loss_fields);
   r.back_to_back = read_list<BackToBackAnswer>(report, "back_to_back", back_to_back_fields);
+  api::read_items(report, "mlrsearch", r.mlrsearch, mlr_size_from_json);
   r.trials = read_list<TrialRow>(report, "trials", trial_fields);
   // A warning is text; one of another shape is shown as its JSON.
   if (const auto it = report.find("warnings"); it != report.end() && it->is_array())

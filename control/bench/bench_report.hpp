@@ -93,6 +93,25 @@ struct TrialRow {
   bool operator==(const TrialRow&) const = default;
 };
 
+/// MLRsearch (RFC 9971): one goal's answer at a frame size, as `mlrsearch[].goals[]` holds
+/// it (with the goal's settings, which the views do not read).
+struct MlrGoalAnswer {
+  std::string name;
+  double loss_ratio = 0, exceed_ratio = 0;
+  std::optional<double> relevant_lower_bound_percent, relevant_upper_bound_percent;
+  std::optional<double> conditional_throughput_percent, conditional_throughput_pps;
+  bool tester_limited = false;
+  std::string note;  ///< why a bound is missing
+  bool operator==(const MlrGoalAnswer&) const = default;
+};
+
+/// A frame size's MLRsearch: its goals' answers (the loads' trials stay JSON in the file).
+struct MlrSizeAnswer {
+  FrameSizeName frame_size;
+  std::vector<MlrGoalAnswer> goals;
+  bool operator==(const MlrSizeAnswer&) const = default;
+};
+
 struct StreamLayout {
   std::string stream, tx_port, rx_port;
   bool operator==(const StreamLayout&) const = default;
@@ -109,6 +128,7 @@ struct BenchReport {
   std::vector<LatencyAnswer> latency;
   std::vector<FrameLossPoint> frame_loss;
   std::vector<BackToBackAnswer> back_to_back;
+  std::vector<MlrSizeAnswer> mlrsearch;  ///< ndr with method = "mlrsearch"
   std::vector<TrialRow> trials;
   std::vector<std::string> warnings;
   bool operator==(const BenchReport&) const = default;
@@ -120,6 +140,7 @@ nlohmann::json to_json(const LatencyAnswer& r);
 nlohmann::json to_json(const FrameLossPoint& p);
 nlohmann::json to_json(const BackToBackAnswer& r);
 nlohmann::json to_json(const TrialRow& t);
+nlohmann::json to_json(const MlrSizeAnswer& m);
 /// The report's typed parts, for a round trip; a suite's report holds more (settings, times).
 nlohmann::json to_json(const BenchReport& r);
 

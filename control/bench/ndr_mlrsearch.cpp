@@ -9,6 +9,7 @@
 #include <string>
 #include <optional>
 
+#include "control/bench/bench_report.hpp"
 #include "control/bench/mlr_search.hpp"
 #include "control/bench/rfc2544_procedures.hpp"
 #include "control/client/stop_signal.hpp"
@@ -113,34 +114,6 @@ unsigned expected_mlrsearch_trials(const NdrCfg& cfg) {
 
 namespace {
 
-// A goal's answer as the report holds it (goal_json), read back for the printout.
-struct MlrGoalAnswer {
-  std::string name;
-  double loss_ratio = 0;
-  double exceed_ratio = 0;
-  std::optional<double> relevant_lower_bound_percent;
-  std::optional<double> relevant_upper_bound_percent;
-  std::optional<double> conditional_throughput_percent;
-  std::optional<double> conditional_throughput_pps;
-};
-constexpr auto goal_answer_fields =
-    LR_JSON_FIELDS(name, loss_ratio, exceed_ratio, relevant_lower_bound_percent, relevant_upper_bound_percent,
-                   conditional_throughput_percent, conditional_throughput_pps);
-
-struct MlrSizeAnswer {
-  std::string frame_size;  ///< bytes, or a size's name ("imix")
-  std::vector<MlrGoalAnswer> goals;
-};
-
-MlrSizeAnswer size_answer_from_json(const json& j) {
-  MlrSizeAnswer size;
-  json frame;
-  api::reader(j)("frame_size", frame);
-  size.frame_size = frame.is_string() ? frame.get<std::string>() : frame.dump();
-  api::read_field_items(j, "goals", size.goals, goal_answer_fields);
-  return size;
-}
-
 std::string percent_text(const std::optional<double>& percent) {
   return percent ? fmt::format("{:.4f}", *percent) : std::string("none");
 }
@@ -150,12 +123,10 @@ std::string percent_text(const std::optional<double>& percent) {
 void print_mlrsearch(const json& report) {
   std::printf("\nMLRsearch (RFC 9971): per goal, in %% of line rate\n%10s %8s %10s %8s %14s %14s %16s %14s\n", "frame_B",
               "goal", "loss_ratio", "exceed", "lower_bound", "upper_bound", "cond_throughput", "cond_Mpps");
-  std::vector<MlrSizeAnswer> sizes;
-  api::read_items(report, "mlrsearch", sizes, size_answer_from_json);
-  for (const MlrSizeAnswer& size : sizes)
+  for (const MlrSizeAnswer& size : bench_report_from_json(report).mlrsearch)
     for (const MlrGoalAnswer& g : size.goals) {
       const std::string mpps = g.conditional_throughput_pps ? fmt::format("{:.6f}", *g.conditional_throughput_pps / 1e6) : "-";
-      std::printf("%10s %8s %10g %8g %14s %14s %16s %14s\n", size.frame_size.c_str(), g.name.c_str(), g.loss_ratio,
+      std::printf("%10s %8s %10g %8g %14s %14s %16s %14s\n", size.frame_size.text.c_str(), g.name.c_str(), g.loss_ratio,
                   g.exceed_ratio, percent_text(g.relevant_lower_bound_percent).c_str(),
                   percent_text(g.relevant_upper_bound_percent).c_str(),
                   percent_text(g.conditional_throughput_percent).c_str(), mpps.c_str());

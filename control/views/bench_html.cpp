@@ -241,6 +241,28 @@ std::string back_to_back_section(const BenchReport& report) {
                        "plot $b2b using 0:2:xtic(1) with boxes title 'back-to-back frames'\n");
 }
 
+// MLRsearch (RFC 9971): each goal's relevant bounds and conditional throughput per size.
+std::string mlrsearch_section(const BenchReport& report) {
+  if (report.mlrsearch.empty()) return "";
+  std::vector<std::vector<std::string>> rows;
+  for (const bench::MlrSizeAnswer& size : report.mlrsearch)
+    for (const bench::MlrGoalAnswer& g : size.goals)
+      rows.push_back({escape(size.frame_size.text), escape(g.name), escape(text::plain_number(g.loss_ratio)),
+                      escape(text::plain_number(g.exceed_ratio)), cell(g.relevant_lower_bound_percent, "{:.4f}"),
+                      cell(g.relevant_upper_bound_percent, "{:.4f}"), cell(g.conditional_throughput_percent, "{:.4f}"),
+                      cell(scaled(g.conditional_throughput_pps, 1e-6), "{:.6f}"),
+                      escape(g.note.empty() && g.tester_limited ? std::string("limited by the tester") : g.note)});
+  return "<h2>MLRsearch (RFC 9971)</h2>\n" +
+         table({"frame size (B)", "goal", "loss ratio", "exceed ratio", "relevant lower bound (% of line)",
+                "relevant upper bound (% of line)", "conditional throughput (% of line)", "conditional throughput Mpps",
+                "note"},
+               rows) +
+         "<p class=\"note\">Per goal: the load whose trials met the goal's loss ratio, in at least the share of "
+         "trial time the exceed ratio leaves (lower bound), the load above it that did not (upper bound), and the "
+         "conditional throughput: the forwarding rate at the lower bound. The NDR and PDR above are the goals named "
+         "ndr and pdr, at their lower bounds.</p>\n";
+}
+
 std::string trial_outcome(const TrialRow& t) {
   if (t.interrupted) return "<span class=\"WARN\">interrupted</span>";
   if (!t.counted())
@@ -321,7 +343,8 @@ std::string bench_html(const json& json_report) {
   if (ndr)
     out += rate_section({{"ndr", "NDR (no-drop rate)", &report.ndr}, {"pdr", "PDR (partial-drop rate)", &report.pdr}});
   else out += rate_section({{"throughput", "Throughput (RFC 2544 §26.1)", &report.throughput}});
-  out += latency_section(report) + frame_loss_section(report) + back_to_back_section(report) + trials_section(report);
+  out += mlrsearch_section(report) + latency_section(report) + frame_loss_section(report) +
+         back_to_back_section(report) + trials_section(report);
   return out + "</body></html>\n";
 }
 

@@ -370,7 +370,18 @@ preceding_targets = 1
         self.assertEqual(report["ndr"][0]["method"], "mlrsearch")
         self.assertRegex(proc.stdout, r"(?m)^ +128 B  ndr-1 +trial  1 of ~\d+  offered ")
         self.assertRegex(proc.stdout, r"(?m)^ +128 +ndr +0 +0\.5 +4[67]\.\d{4} +4[78]\.\d{4} +4[67]\.\d{4} +0\.0[34]\d+$")
-        benchreport.check_report_dir(self, out_dir)
+        rows = benchreport.check_report_dir(self, out_dir)
+        # The views a lab manager is handed show each goal's answer as report.json has it.
+        mlr_rows = {r["test"]: r for r in rows if r["test"].startswith("mlrsearch ")}
+        self.assertEqual(sorted(mlr_rows), ["mlrsearch ndr", "mlrsearch pdr"])
+        for goal in (ndr, pdr):
+            row = mlr_rows["mlrsearch " + goal["name"]]
+            self.assertEqual(row["frame_size"], "128")
+            self.assertAlmostEqual(float(row["rate_percent"]), goal["relevant_lower_bound_percent"], places=6)
+            self.assertAlmostEqual(float(row["pps"]), goal["conditional_throughput_pps"], delta=1)
+        dom = benchreport.check_page_in_browser(self, os.path.join(out_dir, "report.html"), [])
+        self.assertIn("MLRsearch (RFC 9971)", dom)
+        self.assertIn("%.4f" % ndr["conditional_throughput_percent"], dom)
 
     def test_ctrl_c_stops_the_trial_and_keeps_every_finished_one(self):
         out_dir = os.path.join(self.dir, "stopped")

@@ -48,6 +48,11 @@ BenchReport random_report(Random& r) {
     out.frame_loss.push_back({r.size(), r.number(), r.number(), r.number(), r.coin()});
     out.back_to_back.push_back({r.size(), r.count(), {r.count(), r.count()}, r.maybe(), r.maybe_count(), r.maybe_count(),
                                 r.count(), r.number(), r.maybe(), r.maybe(), r.maybe(), r.maybe(), r.text()});
+    out.mlrsearch.push_back({r.size(),
+                             {{r.text(), r.number(), r.number(), r.maybe(), r.maybe(), r.maybe(), r.maybe(), r.coin(),
+                               r.text()},
+                              {r.text(), r.number(), r.number(), r.maybe(), r.maybe(), r.maybe(), r.maybe(), r.coin(),
+                               r.text()}}});
     TrialRow t;
     t.test = r.coin() ? "latency" : "throughput";
     t.frame_size = r.size();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "control/report/hand_over.hpp"
+#include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
 #include "control/views/html_page.hpp"
 #include "control/views/summary_html.hpp"
@@ -111,6 +112,35 @@ TEST(BenchPage, ABackToBackSearchWithoutABurstHasANoteNotABrokenChart) {
   const json with_burst{{"suite", "rfc2544"},
                         {"back_to_back", {{{"frame_size", 64}, {"searches", 2}, {"mean_frames", 100.0}}}}};
   EXPECT_NE(ctl::bench_html(with_burst).find("id=\"chart-back-to-back\""), std::string::npos);
+}
+
+// An NDR run by MLRsearch: each goal's bounds and conditional throughput are in the page
+// and the CSV, with the note of a goal that found no upper bound.
+TEST(BenchPage, MlrsearchGoalsAreShownWithTheirBoundsAndConditionalThroughput) {
+  const json report = json::parse(R"({"suite": "ndr", "mlrsearch": [{"frame_size": 128, "goals": [
+      {"name": "ndr", "loss_ratio": 0, "exceed_ratio": 0.5, "relevant_lower_bound_percent": 47.25,
+       "relevant_upper_bound_percent": 47.5, "conditional_throughput_percent": 47.3125,
+       "conditional_throughput_pps": 3997000.0, "tester_limited": false},
+      {"name": "pdr", "loss_ratio": 0.02, "exceed_ratio": 0.5, "relevant_lower_bound_percent": 100.0,
+       "relevant_upper_bound_percent": null, "conditional_throughput_percent": 100.0, "tester_limited": true,
+       "note": "no upper bound below what the tester could offer"}],
+      "loads": [], "trials": []}]})");
+  const std::string page = ctl::bench_html(report);
+  EXPECT_NE(page.find("<h2>MLRsearch (RFC 9971)</h2>"), std::string::npos);
+  for (const char* cell : {"<td>ndr</td>", "47.2500", "47.5000", "47.3125", "3.997000", "<td>pdr</td>", "0.02",
+                           "no upper bound below what the tester could offer"})
+    EXPECT_NE(page.find(cell), std::string::npos) << cell;
+  const std::string csv = ctl::bench_csv(report);
+  EXPECT_NE(csv.find("result,mlrsearch ndr,128,47.25,,,,,,,,,47.3125,3997000,,,,,,,,,,"
+                     "\"loss ratio 0, exceed ratio 0.5, upper bound 47.5 %\"\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("result,mlrsearch pdr,128,100,,,,,,,,,100,,,,,,,,,,,\"loss ratio 0.02, exceed ratio 0.5, upper "
+                     "bound none; no upper bound below what the tester could offer\"\n"),
+            std::string::npos)
+      << csv;
+  // No MLRsearch, no section.
+  EXPECT_EQ(ctl::bench_html(json{{"suite", "ndr"}}).find("MLRsearch"), std::string::npos);
 }
 
 }  // namespace
