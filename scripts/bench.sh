@@ -46,7 +46,8 @@ linerate_tx() {
 # +-25 % from one run to the next), reported as median [min-max].
 profile net_null0 "" 0 > "$tmp/tx.toml"
 # The floor: mempool and net_null's per-frame free alone, nothing written per frame (the
-# most any generator can reach on net_null). Run beside each linerate run, as testpmd is.
+# most any generator can reach on net_null). Run before each linerate run and once more at
+# the end, so that each linerate run has a floor run on either side.
 null_floor() {
   build/tests/perf/null_tx_floor "$secs" -l 0-1 "${tp_mem[@]}" --no-pci --vdev net_null0 \
     --file-prefix lr-bench-floor --log-level lib.eal:warning | grep -o "Mpps=[0-9.]*" | cut -d= -f2 | awk '{print $1 * 1e6}'
@@ -59,6 +60,7 @@ for ((i = 0; i < runs; i++)); do
   lr_runs+=("$(linerate_tx "$tmp/tx.toml")")
   tp_runs+=("$(testpmd_txonly)")
 done
+floor_runs+=("$(null_floor)")
 stats() { python3 -c "import sys, statistics as st; v=sorted(float(x)/1e6 for x in sys.argv[1:]); print('%.2f [%.2f-%.2f]' % (st.median(v), v[0], v[-1]))" "$@"; }
 floor_tx=$(stats "${floor_runs[@]}")
 lr_tx=$(stats "${lr_runs[@]}")
@@ -107,21 +109,24 @@ printf "%-64s %s\n" "benchmark (one lcore each)" "Mpps"
 printf "%-64s %s\n" "TX 64 B, net_null: dpdk-testpmd --forward-mode=txonly" "$tp_tx"
 printf "%-64s %s\n" "TX 64 B, net_null: linerate (VLAN+IPv4+UDP, signature, checksums)" "$lr_tx"
 printf "%-64s %s\n" "TX 64 B, net_null floor: mempool + PMD, nothing written per frame" "$floor_tx"
-# Each linerate run against the testpmd run right after it and the floor run right before
-# it: the VM's speed mode rarely changes between two adjacent runs, so the median of these
-# ratios survives a mode change that makes the medians above mix the two modes.
-run_by_run() {  # $1 label, $2 format of a ratio; then the linerate runs, then the others
+# Each linerate run against the testpmd run right after it, and against the floor runs on
+# either side of it (their geometric mean): the VM's speed mode rarely changes between two
+# adjacent runs, so the median of these ratios survives a mode change that makes the medians
+# above mix the two modes.
+run_by_run() {  # $1 label, $2 format of a ratio, $3 "bracketed" or "next"; the linerate runs, then the others
   python3 -c "
-import statistics, sys
-label, fmt = sys.argv[1], sys.argv[2]
-v = sys.argv[3:]
-n = len(v) // 2
-pairs = [float(a) / float(b) for a, b in zip(v[:n], v[n:])]
+import math, statistics, sys
+label, fmt, against = sys.argv[1:4]
+v = sys.argv[4:]
+n = len(v) // 2 if against == 'next' else (len(v) - 1) // 2
+lr, other = [float(x) for x in v[:n]], [float(x) for x in v[n:]]
+base = other if against == 'next' else [math.sqrt(other[i] * other[i + 1]) for i in range(n)]
+pairs = [a / b for a, b in zip(lr, base)]
 print('%s, run by run: %s; median %s' % (label, ' '.join('%.2f' % r for r in pairs), fmt % statistics.median(pairs)))
 " "$@"
 }
-run_by_run "linerate TX / testpmd" "%.2fx" "${lr_runs[@]}" "${tp_runs[@]}"
-run_by_run "linerate TX / the floor" "%.2f" "${lr_runs[@]}" "${floor_runs[@]}"
+run_by_run "linerate TX / testpmd" "%.2fx" next "${lr_runs[@]}" "${tp_runs[@]}"
+run_by_run "linerate TX / the floor (the runs before and after)" "%.2f" bracketed "${lr_runs[@]}" "${floor_runs[@]}"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames in cache" "$rx_hot"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames from memory" "$rx_cold"
 printf "%-64s %s\n" "RX accounting only, 64 B signed, 1024 streams interleaved, memory" "$rx_many"
