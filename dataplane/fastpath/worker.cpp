@@ -30,23 +30,23 @@ void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, 
                 uint16_t* lens) noexcept {
   const wire::TxStreamPlan& plan = *lane.plan;
   uint16_t no_offset = 0;
-  const uint64_t ol_flags = plan.ol_flags;
-  const uint64_t tx_offload = plan.tx_offload;
   for (uint32_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     const wire::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, cursor, lane.lane)] : plan.sizes[0];
     LR_DASSERT(RTE_PKTMBUF_HEADROOM + size.data_len <= m->buf_len);
-    m->data_off = RTE_PKTMBUF_HEADROOM;
+    // The pool's filling set the other fields, and the lengths of a stream of one size.
+    LR_DASSERT(m->data_off == RTE_PKTMBUF_HEADROOM && m->ol_flags == plan.ol_flags);
     auto* data = rte_pktmbuf_mtod(m, uint8_t*);
     // Multi-size streams: the mbuf's private area remembers where this buffer's last
     // signature was, so it can be cleared from the payload.
     uint16_t& last_sig_offset = kMultiSize ? *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) : no_offset;
     const wire::Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(cursor.seq), tx_ns};
     write_frame<kHwChecksum, kMultiSize>(data, plan, size, last_sig_offset, sig, cursor);
-    m->data_len = size.data_len;
-    m->pkt_len = size.data_len;
-    m->ol_flags = ol_flags;
-    if (kHwChecksum) m->tx_offload = tx_offload;
+    if (kMultiSize) {
+      m->data_len = size.data_len;
+      m->pkt_len = size.data_len;
+    }
+    LR_DASSERT(m->data_len == size.data_len && m->pkt_len == size.data_len);
     lens[i] = size.data_len;
     advance(plan, cursor);
   }
@@ -84,8 +84,9 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
   if (n == 0) return 0;
   LR_DASSERT(n <= kTxBurst);
   rte_mbuf* pkts[kTxBurst];
-  // Raw get, not rte_pktmbuf_alloc_bulk: the fields a reset would clear are set in
-  // fill_burst, and a pool object always has refcnt 1, nb_segs 1 and no next segment.
+  // Raw get, not rte_pktmbuf_alloc_bulk: the fields a reset would clear were set when the
+  // pool was filled (a multi-size stream's lengths are set in fill_burst), and a pool
+  // object always has refcnt 1, nb_segs 1 and no next segment.
   if (rte_mempool_get_bulk(lane.pool, reinterpret_cast<void**>(pkts), n) != 0) {
     lane.pacer.refund(n);
     counter_add(lane.alloc_failures, 1);

@@ -32,14 +32,17 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
   std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM, plan->template_bytes.data(),
               plan->template_bytes.size());
   *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
-  if (!fast::headers_fixed(*plan)) return;  // the TX loop writes the rest per frame
-  // Every frame the same size: the mbuf's fields are set here, once. Neither a free nor a
-  // mempool get changes them, and what takes frames from our PMDs (the peer of an
-  // in-process cable, linerate's switch, a capture) reads them and frees the mbuf.
-  m->data_len = plan->sizes[0].data_len;
-  m->pkt_len = plan->sizes[0].data_len;
+  // The mbuf's fields are set here, once (the lengths where every frame has one size).
+  // Neither a free nor a mempool get changes them, and what takes frames from our PMDs
+  // (the peer of an in-process cable, linerate's switch, a capture) reads them and frees
+  // the mbuf.
   m->ol_flags = plan->ol_flags;
   m->tx_offload = plan->tx_offload;
+  if (!plan->multi_size) {
+    m->data_len = plan->sizes[0].data_len;
+    m->pkt_len = plan->sizes[0].data_len;
+  }
+  if (!fast::headers_fixed(*plan)) return;  // the TX loop writes the rest per frame
   // One frame written whole (sequence 0): the signature's magic, the IPv4 checksum and,
   // with offload, the pseudo-header sum are then in place for every frame (see
   // fixed_frame_bytes).
