@@ -89,9 +89,10 @@ std::string bench_csv(const json& json_report) {
   }
   // MLRsearch: a goal's relevant lower bound as the rate, its conditional throughput as
   // the share of line rate and pps the answer reached (the goal's name in the test column).
-  for (const bench::MlrSizeAnswer& size : report.mlrsearch)
+  for (const bench::MlrSizeAnswer& size : report.mlrsearch) {
+    const json frame_size = bench::to_json(size)["frame_size"];
     for (const bench::MlrGoalAnswer& g : size.goals)
-      row(out, {{"row", "result"}, {"test", "mlrsearch " + g.name}, {"frame_size", bench::to_json(size)["frame_size"]},
+      row(out, {{"row", "result"}, {"test", "mlrsearch " + g.name}, {"frame_size", frame_size},
                 {"rate_percent", or_null(g.relevant_lower_bound_percent)},
                 {"percent_line_rate", or_null(g.conditional_throughput_percent)},
                 {"pps", or_null(g.conditional_throughput_pps)},
@@ -99,6 +100,7 @@ std::string bench_csv(const json& json_report) {
                                      g.relevant_upper_bound_percent ? fmt::format("{} %", *g.relevant_upper_bound_percent)
                                                                     : std::string("none"),
                                      g.note.empty() ? "" : "; " + g.note)}});
+  }
   for (const bench::BackToBackAnswer& r : report.back_to_back) {
     const json answer = bench::to_json(r);
     row(out, {{"row", "result"}, {"test", "back_to_back"}, {"frame_size", answer["frame_size"]},

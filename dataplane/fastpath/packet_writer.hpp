@@ -279,12 +279,12 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
     if constexpr (kUdpChecksum) {
       // Sequence bytes 0-3 at signature offsets 5-8, the check at 13: with the signature
       // at an odd place, offsets 5, 7 and 13 start a word (the low byte, little-endian).
-      uint32_t sum = b.udp_base + check;
+      uint32_t sum = b.udp_base;
       if constexpr (kSigOdd) {
-        sum += (q & 0xFFFF) + (q >> 16);
+        sum += (q & 0xFFFF) + (q >> 16) + check;
       } else {
         const uint32_t swapped = ((q & 0x00FF00FFu) << 8) | ((q >> 8) & 0x00FF00FFu);
-        sum += (swapped & 0xFFFF) + (swapped >> 16) + (check << 8) - check;
+        sum += (swapped & 0xFFFF) + (swapped >> 16) + (check << 8);
       }
       sum = (sum & 0xFFFF) + (sum >> 16);
       sum = (sum & 0xFFFF) + (sum >> 16);
