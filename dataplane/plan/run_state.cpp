@@ -16,6 +16,7 @@
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/mac_control_path.hpp"
 #include "dataplane/plan/rate.hpp"
+#include "dataplane/plan/tx_checksum_offload.hpp"
 #include "dataplane/frames/stream_builder.hpp"
 
 namespace lr::dp {
@@ -107,14 +108,7 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
     s.pps = *pps;
     const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
     wire::TxStreamPlan built = plan::build_stream_plan(cfg, static_cast<uint16_t>(i));
-    // RoCEv2 sends UDP checksum 0, and its IPv4 one is cheap; the ports offload UDP checksums
-    // only; a MAC Control frame has no checksum a NIC should write into it.
-    if (tx.tx_checksum_offload() && !built.roce && !built.tcp && !built.mac_control) {
-      wire::TxStreamPlan& p = built;
-      p.hw_checksum = true;
-      p.ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | (p.ipv6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
-      p.tx_offload = rte_mbuf_tx_offload(p.l3_offset, p.l4_offset - p.l3_offset, 8, 0, 0, 0, 0);
-    }
+    if (tx.tx_checksum_offload()) plan::offload_checksums(built);
     s.memory = std::make_unique<NumaMemory>(socket);
     s.plan = NumaArray<wire::TxStreamPlan>::make(1, socket, wire::TxStreamPlan::allocator_type(s.memory.get()));
     try {
