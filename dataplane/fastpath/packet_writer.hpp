@@ -286,9 +286,7 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
         const uint32_t swapped = ((q & 0x00FF00FFu) << 8) | ((q >> 8) & 0x00FF00FFu);
         sum += (swapped & 0xFFFF) + (swapped >> 16) + (check << 8);
       }
-      sum = (sum & 0xFFFF) + (sum >> 16);
-      sum = (sum & 0xFFFF) + (sum >> 16);
-      const uint32_t csum = ~sum & 0xFFFF;
+      const uint32_t csum = ~uint32_t{wire::csum_fold(sum)} & 0xFFFF;
       out.l4_csum[i] = static_cast<uint16_t>(csum == 0 ? 0xFFFF : csum);  // RFC 768: 0 means "no checksum"
     }
   }
