@@ -5,7 +5,8 @@
 #      same vdev and lcores.
 #      Next to them the floor (tests/perf/null_tx_floor): mempool + net_null alone.
 #   2. RX accounting per lcore (signature, sequence tracking, latency histogram) on
-#      bursts of 32 signed frames in mbufs: Google Benchmark, no PMD.
+#      bursts of 32 signed frames in mbufs: Google Benchmark, no PMD; mbufs and stream
+#      state on hugepages when the host has them free (as the data plane runs).
 #   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
 #   4. TX of RoCEv2 frames (BTH + RETH, PSN and ICRC per frame) on net_null, at the
 #      smallest RoCE write and at a 1024-byte payload: what the per-frame ICRC costs.
