@@ -4,7 +4,8 @@
 # are run in turn, pair after pair, and compared by their medians and by the median of the
 # B / A ratios taken pair by pair (two adjacent runs rarely straddle a mode change).
 # Rows: bench.sh's TX profile (64 B, VLAN + IPv4 + UDP, signatures, one lcore on net_null)
-# and RX accounting from memory with 16 streams and with 1,024 streams interleaved.
+# and RX accounting with 16 streams and with 1,024 streams interleaved, the frames out of L1
+# and L2, and with each frame's line from DRAM (a revision without that benchmark: "-").
 # Usage: scripts/bench-ab.sh REV_A [REV_B] [pairs, default 7] [seconds a TX run, default 3]
 #   REV_A, REV_B: git revisions, each built in a worktree under a temporary folder; REV_B
 #   "." (the default) is the working tree as build/ has it (scripts/setup.sh builds it).
@@ -49,18 +50,23 @@ if grep -q "^HugePages_Free: *[1-9]" /proc/meminfo; then huge=on; else huge=off;
 source scripts/bench-profile.sh
 profile net_null0 "" 0 > "$tmp/tx.toml"
 
-# One measurement of each row by the build in $1, as "tx rx16 rx1024" (Mpps).
+# One measurement of each row by the build in $1, as "tx rx16 rx1024 dram16 dram1024" (Mpps,
+# nan where the build has no such benchmark).
 measure() {
   "$1/dataplane/linerate-dataplane" -c "$tmp/tx.toml" -r "$tmp/tx.json" -q > /dev/null
-  local tx rx16 rx1024
+  local tx rx16 rx1024 dram16 dram1024
   tx=$(python3 -c "import json,sys; print('%.2f' % (json.load(open(sys.argv[1]))['streams'][0]['tx_pps_achieved'] / 1e6))" "$tmp/tx.json")
   rx() {
-    "$1/tests/perf/rx_accounting_bench" --benchmark_filter="$2" --benchmark_min_time=1.5 2>/dev/null |
-      grep -o "Mpps=[0-9.]*" | head -1 | cut -d= -f2
+    local mpps
+    mpps=$("$1/tests/perf/rx_accounting_bench" --benchmark_filter="$2" --benchmark_min_time=1.5 2>/dev/null |
+      grep -o "Mpps=[0-9.]*" | head -1 | cut -d= -f2 || true)
+    echo "${mpps:-nan}"
   }
   rx16=$(rx "$1" 'streams:16/frames:4096/capture:0$')
   rx1024=$(rx "$1" 'streams:1024/frames:16384/capture:0$')
-  echo "$tx $rx16 $rx1024"
+  dram16=$(rx "$1" 'FromDram/streams:16/frames:4096/')
+  dram1024=$(rx "$1" 'FromDram/streams:1024/frames:16384/')
+  echo "$tx $rx16 $rx1024 $dram16 $dram1024"
 }
 
 : > "$tmp/a.mpps"
@@ -77,12 +83,16 @@ described() { if [[ $1 == . ]]; then echo "the working tree (on $(git rev-parse 
 echo "A: $(described "$rev_a")"
 echo "B: $(described "$rev_b")"
 python3 - "$tmp/a.mpps" "$tmp/b.mpps" <<'PY'
-import statistics, sys
+import math, statistics, sys
 a = [list(map(float, line.split())) for line in open(sys.argv[1])]
 b = [list(map(float, line.split())) for line in open(sys.argv[2])]
-rows = ["TX 64 B, net_null, one lcore", "RX accounting, 16 streams, memory", "RX accounting, 1024 streams, memory"]
+rows = ["TX 64 B, net_null, one lcore", "RX accounting, 16 streams, out of L1", "RX accounting, 1024 streams, out of L2",
+        "RX accounting, 16 streams, from DRAM", "RX accounting, 1024 streams, from DRAM"]
 print("%-40s %10s %10s %8s %14s" % ("Mpps (medians)", "A", "B", "B/A", "B/A pairwise"))
 for k, name in enumerate(rows):
+    if any(math.isnan(r[k]) for r in a + b):
+        print("%-40s %10s %10s %8s %14s" % (name, "-", "-", "-", "-"))
+        continue
     ma, mb = statistics.median(r[k] for r in a), statistics.median(r[k] for r in b)
     pairwise = statistics.median(y[k] / x[k] for x, y in zip(a, b))
     print("%-40s %10.2f %10.2f %+7.1f%% %+13.1f%%" % (name, ma, mb, 100 * (mb / ma - 1), 100 * (pairwise - 1)))

@@ -6,7 +6,9 @@
 #      Next to them the floor (tests/perf/null_tx_floor): mempool + net_null alone.
 #   2. RX accounting per lcore (signature, sequence tracking, latency histogram) on
 #      bursts of 32 signed frames in mbufs: Google Benchmark, no PMD; mbufs and stream
-#      state on hugepages when the host has them free (as the data plane runs).
+#      state on hugepages when the host has them free (as the data plane runs). The frames
+#      cycled through fit in the caches (a NIC that writes into the LLC), or each frame's
+#      line is flushed to DRAM after its burst (a NIC that writes to memory).
 #   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
 #   4. TX of RoCEv2 frames (BTH + RETH, PSN and ICRC per frame) on net_null, at the
 #      smallest RoCE write and at a 1024-byte payload: what the per-frame ICRC costs.
@@ -76,6 +78,8 @@ rx_hot=$(rx_bench 'streams:16/frames:256/capture:0$')
 rx_cold=$(rx_bench 'streams:16/frames:4096/capture:0$')
 rx_capture=$(rx_bench 'streams:16/frames:4096/capture:1$')
 rx_many=$(rx_bench 'streams:1024/frames:16384/capture:0$')
+rx_dram=$(rx_bench 'FromDram/streams:16/frames:4096/')
+rx_dram_many=$(rx_bench 'FromDram/streams:1024/frames:16384/')
 
 # 3. loopback TX + RX + accounting on one lcore
 profile net_ring0 'rx_port = "p0"' 1 > "$tmp/ring.toml"
@@ -128,10 +132,12 @@ print('%s, run by run: %s; median %s' % (label, ' '.join('%.2f' % r for r in pai
 }
 run_by_run "linerate TX / testpmd" "%.2fx" next "${lr_runs[@]}" "${tp_runs[@]}"
 run_by_run "linerate TX / the floor (the runs before and after)" "%.2f" bracketed "${lr_runs[@]}" "${floor_runs[@]}"
-printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames in cache" "$rx_hot"
-printf "%-64s %s\n" "RX accounting only, 64 B signed, 16 streams, frames from memory" "$rx_cold"
-printf "%-64s %s\n" "RX accounting only, 64 B signed, 1024 streams interleaved, memory" "$rx_many"
-printf "%-64s %s\n" "RX, 16 streams, memory, a capture whose filter matches nothing" "$rx_capture"
+printf "%-64s %s\n" "RX accounting, 64 B signed, 16 streams, 256 frames (L1/L2)" "$rx_hot"
+printf "%-64s %s\n" "RX accounting, 16 streams, 4096 frames (out of L1)" "$rx_cold"
+printf "%-64s %s\n" "RX accounting, 1024 streams, 16384 frames (out of L2)" "$rx_many"
+printf "%-64s %s\n" "RX accounting, 16 streams, each frame's line from DRAM" "$rx_dram"
+printf "%-64s %s\n" "RX accounting, 1024 streams, each frame's line from DRAM" "$rx_dram_many"
+printf "%-64s %s\n" "RX, 16 streams, 4096 frames, a capture that matches nothing" "$rx_capture"
 printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"
 printf "%-64s %s\n" "TX RoCEv2 98 B (VLAN, BTH + RETH, PSN + ICRC per frame), net_null" "$roce_small"
 printf "%-64s %s\n" "TX RoCEv2 1106 B (same, 1024-byte payload), net_null" "$roce_large"

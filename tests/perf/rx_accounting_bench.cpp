@@ -8,11 +8,16 @@
 
 #include <benchmark/benchmark.h>
 #include <rte_eal.h>
+#include <emmintrin.h>
+#include <rte_cycles.h>
 #include <rte_mbuf.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -26,81 +31,131 @@
 namespace {
 
 
-// range(0): streams; range(1): frames cycled through. 256 frames stay in L1/L2 (the
-// compute cost); 4096 frames (a 1024-descriptor ring, mempool caches and more) come
-// from memory, the worst case: a NIC's DMA usually leaves them in the LLC. range(2): 1,
-// the queue has a capture whose filter matches none of the frames (the cost of looking).
-void BM_RxAccounting(benchmark::State& state) {
-  const auto n_streams = static_cast<uint16_t>(state.range(0));
-  const auto kFrames = static_cast<uint32_t>(state.range(1));
-  rte_mempool* pool = rte_pktmbuf_pool_create("bench", kFrames * 2, 256, 8, 2048, SOCKET_ID_ANY);
-  std::vector<rte_mbuf*> mbufs(kFrames);
-  if (pool == nullptr || rte_pktmbuf_alloc_bulk(pool, mbufs.data(), kFrames) != 0) {
-    state.SkipWithError("mempool");
-    return;
-  }
-  lr::api::StreamSpec cfg;
-  cfg.vlan = lr::api::VlanSpec{100, 3};
-  std::vector<lr::wire::TxStreamPlan> plans;
-  for (uint16_t s = 0; s < n_streams; ++s) plans.push_back(lr::plan::build_stream_plan(cfg, s));
-  // Frames of n_streams streams interleaved, each stream in sequence.
-  for (uint32_t i = 0; i < kFrames; ++i) {
-    rte_mbuf* m = mbufs[i];
-    const lr::wire::TxStreamPlan& plan = plans[i % n_streams];
-    auto* data = rte_pktmbuf_mtod(m, uint8_t*);
-    std::copy(plan.template_bytes.begin(), plan.template_bytes.end(), data);
-    uint16_t last = 0;
-    lr::fast::write_frame(data, plan, plan.sizes[0], last,
-                          lr::wire::Signature{plan.stream_id, 0, i / n_streams, 1000},
-                          lr::fast::cursor_at(plan, i / n_streams));
-    m->data_len = m->pkt_len = plan.sizes[0].data_len;
-  }
-  // The stream state where the data plane keeps it (dataplane/plan/run_state.cpp): DPDK
-  // memory, on hugepages where the host has them (fewer TLB misses with a thousand streams).
-  auto streams = lr::dp::NumaArray<lr::fast::RxStream>::make(n_streams, SOCKET_ID_ANY);
-  auto trackers = lr::dp::NumaArray<lr::fast::SeqTracker>::make(n_streams, SOCKET_ID_ANY);
-  if (!streams.ok() || !trackers.ok()) {
-    state.SkipWithError("stream state");
-    return;
-  }
-  for (uint16_t s = 0; s < n_streams; ++s) {
-    streams[s].n_lanes = 1;
-    streams[s].late_ns = 10'000'000;
-    streams[s].first_tracker = s;
-  }
-  lr::fast::LcoreCtx ctx;
-  ctx.rx_streams = streams.data();
-  ctx.rx_trackers = trackers.data();
-  ctx.n_streams = n_streams;
-  lr::fast::RxQueue queue;
-  lr::fast::CaptureTap tap;
-  auto filter = lr::capture::PacketFilter::compile("udp dst port 9", 1518);
-  if (state.range(2) == 1) {
-    if (!filter) {
-      state.SkipWithError("filter");
+// The frames, stream state and queue of one benchmark: `frames` signed frames of `streams`
+// streams interleaved frame by frame, each stream in sequence; with `capture`, a capture on
+// the queue whose filter matches none of them (the cost of looking).
+class RxBench {
+ public:
+  RxBench(uint16_t n_streams, uint32_t n_frames, bool capture, bool shuffled) : n_frames_(n_frames) {
+    pool_ = rte_pktmbuf_pool_create("bench", n_frames * 2, 256, 8, 2048, SOCKET_ID_ANY);
+    mbufs_.resize(n_frames);
+    if (pool_ == nullptr || rte_pktmbuf_alloc_bulk(pool_, mbufs_.data(), n_frames) != 0) {
+      error_ = "mempool";
       return;
     }
-    tap.filter = filter->bpf();
-    tap.filter_jit = filter->jit();
-    tap.open = true;
-    queue.capture = &tap;
-  }
-  uint32_t at = 0;
-  uint64_t frames = 0;
-  for (auto _ : state) {
-    if (at == kFrames) {
-      at = 0;
-      for (size_t s = 0; s < trackers.size(); ++s) trackers[s] = lr::fast::SeqTracker{};  // the sequence starts over
+    // A pool in use for a while hands out its mbufs in no address order: no stride for the
+    // hardware prefetcher to follow.
+    if (shuffled) {
+      std::vector<rte_mbuf*> order(mbufs_);
+      std::shuffle(order.begin(), order.end(), std::mt19937(7));
+      write_frames(order, n_streams);
+      mbufs_ = std::move(order);
+    } else {
+      write_frames(mbufs_, n_streams);
     }
-    lr::fast::rx_process_burst(ctx, queue, mbufs.data() + at, lr::fast::kRxBurst, 2000, 2000);
-    at += lr::fast::kRxBurst;
-    frames += lr::fast::kRxBurst;
+    // The stream state where the data plane keeps it (dataplane/plan/run_state.cpp): DPDK
+    // memory, on hugepages where the host has them (fewer TLB misses with a thousand streams).
+    streams_ = lr::dp::NumaArray<lr::fast::RxStream>::make(n_streams, SOCKET_ID_ANY);
+    trackers_ = lr::dp::NumaArray<lr::fast::SeqTracker>::make(n_streams, SOCKET_ID_ANY);
+    if (!streams_.ok() || !trackers_.ok()) {
+      error_ = "stream state";
+      return;
+    }
+    for (uint16_t s = 0; s < n_streams; ++s) {
+      streams_[s].n_lanes = 1;
+      streams_[s].late_ns = 10'000'000;
+      streams_[s].first_tracker = s;
+    }
+    ctx_.rx_streams = streams_.data();
+    ctx_.rx_trackers = trackers_.data();
+    ctx_.n_streams = n_streams;
+    if (capture) {
+      auto filter = lr::capture::PacketFilter::compile("udp dst port 9", 1518);
+      if (!filter) {
+        error_ = "filter";
+        return;
+      }
+      filter_.emplace(std::move(*filter));
+      tap_.filter = filter_->bpf();
+      tap_.filter_jit = filter_->jit();
+      tap_.open = true;
+      queue_.capture = &tap_;
+    }
   }
-  state.counters["Mpps"] = benchmark::Counter(static_cast<double>(frames) / 1e6, benchmark::Counter::kIsRate);
-  if (trackers[0].counts().duplicate != 0) state.SkipWithError("unexpected duplicates");
-  if (tap.matched != 0) state.SkipWithError("the capture's filter matched a frame");
-  rte_pktmbuf_free_bulk(mbufs.data(), kFrames);
-  rte_mempool_free(pool);
+  ~RxBench() {
+    if (pool_ == nullptr) return;
+    rte_pktmbuf_free_bulk(mbufs_.data(), static_cast<unsigned>(mbufs_.size()));
+    rte_mempool_free(pool_);
+  }
+  RxBench(const RxBench&) = delete;
+  RxBench& operator=(const RxBench&) = delete;
+
+  const char* error() const { return error_; }
+
+  /// The next burst, as rx_queue_burst hands it over; returns its frames.
+  rte_mbuf* const* next_burst() {
+    if (at_ == n_frames_) {
+      at_ = 0;
+      for (size_t s = 0; s < trackers_.size(); ++s) trackers_[s] = lr::fast::SeqTracker{};  // the sequence starts over
+    }
+    rte_mbuf* const* burst = mbufs_.data() + at_;
+    lr::fast::rx_process_burst(ctx_, queue_, burst, lr::fast::kRxBurst, 2000, 2000);
+    at_ += lr::fast::kRxBurst;
+    frames_ += lr::fast::kRxBurst;
+    return burst;
+  }
+
+  void finish(benchmark::State& state) const {
+    state.counters["Mpps"] = benchmark::Counter(static_cast<double>(frames_) / 1e6, benchmark::Counter::kIsRate);
+    if (trackers_[0].counts().duplicate != 0) state.SkipWithError("unexpected duplicates");
+    if (tap_.matched != 0) state.SkipWithError("the capture's filter matched a frame");
+  }
+
+ private:
+  static void write_frames(const std::vector<rte_mbuf*>& mbufs, uint16_t n_streams) {
+    lr::api::StreamSpec cfg;
+    cfg.vlan = lr::api::VlanSpec{100, 3};
+    std::vector<lr::wire::TxStreamPlan> plans;
+    for (uint16_t s = 0; s < n_streams; ++s) plans.push_back(lr::plan::build_stream_plan(cfg, s));
+    for (uint32_t i = 0; i < mbufs.size(); ++i) {
+      rte_mbuf* m = mbufs[i];
+      const lr::wire::TxStreamPlan& plan = plans[i % n_streams];
+      auto* data = rte_pktmbuf_mtod(m, uint8_t*);
+      std::copy(plan.template_bytes.begin(), plan.template_bytes.end(), data);
+      uint16_t last = 0;
+      lr::fast::write_frame(data, plan, plan.sizes[0], last, lr::wire::Signature{plan.stream_id, 0, i / n_streams, 1000},
+                            lr::fast::cursor_at(plan, i / n_streams));
+      m->data_len = m->pkt_len = plan.sizes[0].data_len;
+    }
+  }
+
+  uint32_t n_frames_;
+  uint32_t at_ = 0;
+  uint64_t frames_ = 0;
+  const char* error_ = nullptr;
+  rte_mempool* pool_ = nullptr;
+  std::vector<rte_mbuf*> mbufs_;
+  lr::dp::NumaArray<lr::fast::RxStream> streams_;
+  lr::dp::NumaArray<lr::fast::SeqTracker> trackers_;
+  lr::fast::LcoreCtx ctx_;
+  lr::fast::RxQueue queue_;
+  lr::fast::CaptureTap tap_;
+  std::optional<lr::capture::PacketFilter> filter_;
+};
+
+// range(0): streams; range(1): frames cycled through; range(2): 1, a capture on the queue.
+// 256 frames stay in L1/L2 (the compute cost). 4,096 frames (a 1024-descriptor ring,
+// mempool caches and more) and 16,384 leave L1; what each touches (its mbuf's first line
+// and its frame's line, 128 bytes) fits in L2 or L3 here: the frames a NIC leaves in the
+// LLC (Intel's DDIO). BM_RxAccountingFromDram reads them from DRAM.
+void BM_RxAccounting(benchmark::State& state) {
+  RxBench bench(static_cast<uint16_t>(state.range(0)), static_cast<uint32_t>(state.range(1)), state.range(2) == 1, false);
+  if (bench.error() != nullptr) {
+    state.SkipWithError(bench.error());
+    return;
+  }
+  for (auto _ : state) bench.next_burst();
+  bench.finish(state);
 }
 // 1024 streams interleaved frame by frame, 16 frames each: every frame's stream state
 // (tracker, histogram, counters) is another stream's, out of cache as in a fabric test.
@@ -112,6 +167,35 @@ BENCHMARK(BM_RxAccounting)
     ->Args({16, 4096, 1})
     ->Args({256, 4096, 0})
     ->Args({1024, 16384, 0});
+
+// Each frame's line read from DRAM, as a NIC that writes to memory without cache injection
+// leaves it (AMD EPYC before SDCI): after its burst is accounted, each frame's line is
+// flushed from every cache (and the mbufs come in no address order), and only the
+// accounting is timed (the TSC around it, as the data plane reads it per burst). The
+// mbuf's first line stays cached: a PMD has just written it.
+void BM_RxAccountingFromDram(benchmark::State& state) {
+  RxBench bench(static_cast<uint16_t>(state.range(0)), static_cast<uint32_t>(state.range(1)), false, true);
+  if (bench.error() != nullptr) {
+    state.SkipWithError(bench.error());
+    return;
+  }
+  const double tsc_hz = static_cast<double>(rte_get_tsc_hz());
+  for (auto _ : state) {
+    const uint64_t begin = rte_rdtsc_precise();
+    rte_mbuf* const* burst = bench.next_burst();
+    const uint64_t end = rte_rdtsc_precise();
+    for (uint32_t k = 0; k < lr::fast::kRxBurst; ++k)
+      _mm_clflush(rte_pktmbuf_mtod_offset(burst[k], char*, burst[k]->data_len - 1));
+    _mm_mfence();
+    state.SetIterationTime(static_cast<double>(end - begin) / tsc_hz);
+  }
+  bench.finish(state);
+}
+BENCHMARK(BM_RxAccountingFromDram)
+    ->UseManualTime()
+    ->ArgNames({"streams", "frames"})
+    ->Args({16, 4096})
+    ->Args({1024, 16384});
 
 bool hugepages_free() {
   std::ifstream meminfo("/proc/meminfo");
