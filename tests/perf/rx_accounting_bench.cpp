@@ -7,9 +7,9 @@
 // part of the test run.
 
 #include <benchmark/benchmark.h>
-#include <rte_eal.h>
 #include <emmintrin.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_mbuf.h>
 
 #include <algorithm>
@@ -92,7 +92,7 @@ class RxBench {
 
   const char* error() const { return error_; }
 
-  /// The next burst, as rx_queue_burst hands it over; returns its frames.
+  /// Accounts the next 32 frames as rx_queue_burst does after a receive, and returns them.
   rte_mbuf* const* next_burst() {
     if (at_ == n_frames_) {
       at_ = 0;
