@@ -84,6 +84,31 @@ int refused_before_eal(const lr::profile::Profile& profile, const std::string& r
   return 0;
 }
 
+struct Arguments {
+  std::string config_path;
+  std::string report_path;
+  bool quiet = false;
+  bool plan_only = false;
+  bool serve = false;
+  std::string socket_path;
+  bool remove_socket_dir = false;
+};
+
+void add_options(CLI::App& app, Arguments& args) {
+  app.set_version_flag("--version", "linerate-dataplane " LR_VERSION);
+  app.add_option("-c,--config", args.config_path, "profile (TOML); see config/README.md")->required();
+  app.add_option("-r,--report", args.report_path, "write the JSON report to this file");
+  app.add_flag("-q,--quiet", args.quiet, "no live lines (one-shot), no banner (--serve)");
+  app.add_flag("--plan-only", args.plan_only, "bring the ports up, print the plan and exit");
+  app.add_flag("--serve", args.serve, "service mode: answer the control socket until stopped");
+  CLI::Option* socket =
+      app.add_option("--socket", args.socket_path, "control socket path (default: the profile's [control] socket)");
+  app.add_flag("--remove-socket-dir", args.remove_socket_dir,
+               "the --socket's folder was made for this data plane alone (`linerate run` and `bench` make one): "
+               "remove it, once empty, as the service ends (Ctrl-C, SIGTERM, SIGHUP)")
+      ->needs(socket);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,19 +121,9 @@ int main(int argc, char** argv) {
       "JSON-RPC on a Unix socket ([control] socket, or --socket) until stopped; the `linerate`\n"
       "command is its client. A run still going when the service stops is reported as above.",
       "linerate-dataplane"};
-  std::string config_path;
-  std::string report_path;
-  bool quiet = false;
-  bool plan_only = false;
-  bool serve = false;
-  std::string socket_path;
-  app.set_version_flag("--version", "linerate-dataplane " LR_VERSION);
-  app.add_option("-c,--config", config_path, "profile (TOML); see config/README.md")->required();
-  app.add_option("-r,--report", report_path, "write the JSON report to this file");
-  app.add_flag("-q,--quiet", quiet, "no live lines (one-shot), no banner (--serve)");
-  app.add_flag("--plan-only", plan_only, "bring the ports up, print the plan and exit");
-  app.add_flag("--serve", serve, "service mode: answer the control socket until stopped");
-  app.add_option("--socket", socket_path, "control socket path (default: the profile's [control] socket)");
+  Arguments args;
+  add_options(app, args);
+  auto& [config_path, report_path, quiet, plan_only, serve, socket_path, remove_socket_dir] = args;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -173,7 +188,7 @@ int main(int argc, char** argv) {
       (*engine)->finish(false);
     } else if (serve) {
       auto served = lr::dp::serve(**engine, socket_path.empty() ? profile.control.socket : socket_path,
-                                  profile.control.group, !quiet);
+                                  profile.control.group, !quiet, remove_socket_dir);
       if (!served) report = std::unexpected(served.error());
       else if (*served) report = std::move(**served);  // a run was still going
     } else {

@@ -52,8 +52,10 @@ class ProfileDataplane::Spawned {
       if (::getppid() != parent) std::_Exit(1);  // linerate was already gone
       ::setpgid(0, 0);  // Ctrl-C in the terminal is for linerate, which stops the run cleanly
       ::dup2(STDERR_FILENO, STDOUT_FILENO);  // what it says goes to stderr: stdout is ours (--json)
+      // Its socket's folder is this run's: the data plane removes it as it ends, also when
+      // linerate was killed (SIGKILL leaves nobody else to).
       ::execlp(binary.c_str(), binary.c_str(), "--config", profile_path.c_str(), "--serve", "--quiet", "--socket",
-               socket_path.c_str(), static_cast<char*>(nullptr));
+               socket_path.c_str(), "--remove-socket-dir", static_cast<char*>(nullptr));
       std::fprintf(stderr, "linerate: cannot start %s: %s\n", binary.c_str(), std::strerror(errno));
       std::_Exit(127);
     }

@@ -113,6 +113,7 @@ RpcServer::~RpcServer() {
     boost::system::error_code ignored;
     acceptor_->acceptor.close(ignored);
     ::unlink(options_.socket_path.c_str());
+    if (options_.remove_socket_dir) ::rmdir(std::filesystem::path(options_.socket_path).parent_path().c_str());
   }
 }
 

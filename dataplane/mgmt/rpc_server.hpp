@@ -22,6 +22,9 @@ struct ServerOptions {
   /// Called with a session's id when its connection closes (after its ports are released):
   /// what else it held ends too (its captures).
   std::function<void(uint64_t)> on_session_end;
+  /// The socket's folder was made for this data plane alone (a `linerate` run's): removed,
+  /// once empty, with the socket.
+  bool remove_socket_dir = false;
 };
 
 class RpcServer {

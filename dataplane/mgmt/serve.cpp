@@ -15,16 +15,17 @@
 namespace lr::dp {
 
 Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
-                                       bool announce) {
+                                       bool announce, bool remove_socket_dir) {
   PortControls& controls = engine.port_controls();
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
   register_dataplane_methods(dispatcher, io, engine, ownership);
   register_port_control_methods(dispatcher, io, controls, ownership);
-  RpcServer server(io, dispatcher, ownership, ServerOptions{socket_path, group, [&engine](uint64_t session) {
-                     engine.stop_captures_of(session);
-                   }});
+  RpcServer server(io, dispatcher, ownership,
+                   ServerOptions{socket_path, group,
+                                 [&engine](uint64_t session) { engine.stop_captures_of(session); },
+                                 remove_socket_dir});
   if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
   // A shell starts background jobs with SIGINT ignored; the service still wants it.
   for (int signum : {SIGINT, SIGTERM, SIGHUP}) std::signal(signum, SIG_DFL);

@@ -13,8 +13,9 @@
 namespace lr::dp {
 
 /// Returns the report of a run that was still going at shutdown, if any.
-/// `announce`: print where it serves.
+/// `announce`: print where it serves. `remove_socket_dir`: the socket's folder is this data
+/// plane's alone; it goes (once empty) with the socket.
 Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
-                                       bool announce = true);
+                                       bool announce = true, bool remove_socket_dir = false);
 
 }  // namespace lr::dp

@@ -463,10 +463,18 @@ preceding_targets = 1
         self.wait_for_report_dir(proc, out_dir)
         dataplane = self.dataplane_of(proc)
         self.addCleanup(lambda: os.path.exists("/proc/%d" % dataplane) and os.kill(dataplane, signal.SIGTERM))
+        with open("/proc/%d/cmdline" % dataplane) as f:
+            args = f.read().split("\0")
+        socket_dir = os.path.dirname(args[args.index("--socket") + 1])
+        self.assertIn("--remove-socket-dir", args)
+        self.assertTrue(os.path.isdir(socket_dir), socket_dir)
         proc.kill()
         proc.wait(timeout=10)
         lrtest.wait_until(lambda: not os.path.exists("/proc/%d" % dataplane) or
                           open("/proc/%d/stat" % dataplane).read().split()[2] == "Z", "the data plane to end")
+        # Nobody was left to remove the folder linerate made for the data plane's socket but
+        # the data plane, which removes it as it ends.
+        self.assertFalse(os.path.exists(socket_dir), socket_dir)
 
     def test_a_procedure_that_cannot_work_is_refused_before_traffic(self):
         bad = self.write_profile(PROFILE.replace("frame_sizes = [64, 128, 256]", "frame_sizes = [64, 40]"), "bad.toml")
