@@ -16,12 +16,7 @@ template <class T>
 void put(json& j, const char* key, const T& v) {
   j[key] = v;
 }
-void put(json& j, const char* key, const FrameSizeName& v) {
-  uint64_t bytes = 0;
-  const char* end = v.text.data() + v.text.size();
-  const auto [at, error] = std::from_chars(v.text.data(), end, bytes);
-  j[key] = !v.text.empty() && error == std::errc() && at == end ? json(bytes) : json(v.text);
-}
+void put(json& j, const char* key, const FrameSizeName& v) { j[key] = to_json(v); }
 void put(json& j, const char* key, const LatencyNs& v) { j[key] = to_json(v); }
 template <class T>
 void put(json& j, const char* key, const std::optional<T>& v) {
@@ -129,6 +124,12 @@ MlrSizeAnswer mlr_size_from_json(const json& j) {
 
 json to_json(const LatencyNs& l) { return written(l, latency_fields); }
 json to_json(const RateAnswer& r) { return written(r, rate_fields); }
+json to_json(const FrameSizeName& s) {
+  uint64_t bytes = 0;
+  const char* end = s.text.data() + s.text.size();
+  const auto [at, error] = std::from_chars(s.text.data(), end, bytes);
+  return !s.text.empty() && error == std::errc() && at == end ? json(bytes) : json(s.text);
+}
 json to_json(const LatencyAnswer& r) { return written(r, latency_answer_fields); }
 json to_json(const FrameLossPoint& p) { return written(p, frame_loss_fields); }
 json to_json(const BackToBackAnswer& r) { return written(r, back_to_back_fields); }

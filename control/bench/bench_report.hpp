@@ -136,6 +136,8 @@ struct BenchReport {
 
 nlohmann::json to_json(const LatencyNs& l);
 nlohmann::json to_json(const RateAnswer& r);
+/// Its bytes as a number, or the mix's name as text.
+nlohmann::json to_json(const FrameSizeName& s);
 nlohmann::json to_json(const LatencyAnswer& r);
 nlohmann::json to_json(const FrameLossPoint& p);
 nlohmann::json to_json(const BackToBackAnswer& r);

@@ -77,20 +77,19 @@ std::string bench_csv(const json& json_report) {
       row(out, values);
     }
   for (const bench::LatencyAnswer& r : report.latency) {
-    json values{{"row", "result"}, {"test", "latency"}, {"frame_size", bench::to_json(r)["frame_size"]},
+    json values{{"row", "result"}, {"test", "latency"}, {"frame_size", bench::to_json(r.frame_size)},
                 {"rate_percent", or_null(r.rate_percent)}, {"offered_percent", or_null(r.offered_percent)}};
     if (r.across_trials) add_latency(values, bench::to_json(*r.across_trials));
     row(out, values);
   }
   for (const bench::FrameLossPoint& p : report.frame_loss) {
-    const json point = bench::to_json(p);
-    row(out, {{"row", "result"}, {"test", "frame_loss"}, {"frame_size", point["frame_size"]},
+    row(out, {{"row", "result"}, {"test", "frame_loss"}, {"frame_size", bench::to_json(p.frame_size)},
               {"offered_percent", p.offered_percent}, {"loss_percent", p.loss_percent}});
   }
   // MLRsearch: a goal's relevant lower bound as the rate, its conditional throughput as
   // the share of line rate and pps the answer reached (the goal's name in the test column).
   for (const bench::MlrSizeAnswer& size : report.mlrsearch) {
-    const json frame_size = bench::to_json(size)["frame_size"];
+    const json frame_size = bench::to_json(size.frame_size);
     for (const bench::MlrGoalAnswer& g : size.goals)
       row(out, {{"row", "result"}, {"test", "mlrsearch " + g.name}, {"frame_size", frame_size},
                 {"rate_percent", or_null(g.relevant_lower_bound_percent)},
@@ -102,8 +101,7 @@ std::string bench_csv(const json& json_report) {
                                      g.note.empty() ? "" : "; " + g.note)}});
   }
   for (const bench::BackToBackAnswer& r : report.back_to_back) {
-    const json answer = bench::to_json(r);
-    row(out, {{"row", "result"}, {"test", "back_to_back"}, {"frame_size", answer["frame_size"]},
+    row(out, {{"row", "result"}, {"test", "back_to_back"}, {"frame_size", bench::to_json(r.frame_size)},
               {"burst_frames", or_null(r.mean_frames)}, {"note", r.note}});
   }
   return out;
