@@ -374,6 +374,11 @@ count = 30000
         proc = subprocess.run([lrtest.BINARY, "--config"], capture_output=True, text=True, timeout=60)
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--config", proc.stderr)
+        # A folder to remove is the --socket's: without one, refused before anything starts.
+        proc = subprocess.run([lrtest.BINARY, "--config", "unused.toml", "--serve",
+                               "--remove-socket-dir"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("--remove-socket-dir requires --socket", proc.stderr)
 
 
 if __name__ == "__main__":
