@@ -11,6 +11,7 @@
 
 #include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/packet_writer.hpp"
+#include "dataplane/fastpath/received_mbufs.hpp"
 #include "dataplane/wire/ecn.hpp"
 #include "dataplane/wire/mac_control.hpp"
 
@@ -433,7 +434,7 @@ uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept {
   std::atomic_thread_fence(std::memory_order_release);
   rx_process_burst(ctx, queue, pkts, n, now_tsc, rx_ns);
   ctx.rx_seq.store(seq + 2, std::memory_order_release);
-  rte_pktmbuf_free_bulk(pkts, n);
+  free_received(pkts, n);
   return n;
 }
 
