@@ -4,11 +4,13 @@
 #      net_null, against `dpdk-testpmd --forward-mode=txonly` (64-byte frames) on the
 #      same vdev and lcores.
 #      Next to them the floor (tests/perf/null_tx_floor): mempool + net_null alone.
-#   2. RX accounting per lcore (signature, sequence tracking, latency histogram) on
-#      bursts of 32 signed frames in mbufs: Google Benchmark, no PMD; mbufs and stream
-#      state on hugepages when the host has them free (as the data plane runs). The frames
+#   2. RX accounting per lcore (signature, sequence tracking, latency histogram, the
+#      mbufs' free) on bursts of 32 signed frames in mbufs: Google Benchmark, no PMD;
+#      mbufs and stream state on hugepages when the host has them free (as the data
+#      plane runs). The frames
 #      cycled through fit in the caches (a NIC that writes into the LLC), or each frame's
-#      line is flushed to DRAM after its burst (a NIC that writes to memory).
+#      line is flushed to DRAM after its burst (a NIC that writes to memory); with them,
+#      the host's DRAM latency (what the first frame of each burst waits).
 #   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
 #   4. TX of RoCEv2 frames (BTH + RETH, PSN and ICRC per frame) on net_null, at the
 #      smallest RoCE write and at a 1024-byte payload: what the per-frame ICRC costs.
@@ -80,6 +82,8 @@ rx_capture=$(rx_bench 'streams:16/frames:4096/capture:1$')
 rx_many=$(rx_bench 'streams:1024/frames:16384/capture:0$')
 rx_dram=$(rx_bench 'FromDram/streams:16/frames:4096/')
 rx_dram_many=$(rx_bench 'FromDram/streams:1024/frames:16384/')
+dram_ns=$(build/tests/perf/rx_accounting_bench --benchmark_filter=DramLatency --benchmark_min_time=1 2>/dev/null |
+  grep -o "per_line=[0-9.]*ns" | cut -d= -f2)
 
 # 3. loopback TX + RX + accounting on one lcore
 profile net_ring0 'rx_port = "p0"' 1 > "$tmp/ring.toml"
@@ -137,6 +141,7 @@ printf "%-64s %s\n" "RX accounting, 16 streams, 4096 frames (out of L1)" "$rx_co
 printf "%-64s %s\n" "RX accounting, 1024 streams, 16384 frames (out of L2)" "$rx_many"
 printf "%-64s %s\n" "RX accounting, 16 streams, each frame's line from DRAM" "$rx_dram"
 printf "%-64s %s\n" "RX accounting, 1024 streams, each frame's line from DRAM" "$rx_dram_many"
+printf "%-64s %s\n" "  (one frame's line from DRAM, nothing overlapping it)" "$dram_ns"
 printf "%-64s %s\n" "RX, 16 streams, 4096 frames, a capture that matches nothing" "$rx_capture"
 printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"
 printf "%-64s %s\n" "TX RoCEv2 98 B (VLAN, BTH + RETH, PSN + ICRC per frame), net_null" "$roce_small"

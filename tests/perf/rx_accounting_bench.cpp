@@ -207,6 +207,41 @@ BENCHMARK(BM_RxAccountingFromDram)
     ->Args({16, 4096})
     ->Args({1024, 16384});
 
+// What one frame's line costs from DRAM when nothing overlaps it: the FromDram rows' mbufs
+// (4,096 from the same kind of pool, in no address order), each frame's line holding the
+// address of the next one's, flushed, then read in a chain. No frame can be read before the
+// one before it, so each read waits the whole latency: what the first frame of a burst
+// waits in the FromDram rows.
+void BM_DramLatency(benchmark::State& state) {
+  constexpr uint32_t kLines = 4096;
+  rte_mempool* pool = rte_pktmbuf_pool_create("latency", kLines * 2, 256, 8, 2048, SOCKET_ID_ANY);
+  std::vector<rte_mbuf*> mbufs(kLines);
+  if (pool == nullptr || rte_pktmbuf_alloc_bulk(pool, mbufs.data(), kLines) != 0) {
+    state.SkipWithError("mempool");
+    rte_mempool_free(pool);
+    return;
+  }
+  std::shuffle(mbufs.begin(), mbufs.end(), std::mt19937(7));
+  auto line_of = [](rte_mbuf* m) { return rte_pktmbuf_mtod_offset(m, void**, 56); };  // a 64 B frame's last line
+  for (uint32_t i = 0; i < kLines; ++i) *line_of(mbufs[i]) = line_of(mbufs[(i + 1) % kLines]);
+  const double tsc_hz = static_cast<double>(rte_get_tsc_hz());
+  void* at = line_of(mbufs[0]);
+  for (auto _ : state) {
+    for (rte_mbuf* m : mbufs) _mm_clflush(line_of(m));
+    _mm_mfence();
+    const uint64_t begin = rte_rdtsc_precise();
+    for (uint32_t i = 0; i < kLines; ++i) at = *static_cast<void**>(at);
+    const uint64_t end = rte_rdtsc_precise();
+    benchmark::DoNotOptimize(at);
+    state.SetIterationTime(static_cast<double>(end - begin) / tsc_hz);
+  }
+  state.counters["per_line"] = benchmark::Counter(static_cast<double>(state.iterations()) * kLines,
+                                                  benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  rte_pktmbuf_free_bulk(mbufs.data(), kLines);
+  rte_mempool_free(pool);
+}
+BENCHMARK(BM_DramLatency)->UseManualTime();
+
 bool hugepages_free() {
   std::ifstream meminfo("/proc/meminfo");
   for (std::string line; std::getline(meminfo, line);)
