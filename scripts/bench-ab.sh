@@ -6,12 +6,13 @@
 # Rows: bench.sh's TX profile (64 B, VLAN + IPv4 + UDP, signatures, one lcore on net_null)
 # and RX accounting with 16 streams and with 1,024 streams interleaved, the frames out of L1
 # and L2, and with each frame's line from DRAM (a revision without that benchmark: "-").
+# Each revision runs its own RX benchmark: from 52cf074 on it counts each burst's free.
 # Usage: scripts/bench-ab.sh REV_A [REV_B] [pairs, default 7] [seconds a TX run, default 3]
 #   REV_A, REV_B: git revisions, each built in a worktree under a temporary folder; REV_B
 #   "." (the default) is the working tree as build/ has it (scripts/setup.sh builds it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ $# -ge 1 ]] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ $# -ge 1 ]] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 rev_a=$1
 rev_b=${2:-.}
 pairs=${3:-7}

@@ -4,13 +4,13 @@
 #      net_null, against `dpdk-testpmd --forward-mode=txonly` (64-byte frames) on the
 #      same vdev and lcores.
 #      Next to them the floor (tests/perf/null_tx_floor): mempool + net_null alone.
-#   2. RX accounting per lcore (signature, sequence tracking, latency histogram, the
-#      mbufs' free) on bursts of 32 signed frames in mbufs: Google Benchmark, no PMD;
-#      mbufs and stream state on hugepages when the host has them free (as the data
-#      plane runs). The frames
-#      cycled through fit in the caches (a NIC that writes into the LLC), or each frame's
-#      line is flushed to DRAM after its burst (a NIC that writes to memory); with them,
-#      the host's DRAM latency (what the first frame of each burst waits).
+#   2. RX accounting per lcore (signature, sequence tracking, latency histogram) and the
+#      free of the mbufs, on bursts of 32 signed frames in mbufs: Google Benchmark, no
+#      PMD; mbufs and stream state on hugepages when the host has them free (as the data
+#      plane runs). The frames cycled through fit in the caches (a NIC that writes into
+#      the LLC), or each frame's line is flushed to DRAM after its burst (a NIC that
+#      writes to memory); with them, the host's DRAM latency (what the first frame of
+#      each burst waits).
 #   3. TX + RX + accounting on ONE lcore over net_ring loopback (frames/s through it).
 #   4. TX of RoCEv2 frames (BTH + RETH, PSN and ICRC per frame) on net_null, at the
 #      smallest RoCE write and at a 1024-byte payload: what the per-frame ICRC costs.
@@ -136,11 +136,11 @@ print('%s, run by run: %s; median %s' % (label, ' '.join('%.2f' % r for r in pai
 }
 run_by_run "linerate TX / testpmd" "%.2fx" next "${lr_runs[@]}" "${tp_runs[@]}"
 run_by_run "linerate TX / the floor (the runs before and after)" "%.2f" bracketed "${lr_runs[@]}" "${floor_runs[@]}"
-printf "%-64s %s\n" "RX accounting, 64 B signed, 16 streams, 256 frames (L1/L2)" "$rx_hot"
-printf "%-64s %s\n" "RX accounting, 16 streams, 4096 frames (out of L1)" "$rx_cold"
-printf "%-64s %s\n" "RX accounting, 1024 streams, 16384 frames (out of L2)" "$rx_many"
-printf "%-64s %s\n" "RX accounting, 16 streams, each frame's line from DRAM" "$rx_dram"
-printf "%-64s %s\n" "RX accounting, 1024 streams, each frame's line from DRAM" "$rx_dram_many"
+printf "%-64s %s\n" "RX accounting + free, 64 B signed, 16 streams, 256 frames (L1/L2)" "$rx_hot"
+printf "%-64s %s\n" "RX accounting + free, 16 streams, 4096 frames (out of L1)" "$rx_cold"
+printf "%-64s %s\n" "RX accounting + free, 1024 streams, 16384 frames (out of L2)" "$rx_many"
+printf "%-64s %s\n" "RX accounting + free, 16 streams, each frame's line from DRAM" "$rx_dram"
+printf "%-64s %s\n" "RX accounting + free, 1024 streams, each frame's line from DRAM" "$rx_dram_many"
 printf "%-64s %s\n" "  (one frame's line from DRAM, nothing overlapping it)" "$dram_ns"
 printf "%-64s %s\n" "RX, 16 streams, 4096 frames, a capture that matches nothing" "$rx_capture"
 printf "%-64s %s\n" "TX + RX + accounting on one lcore, net_ring loopback" "$ring"
