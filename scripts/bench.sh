@@ -72,18 +72,20 @@ lr_tx=$(stats "${lr_runs[@]}")
 tp_tx=$(stats "${tp_runs[@]}")
 
 # 2. RX accounting
-rx_bench() {
+# rx_counter FILTER COUNTER: the counter in the first benchmark FILTER matches, with the
+# unit Google Benchmark gave it (e.g. 143.951ns).
+rx_counter() {
   build/tests/perf/rx_accounting_bench --benchmark_filter="$1" --benchmark_min_time=2 2>/dev/null |
-    grep -o "Mpps=[0-9.]*" | head -1 | cut -d= -f2 | xargs printf "%.2f"
+    grep -o "$2=[0-9.]*[a-z]*" | head -1 | cut -d= -f2
 }
+rx_bench() { rx_counter "$1" Mpps | xargs printf "%.2f"; }
 rx_hot=$(rx_bench 'streams:16/frames:256/capture:0$')
 rx_cold=$(rx_bench 'streams:16/frames:4096/capture:0$')
 rx_capture=$(rx_bench 'streams:16/frames:4096/capture:1$')
 rx_many=$(rx_bench 'streams:1024/frames:16384/capture:0$')
 rx_dram=$(rx_bench 'FromDram/streams:16/frames:4096/')
 rx_dram_many=$(rx_bench 'FromDram/streams:1024/frames:16384/')
-dram_ns=$(build/tests/perf/rx_accounting_bench --benchmark_filter=DramLatency --benchmark_min_time=1 2>/dev/null |
-  grep -o "per_line=[0-9.]*ns" | cut -d= -f2)
+dram_ns=$(rx_counter DramLatency per_line)
 
 # 3. loopback TX + RX + accounting on one lcore
 profile net_ring0 'rx_port = "p0"' 1 > "$tmp/ring.toml"

@@ -33,6 +33,9 @@
 namespace {
 
 
+// Where a frame's signature ends: the line the accounting fetches ahead.
+char* signature_line(rte_mbuf* m) { return rte_pktmbuf_mtod_offset(m, char*, m->data_len - 1); }
+
 // The frames, stream state and queue of one benchmark: `frames` signed frames of `streams`
 // streams interleaved frame by frame, each stream in sequence; with `capture`, a capture on
 // the queue whose filter matches none of them (the cost of looking).
@@ -93,6 +96,7 @@ class RxBench {
   RxBench& operator=(const RxBench&) = delete;
 
   const char* error() const { return error_; }
+  const std::vector<rte_mbuf*>& mbufs() const { return mbufs_; }
 
   /// Accounts and frees the next 32 frames as rx_queue_burst does after a receive, takes
   /// as many mbufs from the pool as a PMD's refill would, and returns the frames (whose
@@ -195,7 +199,7 @@ void BM_RxAccountingFromDram(benchmark::State& state) {
     rte_mbuf* const* burst = bench.next_burst();
     const uint64_t end = rte_rdtsc_precise();
     for (uint32_t k = 0; k < lr::fast::kRxBurst; ++k)
-      _mm_clflush(rte_pktmbuf_mtod_offset(burst[k], char*, burst[k]->data_len - 1));
+      _mm_clflush(signature_line(burst[k]));
     _mm_mfence();
     state.SetIterationTime(static_cast<double>(end - begin) / tsc_hz);
   }
@@ -207,38 +211,34 @@ BENCHMARK(BM_RxAccountingFromDram)
     ->Args({16, 4096})
     ->Args({1024, 16384});
 
-// What one frame's line costs from DRAM when nothing overlaps it: the FromDram rows' mbufs
-// (4,096 from the same kind of pool, in no address order), each frame's line holding the
-// address of the next one's, flushed, then read in a chain. No frame can be read before the
-// one before it, so each read waits the whole latency: what the first frame of a burst
-// waits in the FromDram rows.
+// What one frame's line costs from DRAM when nothing overlaps it: the 16-stream FromDram
+// row's mbufs, each frame's line holding the address of the next one's, flushed, then read
+// in a chain. No frame can be read before the one before it, so each read waits the whole
+// latency: what the first frame of a burst waits in the FromDram rows.
 void BM_DramLatency(benchmark::State& state) {
-  constexpr uint32_t kLines = 4096;
-  rte_mempool* pool = rte_pktmbuf_pool_create("latency", kLines * 2, 256, 8, 2048, SOCKET_ID_ANY);
-  std::vector<rte_mbuf*> mbufs(kLines);
-  if (pool == nullptr || rte_pktmbuf_alloc_bulk(pool, mbufs.data(), kLines) != 0) {
-    state.SkipWithError("mempool");
-    rte_mempool_free(pool);
+  RxBench bench(16, 4096, false, true);
+  if (bench.error() != nullptr) {
+    state.SkipWithError(bench.error());
     return;
   }
-  std::shuffle(mbufs.begin(), mbufs.end(), std::mt19937(7));
-  auto line_of = [](rte_mbuf* m) { return rte_pktmbuf_mtod_offset(m, void**, 56); };  // a 64 B frame's last line
-  for (uint32_t i = 0; i < kLines; ++i) *line_of(mbufs[i]) = line_of(mbufs[(i + 1) % kLines]);
+  const std::vector<rte_mbuf*>& mbufs = bench.mbufs();
+  auto line_of = [](rte_mbuf* m) {
+    return static_cast<void**>(static_cast<void*>(RTE_PTR_ALIGN_FLOOR(signature_line(m), RTE_CACHE_LINE_SIZE)));
+  };
+  for (size_t i = 0; i < mbufs.size(); ++i) *line_of(mbufs[i]) = line_of(mbufs[(i + 1) % mbufs.size()]);
   const double tsc_hz = static_cast<double>(rte_get_tsc_hz());
   void* at = line_of(mbufs[0]);
   for (auto _ : state) {
     for (rte_mbuf* m : mbufs) _mm_clflush(line_of(m));
     _mm_mfence();
     const uint64_t begin = rte_rdtsc_precise();
-    for (uint32_t i = 0; i < kLines; ++i) at = *static_cast<void**>(at);
+    for (size_t i = 0; i < mbufs.size(); ++i) at = *static_cast<void**>(at);
     const uint64_t end = rte_rdtsc_precise();
     benchmark::DoNotOptimize(at);
     state.SetIterationTime(static_cast<double>(end - begin) / tsc_hz);
   }
-  state.counters["per_line"] = benchmark::Counter(static_cast<double>(state.iterations()) * kLines,
+  state.counters["per_line"] = benchmark::Counter(static_cast<double>(state.iterations() * mbufs.size()),
                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  rte_pktmbuf_free_bulk(mbufs.data(), kLines);
-  rte_mempool_free(pool);
 }
 BENCHMARK(BM_DramLatency)->UseManualTime();
 
