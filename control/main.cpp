@@ -1,7 +1,8 @@
 // linerate: the control process. A client of the data plane's control socket, never of
 // DPDK: every subcommand is one or a few JSON-RPC calls, printed as a table or, with
-// --json, as the data plane's JSON. The subcommands live in cli/commands/, a file each
-// family; this file lists them in --help's order and runs the one chosen.
+// --json, as the data plane's JSON. Each front end adds its own subcommands (cli/commands/,
+// a file each family; otg/; export/); this file lists them in --help's order and runs the
+// one chosen.
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +12,8 @@
 
 #include "control/cli/commands/commands.hpp"
 #include "control/client/dataplane_client.hpp"
+#include "control/export/exporter_command.hpp"
+#include "control/otg/otg_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace lr::ctl;

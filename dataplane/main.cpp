@@ -22,9 +22,9 @@
 #include "dataplane/engine/oneshot.hpp"
 #include "dataplane/mgmt/serve.hpp"
 #include "dataplane/mgmt/telemetry.hpp"
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/views/report_file.hpp"
-#include "dataplane/views/run_views.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/views/report_file.hpp"
+#include "lib/views/run_views.hpp"
 
 namespace {
 

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """The tree's layering and size rules, checked (a meson test: `layering`).
 
-- A folder of dataplane/ includes only itself and the folders below it (LAYERS); the data
-  plane includes nothing of control/; control/ includes none of the data plane's inner
-  folders (eal, fastpath, port, plan, engine, mgmt, switch): it speaks to the data plane
-  through api/ and profile/.
-- No source file passes 600 lines, no function 120 (its body counted by braces).
+Three trees, each above the one before it:
+- lib/        what both programs use, without DPDK; includes nothing of dataplane/ or control/.
+- dataplane/  the DPDK program; includes lib/, never control/.
+- control/    the linerate process; includes lib/, never dataplane/ (it speaks to the data
+              plane through lib/api's contract over the socket).
+Inside each tree, a folder includes only itself and the folders listed below it in LAYERS
+(a file at a tree's top, such as main.cpp, may include any of its folders); a folder not in
+LAYERS is refused until it is given a place. control/'s front ends (cli, export, otg) include
+none of each other: control/main.cpp composes their subcommands.
+No source file passes 600 lines, no function 80 (its body counted by braces).
 
 What the tree broke before these rules were checked is listed in
 tests/layering/known-violations.txt: a ratchet. A violation not listed fails; a listed file
@@ -21,35 +26,53 @@ import sys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 KNOWN_IN_TREE = os.path.join("tests", "layering", "known-violations.txt")
 MAX_FILE_LINES = 600
-MAX_FUNCTION_LINES = 120
+MAX_FUNCTION_LINES = 80
 
-# What each dataplane/ folder may include (itself always): the folders below it.
+# The trees, bottom first, and the trees each may include besides itself.
+TREES = {"lib": set(), "dataplane": {"lib"}, "control": {"lib"}}
+
+# control/'s front ends: each may include every layer below it, none of the others.
+CONTROL_BELOW_FRONT_ENDS = {"client", "http", "reports", "suites", "views", "command"}
+
+# What each folder of a tree may include (itself always): the folders below it.
 LAYERS = {
-    "common": set(),
-    "api": {"common", "wire"},
-    "wire": {"common"},
-    "views": {"common", "api"},
-    "host": {"common"},
-    "profile": {"common", "api", "wire"},
-    "fastpath": {"common", "api", "wire"},
-    "frames": {"common", "api", "fastpath", "profile", "wire"},
-    "eal": {"common", "profile", "host"},
-    "port": {"common", "api", "eal", "profile", "host"},
-    "plan": {"common", "api", "eal", "fastpath", "frames", "port", "profile", "wire", "host"},
-    "switch": {"common", "api", "fastpath", "port", "profile", "wire", "host"},
-    "capture": {"common", "api", "fastpath", "wire"},
-    "engine": {"common", "api", "capture", "eal", "fastpath", "frames", "plan", "port", "profile", "switch", "wire",
-               "host"},
-    "mgmt": {"common", "api", "capture", "eal", "engine", "fastpath", "frames", "plan", "port", "profile", "switch",
-             "wire", "host"},
+    "lib": {
+        "common": set(),
+        "wire": {"common"},
+        "api": {"common", "wire"},
+        "views": {"common", "api"},
+        "host": {"common"},
+        "profile": {"common", "api", "wire"},
+        "frames": {"common", "api", "profile", "wire"},
+    },
+    "dataplane": {  # and any folder of lib/
+        "fastpath": set(),
+        "eal": set(),
+        "port": {"eal"},
+        "plan": {"eal", "fastpath", "port"},
+        "switch": {"fastpath", "port"},
+        "capture": {"fastpath"},
+        "engine": {"capture", "eal", "fastpath", "plan", "port", "switch"},
+        "mgmt": {"capture", "eal", "engine", "fastpath", "plan", "port", "switch"},
+    },
+    "control": {  # and any folder of lib/
+        "client": set(),
+        "http": set(),
+        "reports": {"client"},
+        "suites": {"client", "reports"},
+        "views": {"client", "reports", "suites"},
+        "command": {"client"},
+        "cli": CONTROL_BELOW_FRONT_ENDS,
+        "export": CONTROL_BELOW_FRONT_ENDS,
+        "otg": CONTROL_BELOW_FRONT_ENDS,
+    },
 }
-DATAPLANE_INNER = {"eal", "fastpath", "port", "plan", "engine", "mgmt", "switch", "capture"}
 SOURCES = (".cpp", ".hpp", ".h", ".cc")
-INCLUDE = re.compile(r'^\s*#\s*include\s+"((dataplane|control)/[^"]+)"', re.M)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"((lib|dataplane|control)/[^"]+)"', re.M)
 
 
 def sources(root):
-    for top in ("dataplane", "control"):
+    for top in TREES:
         for folder, _, files in os.walk(os.path.join(root, top)):
             for name in sorted(files):
                 if name.endswith(SOURCES):
@@ -57,16 +80,25 @@ def sources(root):
                     yield os.path.relpath(path, root), path
 
 
-def include_allowed(source, target):
-    """Whether `source` (a path in the tree) may include `target`."""
+def include_refused(source, target):
+    """Why `source` (a path in the tree) may not include `target`: the rule it breaks, or
+    None where it may."""
     s, t = source.split("/"), target.split("/")
-    if s[0] == "dataplane":
-        if t[0] == "control":
-            return False
-        if len(s) == 2:  # dataplane/main.cpp: the program, above every folder
-            return True
-        return t[1] == s[1] or t[1] in LAYERS.get(s[1], set())
-    return not (t[0] == "dataplane" and t[1] in DATAPLANE_INNER)
+    if t[0] != s[0]:
+        if t[0] in TREES[s[0]]:
+            return None
+        below = sorted(TREES[s[0]])
+        return "%s/ includes %s" % (s[0], " and ".join(b + "/" for b in below) if below else "nothing outside itself")
+    if len(s) == 2 or (len(t) > 1 and t[1] == s[1]):  # a tree's top-level file, or its own folder
+        return None
+    layers = LAYERS[s[0]]
+    if s[1] not in layers:
+        return "%s/%s/ has no place in the layers (add it to LAYERS in scripts/check-layering.py)" % (s[0], s[1])
+    allowed = layers[s[1]]
+    if len(t) > 1 and t[1] in allowed:
+        return None
+    return "%s/%s/ includes %s" % (s[0], s[1], ", ".join("%s/%s/" % (s[0], a) for a in sorted(allowed))
+                                   if allowed else "no other folder of %s/" % s[0])
 
 
 def code_only(text):
@@ -136,6 +168,9 @@ def long_functions(text):
     return found
 
 
+RULES = {}  # an include violation's key -> the rule it breaks, for its message
+
+
 def violations(root):
     """Every violation in the tree: (key, measure), key unique per place."""
     found = {}
@@ -143,8 +178,10 @@ def violations(root):
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
         for m in INCLUDE.finditer(text):
-            if not include_allowed(rel, m.group(1)):
+            rule = include_refused(rel, m.group(1))
+            if rule:
                 found["include %s -> %s" % (rel, m.group(1))] = 1
+                RULES["include %s -> %s" % (rel, m.group(1))] = rule
         lines = text.count("\n")
         if lines > MAX_FILE_LINES:
             found["file %s" % rel] = lines
@@ -184,7 +221,7 @@ def main():
     errors = []
     for key, measure in sorted(found.items()):
         if key not in known:
-            limit = {"include": "", "file": " (at most %d lines)" % MAX_FILE_LINES,
+            limit = {"include": " (%s)" % RULES.get(key, ""), "file": " (at most %d lines)" % MAX_FILE_LINES,
                      "function": " (at most %d lines)" % MAX_FUNCTION_LINES}[key.split()[0]]
             errors.append("new: %s%s%s" % (key, "" if key.startswith("include") else ", %d lines" % measure, limit))
         elif measure > known[key]:

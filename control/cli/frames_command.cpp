@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "control/cli/profile_file.hpp"
-#include "dataplane/frames/frame_preview.hpp"
-#include "dataplane/views/report_file.hpp"
+#include "lib/frames/frame_preview.hpp"
+#include "lib/views/report_file.hpp"
 
 namespace lr::ctl {
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <system_error>
 
-#include "dataplane/views/report_file.hpp"
+#include "lib/views/report_file.hpp"
 
 namespace lr::ctl {
 

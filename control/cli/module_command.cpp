@@ -5,7 +5,7 @@
 #include <iterator>
 #include <vector>
 
-#include "dataplane/host/module/decoded_module.hpp"
+#include "lib/host/module/decoded_module.hpp"
 
 namespace lr::ctl {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "control/cli/exit_codes.hpp"
+#include "control/command/exit_codes.hpp"
 
 namespace lr::ctl {
 

@@ -7,10 +7,10 @@
 
 #include "control/cli/module_command.hpp"
 #include "control/client/port_client.hpp"
-#include "dataplane/api/flow_report.hpp"
-#include "dataplane/api/port_control_report.hpp"
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/views/run_views.hpp"
+#include "lib/api/flow_report.hpp"
+#include "lib/api/port_control_report.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/views/run_views.hpp"
 
 namespace lr::ctl {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "control/client/dataplane_client.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::ctl {
 

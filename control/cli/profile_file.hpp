@@ -7,8 +7,8 @@
 #include <string>
 #include <type_traits>
 
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::ctl {
 

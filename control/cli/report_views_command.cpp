@@ -4,10 +4,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "control/report/report_header.hpp"
+#include "control/reports/report_header.hpp"
 #include "control/views/report_kinds.hpp"
-#include "dataplane/api/json_fields.hpp"
-#include "dataplane/views/report_file.hpp"
+#include "lib/api/json_fields.hpp"
+#include "lib/views/report_file.hpp"
 
 namespace lr::ctl {
 

@@ -16,9 +16,9 @@
 #include "control/client/dataplane_client.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/client/run_client.hpp"
-#include "dataplane/api/json_fields.hpp"
-#include "dataplane/views/report_file.hpp"
-#include "dataplane/views/run_views.hpp"
+#include "lib/api/json_fields.hpp"
+#include "lib/views/report_file.hpp"
+#include "lib/views/run_views.hpp"
 
 namespace lr::ctl {
 

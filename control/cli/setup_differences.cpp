@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <set>
 
-#include "dataplane/profile/port_spec_json.hpp"
-#include "dataplane/profile/switch_spec_json.hpp"
+#include "lib/profile/port_spec_json.hpp"
+#include "lib/profile/switch_spec_json.hpp"
 
 namespace lr::ctl {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/api/port_spec.hpp"
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/api/switch_spec.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/api/port_spec.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/api/switch_spec.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::ctl {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/api/traffic.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/api/traffic.hpp"
 
 namespace lr::ctl {
 

@@ -14,9 +14,9 @@
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/stop_signal.hpp"
-#include "dataplane/api/switch_report.hpp"
-#include "dataplane/common/utc_time.hpp"
-#include "dataplane/views/run_views.hpp"
+#include "lib/api/switch_report.hpp"
+#include "lib/common/utc_time.hpp"
+#include "lib/views/run_views.hpp"
 
 namespace lr::ctl {
 

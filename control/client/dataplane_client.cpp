@@ -8,7 +8,7 @@
 #include <boost/asio/write.hpp>
 #include <cstdlib>
 
-#include "dataplane/api/rpc.hpp"
+#include "lib/api/rpc.hpp"
 
 namespace lr::ctl {
 

@@ -1,6 +1,6 @@
 #pragma once
 // A client of the data plane's control socket (newline-delimited JSON-RPC 2.0, see
-// dataplane/api/rpc.hpp). One connection is one session: ports acquired through it stay
+// lib/api/rpc.hpp). One connection is one session: ports acquired through it stay
 // owned until it closes. Synchronous: the CLI asks, waits, prints.
 
 #include <memory>

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "control/client/dataplane_client.hpp"
-#include "dataplane/api/port_control_report.hpp"
-#include "dataplane/api/run_report.hpp"
+#include "lib/api/port_control_report.hpp"
+#include "lib/api/run_report.hpp"
 
 namespace lr::ctl {
 

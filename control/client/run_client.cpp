@@ -4,10 +4,10 @@
 #include <type_traits>
 
 #include "control/client/stop_signal.hpp"
-#include "dataplane/profile/port_spec_json.hpp"
-#include "dataplane/profile/run_spec_json.hpp"
-#include "dataplane/profile/stream_spec_json.hpp"
-#include "dataplane/profile/switch_spec_json.hpp"
+#include "lib/profile/port_spec_json.hpp"
+#include "lib/profile/run_spec_json.hpp"
+#include "lib/profile/stream_spec_json.hpp"
+#include "lib/profile/switch_spec_json.hpp"
 
 namespace lr::ctl {
 

@@ -1,5 +1,5 @@
 #pragma once
-// A run on the data plane as typed calls over the contract (dataplane/api/): streams
+// A run on the data plane as typed calls over the contract (lib/api/): streams
 // loaded as specs, traffic started, awaited and ended, its report and live counters read
 // back as structs. `linerate run`, the benchmark suites and optics qualification run
 // through it; none of them builds a request or reads a reply by key. A stop request
@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "control/client/dataplane_client.hpp"
-#include "dataplane/api/capture_spec.hpp"
-#include "dataplane/api/port_spec.hpp"
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/api/run_spec.hpp"
-#include "dataplane/api/stream_spec.hpp"
-#include "dataplane/api/switch_spec.hpp"
-#include "dataplane/api/traffic.hpp"
+#include "lib/api/capture_spec.hpp"
+#include "lib/api/port_spec.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/api/run_spec.hpp"
+#include "lib/api/stream_spec.hpp"
+#include "lib/api/switch_spec.hpp"
+#include "lib/api/traffic.hpp"
 
 namespace lr::ctl {
 

@@ -14,8 +14,8 @@
 #include "control/client/dataplane_client.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
-#include "control/export/http_listener.hpp"
-#include "control/export/prometheus.hpp"
+#include "control/http/http_listener.hpp"
+#include "control/views/prometheus.hpp"
 
 namespace lr::ctl {
 

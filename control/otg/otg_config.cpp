@@ -14,9 +14,9 @@
 #include <optional>
 #include <ranges>
 
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/profile/quantity.hpp"
-#include "dataplane/profile/stream_spec_json.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/profile/quantity.hpp"
+#include "lib/profile/stream_spec_json.hpp"
 
 namespace lr::otg {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/api/stream_spec.hpp"
+#include "lib/api/stream_spec.hpp"
 
 namespace lr::otg {
 

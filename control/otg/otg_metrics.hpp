@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/api/run_report.hpp"
+#include "lib/api/run_report.hpp"
 
 namespace lr::otg {
 

@@ -24,10 +24,10 @@
 #include "control/client/dataplane_client.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
-#include "control/export/http_listener.hpp"
-#include "control/export/tls_context.hpp"
+#include "control/http/http_listener.hpp"
+#include "control/http/tls_context.hpp"
 #include "control/otg/otg_config.hpp"
-#include "dataplane/api/rpc.hpp"
+#include "lib/api/rpc.hpp"
 #include "control/otg/otg_metrics.hpp"
 
 namespace lr::otg {

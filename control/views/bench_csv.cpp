@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "control/bench/bench_report.hpp"
+#include "control/reports/bench_report.hpp"
 
 namespace lr::ctl {
 

@@ -6,10 +6,10 @@
 #include <map>
 #include <vector>
 
-#include "control/bench/bench_report.hpp"
-#include "control/report/report_header.hpp"
+#include "control/reports/bench_report.hpp"
+#include "control/reports/report_header.hpp"
 #include "control/views/html_page.hpp"
-#include "control/views/quantity_text.hpp"
+#include "control/reports/quantity_text.hpp"
 #include "control/views/summary_html.hpp"
 
 namespace lr::ctl {

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "control/views/gnuplot_svg.hpp"
-#include "control/views/quantity_text.hpp"
+#include "control/reports/quantity_text.hpp"
 
 namespace lr::ctl::html {
 

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <map>
 
-#include "control/bench/lossless_report.hpp"
+#include "control/suites/bench/lossless_report.hpp"
 #include "control/views/bench_csv.hpp"
-#include "control/report/report_header.hpp"
+#include "control/reports/report_header.hpp"
 #include "control/views/html_page.hpp"
-#include "control/views/quantity_text.hpp"
+#include "control/reports/quantity_text.hpp"
 #include "control/views/summary_html.hpp"
 
 namespace lr::ctl {

@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "control/optics/qualify_report.hpp"
-#include "control/report/report_header.hpp"
+#include "control/suites/optics/qualify_report.hpp"
+#include "control/reports/report_header.hpp"
 #include "control/views/html_page.hpp"
 #include "control/views/summary_html.hpp"
 

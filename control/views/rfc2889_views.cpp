@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "control/report/report_header.hpp"
+#include "control/reports/report_header.hpp"
 #include "control/views/bench_csv.hpp"
 #include "control/views/html_page.hpp"
 #include "control/views/summary_html.hpp"

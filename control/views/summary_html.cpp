@@ -5,10 +5,10 @@
 #include <ctime>
 #include <vector>
 
-#include "control/report/hand_over.hpp"
-#include "control/report/report_header.hpp"
+#include "control/reports/hand_over.hpp"
+#include "control/reports/report_header.hpp"
 #include "control/views/html_page.hpp"
-#include "control/views/quantity_text.hpp"
+#include "control/reports/quantity_text.hpp"
 
 namespace lr::ctl::html {
 

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "dataplane/common/utc_time.hpp"
+#include "lib/common/utc_time.hpp"
 
 namespace lr::capture {
 

@@ -18,10 +18,10 @@
 #include <thread>
 #include <vector>
 
-#include "dataplane/api/capture_spec.hpp"
+#include "lib/api/capture_spec.hpp"
 #include "dataplane/capture/packet_filter.hpp"
 #include "dataplane/capture/pcapng_writer.hpp"
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 #include "dataplane/fastpath/capture_tap.hpp"
 
 namespace lr::capture {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 
 namespace lr::capture {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 
 namespace lr::capture {
 

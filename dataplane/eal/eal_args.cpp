@@ -10,7 +10,7 @@
 #include <regex>
 #include <set>
 
-#include "dataplane/host/cpu_list.hpp"
+#include "lib/host/cpu_list.hpp"
 
 namespace lr::dp {
 

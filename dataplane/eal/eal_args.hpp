@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::dp {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 
 namespace lr::dp {
 

@@ -13,21 +13,21 @@
 #include <chrono>
 #include <thread>
 
-#include "dataplane/api/missed_target.hpp"
-#include "dataplane/common/check.hpp"
-#include "dataplane/common/line_rate.hpp"
-#include "dataplane/common/utc_time.hpp"
+#include "lib/api/missed_target.hpp"
+#include "lib/common/check.hpp"
+#include "lib/common/line_rate.hpp"
+#include "lib/common/utc_time.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
 #include "dataplane/fastpath/stall_report.hpp"
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/mac_control_path.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/run_state.hpp"
-#include "dataplane/frames/stream_builder.hpp"
+#include "lib/frames/stream_builder.hpp"
 #include "dataplane/port/cable.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_controls.hpp"
-#include "dataplane/profile/load_toml.hpp"
+#include "lib/profile/load_toml.hpp"
 
 namespace lr::dp {
 

@@ -11,19 +11,19 @@
 #include <vector>
 
 
-#include "dataplane/api/capture_spec.hpp"
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/api/lcore_report.hpp"
-#include "dataplane/api/traffic.hpp"
-#include "dataplane/common/result.hpp"
-#include "dataplane/host/kernel/kernel_io.hpp"
+#include "lib/api/capture_spec.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/api/lcore_report.hpp"
+#include "lib/api/traffic.hpp"
+#include "lib/common/result.hpp"
+#include "lib/host/kernel/kernel_io.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_controls.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::dp {
 
-// The report's types are the protocol's (dataplane/api/run_report.hpp).
+// The report's types are the protocol's (lib/api/run_report.hpp).
 using api::LaneReport;
 using api::LatencyHistogram;
 using api::LcoreReport;

@@ -11,11 +11,11 @@
 #include "dataplane/capture/capture.hpp"
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/engine/engine.hpp"
-#include "dataplane/host/kernel/kernel_io.hpp"
+#include "lib/host/kernel/kernel_io.hpp"
 #include "dataplane/plan/run_state.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_controls.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/profile.hpp"
 #include "dataplane/switch/software_switch.hpp"
 
 namespace lr::dp {

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <optional>
 
-#include "dataplane/common/line_rate.hpp"
+#include "lib/common/line_rate.hpp"
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/engine_state.hpp"
 #include "dataplane/fastpath/counters.hpp"

@@ -21,8 +21,8 @@
 #include "dataplane/fastpath/seq_tracker.hpp"
 #include "dataplane/fastpath/stall_log.hpp"
 #include "dataplane/fastpath/timeline.hpp"
-#include "dataplane/fastpath/packet_writer.hpp"
-#include "dataplane/wire/tx_stream_plan.hpp"
+#include "lib/wire/packet_writer.hpp"
+#include "lib/wire/tx_stream_plan.hpp"
 
 struct rte_mempool;
 

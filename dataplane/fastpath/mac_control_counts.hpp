@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "dataplane/fastpath/counters.hpp"
-#include "dataplane/wire/mac_control.hpp"
+#include "lib/wire/mac_control.hpp"
 
 namespace lr::fast {
 

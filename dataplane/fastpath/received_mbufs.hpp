@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "dataplane/common/check.hpp"
+#include "lib/common/check.hpp"
 
 namespace lr::fast {
 

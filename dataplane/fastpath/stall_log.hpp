@@ -12,7 +12,7 @@
 
 #include "dataplane/fastpath/counters.hpp"
 
-#include "dataplane/api/stall_report.hpp"
+#include "lib/api/stall_report.hpp"
 
 namespace lr::fast {
 

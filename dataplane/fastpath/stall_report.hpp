@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "dataplane/api/stall_report.hpp"
+#include "lib/api/stall_report.hpp"
 #include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/stall_log.hpp"
 

@@ -10,10 +10,10 @@
 #include <cstring>
 
 #include "dataplane/fastpath/counters.hpp"
-#include "dataplane/fastpath/packet_writer.hpp"
+#include "lib/wire/packet_writer.hpp"
 #include "dataplane/fastpath/received_mbufs.hpp"
-#include "dataplane/wire/ecn.hpp"
-#include "dataplane/wire/mac_control.hpp"
+#include "lib/wire/ecn.hpp"
+#include "lib/wire/mac_control.hpp"
 
 namespace lr::fast {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "dataplane/api/json_fields.hpp"
+#include "lib/api/json_fields.hpp"
 #include "dataplane/fastpath/capture_tap.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dataplane/api/rpc.hpp"
+#include "lib/api/rpc.hpp"
 
 namespace lr::dp {
 

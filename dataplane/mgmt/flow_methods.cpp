@@ -1,6 +1,6 @@
 #include "dataplane/mgmt/flow_methods.hpp"
 
-#include "dataplane/api/flow_report.hpp"
+#include "lib/api/flow_report.hpp"
 #include "dataplane/mgmt/port_control_lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/port/flow/flow_rule.hpp"

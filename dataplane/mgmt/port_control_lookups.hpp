@@ -2,7 +2,7 @@
 // The port a port-control request names, refused with an RPC error that names the ports
 // there are; and the same port when the session may change it. Thread: mgmt.
 
-#include "dataplane/api/rpc.hpp"
+#include "lib/api/rpc.hpp"
 #include "dataplane/mgmt/dispatcher.hpp"
 #include "dataplane/port/port_controls.hpp"
 

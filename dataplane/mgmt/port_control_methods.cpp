@@ -8,9 +8,9 @@
 #include "dataplane/mgmt/flow_methods.hpp"
 #include "dataplane/mgmt/port_control_lookups.hpp"
 #include "dataplane/mgmt/port_link_methods.hpp"
-#include "dataplane/api/port_control_report.hpp"
+#include "lib/api/port_control_report.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
-#include "dataplane/profile/quantity.hpp"
+#include "lib/profile/quantity.hpp"
 
 namespace lr::dp {
 

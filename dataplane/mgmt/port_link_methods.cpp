@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "dataplane/api/port_control_report.hpp"
+#include "lib/api/port_control_report.hpp"
 #include "dataplane/mgmt/link_waiter.hpp"
 #include "dataplane/mgmt/port_control_lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
-#include "dataplane/profile/quantity.hpp"
+#include "lib/profile/quantity.hpp"
 
 namespace lr::dp {
 

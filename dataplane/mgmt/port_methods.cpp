@@ -6,8 +6,8 @@
 #include "dataplane/mgmt/lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "dataplane/port/port.hpp"
-#include "dataplane/profile/port_spec_json.hpp"
-#include "dataplane/profile/quantity.hpp"
+#include "lib/profile/port_spec_json.hpp"
+#include "lib/profile/quantity.hpp"
 
 namespace lr::dp {
 

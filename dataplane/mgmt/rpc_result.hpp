@@ -4,8 +4,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "dataplane/api/rpc.hpp"
-#include "dataplane/common/result.hpp"
+#include "lib/api/rpc.hpp"
+#include "lib/common/result.hpp"
 
 namespace lr::dp {
 

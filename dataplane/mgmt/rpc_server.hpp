@@ -1,7 +1,7 @@
 #pragma once
 // The control socket: a Unix-domain stream socket (mode 0660, peer credentials checked)
 // on which each connection is one session sending newline-delimited JSON-RPC requests
-// (dataplane/api/rpc.hpp). Runs on the main lcore's Asio loop, never on a worker.
+// (lib/api/rpc.hpp). Runs on the main lcore's Asio loop, never on a worker.
 // A session's port ownership ends with its connection.
 
 #include <boost/asio/io_context.hpp>
@@ -11,7 +11,7 @@
 #include <functional>
 #include <string>
 
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 #include "dataplane/mgmt/dispatcher.hpp"
 
 namespace lr::dp {

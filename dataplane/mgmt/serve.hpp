@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 #include "dataplane/engine/engine.hpp"
 
 namespace lr::dp {

@@ -1,6 +1,6 @@
 #include "dataplane/mgmt/stats_methods.hpp"
 
-#include "dataplane/api/json_fields.hpp"
+#include "lib/api/json_fields.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 
 namespace lr::dp {

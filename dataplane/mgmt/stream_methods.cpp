@@ -6,11 +6,11 @@
 
 #include "dataplane/mgmt/lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
-#include "dataplane/api/traffic.hpp"
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/profile/quantity.hpp"
-#include "dataplane/profile/run_spec_json.hpp"
-#include "dataplane/profile/stream_spec_json.hpp"
+#include "lib/api/traffic.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/profile/quantity.hpp"
+#include "lib/profile/run_spec_json.hpp"
+#include "lib/profile/stream_spec_json.hpp"
 
 namespace lr::dp {
 

@@ -1,6 +1,6 @@
 #include "dataplane/mgmt/switch_methods.hpp"
 
-#include "dataplane/profile/switch_spec_json.hpp"
+#include "lib/profile/switch_spec_json.hpp"
 
 namespace lr::dp {
 

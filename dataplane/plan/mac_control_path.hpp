@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::plan {
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "dataplane/common/line_rate.hpp"
+#include "lib/common/line_rate.hpp"
 
 namespace lr::plan {
 

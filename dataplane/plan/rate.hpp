@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/common/result.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/common/result.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::plan {
 

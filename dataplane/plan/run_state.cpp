@@ -10,14 +10,14 @@
 #include <cstring>
 #include <new>
 
-#include "dataplane/common/line_rate.hpp"
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/fastpath/packet_writer.hpp"
+#include "lib/common/line_rate.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/wire/packet_writer.hpp"
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/mac_control_path.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/tx_checksum_offload.hpp"
-#include "dataplane/frames/stream_builder.hpp"
+#include "lib/frames/stream_builder.hpp"
 
 namespace lr::dp {
 

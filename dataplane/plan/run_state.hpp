@@ -14,15 +14,15 @@
 #include <utility>
 #include <vector>
 
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/common/result.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/common/result.hpp"
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/eal/numa_alloc.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/netdev_mac_sender.hpp"
-#include "dataplane/profile/profile.hpp"
-#include "dataplane/wire/tx_stream_plan.hpp"
+#include "lib/profile/profile.hpp"
+#include "lib/wire/tx_stream_plan.hpp"
 
 namespace lr::dp {
 

@@ -4,7 +4,7 @@
 
 #include <rte_mbuf.h>
 
-#include "dataplane/wire/tx_stream_plan.hpp"
+#include "lib/wire/tx_stream_plan.hpp"
 
 namespace lr::plan {
 

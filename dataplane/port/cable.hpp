@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 
 namespace lr::dp {
 

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <string>
 
-#include "dataplane/common/result.hpp"
-#include "dataplane/host/port_settings.hpp"
+#include "lib/common/result.hpp"
+#include "lib/host/port_settings.hpp"
 #include "dataplane/port/port.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/profile.hpp"
 
 struct rte_mempool;
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 
 namespace lr::dp {
 

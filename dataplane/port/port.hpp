@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/common/result.hpp"
-#include "dataplane/host/port_settings.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/common/result.hpp"
+#include "lib/host/port_settings.hpp"
+#include "lib/profile/profile.hpp"
 
 struct rte_mempool;
 

@@ -8,7 +8,7 @@
 #include <array>
 #include <filesystem>
 
-#include "dataplane/host/counter_names.hpp"
+#include "lib/host/counter_names.hpp"
 #include "dataplane/port/port.hpp"
 
 namespace lr::dp {

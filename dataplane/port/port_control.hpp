@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/common/result.hpp"
-#include "dataplane/host/kernel/kernel_netdev.hpp"
-#include "dataplane/host/port_settings.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/common/result.hpp"
+#include "lib/host/kernel/kernel_netdev.hpp"
+#include "lib/host/port_settings.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/flow/port_flows.hpp"
 

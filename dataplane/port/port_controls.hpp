@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/api/run_report.hpp"
+#include "lib/api/run_report.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_control.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::dp {
 

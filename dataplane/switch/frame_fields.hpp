@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "dataplane/wire/checksum.hpp"
+#include "lib/wire/checksum.hpp"
 
 namespace lr::sw {
 

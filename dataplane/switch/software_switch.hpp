@@ -11,10 +11,10 @@
 #include <optional>
 #include <string>
 
-#include "dataplane/api/switch_report.hpp"
-#include "dataplane/common/result.hpp"
+#include "lib/api/switch_report.hpp"
+#include "lib/common/result.hpp"
 #include "dataplane/port/ethdev_port.hpp"
-#include "dataplane/profile/profile.hpp"
+#include "lib/profile/profile.hpp"
 #include "dataplane/switch/switch_lcore.hpp"
 #include "dataplane/switch/switch_model.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "dataplane/switch/frame_fields.hpp"
 #include "dataplane/switch/mac_table.hpp"
-#include "dataplane/wire/mac_control.hpp"
+#include "lib/wire/mac_control.hpp"
 
 namespace lr::sw {
 

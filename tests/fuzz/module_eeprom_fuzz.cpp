@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-#include "dataplane/host/module/decoded_module.hpp"
+#include "lib/host/module/decoded_module.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> image(data, size);

@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "control/bench/bench_sections.hpp"
-#include "control/optics/qualify_section.hpp"
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/profile/stream_spec_json.hpp"
+#include "control/suites/bench/bench_sections.hpp"
+#include "control/suites/optics/qualify_section.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/profile/stream_spec_json.hpp"
 
 namespace {
 

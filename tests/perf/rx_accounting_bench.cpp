@@ -25,10 +25,10 @@
 #include "dataplane/capture/packet_filter.hpp"
 #include "dataplane/eal/numa_alloc.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
-#include "dataplane/fastpath/packet_writer.hpp"
+#include "lib/wire/packet_writer.hpp"
 #include "dataplane/fastpath/received_mbufs.hpp"
 #include "dataplane/fastpath/worker.hpp"
-#include "dataplane/frames/stream_builder.hpp"
+#include "lib/frames/stream_builder.hpp"
 
 namespace {
 

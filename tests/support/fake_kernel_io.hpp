@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "dataplane/host/kernel/kernel_io.hpp"
+#include "lib/host/kernel/kernel_io.hpp"
 
 namespace lr::test {
 

@@ -17,7 +17,7 @@
 
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/oneshot.hpp"
-#include "dataplane/profile/load_toml.hpp"
+#include "lib/profile/load_toml.hpp"
 #include "tests/support/eal_env.hpp"
 
 namespace lr::test {

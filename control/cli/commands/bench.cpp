@@ -5,10 +5,10 @@
 #include <memory>
 #include <utility>
 
-#include "control/bench/lossless_command.hpp"
-#include "control/bench/ndr_command.hpp"
-#include "control/bench/rfc2544_command.hpp"
-#include "control/bench/rfc2889_command.hpp"
+#include "control/cli/suites/lossless_command.hpp"
+#include "control/cli/suites/ndr_command.hpp"
+#include "control/cli/suites/rfc2544_command.hpp"
+#include "control/cli/suites/rfc2889_command.hpp"
 #include "control/cli/commands/commands.hpp"
 
 namespace lr::ctl {

@@ -8,12 +8,12 @@
 #include <string>
 
 #include "control/cli/commands/commands.hpp"
-#include "control/cli/exit_codes.hpp"
+#include "control/command/exit_codes.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/stop_signal.hpp"
-#include "dataplane/api/capture_spec.hpp"
-#include "dataplane/profile/quantity.hpp"
-#include "dataplane/views/run_views.hpp"
+#include "lib/api/capture_spec.hpp"
+#include "lib/profile/quantity.hpp"
+#include "lib/views/run_views.hpp"
 
 namespace lr::ctl {
 

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "control/cli/commands/commands.hpp"
-#include "control/doctor/doctor_command.hpp"
+#include "control/cli/suites/doctor_command.hpp"
 
 namespace lr::ctl {
 

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "control/cli/commands/commands.hpp"
-#include "control/optics/qualify_command.hpp"
+#include "control/cli/suites/qualify_command.hpp"
 
 namespace lr::ctl {
 

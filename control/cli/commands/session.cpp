@@ -7,7 +7,7 @@
 #include <string>
 
 #include "control/cli/commands/commands.hpp"
-#include "dataplane/api/rpc.hpp"
+#include "lib/api/rpc.hpp"
 
 namespace lr::ctl {
 

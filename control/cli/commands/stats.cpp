@@ -11,9 +11,9 @@
 #include "control/cli/tables.hpp"
 #include "control/cli/watch_commands.hpp"
 #include "control/client/run_client.hpp"
-#include "dataplane/api/lcore_report.hpp"
-#include "dataplane/profile/quantity.hpp"
-#include "dataplane/views/run_views.hpp"
+#include "lib/api/lcore_report.hpp"
+#include "lib/profile/quantity.hpp"
+#include "lib/views/run_views.hpp"
 
 namespace lr::ctl {
 

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "control/cli/commands/commands.hpp"
-#include "control/cli/exit_codes.hpp"
-#include "dataplane/api/traffic.hpp"
+#include "control/command/exit_codes.hpp"
+#include "lib/api/traffic.hpp"
 #include "control/cli/tables.hpp"
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/profile/run_spec_json.hpp"
-#include "dataplane/profile/stream_spec_json.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/profile/run_spec_json.hpp"
+#include "lib/profile/stream_spec_json.hpp"
 
 namespace lr::ctl {
 

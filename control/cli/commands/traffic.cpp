@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "control/cli/commands/commands.hpp"
-#include "dataplane/api/traffic.hpp"
+#include "lib/api/traffic.hpp"
 #include "control/cli/last_report.hpp"
 #include "control/cli/report_views_command.hpp"
-#include "dataplane/views/report_file.hpp"
-#include "dataplane/views/run_views.hpp"
+#include "lib/views/report_file.hpp"
+#include "lib/views/run_views.hpp"
 
 namespace lr::ctl {
 

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dataplane/common/result.hpp"
+#include "lib/common/result.hpp"
 
 namespace lr::dp {
 

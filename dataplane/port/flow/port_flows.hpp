@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/api/flow_report.hpp"
-#include "dataplane/common/result.hpp"
+#include "lib/api/flow_report.hpp"
+#include "lib/common/result.hpp"
 #include "dataplane/port/flow/flow_rule.hpp"
 
 namespace lr::dp {

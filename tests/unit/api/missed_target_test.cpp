@@ -1,7 +1,7 @@
 // A stream short of its target, said with its cause: the port (a full TX queue), the host
 // (a tester lcore's stalls that explain it, with the longest), or the lcore's own speed.
 
-#include "dataplane/api/missed_target.hpp"
+#include "lib/api/missed_target.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The tester's stalls read where a measurement was taken: the longest of any lcore that
 // overlaps the window, none when none does.
 
-#include "dataplane/api/stall_report.hpp"
+#include "lib/api/stall_report.hpp"
 
 #include <gtest/gtest.h>
 

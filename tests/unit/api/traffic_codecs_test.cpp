@@ -8,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dataplane/api/flow_report.hpp"
-#include "dataplane/api/json_fields.hpp"
-#include "dataplane/api/lcore_report.hpp"
-#include "dataplane/api/port_control_report.hpp"
-#include "dataplane/api/rpc.hpp"
-#include "dataplane/api/run_report.hpp"
-#include "dataplane/api/traffic.hpp"
+#include "lib/api/flow_report.hpp"
+#include "lib/api/json_fields.hpp"
+#include "lib/api/lcore_report.hpp"
+#include "lib/api/port_control_report.hpp"
+#include "lib/api/rpc.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/api/traffic.hpp"
 
 namespace lr::api {
 namespace {

@@ -2,7 +2,7 @@
 // forwards a burst at line rate without loss when the burst fits its buffer plus what
 // it drains meanwhile; the search finds that length within its resolution.
 
-#include "control/bench/back_to_back_search.hpp"
+#include "control/suites/bench/back_to_back_search.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // The benchmark report's codec: every type written and read back equal, over random
 // values (each optional set and unset, sizes as bytes and as a mix's name); a report as
 // the suite writes it (explicit nulls, missing keys) read with its defaults.
-#include "control/bench/bench_report.hpp"
+#include "control/reports/bench_report.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "dataplane/api/json_fields.hpp"
+#include "lib/api/json_fields.hpp"
 
 namespace lr::bench {
 namespace {

@@ -1,6 +1,6 @@
 // The benchmark sections ([rfc2544], [ndr], [lossless]): defaults, what each key parses
 // to, and a procedure that cannot work refused at its key, with the file's line.
-#include "control/bench/bench_sections.hpp"
+#include "control/suites/bench/bench_sections.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <tuple>
 
-#include "dataplane/profile/load_toml.hpp"
+#include "lib/profile/load_toml.hpp"
 
 namespace lr::bench {
 namespace {

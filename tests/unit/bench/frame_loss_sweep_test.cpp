@@ -1,6 +1,6 @@
 // The frame loss rate sweep: down from 100 % in steps until two loss-free trials in a row.
 
-#include "control/bench/frame_loss_sweep.hpp"
+#include "control/suites/bench/frame_loss_sweep.hpp"
 
 #include <gtest/gtest.h>
 

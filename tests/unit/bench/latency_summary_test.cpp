@@ -1,7 +1,7 @@
 // Latency across trials: exact extremes and weighted mean, percentiles of the merged
 // histogram (not the mean of the trials' percentiles).
 
-#include "control/bench/latency_summary.hpp"
+#include "control/suites/bench/latency_summary.hpp"
 
 #include <gtest/gtest.h>
 

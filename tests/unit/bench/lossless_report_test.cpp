@@ -1,7 +1,7 @@
 // The lossless plan's report read back: each case's outcome with its checks and what the
 // device's counters should show, every run with its data plane report (timelines
 // included) and why the host spoiled it.
-#include "control/bench/lossless_report.hpp"
+#include "control/suites/bench/lossless_report.hpp"
 
 #include <gtest/gtest.h>
 

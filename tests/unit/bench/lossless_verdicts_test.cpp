@@ -1,7 +1,7 @@
 // The lossless plan's judgement: a case passes only when every check holds, and says
 // which did not; the arithmetic its bounds come from.
 
-#include "control/bench/lossless_verdicts.hpp"
+#include "control/suites/bench/lossless_verdicts.hpp"
 
 #include <gtest/gtest.h>
 

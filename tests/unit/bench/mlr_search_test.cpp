@@ -4,7 +4,7 @@
 // occasional loss the exceed ratio tolerates (and a zero exceed ratio does not), the
 // tester's limit, and a device that loses at every load.
 
-#include "control/bench/mlr_search.hpp"
+#include "control/suites/bench/mlr_search.hpp"
 
 #include <gtest/gtest.h>
 

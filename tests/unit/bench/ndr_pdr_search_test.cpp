@@ -2,7 +2,7 @@
 // (no loss up to R, then loss growing with the excess), one losing a small fixed share,
 // and a latency bound that lowers the answer below the loss-free rate.
 
-#include "control/bench/ndr_pdr_search.hpp"
+#include "control/suites/bench/ndr_pdr_search.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // resolution, few trials, drift caught by the confirmation, a device that loses frames
 // at every rate, and the tester's own limit kept apart from the device's.
 
-#include "control/bench/throughput_search.hpp"
+#include "control/suites/bench/throughput_search.hpp"
 
 #include <gtest/gtest.h>
 

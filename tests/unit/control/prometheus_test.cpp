@@ -1,7 +1,7 @@
 // The Prometheus page from what a scrape reads (the control socket's JSON, through the
 // contract's codecs): names, types, labels, units.
 
-#include "control/export/prometheus.hpp"
+#include "control/views/prometheus.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Quantities on the report pages as a person reads them: units chosen by magnitude, no
 // exponents, settings labelled from their keys and shown in the unit the key names.
-#include "control/views/quantity_text.hpp"
+#include "control/reports/quantity_text.hpp"
 
 #include <gtest/gtest.h>
 

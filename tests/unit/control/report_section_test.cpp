@@ -1,13 +1,13 @@
 // [report]: the device under test, notes and operator a suite's report names; the data
 // plane ignores the section, and a key it does not have is refused at its line with the
 // nearest name.
-#include "control/report/report_section.hpp"
+#include "control/reports/report_section.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "dataplane/profile/load_toml.hpp"
+#include "lib/profile/load_toml.hpp"
 
 namespace lr::report {
 namespace {

@@ -3,7 +3,7 @@
 // tables align numbers right and text left and leave out the columns of tests not run.
 #include <gtest/gtest.h>
 
-#include "control/report/hand_over.hpp"
+#include "control/reports/hand_over.hpp"
 #include "control/views/bench_csv.hpp"
 #include "control/views/bench_html.hpp"
 #include "control/views/html_page.hpp"

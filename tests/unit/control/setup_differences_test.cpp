@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "dataplane/profile/load_toml.hpp"
+#include "lib/profile/load_toml.hpp"
 
 namespace lr::ctl {
 namespace {

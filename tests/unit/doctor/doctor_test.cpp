@@ -11,10 +11,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "dataplane/host/cpu_list.hpp"
-#include "control/doctor/host_checks.hpp"
-#include "control/doctor/netdev_checks.hpp"
-#include "control/doctor/pcie_checks.hpp"
+#include "lib/host/cpu_list.hpp"
+#include "control/suites/doctor/host_checks.hpp"
+#include "control/suites/doctor/netdev_checks.hpp"
+#include "control/suites/doctor/pcie_checks.hpp"
 
 namespace lr::doctor {
 

@@ -4,7 +4,7 @@
 // or the field's rules of thumb, and FEC corrections that keep growing. Each verdict
 // shown OK on the healthy answer and WARN / FAIL on the bad one.
 
-#include "control/doctor/link_checks.hpp"
+#include "control/suites/doctor/link_checks.hpp"
 
 #include <gtest/gtest.h>
 #include <linux/ethtool.h>

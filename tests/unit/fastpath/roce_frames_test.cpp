@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/fastpath/packet_writer.hpp"
-#include "dataplane/frames/stream_builder.hpp"
-#include "dataplane/profile/quantity.hpp"
+#include "lib/wire/packet_writer.hpp"
+#include "lib/frames/stream_builder.hpp"
+#include "lib/profile/quantity.hpp"
 #include "tests/support/hex_string.hpp"
 
 namespace lr::fast {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "dataplane/api/stall_report.hpp"
+#include "lib/api/stall_report.hpp"
 #include "dataplane/fastpath/stall_log.hpp"
 #include "dataplane/fastpath/stall_report.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "dataplane/api/rpc.hpp"
+#include "lib/api/rpc.hpp"
 #include "dataplane/mgmt/dispatcher.hpp"
 
 namespace lr::dp {

@@ -1,13 +1,13 @@
 // CMIS images (lower page, upper pages 00h, 01h, 02h, 10h, 11h of bank 0) built from the
 // specification field by field.
 
-#include "dataplane/host/module/cmis.hpp"
+#include "lib/host/module/cmis.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "dataplane/host/module/decoded_module.hpp"
+#include "lib/host/module/decoded_module.hpp"
 #include "tests/unit/module/eeprom_image.hpp"
 
 namespace lr::module {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "dataplane/host/module/module_identity.hpp"
+#include "lib/host/module/module_identity.hpp"
 
 namespace lr::module::test {
 

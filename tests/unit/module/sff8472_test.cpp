@@ -1,6 +1,6 @@
 // SFF-8472 images built here from the specification, field by field, then decoded.
 
-#include "dataplane/host/module/sff8472.hpp"
+#include "lib/host/module/sff8472.hpp"
 
 #include <gtest/gtest.h>
 

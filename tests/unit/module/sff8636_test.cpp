@@ -1,6 +1,6 @@
 // SFF-8636 images (lower page, upper pages 00h..03h) built from the specification.
 
-#include "dataplane/host/module/sff8636.hpp"
+#include "lib/host/module/sff8636.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // A qualified port as report.json holds it, read back by the views: the verdicts, the
 // criteria with their measured numbers, and every sample's counters (as changes since the
 // first sample) and monitors.
-#include "control/optics/qualify_report.hpp"
+#include "control/suites/optics/qualify_report.hpp"
 
 #include <gtest/gtest.h>
 

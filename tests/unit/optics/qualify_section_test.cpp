@@ -1,6 +1,6 @@
 // [qualify]: defaults, what each key parses to, and a section that cannot work refused at
 // its key, with the file's line.
-#include "control/optics/qualify_section.hpp"
+#include "control/suites/optics/qualify_section.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "dataplane/profile/load_toml.hpp"
+#include "lib/profile/load_toml.hpp"
 
 namespace lr::optics {
 namespace {

@@ -4,15 +4,15 @@
 // reads them. Each criterion passes on the good series and fails (or warns) on the one
 // that violates it.
 
-#include "control/optics/qualify_verdicts.hpp"
+#include "control/suites/optics/qualify_verdicts.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "control/optics/ber_claim.hpp"
-#include "control/optics/qualify_section.hpp"
-#include "dataplane/host/kernel/kernel_netdev.hpp"
+#include "control/suites/optics/ber_claim.hpp"
+#include "control/suites/optics/qualify_section.hpp"
+#include "lib/host/kernel/kernel_netdev.hpp"
 #include "tests/support/fake_kernel_io.hpp"
 #include "tests/unit/module/sff8636_image.hpp"
 

@@ -7,11 +7,11 @@
 
 #include <string>
 
-#include "dataplane/fastpath/packet_writer.hpp"
+#include "lib/wire/packet_writer.hpp"
 #include "dataplane/plan/rate.hpp"
-#include "dataplane/frames/stream_builder.hpp"
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/wire/mac_control.hpp"
+#include "lib/frames/stream_builder.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/wire/mac_control.hpp"
 #include "tests/support/hex_string.hpp"
 
 namespace lr::plan {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "dataplane/common/line_rate.hpp"
+#include "lib/common/line_rate.hpp"
 
 namespace lr::plan {
 namespace {

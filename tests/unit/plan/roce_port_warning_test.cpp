@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "dataplane/frames/stream_builder.hpp"
-#include "dataplane/profile/load_toml.hpp"
+#include "lib/frames/stream_builder.hpp"
+#include "lib/profile/load_toml.hpp"
 
 namespace lr::plan {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "dataplane/frames/stream_builder.hpp"
+#include "lib/frames/stream_builder.hpp"
 #include "dataplane/plan/tx_checksum_offload.hpp"
-#include "dataplane/profile/load_toml.hpp"
+#include "lib/profile/load_toml.hpp"
 
 namespace lr::plan {
 namespace {

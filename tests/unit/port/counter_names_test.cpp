@@ -1,10 +1,10 @@
 // One canonical name per meaning across mlx5, i40e / ice, ethdev and ethtool FEC stats.
 
-#include "dataplane/host/counter_names.hpp"
+#include "lib/host/counter_names.hpp"
 
 #include <gtest/gtest.h>
 
-#include "dataplane/host/port_settings.hpp"
+#include "lib/host/port_settings.hpp"
 
 namespace lr::dp {
 namespace {

@@ -1,12 +1,12 @@
 // The kernel backend's ioctl and netlink encoding against a fake mlx5-like netdev: link
 // modes, FEC, pause, DCB PFC, `ethtool -S` and FEC statistics, module EEPROM pages.
 
-#include "dataplane/host/kernel/kernel_netdev.hpp"
+#include "lib/host/kernel/kernel_netdev.hpp"
 
 #include <gtest/gtest.h>
 #include <linux/ethtool.h>
 
-#include "dataplane/host/module/cmis.hpp"
+#include "lib/host/module/cmis.hpp"
 #include "tests/support/fake_kernel_io.hpp"
 
 namespace lr::dp {

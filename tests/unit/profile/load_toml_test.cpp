@@ -1,8 +1,8 @@
 // Profiles: what is read, and the exact error (file, line, column, key, reason) for
 // what is refused.
 
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/profile/quantity.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/profile/quantity.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "dataplane/profile/quantity.hpp"
+#include "lib/profile/quantity.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,10 +4,10 @@
 
 #include <random>
 
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/profile/port_spec_json.hpp"
-#include "dataplane/profile/run_spec_json.hpp"
-#include "dataplane/profile/switch_spec_json.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/profile/port_spec_json.hpp"
+#include "lib/profile/run_spec_json.hpp"
+#include "lib/profile/switch_spec_json.hpp"
 
 namespace lr::profile {
 namespace {

@@ -1,13 +1,13 @@
 // The stream's JSON form: what to_json writes, stream_spec_from_json reads back as the same
 // spec, for specs drawn at random over every key; and bad JSON is refused at its key.
-#include "dataplane/profile/stream_spec_json.hpp"
+#include "lib/profile/stream_spec_json.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "dataplane/profile/load_toml.hpp"
-#include "dataplane/wire/roce.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/wire/roce.hpp"
 
 namespace lr::profile {
 namespace {

@@ -1,7 +1,7 @@
 // The human views of a run (one of each, shared by both programs) and the report's
 // arithmetic, from structs and from the JSON the data plane writes.
 
-#include "dataplane/views/run_views.hpp"
+#include "lib/views/run_views.hpp"
 
 #include <gtest/gtest.h>
 

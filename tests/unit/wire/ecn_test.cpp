@@ -1,4 +1,4 @@
-#include "dataplane/wire/ecn.hpp"
+#include "lib/wire/ecn.hpp"
 
 #include <gtest/gtest.h>
 

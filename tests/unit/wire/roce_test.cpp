@@ -2,13 +2,13 @@
 // byte-by-byte CRC reaches, and the ICRC of a frame equals a CRC-32 over the masked
 // pseudo-packet written out whole; the receiver finds a signature placed before an ICRC.
 
-#include "dataplane/wire/roce.hpp"
+#include "lib/wire/roce.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "dataplane/wire/signature.hpp"
+#include "lib/wire/signature.hpp"
 
 namespace lr::wire {
 namespace {

@@ -1,11 +1,11 @@
-#include "dataplane/wire/signature.hpp"
+#include "lib/wire/signature.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-#include "dataplane/wire/checksum.hpp"
+#include "lib/wire/checksum.hpp"
 
 namespace lr::wire {
 namespace {

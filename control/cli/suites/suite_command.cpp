@@ -1,0 +1,95 @@
+#include "control/cli/suites/suite_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "control/cli/profile_dataplane.hpp"
+#include "control/cli/profile_file.hpp"
+#include "control/client/stop_signal.hpp"
+#include "control/suites/bench/bench_sections.hpp"
+#include "control/client/run_client.hpp"
+#include "control/reports/hand_over.hpp"
+#include "lib/profile/load_toml.hpp"
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+int run_suite(const Suite& suite, const BenchOptions& options) {
+  const std::optional<profile::Profile> profile = ctl::read_profile(options.profile_path);
+  if (!profile) return 2;
+  // The suites' sections, and [report]: the device under test, the operator.
+  auto sections = ctl::read_profile_sections(*profile, options.profile_path, [](const auto& p, const std::string& text) {
+    return std::pair{read_bench_sections(p, text), report::read_report_section(p, text)};
+  });
+  if (!sections) return 2;
+  const std::optional<BenchProfile> read = std::move(sections->first);
+  const report::ReportSection about = std::move(sections->second);
+  const BenchCfg* cfg = suite.section(*read);
+  if (cfg == nullptr) {
+    std::fprintf(stderr, "linerate: %s has no [%s] section (config/README.md lists its keys)\n",
+                 options.profile_path.c_str(), suite.name.c_str());
+    return 2;
+  }
+  BenchSession session(suite.name, suite.schema, options.profile_path, options.report_dir, suite.views);
+  if (!session.problem().empty()) {
+    std::fprintf(stderr, "linerate: cannot write the report directory '%s': %s\n", session.dir().c_str(),
+                 session.problem().c_str());
+    return 4;
+  }
+  std::unique_ptr<ctl::ProfileDataplane> dataplane;
+  if (const int code = ctl::ProfileDataplane::open(*read, options.profile_path, options.socket, options.adopt_ports,
+                                                   dataplane);
+      code != 0)
+    return code;
+  ctl::catch_stop_signals();
+  TrialRunner runner(dataplane->client(), *read);
+  try {
+    report::write_hand_over(session.report(), report::hand_over(about, ctl::RunClient(dataplane->client()).ports()));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "linerate: the data plane did not list its ports: %s\n", error.what());
+    return 1;
+  }
+
+  json settings = suite.settings(*read);
+  settings["drain_s"] = static_cast<double>(read->run.drain_ns) / 1e9;
+  session.report()["settings"] = settings;
+  json layout = json::array();
+  for (const api::StreamSpec& s : read->streams)
+    layout.push_back({{"stream", s.name}, {"tx_port", s.tx_port}, {"rx_port", s.rx_port.value_or("")}});
+  session.report()["layout"] = layout;
+  session.set_rest_s(static_cast<double>(cfg->rest_ns) / 1e9);
+  session.expect_trials(suite.expected_trials(*read));
+  session.save();  // from the start: what runs, where, with which settings
+
+  int code = 0;
+  try {
+    const uint64_t learnt = runner.learn(cfg->learning_frames);
+    session.report()["learning_frames_sent"] = learnt;
+    if (learnt > 0) {
+      std::printf("learning frames: %llu sent from the receiving ports\n", static_cast<unsigned long long>(learnt));
+      ctl::sleep_unless_stopped(static_cast<double>(cfg->rest_ns) / 1e9);
+    }
+    suite.run(*read, runner, session);
+  } catch (const std::exception& error) {
+    // A data plane that refuses or disappears ends the suite with what was measured.
+    std::fprintf(stderr, "linerate: the benchmark stopped: %s\n", error.what());
+    session.report()["stopped_by"] = error.what();
+    code = 1;
+  }
+  session.finish(ctl::stop_requested());
+  try {
+    suite.print(session.report());
+  } catch (const std::exception& error) {  // the table is a view: report.json holds everything
+    std::fprintf(stderr, "linerate: the summary table could not be printed: %s\n", error.what());
+  }
+  // Stopped by a signal: the results are partial, whatever the verdicts of what finished.
+  if (code == 0 && ctl::stop_signal() != 0) code = ctl::stopped_exit_code();
+  if (code == 0 && suite.verdict_code) code = suite.verdict_code(session.report());
+  if (ctl::stop_requested()) std::printf("(interrupted: the report holds every trial that finished)\n");
+  std::printf("report: %s (and results.csv, report.html)\n", session.report_path().c_str());
+  return code;
+}
+
+}  // namespace lr::bench

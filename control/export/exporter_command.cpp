@@ -1,0 +1,22 @@
+// `linerate exporter`: Prometheus metrics of the data plane over HTTP.
+
+#include "control/export/exporter_command.hpp"
+
+#include <memory>
+
+#include "control/export/http_exporter.hpp"
+
+namespace lr::ctl {
+
+void add_exporter_command(CLI::App& app, Commands& commands) {
+  auto* exporter = app.add_subcommand("exporter", "serve Prometheus metrics of the data plane over HTTP");
+  auto options = std::make_shared<ExporterOptions>();
+  exporter->add_option("--listen", options->listen, "ADDRESS:PORT to listen on (port 0: any free one)")
+      ->capture_default_str();
+  commands.push_back(command_for(exporter, [options](const GlobalOptions& global) {
+    options->socket = default_socket_path(global.socket);
+    return run_exporter(*options);
+  }));
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,243 @@
+#include "control/suites/bench/trial_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "control/client/stop_signal.hpp"
+#include "control/suites/bench/bench_sections.hpp"
+#include "lib/api/missed_target.hpp"
+#include "lib/api/run_report.hpp"
+#include "lib/common/line_rate.hpp"
+
+namespace lr::bench {
+
+using nlohmann::json;
+
+namespace {
+
+LatencyStats stats_of(const api::LatencySummary& l) {
+  return {l.samples,
+          static_cast<double>(l.min_ns),
+          l.mean_ns,
+          static_cast<double>(l.max_ns),
+          static_cast<double>(l.p50_ns),
+          static_cast<double>(l.p99_ns),
+          static_cast<double>(l.p999_ns),
+          l.jitter_ns};
+}
+
+}  // namespace
+
+std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, double traffic_s) {
+  const auto longest = [&run] {
+    const api::LcoreStalls* worst = nullptr;
+    for (const api::LcoreStalls& l : run.lcores)
+      if (worst == nullptr || l.longest_stall_us > worst->longest_stall_us) worst = &l;
+    return worst;
+  };
+  for (const api::PortReport& p : run.ports)
+    if (const uint64_t missed = p.counters.imissed + p.counters.rx_nombuf; missed != 0) {
+      const api::LcoreStalls* worst = longest();
+      return fmt::format("the tester's port '{}' could not take in {} frames the device delivered (its RX ring was "
+                         "full{}): not the device's loss",
+                         p.name, missed,
+                         worst != nullptr ? fmt::format("; lcore {} was held up by the host for up to {:.0f} us",
+                                                        worst->lcore, worst->longest_stall_us)
+                                          : "");
+    }
+  if (stall_limit_us <= 0) return "";
+  if (const auto held = api::longest_stall_within(run.lcores, 0, traffic_s); held && held->stall.us >= stall_limit_us)
+    return fmt::format("the tester's lcore {} was held up by the host for {:.0f} us at {:.4f} s (frames read "
+                       "meanwhile look up to that late; the trial allows {:.0f} us)",
+                       held->lcore, held->stall.us, held->stall.from_s, stall_limit_us);
+  return "";
+}
+
+TrialRunner::TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile)
+    : run_(client), profile_(profile) {}
+
+// The profile's streams with the trial's frame size, load and duration (or burst).
+std::vector<api::StreamSpec> TrialRunner::streams_at(const TrialSpec& spec) const {
+  std::vector<api::StreamSpec> streams = profile_.streams;
+  for (api::StreamSpec& s : streams) {
+    s.frame = {};
+    s.frame.sizes = spec.frame.sizes;
+    if (spec.frame.is_mix()) {
+      s.frame.kind = api::FrameSizeKind::kImix;
+      s.frame.weights = spec.frame.weights;
+    }
+    s.rate = {api::RateKind::kPercentOfLine, spec.percent};
+    s.burst.reset();
+    s.count = spec.burst_frames;
+    s.duration_ns = spec.burst_frames > 0 ? 0 : spec.duration_ns;
+  }
+  return streams;
+}
+
+void TrialRunner::run_until_sent(bool& interrupted) {
+  run_.start();
+  interrupted = !run_.wait_until_sent(std::chrono::milliseconds(20));
+}
+
+uint64_t TrialRunner::learn(uint32_t frames) {
+  if (frames == 0) return 0;
+  std::vector<api::StreamSpec> streams;
+  std::set<std::pair<std::string, api::MacAddr>> seen;
+  for (const api::StreamSpec& s : profile_.streams) {
+    // A group address (multicast, broadcast) is never a source a switch learns.
+    const bool group_address = (s.eth_dst[0] & 1) != 0;
+    if (!s.rx_port || group_address || !seen.insert({*s.rx_port, s.eth_dst}).second) continue;
+    api::StreamSpec learning;
+    learning.name = fmt::format("learning-{}-{}", *s.rx_port, seen.size());
+    learning.tx_port = *s.rx_port;
+    learning.eth_src = s.eth_dst;
+    learning.eth_dst = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    learning.rate = {api::RateKind::kPercentOfLine, 1};
+    learning.count = frames;
+    streams.push_back(std::move(learning));
+  }
+  if (streams.empty()) return 0;
+  run_.load(streams, profile_.path + " (learning frames)");
+  bool interrupted = false;
+  run_until_sent(interrupted);
+  uint64_t sent = 0;
+  for (const api::StreamReport& s : run_.stop().report.streams) sent += s.tx_packets;
+  return sent;
+}
+
+std::map<std::string, uint64_t> TrialRunner::port_speeds() { return run_.port_speeds(); }
+
+void TrialRunner::set_port(const std::string& port, json changes) {
+  changes["port"] = port;
+  run_.dataplane().call("port.config.set", changes);
+}
+
+ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what,
+                                       bool& interrupted) {
+  run_.load(streams, profile_.path + " (" + what + ")");
+  run_until_sent(interrupted);
+  return run_.stop();
+}
+
+double TrialRunner::line_pps(const bench::BenchFrameSize& frame) {
+  std::map<std::string, uint64_t> speeds = port_speeds();
+  uint64_t slowest = 0;
+  for (const api::StreamSpec& s : profile_.streams)
+    if (const uint64_t bps = speeds[s.tx_port]; bps > 0) slowest = slowest == 0 ? bps : std::min(slowest, bps);
+  return line_rate_pps(slowest, frame.mean());
+}
+
+Trial TrialRunner::run(const TrialSpec& spec) {
+  const auto began = std::chrono::steady_clock::now();
+  Trial trial;
+  trial.spec = spec;
+  if (spec.warm_up_ns > 0 && spec.burst_frames == 0) {
+    // The device's tables, caches and queues settle at this load before it is measured.
+    TrialSpec warm_up = spec;
+    warm_up.duration_ns = spec.warm_up_ns;
+    run_.load(streams_at(warm_up), profile_.path + " (warm-up)");
+    run_until_sent(trial.interrupted);
+    run_.stop();
+    if (trial.interrupted) {
+      trial.invalid_reason = "interrupted during the warm-up";
+      return trial;
+    }
+  }
+  run_.load(streams_at(spec), profile_.path + " (trial)");
+  run_until_sent(trial.interrupted);
+  ctl::EndedRun ended = run_.stop();  // stops what still sends, drains, then counts
+  trial.report = std::move(ended.json);
+  trial.run = std::move(ended.report);
+  const api::RunReport& run = trial.run;
+
+  double target_pps = 0;
+  std::vector<LatencyTrial> per_stream;
+  for (const api::StreamReport& s : run.streams) {
+    trial.tx_packets += s.tx_packets;
+    trial.rx_packets += s.rx_packets - s.duplicate;
+    trial.lost += s.lost;
+    trial.offered_pps += s.tx_pps_achieved;
+    trial.offered_l1_bps += s.tx_l1_bps_achieved;
+    target_pps += s.target_pps;
+    LatencyTrial latency{stats_of(s.latency), {}};
+    if (latency.stats.samples > 0)
+      for (const api::LatencyHistogram::Bucket& b : run_.histogram(s.name).buckets)
+        latency.buckets.push_back({b.low_ns, b.high_ns, b.count});
+    per_stream.push_back(std::move(latency));
+  }
+  trial.latency.stats = across_trials(per_stream);
+  for (LatencyTrial& s : per_stream)
+    trial.latency.buckets.insert(trial.latency.buckets.end(), s.buckets.begin(), s.buckets.end());
+  // The worst stream's p99 is the trial's (a latency bound holds for every stream).
+  for (const LatencyTrial& s : per_stream) trial.result.latency_p99_ns = std::max(trial.result.latency_p99_ns, s.stats.p99_ns);
+
+  const double loss = trial.tx_packets == 0 ? 1.0 : static_cast<double>(std::max<int64_t>(trial.lost, 0)) /
+                                                          static_cast<double>(trial.tx_packets);
+  const double offered = target_pps > 0 ? spec.percent * trial.offered_pps / target_pps : 0;
+  trial.result.offered_percent = offered;
+  trial.result.forwarded_percent = offered * (1 - loss);
+  trial.result.loss_ratio = loss;
+  // The tester's limit is not the device's: a stream short of its target, or a link that
+  // dropped during the trial, makes it invalid (the search repeats it once).
+  // A trial never changes its rate, so each stream is held to its one target, by the
+  // rule (and in the words) the data plane's own missed-target warning uses.
+  bool sent_short = false;  // the one fault so far: a stream sent less than asked
+  for (const api::StreamReport& s : run.streams) {
+    const double target = s.target_pps;
+    const double sent = s.tx_pps_achieved;
+    if (spec.burst_frames == 0) {
+      const double active_s = sent > 0 ? static_cast<double>(s.tx_packets) / sent : 0.0;
+      const double held = active_s > 0 ? static_cast<double>(s.paused_ns.value_or(0)) / 1e9 / active_s : 0.0;
+      if (std::string missed = api::missed_target(s.name, target, sent, s.tx_queue_full, held, run.lcores, active_s);
+          !missed.empty()) {
+        trial.invalid_reason = std::move(missed);
+        sent_short = true;
+      }
+      continue;
+    }
+    // A burst's own rate is measured from its first TX batch to its last: over a short
+    // burst one batch (32 frames) of timing is a large share, so the allowance is the
+    // larger of 0.5 % and one batch.
+    const double allowed = std::max(0.005, 32.0 / static_cast<double>(spec.burst_frames));
+    if (target > 0 && sent < target * (1 - allowed)) {
+      trial.invalid_reason = fmt::format("stream '{}' sent its burst at {:.6f} Mpps, {:.2f} % below line rate "
+                                         "({:.6f} Mpps): not back to back",
+                                         s.name, sent / 1e6, 100 * (1 - sent / target), target / 1e6);
+      sent_short = true;
+    }
+  }
+  // Link events are the port's whole history: only those since this trial began count.
+  const std::string started = run.started_at.substr(0, 19);
+  for (const api::PortReport& p : run.ports)
+    for (const api::LinkEventReport& e : p.link_events)
+      if (!e.up && e.at.substr(0, 19) >= started) {
+        trial.invalid_reason = fmt::format("port '{}' link went down during the trial", p.name);
+        sent_short = false;
+      }
+  if (std::string held = held_up_by_host(run, spec.stall_limit_us,
+                                           static_cast<double>(spec.duration_ns) / 1e9 + 0.001); !held.empty()) {
+    trial.invalid_reason = std::move(held);
+    sent_short = false;
+  }
+  if (trial.tx_packets == 0 && !trial.interrupted) {
+    trial.invalid_reason = "nothing was sent";
+    sent_short = false;
+  }
+  trial.result.valid = trial.invalid_reason.empty() && !trial.interrupted;
+  if (!trial.result.valid && sent_short && !trial.interrupted && trial.lost > 0) {
+    // Sending less only eases a device's task: the lanes' catch-up after a stall is capped
+    // at 100 us of frames at the rate asked (pacer.hpp), the shape a trial at that rate has
+    // too. Frames lost anyway are the device's.
+    trial.result.lost_anyway = true;
+    trial.invalid_reason += fmt::format("; yet the device lost {} frames, and sending less only eases its task: the loss "
+                                        "is the device's",
+                                        trial.lost);
+  }
+  trial.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  return trial;
+}
+
+}  // namespace lr::bench
