@@ -120,7 +120,7 @@ PortCommands::PortCommands(CLI::App& app, CLI::App& module) {
   for (CLI::App* sub : {flow_list_, flow_check_, flow_add_, flow_delete_, flow_flush_, flow_isolate_})
     sub->add_option("port", port_, "port name")->required();
   for (CLI::App* sub : {flow_check_, flow_add_})
-    sub->add_option("rule", rule_words_, "pattern ITEM [FIELD is VALUE]... / ... actions ACTION ... (see the README)")
+    sub->add_option("rule", rule_words_, "pattern ITEM [FIELD is VALUE]... / ... actions ACTION ... (see docs/guide/port-control.md)")
         ->required();
   flow_delete_->add_option("id", flow_id_, "rule id (flow list shows them)")->required();
   flow_isolate_->add_option("state", set_, "on or off")->required()->check(CLI::IsMember({"on", "off"}));

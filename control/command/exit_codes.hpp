@@ -1,5 +1,5 @@
 #pragma once
-// `linerate`'s exit codes, all in one place (the README's table): 0 done; then the CLI's
+// `linerate`'s exit codes, all in one place (docs/reference/exit-codes.md): 0 done; then the CLI's
 // own, the module decoder's and the verdict commands' (`linerate bench lossless`,
 // `linerate optics qualify`). A signal's stop exits 128 + N (stop_signal.hpp).
 

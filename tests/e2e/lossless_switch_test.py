@@ -325,7 +325,7 @@ headroom = "4MB"
         # The tester serves, so that it stays connected until the switch has stopped:
         # DPDK 22.11's memif PMD unmaps a connection's shared memory when the peer leaves
         # without waiting for an lcore inside its RX / TX burst, so a peer leaving while
-        # the other side still polls can crash it (README: memif). Between runs the
+        # the other side still polls can crash it (docs/guide/lossless.md: memif). Between runs the
         # tester's lcores do not poll.
         tester_sock = os.path.join(self.dir, "tester.sock")
         _, client = self.serve(self.write_profile("""

@@ -318,7 +318,7 @@ count = 30000
         self.assertEqual(qout.returncode, 0, qout.stderr)
         self.assertRegex(qout.stdout, r"Identifier +: 0x11 \(QSFP28\)\n")
         self.assertRegex(qout.stdout, r"rx_power\[3\] status +: BEYOND: low alarm\n")
-        # --json after the subcommand, as the README writes it.
+        # --json after the subcommand, as docs/guide/traffic.md writes it.
         qjs = subprocess.run([LINERATE, "module", "decode", qpath, "--json"], capture_output=True, text=True)
         self.assertEqual(json.loads(qjs.stdout)["identifier"], 0x11)
         # A checksum that does not hold still decodes, and the exit status says so.

@@ -315,7 +315,7 @@ duration = "300ms"
 
     def test_shipped_pfc_examples_send_then_count_the_same_frames(self):
         """config/examples/pfc_frames.toml writes PFC and PAUSE frames; pfc_receive.toml
-        reads them back as a DUT's and counts each one (the README's example)."""
+        reads them back as a DUT's and counts each one (docs/guide/lossless.md's example)."""
         examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "config", "examples")
         pcap = os.path.join(self.dir, "pfc.pcap")
         def example(name):
