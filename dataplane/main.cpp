@@ -13,7 +13,9 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <expected>
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "dataplane/eal/eal_args.hpp"
@@ -109,9 +111,9 @@ void add_options(CLI::App& app, Arguments& args) {
       ->needs(socket);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line read into `args`: the exit code when there is nothing more to do
+// (--help, --version, or arguments refused), else nullopt.
+std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
   CLI::App app{
       "linerate-dataplane: DPDK traffic generator and receiver with exact per-stream loss and latency.\n\n"
       "One-shot mode (default): runs the streams of a profile on its ports, prints a live line per\n"
@@ -121,100 +123,142 @@ int main(int argc, char** argv) {
       "JSON-RPC on a Unix socket ([control] socket, or --socket) until stopped; the `linerate`\n"
       "command is its client. A run still going when the service stops is reported as above.",
       "linerate-dataplane"};
-  Arguments args;
   add_options(app, args);
-  auto& [config_path, report_path, quiet, plan_only, serve, socket_path, remove_socket_dir] = args;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return app.exit(error) == 0 ? 0 : kExitBadInput;
   }
+  return std::nullopt;
+}
 
-  lr::profile::Profile profile;
-  try {
-    profile = lr::profile::load_profile_file(config_path);
-  } catch (const lr::profile::ConfigError& error) {
-    return fail(kExitBadInput, error.what());
+// The EAL as this process started it, and what it leaves to clean up.
+struct StartedEal {
+  lr::dp::HugepagePaths huge_paths;
+  bool huge = false;  ///< it maps hugepage files under the profile's file prefix
+  std::string file_prefix;
+
+  // Every exit once the EAL is up: its memory released, then the files it leaves.
+  void cleanup() const {
+    rte_eal_cleanup();
+    if (huge) lr::dp::remove_own_hugepages(huge_paths, file_prefix);
   }
-  if (const int refused = refused_before_eal(profile, report_path); refused != 0) return refused;
+};
 
+// The EAL started on the profile's arguments, its hugepage prefix registered; the exit
+// code when it cannot start.
+std::expected<StartedEal, int> start_eal(const lr::profile::Profile& profile) {
+  StartedEal eal{lr::dp::system_hugepage_paths(), false, profile.eal.file_prefix};
   // Pages that data planes killed before they could free them hold: back to the host
   // first (they may be what this run needs).
-  const lr::dp::HugepagePaths huge_paths = lr::dp::system_hugepage_paths();
-  for (const lr::dp::RemovedHugepages& removed : lr::dp::remove_stale_hugepages(huge_paths, lr::dp::is_running_dataplane))
+  for (const lr::dp::RemovedHugepages& removed : lr::dp::remove_stale_hugepages(eal.huge_paths, lr::dp::is_running_dataplane))
     std::fprintf(stderr, "linerate-dataplane: %s\n", lr::dp::describe(removed).c_str());
   std::vector<std::string> eal_args = lr::dp::build_eal_args(profile, lr::dp::host_has_free_hugepages());
-  const bool huge = std::find(eal_args.begin(), eal_args.end(), "--file-prefix") != eal_args.end();
+  eal.huge = std::find(eal_args.begin(), eal_args.end(), "--file-prefix") != eal_args.end();
   std::vector<char*> eal_argv;
   for (std::string& arg : eal_args) eal_argv.push_back(arg.data());
   if (rte_eal_init(static_cast<int>(eal_argv.size()), eal_argv.data()) < 0)
-    return fail(kExitCannotRun, fmt::format("EAL initialisation failed: {} (arguments: {})", rte_strerror(rte_errno),
-                                            fmt::join(eal_args, " ")));
-  if (huge) {
-    const std::string registered = lr::dp::register_hugepage_prefix(huge_paths, profile.eal.file_prefix, ::getpid());
+    return std::unexpected(fail(kExitCannotRun, fmt::format("EAL initialisation failed: {} (arguments: {})",
+                                                            rte_strerror(rte_errno), fmt::join(eal_args, " "))));
+  if (eal.huge) {
+    const std::string registered = lr::dp::register_hugepage_prefix(eal.huge_paths, eal.file_prefix, ::getpid());
     if (!registered.empty()) std::fprintf(stderr, "linerate-dataplane: warning: %s\n", registered.c_str());
   }
-  // Every exit from here on: the EAL's memory released, then the files it leaves.
-  const auto cleanup = [&] {
-    rte_eal_cleanup();
-    if (huge) lr::dp::remove_own_hugepages(huge_paths, profile.eal.file_prefix);
-  };
-  if (!serve) {
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
-    std::signal(SIGHUP, on_signal);  // a closed terminal still gets its report
-  }
+  return eal;
+}
 
-  lr::dp::register_telemetry_commands();
-  int code = 0;
-  {
-    auto engine = lr::dp::Engine::create(profile);
-    if (!engine) {
-      cleanup();
-      return fail(kExitCannotRun, lr::to_string(engine.error()));
-    }
-    // Port control (FEC, pause, PFC, flow rules) from the profile, on the ports now up.
-    lr::dp::PortControls& controls = (*engine)->port_controls();
-    if (auto applied = controls.apply_profile(profile); !applied) {
-      (*engine)->finish(false);
-      cleanup();
-      return fail(kExitCannotRun, lr::to_string(applied.error()));
-    }
-    // A quiet service leaves the plan to its client (`linerate run` prints it).
-    if (!(serve && quiet)) std::printf("%s", lr::views::plan_text((*engine)->plan()).c_str());
-    std::fflush(stdout);
-    std::optional<lr::Result<lr::dp::RunReport>> report;
-    if (plan_only) {
-      (*engine)->finish(false);
-    } else if (serve) {
-      auto served = lr::dp::serve(**engine, socket_path.empty() ? profile.control.socket : socket_path,
-                                  profile.control.group, !quiet, remove_socket_dir);
-      if (!served) report = std::unexpected(served.error());
-      else if (*served) report = std::move(**served);  // a run was still going
-    } else {
-      lr::dp::Engine& e = **engine;
-      lr::dp::LiveLine live;
-      if (!quiet && profile.run.live)
-        live = [](double elapsed_s, const auto& before, const auto& after, double seconds) {
-          std::printf("%s\n", lr::views::live_line(elapsed_s, before, after, seconds).c_str());
-          std::fflush(stdout);
-        };
-      report = lr::dp::run_oneshot(e, g_interrupt, live, [&e] { lr::dp::publish_stream_stats(e.live_stream_stats()); });
-    }
-    if (report && !*report) {
-      code = fail(kExitCannotRun, lr::to_string(report->error()));
-    } else if (report) {
-      code = print_report(**report, report_path);
-    }
-    if (serve) {
-      // The service's hold on the ports ends here: put back what it changed, and say so.
-      controls.restore_settings();
-      std::string settings;
-      for (const auto& port : controls.all())
-        for (const lr::api::SettingChange& c : port->settings_changed()) settings += lr::views::setting_change_line(port->name(), c);
-      if (!settings.empty()) std::printf("port settings changed:\n%s", settings.c_str());
-    }
+// One-shot runs stop on these and still report; a service handles its own.
+void stop_on_signals() {
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGHUP, on_signal);  // a closed terminal still gets its report
+}
+
+// What the engine does with its ports up: nothing more (--plan-only), serve, or one run.
+// The report of the run it ended, if one ran.
+std::optional<lr::Result<lr::dp::RunReport>> run_engine(lr::dp::Engine& engine, const lr::profile::Profile& profile,
+                                                        const Arguments& args) {
+  if (args.plan_only) {
+    engine.finish(false);
+    return std::nullopt;
   }
-  cleanup();
+  if (args.serve) {
+    auto served = lr::dp::serve(engine, args.socket_path.empty() ? profile.control.socket : args.socket_path,
+                                profile.control.group, !args.quiet, args.remove_socket_dir);
+    if (!served) return std::unexpected(served.error());
+    if (*served) return std::move(**served);  // a run was still going
+    return std::nullopt;
+  }
+  lr::dp::LiveLine live;
+  if (!args.quiet && profile.run.live)
+    live = [](double elapsed_s, const auto& before, const auto& after, double seconds) {
+      std::printf("%s\n", lr::views::live_line(elapsed_s, before, after, seconds).c_str());
+      std::fflush(stdout);
+    };
+  return lr::dp::run_oneshot(engine, g_interrupt, live, [&engine] { lr::dp::publish_stream_stats(engine.live_stream_stats()); });
+}
+
+// The service's hold on the ports ends: put back what it changed, and say so.
+void restore_port_settings(lr::dp::PortControls& controls) {
+  controls.restore_settings();
+  std::string settings;
+  for (const auto& port : controls.all())
+    for (const lr::api::SettingChange& c : port->settings_changed()) settings += lr::views::setting_change_line(port->name(), c);
+  if (!settings.empty()) std::printf("port settings changed:\n%s", settings.c_str());
+}
+
+// With the ports up and the profile's port control applied: the plan, what was asked,
+// and its report. The exit code.
+int run_and_report(lr::dp::Engine& engine, const lr::profile::Profile& profile, const Arguments& args) {
+  // A quiet service leaves the plan to its client (`linerate run` prints it).
+  if (!(args.serve && args.quiet)) std::printf("%s", lr::views::plan_text(engine.plan()).c_str());
+  std::fflush(stdout);
+  const std::optional<lr::Result<lr::dp::RunReport>> report = run_engine(engine, profile, args);
+  int code = 0;
+  if (report && !*report) {
+    code = fail(kExitCannotRun, lr::to_string(report->error()));
+  } else if (report) {
+    code = print_report(**report, args.report_path);
+  }
+  if (args.serve) restore_port_settings(engine.port_controls());
   return code;
+}
+
+// Brings the profile's ports up and runs it; cleans the EAL up before it returns. The
+// exit code.
+int run_profile(const lr::profile::Profile& profile, const Arguments& args, const StartedEal& eal) {
+  auto engine = lr::dp::Engine::create(profile);
+  if (!engine) {
+    eal.cleanup();
+    return fail(kExitCannotRun, lr::to_string(engine.error()));
+  }
+  // Port control (FEC, pause, PFC, flow rules) from the profile, on the ports now up.
+  if (auto applied = (*engine)->port_controls().apply_profile(profile); !applied) {
+    (*engine)->finish(false);
+    eal.cleanup();
+    return fail(kExitCannotRun, lr::to_string(applied.error()));
+  }
+  const int code = run_and_report(**engine, profile, args);
+  engine->reset();  // the engine closes its ports before the EAL goes
+  eal.cleanup();
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Arguments args;
+  if (const std::optional<int> done = parse_arguments(argc, argv, args)) return *done;
+  lr::profile::Profile profile;
+  try {
+    profile = lr::profile::load_profile_file(args.config_path);
+  } catch (const lr::profile::ConfigError& error) {
+    return fail(kExitBadInput, error.what());
+  }
+  if (const int refused = refused_before_eal(profile, args.report_path); refused != 0) return refused;
+  const std::expected<StartedEal, int> eal = start_eal(profile);
+  if (!eal) return eal.error();
+  if (!args.serve) stop_on_signals();
+  lr::dp::register_telemetry_commands();
+  return run_profile(profile, args, *eal);
 }

@@ -62,13 +62,14 @@ uint8_t priority_mask(const api::Params& p) {
   return mask;
 }
 
+// port.settings and port.settings.restore answer alike: the port and its changes.
+json port_settings_json(PortControl& port, const std::vector<api::SettingChange>& changes) {
+  json list = json::array();
+  for (const api::SettingChange& c : changes) list.push_back(to_json(c));
+  return json{{"port", port.name()}, {"settings_changed", list}};
+}
 
-}  // namespace
-
-void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, PortControls& ports,
-                                   PortOwnership& ownership) {
-  register_port_link_methods(d, io, ports, ownership);
-  register_flow_methods(d, ports, ownership);
+void register_port_fec_methods(Dispatcher& d, PortControls& ports, PortOwnership& ownership) {
   d.add("port.fec", "FEC: configured and active mode, capability per speed. params: {port}.", false,
         [&](Session&, const api::Params& p) {
           PortControl& port = control_named(ports, p);
@@ -83,7 +84,9 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           if (!mode) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not off, baser, rs, llrs or auto", name));
           return fec_json(port, value_or_throw(port.set_fec(*mode, p.optional_bool("keep").value_or(false))));
         });
+}
 
+void register_port_pause_methods(Dispatcher& d, PortControls& ports, PortOwnership& ownership) {
   d.add("port.pause", "802.3x pause: rx / tx / autoneg. params: {port}.", false, [&](Session&, const api::Params& p) {
     PortControl& port = control_named(ports, p);
     return pause_json(port, value_or_throw(port.pause()));
@@ -98,7 +101,9 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
                                  p.optional_bool("autoneg").value_or(false)};
           return pause_json(port, value_or_throw(port.set_pause(want, p.optional_bool("keep").value_or(false))));
         });
+}
 
+void register_port_pfc_methods(Dispatcher& d, PortControls& ports, PortOwnership& ownership) {
   d.add("port.pfc", "PFC: priorities with PFC on, and per priority the PFC frames sent / received. params: {port}.",
         false, [&](Session&, const api::Params& p) {
           PortControl& port = control_named(ports, p);
@@ -114,34 +119,35 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
               value_or_throw(port.set_pfc(priority_mask(p), read_back, p.optional_bool("keep").value_or(false)));
           return pfc_json(port, set, read_back);
         });
+}
 
-  const auto settings_json = [](PortControl& port, const std::vector<api::SettingChange>& changes) {
-    json list = json::array();
-    for (const api::SettingChange& c : changes) list.push_back(to_json(c));
-    return json{{"port", port.name()}, {"settings_changed", list}};
-  };
+void register_port_settings_methods(Dispatcher& d, PortControls& ports, PortOwnership& ownership) {
   d.add("port.settings",
         "What linerate changed on the port (fec, pause, pfc, link, mtu): before (what the port had before the "
         "first change), set_to, keep, restore (at_exit, restored, unchanged, kept, failed) and error. params: {port}.",
-        false, [&, settings_json](Session&, const api::Params& p) {
+        false, [&](Session&, const api::Params& p) {
           PortControl& port = control_named(ports, p);
-          return settings_json(port, port.settings_changed());
+          return port_settings_json(port, port.settings_changed());
         });
   d.add("port.settings.restore",
         "Puts back what linerate changed on the port (what it had before the first change), each read back, except "
         "what was set with keep. Returns the changes with their outcome. params: {port}.",
-        true, [&, settings_json](Session& session, const api::Params& p) {
+        true, [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
-          return settings_json(port, port.restore_settings());
+          return port_settings_json(port, port.restore_settings());
         });
+}
 
+void register_port_module_method(Dispatcher& d, PortControls& ports) {
   d.add("port.module", "The module EEPROM, as bytes (hex) for `linerate module show`. params: {port}.", false,
         [&](Session&, const api::Params& p) {
           PortControl& port = control_named(ports, p);
           auto eeprom = value_or_throw(port.module_eeprom());
           return to_json(api::ModuleEeprom{port.name(), backend_name(eeprom.backend), std::move(eeprom.value)});
         });
+}
 
+void register_port_counters_method(Dispatcher& d, PortControls& ports) {
   d.add("port.counters",
         "Every counter of the port from every source (ethdev stats, xstats, the kernel's ethtool -S and FEC "
         "statistics) with its canonical name, its value since the current run started and its total. "
@@ -157,7 +163,20 @@ void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, P
           }
           return to_json(view);
         });
+}
 
+}  // namespace
+
+void register_port_control_methods(Dispatcher& d, boost::asio::io_context& io, PortControls& ports,
+                                   PortOwnership& ownership) {
+  register_port_link_methods(d, io, ports, ownership);
+  register_flow_methods(d, ports, ownership);
+  register_port_fec_methods(d, ports, ownership);
+  register_port_pause_methods(d, ports, ownership);
+  register_port_pfc_methods(d, ports, ownership);
+  register_port_settings_methods(d, ports, ownership);
+  register_port_module_method(d, ports);
+  register_port_counters_method(d, ports);
   // Protocol 1's names (before methods were named object.aspect.verb).
   d.alias("port.fec_set", "port.fec.set");
   d.alias("port.pause_set", "port.pause.set");

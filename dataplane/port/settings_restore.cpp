@@ -8,12 +8,95 @@
 #include <rte_ethdev.h>
 
 #include <algorithm>
+#include <expected>
 
 namespace lr::dp {
 
 namespace {
 
 constexpr const char* kAtExit = "at_exit";
+
+// How putting one setting back went: the port already had it, or it was put back (and
+// read back where the port can be read); the error says why not.
+enum class Restored { kAlready, kPutBack };
+using RestoreOutcome = std::expected<Restored, std::string>;
+
+// The port's ethdev side while the port is open (so it and the PMD agree on the
+// setting); null once it is closed: the kernel's side then.
+EthdevLink* ethdev_if_open(EthdevLink* ethdev, uint16_t port_id) {
+  return ethdev != nullptr && rte_eth_dev_is_valid_port(port_id) ? ethdev : nullptr;
+}
+
+RestoreOutcome restore_fec_setting(PortControl& port, uint32_t was) {
+  auto now = port.fec();
+  if (now && now->value.configured == was) return Restored::kAlready;
+  if (auto ok = port.set_fec(was); !ok) return std::unexpected(ok.error().context);
+  return Restored::kPutBack;
+}
+
+RestoreOutcome restore_pause_setting(PortControl& port, const PauseStatus& was) {
+  auto now = port.pause();
+  if (now && now->value.rx == was.rx && now->value.tx == was.tx) return Restored::kAlready;
+  if (auto ok = port.set_pause(was); !ok) return std::unexpected(ok.error().context);
+  return Restored::kPutBack;
+}
+
+RestoreOutcome restore_pfc_setting(PortControl& port, std::optional<uint8_t> was) {
+  if (!was)
+    return std::unexpected(std::string("what the port had before is unknown: PFC was set through ethdev, which cannot "
+                                       "read it (DPDK 22.11 has no PFC get)"));
+  auto now = port.pfc();
+  if (now && now->value.enabled == *was) return Restored::kAlready;
+  bool read_back = false;
+  if (auto ok = port.set_pfc(*was, read_back); !ok) return std::unexpected(ok.error().context);
+  return Restored::kPutBack;
+}
+
+// The kernel's link settings: autonegotiation with the modes it advertised, or the speed
+// it was forced to.
+RestoreOutcome restore_link_setting(KernelNetdev& netdev, const LinkStatus& was) {
+  auto now = netdev.link();
+  if (now && link_settings_text(*now) == link_settings_text(was)) return Restored::kAlready;
+  LinkRequest request;
+  request.autoneg = was.autoneg;
+  if (was.autoneg) request.advertise = was.advertised;
+  else request.speed_mbps = was.speed_mbps;
+  if (auto ok = netdev.set_link(request); !ok) return std::unexpected(ok.error().context);
+  now = netdev.link();
+  if (!now || link_settings_text(*now) != link_settings_text(was))
+    return std::unexpected(fmt::format("{} accepted the link settings but reads back {}", netdev.ifname(),
+                                       now ? link_settings_text(*now) : "nothing"));
+  return Restored::kPutBack;
+}
+
+RestoreOutcome restore_mtu_setting(KernelNetdev& netdev, EthdevLink* open_ethdev, uint32_t was) {
+  auto now = netdev.mtu();
+  if (now && *now == was) return Restored::kAlready;
+  auto ok = open_ethdev != nullptr ? open_ethdev->set_mtu(static_cast<uint16_t>(was)) : netdev.set_mtu(was);
+  if (!ok) return std::unexpected(ok.error().context);
+  now = netdev.mtu();
+  if (!now || *now != was)
+    return std::unexpected(fmt::format("{} reads back MTU {}", netdev.ifname(), now ? std::to_string(*now) : "nothing"));
+  return Restored::kPutBack;
+}
+
+RestoreOutcome restore_admin_setting(KernelNetdev& netdev, bool was) {
+  if (auto now = netdev.admin_up(); now && *now == was) return Restored::kAlready;
+  if (auto ok = netdev.set_admin_up(was); !ok) return std::unexpected(ok.error().context);
+  return Restored::kPutBack;
+}
+
+RestoreOutcome restore_promiscuous_setting(KernelNetdev& netdev, EthdevLink* open_ethdev, bool was) {
+  auto now = netdev.promiscuous();
+  if (now && *now == was) return Restored::kAlready;
+  auto ok = open_ethdev != nullptr ? open_ethdev->set_promiscuous(was) : netdev.set_promiscuous(was);
+  if (!ok) return std::unexpected(ok.error().context);
+  now = netdev.promiscuous();
+  if (!now || *now != was)
+    return std::unexpected(
+        fmt::format("{} reads back promiscuous mode {}", netdev.ifname(), now ? (*now ? "on" : "off") : "nothing"));
+  return Restored::kPutBack;
+}
 
 }  // namespace
 
@@ -85,87 +168,34 @@ void PortControl::after_bring_up(bool keep) {
 
 api::SettingChange PortControl::restore_one(const api::SettingChange& change) {
   api::SettingChange out = change;
-  const auto failed = [&](std::string why) {
-    out.restore = "failed";
-    out.error = std::move(why);
-    return out;
-  };
-  const auto done = [&](bool was_already) {
-    out.restore = was_already ? "unchanged" : "restored";
-    return out;
-  };
   if (change.keep) {
     out.restore = "kept";
     return out;
   }
-  if (change.setting == "fec" && originals_.fec) {
-    auto now = fec();
-    if (now && now->value.configured == *originals_.fec) return done(true);
-    if (auto ok = set_fec(*originals_.fec); !ok) return failed(ok.error().context);
-    return done(false);
+  const std::string& setting = change.setting;
+  RestoreOutcome outcome = std::unexpected(std::string("linerate has no record of what the port had before"));
+  if (setting == "fec" && originals_.fec) {
+    outcome = restore_fec_setting(*this, *originals_.fec);
+  } else if (setting == "pause" && originals_.pause) {
+    outcome = restore_pause_setting(*this, *originals_.pause);
+  } else if (setting == "pfc") {
+    outcome = restore_pfc_setting(*this, originals_.pfc);
+  } else if (setting == "link" && originals_.link && netdev_) {
+    outcome = restore_link_setting(*netdev_, *originals_.link);
+  } else if (setting == "mtu" && originals_.mtu && netdev_) {
+    outcome = restore_mtu_setting(*netdev_, ethdev_if_open(ethdev_, port_id_), *originals_.mtu);
+  } else if (setting == "admin" && originals_.admin_up && netdev_) {
+    outcome = restore_admin_setting(*netdev_, *originals_.admin_up);
+  } else if (setting == "promiscuous" && originals_.promiscuous && netdev_) {
+    outcome = restore_promiscuous_setting(*netdev_, ethdev_if_open(ethdev_, port_id_), *originals_.promiscuous);
   }
-  if (change.setting == "pause" && originals_.pause) {
-    auto now = pause();
-    if (now && now->value.rx == originals_.pause->rx && now->value.tx == originals_.pause->tx) return done(true);
-    if (auto ok = set_pause(*originals_.pause); !ok) return failed(ok.error().context);
-    return done(false);
+  if (!outcome) {
+    out.restore = "failed";
+    out.error = outcome.error();
+  } else {
+    out.restore = *outcome == Restored::kAlready ? "unchanged" : "restored";
   }
-  if (change.setting == "pfc") {
-    if (!originals_.pfc)
-      return failed("what the port had before is unknown: PFC was set through ethdev, which cannot read it "
-                    "(DPDK 22.11 has no PFC get)");
-    auto now = pfc();
-    if (now && now->value.enabled == *originals_.pfc) return done(true);
-    bool read_back = false;
-    if (auto ok = set_pfc(*originals_.pfc, read_back); !ok) return failed(ok.error().context);
-    return done(false);
-  }
-  if (change.setting == "link" && originals_.link && netdev_) {
-    const LinkStatus& was = *originals_.link;
-    auto now = netdev_->link();
-    if (now && link_settings_text(*now) == link_settings_text(was)) return done(true);
-    LinkRequest request;
-    request.autoneg = was.autoneg;
-    if (was.autoneg) request.advertise = was.advertised;
-    else request.speed_mbps = was.speed_mbps;
-    if (auto ok = netdev_->set_link(request); !ok) return failed(ok.error().context);
-    now = netdev_->link();
-    if (!now || link_settings_text(*now) != link_settings_text(was))
-      return failed(fmt::format("{} accepted the link settings but reads back {}", netdev_->ifname(),
-                                now ? link_settings_text(*now) : "nothing"));
-    return done(false);
-  }
-  if (change.setting == "mtu" && originals_.mtu && netdev_) {
-    auto now = netdev_->mtu();
-    if (now && *now == *originals_.mtu) return done(true);
-    // Through ethdev while the port is open (so it and the PMD agree), else the kernel.
-    auto ok = ethdev_ != nullptr && rte_eth_dev_is_valid_port(port_id_) ? ethdev_->set_mtu(static_cast<uint16_t>(*originals_.mtu))
-                                                     : netdev_->set_mtu(*originals_.mtu);
-    if (!ok) return failed(ok.error().context);
-    now = netdev_->mtu();
-    if (!now || *now != *originals_.mtu)
-      return failed(fmt::format("{} reads back MTU {}", netdev_->ifname(), now ? std::to_string(*now) : "nothing"));
-    return done(false);
-  }
-  if (change.setting == "admin" && originals_.admin_up && netdev_) {
-    const bool was = *originals_.admin_up;
-    if (auto now = netdev_->admin_up(); now && *now == was) return done(true);
-    if (auto ok = netdev_->set_admin_up(was); !ok) return failed(ok.error().context);
-    return done(false);
-  }
-  if (change.setting == "promiscuous" && originals_.promiscuous && netdev_) {
-    const bool was = *originals_.promiscuous;
-    auto now = netdev_->promiscuous();
-    if (now && *now == was) return done(true);
-    auto ok = ethdev_ != nullptr && rte_eth_dev_is_valid_port(port_id_) ? ethdev_->set_promiscuous(was)
-                                                                         : netdev_->set_promiscuous(was);
-    if (!ok) return failed(ok.error().context);
-    now = netdev_->promiscuous();
-    if (!now || *now != was)
-      return failed(fmt::format("{} reads back promiscuous mode {}", netdev_->ifname(), now ? (*now ? "on" : "off") : "nothing"));
-    return done(false);
-  }
-  return failed("linerate has no record of what the port had before");
+  return out;
 }
 
 const std::vector<api::SettingChange>& PortControl::restore_settings() {

@@ -64,23 +64,24 @@ void read_learning(TableReader& in, api::SwitchSpec& sw) {
   }
 }
 
-}  // namespace
-
-api::SwitchSpec read_switch(TableReader& in) {
-  api::SwitchSpec sw;
-  sw.loc = loc_of(in.table());
-  sw.name = in.required_string("name");
-  if (auto v = in.integer<unsigned>("lcore", 0, 1023)) sw.lcore = *v;
+// Two ports or more, each a table of its own.
+std::vector<api::SwitchPortSpec> read_switch_ports(TableReader& in) {
   const toml::node* ports = in.find("ports");
   const toml::array* array = ports != nullptr ? ports->as_array() : nullptr;
   if (array == nullptr || array->size() < 2)
     in.fail(ports, "ports", "expected an array of at least two ports, e.g. [{ name = \"s1\", device = \"cable:a\" }, ...]");
+  std::vector<api::SwitchPortSpec> out;
   for (size_t i = 0; i < array->size(); ++i) {
     const toml::table* table = (*array)[i].as_table();
     if (table == nullptr) in.fail(&(*array)[i], "ports", "each port is a table: { name = \"s1\", device = \"cable:a\" }");
     TableReader r(*table, fmt::format("{}ports[{}].", in.prefix(), i), in.file());
-    sw.ports.push_back(read_switch_port(r));
+    out.push_back(read_switch_port(r));
   }
+  return out;
+}
+
+// forward: "learn" (by destination MAC), or a static map of ingress port to egress port.
+void read_switch_forwarding(TableReader& in, api::SwitchSpec& sw) {
   const toml::node* forward = in.find("forward");
   if (forward == nullptr)
     in.fail(nullptr, "forward", "is required: \"learn\", or which port each ingress port forwards to, e.g. "
@@ -97,6 +98,10 @@ api::SwitchSpec read_switch(TableReader& in) {
     in.fail(forward, "forward", "expected \"learn\" (by destination MAC, flooding unknown ones) or a table of ingress "
                                 "port = egress port, e.g. forward = { s1 = \"s3\" }");
   }
+}
+
+// How a frame finds its priority: its VLAN PCP, or its DSCP through a map.
+void read_switch_classify(TableReader& in, api::SwitchSpec& sw) {
   if (auto v = in.string("classify")) {
     if (*v == "pcp") sw.classify = api::SwitchClassify::kPcp;
     else if (*v == "dscp") sw.classify = api::SwitchClassify::kDscp;
@@ -107,6 +112,11 @@ api::SwitchSpec read_switch(TableReader& in) {
       in.fail(in.find("dscp_to_priority"), "dscp_to_priority", "needs classify = \"dscp\"");
     sw.dscp_to_priority = read_dscp_map(in, *map);
   }
+}
+
+// The shared buffer and its PFC thresholds: XON must lie below XOFF, or a paused
+// priority would never be released.
+void read_switch_buffer(TableReader& in, api::SwitchSpec& sw) {
   sw.lossless = read_priority_mask(in, "lossless", "expected an array of priorities 0-7, e.g. [3, 4]").value_or(0);
   if (auto v = read_bytes(in, "buffer")) sw.buffer_bytes = *v;
   if (auto v = read_bytes(in, "queue_limit")) sw.queue_limit_bytes = *v;
@@ -118,6 +128,10 @@ api::SwitchSpec read_switch(TableReader& in) {
     in.fail(in.find("xon") != nullptr ? in.find("xon") : in.find("xoff"), "xon",
             fmt::format("{} bytes is not below xoff ({} bytes): XON must come after the buffer drained", sw.xon_bytes,
                         sw.xoff_bytes));
+}
+
+// The PFC frames it sends (quanta, refresh) and the pause frames it obeys.
+void read_switch_pause(TableReader& in, api::SwitchSpec& sw) {
   if (auto v = in.integer<uint16_t>("pfc_quanta", 1, 65535)) sw.pfc_quanta = *v;
   sw.pfc_honour = read_priority_mask(in, "pfc_honour", "expected an array of priorities 0-7 whose PFC it obeys, e.g. [3]");
   if (auto v = in.boolean("pause_honour")) sw.pause_honour = *v;
@@ -132,6 +146,10 @@ api::SwitchSpec read_switch(TableReader& in) {
       sw.pfc_refresh_ns = *ns;
     }
   }
+}
+
+// The ecn subtable, its marking curve: present turns marking on.
+void read_switch_ecn(TableReader& in, api::SwitchSpec& sw) {
   if (const toml::table* ecn = in.subtable("ecn")) {
     TableReader r(*ecn, in.prefix() + "ecn.", in.file());
     const EcnCurve curve = read_ecn_curve(r, "is required");
@@ -141,6 +159,10 @@ api::SwitchSpec read_switch(TableReader& in) {
     sw.ecn_kmax_bytes = curve.kmax_bytes;
     sw.ecn_pmax = curve.pmax;
   }
+}
+
+// The watchdog subtable, for a priority paused too long: present turns it on.
+void read_switch_watchdog(TableReader& in, api::SwitchSpec& sw) {
   if (const toml::table* watchdog = in.subtable("watchdog")) {
     TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
     const WatchdogTimes w = read_watchdog(r);
@@ -150,8 +172,10 @@ api::SwitchSpec read_switch(TableReader& in) {
     sw.watchdog_restore_ns = w.restore_ns;
     sw.watchdog_forward = w.forward;
   }
-  if (auto v = in.integer<uint64_t>("seed", 1, std::numeric_limits<int64_t>::max())) sw.seed = *v;
-  read_learning(in, sw);
+}
+
+// queueing: output (the default) or input, which has no egress queue to mark or pause.
+void read_switch_queueing(TableReader& in, api::SwitchSpec& sw) {
   if (auto v = in.string("queueing")) {
     if (*v == "input") sw.input_queued = true;
     else if (*v != "output")
@@ -164,6 +188,10 @@ api::SwitchSpec read_switch(TableReader& in) {
       in.fail(in.find("queueing"), "queueing", "input queueing marks no ECN (a frame waits behind its port's head, "
                                                "not in an egress queue): remove `ecn`");
   }
+}
+
+// The largest frame it forwards, and how far its clock may fall behind before it catches up.
+void read_switch_limits(TableReader& in, api::SwitchSpec& sw) {
   if (auto v = read_bytes(in, "max_frame")) {
     if (*v < 64) in.fail(in.find("max_frame"), "max_frame", fmt::format("{} bytes is below the 64-byte minimum frame", *v));
     sw.max_frame_bytes = static_cast<uint32_t>(std::min<uint64_t>(*v, std::numeric_limits<uint32_t>::max()));
@@ -173,8 +201,30 @@ api::SwitchSpec read_switch(TableReader& in) {
       in.fail(in.find("catch_up"), "catch_up", "between 1ms and 1s");
     sw.catch_up_ns = *v;
   }
+}
+
+}  // namespace
+
+// The keys are read in the order their errors are reported: a table with two mistakes
+// names the same one it always did.
+api::SwitchSpec read_switch(TableReader& in) {
+  api::SwitchSpec sw;
+  sw.loc = loc_of(in.table());
+  sw.name = in.required_string("name");
+  if (auto v = in.integer<unsigned>("lcore", 0, 1023)) sw.lcore = *v;
+  sw.ports = read_switch_ports(in);
+  read_switch_forwarding(in, sw);
+  read_switch_classify(in, sw);
+  read_switch_buffer(in, sw);
+  read_switch_pause(in, sw);
+  read_switch_ecn(in, sw);
+  read_switch_watchdog(in, sw);
+  if (auto v = in.integer<uint64_t>("seed", 1, std::numeric_limits<int64_t>::max())) sw.seed = *v;
+  read_learning(in, sw);
+  read_switch_queueing(in, sw);
+  read_switch_limits(in, sw);
   if (sw.ports.size() > api::kMaxSwitchPorts)
-    in.fail(ports, "ports", fmt::format("{} ports: a switch has at most {}", sw.ports.size(), api::kMaxSwitchPorts));
+    in.fail(in.find("ports"), "ports", fmt::format("{} ports: a switch has at most {}", sw.ports.size(), api::kMaxSwitchPorts));
   sw.key_locs = in.key_locs();
   in.finish();
   return sw;

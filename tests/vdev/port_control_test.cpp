@@ -325,5 +325,19 @@ TEST_F(PortControlTest, ARestoreThePortRefusesIsReportedNotIgnored) {
   EXPECT_EQ(io.mtu, 1500u);
 }
 
+TEST_F(PortControlTest, ALinkOrPromiscuousModeNotPutBackSaysWhatThePortReads) {
+  dp::LinkRequest fixed;
+  fixed.autoneg = false;
+  fixed.speed_mbps = 25000;
+  ASSERT_TRUE(port.set_link(fixed, "test"));
+  ASSERT_TRUE(port.set_promiscuous(true));
+  io.ignore_sets = true;
+  port.restore_settings();
+  EXPECT_EQ(change_of(port, "link")->restore, "failed");
+  EXPECT_EQ(change_of(port, "link")->error, "eth9 accepted the link settings but reads back autoneg off, 25000 Mb/s");
+  EXPECT_EQ(change_of(port, "promiscuous")->restore, "failed");
+  EXPECT_EQ(change_of(port, "promiscuous")->error, "eth9 reads back promiscuous mode on");
+}
+
 }  // namespace
 }  // namespace lr::test

@@ -121,19 +121,25 @@ double read_percent(TableReader& in, const char* key, double fallback) {
   return rate->value;
 }
 
-LosslessCfg read_lossless(TableReader& in) {
-  LosslessCfg cfg;
-  cfg.loc = loc_of(in.table());
-  cfg.rest_ns = 100'000'000;
+// The tester ports that send through the device, and the one that receives.
+void read_lossless_ports(TableReader& in, LosslessCfg& cfg) {
   if (auto v = in.strings("senders", "expected an array of port names, e.g. [\"sender-a\", \"sender-b\"]")) cfg.senders = *v;
   if (cfg.senders.empty()) in.fail(in.find("senders"), "senders", "name the tester ports that send through the device");
   cfg.receiver = in.required_string("receiver");
+}
+
+// The device's lossless priorities (at least one) and lossy ones (none of them lossless).
+void read_lossless_priorities(TableReader& in, LosslessCfg& cfg) {
   cfg.lossless = read_priorities(in, "lossless", "expected an array of priorities 0-7, e.g. [3]").value_or(std::vector<uint8_t>{});
   cfg.lossy = read_priorities(in, "lossy", "expected an array of priorities 0-7, e.g. [0]").value_or(std::vector<uint8_t>{});
   if (cfg.lossless.empty()) in.fail(in.find("lossless"), "lossless", "name the device's lossless priorities, e.g. [3]");
   for (uint8_t p : cfg.lossy)
     if (std::find(cfg.lossless.begin(), cfg.lossless.end(), p) != cfg.lossless.end())
       in.fail(in.find("lossy"), "lossy", fmt::format("priority {} is also lossless", p));
+}
+
+// Which cases run; those that need lossy traffic refused without a lossy priority.
+void read_lossless_cases(TableReader& in, LosslessCfg& cfg) {
   if (auto v = in.strings("cases", "expected an array of case names, e.g. [\"pfc_pause\", \"ecn\"]")) {
     for (const std::string& c : *v)
       if (std::find(std::begin(LosslessCfg::kCases), std::end(LosslessCfg::kCases), c) == std::end(LosslessCfg::kCases))
@@ -147,6 +153,10 @@ LosslessCfg read_lossless(TableReader& in) {
   if (cfg.lossy.empty())
     for (const char* c : {"lossy_not_paused", "incast"})
       if (cfg.runs(c)) in.fail(in.find("lossy"), "lossy", fmt::format("case {} needs a lossy priority", c));
+}
+
+// Each case's traffic: frames, load, how long, the storm in its middle, the rest after it.
+void read_lossless_traffic(TableReader& in, LosslessCfg& cfg) {
   if (auto v = in.integer<uint16_t>("frame_size", 64, 9600)) cfg.frame_size = *v;
   cfg.rate_percent = read_percent(in, "rate", cfg.rate_percent);
   cfg.incast_rate_percent = read_percent(in, "incast_rate", cfg.incast_rate_percent);
@@ -157,6 +167,11 @@ LosslessCfg read_lossless(TableReader& in) {
     in.fail(in.find("storm"), "storm", "the storm runs in the middle of the traffic: at most half the duration");
   if (auto v = in.parsed<uint64_t>("rest", parse_duration_ns, kDurationHelp)) cfg.rest_ns = *v;
   if (auto v = in.integer<uint32_t>("learning_frames", 0, 1'000'000)) cfg.learning_frames = *v;
+}
+
+// What the device's pause frames should be: 802.3x obeyed or not, how fast PFC answers,
+// the quanta it sends and how closely they must match.
+void read_lossless_pause(TableReader& in, LosslessCfg& cfg) {
   if (auto v = in.string("global_pause")) {
     if (*v != "ignored" && *v != "honoured")
       in.fail(in.find("global_pause"), "global_pause", fmt::format("'{}' is not 'ignored' or 'honoured'", *v));
@@ -175,29 +190,38 @@ LosslessCfg read_lossless(TableReader& in) {
   }
   if (auto v = in.percent("quanta_tolerance_percent", 0, 100)) cfg.quanta_tolerance_percent = *v;
   if (auto v = in.parsed<uint64_t>("quanta_tolerance", parse_duration_ns, kDurationHelp)) cfg.quanta_tolerance_ns = *v;
-  if (const toml::table* ecn = in.subtable("ecn")) {
-    TableReader r(*ecn, in.prefix() + "ecn.", in.file());
-    const EcnCurve curve = read_ecn_curve(r, "is required (the device's curve)");
-    cfg.ecn = true;
-    cfg.ecn_kmin_bytes = curve.kmin_bytes;
-    cfg.ecn_kmax_bytes = curve.kmax_bytes;
-    cfg.ecn_pmax = curve.pmax;
-    if (const toml::node* node = r.find("fill")) {
-      const toml::array* list = node->as_array();
-      if (list == nullptr || list->empty()) r.fail(node, "fill", "expected an array of queue depths, e.g. [\"100KB\", \"300KB\"]");
-      for (const toml::node& item : *list) {
-        const auto bytes = item.is_integer() ? std::optional<uint64_t>(item.as_integer()->get())
-                           : item.is_string() ? parse_bytes(item.as_string()->get()) : std::nullopt;
-        if (!bytes || *bytes == 0) r.fail(&item, "fill", "expected a queue depth, e.g. '100KB'");
-        cfg.ecn_fill_bytes.push_back(*bytes);
-      }
-    } else {
-      // Across the ramp, and above it.
-      cfg.ecn_fill_bytes = {(curve.kmin_bytes + curve.kmax_bytes) / 2,
-                            curve.kmax_bytes + (curve.kmax_bytes - curve.kmin_bytes) / 2};
+}
+
+// The ecn subtable: the device's marking curve, and the queue depths the case fills to
+// (by default one across the ramp and one above it).
+void read_lossless_ecn(TableReader& in, LosslessCfg& cfg) {
+  const toml::table* ecn = in.subtable("ecn");
+  if (ecn == nullptr) return;
+  TableReader r(*ecn, in.prefix() + "ecn.", in.file());
+  const EcnCurve curve = read_ecn_curve(r, "is required (the device's curve)");
+  cfg.ecn = true;
+  cfg.ecn_kmin_bytes = curve.kmin_bytes;
+  cfg.ecn_kmax_bytes = curve.kmax_bytes;
+  cfg.ecn_pmax = curve.pmax;
+  if (const toml::node* node = r.find("fill")) {
+    const toml::array* list = node->as_array();
+    if (list == nullptr || list->empty()) r.fail(node, "fill", "expected an array of queue depths, e.g. [\"100KB\", \"300KB\"]");
+    for (const toml::node& item : *list) {
+      const auto bytes = item.is_integer() ? std::optional<uint64_t>(item.as_integer()->get())
+                         : item.is_string() ? parse_bytes(item.as_string()->get()) : std::nullopt;
+      if (!bytes || *bytes == 0) r.fail(&item, "fill", "expected a queue depth, e.g. '100KB'");
+      cfg.ecn_fill_bytes.push_back(*bytes);
     }
-    r.finish();
+  } else {
+    // Across the ramp, and above it.
+    cfg.ecn_fill_bytes = {(curve.kmin_bytes + curve.kmax_bytes) / 2,
+                          curve.kmax_bytes + (curve.kmax_bytes - curve.kmin_bytes) / 2};
   }
+  r.finish();
+}
+
+// The device's headroom, and the pause delays the headroom case tries, shortest first.
+void read_lossless_headroom(TableReader& in, LosslessCfg& cfg) {
   if (auto v = read_bytes(in, "headroom")) cfg.headroom_bytes = *v;
   if (const toml::node* node = in.find("headroom_delays")) {
     const toml::array* list = node->as_array();
@@ -210,16 +234,36 @@ LosslessCfg read_lossless(TableReader& in) {
     }
     std::sort(cfg.headroom_delays_ns.begin(), cfg.headroom_delays_ns.end());
   }
-  if (const toml::table* watchdog = in.subtable("watchdog")) {
-    TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
-    const WatchdogTimes w = read_watchdog(r);
-    if (auto v = r.parsed<uint64_t>("tolerance", parse_duration_ns, kDurationHelp)) cfg.watchdog_tolerance_ns = *v;
-    r.finish();
-    cfg.watchdog = true;
-    cfg.watchdog_detect_ns = w.detect_ns;
-    cfg.watchdog_restore_ns = w.restore_ns;
-    cfg.watchdog_forward = w.forward;
-  }
+}
+
+// The watchdog subtable: the device's PFC watchdog, and how far its timing may stray.
+void read_lossless_watchdog(TableReader& in, LosslessCfg& cfg) {
+  const toml::table* watchdog = in.subtable("watchdog");
+  if (watchdog == nullptr) return;
+  TableReader r(*watchdog, in.prefix() + "watchdog.", in.file());
+  const WatchdogTimes w = read_watchdog(r);
+  if (auto v = r.parsed<uint64_t>("tolerance", parse_duration_ns, kDurationHelp)) cfg.watchdog_tolerance_ns = *v;
+  r.finish();
+  cfg.watchdog = true;
+  cfg.watchdog_detect_ns = w.detect_ns;
+  cfg.watchdog_restore_ns = w.restore_ns;
+  cfg.watchdog_forward = w.forward;
+}
+
+// The keys are read in the order their errors are reported: a section with two mistakes
+// names the same one it always did.
+LosslessCfg read_lossless(TableReader& in) {
+  LosslessCfg cfg;
+  cfg.loc = loc_of(in.table());
+  cfg.rest_ns = 100'000'000;
+  read_lossless_ports(in, cfg);
+  read_lossless_priorities(in, cfg);
+  read_lossless_cases(in, cfg);
+  read_lossless_traffic(in, cfg);
+  read_lossless_pause(in, cfg);
+  read_lossless_ecn(in, cfg);
+  read_lossless_headroom(in, cfg);
+  read_lossless_watchdog(in, cfg);
   cfg.key_locs = in.key_locs();
   in.finish();
   return cfg;

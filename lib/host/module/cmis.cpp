@@ -76,13 +76,9 @@ uint32_t scaled_length_m(uint8_t byte, const double (&multipliers)[4]) {
   return static_cast<uint32_t>(std::lround((byte & 0x3F) * multipliers[byte >> 6]));
 }
 
-}  // namespace
-
-Cmis decode_cmis(std::span<const uint8_t> image) {
-  if (image.size() != kFlatSize && image.size() != kPagedSize)
-    throw DecodeError(fmt::format("CMIS image is {} bytes; expected 256 (lower page + page 00h) or 768 (+ pages "
-                                  "01h, 02h, 10h, 11h)", image.size()));
-  Cmis m;
+// The lower page's byte 0 and page 00h's byte 128 both name the module type: a CMIS one,
+// and the same one (else the pages are not one module's).
+void decode_cmis_identifier(std::span<const uint8_t> image, Cmis& m) {
   m.identifier = image[0];
   m.identifier_name = cmis_identifier_name(image[0]);
   if (m.identifier_name.empty())
@@ -90,6 +86,11 @@ Cmis decode_cmis(std::span<const uint8_t> image) {
   if (image[128] != image[0])
     throw DecodeError(fmt::format("byte 128 (page 00h identifier) is 0x{:02x} but byte 0 says 0x{:02x}: not one "
                                   "module's pages", image[128], image[0]));
+}
+
+// Lower page: revision, memory model, module state, media type and the application
+// descriptors (bytes 86-117, four bytes each, until an unused one).
+void decode_cmis_lower_page(std::span<const uint8_t> image, Cmis& m) {
   m.revision_major = image[1] >> 4;
   m.revision_minor = image[1] & 0x0F;
   m.flat_memory = (image[2] & 0x80) != 0;
@@ -108,7 +109,10 @@ Cmis decode_cmis(std::span<const uint8_t> image) {
   }
   m.media_lanes = !m.applications.empty() && m.applications[0].media_lanes != 0
                       ? std::min(m.applications[0].media_lanes, 8u) : 8u;
+}
 
+// Upper page 00h: the serial ID, connector, media technology, checksum and cable length.
+void decode_cmis_page_00h(std::span<const uint8_t> image, Cmis& m) {
   m.vendor_name = ascii(image, 129, 16);
   m.vendor_oui = {image[145], image[146], image[147]};
   m.vendor_pn = ascii(image, 148, 16);
@@ -122,72 +126,119 @@ Cmis decode_cmis(std::span<const uint8_t> image) {
   m.ext_checksum_ok = true;  // CMIS page 00h has one checksum
   static constexpr double kCableMultipliers[] = {0.1, 1, 10, 100};
   if (image[202] != 0) m.lengths_m.emplace_back("cable assembly", scaled_length_m(image[202], kCableMultipliers));
+}
 
-  m.has_lane_pages = image.size() == kPagedSize && !m.flat_memory;
-  uint8_t advertised = 0;   // page 01h byte 160: which lane monitors exist
+// Which lane monitors the module has (page 01h byte 160, bits 0-2: bias, Tx power, Rx
+// power) and the bias unit (bits 4-3 multiply 2 uA by 1, 2 or 4).
+struct CmisLaneMonitors {
+  uint8_t advertised = 0;
   double bias_unit_ma = 2e-3;
+};
+
+// Upper page 01h: fibre lengths, wavelength (optical media only), whether Rx power is an
+// average, and which lane monitors exist.
+CmisLaneMonitors decode_cmis_page_01h(std::span<const uint8_t> image, Cmis& m) {
+  static constexpr double kSmfMultipliers[] = {100, 1000, 0, 0};
+  if (image[upper(0x01, 132)] != 0) m.lengths_m.emplace_back("SMF", scaled_length_m(image[upper(0x01, 132)], kSmfMultipliers));
+  if (image[upper(0x01, 133)] != 0) m.lengths_m.emplace_back("OM5", image[upper(0x01, 133)] * 2u);
+  if (image[upper(0x01, 134)] != 0) m.lengths_m.emplace_back("OM4", image[upper(0x01, 134)] * 2u);
+  if (image[upper(0x01, 135)] != 0) m.lengths_m.emplace_back("OM3", image[upper(0x01, 135)] * 2u);
+  if (image[upper(0x01, 136)] != 0) m.lengths_m.emplace_back("OM2", image[upper(0x01, 136)]);
+  if (image[212] < 0x0A) m.wavelength_nm = be16(image, upper(0x01, 138)) * 0.05;
+  m.rx_power_is_average = (image[upper(0x01, 151)] & 0x10) != 0;
+  CmisLaneMonitors lanes;
+  lanes.advertised = image[upper(0x01, 160)];
+  lanes.bias_unit_ma *= 1 << ((lanes.advertised >> 3) & 0x03);  // 01h:160 bits 4-3: x1, x2, x4
+  return lanes;
+}
+
+// Where a monitor's thresholds are: four 16-bit words on page 02h from byte `at` (high
+// alarm, low alarm, high warning, low warning), each `scale` of the monitor's unit.
+struct CmisThresholds {
+  size_t at;
+  double scale;
+  bool is_signed;
+};
+
+// A monitor's flags: high alarm, low alarm, high warning, low warning.
+using CmisFlags = std::array<bool, 4>;
+
+// Four flags from one byte of the lower page, from bit `first` up.
+CmisFlags cmis_module_flags(uint8_t byte, unsigned first) {
+  const auto bit = [&](unsigned b) { return (byte >> (first + b) & 1) != 0; };
+  return {bit(0), bit(1), bit(2), bit(3)};
+}
+
+// A lane's flags on page 11h (bank 0): bit `lane` of the four flag bytes from `first`.
+CmisFlags cmis_lane_flags(std::span<const uint8_t> image, size_t first, unsigned lane) {
+  const auto bit = [&](size_t b) { return (image[upper(0x11, b)] >> lane & 1) != 0; };
+  return {bit(first), bit(first + 1), bit(first + 2), bit(first + 3)};
+}
+
+// One monitor, its thresholds read where the image has page 02h.
+Monitor cmis_monitor(std::span<const uint8_t> image, const Cmis& m, std::string name, const char* unit, double value,
+                     const CmisThresholds& t, const CmisFlags& flags) {
+  Monitor mon;
+  mon.name = std::move(name);
+  mon.unit = unit;
+  mon.value = value;
   if (m.has_lane_pages) {
-    static constexpr double kSmfMultipliers[] = {100, 1000, 0, 0};
-    if (image[upper(0x01, 132)] != 0) m.lengths_m.emplace_back("SMF", scaled_length_m(image[upper(0x01, 132)], kSmfMultipliers));
-    if (image[upper(0x01, 133)] != 0) m.lengths_m.emplace_back("OM5", image[upper(0x01, 133)] * 2u);
-    if (image[upper(0x01, 134)] != 0) m.lengths_m.emplace_back("OM4", image[upper(0x01, 134)] * 2u);
-    if (image[upper(0x01, 135)] != 0) m.lengths_m.emplace_back("OM3", image[upper(0x01, 135)] * 2u);
-    if (image[upper(0x01, 136)] != 0) m.lengths_m.emplace_back("OM2", image[upper(0x01, 136)]);
-    if (image[212] < 0x0A) m.wavelength_nm = be16(image, upper(0x01, 138)) * 0.05;
-    m.rx_power_is_average = (image[upper(0x01, 151)] & 0x10) != 0;
-    advertised = image[upper(0x01, 160)];
-    bias_unit_ma *= 1 << ((advertised >> 3) & 0x03);  // 01h:160 bits 4-3: x1, x2, x4
+    const auto raw = [&](size_t b) {
+      const size_t at = upper(0x02, b);
+      return t.is_signed ? double(be16s(image, at)) : double(be16(image, at));
+    };
+    mon.high_alarm = raw(t.at) * t.scale;
+    mon.low_alarm = raw(t.at + 2) * t.scale;
+    mon.high_warning = raw(t.at + 4) * t.scale;
+    mon.low_warning = raw(t.at + 6) * t.scale;
   }
+  mon.alarm_flag = flags[0] || flags[1];
+  mon.warning_flag = flags[2] || flags[3];
+  return mon;
+}
 
-  // Module monitors: lower page 14-17, flags in byte 9 (temperature bits 0-3, voltage 4-7:
-  // high alarm, low alarm, high warning, low warning), thresholds on page 02h.
-  const auto add = [&](std::string name, const char* unit, double value, double scale, bool is_signed,
-                       size_t threshold_at, bool high_alarm, bool low_alarm, bool high_warn, bool low_warn) {
-    Monitor mon;
-    mon.name = std::move(name);
-    mon.unit = unit;
-    mon.value = value;
-    if (m.has_lane_pages) {
-      const auto raw = [&](size_t b) {
-        const size_t at = upper(0x02, b);
-        return is_signed ? double(be16s(image, at)) : double(be16(image, at));
-      };
-      mon.high_alarm = raw(threshold_at) * scale;
-      mon.low_alarm = raw(threshold_at + 2) * scale;
-      mon.high_warning = raw(threshold_at + 4) * scale;
-      mon.low_warning = raw(threshold_at + 6) * scale;
-    }
-    mon.alarm_flag = high_alarm || low_alarm;
-    mon.warning_flag = high_warn || low_warn;
-    m.monitors.push_back(std::move(mon));
-  };
+// Module monitors: lower page 14-17, flags in byte 9 (temperature bits 0-3, voltage 4-7),
+// thresholds on page 02h.
+void add_cmis_module_monitors(std::span<const uint8_t> image, Cmis& m) {
   const uint8_t f = image[9];
-  add("temperature", "C", be16s(image, 14) / 256.0, 1 / 256.0, true, 128, f & 0x01, f & 0x02, f & 0x04, f & 0x08);
-  add("voltage", "V", be16(image, 16) * 1e-4, 1e-4, false, 136, f & 0x10, f & 0x20, f & 0x40, f & 0x80);
-  if (!m.has_lane_pages) return m;
+  m.monitors.push_back(cmis_monitor(image, m, "temperature", "C", be16s(image, 14) / 256.0, {128, 1 / 256.0, true},
+                                    cmis_module_flags(f, 0)));
+  m.monitors.push_back(
+      cmis_monitor(image, m, "voltage", "V", be16(image, 16) * 1e-4, {136, 1e-4, false}, cmis_module_flags(f, 4)));
+}
 
-  // Lane monitors on page 11h (bank 0), one bit per lane in each flag byte.
-  const auto lane_flags = [&](size_t first, unsigned lane) {
-    const auto bit = [&](size_t b) { return (image[upper(0x11, b)] >> lane & 1) != 0; };
-    return std::array<bool, 4>{bit(first), bit(first + 1), bit(first + 2), bit(first + 3)};
-  };
+// Lane monitors on page 11h (bank 0), those page 01h advertises, lane by lane.
+void add_cmis_lane_monitors(std::span<const uint8_t> image, Cmis& m, const CmisLaneMonitors& lanes) {
   for (unsigned lane = 0; lane < m.media_lanes; ++lane) {
-    if (advertised & 0x01) {
-      const auto fl = lane_flags(143, lane);
-      add(fmt::format("bias[{}]", lane + 1), "mA", be16(image, upper(0x11, 170 + 2 * lane)) * bias_unit_ma,
-          bias_unit_ma, false, 184, fl[0], fl[1], fl[2], fl[3]);
-    }
-    if (advertised & 0x02) {
-      const auto fl = lane_flags(139, lane);
-      add(fmt::format("tx_power[{}]", lane + 1), "mW", be16(image, upper(0x11, 154 + 2 * lane)) * 1e-4, 1e-4, false,
-          176, fl[0], fl[1], fl[2], fl[3]);
-    }
-    if (advertised & 0x04) {
-      const auto fl = lane_flags(149, lane);
-      add(fmt::format("rx_power[{}]", lane + 1), "mW", be16(image, upper(0x11, 186 + 2 * lane)) * 1e-4, 1e-4, false,
-          192, fl[0], fl[1], fl[2], fl[3]);
-    }
+    if (lanes.advertised & 0x01)
+      m.monitors.push_back(cmis_monitor(image, m, fmt::format("bias[{}]", lane + 1), "mA",
+                                        be16(image, upper(0x11, 170 + 2 * lane)) * lanes.bias_unit_ma,
+                                        {184, lanes.bias_unit_ma, false}, cmis_lane_flags(image, 143, lane)));
+    if (lanes.advertised & 0x02)
+      m.monitors.push_back(cmis_monitor(image, m, fmt::format("tx_power[{}]", lane + 1), "mW",
+                                        be16(image, upper(0x11, 154 + 2 * lane)) * 1e-4, {176, 1e-4, false},
+                                        cmis_lane_flags(image, 139, lane)));
+    if (lanes.advertised & 0x04)
+      m.monitors.push_back(cmis_monitor(image, m, fmt::format("rx_power[{}]", lane + 1), "mW",
+                                        be16(image, upper(0x11, 186 + 2 * lane)) * 1e-4, {192, 1e-4, false},
+                                        cmis_lane_flags(image, 149, lane)));
   }
+}
+
+}  // namespace
+
+Cmis decode_cmis(std::span<const uint8_t> image) {
+  if (image.size() != kFlatSize && image.size() != kPagedSize)
+    throw DecodeError(fmt::format("CMIS image is {} bytes; expected 256 (lower page + page 00h) or 768 (+ pages "
+                                  "01h, 02h, 10h, 11h)", image.size()));
+  Cmis m;
+  decode_cmis_identifier(image, m);
+  decode_cmis_lower_page(image, m);
+  decode_cmis_page_00h(image, m);
+  m.has_lane_pages = image.size() == kPagedSize && !m.flat_memory;
+  const CmisLaneMonitors lanes = m.has_lane_pages ? decode_cmis_page_01h(image, m) : CmisLaneMonitors{};
+  add_cmis_module_monitors(image, m);
+  if (m.has_lane_pages) add_cmis_lane_monitors(image, m, lanes);
   return m;
 }
 

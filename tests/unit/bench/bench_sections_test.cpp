@@ -118,9 +118,9 @@ TEST(BenchSections, NdrMlrsearchGoals) {
             "test.toml:13:16: key 'ndr.goals[0].exceed_ratio': 1 is out of range [0, 0.99]");
 }
 
-// [lossless]: what the keys parse to, and a plan that cannot work refused at its key.
-TEST(BenchSections, Lossless) {
-  const std::string ports = R"(
+// The tester's ports for [lossless]: a sender that obeys PFC, a receiver, and the stream
+// whose headers the cases send. The [lossless] table starts on line 16.
+constexpr const char* kLosslessPorts = R"(
 [[port]]
 name = "a"
 device = "net_ring0"
@@ -136,6 +136,10 @@ tx_port = "a"
 rx_port = "r"
 vlan = { id = 100, pcp = 3 }
 )";
+
+// [lossless]: what the keys parse to, and a plan that cannot work refused at its key.
+TEST(BenchSections, Lossless) {
+  const std::string ports = kLosslessPorts;
   const std::string timeline = "[run]\ntimeline = \"10us\"\n";  // last: the keys' lines stay put
   const BenchProfile p = load_bench(ports + R"([lossless]
 senders = ["a"]
@@ -206,6 +210,38 @@ headroom_delays = ["8ms", "2ms"]
   EXPECT_EQ(refused(untemplated + plan),
             "test.toml:17:11: key 'lossless.senders': add a [[stream]] from 'a' to 'r': its headers (addresses, VLAN) "
             "are the cases' frames");
+}
+
+// [lossless]: the refusals of each part of the section (ports, priorities, cases, traffic,
+// pause, ecn, headroom) at their keys, and ECN fill depths as written.
+TEST(BenchSections, LosslessRefusalsOfEachPart) {
+  const std::string ports = kLosslessPorts;
+  const std::string timeline = "[run]\ntimeline = \"10us\"\n";
+  const auto refused = [&](const std::string& text) { return bench_refusal(ports + text + timeline); };
+  const std::string plan = "[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossless = [3]\nlossy = [0]\n";
+  EXPECT_EQ(refused("[lossless]\nsenders = []\nreceiver = \"r\"\nlossless = [3]\nlossy = [0]\n"),
+            "test.toml:17:11: key 'lossless.senders': name the tester ports that send through the device");
+  EXPECT_EQ(refused("[lossless]\nreceiver = \"r\"\nlossless = [3]\nlossy = [0]\n"),
+            "test.toml:16:1: key 'lossless.senders': name the tester ports that send through the device");
+  EXPECT_EQ(refused("[lossless]\nsenders = [\"a\"]\nreceiver = \"r\"\nlossy = [0]\n"),
+            "test.toml:16:1: key 'lossless.lossless': name the device's lossless priorities, e.g. [3]");
+  EXPECT_EQ(refused(plan + "cases = []\n"), "test.toml:21:9: key 'lossless.cases': name at least one case");
+  EXPECT_EQ(refused(plan + "duration = \"10ms\"\n"),
+            "test.toml:21:12: key 'lossless.duration': a case's traffic lasts at least 20ms");
+  EXPECT_EQ(refused(plan + "response_time = \"soon\"\n"),
+            "test.toml:21:17: key 'lossless.response_time': 'soon' is not 'auto' or a duration: write e.g. '500ns', "
+            "'20us', '100ms', '5s' or '2m'");
+  EXPECT_EQ(refused(plan + "quanta = []\n"),
+            "test.toml:21:10: key 'lossless.quanta': expected a non-empty array of quanta 0-65535");
+  const std::string ecn = "ecn = { kmin = \"50KB\", kmax = \"250KB\", pmax = 0.5, fill = ";
+  EXPECT_EQ(refused(plan + ecn + "\"100KB\" }\n"),
+            "test.toml:21:59: key 'lossless.ecn.fill': expected an array of queue depths, e.g. [\"100KB\", \"300KB\"]");
+  EXPECT_EQ(refused(plan + ecn + "[0] }\n"), "test.toml:21:60: key 'lossless.ecn.fill': expected a queue depth, e.g. '100KB'");
+  EXPECT_EQ(refused(plan + "headroom_delays = []\n"),
+            "test.toml:21:19: key 'lossless.headroom_delays': expected an array of delays, e.g. [\"1ms\", \"4ms\"]");
+  const BenchProfile p = load_bench(ports + plan + ecn + "[\"100KB\", 300000] }\n" + timeline);
+  ASSERT_TRUE(p.lossless);
+  EXPECT_EQ(p.lossless->ecn_fill_bytes, (std::vector<uint64_t>{100'000, 300'000}));  // as written
 }
 
 // A benchmark's RoCEv2 frame sizes are held to the stream's own rules, at the procedure's key.

@@ -588,6 +588,32 @@ TEST(LoadToml, SwitchRefusals) {
             "device = \"cable:a\" }, ...]");
 }
 
+// The refusals of the switch table's other parts (ports, forwarding, classification,
+// buffer, limits), each at its key.
+TEST(LoadToml, SwitchRefusalsOfEachPart) {
+  const std::string cabled = kCabled;
+  std::string text = kCabled;
+  text.replace(text.find("forward = { s1 = \"s2\" }"), 23, "");
+  EXPECT_EQ(error_of(text),
+            "test.toml:8:1: key 'switch[0].forward': is required: \"learn\", or which port each ingress port forwards "
+            "to, e.g. forward = { s1 = \"s3\" }");
+  text = kCabled;
+  text.replace(text.find("forward = { s1 = \"s2\" }"), 23, "forward = { s1 = 2 }");
+  EXPECT_EQ(error_of(text),
+            "test.toml:12:18: key 'switch[0].forward.s1': expected the egress port's name, e.g. forward = { s1 = \"s3\" }");
+  EXPECT_EQ(error_of("[[switch]]\nname = \"x\"\nports = [\"s1\", \"s2\"]\nforward = {}\n"),
+            "test.toml:3:10: key 'switch[0].ports': each port is a table: { name = \"s1\", device = \"cable:a\" }");
+  std::string crowded = "[[switch]]\nname = \"x\"\nforward = {}\nports = [";
+  for (size_t i = 0; i <= api::kMaxSwitchPorts; ++i)
+    crowded += "{ name = \"s" + std::to_string(i) + "\", device = \"net_null" + std::to_string(i) + "\" },";
+  EXPECT_EQ(error_of(crowded + "]\n"), "test.toml:4:9: key 'switch[0].ports': 257 ports: a switch has at most 256");
+  EXPECT_EQ(error_of(cabled + "classify = \"vlan\"\n"),
+            "test.toml:13:12: key 'switch[0].classify': 'vlan' is not one of pcp, dscp");
+  EXPECT_EQ(error_of(cabled + "xoff = 0\n"), "test.toml:13:8: key 'switch[0].xoff': must be above 0 bytes");
+  EXPECT_EQ(error_of(cabled + "catch_up = \"500us\"\n"), "test.toml:13:12: key 'switch[0].catch_up': between 1ms and 1s");
+  EXPECT_EQ(error_of(cabled + "catch_up = \"2s\"\n"), "test.toml:13:12: key 'switch[0].catch_up': between 1ms and 1s");
+}
+
 }  // namespace
 }  // namespace lr::profile
 
