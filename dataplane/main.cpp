@@ -235,6 +235,7 @@ int run_profile(const lr::profile::Profile& profile, const Arguments& args, cons
   // Port control (FEC, pause, PFC, flow rules) from the profile, on the ports now up.
   if (auto applied = (*engine)->port_controls().apply_profile(profile); !applied) {
     (*engine)->finish(false);
+    engine->reset();  // its ports closed while the EAL is still up (after it: SIGSEGV)
     eal.cleanup();
     return fail(kExitCannotRun, lr::to_string(applied.error()));
   }

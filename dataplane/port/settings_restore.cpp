@@ -194,6 +194,7 @@ api::SettingChange PortControl::restore_one(const api::SettingChange& change) {
     out.error = outcome.error();
   } else {
     out.restore = *outcome == Restored::kAlready ? "unchanged" : "restored";
+    out.error.clear();  // a retry that succeeds: the failed attempt's reason no longer holds
   }
   return out;
 }

@@ -141,6 +141,20 @@ device = "net_bogus0"
         self.assertEqual(proc.returncode, 1)
         self.assertIn("EAL initialisation failed", proc.stderr)
 
+    def test_a_port_setting_the_pmd_refuses_ends_the_run_cleanly_before_traffic(self):
+        # The engine closes its ports before the EAL is cleaned up: the other order ended in
+        # SIGSEGV (exit -11) after the message.
+        proc, report = self.run_dataplane(RING.replace('speed = "10G"', 'speed = "10G"\nfec = "rs"') + """
+[[stream]]
+name = "s1"
+tx_port = "p0"
+count = 10
+""")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIsNone(report)
+        self.assertIn("port 'p0' (profile line 7) fec: FEC set is not supported by net_ring on port 0 ('p0') (it has "
+                      "no kernel netdev to fall back on): Operation not supported", proc.stderr)
+
     def test_rate_above_line_rate_is_refused_before_traffic(self):
         proc, report = self.run_dataplane(RING + """
 [[stream]]

@@ -322,6 +322,9 @@ TEST_F(PortControlTest, ARestoreThePortRefusesIsReportedNotIgnored) {
   io.ignore_sets = false;
   port.restore_settings();
   EXPECT_EQ(change_of(port, "fec")->restore, "restored");
+  EXPECT_EQ(change_of(port, "fec")->error, "");  // the failed attempt's reason goes with it
+  EXPECT_EQ(change_of(port, "mtu")->restore, "restored");
+  EXPECT_EQ(change_of(port, "mtu")->error, "");
   EXPECT_EQ(io.mtu, 1500u);
 }
 
