@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "control/cli/module_command.hpp"
+#include "control/client/flow_client.hpp"
 #include "control/client/port_client.hpp"
 #include "lib/api/flow_report.hpp"
 #include "lib/api/port_control_report.hpp"
@@ -131,104 +134,128 @@ bool PortCommands::chosen() const {
          *flow_delete_ || *flow_flush_ || *flow_isolate_ || *port_settings_ || *port_restore_;
 }
 
-int PortCommands::run(DataplaneClient& client, bool as_json) const {
-  const auto print = [&](const json& result, const std::string& text) {
-    if (as_json) std::printf("%s\n", result.dump(2).c_str());
-    else std::printf("%s", text.c_str());
-    return 0;
-  };
-  const json port{{"port", port_}};
-  if (*link_) {
-    if (history_) {
-      const json result = client.call("port.link.history", port);
-      return print(result, history_text(result));
+namespace {
+
+// The data plane's answer as sent (--json), or `text`; exit code 0.
+int print(bool as_json, const json& answer, const std::string& text) {
+  if (as_json) std::printf("%s\n", answer.dump(2).c_str());
+  else std::printf("%s", text.c_str());
+  return 0;
+}
+
+Keep keep_of(bool keep) { return keep ? Keep::kYes : Keep::kNo; }
+
+// `--set 3,4` as priorities ("off": none); none when an item is not a priority 0-7, said.
+std::optional<std::vector<unsigned>> pfc_priorities(const std::string& set) {
+  std::vector<unsigned> priorities;
+  if (set == "off") return priorities;
+  for (size_t at = 0; at <= set.size();) {
+    const size_t comma = std::min(set.find(',', at), set.size());
+    const std::string item = set.substr(at, comma - at);
+    if (item.size() != 1 || item[0] < '0' || item[0] > '7') {
+      std::fprintf(stderr, "linerate: --set '%s': '%s' is not a priority 0-7 (write e.g. 3,4 or off)\n", set.c_str(),
+                   item.c_str());
+      return std::nullopt;
     }
-    json params = port;
-    if (up_ && down_) {
-      std::fprintf(stderr, "linerate: --up and --down together\n");
-      return 2;
-    }
-    if (up_ || down_) params["up"] = up_;
-    if (!autoneg_.empty()) params["autoneg"] = autoneg_ == "on";
-    if (!speed_.empty()) params["speed"] = speed_;
-    if (!advertise_.empty()) params["advertise"] = advertise_;
-    if (keep_ && params.size() > 1) params["keep"] = true;
-    const json result = client.call(params.size() > 1 ? "port.link.set" : "port.link", params);
-    return print(result, link_text(result));
+    priorities.push_back(static_cast<unsigned>(item[0] - '0'));
+    at = comma + 1;
   }
+  return priorities;
+}
+
+}  // namespace
+
+int PortCommands::run(DataplaneClient& client, bool as_json) const {
+  PortClient ports(client);
+  if (*link_) return run_link(ports, as_json);
   if (*fec_) {
-    const json result = set_.empty() ? client.call("port.fec", port) : client.call("port.fec.set", {{"port", port_}, {"mode", set_}, {"keep", keep_}});
-    return print(result, fec_text(result));
+    const json result = set_.empty() ? ports.fec_json(port_) : ports.set_fec_json(port_, set_, keep_of(keep_));
+    return print(as_json, result, fec_text(result));
   }
   if (*pause_) {
-    const json result = set_.empty() ? client.call("port.pause", port) : client.call("port.pause.set", {{"port", port_}, {"mode", set_}, {"keep", keep_}});
-    return print(result, pause_text(result));
+    const json result = set_.empty() ? ports.pause_json(port_) : ports.set_pause_json(port_, set_, keep_of(keep_));
+    return print(as_json, result, pause_text(result));
   }
   if (*pfc_) {
     if (set_.empty()) {
-      const json result = client.call("port.pfc", port);
-      return print(result, pfc_text(result));
+      const json result = ports.pfc_json(port_);
+      return print(as_json, result, pfc_text(result));
     }
-    std::vector<int> priorities;
-    if (set_ != "off") {
-      for (size_t at = 0; at <= set_.size();) {
-        const size_t comma = std::min(set_.find(',', at), set_.size());
-        const std::string item = set_.substr(at, comma - at);
-        if (item.size() != 1 || item[0] < '0' || item[0] > '7') {
-          std::fprintf(stderr, "linerate: --set '%s': '%s' is not a priority 0-7 (write e.g. 3,4 or off)\n",
-                       set_.c_str(), item.c_str());
-          return 2;
-        }
-        priorities.push_back(item[0] - '0');
-        at = comma + 1;
-      }
-    }
-    const json result = client.call("port.pfc.set", {{"port", port_}, {"priorities", priorities}, {"keep", keep_}});
-    return print(result, pfc_text(result));
+    const std::optional<std::vector<unsigned>> priorities = pfc_priorities(set_);
+    if (!priorities) return 2;
+    const json result = ports.set_pfc_json(port_, *priorities, keep_of(keep_));
+    return print(as_json, result, pfc_text(result));
   }
   if (*port_settings_ || *port_restore_) {
-    const json result = client.call(*port_restore_ ? "port.settings.restore" : "port.settings", port);
+    const json result = *port_restore_ ? ports.restore_settings_json(port_) : ports.settings_json(port_);
     std::string text;
     for (const json& c : result["settings_changed"])
       text += views::setting_change_line(port_, api::setting_change_from_json(c));
-    return print(result, text.empty() ? fmt::format("port {}: linerate changed none of its settings\n", port_) : text);
+    return print(as_json, result, text.empty() ? fmt::format("port {}: linerate changed none of its settings\n", port_) : text);
   }
+  if (*flow_list_ || *flow_check_ || *flow_add_ || *flow_delete_ || *flow_flush_ || *flow_isolate_) {
+    FlowClient flows(client);
+    return run_flow(flows, as_json);
+  }
+  // module show
+  const api::ModuleEeprom eeprom = ports.module_eeprom(port_);
+  if (!as_json)
+    std::printf("port %s: module EEPROM read through %s (%zu bytes)\n", port_.c_str(), eeprom.backend.c_str(),
+                eeprom.bytes.size());
+  return print_module(eeprom.bytes, "port " + port_, as_json, hex_);
+}
+
+int PortCommands::run_link(PortClient& ports, bool as_json) const {
+  if (history_) {
+    const json result = ports.link_history_json(port_);
+    return print(as_json, result, history_text(result));
+  }
+  if (up_ && down_) {
+    std::fprintf(stderr, "linerate: --up and --down together\n");
+    return 2;
+  }
+  LinkChange change;
+  change.speed = speed_;
+  change.advertise = advertise_;
+  change.keep = keep_of(keep_);
+  if (up_ || down_) change.up = up_;
+  if (!autoneg_.empty()) change.autoneg = autoneg_ == "on";
+  const json result = change.empty() ? ports.link_json(port_) : ports.set_link_json(port_, change);
+  return print(as_json, result, link_text(result));
+}
+
+int PortCommands::run_flow(FlowClient& flows, bool as_json) const {
   if (*flow_list_) {
-    const json result = client.call("flow.list", port);
+    const json result = flows.list_json(port_);
     std::string text = fmt::format("{:>4} {:>14} {:>16}  {}\n", "id", "hits", "bytes", "rule");
     for (const api::FlowRuleReport& r : api::flow_list_from_json(result).rules) {
       const auto count = [](const std::optional<uint64_t>& n) { return n ? std::to_string(*n) : std::string("-"); };
       text += fmt::format("{:>4} {:>14} {:>16}  {}\n", r.id, count(r.hits), count(r.bytes), r.rule);
       if (!r.counter_error.empty()) text += "       counters: " + r.counter_error + "\n";
     }
-    return print(result, text);
+    return print(as_json, result, text);
   }
   if (*flow_check_ || *flow_add_) {
     const std::string rule = fmt::format("{}", fmt::join(rule_words_, " "));
-    const json result = client.call(*flow_add_ ? "flow.create" : "flow.validate", {{"port", port_}, {"rule", rule}});
-    return print(result, *flow_add_ ? fmt::format("port {}: rule {} created\n", port_,
-                                                  api::flow_change_from_json(result).id.value_or(0))
-                                    : fmt::format("port {}: the PMD accepts the rule\n", port_));
+    if (*flow_check_) {
+      const json result = flows.validate_json(port_, rule);
+      return print(as_json, result, fmt::format("port {}: the PMD accepts the rule\n", port_));
+    }
+    const json result = flows.create_json(port_, rule);
+    return print(as_json, result,
+                 fmt::format("port {}: rule {} created\n", port_, api::flow_change_from_json(result).id.value_or(0)));
   }
   if (*flow_delete_) {
-    const json result = client.call("flow.destroy", {{"port", port_}, {"id", flow_id_}});
-    return print(result, fmt::format("port {}: rule {} destroyed\n", port_, flow_id_));
+    const json result = flows.destroy_json(port_, flow_id_);
+    return print(as_json, result, fmt::format("port {}: rule {} destroyed\n", port_, flow_id_));
   }
   if (*flow_flush_) {
-    const json result = client.call("flow.flush", port);
-    return print(result, fmt::format("port {}: {} rules destroyed\n", port_,
-                                     api::flow_change_from_json(result).destroyed.value_or(0)));
+    const json result = flows.flush_json(port_);
+    return print(as_json, result, fmt::format("port {}: {} rules destroyed\n", port_,
+                                              api::flow_change_from_json(result).destroyed.value_or(0)));
   }
-  if (*flow_isolate_) {
-    const json result = client.call("flow.isolate", {{"port", port_}, {"on", set_ == "on"}});
-    return print(result, fmt::format("port {}: isolated mode {}\n", port_, set_));
-  }
-  // module show
-  const api::ModuleEeprom eeprom = PortClient(client).module_eeprom(port_);
-  if (!as_json)
-    std::printf("port %s: module EEPROM read through %s (%zu bytes)\n", port_.c_str(), eeprom.backend.c_str(),
-                eeprom.bytes.size());
-  return print_module(eeprom.bytes, "port " + port_, as_json, hex_);
+  const json result = flows.isolate_json(port_, set_ == "on");  // flow isolate
+  return print(as_json, result, fmt::format("port {}: isolated mode {}\n", port_, set_));
 }
 
 }  // namespace lr::ctl

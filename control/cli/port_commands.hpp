@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/flow_client.hpp"
+#include "control/client/port_client.hpp"
 
 namespace lr::ctl {
 
@@ -22,6 +24,9 @@ class PortCommands {
   int run(DataplaneClient& client, bool as_json) const;
 
  private:
+  int run_link(PortClient& ports, bool as_json) const;
+  int run_flow(FlowClient& flows, bool as_json) const;
+
   CLI::App* link_;
   CLI::App* fec_;
   CLI::App* pause_;

@@ -4,14 +4,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
 
 #include "control/cli/last_report.hpp"
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
-#include "control/client/stop_signal.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
 #include "control/client/stop_signal.hpp"
@@ -23,6 +24,72 @@
 namespace lr::ctl {
 
 using nlohmann::json;
+
+namespace {
+
+// The profile's captures, then the run until every stream has sent all (or a stop
+// request), a live line a second with --live; the run ended, its captures' files complete.
+EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, const RunOptions& options) {
+  // The profile's captures before the traffic: a filter or a file they refuse stops here.
+  std::vector<uint32_t> captures;
+  for (const api::CaptureSpec& spec : profile.captures) captures.push_back(run.start_capture(spec).id);
+  run.start();
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto last = t0;
+  std::vector<api::PortTraffic> previous = run.port_traffic();
+  run.wait_until_sent(std::chrono::milliseconds(50), [&] {
+    const auto now = clock::now();
+    if (!options.live || options.as_json || now - last < std::chrono::seconds(1)) return;
+    std::vector<api::PortTraffic> current = run.port_traffic();
+    std::printf("%s\n", views::live_line(std::chrono::duration<double>(now - t0).count(), previous, current,
+                                         std::chrono::duration<double>(now - last).count())
+                            .c_str());
+    std::fflush(stdout);
+    previous = std::move(current);
+    last = now;
+  });
+  EndedRun ended = run.stop();
+  // Their files complete before the report says what is in them.
+  for (uint32_t id : captures) {
+    const api::CaptureReport final_report = run.stop_capture(id);
+    for (api::CaptureReport& listed : ended.report.captures)
+      if (listed.id == id) listed = final_report;
+  }
+  if (!captures.empty()) ended.json["captures"] = api::json_array(ended.report.captures);
+  return ended;
+}
+
+// The run's report printed, kept for `report --last` and written where asked; the exit code.
+int show_report(const RunOptions& options, EndedRun& ended) {
+  ended.report.interrupted = stop_requested();
+  ended.report.profile_path = options.profile_path;
+  json& report = ended.json;
+  report["interrupted"] = ended.report.interrupted;
+  report["profile"] = options.profile_path;
+  int code = 0;
+  if (options.as_json) std::printf("%s\n", report.dump(2).c_str());
+  else std::printf("\n%s", views::run_table(ended.report).c_str());
+  if (ended.report.interrupted && !options.as_json)
+    std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
+  // Kept where `linerate report --last` finds it, whatever else is asked.
+  const bool kept = keep_last_report(report);
+  if (!options.report_path.empty()) {
+    if (const std::string failed = views::write_report_file(options.report_path, report.dump(2) + "\n"); !failed.empty()) {
+      if (!options.as_json) std::printf("%s\n", report.dump(2).c_str());  // the results are not lost
+      std::fprintf(stderr, "linerate: writing the report file '%s' failed: %s; the report is on stdout\n",
+                   options.report_path.c_str(), failed.c_str());
+      code = 4;
+    } else if (!options.as_json) {
+      std::printf("report: %s\n", options.report_path.c_str());
+    }
+  } else if (kept && !options.as_json) {
+    std::printf("report: %s\n", last_report_path().c_str());
+  }
+  return code;
+}
+
+}  // namespace
 
 int run_profile(const RunOptions& options) {
   std::ifstream file(options.profile_path);
@@ -60,59 +127,8 @@ int run_profile(const RunOptions& options) {
   std::fflush(stdout);
 
   catch_stop_signals();
-
-  // The profile's captures before the traffic: a filter or a file they refuse stops here.
-  std::vector<uint32_t> captures;
-  for (const api::CaptureSpec& spec : profile.captures) captures.push_back(run.start_capture(spec).id);
-  run.start();
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  auto last = t0;
-  std::vector<api::PortTraffic> previous = run.port_traffic();
-  run.wait_until_sent(std::chrono::milliseconds(50), [&] {
-    const auto now = clock::now();
-    if (!options.live || options.as_json || now - last < std::chrono::seconds(1)) return;
-    std::vector<api::PortTraffic> current = run.port_traffic();
-    std::printf("%s\n", views::live_line(std::chrono::duration<double>(now - t0).count(), previous, current,
-                                         std::chrono::duration<double>(now - last).count())
-                            .c_str());
-    std::fflush(stdout);
-    previous = std::move(current);
-    last = now;
-  });
-  EndedRun ended = run.stop();
-  // Their files complete before the report says what is in them.
-  for (uint32_t id : captures) {
-    const api::CaptureReport final_report = run.stop_capture(id);
-    for (api::CaptureReport& listed : ended.report.captures)
-      if (listed.id == id) listed = final_report;
-  }
-  if (!captures.empty()) ended.json["captures"] = api::json_array(ended.report.captures);
-  ended.report.interrupted = stop_requested();
-  ended.report.profile_path = options.profile_path;
-  json& report = ended.json;
-  report["interrupted"] = ended.report.interrupted;
-  report["profile"] = options.profile_path;
-  int code = 0;
-  if (options.as_json) std::printf("%s\n", report.dump(2).c_str());
-  else std::printf("\n%s", views::run_table(ended.report).c_str());
-  if (ended.report.interrupted && !options.as_json)
-    std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
-  // Kept where `linerate report --last` finds it, whatever else is asked.
-  const bool kept = keep_last_report(report);
-  if (!options.report_path.empty()) {
-    if (const std::string failed = views::write_report_file(options.report_path, report.dump(2) + "\n"); !failed.empty()) {
-      if (!options.as_json) std::printf("%s\n", report.dump(2).c_str());  // the results are not lost
-      std::fprintf(stderr, "linerate: writing the report file '%s' failed: %s; the report is on stdout\n",
-                   options.report_path.c_str(), failed.c_str());
-      code = 4;
-    } else if (!options.as_json) {
-      std::printf("report: %s\n", options.report_path.c_str());
-    }
-  } else if (kept && !options.as_json) {
-    std::printf("report: %s\n", last_report_path().c_str());
-  }
-  return code;
+  EndedRun ended = run_with_captures(run, profile, options);
+  return show_report(options, ended);
 }
 
 }  // namespace lr::ctl

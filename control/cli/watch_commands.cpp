@@ -76,15 +76,16 @@ int run_top(DataplaneClient& client) {
   catch_stop_signals();
   QuitKey quit_key;
   Screen screen;
-  json before = client.call("stats.ports");
-  std::vector<api::StreamReport> streams_before = stream_reports(client.call("stats.streams"));
+  RunClient run(client);
+  json before = run.port_stats_json();
+  std::vector<api::StreamReport> streams_before = run.stream_stats();
   auto last = clock_type::now();
   while (!stop_requested()) {
     quit_key.sleep(1.0);
     if (stop_requested()) break;
-    const json after = client.call("stats.ports");
-    std::vector<api::StreamReport> streams = stream_reports(client.call("stats.streams"));
-    const api::TrafficStatus status = RunClient(client).status();
+    const json after = run.port_stats_json();
+    std::vector<api::StreamReport> streams = run.stream_stats();
+    const api::TrafficStatus status = run.status();
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
     // Ports and streams over the same interval: the streams of a port add up to it.
@@ -107,12 +108,13 @@ int run_stats_watch(DataplaneClient& client, bool as_json) {
   catch_stop_signals();
   // Control codes only for a terminal: piped or redirected, each table follows the last.
   const bool terminal = ::isatty(STDOUT_FILENO) != 0;
-  std::vector<api::StreamReport> before = stream_reports(client.call("stats.streams"));
+  RunClient run(client);
+  std::vector<api::StreamReport> before = run.stream_stats();
   auto last = clock_type::now();
   while (!stop_requested()) {
     sleep_unless_stopped(1.0);
     if (stop_requested()) break;
-    const json result = client.call("stats.streams");
+    const json result = run.stream_stats_json();
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
     std::vector<api::StreamReport> streams = stream_reports(result);
@@ -121,7 +123,7 @@ int run_stats_watch(DataplaneClient& client, bool as_json) {
     } else {
       const std::string title = fmt::format("{:%H:%M:%S}  tx_Mpps over the last {:.1f} s; counts since the run started\n",
                                             fmt::localtime(std::time(nullptr)), seconds);
-      const std::string below = below_stream_table(client, client.call("stats.ports"));
+      const std::string below = below_stream_table(client, run.port_stats_json());
       std::printf("%s%s%s%s%s", terminal ? "\033[H\033[2J" : "", title.c_str(),
                   views::stream_table(views::with_interval_rates(before, streams, seconds)).c_str(), below.c_str(),
                   terminal ? "" : "\n");
@@ -135,13 +137,12 @@ int run_stats_watch(DataplaneClient& client, bool as_json) {
 
 int run_xstats_watch(DataplaneClient& client, const std::string& port, const std::string& filter, bool rates) {
   catch_stop_signals();
-  json params{{"port", port}};
-  if (!filter.empty()) params["filter"] = filter;
-  api::PortCounterView before = api::port_counter_view_from_json(client.call("port.counters", params));
+  PortClient counters(client);
+  api::PortCounterView before = counters.counter_view(port, filter);
   auto last = clock_type::now();
   while (!stop_requested()) {
     sleep_unless_stopped(1.0);
-    const api::PortCounterView after = api::port_counter_view_from_json(client.call("port.counters", params));
+    const api::PortCounterView after = counters.counter_view(port, filter);
     const auto now = clock_type::now();
     const double seconds = std::chrono::duration<double>(now - last).count();
     std::printf("\033[H\033[2J%s", counters_table(after, rates ? &before : nullptr, seconds).c_str());  // home + clear
@@ -161,21 +162,23 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
   catch_stop_signals();
   const auto t0 = clock_type::now();
   uint64_t samples = 0;
+  RunClient run(client);
+  PortClient port_counters(client);
   while (!stop_requested()) {
-    const json ports = client.call("stats.ports");
+    const json ports = run.port_stats_json();
     json counters = json::object();
     for (const api::PortTraffic& p : port_traffic(ports)) {
       try {
-        counters[p.name] = client.call("port.counters", {{"port", p.name}})["counters"];
+        counters[p.name] = port_counters.counter_view_json(p.name)["counters"];
       } catch (const RpcCallError&) {
         // A port whose counters cannot be read is recorded without them.
       }
     }
     const json line{{"time", utc_now_iso8601()},
                     {"t", std::chrono::duration<double>(clock_type::now() - t0).count()},
-                    {"traffic", client.call("traffic.status")},
+                    {"traffic", run.status_json()},
                     {"ports", ports},
-                    {"streams", client.call("stats.streams")},
+                    {"streams", run.stream_stats_json()},
                     {"counters", counters}};
     out << line.dump() << "\n";
     out.flush();

@@ -63,6 +63,14 @@ nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::
   return reply.value("result", nlohmann::json());
 }
 
+nlohmann::json DataplaneClient::hello(const std::string& client_name) { return call("hello", {{"client", client_name}}); }
+
+nlohmann::json DataplaneClient::methods() { return call("methods.list"); }
+
+nlohmann::json DataplaneClient::call_raw(const std::string& method, const nlohmann::json& params) {
+  return call(method, params);
+}
+
 std::string default_socket_path(const std::string& option) {
   if (!option.empty()) return option;
   if (const char* env = std::getenv("LINERATE_SOCKET"); env != nullptr && *env != '\0') return env;

@@ -35,7 +35,20 @@ class DataplaneClient {
   DataplaneClient& operator=(const DataplaneClient&) = delete;
 
   /// Calls `method` and returns its result. Throws RpcCallError or ConnectionError.
+  /// For the typed clients of control/client/ only: a front end calls their methods, and
+  /// tests/layering/raw_calls_test.py fails on a call of this one anywhere else.
   nlohmann::json call(const std::string& method, const nlohmann::json& params = nlohmann::json::object());
+
+  /// Greets the data plane as `client_name` (hello): its server, version, protocol and
+  /// this session, as sent.
+  nlohmann::json hello(const std::string& client_name);
+  /// Every method it answers, with its help (methods.list), as sent; each item reads with
+  /// api::method_listing_from_json.
+  nlohmann::json methods();
+  /// Any method, named at run time: `linerate call METHOD PARAMS` only. It is raw by
+  /// definition (the user names the method and writes its params), so it gets its own
+  /// name here, and every other front end calls a typed method instead.
+  nlohmann::json call_raw(const std::string& method, const nlohmann::json& params);
 
  private:
   struct Impl;

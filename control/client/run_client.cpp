@@ -27,10 +27,31 @@ auto each_of(const json& items, Read&& read) {
 
 api::RunSpec RunClient::load(const std::vector<api::StreamSpec>& streams, const std::string& path,
                              const std::optional<api::RunSpec>& run) {
+  return profile::run_spec_from_json(load_json(streams, path, run).value("run", json::object()), "stream.load");
+}
+
+json RunClient::load_json(const std::vector<api::StreamSpec>& streams, const std::string& path,
+                          const std::optional<api::RunSpec>& run) {
   json params{{"streams", profile::to_json(streams)}, {"path", path}};
   if (run) params["run"] = profile::to_json(*run);
-  return profile::run_spec_from_json(client_.call("stream.load", params).value("run", json::object()), "stream.load");
+  return client_.call("stream.load", params);
 }
+
+json RunClient::add_json(const std::vector<api::StreamSpec>& streams, const std::string& path) {
+  return client_.call("stream.add", {{"streams", profile::to_json(streams)}, {"path", path}});
+}
+
+json RunClient::remove_stream_json(const std::string& stream) {
+  return client_.call("stream.remove", {{"stream", stream}});
+}
+
+json RunClient::stop_stream_json(const std::string& stream) { return client_.call("stream.stop", {{"stream", stream}}); }
+
+json RunClient::set_rate_json(const std::string& stream, const std::string& rate) {
+  return client_.call("stream.rate.set", {{"stream", stream}, {"rate", rate}});
+}
+
+json RunClient::stream_list_json() { return client_.call("stream.list"); }
 
 std::vector<api::StreamSpec> RunClient::specs() {
   const json listed = client_.call("stream.list", {{"specs", true}});
@@ -41,11 +62,13 @@ std::vector<api::StreamSpec> RunClient::specs() {
 
 json RunClient::plan_json() { return client_.call("run.plan"); }
 
-std::vector<api::PortReport> RunClient::ports() { return each_of(client_.call("port.list"), api::port_report_from_json); }
+std::vector<api::PortReport> RunClient::ports() { return each_of(port_list_json(), api::port_report_from_json); }
+
+json RunClient::port_list_json() { return client_.call("port.list"); }
 
 std::vector<api::PortSpec> RunClient::port_specs() {
   std::vector<api::PortSpec> out;
-  for (const json& p : client_.call("port.list"))
+  for (const json& p : port_list_json())
     if (const auto spec = p.find("spec"); spec != p.end()) out.push_back(profile::port_spec_from_json(*spec, "port.list"));
   return out;
 }
@@ -60,21 +83,29 @@ std::map<std::string, uint64_t> RunClient::port_speeds() {
   return speeds;
 }
 
-std::vector<api::PortTraffic> RunClient::port_traffic() { return ctl::port_traffic(client_.call("stats.ports")); }
+std::vector<api::PortTraffic> RunClient::port_traffic() { return ctl::port_traffic(port_stats_json()); }
 
-std::vector<api::PortReport> RunClient::port_stats() {
-  return each_of(client_.call("stats.ports"), api::port_report_from_json);
-}
+std::vector<api::PortReport> RunClient::port_stats() { return each_of(port_stats_json(), api::port_report_from_json); }
+
+json RunClient::port_stats_json() { return client_.call("stats.ports"); }
 
 std::vector<api::SwitchReport> RunClient::switch_stats() {
   return each_of(client_.call("stats.switches"), api::switch_report_from_json);
 }
 
-std::vector<api::StreamReport> RunClient::stream_stats() { return stream_reports(client_.call("stats.streams")); }
+std::vector<api::StreamReport> RunClient::stream_stats() { return stream_reports(stream_stats_json()); }
+
+json RunClient::stream_stats_json() { return client_.call("stats.streams"); }
 
 api::LatencyHistogram RunClient::histogram(const std::string& stream) {
-  return api::latency_histogram_from_json(client_.call("stats.histogram", {{"stream", stream}}));
+  return api::latency_histogram_from_json(histogram_json(stream));
 }
+
+json RunClient::histogram_json(const std::string& stream) {
+  return client_.call("stats.histogram", {{"stream", stream}});
+}
+
+json RunClient::lcores_json() { return client_.call("stats.lcores"); }
 
 api::CaptureReport RunClient::start_capture(const api::CaptureSpec& spec) {
   return api::capture_report_from_json(client_.call("capture.start", api::to_json(spec)));
@@ -88,15 +119,32 @@ std::vector<api::CaptureReport> RunClient::captures() {
   return api::capture_reports_from_json(client_.call("capture.list"));
 }
 
-void RunClient::start(const std::vector<std::string>& streams) {
-  client_.call("traffic.start", streams.empty() ? json::object() : json{{"streams", streams}});
+namespace {
+
+json selection_params(const TrafficSelection& selection) {
+  json params = json::object();
+  if (!selection.streams.empty()) params["streams"] = selection.streams;
+  if (!selection.ports.empty()) params["ports"] = selection.ports;
+  return params;
 }
 
-void RunClient::hold(const std::string& stream, bool held) {
-  client_.call("stream.hold", {{"stream", stream}, {"held", held}});
+}  // namespace
+
+void RunClient::start(const std::vector<std::string>& streams) { start_json({streams, {}}); }
+
+json RunClient::start_json(const TrafficSelection& selection) {
+  return client_.call("traffic.start", selection_params(selection));
 }
 
-api::TrafficStatus RunClient::status() { return api::traffic_status_from_json(client_.call("traffic.status")); }
+void RunClient::hold(const std::string& stream, bool held) { hold_json(stream, held); }
+
+json RunClient::hold_json(const std::string& stream, bool held) {
+  return client_.call("stream.hold", {{"stream", stream}, {"held", held}});
+}
+
+api::TrafficStatus RunClient::status() { return api::traffic_status_from_json(status_json()); }
+
+json RunClient::status_json() { return client_.call("traffic.status"); }
 
 bool RunClient::wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll) {
   while (!stop_requested()) {
@@ -108,10 +156,16 @@ bool RunClient::wait_until_sent(std::chrono::milliseconds poll, const std::funct
 }
 
 EndedRun RunClient::stop() {
-  json report = client_.call("traffic.stop");
+  json report = stop_json();
   api::RunReport typed = api::run_report_from_json(report);
   return {std::move(report), std::move(typed)};
 }
+
+json RunClient::stop_json(const TrafficSelection& selection) {
+  return client_.call("traffic.stop", selection_params(selection));
+}
+
+json RunClient::last_report_json() { return client_.call("report.last"); }
 
 std::vector<api::PortTraffic> port_traffic(const json& stats_ports) {
   std::vector<api::PortTraffic> out;

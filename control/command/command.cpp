@@ -20,7 +20,7 @@ void print_result(const nlohmann::json& result, bool as_json, const std::string&
 
 int with_dataplane(const GlobalOptions& global, const std::function<int(DataplaneClient&)>& fn) {
   DataplaneClient client(default_socket_path(global.socket));
-  client.call("hello", {{"client", "linerate-cli"}});
+  client.hello("linerate-cli");
   return fn(client);
 }
 
@@ -44,11 +44,11 @@ std::string unknown_subcommand(const CLI::App& app, const std::vector<std::strin
                       : fmt::format("unknown subcommand '{}' (did you mean '{}{}'?)", word, option ? "--" : "", best);
 }
 
-void add_listing(CLI::App& app, Commands& commands, const char* name, const char* help, const char* method,
+void add_listing(CLI::App& app, Commands& commands, const char* name, const char* help, Listing listing,
                  std::string (*table)(const nlohmann::json&)) {
-  commands.push_back(command_for(app.add_subcommand(name, help), [method, table](const GlobalOptions& global) {
+  commands.push_back(command_for(app.add_subcommand(name, help), [listing, table](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
-      const nlohmann::json result = client.call(method);
+      const nlohmann::json result = listing(client);
       print_result(result, global.as_json, table(result));
       return 0;
     });

@@ -43,8 +43,11 @@ int with_dataplane(const GlobalOptions& global, const std::function<int(Dataplan
 /// `args` without the program's name.
 std::string unknown_subcommand(const CLI::App& app, const std::vector<std::string>& args);
 
-/// A subcommand `name` that calls `method` without params and prints the answer as `table`.
-void add_listing(CLI::App& app, Commands& commands, const char* name, const char* help, const char* method,
+/// A list the data plane answers (port.list, stream.list, ...), read through a typed client.
+using Listing = nlohmann::json (*)(DataplaneClient&);
+
+/// A subcommand `name` that asks `listing` and prints the answer as `table`.
+void add_listing(CLI::App& app, Commands& commands, const char* name, const char* help, Listing listing,
                  std::string (*table)(const nlohmann::json&));
 
 }  // namespace lr::ctl

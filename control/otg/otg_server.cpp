@@ -63,7 +63,7 @@ class Api {
  public:
   Api(const std::string& socket, std::string capture_dir)
       : client_(socket), run_(client_), capture_dir_(std::move(capture_dir)) {
-    client_.call("hello", {{"client", "linerate-otg"}});
+    client_.hello("linerate-otg");
   }
 
   Answer handle(http::verb verb, const std::string& target, const std::string& body) {

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "control/cli/commands/commands.hpp"
+#include "control/client/port_client.hpp"
+#include "control/client/run_client.hpp"
 #include "control/cli/tables.hpp"
 #include "control/cli/watch_commands.hpp"
 
@@ -31,13 +33,14 @@ void add_port_set(CLI::App& app, Commands& commands) {
   port_set->add_option("port", options->port, "port name")->required();
   commands.push_back(command_for(port_set, [options](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
-      json params{{"port", options->port}};
-      if (!options->promiscuous.empty()) params["promiscuous"] = options->promiscuous == "on";
-      if (options->mtu != 0) params["mtu"] = options->mtu;
-      if (options->keep) params["keep"] = true;
-      if (!options->state.empty()) params["state"] = options->state;
-      if (!options->link.empty()) client.call("port.link.set", {{"port", options->port}, {"up", options->link == "up"}});
-      const json result = client.call("port.config.set", params);  // with no change: the port as it now is
+      PortConfigChange change;
+      change.state = options->state;
+      change.keep = options->keep ? Keep::kYes : Keep::kNo;
+      if (!options->promiscuous.empty()) change.promiscuous = options->promiscuous == "on";
+      if (options->mtu != 0) change.mtu = options->mtu;
+      PortClient port(client);
+      if (!options->link.empty()) port.set_link_up(options->port, options->link == "up");
+      const json result = port.set_config_json(options->port, change);  // with no change: the port as it now is
       print_result(result, global.as_json, ports_table(json::array({result})));
       return 0;
     });
@@ -59,9 +62,7 @@ void add_xstats(CLI::App& app, Commands& commands) {
   commands.push_back(command_for(xstats, [options](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
       if (options->watch) return run_xstats_watch(client, options->port, options->filter, options->rate);
-      json params{{"port", options->port}};
-      if (!options->filter.empty()) params["filter"] = options->filter;
-      const json result = client.call("port.counters", params);
+      const json result = PortClient(client).counter_view_json(options->port, options->filter);
       print_result(result, global.as_json, counters_table(api::port_counter_view_from_json(result)));
       return 0;
     });
@@ -71,7 +72,8 @@ void add_xstats(CLI::App& app, Commands& commands) {
 }  // namespace
 
 void add_port_commands(CLI::App& app, Commands& commands) {
-  add_listing(app, commands, "ports", "ports: device, driver, NUMA socket, link, owner", "port.list", ports_table);
+  add_listing(app, commands, "ports", "ports: device, driver, NUMA socket, link, owner",
+              [](DataplaneClient& client) { return RunClient(client).port_list_json(); }, ports_table);
   add_port_set(app, commands);
   add_xstats(app, commands);
 }

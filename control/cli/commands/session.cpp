@@ -17,14 +17,14 @@ void add_session_commands(CLI::App& app, Commands& commands) {
   auto* hello = app.add_subcommand("hello", "protocol version and session of the data plane");
   commands.push_back(command_for(hello, [](const GlobalOptions& global) {
     return with_dataplane(global, [](DataplaneClient& client) {
-      print_result(client.call("hello", {{"client", "linerate-cli"}}), true, "");
+      print_result(client.hello("linerate-cli"), true, "");
       return 0;
     });
   }));
   auto* methods = app.add_subcommand("methods", "every method the data plane answers, with its help");
   commands.push_back(command_for(methods, [](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
-      const json result = client.call("methods.list");
+      const json result = client.methods();
       std::string table;
       for (const json& item : result) {
         const api::MethodListing m = api::method_listing_from_json(item);
@@ -52,7 +52,7 @@ void add_session_commands(CLI::App& app, Commands& commands) {
       return kExitUsage;
     }
     return with_dataplane(global, [&](DataplaneClient& client) {
-      print_result(client.call(options->method, params), true, "");
+      print_result(client.call_raw(options->method, params), true, "");
       return 0;
     });
   }));

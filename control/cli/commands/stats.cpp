@@ -28,11 +28,12 @@ void add_stats(CLI::App& app, Commands& commands) {
   commands.push_back(command_for(stats, [watch](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
       if (*watch) return run_stats_watch(client, global.as_json);
-      const json result = client.call("stats.streams");
+      RunClient run(client);
+      const json result = run.stream_stats_json();
       print_result(result, global.as_json,
                    global.as_json ? ""
                                   : views::stream_table(stream_reports(result)) +
-                                        below_stream_table(client, client.call("stats.ports")));
+                                        below_stream_table(client, run.port_stats_json()));
       return 0;
     });
   }));
@@ -65,9 +66,10 @@ void add_histogram(CLI::App& app, Commands& commands) {
                       "every non-empty bucket (1.6 % wide) instead of power-of-two ranges");
   commands.push_back(command_for(histogram, [options](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
-      const json result = client.call("stats.histogram", {{"stream", options->stream}});
+      RunClient run(client);
+      const json result = run.histogram_json(options->stream);
       api::LatencySummary latency;
-      for (const api::StreamReport& s : stream_reports(client.call("stats.streams")))
+      for (const api::StreamReport& s : run.stream_stats())
         if (s.name == options->stream) latency = s.latency;
       print_result(result, global.as_json, histogram_text(result, latency, options->every_bucket));
       return 0;
@@ -106,8 +108,8 @@ void add_stats_commands(CLI::App& app, Commands& commands) {
   }));
   add_record(app, commands);
   add_stats(app, commands);
-  add_listing(app, commands, "lcores", "worker lcores: their TX lanes and RX queues with counters", "stats.lcores",
-              lcores_table);
+  add_listing(app, commands, "lcores", "worker lcores: their TX lanes and RX queues with counters",
+              [](DataplaneClient& client) { return RunClient(client).lcores_json(); }, lcores_table);
   add_histogram(app, commands);
 }
 

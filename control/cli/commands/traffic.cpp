@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "control/cli/commands/commands.hpp"
+#include "control/client/run_client.hpp"
 #include "lib/api/traffic.hpp"
 #include "control/cli/last_report.hpp"
 #include "control/cli/report_views_command.hpp"
@@ -31,12 +32,7 @@ struct TrafficOptions {
   ReportViewsOptions views;  ///< report REPORT.json
 };
 
-json selection(const TrafficOptions& o) {
-  json params = json::object();
-  if (!o.only_streams.empty()) params["streams"] = o.only_streams;
-  if (!o.only_ports.empty()) params["ports"] = o.only_ports;
-  return params;
-}
+TrafficSelection selection(const TrafficOptions& o) { return {o.only_streams, o.only_ports}; }
 
 // A run's report printed and, asked for, written (the path was checked before anything
 // stopped, so a report is never lost to it).
@@ -62,7 +58,7 @@ std::string report_path_problem(const TrafficOptions& o) {
 int stop_run(const GlobalOptions& global, const TrafficOptions& o) {
   if (!report_path_problem(o).empty()) return kExitReportFile;
   return with_dataplane(global, [&](DataplaneClient& client) {
-    const json report = client.call("traffic.stop");
+    const json report = RunClient(client).stop_json();
     keep_last_report(report);
     return show_report(global, o, report);
   });
@@ -75,7 +71,7 @@ int last_report(const GlobalOptions& global, const TrafficOptions& o) {
   std::optional<json> served;
   try {
     DataplaneClient client(default_socket_path(global.socket));
-    served = client.call("report.last");
+    served = RunClient(client).last_report_json();
   } catch (const ConnectionError&) {
     // No data plane serves: the kept report is the last.
   } catch (const RpcCallError&) {
@@ -101,7 +97,7 @@ void add_traffic_commands(CLI::App& app, Commands& commands) {
   start->add_option("-p,--port", options->only_ports, "only the streams sent from this port (repeatable)");
   commands.push_back(command_for(start, [options](const GlobalOptions& global) {
     return with_dataplane(global, [&](DataplaneClient& client) {
-      print_result(client.call("traffic.start", selection(*options)), global.as_json, "traffic started\n");
+      print_result(RunClient(client).start_json(selection(*options)), global.as_json, "traffic started\n");
       return 0;
     });
   }));
@@ -113,7 +109,7 @@ void add_traffic_commands(CLI::App& app, Commands& commands) {
   commands.push_back(command_for(stop, [options](const GlobalOptions& global) {
     if (options->only_streams.empty() && options->only_ports.empty()) return stop_run(global, *options);
     return with_dataplane(global, [&](DataplaneClient& client) {
-      const json result = client.call("traffic.stop", selection(*options));
+      const json result = RunClient(client).stop_json(selection(*options));
       print_result(result, global.as_json,
                    fmt::format("stopped: {}\n", fmt::join(api::streams_named(result), ", ")));
       return 0;

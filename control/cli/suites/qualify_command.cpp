@@ -317,77 +317,70 @@ int qualify(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, const s
 
 }  // namespace
 
-int run_optics_qualify(const QualifyOptions& options) {
+namespace {
+
+// What a qualification runs on: its settings, the profile (none: a serving data plane's
+// streams), the ports it judges and the [report] section.
+struct QualifySetup {
   optics::QualifyCfg cfg;
   std::optional<profile::Profile> read;
-  std::optional<std::vector<api::StreamSpec>> streams;
-  std::vector<std::string> ports = options.ports;
-  report::ReportSection about;  // [report]: the device under test, the operator
+  std::optional<std::vector<api::StreamSpec>> streams;  ///< the profile's at the qualification's load
+  std::vector<std::string> ports;
+  report::ReportSection about;  ///< [report]: the device under test, the operator
+};
+
+// The setup from the options and the profile's [qualify] section; 0, or the exit code of
+// what was wrong (said).
+int read_setup(const QualifyOptions& options, QualifySetup& setup) {
+  setup.ports = options.ports;
   if (!options.profile_path.empty()) {
-    read = ctl::read_profile(options.profile_path);
-    if (!read) return 2;
-    auto sections = ctl::read_profile_sections(*read, options.profile_path, [](const auto& p, const std::string& text) {
+    setup.read = ctl::read_profile(options.profile_path);
+    if (!setup.read) return 2;
+    auto sections = ctl::read_profile_sections(*setup.read, options.profile_path, [](const auto& p, const std::string& text) {
       return std::pair{read_qualify_section(p, text), report::read_report_section(p, text)};
     });
     if (!sections) return 2;
     const std::optional<optics::QualifyCfg> section = std::move(sections->first);
-    about = std::move(sections->second);
+    setup.about = std::move(sections->second);
     if (!section) {
       std::fprintf(stderr, "linerate: %s has no [qualify] section (config/README.md lists its keys)\n",
                    options.profile_path.c_str());
       return 2;
     }
-    cfg = *section;
-    if (ports.empty()) ports = cfg.ports;
-    if (ports.empty()) {  // every port a stream is received on, in the profile's order
-      for (const api::PortSpec& port : read->ports)
-        if (std::any_of(read->streams.begin(), read->streams.end(), [&](const api::StreamSpec& s) { return s.rx_port == port.name; }))
-          ports.push_back(port.name);
+    setup.cfg = *section;
+    const profile::Profile& read = *setup.read;
+    if (setup.ports.empty()) setup.ports = setup.cfg.ports;
+    if (setup.ports.empty()) {  // every port a stream is received on, in the profile's order
+      for (const api::PortSpec& port : read.ports)
+        if (std::any_of(read.streams.begin(), read.streams.end(), [&](const api::StreamSpec& s) { return s.rx_port == port.name; }))
+          setup.ports.push_back(port.name);
     }
-    streams = ctl::streams_at_percent(read->streams, cfg.rate_percent);
-  } else if (ports.empty()) {
+    setup.streams = ctl::streams_at_percent(read.streams, setup.cfg.rate_percent);
+  } else if (setup.ports.empty()) {
     std::fprintf(stderr, "linerate: optics qualify needs a profile with a [qualify] section, or --port PORT on a serving data plane\n");
     return 2;
   }
   if (!options.duration.empty()) {
-    if (options.duration == "auto") cfg.duration_ns = 0;
-    else if (const auto ns = profile::parse_duration_ns(options.duration); ns && *ns >= 100'000'000) cfg.duration_ns = *ns;
+    if (options.duration == "auto") setup.cfg.duration_ns = 0;
+    else if (const auto ns = profile::parse_duration_ns(options.duration); ns && *ns >= 100'000'000) setup.cfg.duration_ns = *ns;
     else {
       std::fprintf(stderr, "linerate: --duration '%s' is not 'auto' or a duration of at least 100ms (e.g. 75s)\n",
                    options.duration.c_str());
       return 2;
     }
   }
+  return 0;
+}
 
-  QualifyReport report(options.report_dir, options.profile_path);
-  if (!report.problem().empty()) {
-    std::fprintf(stderr, "linerate: cannot write the report directory '%s': %s\n", report.dir().c_str(),
-                 report.problem().c_str());
-    return 4;
-  }
-  std::unique_ptr<ctl::ProfileDataplane> dataplane;
-  std::unique_ptr<ctl::DataplaneClient> serving;
-  ctl::DataplaneClient* client = nullptr;
-  if (read) {
-    if (const int code = ctl::ProfileDataplane::open(*read, options.profile_path, options.socket, options.adopt_ports, dataplane);
-        code != 0)
-      return code;
-    client = &dataplane->client();
-  } else {
-    try {
-      serving = std::make_unique<ctl::DataplaneClient>(ctl::default_socket_path(options.socket));
-    } catch (const ctl::ConnectionError& error) {
-      std::fprintf(stderr, "linerate: %s\n", error.what());
-      return 1;
-    }
-    client = serving.get();
-  }
-  try {  // a port the data plane does not have is a bad argument, before any traffic
+// A port the data plane does not have is a bad argument, before any traffic: 0, or the
+// exit code (said). Writes the hand-over (the ports as listed) into the report.
+int check_ports(ctl::DataplaneClient& client, const QualifySetup& setup, QualifyReport& report) {
+  try {
     std::vector<std::string> names;
-    const std::vector<api::PortReport> listed = ctl::RunClient(*client).ports();
+    const std::vector<api::PortReport> listed = ctl::RunClient(client).ports();
     for (const api::PortReport& p : listed) names.push_back(p.name);
-    report::write_hand_over(report.json_(), report::hand_over(about, listed));
-    for (const std::string& port : ports)
+    report::write_hand_over(report.json_(), report::hand_over(setup.about, listed));
+    for (const std::string& port : setup.ports)
       if (std::find(names.begin(), names.end(), port) == names.end()) {
         std::fprintf(stderr, "linerate: the data plane has no port '%s' (it has: %s)\n", port.c_str(),
                      fmt::format("{}", fmt::join(names, ", ")).c_str());
@@ -399,15 +392,11 @@ int run_optics_qualify(const QualifyOptions& options) {
     std::fprintf(stderr, "linerate: %s\n", error.what());
     return 1;
   }
-  int code = 0;
-  try {
-    qualify(*client, cfg, ports, streams, options.profile_path, report);
-  } catch (const std::exception& error) {
-    // A data plane that refuses or disappears ends the qualification with what was sampled.
-    std::fprintf(stderr, "linerate: the qualification stopped: %s\n", error.what());
-    report.json_()["stopped_by"] = error.what();
-    code = 1;
-  }
+  return 0;
+}
+
+// The verdicts printed after the qualification (`code`: how it ended); the exit code.
+int verdicts_exit_code(QualifyReport& report, int code) {
   report.finish(ctl::stop_requested());
   print_verdicts(report.json_());
   if (ctl::stop_requested()) std::printf("(interrupted: the verdicts cover the samples taken)\n");
@@ -422,6 +411,47 @@ int run_optics_qualify(const QualifyOptions& options) {
     if (p.verdict == optics::Verdict::kIncomplete) verdicts = ctl::kExitIncomplete;
   }
   return verdicts;
+}
+
+}  // namespace
+
+int run_optics_qualify(const QualifyOptions& options) {
+  QualifySetup setup;
+  if (const int code = read_setup(options, setup); code != 0) return code;
+  QualifyReport report(options.report_dir, options.profile_path);
+  if (!report.problem().empty()) {
+    std::fprintf(stderr, "linerate: cannot write the report directory '%s': %s\n", report.dir().c_str(),
+                 report.problem().c_str());
+    return 4;
+  }
+  std::unique_ptr<ctl::ProfileDataplane> dataplane;
+  std::unique_ptr<ctl::DataplaneClient> serving;
+  ctl::DataplaneClient* client = nullptr;
+  if (setup.read) {
+    if (const int code = ctl::ProfileDataplane::open(*setup.read, options.profile_path, options.socket, options.adopt_ports, dataplane);
+        code != 0)
+      return code;
+    client = &dataplane->client();
+  } else {
+    try {
+      serving = std::make_unique<ctl::DataplaneClient>(ctl::default_socket_path(options.socket));
+    } catch (const ctl::ConnectionError& error) {
+      std::fprintf(stderr, "linerate: %s\n", error.what());
+      return 1;
+    }
+    client = serving.get();
+  }
+  if (const int code = check_ports(*client, setup, report); code != 0) return code;
+  int code = 0;
+  try {
+    qualify(*client, setup.cfg, setup.ports, setup.streams, options.profile_path, report);
+  } catch (const std::exception& error) {
+    // A data plane that refuses or disappears ends the qualification with what was sampled.
+    std::fprintf(stderr, "linerate: the qualification stopped: %s\n", error.what());
+    report.json_()["stopped_by"] = error.what();
+    code = 1;
+  }
+  return verdicts_exit_code(report, code);
 }
 
 }  // namespace lr::optics
