@@ -48,7 +48,7 @@ TEST(ExampleStreamsCodec, EveryExampleStreamRoundTripsToAnEqualStruct) {
     const std::vector<api::StreamSpec> loaded = streams_from_json(sent, "params", profile);
     EXPECT_EQ(loaded, profile.streams);
   }
-  EXPECT_GE(streams, 25u);  // 28 when this test was written: every [[stream]] of the examples
+  EXPECT_GE(streams, 25u);  // 27 when this test was written: every [[stream]] of the examples
   EXPECT_GE(paced, 10u);
 }
 
