@@ -49,6 +49,21 @@ std::string switch_stall_warning(const api::SwitchReport& sw) {
                      sw.name, lossless_drops, sw.lcore, sw.stalls, sw.longest_stall_us);
 }
 
+// A warning for each stream that sent below the targets it had while it sent (each
+// change counted from its moment); none for one that sent nothing.
+void add_missed_targets(RunReport& report) {
+  for (const StreamReport& r : report.streams) {
+    if (r.tx_packets == 0 || r.tx_pps_achieved <= 0) continue;  // nothing sent: no rate to hold it to
+    const double active_s = static_cast<double>(r.tx_packets) / r.tx_pps_achieved;
+    const double target = plan::mean_target_pps(r.rate_changes, active_s);
+    const double held = static_cast<double>(r.paused_ns.value_or(0)) / 1e9 / active_s;
+    if (std::string missed =
+            api::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full, held, report.lcores, active_s);
+        !missed.empty())
+      report.warnings.push_back(std::move(missed));
+  }
+}
+
 }  // namespace
 
 Engine::State::~State() {
@@ -242,7 +257,7 @@ api::RunPlan Engine::plan() const {
     out.ports.push_back(std::move(pp));
   }
   for (const StreamState& s : st.run.streams) {
-    api::StreamPlan sp{s.cfg.name, s.cfg.tx_port, s.cfg.rx_port, s.cfg.frame.mean(), s.pps, s.cfg.count,
+    api::StreamPlan sp{s.cfg.name, s.cfg.tx_port, s.cfg.rx_port, s.cfg.frame.mean(), s.pacing.pps, s.cfg.count,
                        s.cfg.duration_ns, {}};
     for (const auto& [queue, lcore] : s.lanes) sp.lanes.push_back({queue, lcore, false});
     if (s.cfg.roce) {
@@ -286,7 +301,7 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
     if (auto ok = sw->prepare(); !ok) return ok;
   // Common start a little ahead, so every lane begins on the same TSC.
   st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
-  for (StreamState& s : st.run.streams) s.rate_changes = {{0.0, s.pps}};
+  for (StreamState& s : st.run.streams) s.rate_changes = {{0.0, s.pacing.pps}};
   for (LcoreState& l : st.run.lcores) {
     LR_CHECK(l.ctx.size() == 1);
     l.ctx[0].start_tsc = st.start_tsc;
@@ -341,27 +356,26 @@ Result<double> Engine::set_stream_rate(const std::string& name, const api::Rate&
   api::StreamSpec cfg = stream->cfg;
   cfg.rate = rate;
   const EthdevPort& tx = st.ports[stream->tx_port];
-  auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
-  if (!pps) return std::unexpected(pps.error());
-  const uint64_t interval_fp = *pps > 0 ? fast::pacer_interval_fp(*pps / cfg.lanes, st.tsc_hz) : 0;
+  auto pacing = plan::stream_pacing(cfg, tx.speed_bps(), tx.name(), st.tsc_hz);
+  if (!pacing) return std::unexpected(pacing.error());
   const auto index = static_cast<uint32_t>(stream - st.run.streams.data());
   for (LcoreState& l : st.run.lcores) {
     for (size_t i = 0; i < l.lanes.size(); ++i) {
       if (l.lane_refs[i].stream != index) continue;
       // One word, nothing else published with it: relaxed suffices.
-      l.lanes[i].requested_interval_fp.store(interval_fp, std::memory_order_relaxed);
+      l.lanes[i].requested_interval_fp.store(pacing->lane_interval_fp, std::memory_order_relaxed);
     }
   }
   stream->cfg.rate = rate;
-  stream->pps = *pps;
+  stream->pacing = *pacing;
   if (st.launched) {
     const uint64_t now = rte_rdtsc();  // the lanes start at start_tsc, a little after start()
     stream->rate_changes.push_back(
-        {now > st.start_tsc ? static_cast<double>(now - st.start_tsc) / static_cast<double>(st.tsc_hz) : 0.0, *pps});
+        {now > st.start_tsc ? static_cast<double>(now - st.start_tsc) / static_cast<double>(st.tsc_hz) : 0.0, pacing->pps});
   }
   for (lr::api::StreamSpec& s : st.profile.streams)
     if (s.name == name) s.rate = rate;  // the next run keeps it
-  return *pps;
+  return pacing->pps;
 }
 
 // Sets one flag on every TX lane of the stream named `name`.
@@ -479,19 +493,8 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   for (EthdevPort& p : st.ports)
     if (rx_not_polled_reason(p, st.profile.streams).empty()) p.drain_rx_queues(kPoolSlack, fast::kRxBurst);
 
-  for (size_t s = 0; s < st.run.streams.size(); ++s) {
-    report.streams.push_back(st.collect_stream(s, Reading::kFinal));
-    const StreamReport& r = report.streams.back();
-    if (r.tx_packets == 0 || r.tx_pps_achieved <= 0) continue;  // nothing sent: no rate to hold it to
-    // Held to the targets it had while it sent (each change counted from its moment).
-    const double active_s = static_cast<double>(r.tx_packets) / r.tx_pps_achieved;
-    const double target = plan::mean_target_pps(r.rate_changes, active_s);
-    const double held = static_cast<double>(r.paused_ns.value_or(0)) / 1e9 / active_s;
-    if (std::string missed =
-            api::missed_target(r.name, target, r.tx_pps_achieved, r.tx_queue_full, held, report.lcores, active_s);
-        !missed.empty())
-      report.warnings.push_back(std::move(missed));
-  }
+  for (size_t s = 0; s < st.run.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
+  add_missed_targets(report);
   for (size_t p = 0; p < st.ports.size(); ++p) report.ports.push_back(st.collect_port(p));
   for (EthdevPort& p : st.ports) p.set_in_run(false);
   // Closing the ports ends the data plane's hold on them: put back what it changed.

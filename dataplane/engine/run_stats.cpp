@@ -138,24 +138,11 @@ api::TimelineReport timeline_report(uint64_t bin_ns, std::vector<uint64_t> tx, s
   return r;
 }
 
-}  // namespace
-
-StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
-  const StreamState& stream = run.streams[s];
-  StreamReport r;
-  r.name = stream.cfg.name;
-  r.tx_port = stream.cfg.tx_port;
-  r.rx_port = stream.cfg.rx_port;
-  r.frame_bytes_mean = stream.cfg.frame.mean();
-  r.target_pps = stream.pps;
-  r.rate_changes = stream.rate_changes;
-  const bool live = reading == Reading::kLive;
-  const uint64_t now_tsc = rte_rdtsc();
-  // Receive side first: a frame counted as received was sent before, so while traffic
-  // runs `lost` (tx - rx) is never negative; it includes the frames in flight.
-  fast::LatencyHist latency;
-  for (const LcoreState& l : run.lcores) {
-    if (!stream.cfg.rx_port || l.streams.size() == 0 || !l.streams[s].enabled()) continue;
+// What the lcores counted of stream `s`'s reception, added to `r`; its latency merged
+// into `latency`.
+void sum_stream_rx(StreamReport& r, fast::LatencyHist& latency, const std::vector<LcoreState>& lcores, size_t s) {
+  for (const LcoreState& l : lcores) {
+    if (l.streams.size() == 0 || !l.streams[s].enabled()) continue;
     const fast::RxStream& rx = l.streams[s];
     fast::LatencyHist lcore_latency;
     const RxCounts c = read_rx(l.ctx[0], rx, lcore_latency);
@@ -175,63 +162,95 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
       ecn.ce += c.ecn[3];
     }
   }
-  std::atomic_thread_fence(std::memory_order_acquire);
-  uint64_t paused_tsc = 0;  // pfc_honour: ended holds, and the one going on when read live
-  for (const LcoreState& l : run.lcores) {
+}
+
+// What stream `s`'s lanes sent, added to `r`, and the TSC cycles they were held by pause
+// (pfc_honour: ended holds, and with `live_now_tsc` (0: a final reading) the one going on).
+uint64_t sum_stream_tx(StreamReport& r, const std::vector<LcoreState>& lcores, size_t s, uint64_t live_now_tsc,
+                       uint64_t tsc_hz) {
+  uint64_t paused_tsc = 0;
+  for (const LcoreState& l : lcores) {
     for (size_t i = 0; i < l.lanes.size(); ++i) {
       if (l.lane_refs[i].stream != s) continue;
       const fast::TxLane& lane = l.lanes[i];
       paused_tsc += counter_read(lane.pause.paused_tsc);
       const uint64_t since = counter_read(lane.pause.since_tsc);
-      if (live && since != 0 && now_tsc > since) paused_tsc += now_tsc - since;
+      if (live_now_tsc != 0 && since != 0 && live_now_tsc > since) paused_tsc += live_now_tsc - since;
       const uint64_t tx_packets = fast::counter_read(lane.tx_packets);
       r.tx_packets += tx_packets;
       r.tx_bytes += fast::counter_read(lane.tx_bytes);
       r.tx_queue_full += fast::counter_read(lane.queue_full);
       // A lane still sending has run until now.
       const bool done = lane.done.load(std::memory_order_acquire);
-      const uint64_t stop_tsc = done ? __atomic_load_n(&lane.stop_tsc, __ATOMIC_RELAXED) : (live ? now_tsc : 0);
+      const uint64_t stop_tsc = done ? __atomic_load_n(&lane.stop_tsc, __ATOMIC_RELAXED) : live_now_tsc;
       const uint64_t began = lane.start_tsc + lane.start_after_tsc;
       if (stop_tsc > began && lane.start_tsc != 0)
         r.tx_pps_achieved +=
             static_cast<double>(tx_packets) * static_cast<double>(tsc_hz) / static_cast<double>(stop_tsc - began);
     }
   }
+  return paused_tsc;
+}
+
+// Stream `s`'s timeline ([run] timeline): its lanes' bins, and where it `receives` its
+// receivers', with the span of its reception and (read on one lcore) its longest gap.
+api::TimelineReport stream_timeline(const RunState& run, size_t s, bool receives, uint64_t start_tsc, uint64_t tsc_hz) {
+  std::vector<uint64_t> tx(run.timeline_bins + size_t{1});
+  std::vector<uint64_t> rx(receives ? tx.size() : 0);
+  unsigned receiving_lcores = 0;
+  const fast::RxStream* receiver = nullptr;
+  uint64_t first_rx = UINT64_MAX, last_rx = 0;
+  for (const LcoreState& l : run.lcores) {
+    for (size_t i = 0; i < l.lanes.size(); ++i)
+      if (l.lane_refs[i].stream == s) add_timeline(tx, l.lanes[i].timeline);
+    if (rx.empty() || s >= l.streams.size()) continue;
+    add_timeline(rx, l.streams[s].timeline);
+    // Last before first: a frame between the two reads is then in the span, not before it.
+    const uint64_t last = counter_read(l.streams[s].last_rx_tsc);
+    const uint64_t first = counter_read(l.streams[s].first_rx_tsc);
+    if (first != 0) first_rx = std::min(first_rx, first), last_rx = std::max(last_rx, last);
+    if (counter_read(l.streams[s].longest_gap_end_tsc) != 0) {
+      ++receiving_lcores;
+      receiver = &l.streams[s];
+    }
+  }
+  api::TimelineReport t = timeline_report(run.timeline_bin_ns, std::move(tx), std::move(rx));
+  if (last_rx != 0)
+    t.rx_span_s = std::pair{seconds_since(first_rx, start_tsc, tsc_hz), seconds_since(last_rx, start_tsc, tsc_hz)};
+  if (receiving_lcores == 1) {
+    const uint64_t end = counter_read(receiver->longest_gap_end_tsc);
+    t.longest_rx_gap_s = std::pair{seconds_since(end - counter_read(receiver->longest_gap_tsc), start_tsc, tsc_hz),
+                                   seconds_since(end, start_tsc, tsc_hz)};
+  }
+  return t;
+}
+
+}  // namespace
+
+StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
+  const StreamState& stream = run.streams[s];
+  StreamReport r;
+  r.name = stream.cfg.name;
+  r.tx_port = stream.cfg.tx_port;
+  r.rx_port = stream.cfg.rx_port;
+  r.frame_bytes_mean = stream.cfg.frame.mean();
+  r.target_pps = stream.pacing.pps;
+  r.rate_changes = stream.rate_changes;
+  const bool live = reading == Reading::kLive;
+  const uint64_t now_tsc = rte_rdtsc();
+  // Receive side first: a frame counted as received was sent before, so while traffic
+  // runs `lost` (tx - rx) is never negative; it includes the frames in flight.
+  fast::LatencyHist latency;
+  if (stream.cfg.rx_port) sum_stream_rx(r, latency, run.lcores, s);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  const uint64_t paused_tsc = sum_stream_tx(r, run.lcores, s, live ? now_tsc : 0, tsc_hz);
   r.tx_l1_bps_achieved = api::l1_bps_of(r.tx_pps_achieved, r.tx_bytes, r.tx_packets);
   if (ports[stream.tx_port].cfg().pfc_honour && stream.cfg.kind == api::StreamKind::kUdp) {
     // The mean over the lanes, which share a port and so are held together.
     r.paused_ns = static_cast<uint64_t>(static_cast<double>(paused_tsc) * 1e9 / static_cast<double>(tsc_hz) /
                                         static_cast<double>(std::max<uint16_t>(stream.cfg.lanes, 1)));
   }
-  if (run.timeline_bins != 0) {
-    std::vector<uint64_t> tx(run.timeline_bins + size_t{1});
-    std::vector<uint64_t> rx(stream.cfg.rx_port ? tx.size() : 0);
-    unsigned receiving_lcores = 0;
-    const fast::RxStream* receiver = nullptr;
-    uint64_t first_rx = UINT64_MAX, last_rx = 0;
-    for (const LcoreState& l : run.lcores) {
-      for (size_t i = 0; i < l.lanes.size(); ++i)
-        if (l.lane_refs[i].stream == s) add_timeline(tx, l.lanes[i].timeline);
-      if (rx.empty() || s >= l.streams.size()) continue;
-      add_timeline(rx, l.streams[s].timeline);
-      // Last before first: a frame between the two reads is then in the span, not before it.
-      const uint64_t last = counter_read(l.streams[s].last_rx_tsc);
-      const uint64_t first = counter_read(l.streams[s].first_rx_tsc);
-      if (first != 0) first_rx = std::min(first_rx, first), last_rx = std::max(last_rx, last);
-      if (counter_read(l.streams[s].longest_gap_end_tsc) != 0) {
-        ++receiving_lcores;
-        receiver = &l.streams[s];
-      }
-    }
-    r.timeline = timeline_report(run.timeline_bin_ns, std::move(tx), std::move(rx));
-    if (last_rx != 0)
-      r.timeline->rx_span_s = std::pair{seconds_since(first_rx, start_tsc, tsc_hz), seconds_since(last_rx, start_tsc, tsc_hz)};
-    if (receiving_lcores == 1) {
-      const uint64_t end = counter_read(receiver->longest_gap_end_tsc);
-      r.timeline->longest_rx_gap_s = std::pair{
-          seconds_since(end - counter_read(receiver->longest_gap_tsc), start_tsc, tsc_hz), seconds_since(end, start_tsc, tsc_hz)};
-    }
-  }
+  if (run.timeline_bins != 0) r.timeline = stream_timeline(run, s, stream.cfg.rx_port.has_value(), start_tsc, tsc_hz);
   if (stream.cfg.rx_port) {
     r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);
     // Live, a frame can be received before its TX lane has counted its burst.

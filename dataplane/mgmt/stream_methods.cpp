@@ -21,18 +21,14 @@ using nlohmann::json;
 namespace {
 
 // The streams of a stream.load / stream.add request, read against this data plane's
-// ports: `streams`, their JSON form (profile/stream_spec_json.hpp), or `profile`, TOML text
-// as in profile files (deprecated: the JSON form carries the same keys). Errors name the
-// caller's keys, and the lines of the file a stream came from when it says so.
-std::vector<api::StreamSpec> requested_streams(const Engine& engine, const api::Params& p, bool& deprecated_form) {
-  deprecated_form = p.has("profile");
-  if (deprecated_form == p.has("streams"))
-    throw RpcError(RpcCode::kInvalidParams, "params: give streams (an array of stream objects with the [[stream]] "
-                                            "table's keys), or profile (TOML text, deprecated), not both or neither");
+// ports: `streams`, their JSON form (profile/stream_spec_json.hpp). Errors name the
+// caller's keys, and the lines of the file a stream came from when it says so. (The TOML
+// text of before, `profile`, is refused by the dispatcher: no method declares it now.)
+std::vector<api::StreamSpec> requested_streams(const Engine& engine, const api::Params& p) {
+  if (!p.has("streams"))
+    throw RpcError(RpcCode::kInvalidParams, "params: give streams, an array of stream objects with the [[stream]] "
+                                            "table's keys");
   try {
-    if (deprecated_form)
-      return profile::load_streams_text(p.string("profile"), p.optional_string("path").value_or("params.profile"),
-                                        engine.profile());
     return profile::streams_from_json(p.raw("streams"), p.optional_string("path").value_or("params"), engine.profile());
   } catch (const profile::ConfigError& error) {
     throw RpcError(RpcCode::kInvalidParams, error.what());
@@ -48,10 +44,6 @@ std::optional<api::RunSpec> requested_run(const api::Params& p) {
     throw RpcError(RpcCode::kInvalidParams, error.what());
   }
 }
-
-constexpr const char* kTomlDeprecated =
-    "params.profile (TOML text) is deprecated: send params.streams, the streams as JSON objects with the same keys "
-    "(stream.list {specs: true} shows them)";
 
 // stream.list: a line per stream, or (specs) each stream's whole spec.
 json list_streams(const Engine& engine, const api::Params& p) {
@@ -69,8 +61,7 @@ json list_streams(const Engine& engine, const api::Params& p) {
 
 // stream.add: the new streams after the engine's; a name taken already is refused at its key.
 json add_streams(Engine& engine, const PortOwnership& ownership, const Session& session, const api::Params& p) {
-  bool deprecated_form = false;
-  const std::vector<api::StreamSpec> loaded = requested_streams(engine, p, deprecated_form);
+  const std::vector<api::StreamSpec> loaded = requested_streams(engine, p);
   std::vector<api::StreamSpec> streams = engine.profile().streams;
   json added = json::array();
   for (size_t i = 0; i < loaded.size(); ++i) {
@@ -89,9 +80,7 @@ json add_streams(Engine& engine, const PortOwnership& ownership, const Session& 
     added.push_back(s.name);
   }
   value_or_throw(engine.set_streams(streams));
-  json out{{"added", added}};
-  if (deprecated_form) out["deprecated"] = kTomlDeprecated;
-  return out;
+  return json{{"added", added}};
 }
 
 }  // namespace
@@ -132,29 +121,25 @@ void register_stream_methods(Dispatcher& d, Engine& engine, PortOwnership& owner
         });
 
   d.add("stream.load",
-        "Replaces the streams. Not while traffic runs. params {streams?: [stream], profile?: TOML text, run?, path?}: "
-        "streams are JSON objects with a profile's [[stream]] keys ({\"name\": \"a\", \"tx_port\": \"p0\", "
-        "\"rate\": \"10%\", \"frame_size\": 64}); profile, TOML text with [[stream]] tables, is deprecated; run, "
-        "the [run] table's keys ({\"drain\": \"1s\", \"timeline\": \"10us\"}), replaces the run settings; path "
-        "names them in errors. Their ports must exist here. Returns {streams: [names], run: the run settings now}, and "
-        "deprecated: why, for profile.",
+        "Replaces the streams. Not while traffic runs. params {streams: [stream], run?, path?}: streams are JSON "
+        "objects with a profile's [[stream]] keys ({\"name\": \"a\", \"tx_port\": \"p0\", \"rate\": \"10%\", "
+        "\"frame_size\": 64}); run, the [run] table's keys ({\"drain\": \"1s\", \"timeline\": \"10us\"}), replaces "
+        "the run settings; path names them in errors. Their ports must exist here. Returns {streams: [names], run: "
+        "the run settings now}.",
         true, [&](Session& session, const api::Params& p) {
-          bool deprecated_form = false;
-          const std::vector<api::StreamSpec> streams = requested_streams(engine, p, deprecated_form);
+          const std::vector<api::StreamSpec> streams = requested_streams(engine, p);
           const std::optional<api::RunSpec> run = requested_run(p);
           for (const api::StreamSpec& s : streams) check_stream_ports(ownership, session, s);
           for (const api::StreamSpec& s : engine.profile().streams) check_stream_ports(ownership, session, s);
           value_or_throw(engine.set_streams(streams, run));
           json names = json::array();
           for (const api::StreamSpec& s : streams) names.push_back(s.name);
-          json out{{"streams", names}, {"run", profile::to_json(engine.profile().run)}};
-          if (deprecated_form) out["deprecated"] = kTomlDeprecated;
-          return out;
+          return json{{"streams", names}, {"run", profile::to_json(engine.profile().run)}};
         });
 
   d.add("stream.add",
-        "Adds streams (names must be new). Not while traffic runs. params {streams?: [stream], profile?: TOML "
-        "text, path?}, as stream.load. Returns {added: [names]}.",
+        "Adds streams (names must be new). Not while traffic runs. params {streams: [stream], path?}, as "
+        "stream.load. Returns {added: [names]}.",
         true, [&](Session& session, const api::Params& p) { return add_streams(engine, ownership, session, p); });
   d.add("stream.remove", "Removes a stream. Not while traffic runs. params: {stream}.", true,
         [&](Session& session, const api::Params& p) {

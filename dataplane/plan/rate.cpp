@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "dataplane/fastpath/pacer.hpp"
 #include "lib/common/line_rate.hpp"
 
 namespace lr::plan {
@@ -54,6 +55,18 @@ Result<double> stream_pps(const api::StreamSpec& stream, uint64_t link_bps, cons
   }
   if (pps < 0.001) return make_error(Errc::kInvalid, fmt::format("stream '{}' rate is below 0.001 frames/s", stream.name));
   return pps;
+}
+
+Result<StreamPacing> stream_pacing(const api::StreamSpec& stream, uint64_t link_bps, const std::string& port_name,
+                                   uint64_t tsc_hz) {
+  auto pps = stream_pps(stream, link_bps, port_name);
+  if (!pps) return std::unexpected(pps.error());
+  if (*pps == 0) return StreamPacing{};
+  return StreamPacing{*pps, fast::pacer_interval_fp(*pps / std::max<uint16_t>(stream.lanes, 1), tsc_hz)};
+}
+
+uint64_t ns_to_tsc(uint64_t ns, uint64_t tsc_hz) noexcept {
+  return static_cast<uint64_t>(static_cast<double>(ns) * static_cast<double>(tsc_hz) / 1e9);
 }
 
 double pause_ns(uint64_t quanta, uint64_t link_bps) noexcept {

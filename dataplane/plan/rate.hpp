@@ -1,6 +1,7 @@
 #pragma once
 // Converts a stream's rate (% of line, L1 bit/s, L2 bit/s, pps) into frames per second
-// on a link of known speed, and refuses rates the link cannot carry.
+// on a link of known speed, refusing rates the link cannot carry, and from there into the
+// TSC interval each lane paces by (stream_pacing: the one place a rate becomes TSC).
 
 #include <cstdint>
 #include <string>
@@ -16,6 +17,21 @@ namespace lr::plan {
 /// (unpaced); a MAC Control stream with refresh = "auto" sends twice per pause time of its
 /// largest quanta. Errors: kInvalid (% rate on a link of unknown speed; above line rate).
 Result<double> stream_pps(const api::StreamSpec& stream, uint64_t link_bps, const std::string& port_name);
+
+/// A stream's rate as its lanes pace it.
+struct StreamPacing {
+  double pps = 0;                 ///< the whole stream, all lanes together; 0: unpaced (rate = "max")
+  uint64_t lane_interval_fp = 0;  ///< Q16 TSC cycles between one lane's frames (pps / lanes); 0: unpaced
+};
+
+/// The one conversion of a stream's rate into its lanes' pacing: stream_pps, then each of
+/// its `stream.lanes` lanes sends 1/lanes of it on a `tsc_hz` clock. Used when a run is
+/// planned and when a rate changes during one. Errors: as stream_pps.
+Result<StreamPacing> stream_pacing(const api::StreamSpec& stream, uint64_t link_bps, const std::string& port_name,
+                                   uint64_t tsc_hz);
+
+/// `ns` nanoseconds in cycles of a `tsc_hz` clock, rounded down.
+uint64_t ns_to_tsc(uint64_t ns, uint64_t tsc_hz) noexcept;
 
 /// One pause quantum: 512 bit times at the link's speed (IEEE 802.3 31B, 802.1Qbb).
 inline constexpr uint32_t kPauseQuantumBits = 512;

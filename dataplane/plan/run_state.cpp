@@ -103,9 +103,9 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
         run.netdev_senders[s.tx_port] = std::move(*sender);
       }
     }
-    auto pps = plan::stream_pps(cfg, tx.speed_bps(), tx.name());
-    if (!pps) return std::unexpected(at_key(cfg, i, "rate", pps.error()));
-    s.pps = *pps;
+    auto pacing = plan::stream_pacing(cfg, tx.speed_bps(), tx.name(), in.tsc_hz);
+    if (!pacing) return std::unexpected(at_key(cfg, i, "rate", pacing.error()));
+    s.pacing = *pacing;
     const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
     wire::TxStreamPlan built = plan::build_stream_plan(cfg, static_cast<uint16_t>(i));
     if (tx.tx_checksum_offload()) plan::offload_checksums(built);
@@ -151,8 +151,8 @@ void set_timeline_bins(RunState& run, const RunInputs& in) {
     bool unlimited = false;
     for (const StreamState& s : run.streams) {
       if (s.cfg.duration_ns != 0) span = std::max(span, s.cfg.start_after_ns + s.cfg.duration_ns);
-      else if (s.cfg.count != 0 && s.pps > 0)
-        span = std::max(span, s.cfg.start_after_ns + static_cast<uint64_t>(s.cfg.count / s.pps * 1e9));
+      else if (s.cfg.count != 0 && s.pacing.pps > 0)
+        span = std::max(span, s.cfg.start_after_ns + static_cast<uint64_t>(s.cfg.count / s.pacing.pps * 1e9));
       else unlimited = true;
     }
     span = unlimited ? 60'000'000'000 : span + cfg.drain_ns + 1'000'000'000;
@@ -191,110 +191,130 @@ Result<void> build_timelines(LcoreState& l, const RunState& run, const RunInputs
   return {};
 }
 
+// The (stream, lane) pairs whose TX queue `lcore_id` serves.
+std::vector<std::pair<uint32_t, uint16_t>> lanes_of_lcore(const RunState& run, unsigned lcore_id) {
+  std::vector<std::pair<uint32_t, uint16_t>> lanes;
+  for (uint32_t s = 0; s < run.streams.size(); ++s)
+    for (uint16_t lane = 0; lane < run.streams[s].lanes.size(); ++lane)
+      if (run.streams[s].lanes[lane].second == lcore_id) lanes.emplace_back(s, lane);
+  return lanes;
+}
+
+// The RX queues `lcore_id` polls.
+std::vector<const QueueAssignment*> rx_queues_of_lcore(const RunInputs& in, unsigned lcore_id) {
+  std::vector<const QueueAssignment*> rxqs;
+  for (const QueueAssignment& a : in.lcore_plan.rx)
+    if (a.lcore_id == lcore_id && rx_not_polled_reason(in.ports[a.port_index], in.streams).empty()) rxqs.push_back(&a);
+  return rxqs;
+}
+
+// The lcore's arrays on its socket, sized for its lanes and RX queues.
+Result<void> allocate_lcore(LcoreState& l, const RunState& run, const RunInputs& in, size_t n_lanes,
+                            const std::vector<const QueueAssignment*>& rxqs) {
+  size_t n_reactions = 0;
+  for (const QueueAssignment* a : rxqs) n_reactions += in.ports[a->port_index].cfg().pfc_honour ? 1 : 0;
+  size_t n_trackers = 0;
+  for (const StreamState& s : run.streams) n_trackers += s.cfg.lanes;
+  l.ctx = NumaArray<fast::LcoreCtx>::make(1, l.socket);
+  l.lanes = NumaArray<fast::TxLane>::make(n_lanes, l.socket);
+  l.rxqs = NumaArray<fast::RxQueue>::make(rxqs.size(), l.socket);
+  l.streams = NumaArray<fast::RxStream>::make(run.streams.size(), l.socket);
+  if (!rxqs.empty()) l.trackers = NumaArray<fast::SeqTracker>::make(n_trackers, l.socket);
+  l.pause_reactions = NumaArray<fast::PauseReaction>::make(n_reactions, l.socket);
+  if (!l.ctx.ok() || !l.lanes.ok() || !l.rxqs.ok() || !l.streams.ok() || !l.trackers.ok() || !l.pause_reactions.ok())
+    return make_error(Errc::kNoMemory, fmt::format("lcore {}: per-lcore state", l.lcore_id));
+  return {};
+}
+
+// Lane `lane` of `stream`: where it sends, how much, and its pacing (the stream's rate
+// converted once, in build_streams: plan::stream_pacing).
+void plan_tx_lane(fast::TxLane& t, RunState& run, const StreamState& stream, uint16_t lane, const RunInputs& in) {
+  const api::StreamSpec& cfg = stream.cfg;
+  t.plan = stream.plan.data();
+  t.pool = stream.pool.get();
+  t.port_id = in.ports[stream.tx_port].port_id();
+  if (cfg.kind != api::StreamKind::kUdp && run.netdev_senders[stream.tx_port] != nullptr)
+    t.port_id = run.netdev_senders[stream.tx_port]->sink_port_id();  // to the kernel netdev
+  t.queue_id = stream.lanes[lane].first;
+  t.lane = static_cast<uint8_t>(lane);
+  t.headers_fixed = fast::headers_fixed(stream.plan[0]);
+  t.cursor = fast::cursor_at(stream.plan[0], 0);
+  t.lag_window_fp = cfg.catch_up ? fast::lag_window_fp(in.tsc_hz) : 0;
+  // MAC Control frames are never held: a paused port still sends them.
+  if (const api::PortSpec& port = in.ports[stream.tx_port].cfg(); port.pfc_honour && cfg.kind == api::StreamKind::kUdp) {
+    t.pause.port = &run.port_pauses[stream.tx_port];
+    t.pause.pause_class = profile::stream_priority(cfg, port).value_or(fast::kLinkPauseClass);
+  }
+  if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
+  t.duration_tsc = plan::ns_to_tsc(cfg.duration_ns, in.tsc_hz);
+  t.start_after_tsc = plan::ns_to_tsc(cfg.start_after_ns, in.tsc_hz);
+  if (const uint64_t interval_fp = stream.pacing.lane_interval_fp; interval_fp != 0) {
+    t.pacer = fast::Pacer::paced(interval_fp, 0, fast::pacer_max_lag(interval_fp, t.lag_window_fp));
+    t.requested_interval_fp.store(interval_fp, std::memory_order_relaxed);  // before launch: no race
+    t.applied_interval_fp = interval_fp;
+  }
+  if (cfg.burst) {
+    const uint32_t packets = cfg.burst->packets / cfg.lanes + (lane < cfg.burst->packets % cfg.lanes ? 1 : 0);
+    const uint64_t interval = plan::ns_to_tsc(cfg.burst->interval_ns, in.tsc_hz);
+    t.pacer.set_bursts(std::max<uint32_t>(packets, 1), std::max<uint64_t>(interval, 1));
+  }
+}
+
+// The lcore's RX queues, and the pause reaction of each on a port that honours PFC.
+void plan_rx_queues(LcoreState& l, RunState& run, const std::vector<const QueueAssignment*>& rxqs, const RunInputs& in) {
+  size_t reaction = 0;
+  for (size_t i = 0; i < rxqs.size(); ++i) {
+    const size_t port_index = rxqs[i]->port_index;
+    l.rxqs[i].port_id = in.ports[port_index].port_id();
+    l.rxqs[i].queue_id = rxqs[i]->queue_id;
+    const api::PortSpec& port = in.ports[port_index].cfg();
+    if (!port.pfc_honour) continue;
+    fast::PauseReaction& r = l.pause_reactions[reaction++];
+    r.port = &run.port_pauses[port_index];
+    r.quantum_tsc_q16 = fast::quantum_tsc_q16(in.ports[port_index].speed_bps(), in.tsc_hz);
+    r.delay_tsc = port.pfc_reaction_delay_quanta ? (uint64_t{*port.pfc_reaction_delay_quanta} * r.quantum_tsc_q16) >> 16
+                                                 : plan::ns_to_tsc(port.pfc_reaction_delay_ns, in.tsc_hz);
+    l.rxqs[i].pause_reaction = &r;
+  }
+}
+
+// What the lcore looks for in each stream's frames, and where its trackers start.
+void plan_rx_streams(LcoreState& l, const RunState& run, const RunInputs& in) {
+  size_t tracker = 0;
+  for (size_t s = 0; s < run.streams.size(); ++s) {
+    const api::StreamSpec& cfg = run.streams[s].cfg;
+    fast::RxStream& rx = l.streams[s];
+    rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
+    // A device marks CE only on ECN-capable frames (RFC 3168 5): nothing to count otherwise.
+    if (cfg.kind != api::StreamKind::kUdp) rx.inspect |= fast::RxStream::kInspectMacControl;
+    else if ((cfg.ip_version == api::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0)
+      rx.inspect |= fast::RxStream::kInspectEcn;
+    if (cfg.rx_port && l.trackers.size() != 0) {
+      rx.n_lanes = cfg.lanes;  // enabled()
+      for (const EthdevPort& p : in.ports)
+        if (p.name() == *cfg.rx_port) rx.rx_port_id = p.port_id();
+    }
+    rx.first_tracker = static_cast<uint32_t>(tracker);
+    tracker += cfg.lanes;
+  }
+}
+
 Result<void> build_lcores(RunState& run, const RunInputs& in) {
   for (const WorkerLcore& w : in.workers) {
     LcoreState& l = run.lcores.emplace_back();
     l.lcore_id = w.lcore_id;
     l.socket = w.socket;
-    const unsigned lcore_id = l.lcore_id;
-    // Lanes of this lcore.
-    std::vector<std::pair<uint32_t, uint16_t>> lanes;  // (stream, lane)
-    for (uint32_t s = 0; s < run.streams.size(); ++s)
-      for (uint16_t lane = 0; lane < run.streams[s].lanes.size(); ++lane)
-        if (run.streams[s].lanes[lane].second == lcore_id) lanes.emplace_back(s, lane);
-    std::vector<const QueueAssignment*> rxqs;
-    for (const QueueAssignment& a : in.lcore_plan.rx)
-      if (a.lcore_id == lcore_id && rx_not_polled_reason(in.ports[a.port_index], in.streams).empty()) rxqs.push_back(&a);
-
-    size_t n_reactions = 0;
-    for (const QueueAssignment* a : rxqs) n_reactions += in.ports[a->port_index].cfg().pfc_honour ? 1 : 0;
-
-    size_t n_trackers = 0;
-    for (const StreamState& s : run.streams) n_trackers += s.cfg.lanes;
-    l.ctx = NumaArray<fast::LcoreCtx>::make(1, l.socket);
-    l.lanes = NumaArray<fast::TxLane>::make(lanes.size(), l.socket);
-    l.rxqs = NumaArray<fast::RxQueue>::make(rxqs.size(), l.socket);
-    l.streams = NumaArray<fast::RxStream>::make(run.streams.size(), l.socket);
-    if (!rxqs.empty()) l.trackers = NumaArray<fast::SeqTracker>::make(n_trackers, l.socket);
-    l.pause_reactions = NumaArray<fast::PauseReaction>::make(n_reactions, l.socket);
-    if (!l.ctx.ok() || !l.lanes.ok() || !l.rxqs.ok() || !l.streams.ok() || !l.trackers.ok() || !l.pause_reactions.ok())
-      return make_error(Errc::kNoMemory, fmt::format("lcore {}: per-lcore state", lcore_id));
-
+    const std::vector<std::pair<uint32_t, uint16_t>> lanes = lanes_of_lcore(run, l.lcore_id);
+    const std::vector<const QueueAssignment*> rxqs = rx_queues_of_lcore(in, l.lcore_id);
+    if (auto ok = allocate_lcore(l, run, in, lanes.size(), rxqs); !ok) return ok;
     for (size_t i = 0; i < lanes.size(); ++i) {
-      const auto [s, lane] = lanes[i];
-      const StreamState& stream = run.streams[s];
-      const api::StreamSpec& cfg = stream.cfg;
-      fast::TxLane& t = l.lanes[i];
-      l.lane_refs.push_back({s});
-      t.plan = stream.plan.data();
-      t.pool = stream.pool.get();
-      t.port_id = in.ports[stream.tx_port].port_id();
-      if (cfg.kind != api::StreamKind::kUdp && run.netdev_senders[stream.tx_port] != nullptr)
-        t.port_id = run.netdev_senders[stream.tx_port]->sink_port_id();  // to the kernel netdev
-      t.queue_id = stream.lanes[lane].first;
-      t.lane = static_cast<uint8_t>(lane);
-      t.headers_fixed = fast::headers_fixed(stream.plan[0]);
-      t.cursor = fast::cursor_at(stream.plan[0], 0);
-      t.lag_window_fp = cfg.catch_up ? fast::lag_window_fp(in.tsc_hz) : 0;
-      // MAC Control frames are never held: a paused port still sends them.
-      if (const api::PortSpec& port = in.ports[stream.tx_port].cfg();
-          port.pfc_honour && cfg.kind == api::StreamKind::kUdp) {
-        t.pause.port = &run.port_pauses[stream.tx_port];
-        t.pause.pause_class = profile::stream_priority(cfg, port).value_or(fast::kLinkPauseClass);
-      }
-      if (cfg.count != 0) t.remaining = cfg.count / cfg.lanes + (lane < cfg.count % cfg.lanes ? 1 : 0);
-      const auto to_tsc = [&](uint64_t ns) {
-        return static_cast<uint64_t>(static_cast<double>(ns) * static_cast<double>(in.tsc_hz) / 1e9);
-      };
-      t.duration_tsc = to_tsc(cfg.duration_ns);
-      t.start_after_tsc = to_tsc(cfg.start_after_ns);
-      if (stream.pps > 0) {
-        const uint64_t interval_fp = fast::pacer_interval_fp(stream.pps / cfg.lanes, in.tsc_hz);
-        t.pacer = fast::Pacer::paced(interval_fp, 0, fast::pacer_max_lag(interval_fp, t.lag_window_fp));
-        t.requested_interval_fp.store(interval_fp, std::memory_order_relaxed);  // before launch: no race
-        t.applied_interval_fp = interval_fp;
-      }
-      if (cfg.burst) {
-        const uint32_t packets = cfg.burst->packets / cfg.lanes + (lane < cfg.burst->packets % cfg.lanes ? 1 : 0);
-        const auto interval = static_cast<uint64_t>(static_cast<double>(cfg.burst->interval_ns) * static_cast<double>(in.tsc_hz) / 1e9);
-        t.pacer.set_bursts(std::max<uint32_t>(packets, 1), std::max<uint64_t>(interval, 1));
-      }
+      l.lane_refs.push_back({lanes[i].first});
+      plan_tx_lane(l.lanes[i], run, run.streams[lanes[i].first], lanes[i].second, in);
     }
-    size_t reaction = 0;
-    for (size_t i = 0; i < rxqs.size(); ++i) {
-      const size_t port_index = rxqs[i]->port_index;
-      l.rxqs[i].port_id = in.ports[port_index].port_id();
-      l.rxqs[i].queue_id = rxqs[i]->queue_id;
-      const api::PortSpec& port = in.ports[port_index].cfg();
-      if (!port.pfc_honour) continue;
-      fast::PauseReaction& r = l.pause_reactions[reaction++];
-      r.port = &run.port_pauses[port_index];
-      r.quantum_tsc_q16 = fast::quantum_tsc_q16(in.ports[port_index].speed_bps(), in.tsc_hz);
-      r.delay_tsc = port.pfc_reaction_delay_quanta
-                        ? (uint64_t{*port.pfc_reaction_delay_quanta} * r.quantum_tsc_q16) >> 16
-                        : static_cast<uint64_t>(static_cast<double>(port.pfc_reaction_delay_ns) *
-                                                static_cast<double>(in.tsc_hz) / 1e9);
-      l.rxqs[i].pause_reaction = &r;
-    }
-    size_t tracker = 0;
-    for (size_t s = 0; s < run.streams.size(); ++s) {
-      const api::StreamSpec& cfg = run.streams[s].cfg;
-      fast::RxStream& rx = l.streams[s];
-      rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
-      // A device marks CE only on ECN-capable frames (RFC 3168 5): nothing to count otherwise.
-      if (cfg.kind != api::StreamKind::kUdp) rx.inspect |= fast::RxStream::kInspectMacControl;
-      else if ((cfg.ip_version == api::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0)
-        rx.inspect |= fast::RxStream::kInspectEcn;
-      if (cfg.rx_port && l.trackers.size() != 0) {
-        rx.n_lanes = cfg.lanes;  // enabled()
-        for (const EthdevPort& p : in.ports)
-          if (p.name() == *cfg.rx_port) rx.rx_port_id = p.port_id();
-      }
-      rx.first_tracker = static_cast<uint32_t>(tracker);
-      tracker += cfg.lanes;
-    }
+    plan_rx_queues(l, run, rxqs, in);
+    plan_rx_streams(l, run, in);
     fast::LcoreCtx& ctx = l.ctx[0];
-    ctx.lcore_id = lcore_id;
+    ctx.lcore_id = l.lcore_id;
     ctx.tx_lanes = l.lanes.data();
     ctx.n_tx_lanes = static_cast<uint32_t>(l.lanes.size());
     ctx.rx_queues = l.rxqs.data();
@@ -329,7 +349,7 @@ Result<void> build_run(RunState& run, const RunInputs& in) {
   std::vector<plan::PortLoad> loads;
   for (const StreamState& s : run.streams) {
     const EthdevPort& tx = in.ports[s.tx_port];
-    loads.push_back({s.cfg.name, tx.name(), tx.speed_bps(), s.pps, s.cfg.frame.mean()});
+    loads.push_back({s.cfg.name, tx.name(), tx.speed_bps(), s.pacing.pps, s.cfg.frame.mean()});
   }
   auto warnings = plan::check_port_loads(loads);
   if (!warnings) return std::unexpected(warnings.error());

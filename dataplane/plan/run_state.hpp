@@ -19,6 +19,7 @@
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/eal/numa_alloc.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
+#include "dataplane/plan/rate.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/netdev_mac_sender.hpp"
 #include "lib/profile/profile.hpp"
@@ -69,7 +70,7 @@ struct StreamState {
   NumaArray<wire::TxStreamPlan> plan;  ///< one
   MempoolPtr pool;  ///< the template mbufs its lanes send
   uint16_t tx_port = 0;  ///< index into ports
-  double pps = 0;        ///< 0: unpaced
+  plan::StreamPacing pacing;  ///< its rate, converted once (plan::stream_pacing); pps 0: unpaced
   std::vector<std::pair<uint16_t, unsigned>> lanes;  ///< (tx queue, lcore) per lane
   std::vector<api::RateChange> rate_changes;          ///< this run's: the target at start, then each change
 };

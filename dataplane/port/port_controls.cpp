@@ -33,10 +33,10 @@ Result<void> PortControls::apply_profile(const profile::Profile& profile) {
       return make_error(e.code, fmt::format("port '{}' (profile line {}) {}: {}", cfg.name, cfg.loc.line, key, e.context),
                         e.sys_errno);
     };
-    if (!cfg.fec.empty())
-      if (auto ok = port->set_fec(*parse_fec_mode(cfg.fec), cfg.keep); !ok) return failed("fec", ok.error());
-    if (!cfg.pause.empty()) {
-      const PauseStatus want{cfg.pause == "rx" || cfg.pause == "both", cfg.pause == "tx" || cfg.pause == "both", false};
+    if (cfg.fec)
+      if (auto ok = port->set_fec(fec_bit(*cfg.fec), cfg.keep); !ok) return failed("fec", ok.error());
+    if (cfg.pause) {
+      const PauseStatus want{pause_rx(*cfg.pause), pause_tx(*cfg.pause), false};
       if (auto ok = port->set_pause(want, cfg.keep); !ok) return failed("pause", ok.error());
     }
     if (cfg.pfc_priorities) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lib/api/stream_spec.hpp"
+#include "lib/common/port_modes.hpp"
 
 namespace lr::api {
 
@@ -36,8 +37,8 @@ struct PortSpec {
   /// every speed); false forces `speed`; true advertises `speed` only (or every speed).
   std::optional<bool> autoneg;
   // Port control applied at start-up (after the port is up), each read back:
-  std::string fec;                  ///< "", or off / baser / rs / llrs / auto
-  std::string pause;                ///< "", or rx / tx / both / off (802.3x)
+  std::optional<FecMode> fec;       ///< none: as the port has it
+  std::optional<PauseMode> pause;   ///< 802.3x; none: as the port has it
   std::optional<std::vector<unsigned>> pfc_priorities;  ///< PFC on these priorities ([]: PFC off)
   /// React in software to PFC / PAUSE frames received here: a priority's XOFF holds the
   /// port's TX lanes of that priority (PAUSE: all of them) for the time its quanta ask.

@@ -8,29 +8,21 @@
 
 namespace lr::dp {
 
-namespace {
-
-constexpr std::array<std::pair<uint32_t, const char*>, 5> kFecNames{
-    {{kFecOff, "off"}, {kFecBaseR, "baser"}, {kFecRs, "rs"}, {kFecLlrs, "llrs"}, {kFecAuto, "auto"}}};
-
-}  // namespace
-
 std::string fec_names(uint32_t modes) {
   std::string out;
-  for (const auto& [bit, name] : kFecNames)
-    if (modes & bit) out += (out.empty() ? "" : "|") + std::string(name);
+  for (const auto& [mode, name] : kFecModeNames)
+    if (modes & fec_bit(mode)) out += (out.empty() ? "" : "|") + std::string(name);
   return out;
 }
 
 std::optional<uint32_t> parse_fec_mode(const std::string& name) {
-  for (const auto& [bit, known] : kFecNames)
-    if (name == known) return bit;
-  return std::nullopt;
+  const std::optional<FecMode> mode = fec_mode_named(name);
+  return mode ? std::optional<uint32_t>(fec_bit(*mode)) : std::nullopt;
 }
 
 std::string pause_text(const PauseStatus& p) {
-  const char* mode = p.rx && p.tx ? "both" : p.rx ? "rx" : p.tx ? "tx" : "off";
-  return p.autoneg ? fmt::format("{} (autoneg)", mode) : mode;
+  const std::string_view mode = name_of(pause_mode(p.rx, p.tx));
+  return p.autoneg ? fmt::format("{} (autoneg)", mode) : std::string(mode);
 }
 
 std::string pfc_text(uint8_t enabled) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/common/port_modes.hpp"
+
 namespace lr::dp {
 
 /// Who served a port-control operation.
@@ -33,10 +35,17 @@ struct LinkRequest {
   std::optional<std::vector<std::string>> advertise;  ///< exact link modes, e.g. {"50000baseKR/Full"}
 };
 
-/// FEC modes as a bit set (one name each: off, baser, rs, llrs, auto).
-enum FecMode : uint32_t { kFecOff = 1, kFecBaseR = 2, kFecRs = 4, kFecLlrs = 8, kFecAuto = 16 };
+/// FEC modes as a bit set, bit n for lr::FecMode n (lib/common/port_modes.hpp: its names).
+constexpr uint32_t fec_bit(FecMode mode) noexcept { return uint32_t{1} << static_cast<unsigned>(mode); }
+enum FecBits : uint32_t {
+  kFecOff = fec_bit(FecMode::kOff),
+  kFecBaseR = fec_bit(FecMode::kBaseR),
+  kFecRs = fec_bit(FecMode::kRs),
+  kFecLlrs = fec_bit(FecMode::kLlrs),
+  kFecAuto = fec_bit(FecMode::kAuto),
+};
 std::string fec_names(uint32_t modes);                       ///< "rs|baser", "" for none
-std::optional<uint32_t> parse_fec_mode(const std::string& name);  ///< one mode
+std::optional<uint32_t> parse_fec_mode(const std::string& name);  ///< one mode's bit
 
 /// A backend's FEC bits <-> FecMode bits: pairs (theirs, ours), translated both ways.
 using FecBitMap = std::span<const std::pair<uint32_t, uint32_t>>;

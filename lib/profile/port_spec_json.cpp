@@ -32,8 +32,8 @@ json to_json(const api::PortSpec& p) {
   if (!p.rx_lcores.empty()) out["rx_lcores"] = p.rx_lcores;
   if (!p.tx_lcores.empty()) out["tx_lcores"] = p.tx_lcores;
   if (p.autoneg) out["autoneg"] = *p.autoneg;
-  if (!p.fec.empty()) out["fec"] = p.fec;
-  if (!p.pause.empty()) out["pause"] = p.pause;
+  if (p.fec) out["fec"] = name_of(*p.fec);
+  if (p.pause) out["pause"] = name_of(*p.pause);
   if (p.pfc_priorities) out["pfc"] = *p.pfc_priorities;
   if (p.pfc_reaction_delay_quanta) out["pfc_reaction_delay"] = *p.pfc_reaction_delay_quanta;
   else if (p.pfc_reaction_delay_ns != 0) out["pfc_reaction_delay"] = duration_text(p.pfc_reaction_delay_ns);

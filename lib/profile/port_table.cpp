@@ -38,14 +38,12 @@ api::PortSpec read_port(TableReader& in) {
     port.autoneg = *v;
   }
   if (auto v = in.string("fec")) {
-    if (*v != "off" && *v != "baser" && *v != "rs" && *v != "llrs" && *v != "auto")
-      in.fail(in.find("fec"), "fec", fmt::format("'{}' is not one of off, baser, rs, llrs, auto", *v));
-    port.fec = *v;
+    port.fec = fec_mode_named(*v);
+    if (!port.fec) in.fail(in.find("fec"), "fec", fmt::format("'{}' is not one of {}", *v, fec_mode_choices()));
   }
   if (auto v = in.string("pause")) {
-    if (*v != "rx" && *v != "tx" && *v != "both" && *v != "off")
-      in.fail(in.find("pause"), "pause", fmt::format("'{}' is not one of rx, tx, both, off", *v));
-    port.pause = *v;
+    port.pause = pause_mode_named(*v);
+    if (!port.pause) in.fail(in.find("pause"), "pause", fmt::format("'{}' is not one of {}", *v, pause_mode_choices()));
   }
   if (const auto pfc = read_priorities(in, "pfc", "expected an array of priorities 0-7, e.g. [3, 4] ([] turns PFC off)"))
     port.pfc_priorities.emplace(pfc->begin(), pfc->end());

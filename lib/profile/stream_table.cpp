@@ -328,21 +328,8 @@ void check_roce_frames(TableReader& in, StreamSpec& stream, const toml::table* u
     in.fail(size, "frame_size", problem);
 }
 
-}  // namespace
-
-StreamSpec read_stream(TableReader& in) {
-  StreamSpec stream;
-  stream.loc = loc_of(in.table());
-  stream.name = in.required_string("name");
-  stream.tx_port = in.required_string("tx_port");
-  stream.rx_port = in.string("rx_port");
-  if (auto text = in.string("rate")) {
-    const auto rate = parse_rate(*text);
-    if (!rate) in.fail(in.find("rate"), "rate", rate_refusal(*text));
-    stream.rate = *rate;
-  }
-  read_mac_control(in, stream);
-  if (stream.kind == StreamKind::kUdp) read_frame_size(in, stream);
+// count, duration, start_after, burst, lanes, catch_up, late: how much and when.
+void read_stream_timing(TableReader& in, StreamSpec& stream) {
   if (auto v = in.integer<uint64_t>("count", 1, INT64_MAX)) stream.count = *v;
   if (auto v = in.parsed<uint64_t>("duration", parse_duration_ns, kDurationHelp)) {
     if (*v == 0) in.fail(in.find("duration"), "duration", "must be above zero (leave it out to run until stopped)");
@@ -368,6 +355,10 @@ StreamSpec read_stream(TableReader& in) {
   if (auto v = in.integer<uint16_t>("lanes", 1, 64)) stream.lanes = *v;
   if (auto v = in.boolean("catch_up")) stream.catch_up = *v;
   if (auto v = in.parsed<uint64_t>("late", parse_duration_ns, kDurationHelp)) stream.late_ns = *v;
+}
+
+// eth = { src, dst } (a MAC Control stream goes to 01:80:c2:00:00:01 unless it says), vlan = { id, pcp }.
+void read_eth_and_vlan(TableReader& in, StreamSpec& stream) {
   if (const toml::table* eth = in.subtable("eth")) {
     TableReader e(*eth, in.prefix() + "eth.", in.file());
     constexpr const char* kMacHelp = "a MAC address: write e.g. '02:00:00:00:00:01'";
@@ -386,31 +377,40 @@ StreamSpec read_stream(TableReader& in) {
     v.finish();
     stream.vlan = cfg;
   }
+}
+
+// The keys both IP versions have: addresses, DSCP, ECN and the hop count (ttl / hop_limit).
+template <class Ip, class Parse>
+void read_ip_keys(TableReader& v, Ip& ip, Parse parse, const char* address, const char* hops_key, uint8_t& hops) {
+  using Addr = std::remove_cvref_t<decltype(ip.src)>;
+  if (auto a = v.template parsed<Addr>("src", parse, address)) ip.src = *a;
+  if (auto a = v.template parsed<Addr>("dst", parse, address)) ip.dst = *a;
+  if (auto a = v.integer<uint8_t>("dscp", 0, 63)) ip.dscp = *a;
+  if (auto a = v.integer<uint8_t>("ecn", 0, 3)) ip.ecn = *a;
+  if (auto a = v.integer<uint8_t>(hops_key, 1, 255)) hops = *a;
+}
+
+// ipv4 = { ... } or ipv6 = { ... }, not both.
+void read_ip_header(TableReader& in, StreamSpec& stream) {
   const toml::table* ipv4 = in.subtable("ipv4");
   const toml::table* ipv6 = in.subtable("ipv6");
   if (ipv4 != nullptr && ipv6 != nullptr) in.fail(in.find("ipv6"), "ipv6", "a stream is IPv4 or IPv6, not both");
-  // The keys both IP versions have: addresses, DSCP, ECN and the hop count (ttl / hop_limit).
-  const auto read_ip = [&](TableReader& v, auto& ip, auto parse, const char* address, const char* hops_key,
-                           uint8_t& hops) {
-    using Addr = std::remove_cvref_t<decltype(ip.src)>;
-    if (auto a = v.template parsed<Addr>("src", parse, address)) ip.src = *a;
-    if (auto a = v.template parsed<Addr>("dst", parse, address)) ip.dst = *a;
-    if (auto a = v.integer<uint8_t>("dscp", 0, 63)) ip.dscp = *a;
-    if (auto a = v.integer<uint8_t>("ecn", 0, 3)) ip.ecn = *a;
-    if (auto a = v.integer<uint8_t>(hops_key, 1, 255)) hops = *a;
-  };
   if (ipv4 != nullptr) {
     TableReader v(*ipv4, in.prefix() + "ipv4.", in.file());
-    read_ip(v, stream.ipv4, parse_ipv4, "an IPv4 address", "ttl", stream.ipv4.ttl);
+    read_ip_keys(v, stream.ipv4, parse_ipv4, "an IPv4 address", "ttl", stream.ipv4.ttl);
     v.finish();
   }
   if (ipv6 != nullptr) {
     stream.ip_version = IpVersion::kV6;
     TableReader v(*ipv6, in.prefix() + "ipv6.", in.file());
-    read_ip(v, stream.ipv6, parse_ipv6, "an IPv6 address", "hop_limit", stream.ipv6.hop_limit);
+    read_ip_keys(v, stream.ipv6, parse_ipv6, "an IPv6 address", "hop_limit", stream.ipv6.hop_limit);
     if (auto a = v.integer<uint32_t>("flow_label", 0, 0xFFFFF)) stream.ipv6.flow_label = *a;
     v.finish();
   }
+}
+
+// udp = { ... }, tcp = { ... } (not both) and roce = { ... } (over UDP).
+void read_l4_header(TableReader& in, StreamSpec& stream) {
   const toml::table* udp = in.subtable("udp");
   if (udp != nullptr) {
     TableReader u(*udp, in.prefix() + "udp.", in.file());
@@ -429,20 +429,46 @@ StreamSpec read_stream(TableReader& in) {
     stream.roce = read_roce(r);
     check_roce_frames(in, stream, udp);
   }
-  if (const toml::node* node = in.find("vary")) {
-    const toml::array* array = node->as_array();
-    if (array == nullptr) in.fail(node, "vary", "expected an array of tables, e.g. vary = [{ field = \"udp.src\", count = 100 }]");
-    for (const toml::node& item : *array) {
-      if (!item.is_table()) in.fail(&item, "vary", "each entry must be a table");
-      TableReader v(*item.as_table(), in.prefix() + "vary.", in.file());
-      const VarySpec vary = read_vary(v, stream);
-      // One entry per field: a second would overwrite the first's bytes in every frame.
-      for (const VarySpec& earlier : stream.vary)
-        if (earlier.field == vary.field)
-          v.fail(v.find("field"), "field", "this field already varies in an earlier entry of this stream");
-      stream.vary.push_back(vary);
-    }
+}
+
+// vary = [{ field, ... }, ...]: one entry per field.
+void read_vary_list(TableReader& in, StreamSpec& stream) {
+  const toml::node* node = in.find("vary");
+  if (node == nullptr) return;
+  const toml::array* array = node->as_array();
+  if (array == nullptr) in.fail(node, "vary", "expected an array of tables, e.g. vary = [{ field = \"udp.src\", count = 100 }]");
+  for (const toml::node& item : *array) {
+    if (!item.is_table()) in.fail(&item, "vary", "each entry must be a table");
+    TableReader v(*item.as_table(), in.prefix() + "vary.", in.file());
+    const VarySpec vary = read_vary(v, stream);
+    // One entry per field: a second would overwrite the first's bytes in every frame.
+    for (const VarySpec& earlier : stream.vary)
+      if (earlier.field == vary.field)
+        v.fail(v.find("field"), "field", "this field already varies in an earlier entry of this stream");
+    stream.vary.push_back(vary);
   }
+}
+
+}  // namespace
+
+StreamSpec read_stream(TableReader& in) {
+  StreamSpec stream;
+  stream.loc = loc_of(in.table());
+  stream.name = in.required_string("name");
+  stream.tx_port = in.required_string("tx_port");
+  stream.rx_port = in.string("rx_port");
+  if (auto text = in.string("rate")) {
+    const auto rate = parse_rate(*text);
+    if (!rate) in.fail(in.find("rate"), "rate", rate_refusal(*text));
+    stream.rate = *rate;
+  }
+  read_mac_control(in, stream);
+  if (stream.kind == StreamKind::kUdp) read_frame_size(in, stream);
+  read_stream_timing(in, stream);
+  read_eth_and_vlan(in, stream);
+  read_ip_header(in, stream);
+  read_l4_header(in, stream);
+  read_vary_list(in, stream);
   stream.key_locs = in.key_locs();
   in.finish();
   return stream;

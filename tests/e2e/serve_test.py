@@ -253,9 +253,8 @@ class Serve(lrtest.DataplaneCase):
         self.assertIn("bad.toml:", bad.stderr)
         self.assertIn("'p7'", bad.stderr)
         # The data plane's own check of streams against its ports, for a client that skips the CLI's.
-        with open(os.path.join(self.dir, "bad.toml")) as f:
-            streams = "[[stream]]" + f.read().split("[[stream]]")[1]
-        refused = Client(self.sock_path).call("stream.load", profile=streams, path="bad.toml")
+        bad_stream = {"name": "s1", "tx_port": "p7", "rx_port": "p0", "frame_size": 128, "rate": "20kpps"}
+        refused = Client(self.sock_path).call("stream.load", streams=[bad_stream], path="bad.toml")
         self.assertIn("stream 's1' uses port 'p7', which this data plane does not have (it has p0)",
                       refused["error"]["message"])
 
@@ -293,24 +292,23 @@ class Serve(lrtest.DataplaneCase):
 
     def test_streams_ports_and_partial_traffic(self):
         client = Client(self.sock_path)
-        added = client.result("stream.add", profile='[[stream]]\nname = "s2"\ntx_port = "p0"\nrx_port = "p0"\n'
-                                                     'frame_size = 256\nrate = "10kpps"\n')
-        self.assertEqual(added["added"], ["s2"])
+        added = client.result("stream.add", streams=[{"name": "s2", "tx_port": "p0", "rx_port": "p0",
+                                                      "frame_size": 256, "rate": "10kpps"}])
+        self.assertEqual(added, {"added": ["s2"]})
         self.assertEqual([s["name"] for s in client.result("stream.list")], ["s1", "s2"])
-        dup = client.call("stream.add", profile='\n[[stream]]\nname = "s2"\ntx_port = "p0"\n')
+        dup = client.call("stream.add", streams=[{"name": "s2", "tx_port": "p0"}])
         self.assertEqual(dup["error"]["code"], -32602)
         self.assertEqual(dup["error"]["message"],
-                         "params.profile:2:1: key 'stream[0].name': a stream named 's2' exists already; "
-                         "stream.remove it first")
-        self.assertEqual(client.call("stream.add", profile="[[stream]]\nname = \"x\"\ntx_port = \"p0\"\nrate = 5\n")
-                         ["error"]["message"], "params.profile:4:8: key 'stream[0].rate': expected a string, found an integer")
+                         "params: key 'stream[0].name': a stream named 's2' exists already; stream.remove it first")
+        self.assertEqual(client.call("stream.add", streams=[{"name": "x", "tx_port": "p0", "rate": 5}])
+                         ["error"]["message"], "params: key 'streams[0].rate': expected a string, found an integer")
         # Only s2 runs; then only s2 stops and the run goes on.
         self.assertEqual(client.result("traffic.start", streams=["s2"])["streams"], ["s2"])
         lrtest.wait_for_frames(client, stream="s2", tx=100)
         stats = {s["name"]: s for s in client.result("stats.streams")}
         self.assertEqual(stats["s1"]["tx_packets"], 0)
         self.assertGreater(stats["s2"]["tx_packets"], 0)
-        self.assertEqual(client.call("stream.add", profile="")["error"]["code"], -32002)  # not while running
+        self.assertEqual(client.call("stream.add", streams=[])["error"]["code"], -32002)  # not while running
         self.assertEqual(client.result("traffic.stop", streams=["s2"])["stopped"], ["s2"])
         self.assertTrue(client.result("traffic.status")["running"])
         lcores = client.result("stats.lcores")
@@ -357,8 +355,8 @@ class Serve(lrtest.DataplaneCase):
     @unittest.skipUnless(shutil.which("dpdk-telemetry.py"), "needs dpdk-telemetry.py (package dpdk)")
     def test_streams_load_as_json_specs(self):
         """stream.load takes the streams as JSON objects with the profile's keys, as a plain
-        socket session sends them; the TOML text of before still works and says it is
-        deprecated; stream.list {specs: true} gives back what stream.load takes."""
+        socket session sends them; the TOML text of before is refused, saying what to send;
+        stream.list {specs: true} gives back what stream.load takes."""
         client = Client(self.sock_path)
         methods = {m["name"]: m for m in client.result("methods.list")}
         self.assertEqual(methods["plan"]["deprecated"], "run.plan")  # the old name answers as the new
@@ -393,11 +391,11 @@ class Serve(lrtest.DataplaneCase):
                          "params: key 'stream[0].tx_port': stream 'j1' uses port 'p7', which this data plane does "
                          "not have (it has p0)")
         self.assertEqual(client.call("stream.load")["error"]["message"],
-                         "params: give streams (an array of stream objects with the [[stream]] table's keys), or "
-                         "profile (TOML text, deprecated), not both or neither")
-        old = client.result("stream.load", profile='[[stream]]\nname = "t1"\ntx_port = "p0"\n')
-        self.assertEqual(old["streams"], ["t1"])
-        self.assertIn("params.profile (TOML text) is deprecated: send params.streams", old["deprecated"])
+                         "params: give streams, an array of stream objects with the [[stream]] table's keys")
+        old = client.call("stream.load", profile='[[stream]]\nname = "t1"\ntx_port = "p0"\n')
+        self.assertEqual(old["error"]["code"], -32602)
+        self.assertEqual(old["error"]["message"],
+                         "params.profile: stream.load has no such parameter (it takes: streams, run, path)")
         client.close()
         # The CLI sends a file's streams in the JSON form, with the file's lines: a check the
         # data plane makes names them.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <toml++/toml.h>
 
+#include "lib/common/port_modes.hpp"
 #include "lib/profile/load_toml.hpp"
 #include "lib/profile/quantity.hpp"
 #include "lib/profile/table_reader.hpp"
@@ -31,7 +32,7 @@ QualifyCfg read_qualify(TableReader& in) {
   if (auto v = in.parsed<uint64_t>("speed", parse_link_speed_bps, "a link speed: write e.g. '40G' or '50G'"))
     cfg.speed_bps = *v;
   if (auto v = in.string("fec")) {
-    if (*v != "off" && *v != "baser" && *v != "rs" && *v != "llrs")
+    if (const auto mode = fec_mode_named(*v); !mode || *mode == FecMode::kAuto)  // a mode the link runs
       in.fail(in.find("fec"), "fec", fmt::format("'{}' is not off, baser, rs or llrs (the FEC expected active)", *v));
     cfg.fec = *v;
   }

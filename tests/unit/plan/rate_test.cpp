@@ -55,6 +55,50 @@ TEST(StreamPps, PercentWithoutLinkSpeedIsRefused) {
             "on the port");
 }
 
+// The one conversion of a rate into lane intervals: 10 % of 40G in 64-byte frames over
+// 4 lanes on a 2.5 GHz TSC is 1,488,095.24 pps per lane, one frame every 1680 cycles
+// (2.5e9 / 1,488,095.24), 110,100,480 in Q16 (1680 * 65536).
+TEST(StreamPacing, RateToLaneIntervalOnce) {
+  api::StreamSpec s = stream(64, {api::RateKind::kPercentOfLine, 10});
+  s.lanes = 4;
+  const auto pacing = stream_pacing(s, 40'000'000'000, "p0", 2'500'000'000);
+  ASSERT_TRUE(pacing) << pacing.error().context;
+  EXPECT_NEAR(pacing->pps, 5'952'380.95, 0.01);  // the stream's, all lanes together
+  EXPECT_EQ(pacing->lane_interval_fp, 1680u * 65536u);
+  s.lanes = 1;
+  EXPECT_EQ(stream_pacing(s, 40'000'000'000, "p0", 2'500'000'000)->lane_interval_fp, 420u * 65536u);
+}
+
+TEST(StreamPacing, EveryUnitToTheSameInterval) {
+  // 1 Mpps of 64-byte frames, said four ways, on a 1 GHz TSC: 1000 cycles a frame.
+  const uint64_t tsc_hz = 1'000'000'000;
+  const uint64_t want = 1000u * 65536u;
+  for (const api::Rate rate : {api::Rate{api::RateKind::kPps, 1e6}, api::Rate{api::RateKind::kL1Bps, 1e6 * 84 * 8},
+                               api::Rate{api::RateKind::kL2Bps, 1e6 * 64 * 8},
+                               api::Rate{api::RateKind::kPercentOfLine, 100.0 * 1e6 * 84 * 8 / 10e9}}) {
+    const auto pacing = stream_pacing(stream(64, rate), 10'000'000'000, "p0", tsc_hz);
+    ASSERT_TRUE(pacing) << pacing.error().context;
+    EXPECT_EQ(pacing->lane_interval_fp, want) << static_cast<int>(rate.kind);
+  }
+}
+
+TEST(StreamPacing, MaxIsUnpacedAndErrorsAreStreamPps) {
+  const auto max = stream_pacing(stream(64, {api::RateKind::kMax, 0}), 0, "p0", 1'000'000'000);
+  ASSERT_TRUE(max);
+  EXPECT_EQ(max->pps, 0.0);
+  EXPECT_EQ(max->lane_interval_fp, 0u);
+  const auto over = stream_pacing(stream(64, {api::RateKind::kPps, 60e6}), 40'000'000'000, "p0", 1'000'000'000);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().context, stream_pps(stream(64, {api::RateKind::kPps, 60e6}), 40'000'000'000, "p0").error().context);
+}
+
+TEST(NsToTsc, RoundsDown) {
+  EXPECT_EQ(ns_to_tsc(1'000'000'000, 2'500'000'000), 2'500'000'000u);
+  EXPECT_EQ(ns_to_tsc(3, 1'000'000'000), 3u);
+  EXPECT_EQ(ns_to_tsc(1, 2'400'000'000), 2u);  // 2.4 cycles
+  EXPECT_EQ(ns_to_tsc(0, 2'400'000'000), 0u);
+}
+
 TEST(PortLoads, PacedStreamsAboveTheLineRateAreRefusedWithTheirShares) {
   const double sixty = line_rate_pps(10'000'000'000, 64) * 0.6;
   const auto over = check_port_loads({{"a", "p0", 10'000'000'000, sixty, 64}, {"b", "p0", 10'000'000'000, sixty, 64},

@@ -270,8 +270,10 @@ pfc = [3, 4]
 flow_rules = ["pattern eth / udp dst is 4791 actions queue index 0"]
 flow_isolate = true
 )");
-  EXPECT_EQ(p.ports[0].fec, "rs");
-  EXPECT_EQ(p.ports[0].pause, "off");
+  EXPECT_EQ(p.ports[0].fec, FecMode::kRs);
+  EXPECT_EQ(p.ports[0].pause, PauseMode::kOff);
+  EXPECT_FALSE(load(kMinimal).ports[0].fec.has_value());  // unset: FEC and pause left as they are
+  EXPECT_FALSE(load(kMinimal).ports[0].pause.has_value());
   EXPECT_EQ(p.ports[0].pfc_priorities, (std::vector<unsigned>{3, 4}));
   EXPECT_EQ(p.ports[0].flow_rules.size(), 1u);
   EXPECT_TRUE(p.ports[0].flow_isolate);
@@ -279,6 +281,8 @@ flow_isolate = true
   EXPECT_EQ(load(std::string(kMinimal) + "pfc = []\n").ports[0].pfc_priorities, std::vector<unsigned>{});
   EXPECT_EQ(error_of(std::string(kMinimal) + "fec = \"rs528\"\n"),
             "test.toml:5:7: key 'port[0].fec': 'rs528' is not one of off, baser, rs, llrs, auto");
+  EXPECT_EQ(error_of(std::string(kMinimal) + "pause = \"on\"\n"),
+            "test.toml:5:9: key 'port[0].pause': 'on' is not one of rx, tx, both, off");
   EXPECT_EQ(error_of(std::string(kMinimal) + "autoneg = false\n"),
             "test.toml:5:11: key 'port[0].autoneg': false needs a speed to force: set speed too");
   EXPECT_EQ(load(std::string(kMinimal) + "speed = \"25G\"\nautoneg = false\n").ports[0].autoneg, false);

@@ -33,8 +33,8 @@ class Draw {
     if (coin()) p.rx_lcores = lcores();
     if (coin()) p.tx_lcores = lcores();
     if (coin()) p.autoneg = p.speed_bps != 0 ? coin() : true;
-    if (coin()) p.fec = pick({"off", "baser", "rs", "llrs", "auto"});
-    if (coin()) p.pause = pick({"rx", "tx", "both", "off"});
+    if (coin()) p.fec = kFecModeNames[below(kFecModeNames.size())].first;
+    if (coin()) p.pause = kPauseModeNames[below(kPauseModeNames.size())].first;
     if (coin()) {
       p.pfc_priorities.emplace();
       for (uint64_t n = below(4); n > 0; --n) p.pfc_priorities->push_back(static_cast<unsigned>(below(8)));
