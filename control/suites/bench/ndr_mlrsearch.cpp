@@ -46,16 +46,16 @@ json goal_json(const MlrGoal& g, const MlrGoalResult& r, const std::map<double, 
 json classic_answer_json(const BenchFrameSize& size, const MlrGoal& g, const MlrGoalResult& r,
                          const std::map<double, Trial>& last_at) {
   if (!r.relevant_lower_bound) {
-    json none = rate_answer_json(size, fmt::format("no load down to the lower bound met the {} goal", g.name));
-    none["method"] = "mlrsearch";
-    return none;
+    RateAnswer none = rate_answer(size, fmt::format("no load down to the lower bound met the {} goal", g.name));
+    none.method = "mlrsearch";
+    return to_json(none);
   }
   const Trial& at = last_at.at(*r.relevant_lower_bound);
-  json out = rate_answer_json(size, *r.relevant_lower_bound, at,
-                              r.relevant_upper_bound ? "device" : r.tester_limited ? "tester" : "line rate");
-  out["method"] = "mlrsearch";
-  out["loss_percent"] = 100.0 * at.result.loss_ratio;
-  return out;
+  RateAnswer out = rate_answer(size, *r.relevant_lower_bound, at,
+                               r.relevant_upper_bound ? "device" : r.tester_limited ? "tester" : "line rate");
+  out.method = "mlrsearch";
+  out.loss_percent = 100.0 * at.result.loss_ratio;
+  return to_json(out);
 }
 
 }  // namespace
