@@ -101,9 +101,13 @@ constexpr auto trial_fields = LR_JSON_FIELDS(test, frame_size, frame_bytes_mean,
 
 constexpr auto layout_fields = LR_JSON_FIELDS(stream, tx_port, rx_port);
 
-constexpr auto mlr_goal_fields = LR_JSON_FIELDS(name, loss_ratio, exceed_ratio, relevant_lower_bound_percent,
-                                                relevant_upper_bound_percent, conditional_throughput_percent,
-                                                conditional_throughput_pps, tester_limited, note);
+constexpr auto mlr_goal_fields = LR_JSON_FIELDS(name, loss_ratio, exceed_ratio, relative_width, initial_trial_duration_s,
+                                                final_trial_duration_s, duration_sum_s, preceding_targets,
+                                                relevant_lower_bound_percent, relevant_upper_bound_percent,
+                                                conditional_throughput_percent, conditional_throughput_pps,
+                                                conditional_throughput_l1_bps, tester_limited, note);
+
+constexpr auto mlr_trial_fields = LR_JSON_FIELDS(duration_s, loss_ratio);
 
 template <class T, class FieldsFn>
 json written(const T& value, FieldsFn&& fields) {
@@ -154,7 +158,15 @@ MlrSizeAnswer mlr_size_from_json(const json& j) {
   MlrSizeAnswer size;
   if (!j.is_object()) return size;
   Reader{j}("frame_size", size.frame_size);
+  Reader{j}("trials", size.trials);
   size.goals = read_list<MlrGoalAnswer>(j, "goals", mlr_goal_fields);
+  api::read_items(j, "loads", size.loads, [](const json& item) {
+    MlrLoad load;
+    if (!item.is_object()) return load;
+    Reader{item}("load_percent", load.load_percent);
+    load.trials = read_list<MlrTrialFigures>(item, "trials", mlr_trial_fields);
+    return load;
+  });
   return size;
 }
 
@@ -191,10 +203,22 @@ json to_json(const LatencyAnswer& r) {
 json to_json(const FrameLossPoint& p) { return written(p, frame_loss_fields); }
 json to_json(const BackToBackAnswer& r) { return written(r, back_to_back_fields); }
 json to_json(const TrialRow& t) { return written(t, trial_fields); }
+json to_json(const MlrGoalAnswer& g) {
+  json j = written(g, mlr_goal_fields);
+  // None of a bound or of the conditional throughput is said, as null.
+  for (const char* key : {"relevant_lower_bound_percent", "relevant_upper_bound_percent", "conditional_throughput_percent"})
+    if (!j.contains(key)) j[key] = nullptr;
+  if (g.note.empty()) j.erase("note");
+  return j;
+}
 json to_json(const MlrSizeAnswer& m) {
-  json goals = json::array();
-  for (const MlrGoalAnswer& g : m.goals) goals.push_back(written(g, mlr_goal_fields));
-  json out = {{"goals", std::move(goals)}};
+  json loads = json::array();
+  for (const MlrLoad& l : m.loads) {
+    json trials = json::array();
+    for (const MlrTrialFigures& t : l.trials) trials.push_back(written(t, mlr_trial_fields));
+    loads.push_back({{"load_percent", l.load_percent}, {"trials", std::move(trials)}});
+  }
+  json out = {{"goals", api::json_array(m.goals)}, {"loads", std::move(loads)}, {"trials", m.trials}};
   put(out, "frame_size", m.frame_size);
   return out;
 }

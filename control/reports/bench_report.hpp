@@ -119,21 +119,39 @@ struct TrialRow {
 };
 
 /// MLRsearch (RFC 9971): one goal's answer at a frame size, as `mlrsearch[].goals[]` holds
-/// it (with the goal's settings, which the views do not read).
+/// it, with the goal's settings. The bounds and the conditional throughput are written as
+/// null when there is none; `note` only when there is one.
 struct MlrGoalAnswer {
   std::string name;
   double loss_ratio = 0, exceed_ratio = 0;
+  double relative_width = 0, initial_trial_duration_s = 0, final_trial_duration_s = 0, duration_sum_s = 0;
+  uint64_t preceding_targets = 0;
   std::optional<double> relevant_lower_bound_percent, relevant_upper_bound_percent;
-  std::optional<double> conditional_throughput_percent, conditional_throughput_pps;
+  std::optional<double> conditional_throughput_percent, conditional_throughput_pps, conditional_throughput_l1_bps;
   bool tester_limited = false;
   std::string note;  ///< why a bound is missing
   bool operator==(const MlrGoalAnswer&) const = default;
 };
 
-/// A frame size's MLRsearch: its goals' answers (the loads' trials stay JSON in the file).
+/// One trial MLRsearch ran at a load: how long, and the share of frames lost.
+struct MlrTrialFigures {
+  double duration_s = 0, loss_ratio = 0;
+  bool operator==(const MlrTrialFigures&) const = default;
+};
+
+/// A load MLRsearch tried, and its trials.
+struct MlrLoad {
+  double load_percent = 0;
+  std::vector<MlrTrialFigures> trials;
+  bool operator==(const MlrLoad&) const = default;
+};
+
+/// A frame size's MLRsearch: its goals' answers, the loads it tried and its trials in all.
 struct MlrSizeAnswer {
   FrameSizeName frame_size;
   std::vector<MlrGoalAnswer> goals;
+  std::vector<MlrLoad> loads;
+  uint64_t trials = 0;
   bool operator==(const MlrSizeAnswer&) const = default;
 };
 
@@ -172,6 +190,7 @@ nlohmann::json to_json(const LatencyAnswer& r);
 nlohmann::json to_json(const FrameLossPoint& p);
 nlohmann::json to_json(const BackToBackAnswer& r);
 nlohmann::json to_json(const TrialRow& t);
+nlohmann::json to_json(const MlrGoalAnswer& g);
 nlohmann::json to_json(const MlrSizeAnswer& m);
 /// The report's typed parts, for a round trip; a suite's report holds more (settings, times).
 nlohmann::json to_json(const BenchReport& r);

@@ -66,6 +66,11 @@ LatencyAnswer random_latency_answer(Random& r) {
   return a;
 }
 
+MlrGoalAnswer random_goal(Random& r) {
+  return {r.text(),  r.number(), r.number(), r.number(), r.number(), r.number(), r.number(), r.count(), r.maybe(),
+          r.maybe(), r.maybe(),  r.maybe(),  r.maybe(),  r.coin(),   r.text()};
+}
+
 BenchReport random_report(Random& r) {
   BenchReport out;
   out.suite = r.coin() ? "rfc2544" : "ndr";
@@ -80,10 +85,9 @@ BenchReport random_report(Random& r) {
                                 r.count(), r.number(), r.maybe(), r.maybe(), r.maybe(), r.maybe(), r.maybe_count(),
                                 maybe_text(r)});
     out.mlrsearch.push_back({r.size(),
-                             {{r.text(), r.number(), r.number(), r.maybe(), r.maybe(), r.maybe(), r.maybe(), r.coin(),
-                               r.text()},
-                              {r.text(), r.number(), r.number(), r.maybe(), r.maybe(), r.maybe(), r.maybe(), r.coin(),
-                               r.text()}}});
+                             {random_goal(r), random_goal(r)},
+                             {{r.number(), {{r.number(), r.number()}}}, {r.number(), {}}},
+                             r.count()});
     TrialRow t;
     t.test = r.coin() ? "latency" : "throughput";
     t.frame_size = r.size();
@@ -273,6 +277,33 @@ TEST(BenchReport, EachAnswerIsWrittenAsTheReportHasAlwaysHeldIt) {
   EXPECT_EQ(frame_loss_point_from_json(to_json(point)), point);
   EXPECT_EQ(back_to_back_from_json(to_json(bursts)), bursts);
   EXPECT_EQ(back_to_back_from_json(to_json(limited)), limited);
+}
+
+// MLRsearch's answer at a size as ndr_mlrsearch has always written it: each goal with its
+// settings, a bound it has not as null, the note only where a bound is missing; the loads
+// and their trials.
+TEST(BenchReport, AnMlrSearchAnswerIsWrittenAsTheReportHasAlwaysHeldIt) {
+  MlrGoalAnswer goal{"ndr", 0, 0.5, 0.005, 1, 1, 21, 2, std::nullopt, 40.5, std::nullopt, std::nullopt, std::nullopt,
+                     false, "even the lowest load was an upper bound: no lower bound"};
+  MlrSizeAnswer size{{"64"}, {goal}, {{40.5, {{1, 0.25}}}}, 7};
+  EXPECT_EQ(to_json(size).dump(),
+            R"({"frame_size":64,"goals":[{"conditional_throughput_percent":null,"duration_sum_s":21.0,)"
+            R"("exceed_ratio":0.5,"final_trial_duration_s":1.0,"initial_trial_duration_s":1.0,"loss_ratio":0.0,)"
+            R"("name":"ndr","note":"even the lowest load was an upper bound: no lower bound","preceding_targets":2,)"
+            R"("relative_width":0.005,"relevant_lower_bound_percent":null,"relevant_upper_bound_percent":40.5,)"
+            R"("tester_limited":false}],"loads":[{"load_percent":40.5,"trials":[{"duration_s":1.0,"loss_ratio":0.25}]}],)"
+            R"("trials":7})");
+  goal.note.clear();
+  goal.relevant_lower_bound_percent = 39.5;
+  goal.conditional_throughput_percent = 39.5;
+  goal.conditional_throughput_pps = 58750;
+  goal.conditional_throughput_l1_bps = 39480000;
+  EXPECT_EQ(to_json(goal).dump(),
+            R"({"conditional_throughput_l1_bps":39480000.0,"conditional_throughput_percent":39.5,)"
+            R"("conditional_throughput_pps":58750.0,"duration_sum_s":21.0,"exceed_ratio":0.5,)"
+            R"("final_trial_duration_s":1.0,"initial_trial_duration_s":1.0,"loss_ratio":0.0,"name":"ndr",)"
+            R"("preceding_targets":2,"relative_width":0.005,"relevant_lower_bound_percent":39.5,)"
+            R"("relevant_upper_bound_percent":40.5,"tester_limited":false})");
 }
 
 // Reports the suites wrote (the views' corpus): each answer reads into its struct and
