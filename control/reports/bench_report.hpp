@@ -1,8 +1,8 @@
 #pragma once
 // A benchmark suite's report (`linerate bench rfc2544 | ndr`) as types: the answers per
-// frame size, every trial, the layout. One codec per type (to_json / *_from_json), the
-// same keys the suite writes (config/README.md lists them); the views (report.html,
-// results.csv) and the printed tables read the report through it.
+// frame size, every trial, the layout. The procedures fill these structs and one codec per
+// type (to_json / *_from_json) writes them (config/README.md lists the keys); the views
+// (report.html, results.csv) and the printed tables read the report back through it.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -25,8 +25,19 @@ struct FrameSizeName {
   bool operator==(const FrameSizeName&) const = default;
 };
 
+/// A port pair's share of a trial: the streams from `tx_port` to `rx_port`, their frames
+/// (distinct frames received) and what TX sent.
+struct PairFigures {
+  std::string tx_port, rx_port;
+  int64_t streams = 0;
+  uint64_t tx_packets = 0, rx_packets = 0;
+  int64_t lost = 0;
+  double pps = 0, l1_bps = 0;
+  bool operator==(const PairFigures&) const = default;
+};
+
 /// A rate found per frame size: the throughput (RFC 2544 §26.1), the NDR or the PDR; or
-/// none (`percent_line_rate` unset) with `why`.
+/// none (`percent_line_rate` unset, written as null) with `why`.
 struct RateAnswer {
   FrameSizeName frame_size;
   double frame_bytes_mean = 0;
@@ -35,14 +46,24 @@ struct RateAnswer {
   std::optional<double> pps, l1_bps, l2_bps;
   std::optional<double> loss_percent;       ///< NDR / PDR: the loss at the answer
   std::optional<uint64_t> trials;           ///< throughput: the search's trials
-  std::string limited_by;                   ///< device, line rate or tester
-  std::string why;                          ///< no answer: why
+  std::optional<std::string> limited_by;    ///< an answer: device, line rate or tester
+  std::optional<std::string> why;           ///< no answer: why
+  std::optional<std::string> method;        ///< NDR / PDR by MLRsearch: "mlrsearch"
   std::vector<double> tester_limited_at_percent;
   std::optional<LatencyNs> latency_ns;
+  std::optional<std::vector<PairFigures>> per_pair;  ///< an answer: its trial by port pair
   bool operator==(const RateAnswer&) const = default;
 };
 
-/// §26.2: the latency at a size's throughput across its trials.
+/// One latency trial's summary, and the frames it lost.
+struct TrialLatency : LatencyNs {
+  int64_t lost = 0;
+  bool operator==(const TrialLatency&) const = default;
+};
+
+/// §26.2: the latency at a size's throughput across its trials. Two shapes: measured
+/// (`rate_percent` set: its trials, `offered_percent` null when none was valid), or not
+/// measured (no throughput at the size): `frame_size` and `why` alone.
 struct LatencyAnswer {
   FrameSizeName frame_size;
   std::optional<double> rate_percent, offered_percent;
@@ -50,6 +71,8 @@ struct LatencyAnswer {
   int64_t lost = 0;
   std::optional<LatencyNs> across_trials;
   std::string why;  ///< no throughput to measure at
+  std::vector<TrialLatency> per_trial;  ///< the valid trials
+  std::optional<std::string> note;      ///< frames lost during the trials
   bool operator==(const LatencyAnswer&) const = default;
 };
 
@@ -58,6 +81,7 @@ struct FrameLossPoint {
   FrameSizeName frame_size;
   double rate_percent = 0, offered_percent = 0, loss_percent = 0;
   bool valid = true;
+  std::optional<std::string> note;  ///< the tester sent short, and the device lost frames anyway
   bool operator==(const FrameLossPoint&) const = default;
 };
 
@@ -71,7 +95,8 @@ struct BackToBackAnswer {
   uint64_t max_burst_frames = 0;
   double line_rate_pps = 0;
   std::optional<double> implied_buffer_time_s, corrected_buffer_time_s, throughput_percent, buffered_frames;
-  std::string note;
+  std::optional<uint64_t> lost_at_frames;  ///< the tester ended the search: the shortest burst the device lost
+  std::optional<std::string> note;
   bool operator==(const BackToBackAnswer&) const = default;
 };
 
@@ -94,21 +119,39 @@ struct TrialRow {
 };
 
 /// MLRsearch (RFC 9971): one goal's answer at a frame size, as `mlrsearch[].goals[]` holds
-/// it (with the goal's settings, which the views do not read).
+/// it, with the goal's settings. The bounds and the conditional throughput are written as
+/// null when there is none; `note` only when there is one.
 struct MlrGoalAnswer {
   std::string name;
   double loss_ratio = 0, exceed_ratio = 0;
+  double relative_width = 0, initial_trial_duration_s = 0, final_trial_duration_s = 0, duration_sum_s = 0;
+  uint64_t preceding_targets = 0;
   std::optional<double> relevant_lower_bound_percent, relevant_upper_bound_percent;
-  std::optional<double> conditional_throughput_percent, conditional_throughput_pps;
+  std::optional<double> conditional_throughput_percent, conditional_throughput_pps, conditional_throughput_l1_bps;
   bool tester_limited = false;
   std::string note;  ///< why a bound is missing
   bool operator==(const MlrGoalAnswer&) const = default;
 };
 
-/// A frame size's MLRsearch: its goals' answers (the loads' trials stay JSON in the file).
+/// One trial MLRsearch ran at a load: how long, and the share of frames lost.
+struct MlrTrialFigures {
+  double duration_s = 0, loss_ratio = 0;
+  bool operator==(const MlrTrialFigures&) const = default;
+};
+
+/// A load MLRsearch tried, and its trials.
+struct MlrLoad {
+  double load_percent = 0;
+  std::vector<MlrTrialFigures> trials;
+  bool operator==(const MlrLoad&) const = default;
+};
+
+/// A frame size's MLRsearch: its goals' answers, the loads it tried and its trials in all.
 struct MlrSizeAnswer {
   FrameSizeName frame_size;
   std::vector<MlrGoalAnswer> goals;
+  std::vector<MlrLoad> loads;
+  uint64_t trials = 0;
   bool operator==(const MlrSizeAnswer&) const = default;
 };
 
@@ -134,7 +177,12 @@ struct BenchReport {
   bool operator==(const BenchReport&) const = default;
 };
 
+/// What limited an answer, or why there is none ("" when the report says neither).
+std::string limit_or_why(const RateAnswer& r);
+
 nlohmann::json to_json(const LatencyNs& l);
+nlohmann::json to_json(const PairFigures& p);
+nlohmann::json to_json(const TrialLatency& t);
 nlohmann::json to_json(const RateAnswer& r);
 /// Its bytes as a number, or the mix's name as text.
 nlohmann::json to_json(const FrameSizeName& s);
@@ -142,9 +190,16 @@ nlohmann::json to_json(const LatencyAnswer& r);
 nlohmann::json to_json(const FrameLossPoint& p);
 nlohmann::json to_json(const BackToBackAnswer& r);
 nlohmann::json to_json(const TrialRow& t);
+nlohmann::json to_json(const MlrGoalAnswer& g);
 nlohmann::json to_json(const MlrSizeAnswer& m);
 /// The report's typed parts, for a round trip; a suite's report holds more (settings, times).
 nlohmann::json to_json(const BenchReport& r);
+
+/// Each answer read alone (a report's item); the codec's other half.
+RateAnswer rate_answer_from_json(const nlohmann::json& j);
+LatencyAnswer latency_answer_from_json(const nlohmann::json& j);
+FrameLossPoint frame_loss_point_from_json(const nlohmann::json& j);
+BackToBackAnswer back_to_back_from_json(const nlohmann::json& j);
 
 /// Read back; an absent field keeps its default. Throws nlohmann::json::exception on a
 /// field of the wrong type.

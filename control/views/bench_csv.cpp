@@ -72,7 +72,7 @@ std::string bench_csv(const json& json_report) {
       json values = bench::to_json(r);
       values["row"] = "result";
       values["test"] = test;
-      values["note"] = r.limited_by.empty() ? r.why : r.limited_by;
+      values["note"] = bench::limit_or_why(r);
       if (r.latency_ns) add_latency(values, bench::to_json(*r.latency_ns));
       row(out, values);
     }
@@ -102,7 +102,7 @@ std::string bench_csv(const json& json_report) {
   }
   for (const bench::BackToBackAnswer& r : report.back_to_back) {
     row(out, {{"row", "result"}, {"test", "back_to_back"}, {"frame_size", bench::to_json(r.frame_size)},
-              {"burst_frames", or_null(r.mean_frames)}, {"note", r.note}});
+              {"burst_frames", or_null(r.mean_frames)}, {"note", r.note.value_or("")}});
   }
   return out;
 }

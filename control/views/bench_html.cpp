@@ -60,7 +60,7 @@ const T* at_size(const std::vector<T>& items, const std::string& size) {
   return it == items.end() ? nullptr : &*it;
 }
 
-std::string limited_by(const RateAnswer& r) { return escape(r.limited_by.empty() ? r.why : r.limited_by); }
+std::string limited_by(const RateAnswer& r) { return escape(limit_or_why(r)); }
 
 // RFC 2544: per frame size, the throughput and what the other tests found at it.
 std::string rfc2544_headline(const BenchReport& report) {
@@ -221,7 +221,7 @@ std::string back_to_back_section(const BenchReport& report) {
     const auto seconds = [](const std::optional<double>& s) { return s ? escape(text::duration(*s)) : std::string(kNone); };
     rows.push_back({escape(r.frame_size.text), std::to_string(r.searches), cell(r.mean_frames, "{:.1f}"),
                     r.min_frames ? std::to_string(*r.min_frames) : kNone, r.max_frames ? std::to_string(*r.max_frames) : kNone,
-                    seconds(r.implied_buffer_time_s), seconds(r.corrected_buffer_time_s), escape(r.note)});
+                    seconds(r.implied_buffer_time_s), seconds(r.corrected_buffer_time_s), escape(r.note.value_or(""))});
     data += fmt::format("\"{}\" {}\n", r.frame_size.text, datum(r.mean_frames));
   }
   data += "EOD\n";

@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const nlohmann::json report = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (report.is_discarded()) return 0;  // "is not JSON", said by the command
   // Schemas of every kind, so that mutated reports of one kind are read by the others too.
-  for (const char* schema : {"linerate.rfc2544/1", "linerate.ndr/1", "linerate.lossless/1", "linerate.optics-qualify/1"}) {
+  for (const char* schema : {"linerate.rfc2544/1", "linerate.ndr/1", "linerate.lossless/1", "linerate.rfc2889/1",
+                             "linerate.optics-qualify/1"}) {
     const lr::ctl::ReportKind* kind = lr::ctl::report_kind(schema);
     if (kind == nullptr) __builtin_trap();
     try {

@@ -27,10 +27,10 @@ SearchSettings settings_for(const bench::NdrCfg& cfg, double tolerance_percent, 
 // One answer (NDR or PDR) as the report holds it, with the loss in its trial.
 json answer_json(const bench::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
                  const char* what) {
-  json result =
-      rate_answer_json(size, search, passing, fmt::format("no load down to the lower bound met the {} criteria", what));
-  if (search.result()) result["loss_percent"] = 100.0 * passing.at(*search.result()).result.loss_ratio;
-  return result;
+  RateAnswer result =
+      rate_answer(size, search, passing, fmt::format("no load down to the lower bound met the {} criteria", what));
+  if (search.result()) result.loss_percent = 100.0 * passing.at(*search.result()).result.loss_ratio;
+  return to_json(result);
 }
 
 void run_ndr_size(const bench::NdrCfg& cfg, const bench::BenchFrameSize& size, TrialRunner& runner,
@@ -78,12 +78,12 @@ void print_ndr_answers(const json& json_report) {
   for (size_t i = 0; i < report.ndr.size() && i < report.pdr.size(); ++i)
     for (const auto& [name, r] : {std::pair<const char*, const RateAnswer*>{"NDR", &report.ndr[i]}, {"PDR", &report.pdr[i]}}) {
       if (!r->percent_line_rate) {
-        std::printf("%10s %6s %12s   (%s)\n", r->frame_size.text.c_str(), name, "none", r->why.c_str());
+        std::printf("%10s %6s %12s   (%s)\n", r->frame_size.text.c_str(), name, "none", r->why.value_or("").c_str());
         continue;
       }
       std::printf("%10s %6s %12.4f %14.6f %14.6f %12.3f  %s\n", r->frame_size.text.c_str(), name, *r->percent_line_rate,
                   r->pps.value_or(0) / 1e6, r->l1_bps.value_or(0) / 1e9, r->latency_ns ? r->latency_ns->p99 / 1e3 : 0.0,
-                  r->limited_by.c_str());
+                  r->limited_by.value_or("").c_str());
     }
 }
 

@@ -26,11 +26,11 @@ void print_rfc2544_answers(const json& json_report) {
                 report.loss_tolerance_percent, "frame_B", "% of line", "Mpps", "L1 Gbit/s", "L2 Gbit/s", "limited by");
     for (const RateAnswer& r : report.throughput) {
       if (!r.percent_line_rate) {
-        std::printf("%10s %12s   (%s)\n", r.frame_size.text.c_str(), "none", r.why.c_str());
+        std::printf("%10s %12s   (%s)\n", r.frame_size.text.c_str(), "none", r.why.value_or("").c_str());
         continue;
       }
       std::printf("%10s %12.4f %14.6f %14.6f %14.6f  %s\n", r.frame_size.text.c_str(), *r.percent_line_rate,
-                  r.pps.value_or(0) / 1e6, r.l1_bps.value_or(0) / 1e9, r.l2_bps.value_or(0) / 1e9, r.limited_by.c_str());
+                  r.pps.value_or(0) / 1e6, r.l1_bps.value_or(0) / 1e9, r.l2_bps.value_or(0) / 1e9, r.limited_by.value_or("").c_str());
     }
   }
   if (!report.latency.empty()) {
@@ -58,7 +58,7 @@ void print_rfc2544_answers(const json& json_report) {
                 "searches", "mean frames", "min", "max", "implied buf s", "corrected buf s");
     for (const BackToBackAnswer& r : report.back_to_back) {
       if (r.searches == 0) {  // no burst length found: no figures to show as zeros
-        std::printf("%10s %8u %14s   (%s)\n", r.frame_size.text.c_str(), 0u, "none", r.note.c_str());
+        std::printf("%10s %8u %14s   (%s)\n", r.frame_size.text.c_str(), 0u, "none", r.note.value_or("").c_str());
         continue;
       }
       std::printf("%10s %8llu %14.1f %10llu %10llu %16.6g %16s  %s\n", r.frame_size.text.c_str(),
@@ -66,7 +66,7 @@ void print_rfc2544_answers(const json& json_report) {
                   static_cast<unsigned long long>(r.min_frames.value_or(0)),
                   static_cast<unsigned long long>(r.max_frames.value_or(0)), r.implied_buffer_time_s.value_or(0),
                   r.corrected_buffer_time_s ? fmt::format("{:.6g}", *r.corrected_buffer_time_s).c_str() : "-",
-                  r.note.c_str());
+                  r.note.value_or("").c_str());
     }
   }
 }
@@ -113,8 +113,10 @@ void run_rfc2544_tests(const BenchProfile& profile, TrialRunner& runner, BenchSe
         if (const auto rate = run_throughput(procedure, size)) throughput[size.name] = *rate;
       } else if (t == "latency") {
         if (found == throughput.end()) {
-          session.report()["latency"].push_back(
-              {{"frame_size", frame_size_json(size)}, {"why", "no throughput was found at this size"}});
+          LatencyAnswer none;
+          none.frame_size = frame_size_name(size);
+          none.why = "no throughput was found at this size";
+          session.report()["latency"].push_back(to_json(none));
           session.add_expected_trials(-static_cast<int>(cfg.latency_trials));
           continue;
         }

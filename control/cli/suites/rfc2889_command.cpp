@@ -10,6 +10,7 @@
 #include "control/suites/bench/rfc2889/tests.hpp"
 #include "control/command/exit_codes.hpp"
 #include "control/client/stop_signal.hpp"
+#include "control/reports/rfc2889_report.hpp"
 #include "control/views/rfc2889_views.hpp"
 #include "lib/api/json_fields.hpp"
 
@@ -74,13 +75,9 @@ void run_rfc2889_tests(const BenchProfile& profile, TrialRunner& runner, BenchSe
 // A FAIL is the device's (a judged verdict: errored frames forwarded); what is only
 // measured or SKIPPED leaves the code at 0.
 int rfc2889_verdict_code(const json& report) {
-  std::vector<std::string> verdicts;  // each result's
-  api::read_items(report, "results", verdicts, [](const json& r) {
-    std::string verdict;
-    api::reader(r)("verdict", verdict);
-    return verdict;
-  });
-  return std::ranges::find(verdicts, "FAIL") != verdicts.end() ? ctl::kExitFailed : 0;
+  const std::vector<rfc2889::Result> results = rfc2889::rfc2889_report_from_json(report).results;
+  return std::ranges::any_of(results, [](const rfc2889::Result& r) { return r.verdict == "FAIL"; }) ? ctl::kExitFailed
+                                                                                                   : 0;
 }
 
 }  // namespace

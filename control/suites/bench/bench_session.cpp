@@ -25,10 +25,11 @@ void write(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-json latency_json(const LatencyStats& s) {
-  return {{"samples", s.samples}, {"min", s.min_ns}, {"mean", s.mean_ns}, {"p50", s.p50_ns}, {"p99", s.p99_ns},
-          {"p999", s.p999_ns},    {"max", s.max_ns}, {"jitter", s.jitter_ns}};
+LatencyNs latency_of(const LatencyStats& s) {
+  return {s.samples, s.min_ns, s.mean_ns, s.p50_ns, s.p99_ns, s.p999_ns, s.max_ns, s.jitter_ns};
 }
+
+json latency_json(const LatencyStats& s) { return to_json(latency_of(s)); }
 
 std::string duration_text(double seconds) {
   const auto s = static_cast<long>(std::lround(std::max(0.0, seconds)));
@@ -37,34 +38,45 @@ std::string duration_text(double seconds) {
   return fmt::format("{}s", s);
 }
 
+FrameSizeName frame_size_name(const bench::BenchFrameSize& size) {
+  return {size.is_mix() ? size.name : std::to_string(size.sizes.front())};
+}
+
 json frame_size_json(const bench::BenchFrameSize& size) {
   if (size.is_mix()) return size.name;
   return size.sizes.front();
 }
 
+TrialRow trial_row(const std::string& test, const Trial& t, bool passed, bool confirmation) {
+  TrialRow row;
+  row.test = test;
+  row.frame_size = frame_size_name(t.spec.frame);
+  row.frame_bytes_mean = t.spec.frame.mean();
+  row.rate_percent = t.spec.percent;
+  row.offered_percent = t.result.offered_percent;
+  row.offered_pps = t.offered_pps;
+  row.offered_l1_bps = t.offered_l1_bps;
+  row.tx_packets = t.tx_packets;
+  row.rx_packets = t.rx_packets;
+  row.lost = t.lost;
+  row.loss_percent = 100.0 * t.result.loss_ratio;
+  row.latency_ns = latency_of(t.latency.stats);
+  row.passed = passed;
+  row.confirmation = confirmation;
+  row.valid = t.result.valid;
+  row.invalid_reason = t.invalid_reason;
+  row.lost_though_sent_short = t.result.lost_anyway;  // counted as the device's loss
+  row.interrupted = t.interrupted;
+  if (t.spec.burst_frames > 0) row.burst_frames = t.spec.burst_frames;
+  else row.duration_s = static_cast<double>(t.spec.duration_ns) / 1e9;
+  if (t.spec.warm_up_ns > 0 && t.spec.burst_frames == 0) row.warm_up_s = static_cast<double>(t.spec.warm_up_ns) / 1e9;
+  return row;
+}
+
 json trial_json(const std::string& test, const Trial& t, bool passed, bool confirmation) {
-  json out{{"test", test},
-           {"frame_size", frame_size_json(t.spec.frame)},
-           {"frame_bytes_mean", t.spec.frame.mean()},
-           {"rate_percent", t.spec.percent},
-           {"offered_percent", t.result.offered_percent},
-           {"offered_pps", t.offered_pps},
-           {"offered_l1_bps", t.offered_l1_bps},
-           {"tx_packets", t.tx_packets},
-           {"rx_packets", t.rx_packets},
-           {"lost", t.lost},
-           {"loss_percent", 100.0 * t.result.loss_ratio},
-           {"latency_ns", latency_json(t.latency.stats)},
-           {"passed", passed},
-           {"confirmation", confirmation},
-           {"valid", t.result.valid},
-           {"invalid_reason", t.invalid_reason},
-           {"lost_though_sent_short", t.result.lost_anyway},  // counted as the device's loss
-           {"interrupted", t.interrupted},
-           {"report", t.report}};
-  if (t.spec.burst_frames > 0) out["burst_frames"] = t.spec.burst_frames;
-  else out["duration_s"] = static_cast<double>(t.spec.duration_ns) / 1e9;
-  if (t.spec.warm_up_ns > 0 && t.spec.burst_frames == 0) out["warm_up_s"] = static_cast<double>(t.spec.warm_up_ns) / 1e9;
+  json out = to_json(trial_row(test, t, passed, confirmation));
+  // The data plane's own run report, as it sent it (its codec is lib/api's; the views do not read it).
+  out["report"] = t.report;
   return out;
 }
 

@@ -9,8 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "control/suites/bench/trial_runner.hpp"
+#include "control/reports/bench_report.hpp"
 #include "control/suites/bench/bench_sections.hpp"
+#include "control/suites/bench/trial_runner.hpp"
 
 namespace lr::bench {
 
@@ -58,13 +59,16 @@ class BenchSession {
   double rest_s_ = 0;
 };
 
-/// A trial as `trials[]` holds it.
+/// A trial as `trials[]` holds it: its row, and the data plane's run report of it.
+TrialRow trial_row(const std::string& test, const Trial& trial, bool passed, bool confirmation);
 nlohmann::json trial_json(const std::string& test, const Trial& trial, bool passed, bool confirmation);
 
 /// The frame size as reports name it: the number of bytes, or the mix's name ("imix").
+FrameSizeName frame_size_name(const bench::BenchFrameSize& size);
 nlohmann::json frame_size_json(const bench::BenchFrameSize& size);
 
 /// A latency summary as reports hold it (ns): samples, min, mean, p50, p99, p999, max, jitter.
+LatencyNs latency_of(const LatencyStats& stats);
 nlohmann::json latency_json(const LatencyStats& stats);
 
 /// "1h02m", "3m20s", "45s".

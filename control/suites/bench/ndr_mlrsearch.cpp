@@ -13,7 +13,6 @@
 #include "control/suites/bench/mlr_search.hpp"
 #include "control/suites/bench/rfc2544_procedures.hpp"
 #include "control/client/stop_signal.hpp"
-#include "lib/api/json_fields.hpp"
 
 namespace lr::bench {
 
@@ -21,24 +20,32 @@ using nlohmann::json;
 
 namespace {
 
-json goal_json(const MlrGoal& g, const MlrGoalResult& r, const std::map<double, Trial>& last_at) {
-  json out = api::write_fields(g, LR_JSON_FIELDS(name, loss_ratio, exceed_ratio, relative_width, initial_trial_duration_s,
-                                                 final_trial_duration_s, duration_sum_s, preceding_targets));
-  const auto write = api::writer(out);
-  write("relevant_lower_bound_percent", r.relevant_lower_bound);  // null: none
-  write("relevant_upper_bound_percent", r.relevant_upper_bound);
-  write("conditional_throughput_percent", r.conditional_throughput);
-  write("tester_limited", r.tester_limited);
+MlrGoalAnswer goal_answer(const MlrGoal& g, const MlrGoalResult& r, const std::map<double, Trial>& last_at) {
+  MlrGoalAnswer out{g.name,
+                    g.loss_ratio,
+                    g.exceed_ratio,
+                    g.relative_width,
+                    g.initial_trial_duration_s,
+                    g.final_trial_duration_s,
+                    g.duration_sum_s,
+                    g.preceding_targets,
+                    r.relevant_lower_bound,
+                    r.relevant_upper_bound,
+                    r.conditional_throughput,
+                    std::nullopt,
+                    std::nullopt,
+                    r.tester_limited,
+                    ""};
   if (r.conditional_throughput && r.relevant_lower_bound) {
     // The lower bound's measured rate, scaled as the conditional throughput is.
     const Trial& at = last_at.at(*r.relevant_lower_bound);
     const double scale = *r.conditional_throughput / *r.relevant_lower_bound;
-    out["conditional_throughput_pps"] = at.offered_pps * scale;
-    out["conditional_throughput_l1_bps"] = at.offered_l1_bps * scale;
+    out.conditional_throughput_pps = at.offered_pps * scale;
+    out.conditional_throughput_l1_bps = at.offered_l1_bps * scale;
   }
-  if (!r.relevant_lower_bound) out["note"] = "even the lowest load was an upper bound: no lower bound";
-  else if (!r.relevant_upper_bound) out["note"] = r.tester_limited ? "no upper bound below what the tester could offer"
-                                                                    : "the highest load was a lower bound: no upper bound";
+  if (!r.relevant_lower_bound) out.note = "even the lowest load was an upper bound: no lower bound";
+  else if (!r.relevant_upper_bound) out.note = r.tester_limited ? "no upper bound below what the tester could offer"
+                                                                : "the highest load was a lower bound: no upper bound";
   return out;
 }
 
@@ -46,16 +53,16 @@ json goal_json(const MlrGoal& g, const MlrGoalResult& r, const std::map<double, 
 json classic_answer_json(const BenchFrameSize& size, const MlrGoal& g, const MlrGoalResult& r,
                          const std::map<double, Trial>& last_at) {
   if (!r.relevant_lower_bound) {
-    json none = rate_answer_json(size, fmt::format("no load down to the lower bound met the {} goal", g.name));
-    none["method"] = "mlrsearch";
-    return none;
+    RateAnswer none = rate_answer(size, fmt::format("no load down to the lower bound met the {} goal", g.name));
+    none.method = "mlrsearch";
+    return to_json(none);
   }
   const Trial& at = last_at.at(*r.relevant_lower_bound);
-  json out = rate_answer_json(size, *r.relevant_lower_bound, at,
-                              r.relevant_upper_bound ? "device" : r.tester_limited ? "tester" : "line rate");
-  out["method"] = "mlrsearch";
-  out["loss_percent"] = 100.0 * at.result.loss_ratio;
-  return out;
+  RateAnswer out = rate_answer(size, *r.relevant_lower_bound, at,
+                               r.relevant_upper_bound ? "device" : r.tester_limited ? "tester" : "line rate");
+  out.method = "mlrsearch";
+  out.loss_percent = 100.0 * at.result.loss_ratio;
+  return to_json(out);
 }
 
 }  // namespace
@@ -86,22 +93,19 @@ void run_mlrsearch_size(const NdrCfg& cfg, const BenchFrameSize& size, TrialRunn
   }
   session.add_expected_trials(static_cast<int>(trials) - static_cast<int>(expected_mlrsearch_trials(cfg)));
   if (ctl::stop_requested()) return;
-  json goals = json::array();
+  MlrSizeAnswer answer{frame_size_name(size), {}, {}, trials};
   for (size_t g = 0; g < search.goals().size(); ++g) {
     const MlrGoal& goal = search.goals()[g];
     const MlrGoalResult r = search.result(g);
-    goals.push_back(goal_json(goal, r, last_at));
+    answer.goals.push_back(goal_answer(goal, r, last_at));
     if (goal.name == "ndr" || goal.name == "pdr")
       session.report()[goal.name].push_back(classic_answer_json(size, goal, r, last_at));
   }
-  json loads = json::array();
   for (const auto& [load, measured] : search.trials()) {
-    json list = json::array();
-    for (const MlrTrial& t : measured) list.push_back({{"duration_s", t.duration_s}, {"loss_ratio", t.loss_ratio}});
-    loads.push_back({{"load_percent", load}, {"trials", list}});
+    MlrLoad& at = answer.loads.emplace_back(MlrLoad{load, {}});
+    for (const MlrTrial& t : measured) at.trials.push_back({t.duration_s, t.loss_ratio});
   }
-  session.report()["mlrsearch"].push_back(
-      {{"frame_size", frame_size_json(size)}, {"goals", goals}, {"loads", loads}, {"trials", trials}});
+  session.report()["mlrsearch"].push_back(to_json(answer));
   session.save();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The four RFC 2544 tests (§26.1–26.4, back-to-back as RFC 9004 updates it), each per
-// frame size, over the trial runner; each appends its answer to the report's list of
-// the same name and every trial to `trials[]`. They return early, with what they have
+// frame size, over the trial runner; each fills its answer's struct (reports/bench_report),
+// appends it by that codec to the report's list of the same name, and every trial to
+// `trials[]`. They return early, with what they have
 // recorded, on a stop request.
 
 #include <map>
@@ -11,6 +12,7 @@
 #include "control/suites/bench/throughput_search.hpp"
 #include "control/suites/bench/trial_runner.hpp"
 #include "control/suites/bench/bench_sections.hpp"
+#include "control/reports/bench_report.hpp"
 #include "lib/profile/profile.hpp"
 
 namespace lr::bench {
@@ -47,20 +49,20 @@ void run_back_to_back(Procedure& p, const bench::BenchFrameSize& size, unsigned 
 unsigned expected_back_to_back_trials(const bench::Rfc2544Cfg& cfg);
 
 /// The trial's streams grouped by port pair: `tx_port`, `rx_port`, frames and rates.
-nlohmann::json pairs_json(const api::RunReport& run_report);
+std::vector<PairFigures> pair_figures(const api::RunReport& run_report);
 
 /// The trials that passed, by the rate asked: the first at each (confirmations repeat a
 /// rate). A search's answer is always a rate that passed, so its figures come from here.
 using PassingTrials = std::map<double, Trial>;
 
-/// A rate answer (throughput, NDR, PDR) as the report holds it: the search's answer with
-/// what TX measurably sent in the passing trial at it, or `percent_line_rate: null` and `why`.
-nlohmann::json rate_answer_json(const bench::BenchFrameSize& size, const ThroughputSearch& search,
-                                const PassingTrials& passing, const std::string& why);
+/// A rate answer (throughput, NDR, PDR): the search's answer with what TX measurably sent
+/// in the passing trial at it, or none and `why`.
+RateAnswer rate_answer(const bench::BenchFrameSize& size, const ThroughputSearch& search, const PassingTrials& passing,
+                       const std::string& why);
 /// The same from any search: the answer `rate_percent` with the figures of the trial at it,
 /// and what limited it; or none, and why.
-nlohmann::json rate_answer_json(const bench::BenchFrameSize& size, double rate_percent, const Trial& at,
-                                const std::string& limited_by);
-nlohmann::json rate_answer_json(const bench::BenchFrameSize& size, const std::string& why);
+RateAnswer rate_answer(const bench::BenchFrameSize& size, double rate_percent, const Trial& at,
+                       const std::string& limited_by);
+RateAnswer rate_answer(const bench::BenchFrameSize& size, const std::string& why);
 
 }  // namespace lr::bench

@@ -130,85 +130,51 @@ double TrialRunner::line_pps(const bench::BenchFrameSize& frame) {
   return line_rate_pps(slowest, frame.mean());
 }
 
-Trial TrialRunner::run(const TrialSpec& spec) {
-  const auto began = std::chrono::steady_clock::now();
-  Trial trial;
-  trial.spec = spec;
-  if (spec.warm_up_ns > 0 && spec.burst_frames == 0) {
-    // The device's tables, caches and queues settle at this load before it is measured.
-    TrialSpec warm_up = spec;
-    warm_up.duration_ns = spec.warm_up_ns;
-    run_.load(streams_at(warm_up), profile_.path + " (warm-up)");
-    run_until_sent(trial.interrupted);
-    run_.stop();
-    if (trial.interrupted) {
-      trial.invalid_reason = "interrupted during the warm-up";
-      return trial;
-    }
-  }
-  run_.load(streams_at(spec), profile_.path + " (trial)");
-  run_until_sent(trial.interrupted);
-  ctl::EndedRun ended = run_.stop();  // stops what still sends, drains, then counts
-  trial.report = std::move(ended.json);
-  trial.run = std::move(ended.report);
-  const api::RunReport& run = trial.run;
+namespace {
 
-  double target_pps = 0;
-  std::vector<LatencyTrial> per_stream;
-  for (const api::StreamReport& s : run.streams) {
-    trial.tx_packets += s.tx_packets;
-    trial.rx_packets += s.rx_packets - s.duplicate;
-    trial.lost += s.lost;
-    trial.offered_pps += s.tx_pps_achieved;
-    trial.offered_l1_bps += s.tx_l1_bps_achieved;
-    target_pps += s.target_pps;
-    LatencyTrial latency{stats_of(s.latency), {}};
-    if (latency.stats.samples > 0)
-      for (const api::LatencyHistogram::Bucket& b : run_.histogram(s.name).buckets)
-        latency.buckets.push_back({b.low_ns, b.high_ns, b.count});
-    per_stream.push_back(std::move(latency));
+// A stream short of its target: the data plane's own missed-target rule for a timed
+// trial; for a burst, its rate measured from its first TX batch to its last, allowed
+// the larger of 0.5 % and one batch (32 frames), a large share of a short burst's timing.
+std::string sent_short_reason(const api::RunReport& run, const api::StreamReport& s, uint64_t burst_frames) {
+  const double target = s.target_pps;
+  const double sent = s.tx_pps_achieved;
+  if (burst_frames == 0) {
+    const double active_s = sent > 0 ? static_cast<double>(s.tx_packets) / sent : 0.0;
+    const double held = active_s > 0 ? static_cast<double>(s.paused_ns.value_or(0)) / 1e9 / active_s : 0.0;
+    return api::missed_target(s.name, target, sent, s.tx_queue_full, held, run.lcores, active_s);
   }
-  trial.latency.stats = across_trials(per_stream);
-  for (LatencyTrial& s : per_stream)
-    trial.latency.buckets.insert(trial.latency.buckets.end(), s.buckets.begin(), s.buckets.end());
-  // The worst stream's p99 is the trial's (a latency bound holds for every stream).
-  for (const LatencyTrial& s : per_stream) trial.result.latency_p99_ns = std::max(trial.result.latency_p99_ns, s.stats.p99_ns);
+  const double allowed = std::max(0.005, 32.0 / static_cast<double>(burst_frames));
+  if (target > 0 && sent < target * (1 - allowed))
+    return fmt::format("stream '{}' sent its burst at {:.6f} Mpps, {:.2f} % below line rate ({:.6f} Mpps): not back "
+                       "to back",
+                       s.name, sent / 1e6, 100 * (1 - sent / target), target / 1e6);
+  return "";
+}
 
+// The trial's load, loss and rates from its streams' totals (`target_pps`: what they were asked).
+void set_rate_result(Trial& trial, double target_pps) {
   const double loss = trial.tx_packets == 0 ? 1.0 : static_cast<double>(std::max<int64_t>(trial.lost, 0)) /
                                                           static_cast<double>(trial.tx_packets);
-  const double offered = target_pps > 0 ? spec.percent * trial.offered_pps / target_pps : 0;
+  const double offered = target_pps > 0 ? trial.spec.percent * trial.offered_pps / target_pps : 0;
   trial.result.offered_percent = offered;
   trial.result.forwarded_percent = offered * (1 - loss);
   trial.result.loss_ratio = loss;
-  // The tester's limit is not the device's: a stream short of its target, or a link that
-  // dropped during the trial, makes it invalid (the search repeats it once).
-  // A trial never changes its rate, so each stream is held to its one target, by the
-  // rule (and in the words) the data plane's own missed-target warning uses.
+}
+
+// The tester's limit is not the device's: a stream short of its target, a link that
+// dropped during the trial, a host that held the tester up, or nothing sent makes the
+// trial invalid (the search repeats it once). Frames lost although the tester only sent
+// short are the device's (lost_anyway).
+void judge_validity(Trial& trial) {
+  const TrialSpec& spec = trial.spec;
+  const api::RunReport& run = trial.run;
   bool sent_short = false;  // the one fault so far: a stream sent less than asked
-  for (const api::StreamReport& s : run.streams) {
-    const double target = s.target_pps;
-    const double sent = s.tx_pps_achieved;
-    if (spec.burst_frames == 0) {
-      const double active_s = sent > 0 ? static_cast<double>(s.tx_packets) / sent : 0.0;
-      const double held = active_s > 0 ? static_cast<double>(s.paused_ns.value_or(0)) / 1e9 / active_s : 0.0;
-      if (std::string missed = api::missed_target(s.name, target, sent, s.tx_queue_full, held, run.lcores, active_s);
-          !missed.empty()) {
-        trial.invalid_reason = std::move(missed);
-        sent_short = true;
-      }
-      continue;
-    }
-    // A burst's own rate is measured from its first TX batch to its last: over a short
-    // burst one batch (32 frames) of timing is a large share, so the allowance is the
-    // larger of 0.5 % and one batch.
-    const double allowed = std::max(0.005, 32.0 / static_cast<double>(spec.burst_frames));
-    if (target > 0 && sent < target * (1 - allowed)) {
-      trial.invalid_reason = fmt::format("stream '{}' sent its burst at {:.6f} Mpps, {:.2f} % below line rate "
-                                         "({:.6f} Mpps): not back to back",
-                                         s.name, sent / 1e6, 100 * (1 - sent / target), target / 1e6);
+  // A trial never changes its rate, so each stream is held to its one target.
+  for (const api::StreamReport& s : run.streams)
+    if (std::string missed = sent_short_reason(run, s, spec.burst_frames); !missed.empty()) {
+      trial.invalid_reason = std::move(missed);
       sent_short = true;
     }
-  }
   // Link events are the port's whole history: only those since this trial began count.
   const std::string started = run.started_at.substr(0, 19);
   for (const api::PortReport& p : run.ports)
@@ -236,6 +202,58 @@ Trial TrialRunner::run(const TrialSpec& spec) {
                                         "is the device's",
                                         trial.lost);
   }
+}
+
+}  // namespace
+
+bool TrialRunner::warm_up(const TrialSpec& spec, Trial& trial) {
+  if (spec.warm_up_ns == 0 || spec.burst_frames > 0) return true;
+  // The device's tables, caches and queues settle at this load before it is measured.
+  TrialSpec warm_up = spec;
+  warm_up.duration_ns = spec.warm_up_ns;
+  run_.load(streams_at(warm_up), profile_.path + " (warm-up)");
+  run_until_sent(trial.interrupted);
+  run_.stop();
+  if (trial.interrupted) trial.invalid_reason = "interrupted during the warm-up";
+  return !trial.interrupted;
+}
+
+double TrialRunner::sum_streams(Trial& trial) {
+  double target_pps = 0;
+  std::vector<LatencyTrial> per_stream;
+  for (const api::StreamReport& s : trial.run.streams) {
+    trial.tx_packets += s.tx_packets;
+    trial.rx_packets += s.rx_packets - s.duplicate;
+    trial.lost += s.lost;
+    trial.offered_pps += s.tx_pps_achieved;
+    trial.offered_l1_bps += s.tx_l1_bps_achieved;
+    target_pps += s.target_pps;
+    LatencyTrial latency{stats_of(s.latency), {}};
+    if (latency.stats.samples > 0)
+      for (const api::LatencyHistogram::Bucket& b : run_.histogram(s.name).buckets)
+        latency.buckets.push_back({b.low_ns, b.high_ns, b.count});
+    per_stream.push_back(std::move(latency));
+  }
+  trial.latency.stats = across_trials(per_stream);
+  for (LatencyTrial& s : per_stream)
+    trial.latency.buckets.insert(trial.latency.buckets.end(), s.buckets.begin(), s.buckets.end());
+  // The worst stream's p99 is the trial's (a latency bound holds for every stream).
+  for (const LatencyTrial& s : per_stream) trial.result.latency_p99_ns = std::max(trial.result.latency_p99_ns, s.stats.p99_ns);
+  return target_pps;
+}
+
+Trial TrialRunner::run(const TrialSpec& spec) {
+  const auto began = std::chrono::steady_clock::now();
+  Trial trial;
+  trial.spec = spec;
+  if (!warm_up(spec, trial)) return trial;
+  run_.load(streams_at(spec), profile_.path + " (trial)");
+  run_until_sent(trial.interrupted);
+  ctl::EndedRun ended = run_.stop();  // stops what still sends, drains, then counts
+  trial.report = std::move(ended.json);
+  trial.run = std::move(ended.report);
+  set_rate_result(trial, sum_streams(trial));
+  judge_validity(trial);
   trial.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   return trial;
 }

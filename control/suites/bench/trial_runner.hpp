@@ -80,6 +80,11 @@ class TrialRunner {
  private:
   std::vector<api::StreamSpec> streams_at(const TrialSpec& spec) const;
   void run_until_sent(bool& interrupted);
+  /// The spec's warm-up, if it has one; false when a stop request ended it.
+  bool warm_up(const TrialSpec& spec, Trial& trial);
+  /// Adds up the trial's streams (packets, rates, latency with their histograms); returns
+  /// what they were asked to send, in frames/s.
+  double sum_streams(Trial& trial);
 
   ctl::RunClient run_;
   const profile::Profile& profile_;

@@ -124,7 +124,7 @@ TEST(BenchPage, MlrsearchGoalsAreShownWithTheirBoundsAndConditionalThroughput) {
       {"name": "pdr", "loss_ratio": 0.02, "exceed_ratio": 0.5, "relevant_lower_bound_percent": 100.0,
        "relevant_upper_bound_percent": null, "conditional_throughput_percent": 100.0, "tester_limited": true,
        "note": "no upper bound below what the tester could offer"}],
-      "loads": [], "trials": []}]})");
+      "loads": [], "trials": 0}]})");
   const std::string page = ctl::bench_html(report);
   EXPECT_NE(page.find("<h2>MLRsearch (RFC 9971)</h2>"), std::string::npos);
   for (const char* cell : {"<td>ndr</td>", "47.2500", "47.5000", "47.3125", "3.997000", "<td>pdr</td>", "0.02",

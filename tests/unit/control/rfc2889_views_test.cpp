@@ -1,23 +1,17 @@
-// RFC 2889's views from report.json alone: the answer per result, the CSV rows, and a
-// report whose fields are missing or of another type read as nothing, never a crash.
+// RFC 2889's views from report.json alone, read through its codec: the answer per result,
+// the CSV rows, and a report whose fields are missing (nothing) or of another type (refused).
 #include "control/views/rfc2889_views.hpp"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "tests/support/report_corpus.hpp"
 
 namespace lr::ctl {
 namespace {
 
 using nlohmann::json;
 
-json corpus_report() {
-  std::ifstream file(std::string(LR_SOURCE_ROOT) + "/tests/fuzz/corpus/report_views/rfc2889.json");
-  std::stringstream text;
-  text << file.rdbuf();
-  return json::parse(text.str());
-}
+json corpus_report() { return test::report_corpus("rfc2889.json"); }
 
 TEST(Rfc2889Views, AnswersRowsAndPage) {
   const json report = corpus_report();
@@ -34,25 +28,35 @@ TEST(Rfc2889Views, AnswersRowsAndPage) {
             std::string::npos);
   EXPECT_NE(rfc2889_html(report).find("<h2>address_learning</h2>"), std::string::npos);
 
-  json skipped{{"test", "forward_pressure"}, {"verdict", "SKIPPED"}, {"why", "no short gap"}};
+  bench::rfc2889::Result skipped;
+  skipped.test = "forward_pressure";
+  skipped.verdict = "SKIPPED";
+  skipped.why = "no short gap";
   EXPECT_EQ(rfc2889_answer(skipped), "SKIPPED: no short gap");
-  json meshed{{"test", "fully_meshed"}, {"verdict", "measured"}, {"points", json::array()}, {"throughput_percent", 75.5},
-              {"forwarding_rate_at_max_load_fps", 2e6}, {"max_load_percent", 100}};
+  bench::rfc2889::Result meshed;
+  meshed.test = "fully_meshed";
+  meshed.points = std::vector<bench::rfc2889::MeshedPoint>{};
+  meshed.throughput_percent = 75.5;
+  meshed.forwarding_rate_at_max_load_fps = 2e6;
+  meshed.max_load_percent = 100;
   EXPECT_EQ(rfc2889_answer(meshed), "throughput 75.5 %; forwarding rate at 100 %: 2 Mfps");
 }
 
-TEST(Rfc2889Views, FieldsOfAnotherTypeReadAsNothing) {
-  const json odd = json::parse(R"({"schema": "linerate.rfc2889/1", "results": [5, "x", null,
-    {"test": 7, "points": 3, "trials": "x"},
-    {"test": "fully_meshed", "points": [1, {"invalid": 2}, {"load_percent": "a", "local": 4}], "throughput_search": {}},
-    {"test": "address_caching", "addresses": "many", "at_least": "yes", "trials": [null, {"passed": 3}]},
-    {"test": "broadcast", "ports": [7, {"port": 1}], "latency": 3, "forwarding_rate_fps": 1},
-    {"test": "congestion_control", "uncongested": {"stream": 1}, "congested": 5}]})");
-  EXPECT_NO_THROW(rfc2889_text(odd));
-  EXPECT_NO_THROW(rfc2889_csv(odd));
-  EXPECT_NO_THROW(rfc2889_html(odd));
+// The views read the report through its codec: what is missing reads as nothing, a value
+// of the wrong type is refused (nlohmann::json::exception, which `linerate report` says).
+TEST(Rfc2889Views, MissingFieldsReadAsNothingAndWrongTypesAreRefused) {
+  const json sparse = json::parse(R"({"schema": "linerate.rfc2889/1", "results": [{},
+    {"test": "fully_meshed", "points": [{"load_percent": 10}, {"load_percent": 20, "invalid": "x"}]},
+    {"test": "address_caching", "trials": [{}]}, {"test": "broadcast", "ports": [{}], "forwarding_rate_fps": 1},
+    {"test": "congestion_control", "uncongested": {}}]})");
+  EXPECT_NO_THROW(rfc2889_text(sparse));
+  EXPECT_NO_THROW(rfc2889_csv(sparse));
+  EXPECT_NO_THROW(rfc2889_html(sparse));
   EXPECT_NO_THROW(rfc2889_html(json::array()));
   EXPECT_NO_THROW(rfc2889_csv(json("text")));
+  const json odd = json::parse(R"({"results": [{"test": "fully_meshed", "points": [{"load_percent": "a"}]}]})");
+  EXPECT_THROW(rfc2889_csv(odd), json::exception);
+  EXPECT_THROW(rfc2889_html(odd), json::exception);
 }
 
 }  // namespace

@@ -8,8 +8,6 @@
 
 namespace lr::bench::rfc2889 {
 
-using nlohmann::json;
-
 namespace {
 
 // Port 0 learns, port 1 tests, port 2 monitors (RFC 2889 §5.7's ports 1, 2 and 3).
@@ -28,15 +26,10 @@ struct AddressTrial {
   int64_t lost = 0;       ///< test frames the learning port did not receive
   int64_t learning_lost = 0;
   bool passed() const { return valid && flooded == 0 && lost <= 0; }
-  json to_json() const {
-    json j{{"addresses", addresses}, {"learning_rate_fps", learning_fps}};
-    if (!valid) {
-      j["invalid"] = invalid;
-      return j;
-    }
-    j.update({{"flooded_frames", flooded}, {"lost_frames", lost}, {"learning_frames_lost", learning_lost},
-              {"passed", passed()}});
-    return j;
+  AddressTrialRow row() const {
+    AddressTrialRow r{addresses, learning_fps, std::nullopt, flooded, lost, learning_lost, passed()};
+    if (!valid) r.invalid = invalid;
+    return r;
   }
 };
 
@@ -100,11 +93,11 @@ AddressTrial address_trial(Plan& p, const std::string& test, uint32_t n, double 
 // stop), each trial into `trials`; none when lo fails; stops early when a trial had no
 // valid run (then `why`).
 template <class Value, class Trial, class Close>
-std::optional<Value> search(Value lo, Value hi, Trial&& trial, Close&& close, json& trials, std::string& why,
-                            bool& capped) {
+std::optional<Value> search(Value lo, Value hi, Trial&& trial, Close&& close, std::vector<AddressTrialRow>& trials,
+                            std::string& why, bool& capped) {
   const auto run = [&](Value v) -> std::optional<bool> {
     const AddressTrial t = trial(v);
-    trials.push_back(t.to_json());
+    trials.push_back(t.row());
     if (!t.valid) {
       why = t.invalid;
       return std::nullopt;
@@ -129,66 +122,67 @@ std::optional<Value> search(Value lo, Value hi, Trial&& trial, Close&& close, js
 }
 
 // A search that stopped at a trial the host spoiled three times: `found` is only a bound
-// (`bound_key`), and the result SKIPPED with what it did show.
+// (`bound`), and the result SKIPPED with what it did show.
 template <class Value>
-void cut_short(json& result, const char* bound_key, Value found, const std::string& why, const std::string& shown) {
-  result["verdict"] = "SKIPPED";
-  result[bound_key] = found;
-  result["why"] = fmt::format("the search stopped at a trial the host spoiled three times ({}); {}", why, shown);
+void cut_short(Result& result, std::optional<Value>& bound, Value found, const std::string& why,
+               const std::string& shown) {
+  result.verdict = "SKIPPED";
+  bound = found;
+  result.why = fmt::format("the search stopped at a trial the host spoiled three times ({}); {}", why, shown);
 }
 
 }  // namespace
 
 void address_caching(Plan& p) {
-  json result = entry("address_caching", "5.7");
-  json trials = json::array();
+  Result result = entry("address_caching", "5.7");
+  std::vector<AddressTrialRow> trials;
   std::string why;
   bool capped = false;
   const auto found = search<uint32_t>(
       p.cfg.min_addresses, p.cfg.max_addresses,
       [&](uint32_t n) { return address_trial(p, "address_caching", n, p.cfg.address_rate_fps); },
       [](uint32_t lo, uint32_t hi) { return hi - lo <= 1; }, trials, why, capped);
-  result["learning_port"] = p.port(kLearningPort);
-  result["test_port"] = p.port(kTestPort);
-  result["monitor_port"] = p.port(kMonitorPort);
-  result["address_rate_fps"] = p.cfg.address_rate_fps;
-  result["age_time_s"] = static_cast<double>(p.cfg.age_time_ns) / 1e9;
-  result["trials"] = std::move(trials);
+  result.learning_port = p.port(kLearningPort);
+  result.test_port = p.port(kTestPort);
+  result.monitor_port = p.port(kMonitorPort);
+  result.address_rate_fps = p.cfg.address_rate_fps;
+  result.age_time_s = static_cast<double>(p.cfg.age_time_ns) / 1e9;
+  result.trials = std::move(trials);
   if (found && !why.empty()) {
-    cut_short(result, "addresses_at_least", *found, why, fmt::format("at least {} addresses were learned", *found));
+    cut_short<uint64_t>(result, result.addresses_at_least, *found, why,
+                        fmt::format("at least {} addresses were learned", *found));
   } else if (found) {
     p.addresses_cached = *found;
-    result["addresses"] = *found;
+    result.addresses = *found;
     // The test port's own station is in the table too.
-    result["table_entries"] = *found + 1;
-    result["why"] = capped ? fmt::format("every one of max_addresses ({}) was learned: the table holds at least that",
+    result.table_entries = *found + 1;
+    result.why = capped ? fmt::format("every one of max_addresses ({}) was learned: the table holds at least that",
                                          *found)
                            : fmt::format("{} addresses learned without flooding, {} flooded (with the test port's "
                                          "station, the table held {})", *found, *found + 1, *found + 1);
-    if (capped) result["at_least"] = true;
+    if (capped) result.at_least = true;
   } else {
-    result["addresses"] = nullptr;
-    result["verdict"] = why.empty() ? "measured" : "SKIPPED";
-    result["why"] = why.empty() ? fmt::format("frames flooded already at min_addresses ({})", p.cfg.min_addresses) : why;
+    result.verdict = why.empty() ? "measured" : "SKIPPED";  // addresses: none, written as null
+    result.why = why.empty() ? fmt::format("frames flooded already at min_addresses ({})", p.cfg.min_addresses) : why;
   }
-  p.result(std::move(result));
+  p.result(result);
 }
 
 void address_learning(Plan& p) {
-  json result = entry("address_learning", "5.8");
+  Result result = entry("address_learning", "5.8");
   uint32_t n = p.cfg.learning_addresses;
   if (n == 0) n = p.addresses_cached.value_or(kDefaultLearningAddresses);
-  json trials = json::array();
+  std::vector<AddressTrialRow> trials;
   std::string why;
   bool capped = false;
   if (const double wait_s = address_wait_s(n, p.cfg.min_learning_rate_fps, p.cfg.address_rate_fps);
       wait_s * 1e9 >= static_cast<double>(p.cfg.age_time_ns)) {
-    result["verdict"] = "SKIPPED";
-    result["why"] = fmt::format("{} addresses at min_learning_rate ({:g} frames/s) wait up to {:.3f} s for their test "
+    result.verdict = "SKIPPED";
+    result.why = fmt::format("{} addresses at min_learning_rate ({:g} frames/s) wait up to {:.3f} s for their test "
                                 "frames, not within age_time ({:g} s): set learning_addresses lower or "
                                 "min_learning_rate higher", n, p.cfg.min_learning_rate_fps, wait_s,
                                 static_cast<double>(p.cfg.age_time_ns) / 1e9);
-    p.result(std::move(result));
+    p.result(result);
     return;
   }
   const double resolution = p.cfg.learning_resolution_percent / 100;
@@ -196,23 +190,22 @@ void address_learning(Plan& p) {
       p.cfg.min_learning_rate_fps, p.cfg.max_learning_rate_fps,
       [&](double fps) { return address_trial(p, "address_learning", n, fps); },
       [resolution](double lo, double hi) { return hi - lo <= lo * resolution; }, trials, why, capped);
-  result["addresses"] = n;
-  result["address_rate_fps"] = p.cfg.address_rate_fps;
-  result["resolution_percent"] = p.cfg.learning_resolution_percent;
-  result["trials"] = std::move(trials);
+  result.addresses = n;
+  result.address_rate_fps = p.cfg.address_rate_fps;
+  result.resolution_percent = p.cfg.learning_resolution_percent;
+  result.trials = std::move(trials);
   if (found && !why.empty()) {
-    cut_short(result, "learning_rate_at_least_fps", *found, why,
+    cut_short(result, result.learning_rate_at_least_fps, *found, why,
               fmt::format("every address was learned at {:.6g} frames/s", *found));
   } else if (found) {
-    result["learning_rate_fps"] = *found;
-    result["why"] = capped ? fmt::format("every address was learned at max_learning_rate ({:g} frames/s)", *found)
+    result.learning_rate_fps = *found;
+    result.why = capped ? fmt::format("every address was learned at max_learning_rate ({:g} frames/s)", *found)
                            : fmt::format("all {} addresses learned at {:.6g} frames/s, some not {:.2g} % faster", n,
                                          *found, p.cfg.learning_resolution_percent);
-    if (capped) result["at_least"] = true;
+    if (capped) result.at_least = true;
   } else {
-    result["learning_rate_fps"] = nullptr;
-    result["verdict"] = why.empty() ? "measured" : "SKIPPED";
-    result["why"] = !why.empty() ? why
+    result.verdict = why.empty() ? "measured" : "SKIPPED";  // learning_rate_fps: none, written as null
+    result.why = !why.empty() ? why
                     : p.addresses_cached && n > *p.addresses_cached
                         ? fmt::format("addresses flooded already at min_learning_rate ({:g} frames/s): the {} "
                                       "addresses are more than address_caching found the table holds ({})",
@@ -220,7 +213,7 @@ void address_learning(Plan& p) {
                         : fmt::format("addresses flooded already at min_learning_rate ({:g} frames/s)",
                                       p.cfg.min_learning_rate_fps);
   }
-  p.result(std::move(result));
+  p.result(result);
 }
 
 }  // namespace lr::bench::rfc2889

@@ -5,8 +5,6 @@
 
 namespace lr::bench::rfc2889 {
 
-using nlohmann::json;
-
 // Port 0 sends broadcast frames; every other port must receive each. Counted at the
 // ports (the frames of that one stream are all that run); latency on the copies that
 // reach port 1, the stream's receiver.
@@ -18,9 +16,9 @@ void broadcast(Plan& p) {
                                          p.cfg.trial_duration_ns);
     s.rx_port = p.port(1);
     const Measured m = measure(p, streams, "broadcast", fmt::format("{} B", bytes));
-    json result = entry("broadcast", "5.10");
-    result["frame_size"] = bytes;
-    result["load_percent"] = p.cfg.broadcast_load_percent;
+    Result result = entry("broadcast", "5.10");
+    result.frame_size = bytes;
+    result.load_percent = p.cfg.broadcast_load_percent;
     if (!m.valid()) {
       p.skipped(std::move(result), m);
       if (p.interrupted) return;
@@ -29,7 +27,7 @@ void broadcast(Plan& p) {
     const api::RunReport& r = m.run.report;
     const api::StreamReport& sent = stream_of(r, "broadcast");
     const double seconds = static_cast<double>(p.cfg.trial_duration_ns) / 1e9;
-    json ports = json::array();
+    std::vector<PortReceived> ports;
     uint64_t received = 0, short_ports = 0;
     for (size_t i = 1; i < p.ports(); ++i)
       for (const api::PortReport& port : r.ports) {
@@ -37,20 +35,19 @@ void broadcast(Plan& p) {
         const uint64_t rx = port.counters.ipackets;
         received += rx;
         short_ports += rx < sent.tx_packets;
-        ports.push_back({{"port", port.name}, {"rx_frames", rx},
-                         {"lost_frames", static_cast<int64_t>(sent.tx_packets) - static_cast<int64_t>(rx)},
-                         {"forwarding_rate_fps", static_cast<double>(rx) / seconds}});
+        ports.push_back({port.name, rx, static_cast<int64_t>(sent.tx_packets) - static_cast<int64_t>(rx),
+                         static_cast<double>(rx) / seconds});
       }
-    result["tx_frames"] = sent.tx_packets;
-    result["ports"] = std::move(ports);
-    result["forwarding_rate_fps"] = static_cast<double>(received) / seconds;
-    result["latency_port"] = p.port(1);
-    result["latency"] = {{"samples", sent.latency.samples}, {"min_ns", sent.latency.min_ns}, {"mean_ns", sent.latency.mean_ns},
-                         {"p99_ns", sent.latency.p99_ns}, {"max_ns", sent.latency.max_ns}};
-    result["why"] = short_ports == 0 ? fmt::format("every port received all {} frames", sent.tx_packets)
+    result.tx_frames = sent.tx_packets;
+    result.ports = std::move(ports);
+    result.forwarding_rate_fps = static_cast<double>(received) / seconds;
+    result.latency_port = p.port(1);
+    result.latency = BroadcastLatency{sent.latency.samples, sent.latency.min_ns, sent.latency.mean_ns,
+                                      sent.latency.p99_ns, sent.latency.max_ns};
+    result.why = short_ports == 0 ? fmt::format("every port received all {} frames", sent.tx_packets)
                                      : fmt::format("{} of {} ports received fewer than the {} frames sent", short_ports,
                                                    p.ports() - 1, sent.tx_packets);
-    p.result(std::move(result));
+    p.result(result);
   }
 }
 

@@ -5,8 +5,6 @@
 
 namespace lr::bench::rfc2889 {
 
-using nlohmann::json;
-
 namespace {
 
 // Pause frames a tester port heard from the device this run (PFC and 802.3x PAUSE).
@@ -16,10 +14,9 @@ uint64_t pause_frames_heard(const api::RunReport& report, const std::string& por
   return 0;
 }
 
-json path_json(const api::StreamReport& s) {
+PathFigures path_figures(const api::StreamReport& s) {
   const double loss = s.tx_packets == 0 ? 0 : 100.0 * static_cast<double>(std::max<int64_t>(s.lost, 0)) / static_cast<double>(s.tx_packets);
-  return {{"stream", s.name}, {"tx_frames", s.tx_packets}, {"rx_frames", s.rx_packets - s.duplicate},
-          {"lost_frames", s.lost}, {"loss_percent", loss}, {"offered_fps", s.tx_pps_achieved}};
+  return {s.name, s.tx_packets, s.rx_packets - s.duplicate, s.lost, loss, s.tx_pps_achieved};
 }
 
 }  // namespace
@@ -37,8 +34,8 @@ void congestion_control(Plan& p) {
     streams.traffic(uncongested, 0, 3, bytes, {api::RateKind::kPercentOfLine, 50}, kHelloSettleNs, duration);
     streams.traffic(congested_b, 1, 2, bytes, {api::RateKind::kPercentOfLine, 100}, kHelloSettleNs, duration);
     const Measured m = measure(p, streams, "congestion_control", fmt::format("{} B", bytes));
-    json result = entry("congestion_control", "5.5");
-    result["frame_size"] = bytes;
+    Result result = entry("congestion_control", "5.5");
+    result.frame_size = bytes;
     if (!m.valid()) {
       p.skipped(std::move(result), m);
       if (p.interrupted) return;
@@ -46,21 +43,22 @@ void congestion_control(Plan& p) {
     }
     const api::RunReport& r = m.run.report;
     const api::StreamReport& hol = stream_of(r, uncongested);
-    result["congested"] = json::array({path_json(stream_of(r, congested_a)), path_json(stream_of(r, congested_b))});
-    result["uncongested"] = path_json(hol);
+    result.congested = std::vector<PathFigures>{path_figures(stream_of(r, congested_a)),
+                                                path_figures(stream_of(r, congested_b))};
+    result.uncongested = path_figures(hol);
     const uint64_t pauses = pause_frames_heard(r, p.port(0)) + pause_frames_heard(r, p.port(1));
-    result["pause_frames_received"] = pauses;
+    result.pause_frames_received = pauses;
     // RFC 2889 §5.5: frames lost toward the uncongested port are head-of-line blocking;
     // the device holding its senders back (pause frames) is backpressure.
-    result["head_of_line_blocking"] = hol.lost > 0;
-    result["backpressure"] = pauses > 0;
-    result["why"] = fmt::format("{}; {}",
+    result.head_of_line_blocking = hol.lost > 0;
+    result.backpressure = pauses > 0;
+    result.why = fmt::format("{}; {}",
                                 hol.lost > 0 ? fmt::format("{} frames lost toward the uncongested port {}: head-of-line "
                                                            "blocking", hol.lost, p.port(3))
                                              : fmt::format("nothing lost toward the uncongested port {}", p.port(3)),
                                 pauses > 0 ? fmt::format("{} pause frames held the senders back: backpressure", pauses)
                                            : "no pause frame: no backpressure (the congested port drops)");
-    p.result(std::move(result));
+    p.result(result);
   }
 }
 

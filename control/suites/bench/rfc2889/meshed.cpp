@@ -11,8 +11,6 @@
 
 namespace lr::bench::rfc2889 {
 
-using nlohmann::json;
-
 namespace {
 
 // A traffic pattern: who sends to whom, each pair a share of its sender's load.
@@ -43,10 +41,8 @@ struct Counts {
   double loss_percent() const {
     return tx == 0 ? 0 : 100.0 * static_cast<double>(std::max<int64_t>(lost, 0)) / static_cast<double>(tx);
   }
-  json to_json(double seconds) const {
-    return {{"tx_frames", tx}, {"rx_frames", rx}, {"lost_frames", lost}, {"loss_percent", loss_percent()},
-            {"offered_fps", static_cast<double>(tx) / seconds}, {"forwarded_fps", static_cast<double>(rx) / seconds},
-            {"wrong_port_frames", flooded}};
+  FrameCounts figures(double seconds) const {
+    return {tx, rx, lost, loss_percent(), static_cast<double>(tx) / seconds, static_cast<double>(rx) / seconds, flooded};
   }
 };
 
@@ -59,15 +55,17 @@ struct Point {
   Counts all;
   std::map<std::string, Counts> by_traffic;  ///< §5.3: local and remote
   double forwarded_fps() const { return static_cast<double>(all.rx) / seconds; }
-  json to_json() const {
-    json j{{"load_percent", load_percent}};
+  MeshedPoint row() const {
+    MeshedPoint row;
+    row.load_percent = load_percent;
     if (!valid) {
-      j["invalid"] = invalid;
-      return j;
+      row.invalid = invalid;
+      return row;
     }
-    j.update(all.to_json(seconds));
-    for (const auto& [traffic, counts] : by_traffic) j[traffic] = counts.to_json(seconds);
-    return j;
+    static_cast<FrameCounts&>(row) = all.figures(seconds);
+    if (const auto it = by_traffic.find("local"); it != by_traffic.end()) row.local = it->second.figures(seconds);
+    if (const auto it = by_traffic.find("remote"); it != by_traffic.end()) row.remote = it->second.figures(seconds);
+    return row;
   }
 };
 
@@ -96,9 +94,9 @@ Point run_point(Plan& p, const Pattern& pattern, uint16_t bytes, double load, co
 // without loss and the lowest with, to the resolution: the throughput.
 void run_pattern(Plan& p, const Pattern& pattern) {
   for (const uint16_t bytes : p.cfg.frame_sizes) {
-    json result = entry(pattern.name, pattern.section);
-    result["frame_size"] = bytes;
-    json points = json::array();
+    Result result = entry(pattern.name, pattern.section);
+    result.frame_size = bytes;
+    std::vector<MeshedPoint> points;
     // The highest load without loss; the lowest above it with (0: none).
     std::optional<double> passed;
     double failed = 0;
@@ -107,7 +105,7 @@ void run_pattern(Plan& p, const Pattern& pattern) {
     for (const double load : p.cfg.loads_percent) {
       if (p.interrupted) break;
       Point point = run_point(p, pattern, bytes, load, "");
-      points.push_back(point.to_json());
+      points.push_back(point.row());
       if (!point.valid) {
         spoiled = std::move(point);
         continue;
@@ -123,44 +121,45 @@ void run_pattern(Plan& p, const Pattern& pattern) {
     }
     // A load above the highest that passed, with none failing, not measured: no throughput.
     if (failed > 0 || (spoiled && spoiled->load_percent < passed.value_or(0))) spoiled.reset();
-    json search = json::array();
+    std::vector<MeshedPoint> search;
     double lo = passed.value_or(0), hi = failed > 0 ? failed : spoiled ? spoiled->load_percent : 0;
     while (failed > 0 && !p.interrupted && hi - lo > p.cfg.resolution_percent) {
       const double mid = (lo + hi) / 2;
       Point point = run_point(p, pattern, bytes, mid, "(search)");
-      search.push_back(point.to_json());
+      search.push_back(point.row());
       if (!point.valid) {  // the host spoiled it three times: the search stops where it is
         spoiled = std::move(point);
         break;
       }
       (point.all.lost <= 0 ? lo : hi) = mid;
     }
-    result["points"] = std::move(points);
-    result["throughput_search"] = std::move(search);
-    result["throughput_percent"] = failed > 0 ? (lo > 0 ? json(lo) : json(nullptr)) : passed ? json(*passed) : json(nullptr);
-    if (failed > 0 && lo == 0) result["why"] = fmt::format("frames were lost at every load down to {:g} %", hi);
+    result.points = std::move(points);
+    result.throughput_search = std::move(search);
+    // None (written as null) when even the lowest load lost frames.
+    result.throughput_percent = failed > 0 ? (lo > 0 ? std::optional(lo) : std::nullopt) : passed;
+    if (failed > 0 && lo == 0) result.why = fmt::format("frames were lost at every load down to {:g} %", hi);
     if (spoiled && !p.interrupted) {
       // Not the device's throughput: the highest load that passed is only a bound, and
       // giving it as the throughput would charge the device with the host's stall.
-      result["throughput_percent"] = nullptr;
-      result["throughput_bounds_percent"] = {lo, hi};
-      result["why"] = fmt::format("the throughput lies between {:g} % and {:g} %, not narrowed to {:g} %: the trial at "
+      result.throughput_percent.reset();
+      result.throughput_bounds_percent = std::vector<double>{lo, hi};
+      result.why = fmt::format("the throughput lies between {:g} % and {:g} %, not narrowed to {:g} %: the trial at "
                                   "{:g} % was not measured ({})",
                                   lo, hi, p.cfg.resolution_percent, spoiled->load_percent, spoiled->invalid);
     }
     if (at_max) {
-      result["forwarding_rate_at_max_load_fps"] = at_max->forwarded_fps();
-      result["max_load_percent"] = at_max->load_percent;
+      result.forwarding_rate_at_max_load_fps = at_max->forwarded_fps();
+      result.max_load_percent = at_max->load_percent;
     }
     if (mfr) {
-      result["maximum_forwarding_rate_fps"] = mfr->forwarded_fps();
-      result["maximum_forwarding_rate_load_percent"] = mfr->load_percent;
+      result.maximum_forwarding_rate_fps = mfr->forwarded_fps();
+      result.maximum_forwarding_rate_load_percent = mfr->load_percent;
     }
     if (!at_max) {
-      result["verdict"] = "SKIPPED";
-      result["why"] = "no run was valid (each one's reason is in trials[])";
+      result.verdict = "SKIPPED";
+      result.why = "no run was valid (each one's reason is in trials[])";
     }
-    p.result(std::move(result));
+    p.result(result);
     if (p.interrupted) return;
   }
 }
@@ -219,12 +218,12 @@ void unidirectional(Plan& p) {
 namespace lr::bench::rfc2889 {
 
 void forward_pressure(Plan& p) {
-  json result = entry("forward_pressure", "5.6");
-  result["verdict"] = "SKIPPED";
-  result["why"] =
+  Result result = entry("forward_pressure", "5.6");
+  result.verdict = "SKIPPED";
+  result.why =
       "the overload half needs frames offered above line rate (an inter-frame gap under 96 bit times), which these "
       "ports cannot send; the maximum forwarding rate half is each meshed test's maximum_forwarding_rate_fps";
-  p.result(std::move(result));
+  p.result(result);
 }
 
 }  // namespace lr::bench::rfc2889

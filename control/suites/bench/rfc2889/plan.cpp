@@ -13,7 +13,6 @@
 
 namespace lr::bench::rfc2889 {
 
-using nlohmann::json;
 
 namespace {
 
@@ -44,15 +43,15 @@ bool oversubscribed(const api::SwitchPortReport& port, double window_s) {
 
 }  // namespace
 
-void Plan::result(json e) {
-  session.report()["results"].push_back(std::move(e));
+void Plan::result(const Result& e) {
+  session.report()["results"].push_back(to_json(e));
   session.save();
 }
 
-void Plan::skipped(json e, const Measured& m) {
-  e["verdict"] = "SKIPPED";
-  e["why"] = m.interrupted ? "interrupted" : m.invalid;
-  result(std::move(e));
+void Plan::skipped(Result e, const Measured& m) {
+  e.verdict = "SKIPPED";
+  e.why = m.interrupted ? "interrupted" : m.invalid;
+  result(e);
 }
 
 api::MacAddr mac_of(uint64_t value) {
@@ -176,8 +175,7 @@ Measured measure(Plan& p, const Streams& streams, const std::string& test, const
     std::printf("  %-44s run %s\n", what.c_str(),
                 m.interrupted ? "interrupted" : m.invalid.empty() ? "done" : ("invalid: " + m.invalid).c_str());
     std::fflush(stdout);
-    p.session.report()["trials"].push_back(
-        {{"test", test}, {"label", label}, {"invalid_reason", m.invalid}, {"report", api::to_json(m.run.report)}});
+    p.session.report()["trials"].push_back(to_json(RunRow{test, label, m.invalid, api::to_json(m.run.report)}));
     p.session.save();
     ctl::sleep_unless_stopped(static_cast<double>(p.cfg.rest_ns) / 1e9);
     if (m.valid() || m.interrupted || ctl::stop_requested()) return m;
@@ -186,8 +184,11 @@ Measured measure(Plan& p, const Streams& streams, const std::string& test, const
   return m;
 }
 
-json entry(const std::string& test, const char* section) {
-  return {{"test", test}, {"section", section}, {"verdict", "measured"}};
+Result entry(const std::string& test, const char* section) {
+  Result r;
+  r.test = test;
+  r.section = section;
+  return r;
 }
 
 }  // namespace lr::bench::rfc2889

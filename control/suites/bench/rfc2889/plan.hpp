@@ -2,7 +2,8 @@
 // What every RFC 2889 test works with: the plan (the profile, the section, the runner, the
 // session), the stations (one address per tester port, each said hello from the start of
 // every run so the device knows where it lives), the streams a test builds between them,
-// and running them until a run is valid, each run recorded in `trials[]`.
+// and running them until a run is valid, each run recorded in `trials[]`. Each test fills
+// its Result (reports/rfc2889_report), which the report's codec writes.
 
 #include <cstdint>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "control/reports/rfc2889_report.hpp"
 #include "control/suites/bench/bench_sections.hpp"
 #include "control/suites/bench/bench_session.hpp"
 #include "control/suites/bench/trial_runner.hpp"
@@ -31,9 +33,9 @@ struct Plan {
   const std::string& port(size_t index) const { return cfg.ports[index]; }
   size_t ports() const { return cfg.ports.size(); }
   /// results[]: one entry per test (and pattern, frame size), in the order they ran.
-  void result(nlohmann::json entry);
+  void result(const Result& entry);
   /// The entry SKIPPED: no run of it was valid (`m` says why), or it was interrupted.
-  void skipped(nlohmann::json entry, const Measured& m);
+  void skipped(Result entry, const Measured& m);
 };
 
 /// Port `index`'s station: where its frames come from and go to (a locally administered
@@ -93,6 +95,6 @@ std::string invalid_reason(const api::RunReport& report, double traffic_s,
                            const std::vector<std::string>& without_catch_up = {});
 
 /// The test result every entry starts with: its name, the RFC's section, and a verdict.
-nlohmann::json entry(const std::string& test, const char* section);
+Result entry(const std::string& test, const char* section);
 
 }  // namespace lr::bench::rfc2889
