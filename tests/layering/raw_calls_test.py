@@ -19,14 +19,6 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 # `.call(` or `->call(`, not `.call_raw(` (\b would not stop at `_`).
 RAW_CALL = re.compile(r"(?:\.|->)call\s*\(")
-# Calls that another change moves to a typed method, each with how many it may still have.
-# Remove a line once its file has none.
-ALLOWED = {
-    # The lossless benchmark's port.config.set: PortClient::set_config_json (adopted by the
-    # typed-reports change).
-    "control/suites/bench/trial_runner.cpp": 1,
-}
-
 
 def code_of(line):
     """The line without its // comment (a `//` inside a string ends it early: good enough)."""
@@ -35,8 +27,7 @@ def code_of(line):
 
 
 def raw_calls(root):
-    """[(path, line number, line)] of each raw call in root's control/ outside control/client/,
-    less those ALLOWED."""
+    """[(path, line number, line)] of each raw call in root's control/ outside control/client/."""
     found = []
     control = os.path.join(root, "control")
     for folder, dirs, files in os.walk(control):
@@ -51,8 +42,7 @@ def raw_calls(root):
             path = rel_folder + "/" + name
             with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
                 hits = [(path, n, line.rstrip("\n")) for n, line in enumerate(f, 1) if RAW_CALL.search(code_of(line))]
-            if len(hits) > ALLOWED.get(path, 0):
-                found.extend(hits)
+            found.extend(hits)
     return found
 
 
@@ -92,13 +82,6 @@ class RawCalls(unittest.TestCase):
         self.assertEqual([(p, n) for p, n, _ in raw_calls(self.root)],
                          [("control/cli/port_commands.cpp", 2), ("control/command/command.cpp", 1),
                           ("control/otg/otg_server.cpp", 1)])
-
-    def test_an_allowed_file_fails_on_one_more(self):
-        path = "control/suites/bench/trial_runner.cpp"
-        self.write(path, 'run_.dataplane().call("port.config.set", changes);\n')
-        self.assertEqual(raw_calls(self.root), [])
-        self.write(path, 'run_.dataplane().call("port.config.set", changes);\nrun_.dataplane().call("port.list");\n')
-        self.assertEqual([(p, n) for p, n, _ in raw_calls(self.root)], [(path, 1), (path, 2)])
 
 
 def main():

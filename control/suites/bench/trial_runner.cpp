@@ -110,9 +110,8 @@ uint64_t TrialRunner::learn(uint32_t frames) {
 
 std::map<std::string, uint64_t> TrialRunner::port_speeds() { return run_.port_speeds(); }
 
-void TrialRunner::set_port(const std::string& port, json changes) {
-  changes["port"] = port;
-  run_.dataplane().call("port.config.set", changes);
+void TrialRunner::set_port(const std::string& port, const ctl::PortConfigChange& change) {
+  ctl::PortClient(run_.dataplane()).set_config_json(port, change);
 }
 
 ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what,

@@ -16,6 +16,7 @@
 
 #include "control/suites/bench/latency_summary.hpp"
 #include "control/suites/bench/throughput_search.hpp"
+#include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/suites/bench/bench_sections.hpp"
 #include "lib/profile/profile.hpp"
@@ -72,8 +73,8 @@ class TrialRunner {
   /// and returns the data plane's run report. `what` names them in the data plane's
   /// errors. `interrupted`: a stop request ended it early.
   ctl::EndedRun run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what, bool& interrupted);
-  /// Changes a port's settings between runs (port.config.set: `changes` are its params).
-  void set_port(const std::string& port, nlohmann::json changes);
+  /// Changes a port's settings between runs (port.config.set).
+  void set_port(const std::string& port, const ctl::PortConfigChange& change);
   /// Each port's speed as the data plane reports it (bit/s; 0: unknown).
   std::map<std::string, uint64_t> port_speeds();
 

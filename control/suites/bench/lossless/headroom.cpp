@@ -26,9 +26,12 @@ class ReactionDelayRestorer {
   ReactionDelayRestorer& operator=(const ReactionDelayRestorer&) = delete;
   ~ReactionDelayRestorer() {
     try {
-      runner_.set_port(port_.name, port_.pfc_reaction_delay_quanta
-                                       ? json{{"pfc_reaction_delay_quanta", *port_.pfc_reaction_delay_quanta}}
-                                       : json{{"pfc_reaction_delay", fmt::format("{}ns", port_.pfc_reaction_delay_ns)}});
+      ctl::PortConfigChange as_profiled;
+      if (port_.pfc_reaction_delay_quanta)
+        as_profiled.pfc_reaction_delay_quanta = *port_.pfc_reaction_delay_quanta;
+      else
+        as_profiled.pfc_reaction_delay = fmt::format("{}ns", port_.pfc_reaction_delay_ns);
+      runner_.set_port(port_.name, as_profiled);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "linerate: port '%s' keeps the headroom case's PFC reaction delay: %s\n",
                    port_.name.c_str(), e.what());
@@ -69,7 +72,9 @@ CaseOutcome headroom(Plan& p) {
   for (const uint64_t delay_ns : delays) {
     if (ctl::stop_requested()) break;
     const double delay_s = static_cast<double>(delay_ns) / 1e9, in_flight = delay_s * bytes_per_s;
-    p.runner.set_port(sender, {{"pfc_reaction_delay", fmt::format("{}ns", delay_ns)}});
+    ctl::PortConfigChange delay;
+    delay.pfc_reaction_delay = fmt::format("{}ns", delay_ns);
+    p.runner.set_port(sender, delay);
     Streams streams(p);
     streams.traffic("test", sender, lossless, c.rate_percent, 0, c.duration_ns);
     streams.pfc_storm(lossless);
