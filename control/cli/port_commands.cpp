@@ -13,6 +13,7 @@
 #include "lib/api/flow_report.hpp"
 #include "lib/api/port_control_report.hpp"
 #include "lib/api/run_report.hpp"
+#include "lib/common/port_modes.hpp"
 #include "lib/views/run_views.hpp"
 
 namespace lr::ctl {
@@ -20,6 +21,14 @@ namespace lr::ctl {
 using nlohmann::json;
 
 namespace {
+
+// A mode table's names, as CLI11 checks an option against them.
+template <class Table>
+std::vector<std::string> mode_names(const Table& table) {
+  std::vector<std::string> names;
+  for (const auto& [mode, name] : table) names.emplace_back(name);
+  return names;
+}
 
 template <class T>
 std::string joined(const std::vector<T>& items, const char* none = "none") {
@@ -94,10 +103,10 @@ PortCommands::PortCommands(CLI::App& app, CLI::App& module) {
   link_->add_flag("--history", history_, "the link changes seen on the port, with when");
   fec_ = app.add_subcommand("fec", "a port's FEC: configured, active, capability; --set MODE");
   fec_->add_option("port", port_, "port name")->required();
-  fec_->add_option("--set", set_, "off, baser, rs, llrs or auto")->check(CLI::IsMember({"off", "baser", "rs", "llrs", "auto"}));
+  fec_->add_option("--set", set_, fec_mode_choices())->check(CLI::IsMember(mode_names(kFecModeNames)));
   pause_ = app.add_subcommand("pause", "a port's 802.3x pause; --set rx|tx|both|off");
   pause_->add_option("port", port_, "port name")->required();
-  pause_->add_option("--set", set_, "rx, tx, both or off")->check(CLI::IsMember({"rx", "tx", "both", "off"}));
+  pause_->add_option("--set", set_, pause_mode_choices())->check(CLI::IsMember(mode_names(kPauseModeNames)));
   pfc_ = app.add_subcommand("pfc", "a port's priority flow control; --set 3,4 or --set off");
   pfc_->add_option("port", port_, "port name")->required();
   pfc_->add_option("--set", set_, "priorities with PFC on, comma-separated (e.g. 3,4), or off");

@@ -9,6 +9,7 @@
 #include "dataplane/mgmt/port_control_lookups.hpp"
 #include "dataplane/mgmt/port_link_methods.hpp"
 #include "lib/api/port_control_report.hpp"
+#include "lib/common/port_modes.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
 #include "lib/profile/quantity.hpp"
 
@@ -75,13 +76,17 @@ void register_port_fec_methods(Dispatcher& d, PortControls& ports, PortOwnership
           PortControl& port = control_named(ports, p);
           return fec_json(port, value_or_throw(port.fec()));
         });
-  d.add("port.fec.set", "Sets the FEC mode: params {port, mode: off|baser|rs|llrs|auto, keep?: bool (stays after the data "
-        "plane exits; else put back then)}. Returns it read back.", true,
+  d.add("port.fec.set",
+        fmt::format("Sets the FEC mode: params {{port, mode: {}, keep?: bool (stays after the data plane exits; else "
+                    "put back then)}}. Returns it read back.", fec_mode_choices()),
+        true,
         [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
           const std::string name = p.string("mode");
           const auto mode = parse_fec_mode(name);
-          if (!mode) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not off, baser, rs, llrs or auto", name));
+          if (!mode)
+            throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not a FEC mode ({})", name,
+                                                                fec_mode_choices()));
           return fec_json(port, value_or_throw(port.set_fec(*mode, p.optional_bool("keep").value_or(false))));
         });
 }
@@ -91,14 +96,17 @@ void register_port_pause_methods(Dispatcher& d, PortControls& ports, PortOwnersh
     PortControl& port = control_named(ports, p);
     return pause_json(port, value_or_throw(port.pause()));
   });
-  d.add("port.pause.set", "Sets 802.3x pause: params {port, mode: rx|tx|both|off, autoneg?: bool, keep?: bool}. Returns it read back.",
+  d.add("port.pause.set",
+        fmt::format("Sets 802.3x pause: params {{port, mode: {}, autoneg?: bool, keep?: bool}}. Returns it read back.",
+                    pause_mode_choices()),
         true, [&](Session& session, const api::Params& p) {
           PortControl& port = changeable(ports, ownership, session, p);
-          const std::string mode = p.string("mode");
-          if (mode != "rx" && mode != "tx" && mode != "both" && mode != "off")
-            throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not rx, tx, both or off", mode));
-          const PauseStatus want{mode == "rx" || mode == "both", mode == "tx" || mode == "both",
-                                 p.optional_bool("autoneg").value_or(false)};
+          const std::string name = p.string("mode");
+          const std::optional<PauseMode> mode = pause_mode_named(name);
+          if (!mode)
+            throw RpcError(RpcCode::kInvalidParams, fmt::format("params.mode: '{}' is not a pause mode ({})", name,
+                                                                pause_mode_choices()));
+          const PauseStatus want{pause_rx(*mode), pause_tx(*mode), p.optional_bool("autoneg").value_or(false)};
           return pause_json(port, value_or_throw(port.set_pause(want, p.optional_bool("keep").value_or(false))));
         });
 }
