@@ -16,6 +16,9 @@ namespace lr::otg {
 /// A request body: 64 MiB (a config of 10,000 flows with every name at its limit and
 /// every header linerate reads is 19.5 MB). A longer one is answered 413 before it is read.
 inline constexpr size_t kMaxBodyBytes = 64 * 1024 * 1024;
+/// A request's start line and header fields: 8 KiB, as most HTTP servers (a client
+/// sends a few hundred bytes). Beyond it: 431, and the connection closed.
+inline constexpr size_t kMaxHeaderBytes = 8 * 1024;
 /// A name (`name`, `*_name`, the items of `*_names`) or an object key: OTG leaves their
 /// length open; 256 characters hold any name a person or a generator writes.
 inline constexpr size_t kMaxNameChars = 256;

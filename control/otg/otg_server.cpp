@@ -432,10 +432,15 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   void read() {
     parser_.emplace();
     parser_->body_limit(kMaxBodyBytes);
+    parser_->header_limit(kMaxHeaderBytes);
     beast::get_lowest_layer(stream_).expires_after(std::chrono::minutes(5));
     http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       if (!ec) self->answer();
       else if (ec == http::error::body_limit) self->refuse_body();
+      else if (ec == http::error::header_limit)
+        self->send(refused({fmt::format("the request's header exceeds linerate's limit of {} bytes", kMaxHeaderBytes)},
+                           http::status::request_header_fields_too_large),
+                   11, false);
       else if (ec == http::error::end_of_stream) self->close();
     });
   }

@@ -321,6 +321,14 @@ class Otg(lrtest.DataplaneCase):
             "code": 413, "kind": "validation",
             "errors": ["the body of 83886080 bytes exceeds linerate's limit of 67108864 bytes"]}))
         tls.close()
+        # A header over 8 KiB: 431.
+        tls = http.client.HTTPSConnection(self.base.split("//")[1], timeout=30, context=self.tls)
+        tls.request("GET", "/config", headers={"X-Long": "x" * 9000})
+        reply = tls.getresponse()
+        self.assertEqual((reply.status, json.loads(reply.read())), (431, {
+            "code": 431, "kind": "validation",
+            "errors": ["the request's header exceeds linerate's limit of 8192 bytes"]}))
+        tls.close()
         # A flow the config does not have: the client's mistake (400), not linerate's (500).
         self.assertEqual(self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"}],
                                                        "flows": [flow("f1")]}), (200, {"warnings": []}))
