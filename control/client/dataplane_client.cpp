@@ -20,12 +20,23 @@ struct DataplaneClient::Impl {
   Local::socket socket{io};
   std::string buffer;
   std::string path;
+  std::string client_name;  ///< as hello gave it: said again on reconnect
+  bool connected = false;
+
+  void connect();
 };
 
 DataplaneClient::DataplaneClient(const std::string& socket_path) : impl_(std::make_unique<Impl>()) {
   impl_->path = socket_path;
+  impl_->connect();
+}
+
+void DataplaneClient::Impl::connect() {
+  const std::string& socket_path = path;
   boost::system::error_code ec;
-  impl_->socket.connect(Local::endpoint(socket_path), ec);
+  socket.close(ec);
+  buffer.clear();
+  socket.connect(Local::endpoint(socket_path), ec);
   if (ec == boost::system::errc::permission_denied || ec == boost::system::errc::operation_not_permitted)
     // It serves, but not this user: root, its own user and its [control] group may connect.
     throw ConnectionError(fmt::format("the data plane at {} refused this user: {} (root and the data plane's own user "
@@ -36,18 +47,39 @@ DataplaneClient::DataplaneClient(const std::string& socket_path) : impl_(std::ma
     throw ConnectionError(fmt::format("cannot reach the data plane at {}: {} (is `linerate-dataplane --serve` "
                                       "running? --socket or $LINERATE_SOCKET pick another socket)",
                                       socket_path, ec.message()));
+  connected = true;
 }
 
 DataplaneClient::~DataplaneClient() = default;
 
+bool DataplaneClient::connected() const noexcept { return impl_->connected; }
+
+void DataplaneClient::reconnect() {
+  impl_->connect();
+  if (!impl_->client_name.empty()) hello(impl_->client_name);
+}
+
+void DataplaneClient::lost(const std::string& what) {
+  impl_->connected = false;
+  boost::system::error_code ignored;
+  impl_->socket.close(ignored);
+  impl_->buffer.clear();
+  throw ConnectionError(what);
+}
+
 nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::json& params) {
   const int64_t id = next_id_++;
   const std::string request = api::make_request(id, method, params) + "\n";
+  if (request.size() - 1 > api::kMaxRequestBytes)
+    throw RpcCallError(static_cast<int>(api::RpcCode::kRequestTooLarge),
+                       fmt::format("{} of {} bytes exceeds the control socket's {}-byte limit; not sent", method,
+                                   request.size() - 1, api::kMaxRequestBytes));
+  if (!impl_->connected) lost(fmt::format("the session with the data plane at {} has ended", impl_->path));
   boost::system::error_code ec;
   asio::write(impl_->socket, asio::buffer(request), ec);
-  if (ec) throw ConnectionError(fmt::format("sending to {}: {}", impl_->path, ec.message()));
+  if (ec) lost(fmt::format("sending to {}: {}", impl_->path, ec.message()));
   const size_t n = asio::read_until(impl_->socket, asio::dynamic_buffer(impl_->buffer), '\n', ec);
-  if (ec) throw ConnectionError(fmt::format("the data plane at {} hung up: {}", impl_->path, ec.message()));
+  if (ec) lost(fmt::format("the data plane at {} hung up: {}", impl_->path, ec.message()));
   const std::string line = impl_->buffer.substr(0, n - 1);
   impl_->buffer.erase(0, n);
   nlohmann::json reply;
@@ -63,7 +95,10 @@ nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::
   return reply.value("result", nlohmann::json());
 }
 
-nlohmann::json DataplaneClient::hello(const std::string& client_name) { return call("hello", {{"client", client_name}}); }
+nlohmann::json DataplaneClient::hello(const std::string& client_name) {
+  impl_->client_name = client_name;
+  return call("hello", {{"client", client_name}});
+}
 
 nlohmann::json DataplaneClient::methods() { return call("methods.list"); }
 

@@ -20,7 +20,8 @@ class RpcCallError : public std::runtime_error {
   int code_;
 };
 
-/// No data plane could be reached, or it hung up.
+/// No data plane could be reached, or it hung up. The client is then disconnected:
+/// reconnect() opens a new session.
 class ConnectionError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -34,7 +35,9 @@ class DataplaneClient {
   DataplaneClient(const DataplaneClient&) = delete;
   DataplaneClient& operator=(const DataplaneClient&) = delete;
 
-  /// Calls `method` and returns its result. Throws RpcCallError or ConnectionError.
+  /// Calls `method` and returns its result. Throws RpcCallError or ConnectionError. A
+  /// request longer than the socket carries (api::kMaxRequestBytes) is not sent: it
+  /// throws RpcCallError kRequestTooLarge, and the session goes on.
   /// For the typed clients of control/client/ only: a front end calls their methods, and
   /// tests/layering/raw_calls_test.py fails on a call of this one anywhere else.
   nlohmann::json call(const std::string& method, const nlohmann::json& params = nlohmann::json::object());
@@ -42,6 +45,12 @@ class DataplaneClient {
   /// Greets the data plane as `client_name` (hello): its server, version, protocol and
   /// this session, as sent.
   nlohmann::json hello(const std::string& client_name);
+  /// Whether the session is open (no ConnectionError since it was).
+  bool connected() const noexcept;
+  /// A new session in place of a broken one: connects again and greets the data plane
+  /// with the name hello gave. Throws ConnectionError. What the old session owned (ports,
+  /// captures) ended with it.
+  void reconnect();
   /// Every method it answers, with its help (methods.list), as sent; each item reads with
   /// api::method_listing_from_json.
   nlohmann::json methods();
@@ -53,6 +62,7 @@ class DataplaneClient {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  [[noreturn]] void lost(const std::string& what);  ///< closes the socket, throws ConnectionError
   int64_t next_id_ = 1;
 };
 

@@ -27,6 +27,8 @@
 #include "control/http/http_listener.hpp"
 #include "control/http/tls_context.hpp"
 #include "control/otg/otg_config.hpp"
+#include "control/otg/otg_limits.hpp"
+#include "lib/api/bounded_json.hpp"
 #include "lib/api/rpc.hpp"
 #include "control/otg/otg_metrics.hpp"
 
@@ -50,10 +52,30 @@ struct Answer {
   std::optional<std::string> bytes;  ///< a capture file: sent as application/octet-stream instead
 };
 
+// OTG's error body: its kind says whose the fault is (validation: the request's, or the
+// state it met; internal: the host's or linerate's), the status says more (docs/reference/limits.md).
 Answer refused(const std::vector<std::string>& errors, http::status status = http::status::bad_request) {
   return {status, {{"code", static_cast<int>(status)},
-                   {"kind", status == http::status::bad_request ? "validation" : "internal"},
+                   {"kind", static_cast<int>(status) < 500 ? "validation" : "internal"},
                    {"errors", errors}}};
+}
+
+// The data plane's refusal by its cause: the request (400), a state that does not allow
+// it (409), a request larger than the socket carries (413), a host resource that ran
+// out (507); only what is left is linerate's fault (500).
+Answer refused_by_dataplane(const ctl::RpcCallError& e) {
+  using api::RpcCode;
+  switch (static_cast<RpcCode>(e.code())) {
+    case RpcCode::kInvalidParams:
+    case RpcCode::kNotSupported: return refused({e.what()});
+    case RpcCode::kBusy:
+    case RpcCode::kPortOwned:
+    case RpcCode::kNoDevice: return refused({e.what()}, http::status::conflict);
+    case RpcCode::kRequestTooLarge: return refused({e.what()}, http::status::payload_too_large);
+    case RpcCode::kNoResource:
+      return refused({fmt::format("the host ran out: {}", e.what())}, http::status::insufficient_storage);
+    default: return refused({e.what()}, http::status::internal_server_error);
+  }
 }
 
 Answer warnings(const std::vector<std::string>& list) { return {http::status::ok, {{"warnings", list}}}; }
@@ -68,34 +90,61 @@ class Api {
 
   Answer handle(http::verb verb, const std::string& target, const std::string& body) {
     try {
-      if (verb == http::verb::get && target == "/capabilities/version")
-        return {http::status::ok, {{"api_spec_version", kApiSpecVersion}, {"sdk_version", ""}, {"app_version", LR_VERSION}}};
-      if (verb == http::verb::get && target == "/config") return {http::status::ok, config_ ? config_->body : json::object()};
-      if (verb == http::verb::get && target == "/linerate/flows") return linerate_flows();
-      if (verb == http::verb::get && target == "/linerate/ports") return linerate_ports();
-      json request = body.empty() ? json::object() : json::parse(body);
-      if (verb == http::verb::post && target == "/config") return set_config(request);
-      if (verb == http::verb::post && target == "/control/state") return set_state(request);
-      if (verb == http::verb::post && target == "/monitor/metrics") return metrics(request);
-      if (verb == http::verb::post && target == "/monitor/capture") return capture_file(request);
-      if (verb == http::verb::post && target == "/monitor/states")
-        return {http::status::ok, {{"choice", request.value("choice", "ipv4_neighbors")},
-                                   {request.value("choice", "ipv4_neighbors"), json::array()},
-                                   {"warnings", {"linerate runs no protocols: it has no neighbours to report"}}}};
-      return refused({fmt::format("{} {} is not served by linerate", std::string(http::to_string(verb)), target)},
-                     http::status::not_found);
+      if (!client_.connected()) reconnect();
+      return route(verb, target, body);
+    } catch (const api::JsonTooDeep& e) {
+      return refused({fmt::format("the body is {} (linerate reads at most {})", e.what(), api::kMaxJsonDepth)});
     } catch (const json::exception& e) {
       return refused({fmt::format("the body is not JSON linerate can read: {}", e.what())});
     } catch (const ConfigRefused& e) {
       return refused(e.errors());
     } catch (const ctl::RpcCallError& e) {
-      return refused({e.what()}, http::status::internal_server_error);
+      return refused_by_dataplane(e);
+    } catch (const ctl::ConnectionError& e) {
+      std::fprintf(stderr, "linerate otg: %s; reconnecting on the next request\n", e.what());
+      return refused({fmt::format("{}; linerate reconnects on the next request", e.what())},
+                     http::status::service_unavailable);
     }
   }
 
  private:
+  Answer route(http::verb verb, const std::string& target, const std::string& body) {
+    if (verb == http::verb::get && target == "/capabilities/version")
+      return {http::status::ok, {{"api_spec_version", kApiSpecVersion}, {"sdk_version", ""}, {"app_version", LR_VERSION}}};
+    if (verb == http::verb::get && target == "/config") return {http::status::ok, config_ ? config_->body : json::object()};
+    if (verb == http::verb::get && target == "/linerate/flows") return linerate_flows();
+    if (verb == http::verb::get && target == "/linerate/ports") return linerate_ports();
+    json request = body.empty() ? json::object() : api::parse_bounded_json(body);
+    if (auto problems = string_length_problems(request); !problems.empty()) return refused(problems);
+    if (verb == http::verb::post && target == "/config") return set_config(request);
+    if (verb == http::verb::post && target == "/control/state") return set_state(request);
+    if (verb == http::verb::post && target == "/monitor/metrics") return metrics(request);
+    if (verb == http::verb::post && target == "/monitor/capture") return capture_file(request);
+    if (verb == http::verb::post && target == "/monitor/states")
+      return {http::status::ok, {{"choice", request.value("choice", "ipv4_neighbors")},
+                                 {request.value("choice", "ipv4_neighbors"), json::array()},
+                                 {"warnings", {"linerate runs no protocols: it has no neighbours to report"}}}};
+    return refused({fmt::format("{} {} is not served by linerate", std::string(http::to_string(verb)), target)},
+                   http::status::not_found);
+  }
+
+  // A new session after the data plane went away (or restarted): what the old one set
+  // up (streams, captures, the run) ended with it, so the config goes too and a client
+  // posts it again. Throws ConnectionError while the data plane is still away.
+  void reconnect() {
+    client_.reconnect();
+    std::fprintf(stderr, "linerate otg: reconnected to the data plane; POST /config again\n");
+    config_.reset();
+    running_ = false;
+    ended_.reset();
+    own_run_.reset();
+    held_.clear();
+    captures_.clear();
+  }
+
   Answer set_config(const json& request) {
-    if (running_) return refused({"config: traffic is running: stop it (control/state) before a new config"});
+    if (running_)
+      return refused({"config: traffic is running: stop it (control/state) before a new config"}, http::status::conflict);
     OtgConfig config = read_otg_config(request, run_.port_speeds());
     try {
       load_streams(config);
@@ -257,8 +306,14 @@ class Api {
     const json transmit = request.value("traffic", json::object()).value("flow_transmit", json::object());
     const std::string state = transmit.value("state", "");
     std::vector<std::string> flows = transmit.value("flow_names", std::vector<std::string>{});
+    if (state == "stop") {
+      if (running_) finish();
+      return warnings({});
+    }
+    if (state != "start" && state != "pause" && state != "resume")
+      return refused({fmt::format("traffic.flow_transmit.state: '{}' is not start, stop, pause or resume", state)});
+    if (auto unknown = unknown_flow(flows)) return *unknown;
     if (state == "start") {
-      if (!config_) return refused({"control/state: no config: POST /config first"});
       if (running_) finish();  // a start is a new run, as on a hardware tester
       run_.start(flows);
       running_ = true;
@@ -266,22 +321,28 @@ class Api {
       held_.clear();
       return warnings({});
     }
-    if (state == "stop") {
-      if (running_) finish();
-      return warnings({});
+    if (!running_)
+      return refused({fmt::format("traffic.flow_transmit: no traffic is running to {}", state)}, http::status::conflict);
+    if (flows.empty())
+      for (const api::StreamSpec& s : config_->streams) flows.push_back(s.name);
+    for (const std::string& flow : flows) {
+      run_.hold(flow, state == "pause");
+      if (state == "pause") held_.insert(flow);
+      else held_.erase(flow);
     }
-    if (state == "pause" || state == "resume") {
-      if (!running_) return refused({fmt::format("traffic.flow_transmit: no traffic is running to {}", state)});
-      if (flows.empty())
-        for (const api::StreamSpec& s : config_->streams) flows.push_back(s.name);
-      for (const std::string& flow : flows) {
-        run_.hold(flow, state == "pause");
-        if (state == "pause") held_.insert(flow);
-        else held_.erase(flow);
-      }
-      return warnings({});
-    }
-    return refused({fmt::format("traffic.flow_transmit.state: '{}' is not start, stop, pause or resume", state)});
+    return warnings({});
+  }
+
+  // A flow name the config does not have, refused here with its place (the data plane's
+  // own refusal would name a stream); a state change needs a config in any case.
+  std::optional<Answer> unknown_flow(const std::vector<std::string>& flows) const {
+    if (!config_) return refused({"control/state: no config: POST /config first"}, http::status::conflict);
+    for (size_t i = 0; i < flows.size(); ++i)
+      if (std::none_of(config_->streams.begin(), config_->streams.end(),
+                       [&](const api::StreamSpec& s) { return s.name == flows[i]; }))
+        return refused({fmt::format("traffic.flow_transmit.flow_names[{}]: '{}' is not one of the config's flows", i,
+                                    flows[i])});
+    return std::nullopt;
   }
 
   // The run ends once every flow has sent all it was to send: the drain runs, and the
@@ -369,19 +430,41 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
 
   void read() {
-    request_ = {};
+    parser_.emplace();
+    parser_->body_limit(kMaxBodyBytes);
+    parser_->header_limit(kMaxHeaderBytes);
     beast::get_lowest_layer(stream_).expires_after(std::chrono::minutes(5));
-    http::async_read(stream_, buffer_, request_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
+    http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       if (!ec) self->answer();
+      else if (ec == http::error::body_limit) self->refuse_body();
+      else if (ec == http::error::header_limit)
+        self->send(refused({fmt::format("the request's header exceeds linerate's limit of {} bytes", kMaxHeaderBytes)},
+                           http::status::request_header_fields_too_large),
+                   11, false);
       else if (ec == http::error::end_of_stream) self->close();
     });
   }
 
   void answer() {
-    const Answer a = api_.handle(request_.method(), std::string(request_.target()), request_.body());
+    const http::request<http::string_body>& request = parser_->get();
+    send(api_.handle(request.method(), std::string(request.target()), request.body()), request.version(),
+         request.keep_alive());
+  }
+
+  // A body over the limit: answered 413 from its header (or once the chunks pass the
+  // limit), unread, and the connection closed (the rest of the body is not read).
+  void refuse_body() {
+    const auto length = parser_->content_length();
+    send(refused({fmt::format("the body{} exceeds linerate's limit of {} bytes",
+                              length ? fmt::format(" of {} bytes", *length) : std::string(), kMaxBodyBytes)},
+                 http::status::payload_too_large),
+         parser_->get().version(), false);
+  }
+
+  void send(const Answer& a, unsigned version, bool keep_alive) {
     response_ = {};
-    response_.version(request_.version());
-    response_.keep_alive(request_.keep_alive());
+    response_.version(version);
+    response_.keep_alive(keep_alive);
     response_.result(a.status);
     response_.set(http::field::content_type, a.bytes ? "application/octet-stream" : "application/json");
     response_.body() = a.bytes ? *a.bytes : a.body.dump();
@@ -405,7 +488,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   Stream stream_;
   Api& api_;
   beast::flat_buffer buffer_;
-  http::request<http::string_body> request_;
+  std::optional<http::request_parser<http::string_body>> parser_;  ///< a new one for each request
   http::response<http::string_body> response_;
 };
 

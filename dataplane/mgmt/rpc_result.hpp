@@ -15,7 +15,7 @@ inline api::RpcCode rpc_code(Errc code) {
     case Errc::kBusy: return api::RpcCode::kBusy;
     case Errc::kNotSupported: return api::RpcCode::kNotSupported;
     case Errc::kNoDevice: return api::RpcCode::kNoDevice;
-    case Errc::kNoMemory:
+    case Errc::kNoMemory: return api::RpcCode::kNoResource;
     case Errc::kTimeout: return api::RpcCode::kFailed;
   }
   return api::RpcCode::kFailed;

@@ -11,6 +11,7 @@
 #include <boost/asio/write.hpp>
 #include <cerrno>
 #include <filesystem>
+#include <string_view>
 
 namespace lr::dp {
 
@@ -43,33 +44,44 @@ class RpcServer::Connection : public std::enable_shared_from_this<Connection> {
     // One byte over the limit: a line that long cannot be a valid request.
     asio::async_read_until(socket_, asio::dynamic_buffer(buffer_, api::kMaxRequestBytes + 1), '\n',
                            [this, self](const boost::system::error_code& ec, size_t n) {
-                             if (ec == asio::error::not_found) {
-                               send(api::make_error(nullptr, api::RpcCode::kRequestTooLarge,
-                                                    fmt::format("request exceeds {} bytes without a newline; the "
-                                                                "connection is closed",
-                                                                api::kMaxRequestBytes)) + "\n",
-                                    true);
-                               return;
-                             }
-                             if (ec) {
-                               close();
-                               return;
-                             }
-                             std::string line = buffer_.substr(0, n - 1);
-                             buffer_.erase(0, n);
-                             if (!line.empty() && line.back() == '\r') line.pop_back();
-                             if (line.empty()) {
-                               read();
-                               return;
-                             }
-                             // One request at a time per connection: the next is read once
-                             // this one is answered, which for an asynchronous method is
-                             // later, while other connections go on.
-                             dispatcher_.handle(session_, line, [this, self](std::string reply) {
-                               if (reply.empty()) read();
-                               else send(std::move(reply) + "\n", false);
-                             });
+                             if (ec == asio::error::not_found) return discard(buffer_.size());
+                             if (ec) return close();
+                             on_line(n);
                            });
+  }
+
+  void on_line(size_t n) {
+    std::string line = buffer_.substr(0, n - 1);
+    buffer_.erase(0, n);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) return read();
+    // One request at a time per connection: the next is read once this one is answered,
+    // which for an asynchronous method is later, while other connections go on.
+    auto self = shared_from_this();
+    dispatcher_.handle(session_, line, [this, self](std::string reply) {
+      if (reply.empty()) read();
+      else send(std::move(reply) + "\n", false);
+    });
+  }
+
+  // A line over the limit: read on to its newline, keeping none of it, then answer it
+  // with an error; the session (and the ports it owns) stays, and the next line is read.
+  void discard(size_t n_dropped) {
+    buffer_.clear();
+    chunk_.resize(64 * 1024);
+    auto self = shared_from_this();
+    socket_.async_read_some(asio::buffer(chunk_), [this, self, n_dropped](const boost::system::error_code& ec, size_t n) {
+      if (ec) return close();
+      const size_t newline = std::string_view(chunk_.data(), n).find('\n');
+      if (newline == std::string_view::npos) return discard(n_dropped + n);
+      buffer_.assign(chunk_.data() + newline + 1, n - newline - 1);
+      send(api::make_error(nullptr, api::RpcCode::kRequestTooLarge,
+                           fmt::format("request of {} bytes exceeds the {}-byte limit; it was read to its newline and "
+                                       "discarded (the session stays open)",
+                                       n_dropped + newline, api::kMaxRequestBytes)) +
+               "\n",
+           false);
+    });
   }
 
   void send(std::string data, bool close_after) {
@@ -100,6 +112,7 @@ class RpcServer::Connection : public std::enable_shared_from_this<Connection> {
   std::function<void(uint64_t)> on_end_;
   bool closed_ = false;
   std::string buffer_;
+  std::string chunk_;  ///< what discard() reads into
   std::string out_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "lib/api/bounded_json.hpp"
 #include "lib/api/json_fields.hpp"
 
 namespace lr::api {
@@ -12,6 +13,8 @@ Request parse_request(std::string_view line) {
   if (line.size() > kMaxRequestBytes)
     throw RpcError(RpcCode::kRequestTooLarge,
                    fmt::format("request of {} bytes exceeds the {}-byte limit", line.size(), kMaxRequestBytes));
+  // Refused before a tree is built: a tree nested deeper would end the process on its stack.
+  if (auto too_deep = json_depth_problem(line)) throw RpcError(RpcCode::kInvalidRequest, "request is " + *too_deep);
   json doc;
   try {
     doc = json::parse(line);

@@ -14,7 +14,12 @@
 namespace lr::api {
 
 inline constexpr int kProtocolVersion = 1;
-inline constexpr size_t kMaxRequestBytes = 64 * 1024;
+/// The longest request line. Far above the largest legitimate request: stream.load of
+/// 10,000 streams named at the front ends' limit is 10 MB (tests/unit/otg/
+/// otg_limits_test.cpp checks it, and the OTG server's body limit, with room for twice that). A longer line is
+/// read to its newline, discarded and answered with kRequestTooLarge; the session stays.
+/// A client refuses to send one (the same code, nothing sent).
+inline constexpr size_t kMaxRequestBytes = 64 * 1024 * 1024;
 
 /// JSON-RPC error codes: the standard ones, then linerate's (server range).
 enum class RpcCode : int {
@@ -23,12 +28,13 @@ enum class RpcCode : int {
   kMethodNotFound = -32601,
   kInvalidParams = -32602,
   kInternalError = -32603,
-  kRequestTooLarge = -32000,
+  kRequestTooLarge = -32000, ///< a line over kMaxRequestBytes
   kPortOwned = -32001,       ///< another session owns a port the call would change
   kBusy = -32002,            ///< e.g. traffic running
   kNotSupported = -32003,
   kNoDevice = -32004,
   kFailed = -32005,          ///< the data plane tried and could not
+  kNoResource = -32006,      ///< a host resource ran out (memory: mempools, rings, plans); the message names it
 };
 
 /// An error a method or the codec answers with. Thrown on the control path only.

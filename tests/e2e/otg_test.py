@@ -2,10 +2,12 @@
 (plain http.client / urllib, JSON bodies with every choice written out and 64-bit numbers as
 strings): a flow of 10,000 frames on net_ring loopback configured, started, polled until its
 transmit is "stopped", and its metrics exact; refusals name the config's JSON path."""
+import http.client
 import json
 import os
 import re
 import shutil
+import signal
 import ssl
 import subprocess
 import threading
@@ -46,9 +48,17 @@ class Otg(lrtest.DataplaneCase):
         sock = os.path.join(self.dir, "dp.sock")
         prefix = "lr-e2e-otg-%d" % os.getpid()
         self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
-        self.serve(self.write_profile(PROFILE % (prefix, sock)), sock)
+        self.profile = self.write_profile(PROFILE % (prefix, sock))
+        self.dataplane, _ = self.serve(self.profile, sock)
         self.sock = sock
         self.start_server()
+
+    def stop_dataplane(self):
+        self.dataplane.send_signal(signal.SIGTERM)
+        self.dataplane.communicate(timeout=30)
+
+    def restart_dataplane(self):
+        self.dataplane, _ = self.serve(self.profile, self.sock)
 
     def start_server(self, *transport):
         """`linerate otg serve` on a free port: HTTPS with a self-signed certificate by default,
@@ -80,6 +90,31 @@ class Otg(lrtest.DataplaneCase):
         except urllib.error.HTTPError as e:
             self.assertEqual(e.headers["Content-Type"], "application/json")
             return e.code, json.loads(e.read())
+
+    def call_text(self, path, text):
+        """POST a body as given (JSON Python cannot write, such as 100,000 levels deep)."""
+        request = urllib.request.Request(self.base + path, method="POST", data=text.encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30, context=self.tls) as reply:
+                return reply.status, json.loads(reply.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def transmit(self, state, names=()):
+        return self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
+            "choice": "flow_transmit", "flow_transmit": {"state": state, "flow_names": list(names)}}})
+
+    def run_exactly(self, name, port="tx"):
+        """A 10,000-frame flow configured, started and counted exactly: the server still serves."""
+        f = flow(name)
+        f["tx_rx"]["port"] = {"tx_name": port, "rx_names": [port]}
+        self.assertEqual(self.call("POST", "/config", {"ports": [{"name": port, "location": "p0"}], "flows": [f]}),
+                         (200, {"warnings": []}))
+        self.assertEqual(self.transmit("start"), (200, {"warnings": []}))
+        lrtest.wait_until(lambda: self.flow_metrics(name)[0]["transmit"] == "stopped", "the flow sent its frames")
+        m = self.flow_metrics(name)[0]
+        self.assertEqual((m["frames_tx"], m["frames_rx"], m["loss"]), (10000, 10000, 0.0))
 
     def flow_metrics(self, *names):
         status, body = self.call("POST", "/monitor/metrics", {"choice": "flow", "flow": {"flow_names": list(names)}})
@@ -161,7 +196,7 @@ class Otg(lrtest.DataplaneCase):
         def transmit(state):
             return self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
                 "choice": "flow_transmit", "flow_transmit": {"state": state, "flow_names": ["f1"]}}})
-        self.assertEqual(transmit("resume"), (400, {"code": 400, "kind": "validation", "errors": [
+        self.assertEqual(transmit("resume"), (409, {"code": 409, "kind": "validation", "errors": [
             "traffic.flow_transmit: no traffic is running to resume"]}))
         self.assertEqual(transmit("start"), (200, {"warnings": []}))
         # Port rates over the interval between two requests (at least 100 ms apart): the flow's 20 kpps.
@@ -262,6 +297,66 @@ class Otg(lrtest.DataplaneCase):
         status, body = self.call("POST", "/monitor/capture", {"port_name": "nope"})
         self.assertEqual((status, body["errors"]), (400, ["port_name: 'nope' has no capture (start one first)"]))
 
+    def test_bad_requests_are_refused_by_class_and_the_server_serves_on(self):
+        # 100,000 deep (200 KB): ended the server in SIGSEGV; refused before a tree is built.
+        self.assertEqual(self.call_text("/config", "[" * 100000 + "]" * 100000), (400, {
+            "code": 400, "kind": "validation",
+            "errors": ["the body is JSON nested deeper than 64 levels at byte 65 (linerate reads at most 64)"]}))
+        # A 64 KiB name: was forwarded in one line the data plane refused, closing the session.
+        huge = "t" * 65536
+        bad = flow("f1")
+        bad["tx_rx"]["port"] = {"tx_name": huge, "rx_names": [huge]}
+        self.assertEqual(self.call("POST", "/config", {"ports": [{"name": huge, "location": "p0"}], "flows": [bad]}),
+                         (400, {"code": 400, "kind": "validation", "errors": [
+                             "flows[0].tx_rx.port.rx_names[0]: 65536 characters, at most 256",
+                             "flows[0].tx_rx.port.tx_name: 65536 characters, at most 256",
+                             "ports[0].name: 65536 characters, at most 256"]}))
+        # A body over 64 MiB: 413 from its header, before it is read.
+        tls = http.client.HTTPSConnection(self.base.split("//")[1], timeout=30, context=self.tls)
+        tls.putrequest("POST", "/config")
+        tls.putheader("Content-Length", str(80 << 20))
+        tls.endheaders()
+        reply = tls.getresponse()
+        self.assertEqual((reply.status, json.loads(reply.read())), (413, {
+            "code": 413, "kind": "validation",
+            "errors": ["the body of 83886080 bytes exceeds linerate's limit of 67108864 bytes"]}))
+        tls.close()
+        # A header over 8 KiB: 431.
+        tls = http.client.HTTPSConnection(self.base.split("//")[1], timeout=30, context=self.tls)
+        tls.request("GET", "/config", headers={"X-Long": "x" * 9000})
+        reply = tls.getresponse()
+        self.assertEqual((reply.status, json.loads(reply.read())), (431, {
+            "code": 431, "kind": "validation",
+            "errors": ["the request's header exceeds linerate's limit of 8192 bytes"]}))
+        tls.close()
+        # A flow the config does not have: the client's mistake (400), not linerate's (500).
+        self.assertEqual(self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"}],
+                                                       "flows": [flow("f1")]}), (200, {"warnings": []}))
+        self.assertEqual(self.transmit("start", ["x"]), (400, {"code": 400, "kind": "validation", "errors": [
+            "traffic.flow_transmit.flow_names[0]: 'x' is not one of the config's flows"]}))
+        # 200 flows need more mbufs than the data plane's memory (64 MB without hugepages) holds:
+        # the host's limit (507), saying what ran out.
+        status, body = self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"}],
+                                                     "flows": [flow("f%d" % i) for i in range(200)]})
+        self.assertEqual((status, body["kind"]), (507, "internal"), body)
+        self.assertRegex(body["errors"][0], r"^the host ran out: stream 'f\d+': TX mempool of \d+ mbufs")
+        # Still serving: a flow named at the 256-character limit runs exactly.
+        self.run_exactly("n" * 256, port="p" * 256)
+        self.assertIsNone(self.otg.poll())
+
+    def test_the_data_plane_going_away_is_503_and_served_again_after_a_restart(self):
+        self.run_exactly("f1")
+        self.stop_dataplane()
+        status, body = self.call("POST", "/monitor/metrics", {"choice": "port", "port": {}})
+        self.assertEqual((status, body["kind"]), (503, "internal"))
+        self.assertRegex(body["errors"][0], r"(hung up|Broken pipe|cannot reach).*; linerate reconnects on the next "
+                                            r"request$")
+        self.assertIsNone(self.otg.poll())
+        self.restart_dataplane()
+        # The new session has none of the old one's config: posted again, it runs.
+        self.assertEqual(self.call("GET", "/config"), (200, {}))
+        self.run_exactly("f2")
+
     def test_tls_with_a_given_certificate_plain_http_and_bad_files(self):
         self.assertRegex(self.listening, r"^listening on https://127\.0\.0\.1:\d+ \(Open Traffic Generator 1\.60\.0, TLS, "
                                          r"certificate self-signed, SHA-256 ([0-9A-F]{2}:){31}[0-9A-F]{2}\)")
@@ -309,7 +404,7 @@ class Otg(lrtest.DataplaneCase):
                                           "smallest frame for this stream is 64 bytes"])
         status, body = self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
             "choice": "flow_transmit", "flow_transmit": {"state": "start"}}})
-        self.assertEqual((status, body["errors"]), (400, ["control/state: no config: POST /config first"]))
+        self.assertEqual((status, body["errors"]), (409, ["control/state: no config: POST /config first"]))
         self.assertEqual(self.call("GET", "/nowhere")[0], 404)
 
 

@@ -113,16 +113,26 @@ class Serve(lrtest.DataplaneCase):
         for _ in range(20):
             for line, code in zip(bad_lines, expected):
                 self.assertEqual(client.send_line(line)["error"]["code"], code, line)
-        # 70 KB without a newline: refused, and that connection is closed.
+        # A million deep (2 MB): refused before a tree is built, naming the byte; the session stays.
+        deep = '{"jsonrpc":"2.0","id":1,"method":"hello","params":{"x":' + "[" * 1000000 + "]" * 1000000 + "}}"
+        reply = client.send_line(deep)
+        self.assertEqual(reply["error"], {"code": -32600, "message": "request is JSON nested deeper than 64 levels at "
+                                                                     "byte 118"})
+        self.assertEqual(client.result("hello")["protocol"], 1)
+        # A line over the 64 MiB limit: read to its newline, discarded, answered; the session stays,
+        # and what follows the newline is the next request.
+        limit = 64 * 1024 * 1024
         big = Client(self.sock_path)
-        big.sock.sendall(b'{"jsonrpc":"2.0","id":1,"method":"hello","params":{"x":"' + b"x" * 70000)
+        big.result("hello")
+        big.sock.sendall(b'{"jsonrpc":"2.0","id":1,"method":"hello","params":{"x":"' + b"x" * limit + b'"}}\n' +
+                         b'{"jsonrpc":"2.0","id":2,"method":"hello"}\n')
         reply = json.loads(big.file.readline())
-        self.assertEqual(reply["error"]["code"], -32000)
-        self.assertIn("request exceeds 65536 bytes", reply["error"]["message"])
-        try:
-            self.assertEqual(big.file.readline(), "")  # closed ...
-        except ConnectionResetError:
-            pass  # ... with our unread bytes still in its buffer
+        self.assertEqual(reply["error"], {"code": -32000, "message": "request of %d bytes exceeds the %d-byte limit; it "
+                                          "was read to its newline and discarded (the session stays open)"
+                                          % (limit + 59, limit)})
+        self.assertEqual(json.loads(big.file.readline())["result"]["protocol"], 1)
+        self.assertEqual(big.result("hello")["protocol"], 1)
+        big.close()
         # Still answering, traffic untouched, counters intact.
         self.assertEqual(client.result("hello")["protocol"], 1)
         self.assertTrue(client.result("traffic.status")["running"])

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "control/cli/commands/commands.hpp"
+#include "lib/api/bounded_json.hpp"
 #include "lib/api/rpc.hpp"
 
 namespace lr::ctl {
@@ -46,7 +47,11 @@ void add_session_commands(CLI::App& app, Commands& commands) {
   commands.push_back(command_for(call, [options](const GlobalOptions& global) {
     json params;
     try {
-      params = json::parse(options->params);
+      params = api::parse_bounded_json(options->params);
+    } catch (const api::JsonTooDeep& error) {
+      std::fprintf(stderr, "linerate: params is %s (the data plane reads at most %zu)\n", error.what(),
+                   api::kMaxJsonDepth);
+      return kExitUsage;
     } catch (const json::exception& error) {
       std::fprintf(stderr, "linerate: params is not JSON: %s\n", error.what());
       return kExitUsage;

@@ -121,7 +121,21 @@ TEST_F(RpcDispatch, TooLarge) {
   const std::string big = R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":")" +
                           std::string(api::kMaxRequestBytes, 'x') + R"("}})";
   expect_error(call(a_, big), RpcCode::kRequestTooLarge,
-               "request of " + std::to_string(big.size()) + " bytes exceeds the 65536-byte limit");
+               "request of " + std::to_string(big.size()) + " bytes exceeds the " + std::to_string(api::kMaxRequestBytes) + "-byte limit");
+}
+
+// Nesting is bounded before a tree is built: a million deep is refused at once, naming
+// the byte, and a request at the bound is answered.
+TEST_F(RpcDispatch, NestedDeeperThanTheBoundIsAnInvalidRequest) {
+  const std::string deep = R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":)" +
+                           std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}}";
+  expect_error(call(a_, deep), RpcCode::kInvalidRequest,
+               "request is JSON nested deeper than 64 levels at byte 120");
+  // 62 arrays inside params: 64 levels in all, read (and refused by the method, not the codec).
+  const std::string at_bound = R"({"jsonrpc":"2.0","id":2,"method":"echo","params":{"text":"t","n":1,"list":)" +
+                               std::string(62, '[') + std::string(62, ']') + "}}";
+  expect_error(call(a_, at_bound), RpcCode::kInvalidParams,
+               "params.list: expected an array of integers 0-7, found " + std::string(61, '[') + std::string(61, ']'));
 }
 
 TEST_F(RpcDispatch, HandlerFailureIsAnInternalError) {

@@ -1,0 +1,113 @@
+// The data plane's client on a socket this test serves: a request longer than the
+// socket carries is refused without being sent, the session going on; a data plane that
+// hangs up is a ConnectionError, the client then disconnected until reconnect() opens a
+// new session (hello said again).
+#include "control/client/dataplane_client.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "lib/api/rpc.hpp"
+
+namespace lr::ctl {
+namespace {
+
+using nlohmann::json;
+
+// A listening Unix socket in a directory of its own.
+class FakeDataplane {
+ public:
+  FakeDataplane() {
+    char dir[] = "/tmp/lr-client-test-XXXXXX";
+    dir_ = ::mkdtemp(dir);
+    path_ = dir_ + "/dp.sock";
+    fd_ = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path_.c_str(), sizeof(addr.sun_path) - 1);
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    EXPECT_EQ(::listen(fd_, 4), 0);
+  }
+  ~FakeDataplane() {
+    ::close(fd_);
+    std::filesystem::remove_all(dir_);
+  }
+  const std::string& path() const { return path_; }
+
+  // Accepts one session and answers `n` request lines with {"method": ...}, then hangs up.
+  void serve(int n) const {
+    const int conn = ::accept(fd_, nullptr, nullptr);
+    std::string buffer;
+    for (int i = 0; i < n; ++i) {
+      size_t newline;
+      while ((newline = buffer.find('\n')) == std::string::npos) {
+        char chunk[4096];
+        const ssize_t got = ::read(conn, chunk, sizeof(chunk));
+        if (got <= 0) return (void)::close(conn);
+        buffer.append(chunk, static_cast<size_t>(got));
+      }
+      const json request = json::parse(buffer.substr(0, newline));
+      buffer.erase(0, newline + 1);
+      const std::string reply = api::make_result(request["id"], {{"method", request["method"]}}) + "\n";
+      EXPECT_EQ(::write(conn, reply.data(), reply.size()), static_cast<ssize_t>(reply.size()));
+    }
+    ::close(conn);
+  }
+
+ private:
+  std::string dir_, path_;
+  int fd_ = -1;
+};
+
+TEST(DataplaneClient, ARequestLongerThanTheSocketCarriesIsNotSent) {
+  FakeDataplane dp;
+  std::thread server([&] { dp.serve(1); });
+  DataplaneClient client(dp.path());
+  const std::string huge(api::kMaxRequestBytes, 'x');
+  try {
+    client.call("stream.load", {{"path", huge}});
+    FAIL() << "sent a request over the limit";
+  } catch (const RpcCallError& e) {
+    EXPECT_EQ(e.code(), static_cast<int>(api::RpcCode::kRequestTooLarge));
+    const size_t line = api::make_request(1, "stream.load", {{"path", huge}}).size();
+    EXPECT_EQ(std::string(e.what()), "stream.load of " + std::to_string(line) +
+                                         " bytes exceeds the control socket's 67108864-byte limit; not sent");
+  }
+  // Nothing was sent: the session answers its next request.
+  EXPECT_TRUE(client.connected());
+  EXPECT_EQ(client.call("next")["method"], "next");
+  server.join();
+}
+
+TEST(DataplaneClient, AHangUpIsAConnectionErrorUntilReconnected) {
+  FakeDataplane dp;
+  std::thread server([&] {
+    dp.serve(1);  // hello, then hangs up
+    dp.serve(2);  // the new session: hello again, then one more
+  });
+  DataplaneClient client(dp.path());
+  EXPECT_EQ(client.hello("t")["method"], "hello");
+  EXPECT_THROW(client.call("lost"), ConnectionError);
+  EXPECT_FALSE(client.connected());
+  try {
+    client.call("still");
+    FAIL() << "a call on a broken session was sent";
+  } catch (const ConnectionError& e) {
+    EXPECT_EQ(std::string(e.what()), "the session with the data plane at " + dp.path() + " has ended");
+  }
+  client.reconnect();
+  EXPECT_TRUE(client.connected());
+  EXPECT_EQ(client.call("after")["method"], "after");
+  server.join();
+}
+
+}  // namespace
+}  // namespace lr::ctl
