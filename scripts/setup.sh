@@ -18,6 +18,8 @@ packages=(
   python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
   clang-16 libclang-rt-16-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
   lld-16                       # links the sanitizer build's large executables several times faster than ld
+  clang-format-16              # the C++ layout check (.clang-format, scripts/check-format.sh)
+  clang-tidy-16                # the lint check (.clang-tidy, scripts/check-tidy.sh)
   ccache                       # rebuilds of a fresh clone come from the cache (outside the clone)
   help2man                     # man pages from the programs' --help
   gnuplot-nox                  # the benchmark reports' charts (SVG)
