@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,9 @@
 #include "control/export/exporter_command.hpp"
 #include "control/otg/otg_command.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   using namespace lr::ctl;
   CLI::App app{"linerate: drives a running data plane (linerate-dataplane --serve) over its control socket.",
                "linerate"};
@@ -58,4 +61,17 @@ int main(int argc, char** argv) {
     return kExitRefused;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Any other exception a command lets out (a JSON it cannot read, memory) ends with its
+  // message and exit status 1 (could not do what was asked), not std::terminate's abort.
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "linerate: %s\n", error.what());
+    return lr::ctl::kExitRefused;
+  }
 }

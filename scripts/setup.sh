@@ -2,7 +2,7 @@
 # Idempotent host setup for linerate on Debian 12 (run as root):
 #   1. Debian packages (DPDK 22.11 with its PMDs, compilers, libraries, test tools)
 #   2. hugepages: vm.nr_hugepages and a hugetlbfs mount
-#   3. the release build in ./build
+#   3. the release build in ./build, and ./compile_commands.json (build-tidy/, configured only)
 # Every step is skipped when already done. Environment:
 #   LR_HUGEPAGES   2 MiB pages to reserve (default 1024; 0 leaves hugepages alone)
 #   LR_BUILD_DIR   build directory (default build)
@@ -18,6 +18,8 @@ packages=(
   python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
   clang-16 libclang-rt-16-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
   lld-16                       # links the sanitizer build's large executables several times faster than ld
+  clang-format-16              # the C++ layout check (.clang-format, scripts/check-format.sh)
+  clang-tidy-16                # the lint check (.clang-tidy, scripts/check-tidy.sh)
   ccache                       # rebuilds of a fresh clone come from the cache (outside the clone)
   help2man                     # man pages from the programs' --help
   gnuplot-nox                  # the benchmark reports' charts (SVG)
@@ -77,6 +79,10 @@ if ! ninja -C "$build" >"$build/setup-ninja.log" 2>&1; then
   exit 1
 fi
 echo "setup: built $build/dataplane/linerate-dataplane in $((SECONDS - building_since)) s"
+
+# ./compile_commands.json for editors (clangd) and clang-tidy: the unity build's names its
+# unity files, so it links to a non-unity configuration's, written at configure time.
+scripts/compile-commands.sh
 
 # The man pages and bash completion where `man linerate` and the shell find them (root
 # only: /usr/local is the host's). Without root: `man -l build/control/linerate.1`.

@@ -11,6 +11,9 @@
 #                            unit and vdev a second time; the e2e tests of e2e_sanitize run
 #                            the CLI's and the control server's own code, which the
 #                            sanitizers check and a release run would only repeat
+#   tidy                     clang-tidy-16 (.clang-tidy) on every source of lib/, dataplane/
+#                            and control/ (scripts/check-tidy.sh; about 10 min on 2 CPUs);
+#                            last, so that a finding does not keep the sanitizers from running
 # Only the unit tests run side by side: every vdev and e2e test runs a data plane's
 # busy-polling lcores and runs alone (is_parallel: false in tests/meson.build), so that
 # it measures the tester, not its neighbour.
@@ -82,4 +85,7 @@ begin "sanitizer tests"
 # objects show as mbufs_not_returned in the vdev tests instead.
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --no-rebuild --suite unit --suite vdev --suite e2e_sanitize --print-errorlogs --num-processes 2
+
+begin "tidy"
+scripts/check-tidy.sh --all -j 2
 begin "done"

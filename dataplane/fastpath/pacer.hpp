@@ -122,6 +122,9 @@ class Pacer {
 
 /// Q16 TSC cycles per frame for `pps` frames per second on a `tsc_hz` clock.
 inline uint64_t pacer_interval_fp(double pps, uint64_t tsc_hz) noexcept {
+  // The operands are positive, where adding 0.5 and truncating rounds to nearest (the check
+  // is about negative values); the plan builder calls it once a lane, off the hot path.
+  // NOLINTNEXTLINE(bugprone-incorrect-roundings)
   return static_cast<uint64_t>(static_cast<double>(tsc_hz) * 65536.0 / pps + 0.5);
 }
 

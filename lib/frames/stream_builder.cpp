@@ -5,6 +5,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "lib/common/check.hpp"
 #include "lib/common/line_rate.hpp"
 #include "lib/wire/checksum.hpp"
 #include "lib/wire/mac_control.hpp"
@@ -87,8 +88,7 @@ void write_headers(const api::StreamSpec& s, TxStreamPlan& plan) {
 // and, over IPv6, the UDP checksum are per frame; over IPv4 the UDP checksum is 0, as
 // RoCE NICs send it (the ICRC covers the packet; IPv6 forbids a zero UDP checksum). The
 // RETH's DMA length is the payload, signature included.
-void write_roce_headers(const api::StreamSpec& s, TxStreamPlan& plan) {
-  const api::RoceSpec& roce = *s.roce;
+void write_roce_headers(const api::StreamSpec& s, const api::RoceSpec& roce, TxStreamPlan& plan) {
   uint8_t* bth = plan.template_bytes.data() + plan.l4_offset + 8;
   bth[0] = roce.opcode;
   bth[1] = 0;  // SE, M, pad count 0 (the payload is whole words), transport version 0
@@ -140,6 +140,7 @@ VaryPlan make_vary(const api::VarySpec& cfg, const api::StreamSpec& s, const TxS
       v.width = 6, v.offset = 6, v.base = mac_value(s.eth_src);
       break;
     case VaryField::kVlanId:
+      LR_CHECK(s.vlan);  // the profile refuses a VLAN vary without a VLAN
       v.width = 2, v.offset = 14, v.base = s.vlan->id;
       v.value_mask = 0x0FFF;
       v.fixed_bits = static_cast<uint16_t>(s.vlan->pcp << 13);
@@ -211,7 +212,7 @@ SizeEntry make_size_entry(const TxStreamPlan& plan, uint16_t frame_bytes) {
 // EtherType 0x8808, opcode, then PFC's class-enable vector and eight quanta or PAUSE's
 // one quanta, zero-padded to 60 bytes; the signature goes in the padding's last 14 bytes,
 // which a receiver of MAC Control frames ignores.
-TxStreamPlan build_mac_control_plan(const api::StreamSpec& s, TxStreamPlan plan) {
+void fill_mac_control_plan(const api::StreamSpec& s, TxStreamPlan& plan) {
   const api::MacControlSpec& mc = s.mac_control;
   const bool pfc = s.kind == api::StreamKind::kPfc;
   plan.mac_control = true;
@@ -231,7 +232,6 @@ TxStreamPlan build_mac_control_plan(const api::StreamSpec& s, TxStreamPlan plan)
   SizeEntry size;
   size.data_len = static_cast<uint16_t>(plan.template_bytes.size());
   plan.sizes.push_back(size);
-  return plan;
 }
 
 }  // namespace
@@ -265,7 +265,12 @@ wire::TxStreamPlan build_stream_plan(const api::StreamSpec& s, uint16_t stream_i
   TxStreamPlan plan;
   plan.stream_id = stream_id;
   plan.n_lanes = s.lanes;
-  if (s.kind != api::StreamKind::kUdp) return build_mac_control_plan(s, std::move(plan));
+  if (s.kind != api::StreamKind::kUdp) {
+    // Filled in place: TxStreamPlan declares its copies and so has no move constructor, and
+    // a by-value parameter (std::move'd in) was copied twice.
+    fill_mac_control_plan(s, plan);
+    return plan;
+  }
   plan.ipv6 = s.ip_version == api::IpVersion::kV6;
   plan.l3_offset = s.vlan ? 18 : 14;
   plan.l4_offset = static_cast<uint16_t>(plan.l3_offset + (plan.ipv6 ? 40 : 20));
@@ -274,7 +279,7 @@ wire::TxStreamPlan build_stream_plan(const api::StreamSpec& s, uint16_t stream_i
   plan.header_bytes = static_cast<uint16_t>(plan.l4_offset + (plan.tcp ? kTcpHeaderBytes : 8));
   plan.template_bytes.assign(s.frame.largest() - kFcsBytes, 0);
   write_headers(s, plan);
-  if (s.roce) write_roce_headers(s, plan);  // one frame size (the profile checks)
+  if (s.roce) write_roce_headers(s, *s.roce, plan);  // one frame size (the profile checks)
   for (const api::VarySpec& cfg : s.vary) {
     plan.vary.push_back(make_vary(cfg, s, plan));
     if (cfg.op != api::VaryOp::kList) continue;

@@ -143,9 +143,9 @@ class TableReader {
     const toml::node* node = find(key);
     if (node == nullptr) return std::nullopt;
     if (!node->is_string()) fail(node, key, fmt::format("expected {}, found {}", what, type_name(*node)));
-    auto text = string(key);
-    auto value = parse(*text);
-    if (!value) fail(find(key), key, fmt::format("'{}' is not {}", *text, what));
+    const std::string text = node->as_string()->get();
+    auto value = parse(text);
+    if (!value) fail(find(key), key, fmt::format("'{}' is not {}", text, what));
     return value;
   }
 

@@ -97,12 +97,14 @@ Finding check_irq_node(const HostFs& fs, const PortToCheck& port, const std::str
   const std::vector<std::string> irqs = fs.list("/sys/bus/pci/devices/" + port.pci + "/msi_irqs");
   if (!node_cpus || node_cpus->empty() || irqs.empty())
     return {item, Verdict::kSkipped, fmt::format("no {} or no MSI interrupts", node_path), ""};
+  const auto& on_node = *node_cpus;
   std::vector<std::string> elsewhere;
   for (const std::string& irq : irqs) {
     const auto cpus = fs.read("/proc/irq/" + irq + "/effective_affinity_list");
-    const auto set = cpus ? parse_cpu_list(*cpus) : std::nullopt;
+    if (!cpus) continue;
+    const auto set = parse_cpu_list(*cpus);
     if (!set || set->empty()) continue;
-    if (std::none_of(set->begin(), set->end(), [&](unsigned cpu) { return node_cpus->contains(cpu); }))
+    if (std::none_of(set->begin(), set->end(), [&](unsigned cpu) { return on_node.contains(cpu); }))
       elsewhere.push_back(fmt::format("{} -> {}", irq, *cpus));
   }
   if (elsewhere.empty())
@@ -127,10 +129,11 @@ Finding check_versions(const HostFs& fs, const PortToCheck& port, const std::opt
   std::string version = fs.read("/sys/module/" + *driver + "/version").value_or("");
   if (version.empty())
     version = "in-tree, kernel " + fs.read("/proc/sys/kernel/osrelease").value_or("?");
-  std::string firmware = ibdev ? fs.read("/sys/class/infiniband/" + *ibdev + "/fw_ver").value_or("") : "";
+  const std::string firmware_path = ibdev ? "/sys/class/infiniband/" + *ibdev + "/fw_ver" : "";
+  const std::string firmware = ibdev ? fs.read(firmware_path).value_or("") : "";
   const std::string evidence =
       fmt::format("{} {}; firmware {}", *driver, version,
-                  firmware.empty() ? "not in sysfs (ethtool -i shows it)" : firmware + " (/sys/class/infiniband/" + *ibdev + "/fw_ver)");
+                  firmware.empty() ? "not in sysfs (ethtool -i shows it)" : firmware + " (" + firmware_path + ")");
   return {item, Verdict::kOk, evidence, ""};
 }
 

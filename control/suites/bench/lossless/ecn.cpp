@@ -31,8 +31,11 @@ CaseOutcome ecn(Plan& p) {
     streams.traffic("test", c.senders[0], lossless, c.rate_percent, lead_ns, 0, frames, true);
     streams.mac_control("storm", false, lossless, kStormQuanta, 0, 2 * lead_ns + sending_ns);
     // Every frame's depth counts: the whole fill.
-    const Windows fill_time{{0, static_cast<double>(2 * lead_ns + sending_ns) / 1e9, kEmulationStallLimitUs, ""}};
-    const ctl::EndedRun ended = run(p, streams, "ecn", fmt::format("{} B", fill), [&](const api::RunReport&) { return fill_time; });
+    const double fill_s = static_cast<double>(2 * lead_ns + sending_ns) / 1e9;
+    const WindowsOf fill_time = [fill_s](const api::RunReport&) {
+      return Windows{{0, fill_s, kEmulationStallLimitUs, ""}};
+    };
+    const ctl::EndedRun ended = run(p, streams, "ecn", fmt::format("{} B", fill), fill_time);
     const api::RunReport& report = ended.report;
     const api::StreamReport& test = stream_of(report, "test");
     const ExpectedMarks expected = expected_ecn_marks(frames, c.frame_size, c.ecn_kmin_bytes, c.ecn_kmax_bytes, c.ecn_pmax);
