@@ -60,8 +60,8 @@ std::vector<std::string> string_length_problems(const json& body) {
       }
     } else if (v.is_array()) {
       for (size_t i = 0; i < v.size(); ++i)
-        children.push_back({&v[i], fmt::format("{}[{}]", place.path, i),
-                            place.held == Held::kNames ? Held::kName : Held::kOther});
+        children.push_back(
+            {&v[i], fmt::format("{}[{}]", place.path, i), place.held == Held::kNames ? Held::kName : Held::kOther});
     }
     todo.insert(todo.end(), std::make_move_iterator(children.rbegin()), std::make_move_iterator(children.rend()));
   }

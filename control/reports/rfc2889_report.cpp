@@ -12,19 +12,19 @@ namespace {
 constexpr auto counts_fields =
     LR_JSON_FIELDS(tx_frames, rx_frames, lost_frames, loss_percent, offered_fps, forwarded_fps, wrong_port_frames);
 constexpr auto point_fields = LR_JSON_FIELDS(load_percent, invalid, local, remote);
-constexpr auto address_trial_fields = LR_JSON_FIELDS(addresses, learning_rate_fps, invalid, flooded_frames, lost_frames,
-                                                     learning_frames_lost, passed);
+constexpr auto address_trial_fields =
+    LR_JSON_FIELDS(addresses, learning_rate_fps, invalid, flooded_frames, lost_frames, learning_frames_lost, passed);
 constexpr auto port_received_fields = LR_JSON_FIELDS(port, rx_frames, lost_frames, forwarding_rate_fps);
 constexpr auto broadcast_latency_fields = LR_JSON_FIELDS(samples, min_ns, mean_ns, p99_ns, max_ns);
 constexpr auto path_fields = LR_JSON_FIELDS(stream, tx_frames, rx_frames, lost_frames, loss_percent, offered_fps);
 constexpr auto errored_fields = LR_JSON_FIELDS(frame_size, verdict, why, tx_frames, forwarded_frames);
 constexpr auto result_fields = LR_JSON_FIELDS(
     test, section, verdict, why, frame_size, points, throughput_search, throughput_percent, throughput_bounds_percent,
-    forwarding_rate_at_max_load_fps, max_load_percent, maximum_forwarding_rate_fps, maximum_forwarding_rate_load_percent,
-    congested, uncongested, pause_frames_received, head_of_line_blocking, backpressure, learning_port, test_port,
-    monitor_port, address_rate_fps, age_time_s, resolution_percent, trials, addresses, table_entries, addresses_at_least,
-    learning_rate_fps, learning_rate_at_least_fps, at_least, undersize, bad_fcs, oversize, load_percent, tx_frames,
-    ports, forwarding_rate_fps, latency_port, latency);
+    forwarding_rate_at_max_load_fps, max_load_percent, maximum_forwarding_rate_fps,
+    maximum_forwarding_rate_load_percent, congested, uncongested, pause_frames_received, head_of_line_blocking,
+    backpressure, learning_port, test_port, monitor_port, address_rate_fps, age_time_s, resolution_percent, trials,
+    addresses, table_entries, addresses_at_least, learning_rate_fps, learning_rate_at_least_fps, at_least, undersize,
+    bad_fcs, oversize, load_percent, tx_frames, ports, forwarding_rate_fps, latency_port, latency);
 constexpr auto run_fields = LR_JSON_FIELDS(test, label, invalid_reason, report);
 
 template <class T, class Fields>
@@ -83,7 +83,8 @@ json to_json(const Result& r) {
   json j = written(r, result_fields);
   if (r.meshed()) null_unless_set(j, "throughput_percent");
   if (r.trials && r.test == "address_caching" && !r.addresses_at_least) null_unless_set(j, "addresses");
-  if (r.trials && r.test == "address_learning" && !r.learning_rate_at_least_fps) null_unless_set(j, "learning_rate_fps");
+  if (r.trials && r.test == "address_learning" && !r.learning_rate_at_least_fps)
+    null_unless_set(j, "learning_rate_fps");
   return j;
 }
 

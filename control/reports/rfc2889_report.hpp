@@ -5,8 +5,9 @@
 // printed tables, results.csv, report.html). An optional is written when set; a test's
 // answer it searched for and did not find is written as null (see Result).
 
-#include <cstdint>
 #include <nlohmann/json.hpp>
+
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

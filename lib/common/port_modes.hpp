@@ -16,9 +16,11 @@ namespace lr {
 /// RS, or what the PHY and its partner choose.
 enum class FecMode : uint8_t { kOff, kBaseR, kRs, kLlrs, kAuto };
 
-inline constexpr std::array<std::pair<FecMode, std::string_view>, 5> kFecModeNames{{
-    {FecMode::kOff, "off"}, {FecMode::kBaseR, "baser"}, {FecMode::kRs, "rs"}, {FecMode::kLlrs, "llrs"},
-    {FecMode::kAuto, "auto"}}};
+inline constexpr std::array<std::pair<FecMode, std::string_view>, 5> kFecModeNames{{{FecMode::kOff, "off"},
+                                                                                    {FecMode::kBaseR, "baser"},
+                                                                                    {FecMode::kRs, "rs"},
+                                                                                    {FecMode::kLlrs, "llrs"},
+                                                                                    {FecMode::kAuto, "auto"}}};
 
 /// 802.3x PAUSE: which way the port honours (rx) and sends (tx) it.
 enum class PauseMode : uint8_t { kOff, kRx, kTx, kBoth };

@@ -3,8 +3,9 @@
 // wrote it: the tests of the report codecs and of the views read the same files.
 // Needs LR_SOURCE_ROOT (the test's meson cpp_args).
 
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include <fstream>
 #include <sstream>
 #include <string>
 

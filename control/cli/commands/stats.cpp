@@ -108,8 +108,9 @@ void add_stats_commands(CLI::App& app, Commands& commands) {
   }));
   add_record(app, commands);
   add_stats(app, commands);
-  add_listing(app, commands, "lcores", "worker lcores: their TX lanes and RX queues with counters",
-              [](DataplaneClient& client) { return RunClient(client).lcores_json(); }, lcores_table);
+  add_listing(
+      app, commands, "lcores", "worker lcores: their TX lanes and RX queues with counters",
+      [](DataplaneClient& client) { return RunClient(client).lcores_json(); }, lcores_table);
   add_histogram(app, commands);
 }
 

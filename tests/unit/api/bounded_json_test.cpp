@@ -1,9 +1,9 @@
 // Client JSON's nesting bound: a text at the bound is read, one level deeper is refused
 // before a tree is built, naming the byte; brackets inside strings are not nesting.
 
-#include <gtest/gtest.h>
-
 #include "lib/api/bounded_json.hpp"
+
+#include <gtest/gtest.h>
 
 namespace lr::api {
 namespace {
@@ -52,8 +52,8 @@ TEST(BoundedJson, BracketsInStringsAreNotNesting) {
   const std::string text = R"({"a":")" + std::string(100, '[') + R"(\"[{","b":["\\",[1]]})";
   EXPECT_EQ(json_depth_problem(text, 3), std::nullopt);
   EXPECT_EQ(parse_bounded_json(text, 3)["b"][1][0], 1);
-  EXPECT_EQ(json_depth_problem(text, 2), "JSON nested deeper than 2 levels at byte " +
-                                             std::to_string(text.find("[1]") + 1));
+  EXPECT_EQ(json_depth_problem(text, 2),
+            "JSON nested deeper than 2 levels at byte " + std::to_string(text.find("[1]") + 1));
 }
 
 // Not JSON is the parser's to say, as before.

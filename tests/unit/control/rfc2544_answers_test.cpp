@@ -1,9 +1,9 @@
 // The RFC 2544 procedures' answers as they fill them from a trial: the port pairs summed
 // stream by stream, and the rate answer's JSON text, keys and number types, as the
 // report has always held it (reports/bench_report's codec writes what the suite filled).
-#include "control/suites/bench/rfc2544_procedures.hpp"
-
 #include <gtest/gtest.h>
+
+#include "control/suites/bench/rfc2544_procedures.hpp"
 
 namespace lr::bench {
 namespace {
@@ -23,7 +23,8 @@ api::StreamReport stream(const char* tx, const char* rx, uint64_t sent, uint64_t
 
 TEST(Rfc2544Answers, PairsSumTheirStreamsAndTheAnswerIsWrittenAsBefore) {
   Trial at;
-  at.run.streams = {stream("a", "b", 1000, 990, 500), stream("b", "a", 1000, 1000, 500), stream("a", "b", 1000, 1000, 500)};
+  at.run.streams = {stream("a", "b", 1000, 990, 500), stream("b", "a", 1000, 1000, 500),
+                    stream("a", "b", 1000, 1000, 500)};
   at.result.offered_percent = 49.75;
   at.offered_pps = 1500;
   at.offered_l1_bps = 1'008'000;

@@ -25,8 +25,9 @@ std::string filled(size_t chars, char fill) { return std::string(chars, fill); }
 json value_of(json value) { return {{"choice", "value"}, {"value", std::move(value)}}; }
 
 json two_ports(const std::string& tx, const std::string& rx, const std::string& flow) {
-  return {{"ports", {{{"name", tx}, {"location", "p0"}}, {{"name", rx}, {"location", "p1"}}}},
-          {"flows", {{{"name", flow}, {"tx_rx", {{"choice", "port"}, {"port", {{"tx_name", tx}, {"rx_names", {rx}}}}}}}}}};
+  return {
+      {"ports", {{{"name", tx}, {"location", "p0"}}, {{"name", rx}, {"location", "p1"}}}},
+      {"flows", {{{"name", flow}, {"tx_rx", {{"choice", "port"}, {"port", {{"tx_name", tx}, {"rx_names", {rx}}}}}}}}}};
 }
 
 TEST(OtgLimits, ANameOverItsLimitIsRefusedWithItsPath) {
@@ -68,16 +69,21 @@ json largest_flow(size_t i, const std::string& tx, const std::string& rx) {
   };
   std::string name = fmt::format("{:08}", i);
   name += filled(kMaxNameChars - name.size(), 'f');
-  json packet = {
-      {{"choice", "ethernet"},
-       {"ethernet", {{"src", vary("increment", "00:00:00:00:01:00", "00:00:00:00:00:01")},
-                     {"dst", vary("decrement", "02:00:00:00:00:09", "00:00:00:00:00:01")}}}},
-      {{"choice", "vlan"}, {"vlan", {{"id", vary("increment", 1, 1)}, {"priority", value_of(5)}}}},
-      {{"choice", "ipv4"},
-       {"ipv4", {{"src", vary("increment", "10.1.0.1", "0.0.0.1")}, {"dst", vary("increment", "10.2.0.1", "0.0.1.0")},
-                 {"time_to_live", value_of(9)}, {"priority", {{"choice", "raw"}, {"raw", value_of(0xB9)}}}}}},
-      {{"choice", "udp"}, {"udp", {{"src_port", {{"choice", "random"}, {"random", {{"min", 1}, {"max", 65535}}}}},
-                                   {"dst_port", vary("increment", 1, 1)}}}}};
+  json packet = {{{"choice", "ethernet"},
+                  {"ethernet",
+                   {{"src", vary("increment", "00:00:00:00:01:00", "00:00:00:00:00:01")},
+                    {"dst", vary("decrement", "02:00:00:00:00:09", "00:00:00:00:00:01")}}}},
+                 {{"choice", "vlan"}, {"vlan", {{"id", vary("increment", 1, 1)}, {"priority", value_of(5)}}}},
+                 {{"choice", "ipv4"},
+                  {"ipv4",
+                   {{"src", vary("increment", "10.1.0.1", "0.0.0.1")},
+                    {"dst", vary("increment", "10.2.0.1", "0.0.1.0")},
+                    {"time_to_live", value_of(9)},
+                    {"priority", {{"choice", "raw"}, {"raw", value_of(0xB9)}}}}}},
+                 {{"choice", "udp"},
+                  {"udp",
+                   {{"src_port", {{"choice", "random"}, {"random", {{"min", 1}, {"max", 65535}}}}},
+                    {"dst_port", vary("increment", 1, 1)}}}}};
   return {{"name", name},
           {"tx_rx", {{"choice", "port"}, {"port", {{"tx_name", tx}, {"rx_names", {rx}}}}}},
           {"packet", packet},
@@ -99,8 +105,8 @@ TEST(OtgLimits, TenThousandFlowsFitTheBodyAndTheControlSocket) {
   ASSERT_EQ(read.streams.size(), 10'000u);
   // As RunClient::load sends it (with the run settings a timestamped config adds).
   const std::string line = api::make_request(
-      1, "stream.load", {{"streams", profile::to_json(read.streams)}, {"path", "config"},
-                         {"run", profile::to_json(api::RunSpec{})}});
+      1, "stream.load",
+      {{"streams", profile::to_json(read.streams)}, {"path", "config"}, {"run", profile::to_json(api::RunSpec{})}});
   std::printf("10,000 flows: an OTG body of %zu bytes (limit %zu), a stream.load line of %zu bytes (limit %zu)\n",
               text.size(), kMaxBodyBytes, line.size(), api::kMaxRequestBytes);
   // Room to spare on both: twice the largest config still fits.
