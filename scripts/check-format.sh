@@ -78,7 +78,9 @@ case $mode in
   fix)
     ((${#fix_files[@]})) || { echo "check-format: --fix needs files" >&2; exit 2; }
     "$clang_format" -i "${fix_files[@]}"
-    listed | grep -vxF -f <(printf '%s\n' "${fix_files[@]}") | write_list
+    # Read whole before write_list truncates the file (in one pipeline the two race).
+    still_listed=$(listed | grep -vxF -f <(printf '%s\n' "${fix_files[@]}") || true)
+    if [[ -n $still_listed ]]; then printf '%s\n' "$still_listed"; fi | write_list
     echo "check-format: formatted ${#fix_files[@]} files; $list lists $(listed | wc -l)"
     exit 0 ;;
 esac

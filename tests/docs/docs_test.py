@@ -18,9 +18,11 @@ A name counts as documented where it stands in a code span (`like_this`) of the 
 import os
 import re
 import sys
-import tempfile
 import unicodedata
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from temp_tree import TempTreeCase  # noqa: E402 (after its path)
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 PROFILE_REFERENCE = os.path.join("docs", "reference", "profile.md")
@@ -279,21 +281,8 @@ class TheTree(unittest.TestCase):
         self.assertEqual(broken_links(ROOT, files), [])
 
 
-class EachCheckFails(unittest.TestCase):
+class EachCheckFails(TempTreeCase):
     """Each checker on a small tree or text made to break it reports exactly what is wrong."""
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.root = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, path, text):
-        full = os.path.join(self.root, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8") as f:
-            f.write(text)
 
     def test_a_key_missing_from_the_reference(self):
         self.write(TABLE_READER, "class TableReader {\n  const toml::node* find(const char* key) { return nullptr; }\n"

@@ -6,8 +6,11 @@ tree itself."""
 import os
 import shutil
 import subprocess
-import tempfile
+import sys
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from temp_tree import TempTreeCase  # noqa: E402 (after its path)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
@@ -18,20 +21,10 @@ FORMATTED = "int f() { return 1; }\n"
 UNFORMATTED = "int  f() {return 1;}\n"
 
 
-class CheckFormat(unittest.TestCase):
+class CheckFormat(TempTreeCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.root = self.tmp.name
+        super().setUp()
         shutil.copy(os.path.join(ROOT, ".clang-format"), self.root)
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, path, text):
-        full = os.path.join(self.root, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w") as f:
-            f.write(text)
 
     def read(self, path):
         with open(os.path.join(self.root, path)) as f:

@@ -6,8 +6,10 @@ that grew, one fixed but still listed; and the tree itself."""
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from temp_tree import TempTreeCase  # noqa: E402 (after its path)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECK = os.path.join(HERE, "..", "..", "scripts", "check-layering.py")
@@ -19,20 +21,10 @@ def function(name, body_lines):
     return "int %s() {\n  const char* s = \"}\";  // }\n%s  return 0;\n}\n" % (name, "  s = s;\n" * (body_lines - 2))
 
 
-class CheckLayering(unittest.TestCase):
+class CheckLayering(TempTreeCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.root = self.tmp.name
+        super().setUp()
         os.makedirs(os.path.join(self.root, "tests", "layering"))
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, path, text):
-        full = os.path.join(self.root, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w") as f:
-            f.write(text)
 
     def check(self, *args):
         proc = subprocess.run([sys.executable, CHECK, "--root", self.root, *args], capture_output=True, text=True)

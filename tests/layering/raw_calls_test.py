@@ -11,8 +11,10 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from temp_tree import TempTreeCase  # noqa: E402 (after its path)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -50,20 +52,7 @@ def report(calls):
     return "".join("raw call: %s:%d: %s\n" % (path, n, line.strip()) for path, n, line in calls)
 
 
-class RawCalls(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.root = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, path, text):
-        full = os.path.join(self.root, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w") as f:
-            f.write(text)
-
+class RawCalls(TempTreeCase):
     def test_the_tree_has_none(self):
         calls = raw_calls(ROOT)
         self.assertEqual(calls, [], "\n" + report(calls) +
