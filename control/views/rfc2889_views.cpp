@@ -50,7 +50,7 @@ std::string size_text(const Result& r) { return r.frame_size ? std::to_string(*r
 }  // namespace
 
 std::string rfc2889_answer(const Result& r) {
-  const std::string why = r.why.value_or("");
+  std::string why = r.why.value_or("");  // not const: returned, it moves
   if (r.verdict == "SKIPPED") return "SKIPPED: " + why;
   if (r.meshed()) {
     std::string out = r.throughput_percent ? fmt::format("throughput {:.4g} %", *r.throughput_percent)
