@@ -245,9 +245,8 @@ int run_profile(const lr::profile::Profile& profile, const Arguments& args, cons
   return code;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The program: arguments, the profile and its checks, the EAL, the run or the service.
+int run_main(int argc, char** argv) {
   Arguments args;
   if (const std::optional<int> done = parse_arguments(argc, argv, args)) return *done;
   lr::profile::Profile profile;
@@ -262,4 +261,15 @@ int main(int argc, char** argv) {
   if (!args.serve) stop_on_signals();
   lr::dp::register_telemetry_commands();
   return run_profile(profile, args, *eal);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Nothing the program throws is meant to get here; one that does is said, not an abort.
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& error) {
+    return fail(kExitCannotRun, std::string("unexpected error: ") + error.what());
+  }
 }

@@ -7,7 +7,7 @@
 #   2. A listed file that is formatted (or gone) must leave the list, so the list only shrinks.
 #   3. In a developer checkout, the lines changed since the branch left main (the merge-base
 #      of HEAD and origin/main, else main; uncommitted changes included) must be formatted in
-#      listed files too: `git clang-format-16 <base>` fixes exactly those lines.
+#      listed files too: `git clang-format-16 --binary clang-format-16 <base>` fixes exactly those lines.
 # CI checks out main with no base branch: there the merge-base is HEAD itself, so step 3
 # checks only uncommitted changes (none), and steps 1-2 are the whole check; both are the
 # same on every checkout, so CI and a developer see the same verdict on the same tree.
@@ -125,7 +125,7 @@ if $is_git; then
       changed_note="changed lines since ${base:0:12} checked in ${#touched[@]} listed files"
       if ! out=$(GIT_PAGER=cat git clang-format-16 --binary "$(command -v "$clang_format")" --diff \
                    --extensions cpp,hpp,h "$base" -- "${touched[@]}" 2>&1); then
-        echo "check-format: lines changed since ${base:0:12} are not formatted (git clang-format-16 ${base:0:12} fixes them):"
+        echo "check-format: lines changed since ${base:0:12} are not formatted (git clang-format-16 --binary clang-format-16 ${base:0:12} fixes them):"
         echo "$out" | head -n 40
         failed=1
       fi

@@ -1,9 +1,6 @@
 #include "control/cli/profile_dataplane.hpp"
-#include "control/cli/setup_differences.hpp"
-#include "control/client/run_client.hpp"
 
 #include <fmt/format.h>
-#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,11 +8,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <optional>
 #include <thread>
+
+#include "control/cli/setup_differences.hpp"
+#include "control/client/run_client.hpp"
 
 namespace lr::ctl {
 
@@ -90,6 +91,7 @@ ProfileDataplane::~ProfileDataplane() {
 
 int ProfileDataplane::open(const profile::Profile& profile, const std::string& profile_path,
                            const std::string& socket_option, bool adopt_ports, std::unique_ptr<ProfileDataplane>& out) {
+  // NOLINTNEXTLINE(modernize-make-unique): the constructor is private, which make_unique cannot call
   auto dp = std::unique_ptr<ProfileDataplane>(new ProfileDataplane());
   const std::string socket = default_socket_path(socket_option);
   try {

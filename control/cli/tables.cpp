@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace lr::ctl {
@@ -58,7 +59,7 @@ std::string histogram_text(const json& histogram_json, const api::LatencySummary
     const std::string range = power < 0 ? std::string("0 ns")
                                         : fmt::format("{}-{} ns", uint64_t{1} << power, (uint64_t{1} << (power + 1)) - 1);
     out += fmt::format("{:>22} {:>14} {:>7.2f}% {}\n", range, count, 100.0 * static_cast<double>(count) / total,
-                       std::string(static_cast<size_t>(40.0 * static_cast<double>(count) / total + 0.5), '#'));
+                       std::string(static_cast<size_t>(std::lround(40.0 * static_cast<double>(count) / total)), '#'));
   }
   return out;
 }

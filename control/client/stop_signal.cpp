@@ -1,12 +1,12 @@
 #include "control/client/stop_signal.hpp"
 
 #include <poll.h>
-#include <signal.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <thread>
 
 namespace lr::ctl {

@@ -43,6 +43,8 @@ struct CaptureSetting {
   uint32_t snaplen = 1518;  ///< packet_size, or the default
 };
 
+// NOLINTBEGIN(bugprone-exception-escape): clang-tidy 16 reports this aggregate's implicit members; they throw only
+// std::bad_alloc, as any copy of a container does
 struct OtgConfig {
   nlohmann::json body;                          ///< as posted: GET /config answers it
   std::map<std::string, std::string> ports;     ///< OTG port name -> the data plane's port (its location)
@@ -52,6 +54,7 @@ struct OtgConfig {
   std::set<std::string> timestamped_flows;      ///< flows whose metrics.timestamps is on
   std::vector<std::string> warnings;
 };
+// NOLINTEND(bugprone-exception-escape)
 
 /// Reads `body` against the data plane's ports (name -> speed in bit/s, 0 when not
 /// known: rates in percent and gaps in bytes need it). Throws ConfigRefused.

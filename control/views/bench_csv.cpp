@@ -46,7 +46,7 @@ std::string csv_field(const json& value) {
   // double's arithmetic (23.729999999999585 is 23.73); report.json keeps every bit.
   if (value.is_number_float()) return fmt::format("{:.9g}", value.get<double>());
   if (!value.is_string()) return value.dump();
-  const std::string text = value.get<std::string>();
+  std::string text = value.get<std::string>();
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);

@@ -34,43 +34,51 @@ void register_port_link_methods(Dispatcher& d, boost::asio::io_context& io, Port
           return link_json(port, value_or_throw(port.link()));
         });
   d.add_async("port.link.set",
-        "Sets the link: params {port, up?: bool, autoneg?: bool, speed?: \"50G\" (fixed with autoneg false, else "
-        "advertise that speed's modes), advertise?: [link modes], keep?: bool (speeds stay after exit)}. Returns the link read back; a link brought up "
-        "is awaited first (up to 5 s, on a timer: other sessions are answered meanwhile).",
-        true, [&](Session& session, const api::Params& p, Reply reply) {
-          PortControl& port = changeable(ports, ownership, session, p);
-          LinkRequest request;
-          request.up = p.optional_bool("up");
-          request.autoneg = p.optional_bool("autoneg");
-          if (const auto speed = p.optional_string("speed")) {
-            const auto bps = profile::parse_link_speed_bps(*speed);
-            if (!bps) throw RpcError(RpcCode::kInvalidParams, fmt::format("params.speed: '{}' is not a link speed (e.g. 50G)", *speed));
-            request.speed_mbps = static_cast<uint32_t>(*bps / 1'000'000);
-          }
-          if (p.has("advertise")) request.advertise = p.strings("advertise");
-          const Served<LinkStatus> set = value_or_throw(
-              port.set_link(request, fmt::format("set by session {}", session.id), p.optional_bool("keep").value_or(false)));
+              "Sets the link: params {port, up?: bool, autoneg?: bool, speed?: \"50G\" (fixed with autoneg false, else "
+              "advertise that speed's modes), advertise?: [link modes], keep?: bool (speeds stay after exit)}. Returns "
+              "the link read back; a link brought up "
+              "is awaited first (up to 5 s, on a timer: other sessions are answered meanwhile).",
+              true, [&](Session& session, const api::Params& p, const Reply& reply) {
+                PortControl& port = changeable(ports, ownership, session, p);
+                LinkRequest request;
+                request.up = p.optional_bool("up");
+                request.autoneg = p.optional_bool("autoneg");
+                if (const auto speed = p.optional_string("speed")) {
+                  const auto bps = profile::parse_link_speed_bps(*speed);
+                  if (!bps)
+                    throw RpcError(RpcCode::kInvalidParams,
+                                   fmt::format("params.speed: '{}' is not a link speed (e.g. 50G)", *speed));
+                  request.speed_mbps = static_cast<uint32_t>(*bps / 1'000'000);
+                }
+                if (p.has("advertise")) request.advertise = p.strings("advertise");
+                const Served<LinkStatus> set = value_or_throw(port.set_link(
+                    request, fmt::format("set by session {}", session.id), p.optional_bool("keep").value_or(false)));
           // A link brought up (and not up yet), or renegotiated at new speeds, is awaited on
           // a timer, then read back; a link taken down is answered at once.
-          const bool renegotiated = request.autoneg || request.speed_mbps || request.advertise;
-          const bool await = request.up != std::optional<bool>(false) &&
-                             (renegotiated || (request.up.value_or(false) && !set.value.up));
-          const auto answer = [&port, set, reply](bool awaited) {
-            reply.complete([&] {
-              value_or_throw(port.verify_link_set());  // a link that is down has no speed to check
-              if (!awaited) return link_json(port, set);
-              Served<LinkStatus> now = value_or_throw(port.link());
-              now.backend = set.backend;
-              return link_json(port, now);
-            });
-          };
-          if (!await) {
-            answer(false);
-            return;
-          }
-          await_link(io, [&port] { const auto l = port.link(); return l && l->value.up; }, kLinkWait,
-                     [answer](bool) { answer(true); });
-        });
+                const bool renegotiated = request.autoneg || request.speed_mbps || request.advertise;
+                const bool await = request.up != std::optional<bool>(false) &&
+                                   (renegotiated || (request.up.value_or(false) && !set.value.up));
+                const auto answer = [&port, set, reply](bool awaited) {
+                  reply.complete([&] {
+                    value_or_throw(port.verify_link_set());  // a link that is down has no speed to check
+                    if (!awaited) return link_json(port, set);
+                    Served<LinkStatus> now = value_or_throw(port.link());
+                    now.backend = set.backend;
+                    return link_json(port, now);
+                  });
+                };
+                if (!await) {
+                  answer(false);
+                  return;
+                }
+                await_link(
+                    io,
+                    [&port] {
+                      const auto l = port.link();
+                      return l && l->value.up;
+                    },
+                    kLinkWait, [answer](bool) { answer(true); });
+              });
   d.add("port.link.history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
         false, [&](Session&, const api::Params& p) {
           PortControl& port = control_named(ports, p);

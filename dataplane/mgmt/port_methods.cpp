@@ -21,7 +21,7 @@ namespace {
 // `link` (now port.link.set's alone: one method per action; port.config.set does not
 // declare it, so the dispatcher refuses it there).
 void set_port(boost::asio::io_context& io, Engine& engine, PortOwnership& ownership, Session& session,
-              const api::Params& p, Reply reply) {
+              const api::Params& p, const Reply& reply) {
   const std::string name = port_named(engine, p.string("port")).name;
   ownership.check_may_change(session, name);
   EthdevPort& port = *value_or_throw(engine.port(name));
@@ -95,8 +95,8 @@ void register_port_methods(Dispatcher& d, boost::asio::io_context& io, Engine& e
         });
   d.deprecate("port.xstats", "port.counters (every source, this run and total)");
 
-  const auto set = [&io, &engine, &ownership](Session& session, const api::Params& p, Reply reply) {
-    set_port(io, engine, ownership, session, p, std::move(reply));
+  const auto set = [&io, &engine, &ownership](Session& session, const api::Params& p, const Reply& reply) {
+    set_port(io, engine, ownership, session, p, reply);
   };
   d.add_async("port.config.set",
               "Changes port settings: params {port, promiscuous?: bool, mtu?: 68-9600, state?: \"started\"|"

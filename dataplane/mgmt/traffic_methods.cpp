@@ -36,37 +36,38 @@ void register_traffic_methods(Dispatcher& d, boost::asio::io_context& io, Engine
           value_or_throw(engine.start(selected));
           return json{{"running", true}, {"streams", selected.empty() ? json("all") : json(selected)}};
         });
-  d.add_async("traffic.stop",
-        "Ends the run: stops every stream, drains, and returns the run's report (the one-shot mode's JSON report). "
-        "params {streams?: [names], ports?: [names]}: stops only those streams, or the streams sent from those ports "
-        "(see stream.stop), and the run goes on. "
-        "The drain runs on a timer: other sessions are answered meanwhile.",
-        true, [&, ender, last_report](Session& session, const api::Params& p, Reply reply) {
-          if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
-          if (ender->ending()) throw RpcError(RpcCode::kBusy, "the run is already ending (its drain is in progress)");
-          const std::vector<std::string> streams = p.strings("streams");
-          const std::vector<std::string> ports = p.strings("ports");
-          if (!streams.empty() || !ports.empty()) {
-            for (const std::string& port : ports) port_named(engine, port);
-            json stopped = json::array();
-            for (const api::StreamSpec& s : engine.profile().streams) {
-              const bool chosen = std::find(streams.begin(), streams.end(), s.name) != streams.end() ||
-                                  std::find(ports.begin(), ports.end(), s.tx_port) != ports.end();
-              if (!chosen) continue;
-              check_stream_ports(ownership, session, s);
-              value_or_throw(engine.stop_stream(s.name));
-              stopped.push_back(s.name);
-            }
-            for (const std::string& name : streams) stream_named(engine, name);
-            reply(json{{"stopped", stopped}});
-            return;
+  d.add_async(
+      "traffic.stop",
+      "Ends the run: stops every stream, drains, and returns the run's report (the one-shot mode's JSON report). "
+      "params {streams?: [names], ports?: [names]}: stops only those streams, or the streams sent from those ports "
+      "(see stream.stop), and the run goes on. "
+      "The drain runs on a timer: other sessions are answered meanwhile.",
+      true, [&, ender, last_report](Session& session, const api::Params& p, const Reply& reply) {
+        if (!engine.running()) throw RpcError(RpcCode::kBusy, "traffic is not running");
+        if (ender->ending()) throw RpcError(RpcCode::kBusy, "the run is already ending (its drain is in progress)");
+        const std::vector<std::string> streams = p.strings("streams");
+        const std::vector<std::string> ports = p.strings("ports");
+        if (!streams.empty() || !ports.empty()) {
+          for (const std::string& port : ports) port_named(engine, port);
+          json stopped = json::array();
+          for (const api::StreamSpec& s : engine.profile().streams) {
+            const bool chosen = std::find(streams.begin(), streams.end(), s.name) != streams.end() ||
+                                std::find(ports.begin(), ports.end(), s.tx_port) != ports.end();
+            if (!chosen) continue;
+            check_stream_ports(ownership, session, s);
+            value_or_throw(engine.stop_stream(s.name));
+            stopped.push_back(s.name);
           }
-          for (const api::StreamSpec& s : engine.profile().streams) check_stream_ports(ownership, session, s);
-          ender->end(AfterRun::kKeepPorts, [reply, last_report](RunReport finished) {
-            *last_report = to_json(finished);
-            reply.complete([&] { return *last_report; });
-          });
+          for (const std::string& name : streams) stream_named(engine, name);
+          reply(json{{"stopped", stopped}});
+          return;
+        }
+        for (const api::StreamSpec& s : engine.profile().streams) check_stream_ports(ownership, session, s);
+        ender->end(AfterRun::kKeepPorts, [reply, last_report](const RunReport& finished) {
+          *last_report = to_json(finished);
+          reply.complete([&] { return *last_report; });
         });
+      });
   d.add("run.plan", "What the next run will do: per port its queues and lcores, per stream its rate and lanes, and "
         "the warnings about them (as the one-shot data plane prints it).", false,
         [&](Session&, const api::Params&) { return to_json(engine.plan()); });

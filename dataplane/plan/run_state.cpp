@@ -195,8 +195,8 @@ Result<void> build_timelines(LcoreState& l, const RunState& run, const RunInputs
 std::vector<std::pair<uint32_t, uint16_t>> lanes_of_lcore(const RunState& run, unsigned lcore_id) {
   std::vector<std::pair<uint32_t, uint16_t>> lanes;
   for (uint32_t s = 0; s < run.streams.size(); ++s)
-    for (uint16_t lane = 0; lane < run.streams[s].lanes.size(); ++lane)
-      if (run.streams[s].lanes[lane].second == lcore_id) lanes.emplace_back(s, lane);
+    for (size_t lane = 0; lane < run.streams[s].lanes.size(); ++lane)  // at most 65,535 lanes (their ids are 16-bit)
+      if (run.streams[s].lanes[lane].second == lcore_id) lanes.emplace_back(s, static_cast<uint16_t>(lane));
   return lanes;
 }
 

@@ -48,7 +48,7 @@ int show_report(const GlobalOptions& global, const TrafficOptions& o, const json
 }
 
 std::string report_path_problem(const TrafficOptions& o) {
-  const std::string problem = views::report_path_problem(o.report_path);
+  std::string problem = views::report_path_problem(o.report_path);
   if (!problem.empty())
     std::fprintf(stderr, "linerate: cannot write the report file '%s': %s\n", o.report_path.c_str(), problem.c_str());
   return problem;

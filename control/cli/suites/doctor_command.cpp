@@ -29,7 +29,7 @@ namespace {
 std::string pci_address(const std::string& device) {
   static const std::regex full("^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]$");
   static const std::regex short_form("^[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]$");
-  const std::string address = device.substr(0, device.find(','));
+  std::string address = device.substr(0, device.find(','));
   if (std::regex_match(address, full)) return address;
   if (std::regex_match(address, short_form)) return "0000:" + address;
   return "";

@@ -14,7 +14,8 @@ double percentile_ns(const std::vector<HistogramBucket>& buckets, double q, doub
   uint64_t seen = 0;
   for (const HistogramBucket& b : buckets) {
     seen += b.count;
-    if (seen >= rank) return std::clamp(static_cast<double>((b.low_ns + b.high_ns) / 2), min_ns, max_ns);
+    if (seen >= rank)
+      return std::clamp((static_cast<double>(b.low_ns) + static_cast<double>(b.high_ns)) / 2, min_ns, max_ns);
   }
   return max_ns;
 }
