@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 
 #include <algorithm>
@@ -10,14 +11,14 @@
 #include <cstring>
 #include <new>
 
-#include "lib/common/line_rate.hpp"
-#include "lib/profile/load_toml.hpp"
-#include "lib/wire/packet_writer.hpp"
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/mac_control_path.hpp"
 #include "dataplane/plan/rate.hpp"
 #include "dataplane/plan/tx_checksum_offload.hpp"
+#include "lib/common/line_rate.hpp"
 #include "lib/frames/stream_builder.hpp"
+#include "lib/profile/load_toml.hpp"
+#include "lib/wire/packet_writer.hpp"
 
 namespace lr::dp {
 
@@ -61,6 +62,47 @@ Error at_key(const api::StreamSpec& cfg, size_t index, const char* key, Error e)
   if (cfg.file.empty()) return e;
   e.context = profile::ConfigError(cfg.file, cfg.loc_of(key), fmt::format("stream[{}].{}", index, key), e.context).what();
   return e;
+}
+
+// The stream's pool of template mbufs on `socket`. Where the host's hugepage memory runs
+// out, the refusal says what the streams before it hold and what is left: this is where a
+// profile finds the most streams the host holds (each stream owns a pool, 16 k mbufs and
+// more), and a client must learn that limit, not a bare ENOMEM.
+Result<MempoolPtr> make_tx_pool(const RunState& run, const RunInputs& in, size_t index, unsigned mbufs,
+                                uint16_t data_room, int socket) {
+  const api::StreamSpec& cfg = in.streams[index];
+  const std::string name = fmt::format("lr_tx_s{}", index);
+  // A private area per mbuf, where its last signature was (its first 2 bytes, see
+  // write_frame), a whole cache line so that the frame after it starts on one: with
+  // 8 bytes a 64-byte frame straddled two lines and its signature was stored across them.
+  MempoolPtr pool(rte_pktmbuf_pool_create(name.c_str(), mbufs, kPoolCache, fast::kTxMbufPrivBytes, data_room, socket));
+  if (pool != nullptr) return pool;
+  const int error = rte_errno;
+  constexpr double kMiB = 1024.0 * 1024.0;
+  rte_mempool_objsz size{};
+  const double bytes =
+      double(mbufs) * rte_mempool_calc_obj_size(sizeof(rte_mbuf) + fast::kTxMbufPrivBytes + data_room, 0, &size);
+  double held = 0;
+  for (const StreamState& s : run.streams)
+    held += double(s.pool->populated_size) * (s.pool->header_size + s.pool->elt_size + s.pool->trailer_size);
+  // A port of no NUMA node (a virtual device) takes its pool from the first socket's heap.
+  const int heap = socket == SOCKET_ID_ANY ? rte_socket_id_by_idx(0) : socket;
+  rte_malloc_socket_stats free_memory{};
+  const bool known = heap >= 0 && rte_malloc_get_socket_stats(heap, &free_memory) == 0;
+  return make_error(
+      Errc::kNoMemory,
+      fmt::format("stream '{}' (stream {} of {}): TX mempool of {} mbufs ({:.1f} MiB) on {}: {}; the {} streams "
+                  "before it hold {:.1f} MiB of pools{}, so this host holds at most {} streams of this profile (each "
+                  "stream owns a pool of mbufs filled with its frame; fewer lanes or TX descriptors, or more "
+                  "hugepages, hold more)",
+                  cfg.name, index + 1, in.streams.size(), mbufs, bytes / kMiB,
+                  socket == SOCKET_ID_ANY ? std::string("any socket") : fmt::format("socket {}", socket),
+                  rte_strerror(error), run.streams.size(), held / kMiB,
+                  known ? fmt::format(" and {:.1f} MiB of hugepage memory is free (the largest piece {:.1f} MiB)",
+                                      double(free_memory.heap_freesz_bytes) / kMiB,
+                                      double(free_memory.greatest_free_size) / kMiB)
+                        : std::string(),
+                  run.streams.size()));
 }
 
 Result<void> build_streams(RunState& run, const RunInputs& in) {
@@ -126,15 +168,9 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
       needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
     const auto data_room =
         static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size() + fast::kTxTailroom);
-    const std::string name = fmt::format("lr_tx_s{}", i);
-    // A private area per mbuf, where its last signature was (its first 2 bytes, see
-    // write_frame), a whole cache line so that the frame after it starts on one: with
-    // 8 bytes a 64-byte frame straddled two lines and its signature was stored across them.
-    s.pool.reset(rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, fast::kTxMbufPrivBytes, data_room,
-                                         socket));
-    if (s.pool == nullptr)
-      return make_error(Errc::kNoMemory, fmt::format("stream '{}': TX mempool of {} mbufs", cfg.name, pool_size(needed)),
-                        rte_errno);
+    auto pool = make_tx_pool(run, in, i, pool_size(needed), data_room, socket);
+    if (!pool) return std::unexpected(pool.error());
+    s.pool = std::move(*pool);
     rte_mempool_obj_iter(s.pool.get(), fill_template, s.plan.data());
     run.streams.push_back(std::move(s));
   }

@@ -339,7 +339,16 @@ class Otg(lrtest.DataplaneCase):
         status, body = self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"}],
                                                      "flows": [flow("f%d" % i) for i in range(200)]})
         self.assertEqual((status, body["kind"]), (507, "internal"), body)
-        self.assertRegex(body["errors"][0], r"^the host ran out: stream 'f\d+': TX mempool of \d+ mbufs")
+        # ... and the most it holds: the streams whose pools fit before the one that did not.
+        ran_out = re.match(r"^the host ran out: stream 'f(\d+)' \(stream (\d+) of 200\): TX mempool of \d+ mbufs "
+                           r"\([\d.]+ MiB\) on (?:any socket|socket \d+): Cannot allocate memory; the (\d+) streams "
+                           r"before it hold [\d.]+ MiB of pools and [\d.]+ MiB of hugepage memory is free \(the largest "
+                           r"piece [\d.]+ MiB\), so this host holds at most (\d+) streams of this profile",
+                           body["errors"][0])
+        self.assertIsNotNone(ran_out, body["errors"][0])
+        first_refused, position, held, most = map(int, ran_out.groups())
+        self.assertEqual((position, held, most), (first_refused + 1, first_refused, first_refused))
+        self.assertGreater(held, 0)
         # Still serving: a flow named at the 256-character limit runs exactly.
         self.run_exactly("n" * 256, port="p" * 256)
         self.assertIsNone(self.otg.poll())
