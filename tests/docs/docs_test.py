@@ -1,6 +1,6 @@
 """The documentation against the tree (a meson test: `docs`).
 
-Four checks, each run on the tree and shown failing on a small tree made to break it:
+Five checks, each run on the tree and shown failing on a small tree made to break it:
 - every profile key the loader accepts is in docs/reference/profile.md. The keys come from
   the readers' own source: a table reader refuses every key nobody asked for, so the keys are
   the string literals its getters are asked for (TableReader's methods whose first parameter
@@ -13,7 +13,9 @@ Four checks, each run on the tree and shown failing on a small tree made to brea
 - every exit code of control/command/exit_codes.hpp is a row of docs/reference/exit-codes.md
   that names the constant and its value;
 - every relative link and image in README.md, config/README.md and docs/**/*.md reaches a
-  file, and a `#anchor` into a Markdown file names one of its headings (GitHub's slugs).
+  file, and a `#anchor` into a Markdown file names one of its headings (GitHub's slugs);
+- every path of the repository a page names in a code span (`lib/views/`, `scripts/bench.sh 5 5`:
+  its first word, under one of TREE_FOLDERS) exists: a file moved leaves no page behind.
 A name counts as documented where it stands in a code span (`like_this`) of the page."""
 import os
 import re
@@ -253,6 +255,25 @@ def broken_links(root, files):
     return broken
 
 
+# The repository's top-level folders whose paths a page names (build/ holds what is built).
+TREE_FOLDERS = ("lib", "dataplane", "control", "config", "scripts", "tests", "docs", "docker", "deploy", ".ci")
+
+
+def missing_paths(root, files):
+    """['page: path'] for every repository path named in a code span that does not exist."""
+    missing = []
+    for page in files:
+        text = re.sub(r"```.*?```", "", read(page), flags=re.S)
+        for span in re.findall(r"`([^`\n]+)`", text):
+            words = span.split()
+            path = words[0].rstrip(".,:;)") if words else ""
+            if path.split("/")[0] not in TREE_FOLDERS or "/" not in path or re.search(r"[*{}<>$]|\.\.\.|[A-Z]{2}", path):
+                continue
+            if not os.path.exists(os.path.join(root, path)):
+                missing.append("%s: %s" % (os.path.relpath(page, root), path))
+    return missing
+
+
 class TheTree(unittest.TestCase):
     def test_every_profile_key_is_documented(self):
         keys = profile_keys(ROOT)
@@ -279,6 +300,9 @@ class TheTree(unittest.TestCase):
         files = markdown_files(ROOT)
         self.assertGreater(len(files), 10, files)
         self.assertEqual(broken_links(ROOT, files), [])
+
+    def test_every_path_named_exists(self):
+        self.assertEqual(missing_paths(ROOT, markdown_files(ROOT)), [])
 
 
 class EachCheckFails(TempTreeCase):
@@ -340,6 +364,16 @@ class EachCheckFails(TempTreeCase):
             "README.md: docs/guide/run.md#no-such-part (no such heading)",
             "docs/guide/run.md: #again-2 (no such heading)",
         ])
+
+    def test_a_path_that_moved(self):
+        self.write("README.md", "Views in `control/views/` and `lib/views/`; run `scripts/bench.sh 5 5`, then\n"
+                                "`scripts/gone.sh`. Not paths: `build/control/linerate`, `docs/guide/*.md`,\n"
+                                "`lib/NAME/`, `tests/.../x`, `rate = \"max\"`, `/run/linerate/dataplane.sock`.\n"
+                                "```\n`config/in_a_block.toml`\n```\n")
+        self.write("lib/views/run_views.hpp", "")
+        self.write("scripts/bench.sh", "")
+        self.assertEqual(missing_paths(self.root, markdown_files(self.root)),
+                         ["README.md: control/views/", "README.md: scripts/gone.sh"])
 
     def test_github_slugs(self):
         self.assertEqual(slug("The report (`--report FILE`, schema `linerate.run_report/1`)"),
