@@ -1,8 +1,9 @@
 """Front ends outlive their data plane (issue 56, item 3): a serving data plane on net_ring
 killed (SIGKILL) under `linerate run`, which then reports the counts it last saw (exit 7);
-and under `otg serve`, `exporter` and `record` at once, which say the loss once, answer 503 /
-lr_up 0 / a marker line meanwhile, and, the data plane restarted on the same socket, say it
-serves again without being asked, after which a flow runs exactly."""
+and under `otg serve`, `exporter`, `record` and `top` at once, which say the loss once,
+answer 503 / lr_up 0 / a marker line / the reason on screen meanwhile, and, the data plane
+restarted on the same socket, say it serves again without being asked, after which a flow
+runs exactly."""
 import json
 import os
 import re
@@ -43,11 +44,11 @@ class DataplaneLoss(lrtest.DataplaneCase):
         self.dataplane.kill()
         self.dataplane.communicate(timeout=30)
 
-    def start(self, *args):
+    def start(self, *args, stdout=subprocess.PIPE):
         """`linerate --socket SOCK ARGS` in the background, its stderr in a file (read_log)."""
         log = open(os.path.join(self.dir, "%s.log" % args[0]), "w+")
         self.addCleanup(log.close)
-        proc = subprocess.Popen([LINERATE, "--socket", self.sock, *args], stdout=subprocess.PIPE, stderr=log, text=True)
+        proc = subprocess.Popen([LINERATE, "--socket", self.sock, *args], stdout=stdout, stderr=log, text=True)
         self.addCleanup(lambda: proc.poll() is not None or (proc.terminate(), proc.wait(30)))
         proc.log = log.name
         return proc
@@ -125,13 +126,17 @@ class DataplaneLoss(lrtest.DataplaneCase):
         with open(path) as f:
             return [json.loads(line) for line in f]
 
-    def test_otg_exporter_and_record_say_the_loss_and_the_return_and_serve_again(self):
+    def test_otg_exporter_record_and_top_say_the_loss_and_the_return_and_serve_again(self):
         otg = self.start("otg", "serve", "--listen", "127.0.0.1:0", "--http")
         base = re.search(r"listening on (\S+:\d+)", otg.stdout.readline()).group(1)
         exporter = self.start("exporter", "--listen", "127.0.0.1:0")
         port = int(exporter.stdout.readline().split()[2].split(":")[1])
         record_path = os.path.join(self.dir, "record.jsonl")
         record = self.start("record", record_path, "--interval", "100ms")
+        screen_path = os.path.join(self.dir, "top.out")
+        with open(screen_path, "w") as screen:
+            top = self.start("top", stdout=screen)
+        screens = lambda: open(screen_path).read().split("\033[H\033[2J")  # each screen starts home + clear
         self.assertIn("lr_up 1\n", self.scrape(port))
         lrtest.wait_until(lambda: os.path.exists(record_path) and self.records(record_path), "a first sample")
 
@@ -150,6 +155,9 @@ class DataplaneLoss(lrtest.DataplaneCase):
             self.assertRegex(self.read_log(proc), said_away.format(who, meanwhile))
         lrtest.wait_until(lambda: any(r.get("dataplane") == "away" for r in self.records(record_path)),
                           "record's away marker")
+        # top: the reason in place of the tables, and nothing on stderr (it would tear the screen).
+        away_screen = lrtest.wait_until(lambda: [x for x in screens() if "data plane away" in x], "top's away screen")[0]
+        self.assertRegex(away_screen, r"^linerate top  \d\d:\d\d:\d\d  data plane away: %s \(retrying\)\n$" % gone)
         samples_before = len(self.records(record_path)) - 1
 
         # Back on the same socket: each says so by itself (no request to any of them), once.
@@ -162,6 +170,12 @@ class DataplaneLoss(lrtest.DataplaneCase):
             self.assertEqual(len(lines), 1, lines)
             self.assertRegex(lines[0], back.format(who, re.escape(then)))
             self.assertEqual(len(self.read_log(proc).splitlines()), 2)  # the loss and the return, nothing per try
+
+        # top: rates again from the screen after it says so.
+        lrtest.wait_until(lambda: "traffic stopped   (q or Ctrl-C quits" in screens()[-1], "top's tables again")
+        self.assertIn("linerate top  ", [x for x in screens() if "serves again" in x][0])
+        top.send_signal(signal.SIGINT)
+        self.assertEqual((top.wait(30), self.read_log(top)), (0, ""))
 
         self.assertIn("lr_up 1\n", self.scrape(port))
         self.assertEqual(self.otg_call(base, "GET", "/config"), (200, {}))  # the old session's config went with it
