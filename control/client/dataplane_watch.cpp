@@ -71,7 +71,7 @@ struct BackgroundRetry::Impl {
   void arm() {
     timer.expires_after(std::chrono::milliseconds(100));
     timer.async_wait([this](const boost::system::error_code& ec) {
-      if (ec) return;  // cancelled: the owner is going away
+      if (ec) return;  // cancelled: the owner is gone (nothing of it may be touched)
       look(DataplaneWatch::Clock::now());
       arm();
     });
@@ -97,6 +97,8 @@ BackgroundRetry::BackgroundRetry(boost::asio::io_context& io, DataplaneWatch& wa
   impl_->arm();
 }
 
-BackgroundRetry::~BackgroundRetry() { impl_->timer.cancel(); }
+// The timer's destructor cancels its wait: the handler then runs with operation_aborted
+// and returns before it touches what is gone.
+BackgroundRetry::~BackgroundRetry() = default;
 
 }  // namespace lr::ctl
