@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -15,8 +15,10 @@
 #include "control/cli/profile_file.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
-#include "control/client/stop_signal.hpp"
 #include "control/client/run_client.hpp"
+#include "control/client/seen_counts.hpp"
+#include "control/client/stop_signal.hpp"
+#include "control/command/exit_codes.hpp"
 #include "lib/api/json_fields.hpp"
 #include "lib/views/report_file.hpp"
 #include "lib/views/run_views.hpp"
@@ -27,21 +29,31 @@ using nlohmann::json;
 
 namespace {
 
+// How often the run's counts are read while it runs: what a run cut short by its data
+// plane going away reports is at most this old (two cheap calls, stats.streams and
+// stats.ports, four times a second).
+constexpr std::chrono::milliseconds kSeenEvery{250};
+
 // The profile's captures, then the run until every stream has sent all (or a stop
 // request), a live line a second with --live; the run ended, its captures' files complete.
-EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, const RunOptions& options) {
+// `seen` keeps the counts last read, for a report when the data plane goes away (a
+// ConnectionError out of here); it is set once the traffic started.
+EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, const RunOptions& options,
+                           std::optional<SeenCounts>& seen) {
   // The profile's captures before the traffic: a filter or a file they refuse stops here.
   std::vector<uint32_t> captures;
   for (const api::CaptureSpec& spec : profile.captures) captures.push_back(run.start_capture(spec).id);
   run.start();
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
+  seen.emplace(t0);
   auto last = t0;
-  std::vector<api::PortTraffic> previous = run.port_traffic();
+  std::vector<api::PortTraffic> previous = seen->poll(run, t0);
   run.wait_until_sent(std::chrono::milliseconds(50), [&] {
     const auto now = clock::now();
+    if (now - seen->seen_at() < kSeenEvery) return;
+    std::vector<api::PortTraffic> current = seen->poll(run, now);
     if (!options.live || options.as_json || now - last < std::chrono::seconds(1)) return;
-    std::vector<api::PortTraffic> current = run.port_traffic();
     std::printf("%s\n", views::live_line(std::chrono::duration<double>(now - t0).count(), previous, current,
                                          std::chrono::duration<double>(now - last).count())
                             .c_str());
@@ -62,7 +74,7 @@ EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, cons
 
 // The run's report printed, kept for `report --last` and written where asked; the exit code.
 int show_report(const RunOptions& options, EndedRun& ended) {
-  ended.report.interrupted = stop_requested();
+  ended.report.interrupted = stop_requested() || ended.report.interrupted_by.has_value();
   ended.report.profile_path = options.profile_path;
   json& report = ended.json;
   report["interrupted"] = ended.report.interrupted;
@@ -70,7 +82,10 @@ int show_report(const RunOptions& options, EndedRun& ended) {
   int code = 0;
   if (options.as_json) std::printf("%s\n", report.dump(2).c_str());
   else std::printf("\n%s", views::run_table(ended.report).c_str());
-  if (ended.report.interrupted && !options.as_json)
+  if (ended.report.interrupted_by && !options.as_json)
+    std::printf("(interrupted: %s; the counts are the last seen, %.2f s into the run, not final)\n",
+                ended.report.interrupted_by->c_str(), ended.report.duration_s);
+  else if (ended.report.interrupted && !options.as_json)
     std::printf("(interrupted: traffic stopped early, results cover what ran)\n");
   // Kept where `linerate report --last` finds it, whatever else is asked.
   const bool kept = keep_last_report(report);
@@ -127,8 +142,19 @@ int run_profile(const RunOptions& options) {
   std::fflush(stdout);
 
   catch_stop_signals();
-  EndedRun ended = run_with_captures(run, profile, options);
-  return show_report(options, ended);
+  std::optional<SeenCounts> seen;
+  try {
+    EndedRun ended = run_with_captures(run, profile, options, seen);
+    return show_report(options, ended);
+  } catch (const ConnectionError& e) {
+    if (!seen) throw;  // no traffic ran: nothing to report (exit 3, as before the run)
+    // Its own report went with it: what the polls saw is reported, marked as such.
+    std::fprintf(stderr, "linerate: the data plane went away mid-run (%s); the report holds the counts last seen\n",
+                 e.what());
+    EndedRun cut = seen->cut_short(fmt::format("the data plane went away: {}", e.what()));
+    const int code = show_report(options, cut);
+    return code != 0 ? code : kExitDataplaneLost;
+  }
 }
 
 }  // namespace lr::ctl

@@ -2,7 +2,8 @@
 // `linerate run PROFILE`: the one-command run. Uses the data plane serving the socket,
 // or starts one for this run (in its own process group, so Ctrl-C reaches only us) and
 // stops it after. Installs the profile's streams, starts traffic, prints a live line a
-// second, stops when every stream is done or on Ctrl-C, and prints / writes the report.
+// second, stops when every stream is done or on Ctrl-C, and prints / writes the report;
+// a data plane that goes away mid-run still gives one, of the counts last seen.
 
 #include <string>
 
@@ -18,7 +19,8 @@ struct RunOptions {
   bool plan_only = false;    ///< print the plan, run nothing
 };
 
-/// Returns the process exit code (0 done, 1 refused, 3 no data plane, 4 report file).
+/// Returns the process exit code (0 done, 1 refused, 3 no data plane, 4 report file, 7 the
+/// data plane went away mid-run: the report holds the counts last seen).
 int run_profile(const RunOptions& options);
 
 }  // namespace lr::ctl

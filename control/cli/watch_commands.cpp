@@ -2,7 +2,6 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <chrono>
@@ -11,6 +10,7 @@
 #include <thread>
 
 #include "control/cli/tables.hpp"
+#include "control/client/dataplane_watch.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/stop_signal.hpp"
@@ -72,34 +72,69 @@ std::string below_stream_table(DataplaneClient& client, const json& stats_ports)
   return out;
 }
 
+namespace {
+
+// One screen of `top`: ports and streams over the same interval (the streams of a port
+// add up to it), `before` the last screen's.
+struct TopBaseline {
+  json ports;
+  std::vector<api::StreamReport> streams;
+  clock_type::time_point at;
+};
+
+TopBaseline top_baseline(RunClient& run) { return {run.port_stats_json(), run.stream_stats(), clock_type::now()}; }
+
+std::string top_title(const char* state) {
+  return fmt::format("\033[H\033[2Jlinerate top  {:%H:%M:%S}  {}", fmt::localtime(std::time(nullptr)), state);
+}
+
+void draw_top(DataplaneClient& client, RunClient& run, TopBaseline& before) {
+  TopBaseline after = top_baseline(run);
+  const api::TrafficStatus status = run.status();
+  const double seconds = std::chrono::duration<double>(after.at - before.at).count();
+  std::string below = below_stream_table(client, after.ports);
+  if (const std::string lines = views::timeline_sparklines(after.streams); !lines.empty()) below += "\n" + lines;
+  const std::string traffic =
+      fmt::format("traffic {}", status.running ? (status.tx_finished ? "done" : "running") : "stopped");
+  std::printf("%s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s", top_title(traffic.c_str()).c_str(),
+              seconds, port_rates_table(before.ports, after.ports, seconds).c_str(),
+              views::stream_table(views::with_interval_rates(before.streams, after.streams, seconds)).c_str(),
+              below.c_str());
+  before = std::move(after);
+}
+
+}  // namespace
+
 int run_top(DataplaneClient& client) {
   catch_stop_signals();
   QuitKey quit_key;
   Screen screen;
   RunClient run(client);
-  json before = run.port_stats_json();
-  std::vector<api::StreamReport> streams_before = run.stream_stats();
-  auto last = clock_type::now();
+  // The screen says the data plane's comings and goings: a line on stderr would tear it.
+  DataplaneWatch watch(client.socket_path(), {"linerate top", "", ""}, [](const std::string&) {});
+  TopBaseline before = top_baseline(run);
   while (!stop_requested()) {
     quit_key.sleep(1.0);
     if (stop_requested()) break;
-    const json after = run.port_stats_json();
-    std::vector<api::StreamReport> streams = run.stream_stats();
-    const api::TrafficStatus status = run.status();
     const auto now = clock_type::now();
-    const double seconds = std::chrono::duration<double>(now - last).count();
-    // Ports and streams over the same interval: the streams of a port add up to it.
-    std::string below = below_stream_table(client, after);
-    if (const std::string lines = views::timeline_sparklines(streams); !lines.empty()) below += "\n" + lines;
-    std::printf("\033[H\033[2Jlinerate top  %s  traffic %s   (q or Ctrl-C quits; rates over the last %.1f s)\n\n%s\n%s%s",
-                fmt::format("{:%H:%M:%S}", fmt::localtime(std::time(nullptr))).c_str(),
-                status.running ? (status.tx_finished ? "done" : "running") : "stopped",
-                seconds, port_rates_table(before, after, seconds).c_str(),
-                views::stream_table(views::with_interval_rates(streams_before, streams, seconds)).c_str(), below.c_str());
+    try {
+      if (!watch.up()) {
+        if (!watch.due(now) || !watch.retry([&] { client.reconnect(); }, now)) {
+          std::printf("%s", top_title(fmt::format("data plane away: {} (retrying)\n", watch.reason()).c_str()).c_str());
+          std::fflush(stdout);
+          continue;
+        }
+        // Back: rates again from a new baseline, as when top starts.
+        before = top_baseline(run);
+        std::printf("%s", top_title("the data plane serves again; rates from the next second\n").c_str());
+      } else {
+        draw_top(client, run, before);
+      }
+    } catch (const ConnectionError& e) {
+      watch.lost(e.what(), now);
+      std::printf("%s", top_title(fmt::format("data plane away: {} (retrying)\n", watch.reason()).c_str()).c_str());
+    }
     std::fflush(stdout);
-    before = after;
-    streams_before = std::move(streams);
-    last = now;
   }
   return 0;
 }
@@ -153,6 +188,37 @@ int run_xstats_watch(DataplaneClient& client, const std::string& port, const std
   return 0;
 }
 
+namespace {
+
+// One line of `record`: the data plane's counters now. Throws ConnectionError when it
+// went away, before anything is written (a sample that failed is never zeros).
+json record_sample(RunClient& run, PortClient& port_counters, double t) {
+  const json ports = run.port_stats_json();
+  json counters = json::object();
+  for (const api::PortTraffic& p : port_traffic(ports)) {
+    try {
+      counters[p.name] = port_counters.counter_view_json(p.name)["counters"];
+    } catch (const RpcCallError&) {
+      // A port whose counters cannot be read is recorded without them.
+    }
+  }
+  return {{"time", utc_now_iso8601()},          {"t", t},
+          {"traffic", run.status_json()},       {"ports", ports},
+          {"streams", run.stream_stats_json()}, {"counters", counters}};
+}
+
+// The markers between samples: the data plane went away (and why), and it serves again
+// (how long it was away, how many tries). Samples have no "dataplane" key.
+json away_marker(const std::string& reason, double t) {
+  return {{"time", utc_now_iso8601()}, {"t", t}, {"dataplane", "away"}, {"reason", reason}};
+}
+
+json back_marker(double away_s, unsigned tries, double t) {
+  return {{"time", utc_now_iso8601()}, {"t", t}, {"dataplane", "back"}, {"away_s", away_s}, {"tries", tries}};
+}
+
+}  // namespace
+
 int run_record(DataplaneClient& client, const std::string& path, double interval_s) {
   std::ofstream out(path, std::ios::app);
   if (!out) {
@@ -162,34 +228,45 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
   catch_stop_signals();
   const auto t0 = clock_type::now();
   uint64_t samples = 0;
+  uint64_t losses = 0;
   RunClient run(client);
   PortClient port_counters(client);
+  DataplaneWatch watch(client.socket_path(),
+                       {"linerate record", "recording a marker and retrying with backoff", "recording again"});
   while (!stop_requested()) {
-    const json ports = run.port_stats_json();
-    json counters = json::object();
-    for (const api::PortTraffic& p : port_traffic(ports)) {
+    const auto now = clock_type::now();
+    const double t = std::chrono::duration<double>(now - t0).count();
+    json line;
+    if (!watch.up()) {
+      if (!watch.due(now)) {
+        sleep_unless_stopped(std::chrono::duration<double>(watch.until_next_try(now)).count());
+        continue;
+      }
+      const double away_s = std::chrono::duration<double>(watch.away_for(now)).count();
+      const unsigned tries = watch.tries() + 1;
+      if (!watch.retry([&] { client.reconnect(); }, now)) continue;
+      line = back_marker(away_s, tries, t);
+    } else {
       try {
-        counters[p.name] = port_counters.counter_view_json(p.name)["counters"];
-      } catch (const RpcCallError&) {
-        // A port whose counters cannot be read is recorded without them.
+        line = record_sample(run, port_counters, t);
+        ++samples;
+      } catch (const ConnectionError& e) {
+        watch.lost(e.what(), now);
+        line = away_marker(e.what(), t);
+        ++losses;
       }
     }
-    const json line{{"time", utc_now_iso8601()},
-                    {"t", std::chrono::duration<double>(clock_type::now() - t0).count()},
-                    {"traffic", run.status_json()},
-                    {"ports", ports},
-                    {"streams", run.stream_stats_json()},
-                    {"counters", counters}};
     out << line.dump() << "\n";
     out.flush();
     if (!out) {
       std::fprintf(stderr, "linerate: writing %s failed\n", path.c_str());
       return 1;
     }
-    ++samples;
-    sleep_unless_stopped(interval_s);
+    if (watch.up()) sleep_unless_stopped(interval_s);
   }
-  std::fprintf(stderr, "linerate: recorded %llu samples to %s\n", static_cast<unsigned long long>(samples), path.c_str());
+  std::fprintf(
+      stderr, "linerate: recorded %llu samples to %s%s\n", static_cast<unsigned long long>(samples), path.c_str(),
+      losses == 0 ? "" : fmt::format(" (the data plane went away {} time{})", losses, losses == 1 ? "" : "s").c_str());
   return 0;
 }
 

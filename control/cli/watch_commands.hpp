@@ -21,7 +21,9 @@ std::string pause_now(DataplaneClient& client, const nlohmann::json& stats_ports
 std::string below_stream_table(DataplaneClient& client, const nlohmann::json& stats_ports);
 
 /// Full-screen view refreshed every second: per port Rx/Tx Mpps and Gbit/s, per stream
-/// loss, reorder and latency. Restores the terminal on exit. Returns the exit code.
+/// loss, reorder and latency. A data plane that goes away is shown ("data plane away:
+/// REASON (retrying)") and tried again with backoff (dataplane_watch.hpp) until it serves.
+/// Restores the terminal on exit. Returns the exit code.
 int run_top(DataplaneClient& client);
 
 /// Per-stream results every second (with `as_json`, one JSON line each).
@@ -32,6 +34,9 @@ int run_xstats_watch(DataplaneClient& client, const std::string& port, const std
 
 /// Appends one JSON object per `interval_ms` to `path`: time, ports (stats.ports),
 /// streams (stats.streams) and the merged counters per port. Each line is flushed as written.
+/// A data plane that goes away is a marker line ({"dataplane": "away", "reason": ...}),
+/// tried again with backoff (dataplane_watch.hpp, said on stderr), and a marker when it
+/// serves again ({"dataplane": "back", "away_s", "tries"}); recording goes on until Ctrl-C.
 int run_record(DataplaneClient& client, const std::string& path, double interval_s);
 
 }  // namespace lr::ctl

@@ -1,11 +1,14 @@
 #include "control/client/dataplane_client.hpp"
 
-#include <fmt/format.h>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <cstdlib>
 
 #include "lib/api/rpc.hpp"
@@ -53,6 +56,24 @@ void DataplaneClient::Impl::connect() {
 DataplaneClient::~DataplaneClient() = default;
 
 bool DataplaneClient::connected() const noexcept { return impl_->connected; }
+
+const std::string& DataplaneClient::socket_path() const noexcept { return impl_->path; }
+
+bool DataplaneClient::hung_up() {
+  if (!impl_->connected) return true;
+  pollfd fd{impl_->socket.native_handle(), POLLIN | POLLRDHUP, 0};
+  if (::poll(&fd, 1, 0) <= 0) return false;  // nothing to read: still there
+  char byte = 0;
+  // Readable between calls: the end of the stream (0), or an error; a byte sent unasked
+  // (none is) would be left for the next call's read.
+  const ssize_t n = ::recv(fd.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))) return false;
+  impl_->connected = false;
+  boost::system::error_code ignored;
+  impl_->socket.close(ignored);
+  impl_->buffer.clear();
+  return true;
+}
 
 void DataplaneClient::reconnect() {
   impl_->connect();

@@ -47,6 +47,12 @@ class DataplaneClient {
   nlohmann::json hello(const std::string& client_name);
   /// Whether the session is open (no ConnectionError since it was).
   bool connected() const noexcept;
+  /// The socket it connects to, as given.
+  const std::string& socket_path() const noexcept;
+  /// Whether the data plane hung up on an open session, found without a call (the socket
+  /// reads as closed; between calls it never has anything else to read). Then the session
+  /// is over, as after a ConnectionError. For front ends that watch it while idle.
+  bool hung_up();
   /// A new session in place of a broken one: connects again and greets the data plane
   /// with the name hello gave. Throws ConnectionError. What the old session owned (ports,
   /// captures) ended with it.

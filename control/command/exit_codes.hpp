@@ -12,5 +12,7 @@ constexpr int kExitReportFile = 4;    ///< the report file cannot be written
 constexpr int kExitChecksumsBad = 5;  ///< a module image decoded, but its checksums do not hold
 constexpr int kExitFailed = 3;        ///< a verdict against the device: it failed a check
 constexpr int kExitIncomplete = 6;    ///< none failed, but something was not judged (SKIPPED, INCOMPLETE): not a pass
+/// `linerate run`: the run was cut short by its data plane going away; the report holds the counts last seen
+constexpr int kExitDataplaneLost = 7;
 
 }  // namespace lr::ctl

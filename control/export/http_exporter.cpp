@@ -1,17 +1,18 @@
 #include "control/export/http_exporter.hpp"
 
-#include <fmt/format.h>
-
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <fmt/format.h>
+
 #include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <memory>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/dataplane_watch.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/http/http_listener.hpp"
@@ -24,8 +25,25 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
+namespace {
+
+// The exporter's watch of its data plane, shared by the scrapes and the background tries
+// (all on the one io thread). One exporter per process, one socket.
+DataplaneWatch& watch_of(const std::string& socket) {
+  static DataplaneWatch watch(socket, {"linerate exporter", "serving lr_up 0 and retrying with backoff", ""});
+  return watch;
+}
+
+// A try: the data plane answers a connection (each scrape opens its own).
+void probe(const std::string& socket) { DataplaneClient client(socket); }
+
+}  // namespace
+
 std::string scrape(const std::string& socket) {
+  DataplaneWatch& watch = watch_of(socket);
   try {
+    // A scrape while away is a try too: Prometheus sees it back at the next scrape.
+    if (!watch.up()) watch.retry([&] { probe(socket); }, DataplaneWatch::Clock::now());
     DataplaneClient client(socket);
     RunClient run(client);
     Scrape scrape;
@@ -49,6 +67,9 @@ std::string scrape(const std::string& socket) {
       // Nor one without captures a capture.
     }
     return prometheus_text(scrape);
+  } catch (const ConnectionError& e) {
+    watch.lost(e.what(), DataplaneWatch::Clock::now());
+    return prometheus_down_text();
   } catch (const std::exception&) {
     return prometheus_down_text();
   }
@@ -121,6 +142,9 @@ int run_exporter(const ExporterOptions& options) {
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
   accept_loop(acceptor, options.socket);
+  // Lost and back are said without a scrape to find them.
+  const BackgroundRetry retry(io, watch_of(options.socket),
+                              {.connect = [&] { probe(options.socket); }, .check = [&] { probe(options.socket); }});
   io.run();
   return 0;
 }

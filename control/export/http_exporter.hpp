@@ -1,7 +1,8 @@
 #pragma once
 // `linerate exporter`: an HTTP endpoint (Boost.Beast) serving /metrics for Prometheus.
 // Each scrape asks the data plane over its control socket, so the page is as fresh as
-// the scrape; a data plane that cannot be reached gives lr_up 0, not an HTTP error.
+// the scrape; a data plane that cannot be reached gives lr_up 0, not an HTTP error. Its
+// loss and return are said once each on stderr (control/client/dataplane_watch.hpp).
 
 #include <string>
 

@@ -1,36 +1,37 @@
 #include "control/otg/otg_server.hpp"
 
-#include <fmt/format.h>
-
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <type_traits>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/dataplane_watch.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/http/http_listener.hpp"
 #include "control/http/tls_context.hpp"
 #include "control/otg/otg_config.hpp"
 #include "control/otg/otg_limits.hpp"
+#include "control/otg/otg_metrics.hpp"
 #include "lib/api/bounded_json.hpp"
 #include "lib/api/rpc.hpp"
-#include "control/otg/otg_metrics.hpp"
 
 namespace lr::otg {
 
@@ -83,14 +84,28 @@ Answer warnings(const std::vector<std::string>& list) { return {http::status::ok
 // The OTG state of one data plane: its config, and the run the flows are in.
 class Api {
  public:
-  Api(const std::string& socket, std::string capture_dir)
-      : client_(socket), run_(client_), capture_dir_(std::move(capture_dir)) {
+  // Served once, a data plane that goes away never ends the server: requests are answered
+  // 503 with the reason meanwhile, and a timer on `io` tries it again with backoff.
+  Api(const std::string& socket, std::string capture_dir, asio::io_context& io)
+      : client_(socket),
+        run_(client_),
+        capture_dir_(std::move(capture_dir)),
+        watch_(socket, {"linerate otg", "answering 503 and retrying with backoff", "POST /config again"}),
+        retry_(io, watch_,
+               {.connect = [this] { client_.reconnect(); },
+                .on_back = [this] { forget_session(); },
+                .check =
+                    [this] {
+                      if (client_.hung_up())
+                        throw ctl::ConnectionError(fmt::format("the data plane at {} hung up", client_.socket_path()));
+                    }}) {
     client_.hello("linerate-otg");
   }
 
   Answer handle(http::verb verb, const std::string& target, const std::string& body) {
     try {
-      if (!client_.connected()) reconnect();
+      if (!watch_.up()) reconnect();
+      if (!watch_.up()) return away();
       return route(verb, target, body);
     } catch (const api::JsonTooDeep& e) {
       return refused({fmt::format("the body is {} (linerate reads at most {})", e.what(), api::kMaxJsonDepth)});
@@ -101,9 +116,8 @@ class Api {
     } catch (const ctl::RpcCallError& e) {
       return refused_by_dataplane(e);
     } catch (const ctl::ConnectionError& e) {
-      std::fprintf(stderr, "linerate otg: %s; reconnecting on the next request\n", e.what());
-      return refused({fmt::format("{}; linerate reconnects on the next request", e.what())},
-                     http::status::service_unavailable);
+      watch_.lost(e.what(), ctl::DataplaneWatch::Clock::now());
+      return away();
     }
   }
 
@@ -128,18 +142,28 @@ class Api {
                    http::status::not_found);
   }
 
-  // A new session after the data plane went away (or restarted): what the old one set
-  // up (streams, captures, the run) ended with it, so the config goes too and a client
-  // posts it again. Throws ConnectionError while the data plane is still away.
+  // While the data plane is away a request tries it at once (a connect on a local socket
+  // costs microseconds), beside the timer's tries: a client that restarted it is served
+  // at its next request. Not said per try; its return is said once, by the watch.
   void reconnect() {
-    client_.reconnect();
-    std::fprintf(stderr, "linerate otg: reconnected to the data plane; POST /config again\n");
+    if (watch_.retry([this] { client_.reconnect(); }, ctl::DataplaneWatch::Clock::now())) forget_session();
+  }
+
+  // What the old session set up (streams, captures, the run) ended with it, so the
+  // config goes too and a client posts it again.
+  void forget_session() {
     config_.reset();
     running_ = false;
     ended_.reset();
     own_run_.reset();
     held_.clear();
     captures_.clear();
+  }
+
+  Answer away() const {
+    return refused(
+        {fmt::format("{}; linerate retries with backoff (POST /config again once it serves)", watch_.reason())},
+        http::status::service_unavailable);
   }
 
   Answer set_config(const json& request) {
@@ -405,6 +429,8 @@ class Api {
   std::string capture_dir_;
   std::map<std::string, uint32_t> captures_;   ///< OTG port name -> the running capture's id
   std::map<std::string, std::string> files_;   ///< OTG port name -> its last capture's file
+  ctl::DataplaneWatch watch_;  ///< whether the data plane serves; says its losses
+  ctl::BackgroundRetry retry_;  ///< its tries while away (after watch_: it uses it)
 };
 
 // One HTTP connection, kept alive: requests answered in turn. Over TLS the handshake
@@ -531,7 +557,7 @@ int serve(const ServeOptions& options) {
       return options.tls_cert.empty() ? 1 : 2;
     }
   }
-  Api api(options.socket, remove_dir.path);
+  Api api(options.socket, remove_dir.path, io);
   const tcp::endpoint bound = acceptor.local_endpoint();
   const std::string scheme = options.plain_http ? "http" : "https";
   std::printf("listening on %s://%s:%u (Open Traffic Generator %s, %s), data plane at %s\n", scheme.c_str(),

@@ -52,7 +52,8 @@ constexpr auto link_event_fields = LR_JSON_FIELDS(at, up, speed_mbps, cause);
 
 constexpr auto setting_change_fields = LR_JSON_FIELDS(setting, before, set_to, keep, restore, error);
 
-constexpr auto run_state_fields = LR_JSON_FIELDS(started_at, duration_s, interrupted, mbufs_not_returned, warnings);
+constexpr auto run_state_fields =
+    LR_JSON_FIELDS(started_at, duration_s, interrupted, interrupted_by, mbufs_not_returned, warnings);
 
 constexpr auto run_fields = [](auto& r, auto&& fn) {
   fn("profile", r.profile_path);
@@ -216,6 +217,7 @@ json to_json(const PortReport& p) { return write_with_parts(p, port_fields, port
 
 json to_json(const RunReport& r) {
   json j = write_with_parts(r, run_fields, run_parts);
+  if (!r.interrupted_by) j.erase("interrupted_by");  // a run that ran its course, as before the key
   j["schema"] = kSchema;
   return j;
 }

@@ -210,7 +210,10 @@ struct RunReport {
   std::string profile_path;
   std::string started_at;   ///< ISO 8601, UTC
   double duration_s = 0;
-  bool interrupted = false; ///< stopped by SIGINT / SIGTERM
+  bool interrupted = false; ///< stopped by SIGINT / SIGTERM, or cut short (interrupted_by)
+  /// Why the run was cut short, when not by a signal ("the data plane went away: ..."): its
+  /// counts are the last seen, not final. Left out of the JSON when none.
+  std::optional<std::string> interrupted_by;
   std::vector<StreamReport> streams;
   std::vector<PortReport> ports;
   std::vector<SwitchReport> switches;  ///< the software switches (`[[switch]]`) the data plane ran

@@ -358,8 +358,8 @@ class Otg(lrtest.DataplaneCase):
         self.stop_dataplane()
         status, body = self.call("POST", "/monitor/metrics", {"choice": "port", "port": {}})
         self.assertEqual((status, body["kind"]), (503, "internal"))
-        self.assertRegex(body["errors"][0], r"(hung up|Broken pipe|cannot reach).*; linerate reconnects on the next "
-                                            r"request$")
+        self.assertRegex(body["errors"][0], r"(hung up|Broken pipe|cannot reach).*; linerate retries with backoff "
+                                            r"\(POST /config again once it serves\)$")
         self.assertIsNone(self.otg.poll())
         self.restart_dataplane()
         # The new session has none of the old one's config: posted again, it runs.

@@ -208,4 +208,19 @@ TEST(TrafficCodecs, ReportPartsAreWrittenWhenThereIsSomethingAndNamedOnError) {
 }
 
 }  // namespace
+TEST(TrafficCodecs, ARunCutShortSaysWhyAndARunThatRanItsCourseHasNoSuchKey) {
+  RunReport run;
+  EXPECT_FALSE(to_json(run).contains("interrupted_by"));
+  EXPECT_FALSE(run_report_from_json(to_json(run)).interrupted_by);
+  run.interrupted = true;
+  run.interrupted_by = "the data plane went away: the data plane at /run/dp.sock hung up: End of file";
+  const json j = json::parse(to_json(run).dump());
+  EXPECT_EQ(
+      (std::tuple{j["interrupted"], j["interrupted_by"]}),
+      (std::tuple{json(true), json("the data plane went away: the data plane at /run/dp.sock hung up: End of file")}));
+  EXPECT_EQ(run_report_from_json(j).interrupted_by, run.interrupted_by);
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"interrupted_by": 7})")),
+            "interrupted_by: type must be string, but is number");
+}
+
 }  // namespace lr::api

@@ -1,7 +1,7 @@
 // The data plane's client on a socket this test serves: a request longer than the
 // socket carries is refused without being sent, the session going on; a data plane that
 // hangs up is a ConnectionError, the client then disconnected until reconnect() opens a
-// new session (hello said again).
+// new session (hello said again); a hang-up between calls is found without a call.
 #include "control/client/dataplane_client.hpp"
 
 #include <gtest/gtest.h>
@@ -107,6 +107,19 @@ TEST(DataplaneClient, AHangUpIsAConnectionErrorUntilReconnected) {
   EXPECT_TRUE(client.connected());
   EXPECT_EQ(client.call("after")["method"], "after");
   server.join();
+}
+
+TEST(DataplaneClient, AHangUpIsFoundBetweenCallsWithoutACall) {
+  FakeDataplane dp;
+  std::thread server([&] { dp.serve(2); });  // two requests, then hangs up
+  DataplaneClient client(dp.path());
+  EXPECT_EQ(client.call("one")["method"], "one");
+  EXPECT_FALSE(client.hung_up());  // open and idle: nothing to read
+  EXPECT_EQ(client.call("two")["method"], "two");
+  server.join();  // it has closed its end
+  EXPECT_TRUE(client.hung_up());
+  EXPECT_FALSE(client.connected());
+  EXPECT_THROW(client.call("three"), ConnectionError);
 }
 
 }  // namespace
