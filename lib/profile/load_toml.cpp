@@ -23,6 +23,7 @@
 #include "lib/profile/quantity.hpp"
 #include "lib/profile/shared_keys.hpp"
 #include "lib/profile/capture_table.hpp"
+#include "lib/profile/device_table.hpp"
 #include "lib/profile/port_table.hpp"
 #include "lib/profile/run_table.hpp"
 #include "lib/profile/stream_table.hpp"
@@ -133,6 +134,7 @@ Profile read_sections(const toml::table& root, const std::string& file) {
   in.find("stream");
   in.find("switch");
   in.find("capture");
+  in.find("device");
   in.finish();
   for_each_table(root, "port", file, [&](const toml::table& table, size_t index) {
     TableReader r(table, fmt::format("port[{}].", index), file);
@@ -151,6 +153,11 @@ Profile read_sections(const toml::table& root, const std::string& file) {
     TableReader r(table, fmt::format("capture[{}].", index), file);
     profile.captures.push_back(read_capture(r, profile));
   });
+  for_each_table(root, "device", file, [&](const toml::table& table, size_t index) {
+    TableReader r(table, fmt::format("device[{}].", index), file);
+    profile.devices.push_back(read_device(r, profile));
+  });
+  check_device_hosts(profile);
   return profile;
 }
 
