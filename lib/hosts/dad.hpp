@@ -57,7 +57,9 @@ class Dad {
     uint32_t sent = 0;
     uint64_t next_ns = 0;  ///< the next probe, or (all sent) the end of the window
   };
-  static size_t slot_index(Ipv6Match at) noexcept { return size_t{at.host} * 2 + (at.slot == Ipv6Slot::kGlobal ? 1 : 0); }
+  static size_t slot_index(Ipv6Match at) noexcept {
+    return size_t{at.host} * 2 + (at.slot == Ipv6Slot::kGlobal ? 1 : 0);
+  }
   void duplicate(Ipv6Match at, const wire::Mac& by, const char* how, uint64_t now_ns);
 
   HostTable& hosts_;

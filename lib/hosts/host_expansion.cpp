@@ -49,7 +49,8 @@ std::expected<void, HostsError> check_ipv4(const api::HostIpv4& v4, uint32_t i) 
   const uint8_t top = static_cast<uint8_t>(a >> 24);
   const std::string key = i == 0 ? "ipv4" : "ipv4_step";
   if (top == 0 || top == 127 || top >= 224)
-    return refuse(key, fmt::format("host {}: {} is not a host's address (0/8, 127/8, 224/4 and above are not)", i, ipv4_text(a)));
+    return refuse(
+        key, fmt::format("host {}: {} is not a host's address (0/8, 127/8, 224/4 and above are not)", i, ipv4_text(a)));
   const uint32_t mask = ipv4_mask(v4.prefix);
   if (v4.prefix <= 30 && ((a & ~mask) == 0 || (a & ~mask) == ~mask))
     return refuse(key, fmt::format("host {}: {} is the {} address of {}/{}", i, ipv4_text(a),
@@ -67,8 +68,10 @@ std::expected<void, HostsError> check_ipv6(const api::HostIpv6& v6, uint32_t i) 
   const std::string key = i == 0 ? "ipv6" : "ipv6_step";
   const api::Ipv6Addr loopback{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   if (wire::is_multicast(a) || wire::is_unspecified(a) || a == loopback)
-    return refuse(key, fmt::format("host {}: {} is not a host's address (multicast, :: and ::1 are not)", i, ipv6_text(a)));
-  if (v6.gateway && *v6.gateway == a) return refuse(key, fmt::format("host {}: {} is its own gateway", i, ipv6_text(a)));
+    return refuse(key,
+                  fmt::format("host {}: {} is not a host's address (multicast, :: and ::1 are not)", i, ipv6_text(a)));
+  if (v6.gateway && *v6.gateway == a)
+    return refuse(key, fmt::format("host {}: {} is its own gateway", i, ipv6_text(a)));
   if (v6.gateway && !is_link_local(*v6.gateway) && !same_ipv6_prefix(*v6.gateway, a, v6.prefix))
     return refuse(key, fmt::format("host {}: gateway {} is neither link-local nor on its subnet ({}/{})", i,
                                    ipv6_text(*v6.gateway), ipv6_text(a), v6.prefix));
@@ -84,11 +87,12 @@ std::expected<void, HostsError> step_link(const api::DeviceSpec& d, uint32_t i, 
   h.mac = mac_of(base + step * i);
   if ((h.mac[0] & 0x01) != 0 || h.mac == api::MacAddr{})
     return refuse(i == 0 ? "mac" : "mac_step", fmt::format("host {}: {} is not a host's MAC ({})", i, mac_text(h.mac),
-                                                          h.mac == api::MacAddr{} ? "zero" : "multicast"));
+                                                           h.mac == api::MacAddr{} ? "zero" : "multicast"));
   if (d.first.vlan) {
     const uint64_t vlan = *d.first.vlan + uint64_t{d.vlan_step} * i;
     if (vlan > 4094)
-      return refuse("vlan_step", fmt::format("host {}: VLAN {} + {} x {} passes 4094", i, *d.first.vlan, i, d.vlan_step));
+      return refuse("vlan_step",
+                    fmt::format("host {}: VLAN {} + {} x {} passes 4094", i, *d.first.vlan, i, d.vlan_step));
     h.vlan = static_cast<uint16_t>(vlan);
   }
   return {};
@@ -150,16 +154,22 @@ std::expected<void, HostsError> check_distinct(std::span<const api::HostSpec> ho
     return Key{h.port, h.vlan ? int{*h.vlan} : -1, padded};
   };
   const auto clash = [&](const api::HostSpec& h, const api::HostSpec& other, const char* key, const std::string& what) {
-    return std::unexpected(HostsError{key, fmt::format("{} on port '{}'{} has {}, as {} has", host_name(h), h.port,
-                                                       h.vlan ? fmt::format(" VLAN {}", *h.vlan) : "", what, host_name(other)),
-                                      static_cast<size_t>(&h - hosts.data())});
+    return std::unexpected(
+        HostsError{key,
+                   fmt::format("{} on port '{}'{} has {}, as {} has", host_name(h), h.port,
+                               h.vlan ? fmt::format(" VLAN {}", *h.vlan) : "", what, host_name(other)),
+                   static_cast<size_t>(&h - hosts.data())});
   };
   for (const api::HostSpec& h : hosts) {
     if (auto [it, fresh] = macs.emplace(key_of(h, h.mac), &h); !fresh)
       return clash(h, *it->second, h.index == 0 ? "mac" : "mac_step", "MAC " + mac_text(h.mac));
     if (h.ipv4) {
-      const api::MacAddr bytes{static_cast<uint8_t>(h.ipv4->address >> 24), static_cast<uint8_t>(h.ipv4->address >> 16),
-                               static_cast<uint8_t>(h.ipv4->address >> 8), static_cast<uint8_t>(h.ipv4->address), 0, 0};
+      const api::MacAddr bytes{static_cast<uint8_t>(h.ipv4->address >> 24),
+                               static_cast<uint8_t>(h.ipv4->address >> 16),
+                               static_cast<uint8_t>(h.ipv4->address >> 8),
+                               static_cast<uint8_t>(h.ipv4->address),
+                               0,
+                               0};
       if (auto [it, fresh] = ipv4s.emplace(key_of(h, bytes), &h); !fresh)
         return clash(h, *it->second, h.index == 0 ? "ipv4" : "ipv4_step", "IPv4 address " + ipv4_text(h.ipv4->address));
     }

@@ -76,14 +76,15 @@ Frame neighbor_advertisement(const Host& host, const wire::Ipv6& target, const w
 }
 
 Frame unsolicited_na(const Host& host, const wire::Ipv6& address) {
-  return neighbor_advertisement(host, address, wire::kAllNodes, wire::multicast_mac(wire::kAllNodes), wire::kNaOverride);
+  return neighbor_advertisement(host, address, wire::kAllNodes, wire::multicast_mac(wire::kAllNodes),
+                                wire::kNaOverride);
 }
 
 Frame echo4_reply(const Host& host, const wire::Mac& dst_mac, uint32_t src, uint32_t dst, uint16_t id, uint16_t seq,
                   std::span<const uint8_t> data) {
   return built(echo_room(data), [&](std::span<uint8_t> out) {
-    return wire::build_icmpv4_echo_frame(out, from_host(host, dst_mac), src, dst, kHostTtl, wire::kIcmpEchoReply, id, seq,
-                                         data);
+    return wire::build_icmpv4_echo_frame(out, from_host(host, dst_mac), src, dst, kHostTtl, wire::kIcmpEchoReply, id,
+                                         seq, data);
   });
 }
 

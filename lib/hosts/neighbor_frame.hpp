@@ -27,7 +27,7 @@ enum class RxVerdict : uint8_t {
 };
 inline constexpr size_t kRxVerdicts = 5;
 inline constexpr std::array<const char*, kRxVerdicts> kRxVerdictNames{"answered", "no_reply", "not_for_us", "malformed",
-                                                                       "unsupported"};
+                                                                      "unsupported"};
 constexpr const char* verdict_name(RxVerdict v) noexcept { return kRxVerdictNames[static_cast<size_t>(v)]; }
 
 enum class FrameKind : uint8_t { kNone, kArp, kNeighborSolicitation, kNeighborAdvertisement, kEcho4, kEcho6 };

@@ -62,8 +62,8 @@ std::string Resolver::who(const Neighbor& n) const {
   const bool gateway = std::holds_alternative<uint32_t>(n.address)
                            ? spec.ipv4 && spec.ipv4->gateway == std::get<uint32_t>(n.address)
                            : spec.ipv6 && spec.ipv6->gateway == std::get<api::Ipv6Addr>(n.address);
-  return fmt::format("port '{}', host {} ({}): {} {}", spec.port, host_name(spec), own, gateway ? "gateway" : "neighbour",
-                     ip_text(n.address));
+  return fmt::format("port '{}', host {} ({}): {} {}", spec.port, host_name(spec), own,
+                     gateway ? "gateway" : "neighbour", ip_text(n.address));
 }
 
 std::vector<Frame> Resolver::poll(uint64_t now_ns) {
@@ -79,10 +79,14 @@ std::vector<Frame> Resolver::poll(uint64_t now_ns) {
     }
     n.state = NeighborState::kFailed;
     const bool v4 = std::holds_alternative<uint32_t>(n.address);
-    events_.push_back(NeighborEvent{
-        NeighborEvent::Kind::kFailed, id, {}, {}, now_ns,
-        fmt::format("{} did not answer {} {}, {} ms apart", who(n), n.tries,
-                    v4 ? "ARP requests" : "neighbour solicitations", config_.retry_ns / 1'000'000)});
+    events_.push_back(
+        NeighborEvent{NeighborEvent::Kind::kFailed,
+                      id,
+                      {},
+                      {},
+                      now_ns,
+                      fmt::format("{} did not answer {} {}, {} ms apart", who(n), n.tries,
+                                  v4 ? "ARP requests" : "neighbour solicitations", config_.retry_ns / 1'000'000)});
   }
   return out;
 }
@@ -95,8 +99,9 @@ void Resolver::learn(uint32_t id, const wire::Mac& mac, bool may_override, uint6
       return;
     }
     if (!may_override) return;
-    events_.push_back(NeighborEvent{NeighborEvent::Kind::kMacChanged, id, n.mac, mac, now_ns,
-                                    fmt::format("{} changed its MAC from {} to {}", who(n), mac_text(n.mac), mac_text(mac))});
+    events_.push_back(
+        NeighborEvent{NeighborEvent::Kind::kMacChanged, id, n.mac, mac, now_ns,
+                      fmt::format("{} changed its MAC from {} to {}", who(n), mac_text(n.mac), mac_text(mac))});
     n.mac = mac;
     n.resolved_ns = now_ns;
     return;
@@ -104,8 +109,8 @@ void Resolver::learn(uint32_t id, const wire::Mac& mac, bool may_override, uint6
   n.state = NeighborState::kResolved;
   n.mac = mac;
   n.resolved_ns = now_ns;
-  events_.push_back(NeighborEvent{NeighborEvent::Kind::kResolved, id, {}, mac, now_ns,
-                                  fmt::format("{} is at {}", who(n), mac_text(mac))});
+  events_.push_back(NeighborEvent{
+      NeighborEvent::Kind::kResolved, id, {}, mac, now_ns, fmt::format("{} is at {}", who(n), mac_text(mac))});
 }
 
 void Resolver::on_frame(const NeighborFrame& f, uint64_t now_ns) {

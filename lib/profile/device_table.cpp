@@ -68,7 +68,8 @@ void read_range(TableReader& in, api::DeviceSpec& d) {
                {"ipv6_step", d.first.ipv6.has_value(), "ipv6 = { address = ... }"},
                {"vlan_step", d.first.vlan.has_value(), "vlan"}};
   for (const auto& s : steps)
-    if (!s.stepped && in.find(s.step) != nullptr) in.fail(in.find(s.step), s.step, fmt::format("goes with {}", s.needs));
+    if (!s.stepped && in.find(s.step) != nullptr)
+      in.fail(in.find(s.step), s.step, fmt::format("goes with {}", s.needs));
 }
 
 // The key an expansion error blames: a step the table does not write is its default's,
@@ -93,8 +94,9 @@ api::DeviceSpec read_device(TableReader& in, const Profile& profile) {
     if (other.name == d.name) in.fail(in.find("name"), "name", fmt::format("device name '{}' is used twice", d.name));
   d.first.port = in.required_string("port");
   if (profile.find_port(d.first.port) == nullptr)
-    in.fail(in.find("port"), "port", fmt::format("device '{}' is on port '{}', which the profile does not have (it has {})",
-                                                 d.name, d.first.port, port_names(profile)));
+    in.fail(in.find("port"), "port",
+            fmt::format("device '{}' is on port '{}', which the profile does not have (it has {})", d.name,
+                        d.first.port, port_names(profile)));
   d.first.mac = required<api::MacAddr>(in, "mac", parse_mac, kMacHelp);
   if (auto v = in.integer<uint16_t>("vlan", 1, 4094)) d.first.vlan = *v;
   read_ipv4(in, d.first);
@@ -105,7 +107,8 @@ api::DeviceSpec read_device(TableReader& in, const Profile& profile) {
   uint64_t hosts = d.count;
   for (const api::DeviceSpec& other : profile.devices) hosts += other.count;
   if (hosts > kMaxProfileHosts)
-    in.fail(in.find("count"), "count", fmt::format("the devices hold {} hosts with this one, at most {}", hosts, kMaxProfileHosts));
+    in.fail(in.find("count"), "count",
+            fmt::format("the devices hold {} hosts with this one, at most {}", hosts, kMaxProfileHosts));
   if (auto expanded = hosts::expand_device(d); !expanded) {
     const std::string key = blamed_key(d, expanded.error().key);
     in.fail(in.find(key.c_str()), key, expanded.error().message);

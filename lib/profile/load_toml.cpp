@@ -3,9 +3,9 @@
 #include "lib/profile/load_toml.hpp"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
-
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -14,21 +14,20 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "lib/common/line_rate.hpp"
-#include "lib/wire/mac_control.hpp"
-#include "lib/wire/roce.hpp"
-#include "lib/wire/signature.hpp"
-#include "lib/profile/quantity.hpp"
-#include "lib/profile/shared_keys.hpp"
 #include "lib/profile/capture_table.hpp"
 #include "lib/profile/device_table.hpp"
 #include "lib/profile/port_table.hpp"
+#include "lib/profile/quantity.hpp"
 #include "lib/profile/run_table.hpp"
+#include "lib/profile/shared_keys.hpp"
 #include "lib/profile/stream_table.hpp"
 #include "lib/profile/switch_table.hpp"
 #include "lib/profile/table_reader.hpp"
+#include "lib/wire/mac_control.hpp"
+#include "lib/wire/roce.hpp"
+#include "lib/wire/signature.hpp"
 
 namespace lr::profile {
 

@@ -131,13 +131,15 @@ inline uint32_t ipv6_pseudo_sum(const Ipv6& src, const Ipv6& dst, uint8_t next_h
 
 /// The checksum to write into an ICMPv6 message whose checksum field is zero.
 inline uint16_t icmpv6_checksum(const Ipv6& src, const Ipv6& dst, std::span<const uint8_t> message) noexcept {
-  const uint32_t sum = ipv6_pseudo_sum(src, dst, kProtoIcmpv6, message.size()) + csum_partial(message.data(), message.size());
+  const uint32_t sum =
+      ipv6_pseudo_sum(src, dst, kProtoIcmpv6, message.size()) + csum_partial(message.data(), message.size());
   return static_cast<uint16_t>(~csum_fold(sum));
 }
 
 /// Whether a received ICMPv6 message's checksum holds over its pseudo-header.
 inline bool icmpv6_checksum_ok(const Ipv6& src, const Ipv6& dst, std::span<const uint8_t> message) noexcept {
-  const uint32_t sum = ipv6_pseudo_sum(src, dst, kProtoIcmpv6, message.size()) + csum_partial(message.data(), message.size());
+  const uint32_t sum =
+      ipv6_pseudo_sum(src, dst, kProtoIcmpv6, message.size()) + csum_partial(message.data(), message.size());
   return csum_fold(sum) == 0xFFFF;
 }
 

@@ -58,12 +58,15 @@ constexpr bool is_solicited_node(const Ipv6& a) noexcept {
 
 /// The Ethernet group of an IPv6 multicast address (RFC 2464 section 7): 33:33 and its
 /// low 32 bits.
-constexpr Mac multicast_mac(const Ipv6& group) noexcept { return Mac{0x33, 0x33, group[12], group[13], group[14], group[15]}; }
+constexpr Mac multicast_mac(const Ipv6& group) noexcept {
+  return Mac{0x33, 0x33, group[12], group[13], group[14], group[15]};
+}
 
 /// The link-local address of an interface with this MAC (RFC 4291 appendix A): fe80::/64
 /// and the modified EUI-64 (ff:fe in the middle, the universal/local bit inverted).
 constexpr Ipv6 link_local_from_mac(const Mac& m) noexcept {
-  return Ipv6{0xFE, 0x80, 0, 0, 0, 0, 0, 0, static_cast<uint8_t>(m[0] ^ 0x02), m[1], m[2], 0xFF, 0xFE, m[3], m[4], m[5]};
+  return Ipv6{0xFE, 0x80, 0,    0,    0,    0,    0,   0, static_cast<uint8_t>(m[0] ^ 0x02),
+              m[1], m[2], 0xFF, 0xFE, m[3], m[4], m[5]};
 }
 
 struct NdMessage {
@@ -109,7 +112,8 @@ inline NdError parse_nd(const Ipv6View& ip, NdMessage& out) noexcept {
   if (is_multicast(out.target)) return NdError::kMalformed;
   const bool ns = out.type == kNdSolicitation;
   if (!ns) out.flags = m[4] & (kNaRouter | kNaSolicited | kNaOverride);
-  const NdError options = detail::read_nd_options(m.subspan(kNdHeaderBytes), ns ? kNdOptSourceLinkAddr : kNdOptTargetLinkAddr, out);
+  const NdError options =
+      detail::read_nd_options(m.subspan(kNdHeaderBytes), ns ? kNdOptSourceLinkAddr : kNdOptTargetLinkAddr, out);
   if (options != NdError::kOk) return options;
   if (ns && is_unspecified(ip.src) && (!is_solicited_node(ip.dst) || out.link_addr)) return NdError::kMalformed;
   if (!ns && is_multicast(ip.dst) && (out.flags & kNaSolicited) != 0) return NdError::kMalformed;

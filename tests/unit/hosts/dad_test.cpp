@@ -67,13 +67,15 @@ TEST(Dad, AnotherNodesProbeIsADuplicateOurOwnLoopedBackIsNot) {
   // Someone resolving the address (from a unicast source) is not probing it.
   dad.on_frame(parse_neighbor_frame(test::peer_ns(test::kPeer6, wire::solicited_node(test::kHost6), test::kHost6)), 2);
   EXPECT_TRUE(dad.take_duplicates().empty());
-  dad.on_frame(parse_neighbor_frame(test::peer_ns(wire::kUnspecified, wire::solicited_node(kLinkLocal), kLinkLocal)), 3);
+  dad.on_frame(parse_neighbor_frame(test::peer_ns(wire::kUnspecified, wire::solicited_node(kLinkLocal), kLinkLocal)),
+               3);
   const std::vector<DuplicateAddress> dups = dad.take_duplicates();
   ASSERT_EQ(dups.size(), 1u);
   EXPECT_EQ(dups[0].slot, Ipv6Slot::kLinkLocal);
-  EXPECT_EQ(dups[0].message,
-            "port 'p0', host d[0]: IPv6 address fe80::ff:fe00:1 is a duplicate: 02:aa:bb:cc:dd:ee probes it too (DAD NS) "
-            "during DAD; the address is not used");
+  EXPECT_EQ(
+      dups[0].message,
+      "port 'p0', host d[0]: IPv6 address fe80::ff:fe00:1 is a duplicate: 02:aa:bb:cc:dd:ee probes it too (DAD NS) "
+      "during DAD; the address is not used");
   EXPECT_EQ(dad.pending(), 1u);
   EXPECT_EQ(t.host(0).link_local_state, AddressState::kDuplicate);
 }

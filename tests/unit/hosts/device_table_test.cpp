@@ -45,7 +45,8 @@ mac_step = "00:00:00:00:00:02"
 ipv4_step = "0.0.0.2"
 ipv6_step = "::1:0"
 vlan_step = 0
-)", "test.toml");
+)",
+                                      "test.toml");
   ASSERT_EQ(p.devices.size(), 1u);
   const api::DeviceSpec& d = p.devices[0];
   EXPECT_EQ(d.name, "hosts");
@@ -63,8 +64,8 @@ vlan_step = 0
 }
 
 TEST(DeviceTable, DefaultsAreOneUntaggedHostWithoutAddresses) {
-  const Profile p = load_profile_text(std::string(kPorts) + "[[device]]\nname = \"a\"\nport = \"p0\"\nmac = \"02:00:00:00:00:01\"\n",
-                                      "test.toml");
+  const Profile p = load_profile_text(
+      std::string(kPorts) + "[[device]]\nname = \"a\"\nport = \"p0\"\nmac = \"02:00:00:00:00:01\"\n", "test.toml");
   ASSERT_EQ(p.devices.size(), 1u);
   EXPECT_EQ(p.devices[0].count, 1u);
   EXPECT_FALSE(p.devices[0].first.vlan.has_value());
@@ -74,7 +75,8 @@ TEST(DeviceTable, DefaultsAreOneUntaggedHostWithoutAddresses) {
 
 TEST(DeviceTable, APortTheProfileLacksIsRefusedNamingBoth) {
   EXPECT_EQ(error_of("[[device]]\nname = \"a\"\nport = \"p9\"\nmac = \"02:00:00:00:00:01\"\n"),
-            "test.toml:10:8: key 'device[0].port': device 'a' is on port 'p9', which the profile does not have (it has p0, p1)");
+            "test.toml:10:8: key 'device[0].port': device 'a' is on port 'p9', which the profile does not have (it has "
+            "p0, p1)");
 }
 
 TEST(DeviceTable, EachKeyIsCheckedWhereItStands) {
@@ -101,11 +103,14 @@ TEST(DeviceTable, ARangeThatOverflowsNamesTheHost) {
 }
 
 TEST(DeviceTable, HostsOfTwoDevicesThatClashAreRefusedAtTheSecond) {
-  const std::string a = "[[device]]\nname = \"a\"\nport = \"p0\"\nmac = \"02:00:00:00:00:01\"\n"
-                        "ipv4 = { address = \"10.0.0.2\" }\ncount = 10\n";
-  const std::string b = "[[device]]\nname = \"b\"\nport = \"p0\"\nmac = \"02:00:00:00:01:01\"\n"
-                        "ipv4 = { address = \"10.0.0.9\" }\n";
-  EXPECT_EQ(error_of(a + b), "test.toml:18:8: key 'device[1].ipv4': b[0] on port 'p0' has IPv4 address 10.0.0.9, as a[7] has");
+  const std::string a =
+      "[[device]]\nname = \"a\"\nport = \"p0\"\nmac = \"02:00:00:00:00:01\"\n"
+      "ipv4 = { address = \"10.0.0.2\" }\ncount = 10\n";
+  const std::string b =
+      "[[device]]\nname = \"b\"\nport = \"p0\"\nmac = \"02:00:00:00:01:01\"\n"
+      "ipv4 = { address = \"10.0.0.9\" }\n";
+  EXPECT_EQ(error_of(a + b),
+            "test.toml:18:8: key 'device[1].ipv4': b[0] on port 'p0' has IPv4 address 10.0.0.9, as a[7] has");
   // The same addresses on another port are another link.
   std::string other = b;
   other.replace(other.find("p0"), 2, "p1");

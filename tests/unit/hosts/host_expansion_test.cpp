@@ -91,7 +91,8 @@ TEST(HostExpansion, AddressesNoHostMayHaveAreRefused) {
   d.first.ipv6->gateway = api::Ipv6Addr{0x20, 0x01, 0x0D, 0xB9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   hosts = expand_device(d);
   ASSERT_FALSE(hosts.has_value());
-  EXPECT_EQ(hosts.error().message, "host 0: gateway 2001:db9::1 is neither link-local nor on its subnet (2001:db8::2/64)");
+  EXPECT_EQ(hosts.error().message,
+            "host 0: gateway 2001:db9::1 is neither link-local nor on its subnet (2001:db8::2/64)");
   d.first.ipv6->gateway = wire::link_local_from_mac(test::kPeerMac);  // a router's link-local address: fine
   EXPECT_TRUE(expand_device(d).has_value());
   d = device(2);

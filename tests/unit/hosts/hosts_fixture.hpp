@@ -59,9 +59,9 @@ inline std::vector<uint8_t> peer_ns(const wire::Ipv6& src, const wire::Ipv6& dst
                                     std::optional<uint16_t> vlan = std::nullopt, wire::Mac sender = kPeerMac) {
   const std::optional<wire::Mac> option = wire::is_unspecified(src) ? std::nullopt : std::optional<wire::Mac>(sender);
   return frame([&](std::span<uint8_t> out) {
-    return wire::build_nd_frame(out, wire::EthHeader{wire::is_multicast(dst) ? wire::multicast_mac(dst) : kHostMac, sender,
-                                                     vlan, 0},
-                                src, dst, {wire::kNdSolicitation, 0, target, option});
+    return wire::build_nd_frame(
+        out, wire::EthHeader{wire::is_multicast(dst) ? wire::multicast_mac(dst) : kHostMac, sender, vlan, 0}, src, dst,
+        {wire::kNdSolicitation, 0, target, option});
   });
 }
 
@@ -69,9 +69,9 @@ inline std::vector<uint8_t> peer_ns(const wire::Ipv6& src, const wire::Ipv6& dst
 inline std::vector<uint8_t> peer_na(const wire::Ipv6& target, const wire::Ipv6& dst, uint8_t flags,
                                     wire::Mac mac = kPeerMac) {
   return frame([&](std::span<uint8_t> out) {
-    return wire::build_nd_frame(out, wire::EthHeader{wire::is_multicast(dst) ? wire::multicast_mac(dst) : kHostMac, mac,
-                                                     std::nullopt, 0},
-                                target, dst, {wire::kNdAdvertisement, flags, target, mac});
+    return wire::build_nd_frame(
+        out, wire::EthHeader{wire::is_multicast(dst) ? wire::multicast_mac(dst) : kHostMac, mac, std::nullopt, 0},
+        target, dst, {wire::kNdAdvertisement, flags, target, mac});
   });
 }
 
@@ -84,8 +84,8 @@ inline std::vector<uint8_t> peer_ping4(uint32_t dst, std::optional<uint16_t> vla
 
 inline std::vector<uint8_t> peer_ping6(const wire::Ipv6& dst, std::optional<uint16_t> vlan = std::nullopt) {
   return frame([&](std::span<uint8_t> out) {
-    return wire::build_icmpv6_echo_frame(out, from_peer(kHostMac, vlan), kPeer6, dst, 64, wire::kIcmpv6EchoRequest, 0x1234,
-                                         7, kEchoData);
+    return wire::build_icmpv6_echo_frame(out, from_peer(kHostMac, vlan), kPeer6, dst, 64, wire::kIcmpv6EchoRequest,
+                                         0x1234, 7, kEchoData);
   });
 }
 

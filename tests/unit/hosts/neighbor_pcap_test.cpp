@@ -3,6 +3,7 @@
 // nothing malformed and no expert note. Skipped only where tshark is not installed.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -11,12 +12,10 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "lib/hosts/dad.hpp"
 #include "lib/hosts/host_frames.hpp"
-#include "lib/hosts/responder.hpp"
 #include "lib/hosts/resolver.hpp"
+#include "lib/hosts/responder.hpp"
 #include "tests/unit/hosts/hosts_fixture.hpp"
 
 namespace lr::hosts {
@@ -43,9 +42,17 @@ void write_pcap(const std::string& path, const std::vector<Frame>& frames) {
 }
 
 std::vector<std::string> tshark_lines(const std::string& pcap) {
-  const std::string fields[] = {"vlan.id", "arp.opcode", "ip.checksum.status", "icmp.type", "icmp.checksum.status",
-                                "icmpv6.type", "icmpv6.checksum.status", "icmpv6.nd.na.flag.s", "icmpv6.nd.na.flag.o",
-                                "_ws.malformed", "_ws.expert.severity"};
+  const std::string fields[] = {"vlan.id",
+                                "arp.opcode",
+                                "ip.checksum.status",
+                                "icmp.type",
+                                "icmp.checksum.status",
+                                "icmpv6.type",
+                                "icmpv6.checksum.status",
+                                "icmpv6.nd.na.flag.s",
+                                "icmpv6.nd.na.flag.o",
+                                "_ws.malformed",
+                                "_ws.expert.severity"};
   std::string cmd = "tshark -r " + pcap + " -o ip.check_checksum:TRUE -T fields -E separator='|'";
   for (const std::string& f : fields) cmd += " -e " + f;
   std::vector<std::string> lines;
@@ -75,7 +82,8 @@ TEST(NeighborPcap, TsharkReadsEveryFrameTheHostsSendAsMeant) {
     ASSERT_EQ(r.verdict, RxVerdict::kAnswered);
     frames.push_back(r.replies[0]);
   }
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("lr-hosts-pcap-" + std::to_string(getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("lr-hosts-pcap-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string pcap = (dir / "hosts.pcap").string();
   write_pcap(pcap, frames);

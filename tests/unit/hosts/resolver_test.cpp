@@ -56,15 +56,17 @@ TEST(Resolver, AnAnswerResolvesAndALaterMacChangeIsReported) {
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].message, "port 'p0', host d[0] (10.0.0.2): gateway 10.0.0.1 is at 02:aa:bb:cc:dd:ee");
 
-  r.on_frame(parse_neighbor_frame(test::peer_arp(wire::kArpRequest, test::kPeer4, test::kHost4, {}, kOtherMac)), 9 * kMs);
+  r.on_frame(parse_neighbor_frame(test::peer_arp(wire::kArpRequest, test::kPeer4, test::kHost4, {}, kOtherMac)),
+             9 * kMs);
   events = r.take_events();
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, NeighborEvent::Kind::kMacChanged);
   EXPECT_EQ(events[0].old_mac, test::kPeerMac);
   EXPECT_EQ(events[0].mac, kOtherMac);
   EXPECT_EQ(events[0].at_ns, 9 * kMs);
-  EXPECT_EQ(events[0].message,
-            "port 'p0', host d[0] (10.0.0.2): gateway 10.0.0.1 changed its MAC from 02:aa:bb:cc:dd:ee to 02:aa:bb:cc:dd:ff");
+  EXPECT_EQ(
+      events[0].message,
+      "port 'p0', host d[0] (10.0.0.2): gateway 10.0.0.1 changed its MAC from 02:aa:bb:cc:dd:ee to 02:aa:bb:cc:dd:ff");
   EXPECT_EQ(r.neighbor(id).mac, kOtherMac);
   // A frame from another VLAN is another link.
   r.on_frame(parse_neighbor_frame(test::peer_arp(wire::kArpReply, test::kPeer4, test::kHost4, 7)), 10 * kMs);
@@ -78,7 +80,8 @@ TEST(Resolver, Ipv6AsksTheSolicitedNodeGroupAndLearnsFromTheAdvertisement) {
   const std::vector<Frame> sent = r.poll(0);
   ASSERT_EQ(sent.size(), 1u);
   EXPECT_EQ(sent[0], test::kNs);
-  r.on_frame(parse_neighbor_frame(test::peer_na(test::kPeer6, test::kHost6, wire::kNaSolicited | wire::kNaOverride)), kMs);
+  r.on_frame(parse_neighbor_frame(test::peer_na(test::kPeer6, test::kHost6, wire::kNaSolicited | wire::kNaOverride)),
+             kMs);
   EXPECT_EQ(r.neighbor(id).state, NeighborState::kResolved);
   EXPECT_EQ(r.neighbor(id).mac, test::kPeerMac);
   // Without O, an NA does not override a resolved MAC (RFC 4861 section 7.2.5).

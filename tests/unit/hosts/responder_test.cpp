@@ -48,7 +48,8 @@ TEST(Responder, SolicitationToTheGroupOrUnicastGetsASolicitedAdvertisement) {
   }
   // To another group, or for an address no host has: not ours.
   EXPECT_EQ(respond(table(), test::peer_ns(kPeer6, wire::kAllNodes, kHost6)).verdict, RxVerdict::kNotForUs);
-  EXPECT_EQ(respond(table(), test::peer_ns(kPeer6, wire::solicited_node(kPeer6), kPeer6)).verdict, RxVerdict::kNotForUs);
+  EXPECT_EQ(respond(table(), test::peer_ns(kPeer6, wire::solicited_node(kPeer6), kPeer6)).verdict,
+            RxVerdict::kNotForUs);
 }
 
 TEST(Responder, SolicitationOfTheLinkLocalAddressIsAnsweredFromIt) {
@@ -86,7 +87,8 @@ TEST(Responder, EchoRequestsAreReturnedWithTheirIdentifierSequenceAndData) {
   ASSERT_EQ(r.verdict, RxVerdict::kAnswered);
   EXPECT_EQ(r.replies[0], test::kEcho6Reply);
   EXPECT_EQ(respond(table(), test::peer_ping4(kHost4 + 1)).verdict, RxVerdict::kNotForUs);
-  EXPECT_EQ(respond(table(), test::peer_ping4(kHost4, std::nullopt, wire::kIcmpEchoReply)).verdict, RxVerdict::kNoReply);
+  EXPECT_EQ(respond(table(), test::peer_ping4(kHost4, std::nullopt, wire::kIcmpEchoReply)).verdict,
+            RxVerdict::kNoReply);
 }
 
 TEST(Responder, MalformedAndUnsupportedFramesEachHaveTheirVerdict) {
@@ -127,7 +129,8 @@ TEST(Responder, AThousandHostsEachAnswerTheirOwnAddresses) {
     EXPECT_EQ(reply.arp.sender_mac, h.spec.mac) << i;
     EXPECT_EQ(reply.arp.sender_ip, h.spec.ipv4->address) << i;
     EXPECT_EQ(reply.eth.src, h.spec.mac) << i;
-    const Response na = respond(t, test::peer_ns(kPeer6, wire::solicited_node(h.spec.ipv6->address), h.spec.ipv6->address));
+    const Response na =
+        respond(t, test::peer_ns(kPeer6, wire::solicited_node(h.spec.ipv6->address), h.spec.ipv6->address));
     ASSERT_EQ(na.verdict, RxVerdict::kAnswered) << i;
     EXPECT_EQ(parse_neighbor_frame(na.replies[0]).nd.link_addr, h.spec.mac) << i;
     EXPECT_EQ(respond(t, test::peer_ping4(h.spec.ipv4->address)).verdict, RxVerdict::kAnswered) << i;

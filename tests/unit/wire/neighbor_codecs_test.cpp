@@ -25,15 +25,19 @@ constexpr Ipv6 kPeer6{0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 constexpr uint32_t kHost4 = 0x0A000002, kPeer4 = 0x0A000001;
 const std::vector<uint8_t> kData{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
 
-std::vector<uint8_t> frame_of(size_t len, const std::array<uint8_t, 256>& buf) { return {buf.begin(), buf.begin() + len}; }
+std::vector<uint8_t> frame_of(size_t len, const std::array<uint8_t, 256>& buf) {
+  return {buf.begin(), buf.begin() + len};
+}
 
 TEST(ArpCodec, RequestAndTaggedReplyAreTheExpectedBytes) {
   std::array<uint8_t, 256> buf{};
-  size_t n = build_arp_frame(buf, EthHeader{kBroadcastMac, kHostMac, {}, 0}, {kArpRequest, kHostMac, kHost4, {}, kPeer4});
+  size_t n =
+      build_arp_frame(buf, EthHeader{kBroadcastMac, kHostMac, {}, 0}, {kArpRequest, kHostMac, kHost4, {}, kPeer4});
   EXPECT_EQ(frame_of(n, buf), test::kArpRequest);
   n = build_arp_frame(buf, EthHeader{kPeerMac, kHostMac, 100, 0}, {kArpReply, kHostMac, kHost4, kPeerMac, kPeer4});
   EXPECT_EQ(frame_of(n, buf), test::kArpReplyVlan);
-  EXPECT_EQ(build_arp_frame(std::span<uint8_t>(buf).first(59), EthHeader{}, ArpPacket{}), 0u);  // no room for the padding
+  EXPECT_EQ(build_arp_frame(std::span<uint8_t>(buf).first(59), EthHeader{}, ArpPacket{}),
+            0u);  // no room for the padding
 }
 
 TEST(ArpCodec, ReadsBackAndRefusesShortOrForeignPackets) {
@@ -54,7 +58,8 @@ TEST(ArpCodec, ReadsBackAndRefusesShortOrForeignPackets) {
 TEST(NdCodec, SolicitationsAndAdvertisementsAreTheExpectedBytes) {
   std::array<uint8_t, 256> buf{};
   const Ipv6 group = solicited_node(kPeer6);
-  size_t n = build_nd_frame(buf, {multicast_mac(group), kHostMac, {}, 0}, kHost6, group, {kNdSolicitation, 0, kPeer6, kHostMac});
+  size_t n = build_nd_frame(buf, {multicast_mac(group), kHostMac, {}, 0}, kHost6, group,
+                            {kNdSolicitation, 0, kPeer6, kHostMac});
   EXPECT_EQ(frame_of(n, buf), test::kNs);
   const Ipv6 link_local = link_local_from_mac(kHostMac);
   n = build_nd_frame(buf, {multicast_mac(solicited_node(link_local)), kHostMac, {}, 0}, kUnspecified,
@@ -171,9 +176,11 @@ TEST(IpHeaders, LengthsThatLieAreRefusedNeverRead) {
 
 TEST(IcmpEcho, RepliesAreTheExpectedBytesAndReadBack) {
   std::array<uint8_t, 256> buf{};
-  size_t n = build_icmpv4_echo_frame(buf, {kPeerMac, kHostMac, {}, 0}, kHost4, kPeer4, 64, kIcmpEchoReply, 0x1234, 7, kData);
+  size_t n =
+      build_icmpv4_echo_frame(buf, {kPeerMac, kHostMac, {}, 0}, kHost4, kPeer4, 64, kIcmpEchoReply, 0x1234, 7, kData);
   EXPECT_EQ(frame_of(n, buf), test::kEcho4Reply);
-  n = build_icmpv6_echo_frame(buf, {kPeerMac, kHostMac, 100, 0}, kHost6, kPeer6, 64, kIcmpv6EchoReply, 0x1234, 7, kData);
+  n = build_icmpv6_echo_frame(buf, {kPeerMac, kHostMac, 100, 0}, kHost6, kPeer6, 64, kIcmpv6EchoReply, 0x1234, 7,
+                              kData);
   EXPECT_EQ(frame_of(n, buf), test::kEcho6Reply);
 
   const auto eth = parse_eth(test::kEcho6Reply);
