@@ -1,8 +1,8 @@
 // libFuzzer target: any bytes as a frame off the wire into the emulated hosts' slow path:
 // the parser (parse_neighbor_frame: Ethernet with or without a tag, ARP, IPv4 / IPv6,
-// ICMP, ICMPv6 echo, NS / NA and their options), the responder, DAD and the resolver, over
-// a port of hosts in every address state. The frame sits in a buffer of exactly its length,
-// so AddressSanitizer catches a read past its end. A finding is a crash, or an answer that
+// ICMP, ICMPv6 echo, NS / NA and their options), the responder over hosts in every address
+// state, and a port's hosts (DAD, the resolver, conflict detection). The frame sits in a
+// buffer of exactly its length, so AddressSanitizer catches a read past its end. A finding is a crash, or an answer that
 // breaks the responder's contract: replies exactly when the verdict is kAnswered, and each
 // reply a frame the parser reads back as a message of its own.
 // Built with clang by scripts/fuzz.sh.
@@ -12,8 +12,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "lib/hosts/dad.hpp"
-#include "lib/hosts/resolver.hpp"
+#include "lib/hosts/port_hosts.hpp"
 #include "lib/hosts/responder.hpp"
 
 namespace {
@@ -57,15 +56,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const hosts::NeighborFrame back = hosts::parse_neighbor_frame(reply);
     if (back.kind == hosts::FrameKind::kNone) std::abort();
   }
-  // DAD and the resolver on their own copies: a frame must not disturb the table above.
-  hosts::HostTable own(port_hosts());
-  hosts::Dad dad(own, hosts::DadConfig{});
-  dad.start(0);
-  dad.on_frame(parsed, 1);
-  hosts::Resolver resolver(table, hosts::ResolverConfig{});
-  resolver.add(0, uint32_t{0x0A000001}, 0);
-  resolver.add(0, lr::api::Ipv6Addr{0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 0);
-  resolver.poll(0);
-  resolver.on_frame(parsed, 1);
+  // The port as the data plane drives it (DAD, the resolver, conflict detection), started
+  // afresh so that a frame meets tentative addresses and gateways being asked.
+  hosts::PortHosts port(port_hosts(), hosts::PortHostsConfig{});
+  port.start(0);
+  port.on_frame(frame, 1);
+  port.poll(2'000'000'000);
+  port.on_frame(frame, 2'000'000'001);
+  (void)port.take_events();
+  (void)port.unresolved();
   return 0;
 }

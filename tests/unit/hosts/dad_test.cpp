@@ -13,7 +13,7 @@
 namespace lr::hosts {
 namespace {
 
-constexpr uint64_t kSecond = 1'000'000'000;
+using test::kSecond;
 const wire::Ipv6 kLinkLocal = wire::link_local_from_mac(test::kHostMac);
 
 TEST(Dad, ProbesEachTentativeAddressThenPrefersAndAnnouncesIt) {

@@ -20,6 +20,7 @@ inline constexpr wire::Mac kPeerMac{0x02, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE};
 inline constexpr uint32_t kHost4 = 0x0A000002, kPeer4 = 0x0A000001;  // 10.0.0.2, 10.0.0.1 (the gateway)
 inline constexpr wire::Ipv6 kHost6{0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02};
 inline constexpr wire::Ipv6 kPeer6{0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01};
+inline constexpr uint64_t kSecond = 1'000'000'000;  // ns
 inline const std::vector<uint8_t> kEchoData{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
 
 /// 02:00:00:00:00:01, 10.0.0.2/24 via 10.0.0.1, 2001:db8::2/64 via 2001:db8::1, on port p0.
