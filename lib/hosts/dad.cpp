@@ -14,7 +14,7 @@ std::vector<Frame> Dad::start(uint64_t now_ns) {
   for (uint32_t h = 0; h < hosts_.size(); ++h)
     for (const Ipv6Slot slot : {Ipv6Slot::kLinkLocal, Ipv6Slot::kGlobal}) {
       if (slot == Ipv6Slot::kGlobal && !hosts_.host(h).spec.ipv6) continue;
-      if (hosts_.host(h).state(slot) != AddressState::kTentative) continue;
+      if (hosts_.host(h).state(slot) != AddressState::kTentative || probes_[slot_index({h, slot})].active) continue;
       probes_[slot_index({h, slot})] = Probe{true, 0, now_ns};
       ++pending_;
     }

@@ -38,7 +38,7 @@ class Dad {
   /// `hosts` outlives this; its tentative addresses are the ones checked.
   Dad(HostTable& hosts, DadConfig config);
 
-  /// The first probe of every tentative address. (RFC 4862 delays the first by up to 1 s
+  /// The first probe of every tentative address not being probed already. (RFC 4862 delays the first by up to 1 s
   /// at random when many start at once; the caller paces the frames it sends instead.)
   std::vector<Frame> start(uint64_t now_ns);
   /// The probes due at `now_ns`, and the announcements of the addresses that became preferred.

@@ -12,7 +12,10 @@ NeighborFrame& refuse(NeighborFrame& f, RxVerdict why) noexcept {
 
 void read_arp(std::span<const uint8_t> payload, NeighborFrame& f) noexcept {
   switch (wire::parse_arp(payload, f.arp)) {
-    case wire::ArpError::kOk: f.kind = FrameKind::kArp; return;
+    case wire::ArpError::kOk:
+      if (wire::is_multicast_mac(f.arp.sender_mac)) return void(refuse(f, RxVerdict::kMalformed));
+      f.kind = FrameKind::kArp;
+      return;
     case wire::ArpError::kTruncated: refuse(f, RxVerdict::kMalformed); return;
     case wire::ArpError::kNotEthernetIpv4: refuse(f, RxVerdict::kUnsupported); return;
   }
@@ -26,6 +29,8 @@ void read_ipv4(std::span<const uint8_t> payload, NeighborFrame& f) noexcept {
     return;
   }
   if (ip.protocol != wire::kProtoIcmp) return void(refuse(f, RxVerdict::kUnsupported));
+  // RFC 1122 section 3.2.1.3: a source that is no host's (0/8, 224/4 and above) is discarded.
+  if ((ip.src >> 24) == 0 || (ip.src >> 28) >= 0xE) return void(refuse(f, RxVerdict::kMalformed));
   f.ip4_src = ip.src;
   f.ip4_dst = ip.dst;
   switch (wire::parse_icmpv4_echo(ip.payload, f.echo)) {
@@ -40,6 +45,7 @@ void read_ipv6(std::span<const uint8_t> payload, NeighborFrame& f) noexcept {
   wire::Ipv6View ip;
   if (wire::parse_ipv6(payload, ip) != wire::IpError::kOk) return void(refuse(f, RxVerdict::kMalformed));
   if (ip.next_header != wire::kProtoIcmpv6) return void(refuse(f, RxVerdict::kUnsupported));
+  if (wire::is_multicast(ip.src)) return void(refuse(f, RxVerdict::kMalformed));  // RFC 4291 section 2.7
   if (ip.payload.empty()) return void(refuse(f, RxVerdict::kMalformed));
   f.ip6_src = ip.src;
   f.ip6_dst = ip.dst;
@@ -64,6 +70,8 @@ NeighborFrame parse_neighbor_frame(std::span<const uint8_t> frame) noexcept {
   const auto eth = wire::parse_eth(frame);
   if (!eth) return refuse(f, RxVerdict::kMalformed);
   f.eth = eth->header;
+  // A source address is an individual one (IEEE 802.3 clause 3.2.3): a reply must not go to a group.
+  if (wire::is_multicast_mac(f.eth.src)) return refuse(f, RxVerdict::kMalformed);
   switch (f.eth.ether_type) {
     case wire::kEtherTypeArp: read_arp(eth->payload, f); break;
     case wire::kEtherTypeIpv4: read_ipv4(eth->payload, f); break;

@@ -22,7 +22,8 @@ enum class RxVerdict : uint8_t {
   kNoReply,      ///< well-formed, and nothing to answer: an ARP reply, an NA, an echo reply,
                  ///< a gratuitous ARP, an NS for an address not usable (tentative, duplicate)
   kNotForUs,     ///< well-formed, for an address no host has on that VLAN
-  kMalformed,    ///< truncated, lying lengths, bad checksum, options of length 0, ...
+  kMalformed,    ///< truncated, lying lengths, bad checksum, options of length 0, a group
+                 ///< address as a source (Ethernet, ARP sender, IPv4, IPv6), ...
   kUnsupported,  ///< an EtherType, protocol or message the hosts do not speak (fragments too)
 };
 inline constexpr size_t kRxVerdicts = 5;

@@ -112,6 +112,26 @@ TEST(Responder, MalformedAndUnsupportedFramesEachHaveTheirVerdict) {
   EXPECT_EQ(respond(table(), f).verdict, RxVerdict::kMalformed);
 }
 
+TEST(Responder, GroupAddressesAsSourcesAreNeverAnswered) {
+  const wire::Mac group{0x01, 0x00, 0x5E, 0, 0, 0x01};
+  std::vector<uint8_t> f = test::peer_ping4(kHost4);
+  std::copy(group.begin(), group.end(), f.begin() + 6);  // Ethernet source
+  EXPECT_EQ(respond(table(), f).verdict, RxVerdict::kMalformed);
+  f = test::peer_arp(wire::kArpRequest, kPeer4, kHost4);
+  std::copy(group.begin(), group.end(), f.begin() + 22);  // ARP sender hardware address
+  EXPECT_EQ(respond(table(), f).verdict, RxVerdict::kMalformed);
+  f = test::frame([](std::span<uint8_t> out) {
+    return wire::build_icmpv4_echo_frame(out, test::from_peer(test::kHostMac, std::nullopt), 0xE0000001, kHost4, 64,
+                                         wire::kIcmpEchoRequest, 1, 1, test::kEchoData);
+  });
+  EXPECT_EQ(respond(table(), f).verdict, RxVerdict::kMalformed);  // from 224.0.0.1
+  f = test::frame([](std::span<uint8_t> out) {
+    return wire::build_icmpv6_echo_frame(out, test::from_peer(test::kHostMac, std::nullopt), wire::kAllNodes, kHost6,
+                                         64, wire::kIcmpv6EchoRequest, 1, 1, test::kEchoData);
+  });
+  EXPECT_EQ(respond(table(), f).verdict, RxVerdict::kMalformed);  // from ff02::1
+}
+
 TEST(Responder, AThousandHostsEachAnswerTheirOwnAddresses) {
   api::DeviceSpec d;
   d.name = "many";
