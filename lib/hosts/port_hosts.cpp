@@ -130,7 +130,7 @@ std::vector<std::string> PortHosts::unresolved() const {
     if (spec.ipv4 && spec.ipv4->gateway && !gateway_mac_ipv4(h))
       out.push_back(fmt::format(
           "{} ({}): gateway {} is not resolved{}", who, ipv4_text(spec.ipv4->address), ipv4_text(*spec.ipv4->gateway),
-          resolver_.neighbor(*gateway4_[h]).state == NeighborState::kFailed
+          gateway4_[h] && resolver_.neighbor(*gateway4_[h]).state == NeighborState::kFailed
               ? fmt::format(" ({} ARP requests unanswered)", resolver_.neighbor(*gateway4_[h]).tries)
               : ""));
     if (!spec.ipv6 || !spec.ipv6->gateway || gateway_mac_ipv6(h)) continue;

@@ -51,6 +51,9 @@ TEST(PortHosts, AGatewayThatNeverAnswersIsNamedWithItsTries) {
   api::HostSpec spec = test::host_spec();
   spec.ipv6.reset();
   PortHosts port({spec}, PortHostsConfig{{}, {kSecond, 3}});
+  EXPECT_EQ(
+      port.unresolved(),
+      std::vector<std::string>{"port 'p0', host d[0] (10.0.0.2): gateway 10.0.0.1 is not resolved"});  // not started
   port.start(0);
   for (uint64_t t = 1; t <= 3; ++t) port.poll(t * kSecond);
   EXPECT_EQ(port.unresolved(), std::vector<std::string>{"port 'p0', host d[0] (10.0.0.2): gateway 10.0.0.1 is not "
