@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# Writes tests/unit/hosts/expected_frames.hpp: the frames the hosts send, built independently of
-# lib/wire (struct.pack, the RFC 1071 sum by hand). python3 tests/unit/hosts/expected_frames.py > ...
+# Prints the byte arrays of tests/unit/hosts/expected_frames.hpp (inside its namespace, each
+# `inline`): the frames the hosts send, built independently of lib/wire (struct.pack, the
+# RFC 1071 sum by hand).
 # Independent frame builder: struct.pack and RFC 1071 by hand, for the tests' expected bytes.
 import struct, ipaddress
 def csum(b):
