@@ -42,7 +42,8 @@ LAYERS = {
         "api": {"common", "wire"},
         "views": {"common", "api"},
         "host": {"common"},
-        "profile": {"common", "api", "wire"},
+        "hosts": {"common", "wire", "api"},
+        "profile": {"common", "api", "wire", "hosts"},
         "frames": {"common", "api", "profile", "wire"},
     },
     "dataplane": {  # and any folder of lib/

@@ -7,6 +7,7 @@
 #   flow_rule       the flow pattern language (`linerate flow create ...`)
 #   report_views    `linerate report` on any JSON (another version's report, a truncated one)
 #   rx_frame        a frame off the wire into the RX path, 0 to 9,216 bytes
+#   neighbor_frame  a frame off the wire into the emulated hosts' slow path (ARP, ND, ICMP echo)
 # Corpora are seeded from tests/fuzz/corpus, config/examples and the frames the examples'
 # streams send (`linerate frames`, when build/ has it). Exits non-zero on a finding; the
 # crashing input is left in build-asan/fuzz/.
@@ -27,9 +28,11 @@ target flow_rule 512 tests/fuzz/corpus/flow_rule
 target report_views 65536 tests/fuzz/corpus/report_views
 # A layout byte, then up to 9,216 bytes of frame.
 target rx_frame 9217 $dir/seed-rx_frame
+# The frames the hosts send and answer (tests/unit/hosts/expected_frames.hpp, as files).
+target neighbor_frame 9216 tests/fuzz/corpus/neighbor_frame
 
 targets=("$@")
-((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame)
+((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame neighbor_frame)
 for t in "${targets[@]}"; do
   [[ -n ${max_len[$t]:-} ]] || { echo "fuzz: no target '$t' (${!max_len[*]})"; exit 2; }
 done

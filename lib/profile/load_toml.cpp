@@ -3,9 +3,9 @@
 #include "lib/profile/load_toml.hpp"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
-
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -14,20 +14,20 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "lib/common/line_rate.hpp"
-#include "lib/wire/mac_control.hpp"
-#include "lib/wire/roce.hpp"
-#include "lib/wire/signature.hpp"
-#include "lib/profile/quantity.hpp"
-#include "lib/profile/shared_keys.hpp"
 #include "lib/profile/capture_table.hpp"
+#include "lib/profile/device_table.hpp"
 #include "lib/profile/port_table.hpp"
+#include "lib/profile/quantity.hpp"
 #include "lib/profile/run_table.hpp"
+#include "lib/profile/shared_keys.hpp"
 #include "lib/profile/stream_table.hpp"
 #include "lib/profile/switch_table.hpp"
 #include "lib/profile/table_reader.hpp"
+#include "lib/wire/mac_control.hpp"
+#include "lib/wire/roce.hpp"
+#include "lib/wire/signature.hpp"
 
 namespace lr::profile {
 
@@ -133,6 +133,7 @@ Profile read_sections(const toml::table& root, const std::string& file) {
   in.find("stream");
   in.find("switch");
   in.find("capture");
+  in.find("device");
   in.finish();
   for_each_table(root, "port", file, [&](const toml::table& table, size_t index) {
     TableReader r(table, fmt::format("port[{}].", index), file);
@@ -151,6 +152,11 @@ Profile read_sections(const toml::table& root, const std::string& file) {
     TableReader r(table, fmt::format("capture[{}].", index), file);
     profile.captures.push_back(read_capture(r, profile));
   });
+  for_each_table(root, "device", file, [&](const toml::table& table, size_t index) {
+    TableReader r(table, fmt::format("device[{}].", index), file);
+    profile.devices.push_back(read_device(r, profile));
+  });
+  check_device_hosts(profile);
   return profile;
 }
 

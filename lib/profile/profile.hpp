@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lib/api/capture_spec.hpp"
+#include "lib/api/host_spec.hpp"
 #include "lib/api/port_spec.hpp"
 #include "lib/api/run_spec.hpp"
 #include "lib/api/stream_spec.hpp"
@@ -59,6 +60,8 @@ struct Profile {
   std::vector<api::StreamSpec> streams;
   std::vector<api::SwitchSpec> switches;
   std::vector<api::CaptureSpec> captures;  ///< [[capture]]: started with the run by whoever runs the profile
+  /// [[device]]: emulated hosts, read and checked; the data plane does not answer for them yet
+  std::vector<api::DeviceSpec> devices;
 
   const api::PortSpec* find_port(const std::string& name) const noexcept;
 };
