@@ -8,6 +8,7 @@
 #   report_views    `linerate report` on any JSON (another version's report, a truncated one)
 #   rx_frame        a frame off the wire into the RX path, 0 to 9,216 bytes
 #   neighbor_frame  a frame off the wire into the emulated hosts' slow path (ARP, ND, ICMP echo)
+#   otg_request     `linerate otg serve`'s request bodies: config, control/state, metrics, capture
 # Corpora are seeded from tests/fuzz/corpus, config/examples and the frames the examples'
 # streams send (`linerate frames`, when build/ has it). Exits non-zero on a finding; the
 # crashing input is left in build-asan/fuzz/.
@@ -30,9 +31,12 @@ target report_views 65536 tests/fuzz/corpus/report_views
 target rx_frame 9217 $dir/seed-rx_frame
 # The frames the hosts send and answer (tests/unit/hosts/expected_frames.hpp, as files).
 target neighbor_frame 9216 tests/fuzz/corpus/neighbor_frame
+# A selector byte (0 config, 1 control/state, 2 metrics, 3 capture), then the body; the seeds
+# are snappi 1.60.0's own requests (tests/fuzz/otg_request_fuzz.cpp says how they were made).
+target otg_request 65536 tests/fuzz/corpus/otg_request
 
 targets=("$@")
-((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame neighbor_frame)
+((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame neighbor_frame otg_request)
 for t in "${targets[@]}"; do
   [[ -n ${max_len[$t]:-} ]] || { echo "fuzz: no target '$t' (${!max_len[*]})"; exit 2; }
 done

@@ -6,6 +6,8 @@
 #include <map>
 #include <vector>
 
+#include "control/otg/otg_json.hpp"
+
 namespace lr::otg {
 
 using nlohmann::json;
@@ -37,6 +39,9 @@ const std::map<std::string, HeaderLayout>& layouts() {
                      {"src", {64, 128}}, {"dst", {192, 128}}}}}};
   return kLayouts;
 }
+
+// A custom field's offset at most: the largest capture (a snaplen of 16384 bytes) in bits.
+constexpr uint64_t kMaxCustomOffsetBits = 16384 * 8;
 
 // A hex string ("0a", "0x0A0B", "00:11:22:33:44:55") as `bits` bits, most significant first.
 std::vector<bool> hex_bits(const json& text, unsigned bits, const std::string& at) {
@@ -97,11 +102,19 @@ std::string capture_filter_expression(const json& filters, const std::string& pa
     const std::string choice = filters[i].value("choice", "custom");
     const json& f = filters[i].value(choice, json::object());
     if (choice == "custom") {
-      const unsigned offset = f.value("offset", 0u);
-      const unsigned length = f.value("bit_length", 8u);
-      if (length == 0 || length > 128) throw std::invalid_argument(at + ".custom.bit_length: expected 1-128 bits");
-      if (auto e = field_expression(custom_start + offset, length, f, at + ".custom"); !e.empty()) parts.push_back(e);
-      custom_start += offset + length;
+      // Read as whole numbers first: a number out of unsigned's range (1e30, -1) converted
+      // by nlohmann's value() was undefined behaviour (found by the otg_request fuzz target).
+      const auto offset = whole_number(f.value("offset", json(0)));
+      const auto length = whole_number(f.value("bit_length", json(8)));
+      if (!offset || *offset > kMaxCustomOffsetBits)
+        throw std::invalid_argument(fmt::format("{}.custom.offset: expected 0-{} bits", at, kMaxCustomOffsetBits));
+      if (!length || *length == 0 || *length > 128)
+        throw std::invalid_argument(at + ".custom.bit_length: expected 1-128 bits");
+      if (auto e = field_expression(custom_start + static_cast<unsigned>(*offset), static_cast<unsigned>(*length), f,
+                                    at + ".custom");
+          !e.empty())
+        parts.push_back(e);
+      custom_start += static_cast<unsigned>(*offset + *length);
       continue;
     }
     const auto layout = layouts().find(choice);

@@ -30,6 +30,7 @@
 #include "control/otg/otg_config.hpp"
 #include "control/otg/otg_limits.hpp"
 #include "control/otg/otg_metrics.hpp"
+#include "control/otg/otg_requests.hpp"
 #include "lib/api/bounded_json.hpp"
 #include "lib/api/rpc.hpp"
 
@@ -231,25 +232,16 @@ class Api {
 
   // The config's captures, by OTG port name: `linerate capture` underneath, into a file
   // of this server's directory.
-  Answer set_capture_state(const json& request) {
-    const json port = request.value("port", json::object());
-    if (port.value("choice", "") == "link") return set_link_state(port.value("link", json::object()));
-    if (port.value("choice", "") != "capture")
-      return refused({fmt::format("control/state: port.{} is not supported by linerate (capture, link)",
-                                  port.value("choice", ""))});
-    const json capture = port.value("capture", json::object());
-    std::vector<std::string> names = capture.value("port_names", std::vector<std::string>{});
+  Answer set_capture_state(const PortCaptureRequest& request) {
+    std::vector<std::string> names = request.port_names;
     if (names.empty() && config_)
       for (const auto& [name, setting] : config_->captures) names.push_back(name);
-    const std::string state = capture.value("state", "");
-    if (state != "start" && state != "stop")
-      return refused({fmt::format("port.capture.state: '{}' is not start or stop", state)});
     for (const std::string& name : names) {
       const std::string* location = location_of(name);
       if (location == nullptr)
         return refused({fmt::format("port.capture.port_names: '{}' is not one of the config's ports", name)});
       stop_capture(name);
-      if (state == "stop") continue;
+      if (request.state == PortCaptureRequest::State::kStop) continue;
       api::CaptureSpec spec;
       spec.port = *location;
       spec.file = capture_dir_ + "/" + *location + ".pcapng";
@@ -265,17 +257,15 @@ class Api {
   }
 
   // port.link: the config's ports (or those named) brought up or down.
-  Answer set_link_state(const json& link) {
-    const std::string state = link.value("state", "");
-    if (state != "up" && state != "down") return refused({fmt::format("port.link.state: '{}' is not up or down", state)});
-    std::vector<std::string> names = link.value("port_names", std::vector<std::string>{});
+  Answer set_link_state(const PortLinkRequest& request) {
+    std::vector<std::string> names = request.port_names;
     if (names.empty() && config_)
       for (const auto& [name, location] : config_->ports) names.push_back(name);
     for (const std::string& name : names) {
       const std::string* location = location_of(name);
       if (location == nullptr)
         return refused({fmt::format("port.link.port_names: '{}' is not one of the config's ports", name)});
-      ctl::PortClient(client_).set_link_up(*location, state == "up");
+      ctl::PortClient(client_).set_link_up(*location, request.state == PortLinkRequest::State::kUp);
     }
     return warnings({});
   }
@@ -296,8 +286,8 @@ class Api {
   }
 
   // POST /monitor/capture: the port's capture file (pcapng), its capture ended first.
-  Answer capture_file(const json& request) {
-    const std::string name = request.value("port_name", "");
+  Answer capture_file(const json& body) {
+    const std::string name = read_capture_request(body).port_name;
     stop_capture(name);
     const auto file = files_.find(name);
     if (file == files_.end()) return refused({fmt::format("port_name: '{}' has no capture (start one first)", name)});
@@ -322,22 +312,26 @@ class Api {
     captures_.clear();
   }
 
-  Answer set_state(const json& request) {
-    const std::string choice = request.value("choice", "");
-    if (choice == "protocol") return warnings({"linerate runs no protocols: nothing to start or stop"});
-    if (choice == "port") return set_capture_state(request);
-    if (choice != "traffic") return refused({fmt::format("control/state: '{}' is not supported by linerate yet", choice)});
-    const json transmit = request.value("traffic", json::object()).value("flow_transmit", json::object());
-    const std::string state = transmit.value("state", "");
-    std::vector<std::string> flows = transmit.value("flow_names", std::vector<std::string>{});
-    if (state == "stop") {
+  Answer set_state(const json& body) {
+    const StateRequest request = read_state_request(body);
+    if (std::holds_alternative<ProtocolStateRequest>(request))
+      return warnings({"linerate runs no protocols: nothing to start or stop"});
+    if (const auto* capture = std::get_if<PortCaptureRequest>(&request)) return set_capture_state(*capture);
+    if (const auto* link = std::get_if<PortLinkRequest>(&request)) return set_link_state(*link);
+    return set_transmit_state(std::get<FlowTransmitRequest>(request));
+  }
+
+  // traffic.flow_transmit: a start is a new run; pause and resume hold and release flows of
+  // the running one.
+  Answer set_transmit_state(const FlowTransmitRequest& request) {
+    using State = FlowTransmitRequest::State;
+    std::vector<std::string> flows = request.flow_names;
+    if (request.state == State::kStop) {
       if (running_) finish();
       return warnings({});
     }
-    if (state != "start" && state != "pause" && state != "resume")
-      return refused({fmt::format("traffic.flow_transmit.state: '{}' is not start, stop, pause or resume", state)});
     if (auto unknown = unknown_flow(flows)) return *unknown;
-    if (state == "start") {
+    if (request.state == State::kStart) {
       if (running_) finish();  // a start is a new run, as on a hardware tester
       run_.start(flows);
       running_ = true;
@@ -346,12 +340,14 @@ class Api {
       return warnings({});
     }
     if (!running_)
-      return refused({fmt::format("traffic.flow_transmit: no traffic is running to {}", state)}, http::status::conflict);
+      return refused({fmt::format("traffic.flow_transmit: no traffic is running to {}",
+                                  request.state == State::kPause ? "pause" : "resume")},
+                     http::status::conflict);
     if (flows.empty())
       for (const api::StreamSpec& s : config_->streams) flows.push_back(s.name);
     for (const std::string& flow : flows) {
-      run_.hold(flow, state == "pause");
-      if (state == "pause") held_.insert(flow);
+      run_.hold(flow, request.state == State::kPause);
+      if (request.state == State::kPause) held_.insert(flow);
       else held_.erase(flow);
     }
     return warnings({});
@@ -377,44 +373,49 @@ class Api {
     held_.clear();
   }
 
-  Answer metrics(const json& request) {
+  Answer metrics(const json& body) {
+    const MetricsRequest request = read_metrics_request(body);
     if (running_ && run_.status().tx_finished) finish();
     const std::string transmit = running_ ? "started" : "stopped";
-    const std::string choice = request.value("choice", "port");
     std::map<std::string, std::string> names;  // the data plane's port -> the config's
     if (config_)
       for (const auto& [name, location] : config_->ports) names[location] = name;
-    if (choice == "flow") {
-      const std::vector<api::StreamReport> streams = ended_ ? ended_->streams : run_.stream_stats();
-      const auto wanted = request.value("flow", json::object()).value("flow_names", std::vector<std::string>{});
-      json out = json::array();
-      for (const api::StreamReport& s : streams) {
-        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end()) continue;
-        const std::vector<double> r =
-            sampler_.rates("flow " + s.name, {s.tx_packets, s.rx_packets}, RateSampler::Clock::now());
-        out.push_back(flow_metric(s, {r[0], r[1]}, held_.contains(s.name) ? "paused" : transmit, names,
-                                  config_ && config_->timestamped_flows.contains(s.name)));
-      }
-      return {http::status::ok, {{"choice", "flow_metrics"}, {"flow_metrics", out}}};
+    return request.kind == MetricsRequest::Kind::kFlow ? flow_metrics(request.names, transmit, names)
+                                                       : port_metrics(request.names, transmit, names);
+  }
+
+  // The flows' rows (those named, or all), each as the run's counts say.
+  Answer flow_metrics(const std::vector<std::string>& wanted, const std::string& transmit,
+                      const std::map<std::string, std::string>& names) {
+    const std::vector<api::StreamReport> streams = ended_ ? ended_->streams : run_.stream_stats();
+    json out = json::array();
+    for (const api::StreamReport& s : streams) {
+      if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end()) continue;
+      const std::vector<double> r =
+          sampler_.rates("flow " + s.name, {s.tx_packets, s.rx_packets}, RateSampler::Clock::now());
+      out.push_back(flow_metric(s, {r[0], r[1]}, held_.contains(s.name) ? "paused" : transmit, names,
+                                config_ && config_->timestamped_flows.contains(s.name)));
     }
-    if (choice == "port") {
-      const auto wanted = request.value("port", json::object()).value("port_names", std::vector<std::string>{});
-      const std::vector<api::PortTraffic> traffic = run_.port_traffic();
-      const std::vector<api::PortReport> ports = run_.ports();
-      json out = json::array();
-      for (const auto& [location, name] : names) {
-        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end()) continue;
-        const auto t = std::find_if(traffic.begin(), traffic.end(), [&](const auto& x) { return x.name == location; });
-        const auto p = std::find_if(ports.begin(), ports.end(), [&](const auto& x) { return x.name == location; });
-        const api::PortTraffic now = t == traffic.end() ? api::PortTraffic{} : *t;
-        const std::vector<double> r = sampler_.rates(
-            "port " + location, {now.tx_packets, now.rx_packets, now.tx_bytes, now.rx_bytes}, RateSampler::Clock::now());
-        out.push_back(port_metric(name, location, now, {r[0], r[1], r[2], r[3]}, p != ports.end() && p->link_up,
-                                  captures_.contains(name), transmit));
-      }
-      return {http::status::ok, {{"choice", "port_metrics"}, {"port_metrics", out}}};
+    return {http::status::ok, {{"choice", "flow_metrics"}, {"flow_metrics", out}}};
+  }
+
+  // The config's ports' rows (those named, or all), by the data plane's port.
+  Answer port_metrics(const std::vector<std::string>& wanted, const std::string& transmit,
+                      const std::map<std::string, std::string>& names) {
+    const std::vector<api::PortTraffic> traffic = run_.port_traffic();
+    const std::vector<api::PortReport> ports = run_.ports();
+    json out = json::array();
+    for (const auto& [location, name] : names) {
+      if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end()) continue;
+      const auto t = std::find_if(traffic.begin(), traffic.end(), [&](const auto& x) { return x.name == location; });
+      const auto p = std::find_if(ports.begin(), ports.end(), [&](const auto& x) { return x.name == location; });
+      const api::PortTraffic now = t == traffic.end() ? api::PortTraffic{} : *t;
+      const std::vector<double> r = sampler_.rates(
+          "port " + location, {now.tx_packets, now.rx_packets, now.tx_bytes, now.rx_bytes}, RateSampler::Clock::now());
+      out.push_back(port_metric(name, location, now, {r[0], r[1], r[2], r[3]}, p != ports.end() && p->link_up,
+                                captures_.contains(name), transmit));
     }
-    return refused({fmt::format("monitor/metrics: '{}' metrics are not served by linerate (flow, port)", choice)});
+    return {http::status::ok, {{"choice", "port_metrics"}, {"port_metrics", out}}};
   }
 
   RateSampler sampler_;                        ///< flows' and ports' rates between metric requests

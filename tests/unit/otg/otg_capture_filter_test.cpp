@@ -111,6 +111,15 @@ TEST(OtgCaptureFilter, RefusalsNameTheirPath) {
             "captures[0].filters[0].ethernet.src.value: 'zz' is not hex");
   EXPECT_EQ(refusal({{{"choice", "tcp"}, {"tcp", json::object()}}}),
             "captures[0].filters[0]: a tcp filter is not supported by linerate");
+  // Found by the otg_request fuzz target: numbers out of unsigned's range were converted
+  // by nlohmann's value() (undefined behaviour); they are refused with their path.
+  const auto custom = [](json offset, json bit_length) {
+    return json{{{"choice", "custom"}, {"custom", {{"offset", offset}, {"bit_length", bit_length}, {"value", "1"}}}}};
+  };
+  EXPECT_EQ(refusal(custom(1e30, 8)), "captures[0].filters[0].custom.offset: expected 0-131072 bits");
+  EXPECT_EQ(refusal(custom(-1, 8)), "captures[0].filters[0].custom.offset: expected 0-131072 bits");
+  EXPECT_EQ(refusal(custom(0, 4294967296.0)), "captures[0].filters[0].custom.bit_length: expected 1-128 bits");
+  EXPECT_EQ(refusal(custom("8", "4")), "(accepted)");  // snappi's 64-bit numbers as strings
 }
 
 }  // namespace

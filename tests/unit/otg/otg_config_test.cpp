@@ -210,6 +210,17 @@ TEST(OtgConfig, Layer1FlowControlBecomesEachPortsSettingAndTheRestWarns) {
 
 // Fields linerate does not read are checked, not ignored: what its frames carry anyway is
 // taken, a computed field's value is taken with a warning, anything else is refused.
+// Found by the otg_request fuzz target: a layer1 speed on a port whose location the data
+// plane lacks threw std::out_of_range (which ended `otg serve`); it is the location's refusal.
+TEST(OtgConfig, Layer1SpeedOnAPortTheDataPlaneLacksIsTheLocationsRefusal) {
+  json config = one_flow(json::array());
+  config["ports"][0]["location"] = "p5";
+  config["layer1"] = {{{"name", "l1"}, {"port_names", {"a", "b"}}, {"speed", "speed_100_gbps"}}};
+  EXPECT_EQ(refusals(config),
+            std::vector<std::string>{"ports[0].location: 'p5' is not a port of the data plane (it has "
+                                     "p0, p1)"});
+}
+
 TEST(OtgConfig, FieldsLinerateDoesNotReadAreCheckedNotIgnored) {
   const json fine = {{{"choice", "ethernet"}, {"ethernet", {{"ether_type", {{"choice", "auto"}}}}}},
                      {{"choice", "ipv4"}, {"ipv4", {{"version", pattern(4)}, {"protocol", pattern(17)},
