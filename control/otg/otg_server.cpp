@@ -24,7 +24,10 @@
 #include "control/client/dataplane_client.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
+#include "control/http/connection_gate.hpp"
 #include "control/http/http_listener.hpp"
+#include "control/http/over_cap_refusal.hpp"
+#include "control/http/request_reader.hpp"
 #include "control/http/tls_context.hpp"
 #include "control/otg/otg_config.hpp"
 #include "control/otg/otg_limits.hpp"
@@ -407,17 +410,27 @@ class Api {
   std::map<std::string, std::string> files_;   ///< OTG port name -> its last capture's file
 };
 
+// What every connection shares; it outlives them all (serve()'s io_context runs inside its life).
+struct Server {
+  Api& api;
+  ctl::ConnectionGate& gate;
+  ctl::RequestDeadlines deadlines;
+  asio::ssl::context* tls;  ///< none: plain HTTP
+};
+
 // One HTTP connection, kept alive: requests answered in turn. Over TLS the handshake
-// comes first and a close notify last.
+// comes first (within the idle timeout) and a close notify last. Holds its place in the
+// server's gate while it lives.
 template <class Stream>
 class Connection : public std::enable_shared_from_this<Connection<Stream>> {
  public:
   template <class... Args>
-  Connection(Api& api, Args&&... args) : stream_(std::forward<Args>(args)...), api_(api) {}
+  Connection(Server& server, ctl::ConnectionGate::Ticket ticket, Args&&... args)
+      : stream_(std::forward<Args>(args)...), server_(server), ticket_(std::move(ticket)) {}
 
   void start() {
     if constexpr (kTls) {
-      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(30));
+      beast::get_lowest_layer(stream_).expires_after(server_.deadlines.idle);
       stream_.async_handshake(asio::ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
         if (!ec) self->read();
       });
@@ -430,24 +443,25 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
 
   void read() {
-    parser_.emplace();
-    parser_->body_limit(kMaxBodyBytes);
-    parser_->header_limit(kMaxHeaderBytes);
-    beast::get_lowest_layer(stream_).expires_after(std::chrono::minutes(5));
-    http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
-      if (!ec) self->answer();
-      else if (ec == http::error::body_limit) self->refuse_body();
-      else if (ec == http::error::header_limit)
-        self->send(refused({fmt::format("the request's header exceeds linerate's limit of {} bytes", kMaxHeaderBytes)},
-                           http::status::request_header_fields_too_large),
-                   11, false);
-      else if (ec == http::error::end_of_stream) self->close();
-    });
+    ctl::async_read_request(stream_, buffer_, ctl::new_request_parser(parser_, kRequestLimits), server_.deadlines,
+                            [self = this->shared_from_this()](beast::error_code ec) { self->on_request(ec); });
+  }
+
+  // A timeout (no request, or its header not all there, within the idle timeout; its body
+  // not within kBodyDeadline) leaves nothing to answer: Beast closed the socket.
+  void on_request(beast::error_code ec) {
+    if (!ec) answer();
+    else if (ec == http::error::body_limit) refuse_body();
+    else if (ec == http::error::header_limit)
+      send(refused({fmt::format("the request's header exceeds linerate's limit of {} bytes", kMaxHeaderBytes)},
+                   http::status::request_header_fields_too_large),
+           11, false);
+    else if (ec == http::error::end_of_stream) close();
   }
 
   void answer() {
     const http::request<http::string_body>& request = parser_->get();
-    send(api_.handle(request.method(), std::string(request.target()), request.body()), request.version(),
+    send(server_.api.handle(request.method(), std::string(request.target()), request.body()), request.version(),
          request.keep_alive());
   }
 
@@ -469,6 +483,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
     response_.set(http::field::content_type, a.bytes ? "application/octet-stream" : "application/json");
     response_.body() = a.bytes ? *a.bytes : a.body.dump();
     response_.prepare_payload();
+    beast::get_lowest_layer(stream_).expires_after(kBodyDeadline);  // a capture file to a slow client
     http::async_write(stream_, response_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       if (ec) return;
       if (self->response_.keep_alive()) self->read();
@@ -478,6 +493,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
 
   void close() {
     if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(server_.deadlines.idle);  // the peer's close notify
       stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
     } else {
       beast::error_code ignored;
@@ -486,27 +502,85 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   }
 
   Stream stream_;
-  Api& api_;
+  Server& server_;
+  ctl::ConnectionGate::Ticket ticket_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;  ///< a new one for each request
+  std::optional<ctl::RequestParser> parser_;  ///< a new one for each request
   http::response<http::string_body> response_;
 };
 
 using TlsStream = asio::ssl::stream<beast::tcp_stream>;
 
-// Accepts connections for ever: plain HTTP, or TLS with `tls` (its context outlives the loop).
-void accept_loop(tcp::acceptor& acceptor, Api& api, asio::ssl::context* tls) {
-  acceptor.async_accept([&acceptor, &api, tls](beast::error_code ec, tcp::socket socket) {
+// A connection just accepted: served while the gate has room, else answered 503 in
+// OTG's error body ("linerate holds at most N connections at once; M are open"), or,
+// past the refusals' bound too, closed at once.
+void admit(Server& server, tcp::socket socket) {
+  ctl::ConnectionGate::Entry entry = server.gate.enter();
+  switch (entry.verdict) {
+    case ctl::ConnectionGate::Verdict::kServe:
+      if (server.tls != nullptr)
+        std::make_shared<Connection<TlsStream>>(server, std::move(entry.ticket), std::move(socket), *server.tls)->start();
+      else
+        std::make_shared<Connection<beast::tcp_stream>>(server, std::move(entry.ticket), std::move(socket))->start();
+      return;
+    case ctl::ConnectionGate::Verdict::kRefuse: {
+      auto response = ctl::over_cap_response(
+          "application/json", refused({server.gate.refusal_text()}, http::status::service_unavailable).body.dump());
+      if (server.tls != nullptr)
+        ctl::refuse_over_cap(TlsStream(std::move(socket), *server.tls), std::move(entry), std::move(response));
+      else
+        ctl::refuse_over_cap(beast::tcp_stream(std::move(socket)), std::move(entry), std::move(response));
+      return;
+    }
+    case ctl::ConnectionGate::Verdict::kDrop: return;  // `socket` closes as it goes
+  }
+}
+
+// Accepts connections for ever.
+void accept_loop(tcp::acceptor& acceptor, Server& server) {
+  acceptor.async_accept([&acceptor, &server](beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
-    if (!ec && tls != nullptr) std::make_shared<Connection<TlsStream>>(api, std::move(socket), *tls)->start();
-    else if (!ec) std::make_shared<Connection<beast::tcp_stream>>(api, std::move(socket))->start();
-    accept_loop(acceptor, api, tls);
+    if (!ec) admit(server, std::move(socket));
+    accept_loop(acceptor, server);
   });
+}
+
+// Other hosts can reach the server, and nothing asks them who they are: said on stderr,
+// with who can now drive the tester and how to close it.
+void warn_if_exposed(const tcp::endpoint& bound, const ServeOptions& options) {
+  if (!options.client_ca.empty() || !ctl::reachable_from_other_hosts(bound)) return;
+  std::fprintf(stderr,
+               "linerate otg: listening on %s without --client-ca: anyone who can reach this host's port %u can "
+               "configure and start traffic on the data plane's ports; %s, or listen on 127.0.0.1\n",
+               ctl::endpoint_text(bound).c_str(), bound.port(),
+               options.plain_http ? "serve TLS with --client-ca to require client certificates"
+                                  : "give --client-ca to require client certificates");
+}
+
+// "listening on https://127.0.0.1:8443 (Open Traffic Generator 1.60.0, TLS, certificate
+// ...; clients must show a certificate signed by FILE), data plane at SOCKET"
+void say_listening(const tcp::endpoint& bound, const ServeOptions& options, const ctl::TlsContext& tls) {
+  const std::string transport =
+      options.plain_http ? "plain HTTP"
+                         : fmt::format("TLS, certificate {}{}", tls.certificate,
+                                       options.client_ca.empty()
+                                           ? ""
+                                           : "; clients must show a certificate signed by " + options.client_ca);
+  std::printf("listening on %s://%s:%u (Open Traffic Generator %s, %s), data plane at %s\n",
+              options.plain_http ? "http" : "https", bound.address().to_string().c_str(), bound.port(),
+              kApiSpecVersion, transport.c_str(), options.socket.c_str());
+  std::fflush(stdout);
 }
 
 }  // namespace
 
 int serve(const ServeOptions& options) {
+  if (const std::string error = ctl::reserve_descriptors(options.max_connections); !error.empty()) {
+    std::fprintf(stderr, "linerate: %s\n", error.c_str());
+    return 2;
+  }
+  // Before the io_context: the connections its destructor ends give their tickets back.
+  ctl::ConnectionGate gate(options.max_connections);
   asio::io_context io;
   tcp::acceptor acceptor(io);
   if (const int code = ctl::open_listener(acceptor, options.listen, "127.0.0.1:8443"); code != 0) return code;
@@ -525,22 +599,22 @@ int serve(const ServeOptions& options) {
   } remove_dir{dir_template};
   ctl::TlsContext tls;
   if (!options.plain_http) {
-    tls = ctl::make_tls_context(options.tls_cert, options.tls_key);
+    tls = ctl::make_tls_context(options.tls_cert, options.tls_key, options.client_ca);
     if (!tls.context) {
       std::fprintf(stderr, "linerate: %s\n", tls.error.c_str());
-      return options.tls_cert.empty() ? 1 : 2;
+      return tls.bad_file ? 2 : 1;
     }
   }
   Api api(options.socket, remove_dir.path);
   const tcp::endpoint bound = acceptor.local_endpoint();
-  const std::string scheme = options.plain_http ? "http" : "https";
-  std::printf("listening on %s://%s:%u (Open Traffic Generator %s, %s), data plane at %s\n", scheme.c_str(),
-              bound.address().to_string().c_str(), bound.port(), kApiSpecVersion,
-              options.plain_http ? "plain HTTP" : ("TLS, certificate " + tls.certificate).c_str(), options.socket.c_str());
-  std::fflush(stdout);
+  say_listening(bound, options, tls);
+  warn_if_exposed(bound, options);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
-  accept_loop(acceptor, api, tls.context ? &*tls.context : nullptr);
+  const std::chrono::seconds idle(options.idle_timeout_s);
+  Server server{api, gate, {idle, kBodyDeadline},
+                tls.context ? &*tls.context : nullptr};
+  accept_loop(acceptor, server);
   io.run();
   return 0;
 }

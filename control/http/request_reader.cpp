@@ -1,0 +1,13 @@
+#include "control/http/request_reader.hpp"
+
+namespace lr::ctl {
+
+RequestParser& new_request_parser(std::optional<RequestParser>& slot, const RequestLimits& limits) {
+  // A parser reads one message; emplace, as Beast's parsers are not reset.
+  RequestParser& parser = slot.emplace();
+  parser.body_limit(limits.body_bytes);
+  parser.header_limit(static_cast<std::uint32_t>(limits.header_bytes));
+  return parser;
+}
+
+}  // namespace lr::ctl
