@@ -7,6 +7,7 @@
 #   flow_rule       the flow pattern language (`linerate flow create ...`)
 #   report_views    `linerate report` on any JSON (another version's report, a truncated one)
 #   rx_frame        a frame off the wire into the RX path, 0 to 9,216 bytes
+#   http_request    what a client sends `linerate otg serve`, in pieces, through its HTTP request parser
 # Corpora are seeded from tests/fuzz/corpus, config/examples and the frames the examples'
 # streams send (`linerate frames`, when build/ has it). Exits non-zero on a finding; the
 # crashing input is left in build-asan/fuzz/.
@@ -27,9 +28,11 @@ target flow_rule 512 tests/fuzz/corpus/flow_rule
 target report_views 65536 tests/fuzz/corpus/report_views
 # A layout byte, then up to 9,216 bytes of frame.
 target rx_frame 9217 $dir/seed-rx_frame
+# A piece-size byte, then the bytes: room for a header over its 8 KiB limit, and more.
+target http_request 16384 tests/fuzz/corpus/http_request
 
 targets=("$@")
-((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame)
+((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame http_request)
 for t in "${targets[@]}"; do
   [[ -n ${max_len[$t]:-} ]] || { echo "fuzz: no target '$t' (${!max_len[*]})"; exit 2; }
 done

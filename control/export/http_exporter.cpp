@@ -1,11 +1,11 @@
 #include "control/export/http_exporter.hpp"
 
-#include <fmt/format.h>
-
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <fmt/format.h>
+
 #include <charconv>
 #include <csignal>
 #include <cstdio>
@@ -73,7 +73,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   // The header within the idle timeout, then the body (if any) within as long again.
   void start() {
-    async_read_request(stream_, buffer_, new_request_parser(parser_, kRequestLimits), {idle_, idle_},
+    async_read_request(stream_, buffer_, parser_, kRequestLimits, {idle_, idle_},
                        [self = shared_from_this()](beast::error_code ec) { self->answer(ec); });
   }
 

@@ -1,8 +1,7 @@
 #include "control/http/connection_gate.hpp"
 
-#include <sys/resource.h>
-
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <utility>

@@ -10,4 +10,9 @@ RequestParser& new_request_parser(std::optional<RequestParser>& slot, const Requ
   return parser;
 }
 
+boost::beast::error_code whole_header_error(size_t header_bytes, const RequestLimits& limits) {
+  if (header_bytes > limits.header_bytes) return boost::beast::http::error::header_limit;
+  return {};
+}
+
 }  // namespace lr::ctl

@@ -32,24 +32,31 @@ struct RequestDeadlines {
 /// A new parser in `slot` (the last one's request is gone) with `limits`. Returns it.
 RequestParser& new_request_parser(std::optional<RequestParser>& slot, const RequestLimits& limits);
 
-/// Reads one request into `parser` (from new_request_parser) on `stream` (a
-/// beast::tcp_stream, or a TLS stream over one), then calls `handler(error_code)`.
-/// `stream`, `buffer` and `parser` must outlive the read: `handler` holds their owner.
+/// Beast's header_limit bounds the request line and the fields each on its own (a header
+/// of twice the limit passes: the fuzz target found it); the whole header, `header_bytes`
+/// as the parser consumed it, is held to `limits.header_bytes` here. Returns
+/// http::error::header_limit beyond it, else no error.
+boost::beast::error_code whole_header_error(size_t header_bytes, const RequestLimits& limits);
+
+/// Reads one request on `stream` (a beast::tcp_stream, or a TLS stream over one) into a
+/// new parser in `slot` with `limits`, then calls `handler(error_code)`. `stream`,
+/// `buffer` and `slot` must outlive the read: `handler` holds their owner.
 template <class Stream, class Handler>
-void async_read_request(Stream& stream, boost::beast::flat_buffer& buffer, RequestParser& parser,
-                        const RequestDeadlines& deadlines, Handler&& handler) {
+void async_read_request(Stream& stream, boost::beast::flat_buffer& buffer, std::optional<RequestParser>& slot,
+                        const RequestLimits& limits, const RequestDeadlines& deadlines, Handler&& handler) {
   namespace beast = boost::beast;
+  RequestParser& parser = new_request_parser(slot, limits);
   beast::get_lowest_layer(stream).expires_after(deadlines.idle);
   beast::http::async_read_header(
       stream, buffer, parser,
-      [&stream, &buffer, &parser, deadlines, handler = std::forward<Handler>(handler)](beast::error_code ec,
-                                                                                     size_t) mutable {
+      [&stream, &buffer, &parser, limits, deadlines, handler = std::forward<Handler>(handler)](
+          beast::error_code ec, size_t header_bytes) mutable {
+        if (!ec) ec = whole_header_error(header_bytes, limits);
         if (ec || parser.is_done()) return handler(ec);
         beast::get_lowest_layer(stream).expires_after(deadlines.body);
-        beast::http::async_read(stream, buffer, parser,
-                                [handler = std::move(handler)](beast::error_code body_ec, size_t) mutable {
-                                  handler(body_ec);
-                                });
+        beast::http::async_read(
+            stream, buffer, parser,
+            [handler = std::move(handler)](beast::error_code body_ec, size_t) mutable { handler(body_ec); });
       });
 }
 

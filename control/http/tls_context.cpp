@@ -1,13 +1,12 @@
 #include "control/http/tls_context.hpp"
 
+#include <fmt/format.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstdio>

@@ -1,24 +1,24 @@
 #include "control/otg/otg_server.hpp"
 
-#include <fmt/format.h>
-
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <type_traits>
 
 #include "control/client/dataplane_client.hpp"
@@ -31,9 +31,10 @@
 #include "control/http/tls_context.hpp"
 #include "control/otg/otg_config.hpp"
 #include "control/otg/otg_limits.hpp"
+#include "control/otg/otg_listening.hpp"
+#include "control/otg/otg_metrics.hpp"
 #include "lib/api/bounded_json.hpp"
 #include "lib/api/rpc.hpp"
-#include "control/otg/otg_metrics.hpp"
 
 namespace lr::otg {
 
@@ -443,7 +444,7 @@ class Connection : public std::enable_shared_from_this<Connection<Stream>> {
   static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
 
   void read() {
-    ctl::async_read_request(stream_, buffer_, ctl::new_request_parser(parser_, kRequestLimits), server_.deadlines,
+    ctl::async_read_request(stream_, buffer_, parser_, kRequestLimits, server_.deadlines,
                             [self = this->shared_from_this()](beast::error_code ec) { self->on_request(ec); });
   }
 
@@ -518,18 +519,21 @@ void admit(Server& server, tcp::socket socket) {
   ctl::ConnectionGate::Entry entry = server.gate.enter();
   switch (entry.verdict) {
     case ctl::ConnectionGate::Verdict::kServe:
-      if (server.tls != nullptr)
-        std::make_shared<Connection<TlsStream>>(server, std::move(entry.ticket), std::move(socket), *server.tls)->start();
-      else
+      if (server.tls != nullptr) {
+        std::make_shared<Connection<TlsStream>>(server, std::move(entry.ticket), std::move(socket), *server.tls)
+            ->start();
+      } else {
         std::make_shared<Connection<beast::tcp_stream>>(server, std::move(entry.ticket), std::move(socket))->start();
+      }
       return;
     case ctl::ConnectionGate::Verdict::kRefuse: {
       auto response = ctl::over_cap_response(
           "application/json", refused({server.gate.refusal_text()}, http::status::service_unavailable).body.dump());
-      if (server.tls != nullptr)
+      if (server.tls != nullptr) {
         ctl::refuse_over_cap(TlsStream(std::move(socket), *server.tls), std::move(entry), std::move(response));
-      else
+      } else {
         ctl::refuse_over_cap(beast::tcp_stream(std::move(socket)), std::move(entry), std::move(response));
+      }
       return;
     }
     case ctl::ConnectionGate::Verdict::kDrop: return;  // `socket` closes as it goes
@@ -543,33 +547,6 @@ void accept_loop(tcp::acceptor& acceptor, Server& server) {
     if (!ec) admit(server, std::move(socket));
     accept_loop(acceptor, server);
   });
-}
-
-// Other hosts can reach the server, and nothing asks them who they are: said on stderr,
-// with who can now drive the tester and how to close it.
-void warn_if_exposed(const tcp::endpoint& bound, const ServeOptions& options) {
-  if (!options.client_ca.empty() || !ctl::reachable_from_other_hosts(bound)) return;
-  std::fprintf(stderr,
-               "linerate otg: listening on %s without --client-ca: anyone who can reach this host's port %u can "
-               "configure and start traffic on the data plane's ports; %s, or listen on 127.0.0.1\n",
-               ctl::endpoint_text(bound).c_str(), bound.port(),
-               options.plain_http ? "serve TLS with --client-ca to require client certificates"
-                                  : "give --client-ca to require client certificates");
-}
-
-// "listening on https://127.0.0.1:8443 (Open Traffic Generator 1.60.0, TLS, certificate
-// ...; clients must show a certificate signed by FILE), data plane at SOCKET"
-void say_listening(const tcp::endpoint& bound, const ServeOptions& options, const ctl::TlsContext& tls) {
-  const std::string transport =
-      options.plain_http ? "plain HTTP"
-                         : fmt::format("TLS, certificate {}{}", tls.certificate,
-                                       options.client_ca.empty()
-                                           ? ""
-                                           : "; clients must show a certificate signed by " + options.client_ca);
-  std::printf("listening on %s://%s:%u (Open Traffic Generator %s, %s), data plane at %s\n",
-              options.plain_http ? "http" : "https", bound.address().to_string().c_str(), bound.port(),
-              kApiSpecVersion, transport.c_str(), options.socket.c_str());
-  std::fflush(stdout);
 }
 
 }  // namespace
@@ -607,13 +584,12 @@ int serve(const ServeOptions& options) {
   }
   Api api(options.socket, remove_dir.path);
   const tcp::endpoint bound = acceptor.local_endpoint();
-  say_listening(bound, options, tls);
+  say_listening(bound, options, tls.certificate, kApiSpecVersion);
   warn_if_exposed(bound, options);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
   const std::chrono::seconds idle(options.idle_timeout_s);
-  Server server{api, gate, {idle, kBodyDeadline},
-                tls.context ? &*tls.context : nullptr};
+  Server server{api, gate, {idle, kBodyDeadline}, tls.context ? &*tls.context : nullptr};
   accept_loop(acceptor, server);
   io.run();
   return 0;

@@ -30,7 +30,7 @@ struct ServeOptions {
   std::vector<std::string> tls_files;     ///< --tls CERT KEY as given
   std::string client_ca;                  ///< PEM CA file: clients must show a certificate it signed (mTLS)
   size_t max_connections = 256;           ///< served at once; one more is answered 503
-  unsigned idle_timeout_s = 60;           ///< a connection without a request (or its whole header) this long is closed
+  unsigned idle_timeout_s = 60;  ///< a connection without a request (or its whole header) this long is closed
 };
 
 /// Serves until SIGINT / SIGTERM; prints "listening on SCHEME://ADDRESS:PORT" once bound,

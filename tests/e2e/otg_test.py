@@ -543,5 +543,21 @@ class Otg(lrtest.DataplaneCase):
             self.assertEqual(err, warning if warned else "", (listen, args))
 
 
+    def test_the_header_limit_counts_the_request_line_with_the_fields(self):
+        # Beast bounds the line and the fields each on its own; the server holds the whole header.
+        def ask(header_bytes):
+            start = b"GET /capabilities/version HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Pad: "
+            raw = start + b"p" * (header_bytes - len(start) - 4) + b"\r\n\r\n"
+            self.assertEqual(len(raw), header_bytes)
+            tls = self.tls.wrap_socket(socket.create_connection(self.address(), timeout=10))
+            status, _, body = lrtest.http_reply(tls, raw)
+            tls.close()
+            return status, json.loads(body)
+        self.assertEqual(ask(8192)[0], "HTTP/1.1 200 OK")
+        self.assertEqual(ask(8193), ("HTTP/1.1 431 Request Header Fields Too Large", {
+            "code": 431, "kind": "validation", "errors": ["the request's header exceeds linerate's limit of 8192 bytes"]}))
+        self.run_exactly("f1")
+
+
 if __name__ == "__main__":
     lrtest.main()
