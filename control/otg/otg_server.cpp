@@ -584,8 +584,8 @@ int serve(const ServeOptions& options) {
   }
   Api api(options.socket, remove_dir.path);
   const tcp::endpoint bound = acceptor.local_endpoint();
+  warn_if_exposed(bound, options);  // before the line a client waits for
   say_listening(bound, options, tls.certificate, kApiSpecVersion);
-  warn_if_exposed(bound, options);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
   const std::chrono::seconds idle(options.idle_timeout_s);
