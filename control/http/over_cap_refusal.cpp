@@ -2,12 +2,12 @@
 
 namespace lr::ctl {
 
-boost::beast::http::response<boost::beast::http::string_body> over_cap_response(std::string content_type,
+boost::beast::http::response<boost::beast::http::string_body> over_cap_response(const char* content_type,
                                                                                 std::string body) {
   namespace http = boost::beast::http;
   http::response<http::string_body> response{http::status::service_unavailable, 11};
   response.set(http::field::retry_after, std::to_string(kRetryAfterSeconds));
-  response.set(http::field::content_type, std::move(content_type));
+  response.set(http::field::content_type, content_type);
   response.keep_alive(false);
   response.body() = std::move(body);
   response.prepare_payload();

@@ -21,7 +21,7 @@
 namespace lr::ctl {
 
 /// 503 with Retry-After and `body` of `content_type`, closing the connection.
-boost::beast::http::response<boost::beast::http::string_body> over_cap_response(std::string content_type,
+boost::beast::http::response<boost::beast::http::string_body> over_cap_response(const char* content_type,
                                                                                 std::string body);
 
 /// Answers `response` on `stream` (a beast::tcp_stream, or a TLS stream over one) and
