@@ -559,5 +559,27 @@ class Otg(lrtest.DataplaneCase):
         self.run_exactly("f1")
 
 
+    def test_max_connections_the_file_limit_cannot_hold_is_refused_at_start(self):
+        import resource
+
+        def serve(limit, connections):
+            return subprocess.Popen([LINERATE, "--socket", self.sock, "otg", "serve", "--listen", "127.0.0.1:0", "--http",
+                                     "--max-connections", str(connections)], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True,
+                                    preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, limit))
+        refused = serve((200, 200), 1000)
+        out, err = refused.communicate(timeout=30)
+        self.assertEqual((refused.returncode, out, err), (2, "", "linerate: --max-connections 1000 needs about 1128 file "
+                                                                "descriptors; this process may open at most 200 (ulimit -n)\n"))
+        # A soft limit below, a hard one above: raised, and served.
+        raised = serve((200, 4096), 1000)
+        self.addCleanup(lambda: raised.poll() is not None or (raised.terminate(), raised.wait(30)))
+        self.assertRegex(raised.stdout.readline(), r"^listening on http://127\.0\.0\.1:\d+ ")
+        bad = subprocess.run([LINERATE, "--socket", self.sock, "otg", "serve", "--max-connections", "0"],
+                             capture_output=True, text=True, timeout=30)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--max-connections: Value 0 not in range 1 to 65536", bad.stderr)
+
+
 if __name__ == "__main__":
     lrtest.main()
