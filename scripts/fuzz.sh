@@ -9,6 +9,7 @@
 #   rx_frame        a frame off the wire into the RX path, 0 to 9,216 bytes
 #   neighbor_frame  a frame off the wire into the emulated hosts' slow path (ARP, ND, ICMP echo)
 #   otg_request     `linerate otg serve`'s request bodies: config, control/state, metrics, capture
+#   http_request    what a client sends `linerate otg serve`, in pieces, through its HTTP request parser
 # Corpora are seeded from tests/fuzz/corpus, config/examples and the frames the examples'
 # streams send (`linerate frames`, when build/ has it). Exits non-zero on a finding; the
 # crashing input is left in build-asan/fuzz/.
@@ -34,9 +35,12 @@ target neighbor_frame 9216 tests/fuzz/corpus/neighbor_frame
 # A selector byte (0 config, 1 control/state, 2 metrics, 3 capture), then the body; the seeds
 # are snappi 1.60.0's own requests (tests/fuzz/otg_request_fuzz.cpp says how they were made).
 target otg_request 65536 tests/fuzz/corpus/otg_request
+# A piece-size byte, then the bytes: room for a header over its 8 KiB limit, and more.
+target http_request 16384 tests/fuzz/corpus/http_request
 
 targets=("$@")
-((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame neighbor_frame otg_request)
+((${#targets[@]})) || targets=(rpc_request module_eeprom profile flow_rule report_views rx_frame neighbor_frame otg_request
+  http_request)
 for t in "${targets[@]}"; do
   [[ -n ${max_len[$t]:-} ]] || { echo "fuzz: no target '$t' (${!max_len[*]})"; exit 2; }
 done

@@ -2,12 +2,12 @@
 # Sets the host up (scripts/setup.sh) and runs every test suite:
 #   unit, vdev, e2e          on the release build (build/), but for the e2e tests of
 #                            suite e2e_sanitize, which run once, under the sanitizers
-#   fuzz                     eight libFuzzer targets, 20 s each (ASan + UBSan): the
+#   fuzz                     nine libFuzzer targets, 20 s each (ASan + UBSan): the
 #                            control socket's request parser, the module EEPROM decoders, the
 #                            profile loader, the flow pattern language, `linerate report` on
 #                            any JSON, a frame off the wire into the RX path and into the
 #                            emulated hosts' slow path, `linerate otg serve`'s request
-#                            bodies (seeded with snappi's own)
+#                            bodies (seeded with snappi's own) and its HTTP request framing
 #   unit, vdev, e2e_sanitize under AddressSanitizer + UBSan (build-asan/, clang,
 #                            scripts/sanitizer-build.sh, which the fuzz targets share):
 #                            unit and vdev a second time; the e2e tests of e2e_sanitize run

@@ -13,6 +13,16 @@ void add_exporter_command(CLI::App& app, Commands& commands) {
   auto options = std::make_shared<ExporterOptions>();
   exporter->add_option("--listen", options->listen, "ADDRESS:PORT to listen on (port 0: any free one)")
       ->capture_default_str();
+  exporter
+      ->add_option("--max-connections", options->max_connections,
+                   "connections served at once; one more is answered 503")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{65536}));
+  exporter
+      ->add_option("--idle-timeout", options->idle_timeout_s,
+                   "SECONDS: close a connection whose request has not arrived this long")
+      ->capture_default_str()
+      ->check(CLI::Range(1U, 3600U));
   commands.push_back(command_for(exporter, [options](const GlobalOptions& global) {
     options->socket = default_socket_path(global.socket);
     return run_exporter(*options);

@@ -10,12 +10,16 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "control/client/dataplane_client.hpp"
 #include "control/client/dataplane_watch.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
+#include "control/http/connection_gate.hpp"
 #include "control/http/http_listener.hpp"
+#include "control/http/over_cap_refusal.hpp"
+#include "control/http/request_reader.hpp"
 #include "control/views/prometheus.hpp"
 
 namespace lr::ctl {
@@ -77,28 +81,34 @@ std::string scrape(const std::string& socket) {
 
 namespace {
 
+// A request of the exporter: a scrape is a bare GET; Beast's own defaults, named.
+constexpr RequestLimits kRequestLimits{1024 * 1024, 8 * 1024};
+
 // One HTTP connection: read a request, answer it, close (scrapers reconnect cheaply).
+// Holds its place in the exporter's gate while it lives.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket socket, std::string dataplane_socket)
-      : stream_(std::move(socket)), dataplane_socket_(std::move(dataplane_socket)) {}
+  HttpSession(tcp::socket socket, const std::string& dataplane_socket, ConnectionGate::Ticket ticket,
+              std::chrono::seconds idle)
+      : stream_(std::move(socket)), dataplane_socket_(dataplane_socket), ticket_(std::move(ticket)), idle_(idle) {}
 
+  // The header within the idle timeout, then the body (if any) within as long again.
   void start() {
-    stream_.expires_after(std::chrono::seconds(10));
-    http::async_read(stream_, buffer_, request_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->answer(ec); });
+    async_read_request(stream_, buffer_, parser_, kRequestLimits, {idle_, idle_},
+                       [self = shared_from_this()](beast::error_code ec) { self->answer(ec); });
   }
 
  private:
   void answer(beast::error_code ec) {
     if (ec) return;
-    response_.version(request_.version());
+    const http::request<http::string_body>& request = parser_->get();
+    response_.version(request.version());
     response_.keep_alive(false);
-    if (request_.method() != http::verb::get && request_.method() != http::verb::head) {
+    if (request.method() != http::verb::get && request.method() != http::verb::head) {
       response_.result(http::status::method_not_allowed);
       response_.set(http::field::content_type, "text/plain");
       response_.body() = "only GET /metrics\n";
-    } else if (request_.target() == "/metrics") {
+    } else if (request.target() == "/metrics") {
       response_.result(http::status::ok);
       response_.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
       response_.body() = scrape(dataplane_socket_);
@@ -108,6 +118,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       response_.body() = "linerate exporter: metrics are at /metrics\n";
     }
     response_.prepare_payload();
+    stream_.expires_after(idle_);
     http::async_write(stream_, response_, [self = shared_from_this()](beast::error_code, size_t) {
       beast::error_code ignored;
       self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
@@ -115,23 +126,49 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   beast::tcp_stream stream_;
-  std::string dataplane_socket_;
+  const std::string& dataplane_socket_;  ///< run_exporter's, which outlives every session
+  ConnectionGate::Ticket ticket_;
+  std::chrono::seconds idle_;
   beast::flat_buffer buffer_;
-  http::request<http::string_body> request_;
+  std::optional<RequestParser> parser_;
   http::response<http::string_body> response_;
 };
 
-void accept_loop(tcp::acceptor& acceptor, const std::string& dataplane_socket) {
-  acceptor.async_accept([&acceptor, &dataplane_socket](beast::error_code ec, tcp::socket socket) {
+struct Exporter {
+  const ExporterOptions& options;
+  ConnectionGate& gate;
+};
+
+// Served while the gate has room, else 503 with the reason in text, or (past the
+// refusals' bound too) closed at once.
+void admit(Exporter& exporter, tcp::socket socket) {
+  ConnectionGate::Entry entry = exporter.gate.enter();
+  if (entry.verdict == ConnectionGate::Verdict::kServe) {
+    std::make_shared<HttpSession>(std::move(socket), exporter.options.socket, std::move(entry.ticket),
+                                  std::chrono::seconds(exporter.options.idle_timeout_s))
+        ->start();
+  } else if (entry.verdict == ConnectionGate::Verdict::kRefuse) {
+    auto response = over_cap_response("text/plain", "linerate exporter: " + exporter.gate.refusal_text() + "\n");
+    refuse_over_cap(beast::tcp_stream(std::move(socket)), std::move(entry), std::move(response));
+  }
+}
+
+void accept_loop(tcp::acceptor& acceptor, Exporter& exporter) {
+  acceptor.async_accept([&acceptor, &exporter](beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
-    if (!ec) std::make_shared<HttpSession>(std::move(socket), dataplane_socket)->start();
-    accept_loop(acceptor, dataplane_socket);
+    if (!ec) admit(exporter, std::move(socket));
+    accept_loop(acceptor, exporter);
   });
 }
 
 }  // namespace
 
 int run_exporter(const ExporterOptions& options) {
+  if (const std::string error = reserve_descriptors(options.max_connections); !error.empty()) {
+    std::fprintf(stderr, "linerate: %s\n", error.c_str());
+    return 2;
+  }
+  ConnectionGate gate(options.max_connections);  // before the io_context, whose end ends the sessions
   asio::io_context io;
   tcp::acceptor acceptor(io);
   if (const int code = open_listener(acceptor, options.listen, "127.0.0.1:9477"); code != 0) return code;
@@ -141,7 +178,8 @@ int run_exporter(const ExporterOptions& options) {
   std::fflush(stdout);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
-  accept_loop(acceptor, options.socket);
+  Exporter exporter{options, gate};
+  accept_loop(acceptor, exporter);
   // Lost and back are said without a scrape to find them.
   const BackgroundRetry retry(io, watch_of(options.socket),
                               {.connect = [&] { probe(options.socket); }, .check = [&] { probe(options.socket); }});

@@ -3,7 +3,10 @@
 // Each scrape asks the data plane over its control socket, so the page is as fresh as
 // the scrape; a data plane that cannot be reached gives lr_up 0, not an HTTP error. Its
 // loss and return are said once each on stderr (control/client/dataplane_watch.hpp).
+// At most `max_connections` at once (503 beyond), each cut after `idle_timeout_s`
+// without a whole request (docs/reference/limits.md).
 
+#include <cstddef>
 #include <string>
 
 namespace lr::ctl {
@@ -11,10 +14,13 @@ namespace lr::ctl {
 struct ExporterOptions {
   std::string listen = "127.0.0.1:9477";  ///< address:port; port 0 picks a free one
   std::string socket;                     ///< the data plane's control socket
+  size_t max_connections = 64;            ///< served at once; one more is answered 503
+  unsigned idle_timeout_s = 60;           ///< a request's header (and then its body) must arrive within this
 };
 
 /// Serves until SIGINT / SIGTERM. Prints "listening on ADDRESS:PORT" once bound.
-/// Returns the exit code (2: bad --listen, 1: cannot bind).
+/// Returns the exit code (2: bad --listen, or a --max-connections the process's file
+/// limit cannot hold; 1: cannot bind).
 int run_exporter(const ExporterOptions& options);
 
 /// The /metrics page for the data plane at `socket`.

@@ -38,4 +38,16 @@ int open_listener(tcp::acceptor& acceptor, const std::string& listen, const char
   return 0;
 }
 
+bool reachable_from_other_hosts(const tcp::endpoint& endpoint) {
+  const asio::ip::address address = endpoint.address();
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    return !asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6()).is_loopback();
+  return !address.is_loopback();
+}
+
+std::string endpoint_text(const tcp::endpoint& endpoint) {
+  const std::string address = endpoint.address().to_string();
+  return (endpoint.address().is_v6() ? "[" + address + "]" : address) + ":" + std::to_string(endpoint.port());
+}
+
 }  // namespace lr::ctl

@@ -1,5 +1,6 @@
 #include "control/http/tls_context.hpp"
 
+#include <fmt/format.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
@@ -7,8 +8,9 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include <fmt/format.h>
-
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace lr::ctl {
@@ -70,24 +72,36 @@ std::string self_sign(ssl::context& context) {
   return fingerprint;
 }
 
-}  // namespace
+// Mutual TLS: the client's certificate verified against the CAs of `ca_file`, whose
+// names the server's CertificateRequest lists. Returns "" or why the file cannot serve.
+std::string require_client_certificates(ssl::context& context, const std::string& ca_file) {
+  std::FILE* readable = std::fopen(ca_file.c_str(), "r");
+  if (readable == nullptr) return fmt::format("--client-ca {}: cannot read it: {}", ca_file, std::strerror(errno));
+  std::fclose(readable);
+  ERR_clear_error();
+  STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(ca_file.c_str());
+  if (names == nullptr) return fmt::format("--client-ca {}: no PEM certificate in it", ca_file);
+  SSL_CTX_set_client_CA_list(context.native_handle(), names);  // the context owns `names` now
+  boost::system::error_code ec;
+  context.load_verify_file(ca_file, ec);
+  if (ec) return fmt::format("--client-ca {}: cannot use it as a CA: {}", ca_file, ec.message());
+  context.set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
+  return "";
+}
 
-TlsContext make_tls_context(const std::string& cert_file, const std::string& key_file) {
-  TlsContext out;
-  out.context.emplace(ssl::context::tls_server);
+// The server's own certificate: from the files, or self-signed. Sets `out`'s certificate or error.
+void use_server_certificate(TlsContext& out, const std::string& cert_file, const std::string& key_file) {
   ssl::context& context = *out.context;
-  context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
   if (cert_file.empty()) {
     const std::string fingerprint = self_sign(context);
     if (fingerprint.empty()) {
       out.error = "cannot make a self-signed certificate: " + openssl_error();
-      out.context.reset();
-      return out;
+      return;
     }
     out.certificate = "self-signed, SHA-256 " + fingerprint;
-    return out;
+    return;
   }
+  out.certificate = cert_file;
   boost::system::error_code ec;
   context.use_certificate_chain_file(cert_file, ec);
   if (ec) {
@@ -96,8 +110,24 @@ TlsContext make_tls_context(const std::string& cert_file, const std::string& key
     // OpenSSL checks the key against the certificate here ("key values mismatch").
     out.error = fmt::format("--tls: cannot use the key {}: {}", key_file, ec.message());
   }
+  out.bad_file = !out.error.empty();
+}
+
+}  // namespace
+
+TlsContext make_tls_context(const std::string& cert_file, const std::string& key_file,
+                            const std::string& client_ca_file) {
+  TlsContext out;
+  out.context.emplace(ssl::context::tls_server);
+  ssl::context& context = *out.context;
+  context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  use_server_certificate(out, cert_file, key_file);
+  if (out.error.empty() && !client_ca_file.empty()) {
+    out.error = require_client_certificates(context, client_ca_file);
+    out.bad_file = !out.error.empty();
+  }
   if (!out.error.empty()) out.context.reset();
-  out.certificate = cert_file;
   return out;
 }
 

@@ -19,6 +19,18 @@ void add_otg_command(CLI::App& app, Commands& commands) {
                                 "ixia-c; snappi connects with verify=False)")
                   ->expected(2);
   plain->excludes(tls);
+  auto* client_ca = serve->add_option("--client-ca", options->client_ca,
+                                      "FILE (PEM): require client certificates signed by these CAs (mutual TLS)");
+  plain->excludes(client_ca);
+  serve
+      ->add_option("--max-connections", options->max_connections,
+                   "connections served at once; one more is answered 503 (default 256)")
+      ->check(CLI::Range(size_t{1}, size_t{65536}));
+  serve
+      ->add_option("--idle-timeout", options->idle_timeout_s,
+                   "SECONDS: close a connection that sends no request, or not its whole header, this long "
+                   "(default 60)")
+      ->check(CLI::Range(1U, 3600U));
   otg->require_subcommand(1);
   commands.push_back(command_for(serve, [options](const GlobalOptions& global) {
     otg::ServeOptions o = *options;

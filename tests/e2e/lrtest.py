@@ -302,3 +302,31 @@ def read_pcap(path):
                 return frames
             _sec, _frac, caplen, _origlen = struct.unpack(endian + "IIII", record)
             frames.append(f.read(caplen))
+
+
+def http_reply(sock, request=None, timeout=10):
+    """Sends `request` (bytes) on `sock`, if given, and reads the reply to the server's
+    close: (status line, {field: value}, body bytes)."""
+    sock.settimeout(timeout)
+    if request is not None:
+        sock.sendall(request)
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    return lines[0], dict(line.split(": ", 1) for line in lines[1:]), body
+
+
+def seconds_to_close(sock, timeout=10):
+    """Seconds until the peer closes `sock` without sending anything (recv returns b"",
+    or the connection is reset); fails after `timeout` s, or if bytes arrive."""
+    started = time.monotonic()
+    sock.settimeout(timeout)
+    try:
+        data = sock.recv(1)
+    except ConnectionResetError:
+        data = b""
+    if data:
+        raise AssertionError("the server sent %r instead of closing" % data)
+    return time.monotonic() - started

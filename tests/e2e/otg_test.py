@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import threading
@@ -415,6 +416,178 @@ class Otg(lrtest.DataplaneCase):
             "choice": "flow_transmit", "flow_transmit": {"state": "start"}}})
         self.assertEqual((status, body["errors"]), (409, ["control/state: no config: POST /config first"]))
         self.assertEqual(self.call("GET", "/nowhere")[0], 404)
+
+
+    def address(self):
+        host, port = self.base.split("//")[1].rsplit(":", 1)
+        return host, int(port)
+
+    def test_connections_over_the_cap_are_answered_503_and_a_closed_one_frees_its_place(self):
+        for transport in (["--http"], []):  # plain, then TLS (the refusal after its handshake)
+            self.start_server(*transport, "--max-connections", "4")
+            idle = [socket.create_connection(self.address(), timeout=10) for _ in range(4)]
+            fifth = socket.create_connection(self.address(), timeout=10)
+            if not transport:
+                fifth = self.tls.wrap_socket(fifth)
+            status, fields, body = lrtest.http_reply(fifth, b"GET /capabilities/version HTTP/1.1\r\nHost: x\r\n\r\n")
+            fifth.close()
+            self.assertEqual((status, fields["Retry-After"], fields["Content-Type"], json.loads(body)), (
+                "HTTP/1.1 503 Service Unavailable", "5", "application/json",
+                {"code": 503, "kind": "internal",
+                 "errors": ["linerate holds at most 4 connections at once; 4 are open"]}))
+            # One of the four closes: its place serves the next client.
+            idle.pop().close()
+            lrtest.wait_until(lambda: self.call("GET", "/capabilities/version")[0] == 200, "a place freed")
+            for s in idle:
+                s.close()
+        self.run_exactly("f1")
+        self.assertIsNone(self.otg.poll())
+
+    def test_idle_connections_and_trickled_headers_are_cut_at_the_idle_timeout(self):
+        self.start_server("--http", "--idle-timeout", "2")
+        quiet = socket.create_connection(self.address(), timeout=10)
+        waited = lrtest.seconds_to_close(quiet)
+        self.assertTrue(1.9 < waited < 4, waited)
+        # A header a byte every 0.25 s (it would take 10 s): cut within the 2 s of the first.
+        trickle = socket.create_connection(self.address(), timeout=10)
+        header = b"GET /capabilities/version HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"s" * 20 + b"\r\n\r\n"
+        started, sent = time.monotonic(), 0
+        try:
+            while sent < len(header):
+                trickle.send(header[sent:sent + 1])
+                sent += 1
+                time.sleep(0.25)
+                trickle.setblocking(False)
+                try:
+                    if trickle.recv(1) == b"":
+                        break
+                except BlockingIOError:
+                    pass
+                finally:
+                    trickle.setblocking(True)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        cut = time.monotonic() - started
+        self.assertTrue(1.9 < cut < 4 and sent < len(header), (cut, sent))
+        # A kept-alive client asking every second (4 s in all) is served on one connection,
+        # then cut 2 s after its last request.
+        keep = http.client.HTTPConnection(*self.address(), timeout=10)
+        for _ in range(4):
+            keep.request("GET", "/capabilities/version")
+            reply = keep.getresponse()
+            self.assertEqual((reply.status, json.loads(reply.read())["api_spec_version"]), (200, "1.60.0"))
+            if _ == 0:
+                first = keep.sock
+            self.assertIs(keep.sock, first)
+            time.sleep(1)
+        self.assertTrue(0.9 < lrtest.seconds_to_close(keep.sock) < 3)
+        keep.close()
+        self.run_exactly("f1")
+
+    def make_certificates(self):
+        """Two CAs, a client certificate signed by each, in the test's directory: {name: path}."""
+        paths = {}
+        def openssl(*args):
+            subprocess.run(["openssl", *args], check=True, capture_output=True)
+        for ca in ("ca", "other-ca"):
+            paths[ca] = os.path.join(self.dir, ca + ".crt")
+            paths[ca + ".key"] = os.path.join(self.dir, ca + ".key")
+            openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                    paths[ca + ".key"], "-out", paths[ca], "-days", "2", "-subj", "/CN=" + ca)
+            client = os.path.join(self.dir, "client-of-" + ca)
+            openssl("req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                    client + ".key", "-out", client + ".csr", "-subj", "/CN=snappi")
+            openssl("x509", "-req", "-in", client + ".csr", "-CA", paths[ca], "-CAkey", paths[ca + ".key"],
+                    "-CAcreateserial", "-out", client + ".crt", "-days", "2")
+            paths["client-of-" + ca] = (client + ".crt", client + ".key")
+        return paths
+
+    def test_client_ca_admits_only_clients_with_a_certificate_it_signed(self):
+        paths = self.make_certificates()
+        self.start_server("--client-ca", paths["ca"])
+        self.assertRegex(self.listening, r"^listening on https://127\.0\.0\.1:\d+ \(Open Traffic Generator 1\.60\.0, "
+                                         r"TLS, certificate self-signed, SHA-256 [0-9A-F:]+; clients must show a "
+                                         r"certificate signed by %s\)" % re.escape(paths["ca"]))
+
+        def version(certificate):
+            context = ssl.create_default_context()
+            context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+            if certificate:
+                context.load_cert_chain(*certificate)
+            connection = http.client.HTTPSConnection(*self.address(), timeout=10, context=context)
+            try:
+                connection.request("GET", "/capabilities/version")
+                return connection.getresponse().status
+            except ssl.SSLError as e:
+                return e.reason
+            finally:
+                connection.close()
+        self.assertEqual(version(None), "TLSV13_ALERT_CERTIFICATE_REQUIRED")
+        self.assertEqual(version(paths["client-of-other-ca"]), "TLSV1_ALERT_UNKNOWN_CA")
+        self.assertEqual(version(paths["client-of-ca"]), 200)
+        # Refused before serving: with --http (a usage error), a CA file missing or without a certificate.
+        for args, said in ((["--http", "--client-ca", paths["ca"]], "--http excludes --client-ca"),
+                           (["--client-ca", paths["ca"] + ".no"],
+                            "--client-ca %s.no: cannot read it: No such file or directory" % paths["ca"]),
+                           (["--client-ca", paths["ca.key"]], "--client-ca %s: no PEM certificate in it" % paths["ca.key"])):
+            bad = subprocess.run([LINERATE, "--socket", self.sock, "otg", "serve", "--listen", "127.0.0.1:0", *args],
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual(bad.returncode, 2, bad.stderr)
+            self.assertIn(said, bad.stderr)
+        self.tls.load_cert_chain(*paths["client-of-ca"])
+        self.run_exactly("f1")  # through the server with --client-ca, as a client it admits
+
+    def test_a_server_other_hosts_can_reach_without_client_ca_warns_who_can_drive_it(self):
+        paths = self.make_certificates()
+        for listen, args, warned in (("0.0.0.0:0", ["--http"], True), ("127.0.0.1:0", ["--http"], False),
+                                     ("0.0.0.0:0", ["--client-ca", paths["ca"]], False)):
+            server = subprocess.Popen([LINERATE, "--socket", self.sock, "otg", "serve", "--listen", listen, *args],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            port = re.search(r"listening on \S+:(\d+)", server.stdout.readline()).group(1)
+            server.terminate()
+            _, err = server.communicate(timeout=30)
+            warning = ("linerate otg: listening on 0.0.0.0:%s without --client-ca: anyone who can reach this host's "
+                       "port %s can configure and start traffic on the data plane's ports; serve TLS with --client-ca "
+                       "to require client certificates, or listen on 127.0.0.1\n" % (port, port))
+            self.assertEqual(err, warning if warned else "", (listen, args))
+
+
+    def test_the_header_limit_counts_the_request_line_with_the_fields(self):
+        # Beast bounds the line and the fields each on its own; the server holds the whole header.
+        def ask(header_bytes):
+            start = b"GET /capabilities/version HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Pad: "
+            raw = start + b"p" * (header_bytes - len(start) - 4) + b"\r\n\r\n"
+            self.assertEqual(len(raw), header_bytes)
+            tls = self.tls.wrap_socket(socket.create_connection(self.address(), timeout=10))
+            status, _, body = lrtest.http_reply(tls, raw)
+            tls.close()
+            return status, json.loads(body)
+        self.assertEqual(ask(8192)[0], "HTTP/1.1 200 OK")
+        self.assertEqual(ask(8193), ("HTTP/1.1 431 Request Header Fields Too Large", {
+            "code": 431, "kind": "validation", "errors": ["the request's header exceeds linerate's limit of 8192 bytes"]}))
+        self.run_exactly("f1")
+
+
+    def test_max_connections_the_file_limit_cannot_hold_is_refused_at_start(self):
+        import resource
+
+        def serve(limit, connections):
+            return subprocess.Popen([LINERATE, "--socket", self.sock, "otg", "serve", "--listen", "127.0.0.1:0", "--http",
+                                     "--max-connections", str(connections)], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True,
+                                    preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, limit))
+        refused = serve((200, 200), 1000)
+        out, err = refused.communicate(timeout=30)
+        self.assertEqual((refused.returncode, out, err), (2, "", "linerate: --max-connections 1000 needs about 1128 file "
+                                                                "descriptors; this process may open at most 200 (ulimit -n)\n"))
+        # A soft limit below, a hard one above: raised, and served.
+        raised = serve((200, 4096), 1000)
+        self.addCleanup(lambda: raised.poll() is not None or (raised.terminate(), raised.wait(30)))
+        self.assertRegex(raised.stdout.readline(), r"^listening on http://127\.0\.0\.1:\d+ ")
+        bad = subprocess.run([LINERATE, "--socket", self.sock, "otg", "serve", "--max-connections", "0"],
+                             capture_output=True, text=True, timeout=30)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--max-connections: Value 0 not in range 1 to 65536", bad.stderr)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import unittest
+import urllib.request
 
 import lrtest
 
@@ -638,6 +639,29 @@ class Serve(lrtest.DataplaneCase):
         self.assertGreater(s["tx_packets"], 0)
         self.assertEqual(s["rx_packets"], s["tx_packets"])
         self.assertFalse(os.path.exists(self.sock_path), "the socket is removed")
+
+
+    def test_exporter_caps_its_connections_and_closes_idle_ones(self):
+        exporter = subprocess.Popen([LINERATE, "--socket", self.sock_path, "exporter", "--listen", "127.0.0.1:0",
+                                     "--max-connections", "2", "--idle-timeout", "2"], stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: exporter.poll() is not None or (exporter.terminate(), exporter.wait(30)))
+        address = ("127.0.0.1", int(exporter.stdout.readline().split()[2].split(":")[1]))
+        opened = time.monotonic()
+        idle = [socket.create_connection(address, timeout=10) for _ in range(2)]
+        third = socket.create_connection(address, timeout=10)
+        self.assertEqual(lrtest.http_reply(third, b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"), (
+            "HTTP/1.1 503 Service Unavailable",
+            {"Retry-After": "5", "Content-Type": "text/plain", "Connection": "close", "Content-Length": "76"},
+            b"linerate exporter: linerate holds at most 2 connections at once; 2 are open\n"))
+        third.close()
+        # The two say nothing: each is closed at the idle timeout, and the exporter serves again.
+        for s in idle:
+            lrtest.seconds_to_close(s)
+            s.close()
+        waited = time.monotonic() - opened
+        self.assertTrue(1.9 < waited < 4, waited)
+        page = urllib.request.urlopen("http://%s:%d/metrics" % address, timeout=20).read().decode()
+        self.assertIn("lr_up 1\n", page)
 
 
 if __name__ == "__main__":
