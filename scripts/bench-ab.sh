@@ -7,7 +7,7 @@
 # and RX accounting with 16 streams and with 1,024 streams interleaved, the frames out of L1
 # and L2, and with each frame's line from DRAM (a revision without that benchmark: "-").
 # Each revision runs its own RX benchmark: from 52cf074 on it counts each burst's free.
-# Usage: scripts/bench-ab.sh REV_A [REV_B] [pairs, default 7] [seconds a TX run, default 3]
+# Usage: scripts/bench-ab.sh REV_A [REV_B] [pairs, default 8: each of four layouts twice] [seconds a TX run, default 3]
 #   REV_A, REV_B: git revisions, each built in a worktree under a temporary folder; REV_B
 #   "." (the default) is the working tree as build/ has it (scripts/setup.sh builds it).
 set -euo pipefail
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 [[ $# -ge 1 ]] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 rev_a=$1
 rev_b=${2:-.}
-pairs=${3:-7}
+pairs=${3:-8}
 secs=${4:-3}
 [[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "bench-ab: pairs must be a whole number above 0, not '$pairs'" >&2; exit 2; }
 [[ $secs =~ ^[1-9][0-9]*$ ]] || { echo "bench-ab: seconds must be a whole number above 0, not '$secs'" >&2; exit 2; }
@@ -51,12 +51,18 @@ if grep -q "^HugePages_Free: *[1-9]" /proc/meminfo; then huge=on; else huge=off;
 source scripts/bench-profile.sh
 profile net_null0 "" 0 > "$tmp/tx.toml"
 
-# One measurement of each row by the build in $1, as "tx rx16 rx1024 dram16 dram1024" (Mpps,
+# One measurement of each row by the build in $1 in pair $2, as "tx rx16 rx1024 dram16 dram1024" (Mpps,
 # nan where the build has no such benchmark).
+# The report's path changes with the pair ($2): one TX binary read 168-172 Mpps with one
+# path and 182-186 with another (the program's heap laid out otherwise), and two builds
+# of the same TX loop 8 % apart with one path each (docs/dev/benchmarks.md); over four
+# paths, each build is measured over four layouts, not one that favours it.
 measure() {
-  "$1/dataplane/linerate-dataplane" -c "$tmp/tx.toml" -r "$tmp/tx.json" -q > /dev/null
+  local report
+  report=$tmp/$(printf "%$((($2 % 4) * 9))s" "" | tr " " r)tx.json
+  "$1/dataplane/linerate-dataplane" -c "$tmp/tx.toml" -r "$report" -q > /dev/null
   local tx rx16 rx1024 dram16 dram1024
-  tx=$(python3 -c "import json,sys; print('%.2f' % (json.load(open(sys.argv[1]))['streams'][0]['tx_pps_achieved'] / 1e6))" "$tmp/tx.json")
+  tx=$(python3 -c "import json,sys; print('%.2f' % (json.load(open(sys.argv[1]))['streams'][0]['tx_pps_achieved'] / 1e6))" "$report")
   rx() {
     local mpps
     mpps=$("$1/tests/perf/rx_accounting_bench" --benchmark_filter="$2" --benchmark_min_time=1.5 2>/dev/null |
@@ -73,8 +79,8 @@ measure() {
 : > "$tmp/a.mpps"
 : > "$tmp/b.mpps"
 for ((i = 1; i <= pairs; i++)); do
-  measure "$build_a" >> "$tmp/a.mpps"
-  measure "$build_b" >> "$tmp/b.mpps"
+  measure "$build_a" "$i" >> "$tmp/a.mpps"
+  measure "$build_b" "$i" >> "$tmp/b.mpps"
   echo "bench-ab: pair $i of $pairs: A $(tail -1 "$tmp/a.mpps"), B $(tail -1 "$tmp/b.mpps")" >&2
 done
 

@@ -34,15 +34,20 @@ EXPECTED = {
     "docs/guide/traffic.md": r"report: loopback-report\.json",
     "docs/guide/benchmarks.md": r"(?s)RFC 2544.*NDR",
     "docs/guide/capture.md": r"(?m)^1\t\d+\t",
-    "docs/guide/doctor.md": r"(?i)doctor",
+    "docs/guide/doctor.md": r"\d+ checks: 0 failed",
     "docs/guide/exporter.md": r'lr_\w+\{[^}]*stream="vlan64"',
     "docs/guide/lossless.md": r"(?i)verdict|PASS",
-    "docs/guide/optics.md": r"(?i)PASS|FAIL|SKIPPED",
+    "docs/guide/optics.md": r"INCOMPLETE: not qualified, module, fec_mode",
     "docs/guide/otg.md": r'"api_spec_version"',
     "docs/guide/port-control.md": r"(?i)link",
     "docs/guide/rfc2889.md": r"(?i)RFC 2889",
     "docs/reference/rpc.md": r"(?i)serving|listening|socket",
 }
+
+# A line's exit code other than 0 that its page says it has here, by page: the optics
+# qualification on veth has no module to read and no FEC to judge, and says INCOMPLETE
+# (exit 6, kExitIncomplete) rather than pass what it could not measure.
+EXIT_CODES = {"docs/guide/optics.md": {"optics qualify": 6}}
 
 # Pages whose first block this test does not run, and why.
 NOT_RUN = {
@@ -58,9 +63,14 @@ NOT_RUN = {
 SERVES_IN_FOREGROUND = {"docs/reference/rpc.md"}
 
 
+def slurp(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def first_block(path):
     """The first ```sh / ```bash block's lines, continuation lines joined; None if none."""
-    match = re.search(r"```(?:sh|bash)\n(.*?)```", open(path).read(), re.S)
+    match = re.search(r"```(?:sh|bash)\n(.*?)```", slurp(path), re.S)
     if not match:
         return None
     return [line for line in match.group(1).replace("\\\n", " ").splitlines() if line.strip()]
@@ -109,16 +119,17 @@ class Block:
             _, proc, log = self.background.pop()
             proc.send_signal(signal.SIGINT)
             code = proc.wait(60)
-            self.out += open(log).read()
+            self.out += slurp(log)
             if code != 0:
                 raise AssertionError("%s: `%s` exited %d after Ctrl-C:\n%s" % (page, line, code, self.out[-3000:]))
             return
         done = subprocess.run(line, shell=True, cwd=self.folder, capture_output=True, text=True, timeout=900,
                               executable="/bin/bash")
         self.out += done.stdout + done.stderr
-        if done.returncode != 0:
-            raise AssertionError("%s: `%s` exited %d:\n%s%s" % (page, line, done.returncode, done.stdout[-3000:],
-                                                              done.stderr[-3000:]))
+        expected = [code for words, code in EXIT_CODES.get(page, {}).items() if words in line] or [0]
+        if done.returncode != expected[0]:
+            raise AssertionError("%s: `%s` exited %d, not %d:\n%s%s" % (page, line, done.returncode, expected[0],
+                                                                      done.stdout[-3000:], done.stderr[-3000:]))
 
     def start(self, command, page):
         log = os.path.join(self.folder, "background-%d.log" % len(self.background))
@@ -134,15 +145,15 @@ class Block:
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 raise AssertionError("%s: `%s` exited %d before serving:\n%s" % (page, command, proc.returncode,
-                                                                                open(log).read()[-3000:]))
-            said = open(log).read()
+                                                                                slurp(log)[-3000:]))
+            said = slurp(log)
             if "linerate-dataplane" in command and "--serve" in command:
                 if accepts(DEFAULT_SOCKET) or re.search(r"serving|control socket", said):
                     return
             elif re.search(r"listening on", said):
                 return
             time.sleep(0.2)
-        raise AssertionError("%s: `%s` did not serve within 2 minutes:\n%s" % (page, command, open(log).read()[-3000:]))
+        raise AssertionError("%s: `%s` did not serve within 2 minutes:\n%s" % (page, command, slurp(log)[-3000:]))
 
     def end(self):
         """The block's programs ended by their PIDs (their process groups: a shell line's
@@ -155,7 +166,7 @@ class Block:
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait(30)
-            self.out += open(log).read()
+            self.out += slurp(log)
         for name in self.namespaces() - self.namespaces_before:
             subprocess.run(["ip", "netns", "del", name], check=False)
 
