@@ -103,6 +103,12 @@ void draw_top(DataplaneClient& client, RunClient& run, TopBaseline& before) {
   before = std::move(after);
 }
 
+// The screen while the data plane is away: why, in place of the tables.
+void draw_away(const DataplaneWatch& watch) {
+  std::printf("%s", top_title(fmt::format("data plane away: {} (retrying)\n", watch.reason()).c_str()).c_str());
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int run_top(DataplaneClient& client) {
@@ -120,8 +126,7 @@ int run_top(DataplaneClient& client) {
     try {
       if (!watch.up()) {
         if (!watch.due(now) || !watch.retry([&] { client.reconnect(); }, now)) {
-          std::printf("%s", top_title(fmt::format("data plane away: {} (retrying)\n", watch.reason()).c_str()).c_str());
-          std::fflush(stdout);
+          draw_away(watch);
           continue;
         }
         // Back: rates again from a new baseline, as when top starts.
@@ -132,7 +137,8 @@ int run_top(DataplaneClient& client) {
       }
     } catch (const ConnectionError& e) {
       watch.lost(e.what(), now);
-      std::printf("%s", top_title(fmt::format("data plane away: {} (retrying)\n", watch.reason()).c_str()).c_str());
+      draw_away(watch);
+      continue;
     }
     std::fflush(stdout);
   }

@@ -46,9 +46,11 @@ void probe(const std::string& socket) { DataplaneClient client(socket); }
 std::string scrape(const std::string& socket) {
   DataplaneWatch& watch = watch_of(socket);
   try {
-    // A scrape while away is a try too: Prometheus sees it back at the next scrape.
-    if (!watch.up()) watch.retry([&] { probe(socket); }, DataplaneWatch::Clock::now());
-    DataplaneClient client(socket);
+    // A scrape while away is a try too: Prometheus sees it back at the next scrape, read
+    // through the try's own connection.
+    std::optional<DataplaneClient> connected;
+    if (!watch.up()) watch.retry([&] { connected.emplace(socket); }, DataplaneWatch::Clock::now());
+    DataplaneClient& client = connected ? *connected : connected.emplace(socket);
     RunClient run(client);
     Scrape scrape;
     scrape.ports = run.port_stats();
