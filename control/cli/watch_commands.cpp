@@ -118,7 +118,12 @@ int run_top(DataplaneClient& client) {
   RunClient run(client);
   // The screen says the data plane's comings and goings: a line on stderr would tear it.
   DataplaneWatch watch(client.socket_path(), {"linerate top", "", ""}, [](const std::string&) {});
-  TopBaseline before = top_baseline(run);
+  TopBaseline before;
+  try {
+    before = top_baseline(run);
+  } catch (const ConnectionError& e) {  // gone between the connect and the first read
+    watch.lost(e.what(), clock_type::now());
+  }
   while (!stop_requested()) {
     quit_key.sleep(1.0);
     if (stop_requested()) break;

@@ -139,6 +139,8 @@ class DataplaneLoss(lrtest.DataplaneCase):
         screens = lambda: open(screen_path).read().split("\033[H\033[2J")  # each screen starts home + clear
         self.assertIn("lr_up 1\n", self.scrape(port))
         lrtest.wait_until(lambda: os.path.exists(record_path) and self.records(record_path), "a first sample")
+        # Each front end has read the data plane once before it goes (a loaded host starts them slowly).
+        lrtest.wait_until(lambda: "traffic stopped" in screens()[-1], "top's first screen")
 
         self.kill_dataplane()
         gone = r"(the data plane at {0} hung up.*|sending to {0}: .*|cannot reach the data plane at {0}: .*)".format(
