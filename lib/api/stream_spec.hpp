@@ -191,6 +191,12 @@ struct StreamSpec {
   uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late
   MacAddr eth_src{0x02, 0, 0, 0, 0, 1};
   MacAddr eth_dst{0x02, 0, 0, 0, 0, 2};
+  /// eth.src = "auto": the MAC of the emulated host whose address is the stream's IP source
+  /// on its TX port (a [[device]]); eth.dst = "auto": the MAC its next hop resolved to (the
+  /// destination on the host's subnet, else the host's gateway). The data plane writes
+  /// them into eth_src / eth_dst at each start.
+  bool eth_src_auto = false;
+  bool eth_dst_auto = false;
   std::optional<VlanSpec> vlan;
   IpVersion ip_version = IpVersion::kV4;
   Ipv4Spec ipv4;
