@@ -6,8 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "control/client/host_client.hpp"
 #include "control/client/port_client.hpp"
 #include "control/otg/otg_limits.hpp"
+#include "control/otg/otg_neighbors.hpp"
 #include "lib/api/bounded_json.hpp"
 #include "lib/api/rpc.hpp"
 
@@ -99,11 +101,7 @@ Answer Api::route(http::verb verb, const std::string& target, const std::string&
   if (verb == http::verb::post && target == "/control/state") return set_state(request);
   if (verb == http::verb::post && target == "/monitor/metrics") return metrics(request);
   if (verb == http::verb::post && target == "/monitor/capture") return capture_file(request);
-  if (verb == http::verb::post && target == "/monitor/states")
-    return {http::status::ok,
-            {{"choice", request.value("choice", "ipv4_neighbors")},
-             {request.value("choice", "ipv4_neighbors"), json::array()},
-             {"warnings", {"linerate runs no protocols: it has no neighbours to report"}}}};
+  if (verb == http::verb::post && target == "/monitor/states") return neighbor_states_answer(request);
   return refused({fmt::format("{} {} is not served by linerate", std::string(http::to_string(verb)), target)},
                  http::status::not_found);
 }
@@ -131,6 +129,7 @@ Answer Api::set_config(const json& request) {
   if (running_)
     return refused({"config: traffic is running: stop it (control/state) before a new config"}, http::status::conflict);
   OtgConfig config = read_otg_config(request, run_.port_speeds());
+  load_devices(config.devices);
   try {
     load_streams(config);
     stop_captures();
@@ -146,6 +145,45 @@ Answer Api::set_config(const json& request) {
   set_flow_control(config);
   config_ = std::move(config);
   return warnings(config_->warnings);
+}
+
+namespace {
+
+bool no_method(const ctl::RpcCallError& e) { return e.code() == static_cast<int>(api::RpcCode::kMethodNotFound); }
+
+}  // namespace
+
+void Api::load_devices(const OtgDevices& devices) {
+  try {
+    ctl::HostClient(client_).load_devices(devices.load, "config");
+  } catch (const ctl::RpcCallError& e) {
+    if (no_method(e) && devices.ethernets.empty()) return;  // it has no hosts to remove
+    if (no_method(e)) throw ConfigRefused({fmt::format("devices: this data plane emulates no hosts: {}", e.what())});
+    if (e.code() == static_cast<int>(api::RpcCode::kInvalidParams))
+      throw ConfigRefused({device_load_refusal(e.what(), devices)});
+    throw;
+  }
+}
+
+Answer Api::set_protocol_state(const ProtocolStateRequest& request) {
+  if (!config_) return refused({"control/state: no config: POST /config first"}, http::status::conflict);
+  load_devices(request.state == ProtocolStateRequest::State::kStart ? config_->devices : OtgDevices{});
+  return warnings({});
+}
+
+Answer Api::neighbor_states_answer(const json& body) {
+  const NeighborStatesRequest request = read_states_request(body);
+  std::vector<api::PortNeighbors> ports;
+  std::optional<std::string> warning;
+  try {
+    ports = ctl::HostClient(client_).neighbors();
+  } catch (const ctl::RpcCallError& e) {
+    if (!no_method(e)) throw;
+    warning = fmt::format("this data plane emulates no hosts ({}): it has no neighbours to report", e.what());
+  }
+  Answer a{http::status::ok, neighbor_states(request, ports, config_ ? config_->devices : OtgDevices{})};
+  if (warning) a.body["warnings"] = {*warning};
+  return a;
 }
 
 void Api::load_streams(const OtgConfig& config) {
@@ -262,8 +300,7 @@ void Api::stop_captures() {
 
 Answer Api::set_state(const json& body) {
   const StateRequest request = read_state_request(body);
-  if (std::holds_alternative<ProtocolStateRequest>(request))
-    return warnings({"linerate runs no protocols: nothing to start or stop"});
+  if (const auto* protocol = std::get_if<ProtocolStateRequest>(&request)) return set_protocol_state(*protocol);
   if (const auto* capture = std::get_if<PortCaptureRequest>(&request)) return set_capture_state(*capture);
   if (const auto* link = std::get_if<PortLinkRequest>(&request)) return set_link_state(*link);
   return set_transmit_state(std::get<FlowTransmitRequest>(request));

@@ -65,6 +65,19 @@ class Api {
 
   Answer set_config(const nlohmann::json& request);
 
+  // The devices as the data plane's emulated hosts (device.load; none: every host removed),
+  // before the streams, which the data plane checks against them. A data plane without
+  // emulated hosts (no device.load) is sent nothing when there are none to load. Throws
+  // ConfigRefused when the data plane refuses them, naming the config's paths.
+  void load_devices(const OtgDevices& devices);
+
+  // protocol.all: start loads the config's devices again (announced, gateways resolved
+  // anew), stop removes them.
+  Answer set_protocol_state(const ProtocolStateRequest& request);
+
+  // POST /monitor/states: the hosts' neighbours (neighbors.list) in OTG's states.
+  Answer neighbor_states_answer(const nlohmann::json& body);
+
   // The flows as the data plane's streams. Flows asking for timestamps need each frame's
   // receive time: the run counts a timeline (10 ms bins: a minute in 6,000), which keeps
   // the first and last to the cycle; the data plane's own run settings come back after.

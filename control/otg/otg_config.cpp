@@ -1,6 +1,7 @@
 #include "control/otg/otg_config.hpp"
 
 #include "control/otg/otg_capture_filter.hpp"
+#include "control/otg/otg_device_flow.hpp"
 #include "control/otg/otg_fields.hpp"
 #include "control/otg/otg_flow_timing.hpp"
 #include "control/otg/otg_json.hpp"
@@ -240,33 +241,26 @@ void read_tcp(const json& h, const std::string& path, json& stream, Problems& p)
     p.warnings.push_back(path + ".checksum: linerate writes the right checksum");
 }
 
-// One flow into the stream's keys, or its problems.
-json read_flow(const json& flow, size_t i, const std::map<std::string, std::string>& ports,
-               const std::map<std::string, uint64_t>& speeds, Problems& p) {
-  const std::string path = fmt::format("flows[{}]", i);
-  json stream = json::object();
-  stream["name"] = flow.value("name", json(""));
-  const json tx_rx = flow.value("tx_rx", json::object());
-  if (choice_of(tx_rx, "port") != "port") {
-    p.refuse(path + ".tx_rx", "device endpoints are not supported by linerate yet: use port");
-    return stream;
-  }
-  const json endpoint = tx_rx.value("port", json::object());
+// tx_rx.port: the stream's tx_port and rx_port, the config's ports' locations.
+void read_port_endpoints(const json& endpoint, const std::string& path, const std::map<std::string, std::string>& ports,
+                         json& stream, Problems& p) {
   const auto located = [&](const json& name, const std::string& at) -> std::optional<std::string> {
     const auto it = name.is_string() ? ports.find(name.get<std::string>()) : ports.end();
     if (it != ports.end()) return it->second;
     p.refuse(at, fmt::format("{} is not one of the config's ports", name.dump()));
     return std::nullopt;
   };
-  if (auto tx = located(endpoint.value("tx_name", json()), path + ".tx_rx.port.tx_name")) stream["tx_port"] = *tx;
+  if (auto tx = located(endpoint.value("tx_name", json()), path + ".tx_name")) stream["tx_port"] = *tx;
   json rx_names = endpoint.value("rx_names", json::array());
   if (rx_names.empty() && endpoint.contains("rx_name")) rx_names = json::array({endpoint["rx_name"]});
   if (rx_names.size() > 1)
-    p.refuse(path + ".tx_rx.port.rx_names", "linerate measures a flow on one receiving port: name one");
+    p.refuse(path + ".rx_names", "linerate measures a flow on one receiving port: name one");
   else if (rx_names.size() == 1)
-    if (auto rx = located(rx_names[0], path + ".tx_rx.port.rx_names[0]")) stream["rx_port"] = *rx;
-  check_flow_keys(flow, path, p);
-  const json packet = flow.value("packet", json::array());
+    if (auto rx = located(rx_names[0], path + ".rx_names[0]")) stream["rx_port"] = *rx;
+}
+
+// The flow's headers into the stream's keys.
+void read_packet(const json& packet, const std::string& path, json& stream, Problems& p) {
   bool udp = false;
   const bool tcp = std::any_of(packet.begin(), packet.end(), [](const json& h) { return choice_of(h, "") == "tcp"; });
   for (size_t h = 0; h < packet.size(); ++h) {
@@ -299,6 +293,31 @@ json read_flow(const json& flow, size_t i, const std::map<std::string, std::stri
   if (!udp && !packet.empty())
     p.warnings.push_back(path + ".packet: linerate's frames are UDP (its signature rides in the payload): a UDP "
                                 "header was added");
+}
+
+// One flow into the stream's keys, or its problems.
+json read_flow(const json& flow, size_t i, const OtgConfig& config, const std::map<std::string, uint64_t>& speeds,
+               Problems& p) {
+  const std::string path = fmt::format("flows[{}]", i);
+  json stream = json::object();
+  stream["name"] = flow.value("name", json(""));
+  const json tx_rx = flow.value("tx_rx", json::object());
+  const std::string choice = choice_of(tx_rx, "port");
+  std::optional<DeviceFlow> device;
+  if (choice == "port") {
+    read_port_endpoints(tx_rx.value("port", json::object()), path + ".tx_rx.port", config.ports, stream, p);
+  } else if (choice == "device") {
+    device = read_device_endpoints(tx_rx.value("device", json::object()), path + ".tx_rx.device", config.devices,
+                                   stream, p);
+    if (!device) return stream;
+  } else {
+    p.refuse(path + ".tx_rx.choice", fmt::format("'{}' is not port or device", choice));
+    return stream;
+  }
+  check_flow_keys(flow, path, p);
+  const json packet = flow.value("packet", json::array());
+  read_packet(packet, path, stream, p);
+  if (device) fill_from_endpoints(*device, packet, path, config.devices, stream, p);
   read_size(flow.value("size", json::object()), path, stream, p);
   const double pps = read_rate(flow.value("rate", json::object()), path, speed_of(stream, speeds), stream, p);
   read_duration(flow.value("duration", json::object()), path, pps, speed_of(stream, speeds), stream, p);
@@ -369,22 +388,8 @@ void read_layer1(const json& l1, const std::string& at, const std::map<std::stri
   }
 }
 
-}  // namespace
-
-OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t>& dataplane_ports) {
-  Problems p;
-  OtgConfig config;
-  config.body = body;
-  if (!body.is_object()) throw ConfigRefused({"config: expected an object"});
-  check_config_keys(body, p);
-  // Devices are taken (configs made for a protocol engine carry them) but do nothing.
-  if (body.contains("devices") && !body["devices"].empty())
-    p.warnings.push_back("devices: not run: linerate runs no protocols, so its ports answer no ARP or neighbour "
-                         "solicitation for these addresses and resolve no gateway; flows go port to port with the "
-                         "MAC addresses they name (a device under test needs static neighbours)");
-  if (body.contains("lags") && !body["lags"].empty())
-    p.refuse("lags", "not supported by linerate: it runs no protocols (LACP)");
-  const json captures = body.value("captures", json::array());
+// captures: each port's filter as one libpcap expression, and its snap length.
+void read_captures(const json& captures, OtgConfig& config, Problems& p) {
   for (size_t i = 0; i < captures.size(); ++i) {
     CaptureSetting setting;
     try {
@@ -404,6 +409,46 @@ OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t
       p.warnings.push_back(fmt::format("captures[{}].format: linerate writes pcapng (Wireshark, tshark and scapy read "
                                        "it), both directions", i));
   }
+}
+
+// devices: the data plane's emulated hosts, started with the config.
+void read_devices(const json& body, OtgConfig& config, Problems& p) {
+  config.devices = read_otg_devices(body.value("devices", json()), config.ports, p);
+  const json options = body.value("options", json::object());
+  const json protocol = options.is_object() ? options.value("protocol_options", json::object()) : json::object();
+  if (!config.devices.ethernets.empty() && protocol.is_object() && protocol.value("auto_start_all", json()) == false)
+    p.warnings.push_back("options.protocol_options.auto_start_all: not applied: linerate starts the devices' hosts "
+                         "with the config (their flows are checked against them); control/state protocol stop "
+                         "ends them");
+}
+
+// A stream's keys through the [[stream]] reader, eth "auto" set apart: it is the spec's
+// flags (eth_src_auto / eth_dst_auto), which stream.load's JSON form writes as "auto".
+api::StreamSpec read_stream(json stream, size_t i) {
+  bool src_auto = false, dst_auto = false;
+  if (const auto eth = stream.find("eth"); eth != stream.end() && eth->is_object()) {
+    src_auto = eth->value("src", json()) == "auto";
+    dst_auto = eth->value("dst", json()) == "auto";
+    if (src_auto) eth->erase("src");
+    if (dst_auto) eth->erase("dst");
+  }
+  api::StreamSpec spec = profile::stream_spec_from_json(stream, "config", i);
+  spec.eth_src_auto = src_auto;
+  spec.eth_dst_auto = dst_auto;
+  return spec;
+}
+
+}  // namespace
+
+OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t>& dataplane_ports) {
+  Problems p;
+  OtgConfig config;
+  config.body = body;
+  if (!body.is_object()) throw ConfigRefused({"config: expected an object"});
+  check_config_keys(body, p);
+  if (body.contains("lags") && !body["lags"].empty())
+    p.refuse("lags", "not supported by linerate: it runs no protocols (LACP)");
+  read_captures(body.value("captures", json::array()), config, p);
   const json ports = body.value("ports", json::array());
   for (size_t i = 0; i < ports.size(); ++i) {
     const std::string at = fmt::format("ports[{}]", i);
@@ -415,17 +460,18 @@ OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t
   }
   const json layer1 = body.value("layer1", json::array());
   for (size_t i = 0; i < layer1.size(); ++i) read_layer1(layer1[i], fmt::format("layer1[{}]", i), dataplane_ports, config, p);
+  read_devices(body, config, p);
   const json flows = body.value("flows", json::array());
   json streams = json::array();
   for (size_t i = 0; i < flows.size(); ++i) {
-    streams.push_back(read_flow(flows[i], i, config.ports, dataplane_ports, p));
+    streams.push_back(read_flow(flows[i], i, config, dataplane_ports, p));
     if (flows[i].value("metrics", json::object()).value("timestamps", false))
       config.timestamped_flows.insert(flows[i].value("name", ""));
   }
   if (p.errors.empty()) {
     for (size_t i = 0; i < streams.size(); ++i) {
       try {
-        config.streams.push_back(profile::stream_spec_from_json(streams[i], "config", i));
+        config.streams.push_back(read_stream(streams[i], i));
       } catch (const profile::ConfigError& e) {
         p.refuse(fmt::format("flows[{}]", i), fmt::format("{} (as linerate's {})", e.reason(), e.key()));
       }

@@ -2,7 +2,9 @@
 // An Open Traffic Generator config (open-traffic-generator/models 1.60.0: the JSON body
 // of POST /config, as snappi sends it) into the typed contract: each flow becomes a stream
 // in the form stream.load takes (its [[stream]] keys), read by the stream's own reader,
-// so there is no second stream model. What linerate cannot do is refused naming the
+// so there is no second stream model; its devices become the data plane's emulated hosts
+// (otg_devices.hpp), and a flow between them a stream from one host to another
+// (otg_device_flow.hpp). What linerate cannot do is refused naming the
 // config's JSON path ("flows[2].packet[3]: gtpv1 is not supported by linerate"); what
 // it does approximately is taken with a warning.
 
@@ -14,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "control/otg/otg_devices.hpp"
 #include "lib/api/stream_spec.hpp"
 
 namespace lr::otg {
@@ -49,6 +52,7 @@ struct OtgConfig {
   nlohmann::json body;                          ///< as posted: GET /config answers it
   std::map<std::string, std::string> ports;     ///< OTG port name -> the data plane's port (its location)
   std::vector<api::StreamSpec> streams;         ///< one per flow, named as the flow
+  OtgDevices devices;                           ///< the emulated hosts device.load is sent (none: [])
   std::map<std::string, CaptureSetting> captures;  ///< OTG port name -> its capture
   std::vector<FlowControlSetting> flow_control; ///< from layer1, for the server to set on the ports
   std::set<std::string> timestamped_flows;      ///< flows whose metrics.timestamps is on

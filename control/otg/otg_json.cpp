@@ -23,6 +23,19 @@ std::optional<double> number(const json& v) {
   return std::nullopt;
 }
 
+const char* kind_said(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::binary: return "binary";
+    case json::value_t::discarded: return "discarded";
+    default: return "a number";
+  }
+}
+
 std::string string_at(const json& object, const char* key, const char* fallback) {
   return object.is_object() && object.value(key, json()).is_string() ? object[key].get<std::string>() : fallback;
 }

@@ -24,6 +24,9 @@ std::optional<double> number(const nlohmann::json& v);
 
 /// The string at `key` of `object`, or `fallback` when there is none (or not a string).
 std::string string_at(const nlohmann::json& object, const char* key, const char* fallback);
+/// A value's kind as a refusal says it: "flow.flow_names[2]: a number, not a string".
+const char* kind_said(const nlohmann::json& v);
+
 /// The choice an OTG object makes.
 inline std::string choice_of(const nlohmann::json& object, const char* fallback) {
   return string_at(object, "choice", fallback);

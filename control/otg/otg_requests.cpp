@@ -13,20 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-// A value's kind as a refusal says it: "flow.flow_names[2]: a number, not a string".
-const char* kind_said(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::binary: return "binary";
-    case json::value_t::discarded: return "discarded";
-    default: return "a number";
-  }
-}
-
 std::string path_of(const std::string& parent, const char* key) { return parent.empty() ? key : parent + "." + key; }
 
 // The member `key` of `object`, or none when it is absent or null (OTG's "not set").
@@ -146,6 +132,34 @@ StateRequest read_port_state(const json& body, Problems& p) {
   return out;
 }
 
+// protocol: all's state; the model's other choices are protocols linerate does not run.
+StateRequest read_protocol_state(const json& body, Problems& p) {
+  ProtocolStateRequest out;
+  const json* protocol = object_member(body, "protocol", "protocol", p);
+  if (protocol == nullptr) return out;
+  const json* choice = member(*protocol, "choice");
+  if (choice != nullptr && choice->is_string() && *choice != "all") {
+    const auto& word = choice->get_ref<const std::string&>();
+    for (const char* known : {"route", "lacp", "bgp", "isis", "ospfv2", "ospfv3"})
+      if (word == known) {
+        p.refuse("protocol.choice", fmt::format("'{}' is not supported by linerate: it runs no routing or LAG "
+                                                "protocol; all starts or stops the devices' emulated hosts",
+                                                word));
+        return out;
+      }
+  }
+  enum class Protocol { kAll };
+  if (!word_member<Protocol>(*protocol, "choice", "protocol.choice", {{"all", Protocol::kAll}}, "all", std::nullopt, p))
+    return out;
+  const json* all = object_member(*protocol, "all", "protocol.all", p);
+  if (all == nullptr) return out;
+  using State = ProtocolStateRequest::State;
+  out.state = word_member<State>(*all, "state", "protocol.all.state", {{"start", State::kStart}, {"stop", State::kStop}},
+                                 "start or stop", std::nullopt, p)
+                  .value_or(State::kStart);
+  return out;
+}
+
 }  // namespace
 
 StateRequest read_state_request(const json& body) {
@@ -162,7 +176,7 @@ StateRequest read_state_request(const json& body) {
     case Choice::kPort: return or_refused(read_port_state(body, p), p);
     case Choice::kProtocol: break;
   }
-  return ProtocolStateRequest{};
+  return or_refused(read_protocol_state(body, p), p);
 }
 
 MetricsRequest read_metrics_request(const json& body) {
@@ -187,6 +201,23 @@ CaptureRequest read_capture_request(const json& body) {
   if (name == nullptr) throw ConfigRefused({"port_name: missing (the port whose capture is wanted)"});
   if (!name->is_string()) throw ConfigRefused({fmt::format("port_name: {}, not a string", kind_said(*name))});
   return {name->get<std::string>()};
+}
+
+NeighborStatesRequest read_states_request(const json& body) {
+  require_object(body, "monitor/states");
+  Problems p;
+  using Kind = NeighborStatesRequest::Kind;
+  const auto kind = word_member<Kind>(body, "choice", "choice", {{"ipv4_neighbors", Kind::kIpv4}, {"ipv6_neighbors", Kind::kIpv6}},
+                                      "ipv4_neighbors or ipv6_neighbors (the states of the hosts linerate emulates: it "
+                                      "runs no protocols)",
+                                      Kind::kIpv4, p);
+  if (!kind) throw ConfigRefused(std::move(p.errors));
+  NeighborStatesRequest out;
+  out.kind = *kind;
+  const char* key = out.kind == Kind::kIpv4 ? "ipv4_neighbors" : "ipv6_neighbors";
+  if (const json* request = object_member(body, key, key, p))
+    out.ethernet_names = names_member(*request, "ethernet_names", path_of(key, "ethernet_names"), p);
+  return or_refused(std::move(out), p);
 }
 
 }  // namespace lr::otg

@@ -1,6 +1,6 @@
 #pragma once
 // The bodies of OTG's requests other than the config (open-traffic-generator/models
-// 1.60.0: ControlState, MetricsRequest, CaptureRequest), read into typed requests
+// 1.60.0: ControlState, MetricsRequest, CaptureRequest, StatesRequest), read into typed requests
 // before the server acts on them. Pure: no server state, no I/O, so the reading is
 // unit-tested and fuzzed (tests/fuzz/otg_request_fuzz.cpp) apart from the server.
 // A body of the wrong shape is refused with ConfigRefused, every problem naming its
@@ -45,9 +45,12 @@ struct PortLinkRequest {
   bool operator==(const PortLinkRequest&) const = default;
 };
 
-/// control/state protocol: linerate runs no protocols; the request is answered with a
-/// warning whatever it asks.
+/// control/state protocol.all: the devices' emulated hosts started (loaded again: they
+/// announce themselves and resolve their gateways anew) or stopped (removed). The model's
+/// other choices (route, lacp, bgp, isis, ospfv2, ospfv3) are refused: linerate runs none.
 struct ProtocolStateRequest {
+  enum class State { kStart, kStop };
+  State state = State::kStart;
   bool operator==(const ProtocolStateRequest&) const = default;
 };
 
@@ -62,6 +65,15 @@ struct MetricsRequest {
   bool operator==(const MetricsRequest&) const = default;
 };
 
+/// The body of POST /monitor/states: the IPv4 or IPv6 neighbours (ARP or neighbour cache
+/// entries) of these ethernets (none named: every one).
+struct NeighborStatesRequest {
+  enum class Kind { kIpv4, kIpv6 };
+  Kind kind = Kind::kIpv4;  ///< the model's default choice
+  std::vector<std::string> ethernet_names;
+  bool operator==(const NeighborStatesRequest&) const = default;
+};
+
 /// The body of POST /monitor/capture: the port whose capture file is wanted.
 struct CaptureRequest {
   std::string port_name;
@@ -73,5 +85,6 @@ struct CaptureRequest {
 StateRequest read_state_request(const nlohmann::json& body);
 MetricsRequest read_metrics_request(const nlohmann::json& body);
 CaptureRequest read_capture_request(const nlohmann::json& body);
+NeighborStatesRequest read_states_request(const nlohmann::json& body);
 
 }  // namespace lr::otg

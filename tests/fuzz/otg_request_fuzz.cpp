@@ -1,21 +1,23 @@
 // libFuzzer target: the bodies `linerate otg serve` reads. The first byte picks the body
-// (its value mod 4: 0 POST /config, 1 POST /control/state, 2 POST /monitor/metrics,
-// 3 POST /monitor/capture); the rest is read as the server reads it: the bounded parser
-// (lib/api/bounded_json.hpp), the string-length check (otg_limits.hpp), then the body's
-// reader (the config against a fixed pair of data-plane ports). Only the refusals the
+// (its value mod 8: 0 POST /config, 1 POST /control/state, 2 POST /monitor/metrics,
+// 4 POST /monitor/states, any other POST /monitor/capture); the rest is read as the
+// server reads it: the bounded parser (lib/api/bounded_json.hpp), the string-length
+// check (otg_limits.hpp), then the body's reader (the config against a fixed pair of data-plane ports). Only the refusals the
 // server answers 400 may escape: ConfigRefused, each of its errors in the form "path: why",
 // nlohmann::json's exceptions and JsonTooDeep. Anything else, a crash or
 // a sanitizer's report is a finding.
 //
-// Seeds (tests/fuzz/corpus/otg_request, the selector digit '0'-'3' first): requests built
+// Seeds (tests/fuzz/corpus/otg_request, the selector digit '0'-'4' first): requests built
 // by snappi 1.60.0 itself (regenerated from the open-traffic-generator/snappi and
 // openapiart repositories by openapiart 0.3.42) and written with its .serialize(): a
 // two-port config with flows of every header linerate reads (ethernet, vlan, ipv4, ipv6,
 // udp, tcp, pfcpause, ethernetpause), increment / values / random fields, fixed_packets /
 // fixed_seconds / continuous, pps and percentage rates, fixed / increment / weighted
-// sizes, metrics with timestamps, captures and layer1 flow control; control_state for
-// traffic start, stop and pause, capture start and link down; metrics_request for flows
-// and ports; a capture_request.
+// sizes, metrics with timestamps, captures and layer1 flow control; a config with devices
+// (ethernets with a VLAN, IPv4 and IPv6 addresses and gateways) and flows between them;
+// control_state for traffic start, stop and pause, capture start, link down and protocol
+// start and stop; metrics_request for flows and ports; a capture_request; states_request
+// for IPv4 and IPv6 neighbours.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,10 +41,11 @@ const std::map<std::string, uint64_t>& dataplane_ports() {
 }
 
 void read_body(uint8_t selector, const json& body) {
-  switch (selector % 4) {
+  switch (selector % 8) {
     case 0: lr::otg::read_otg_config(body, dataplane_ports()); break;
     case 1: lr::otg::read_state_request(body); break;
     case 2: lr::otg::read_metrics_request(body); break;
+    case 4: lr::otg::read_states_request(body); break;
     default: lr::otg::read_capture_request(body); break;
   }
 }

@@ -1,4 +1,4 @@
-// The bodies of control/state, monitor/metrics and monitor/capture read into their typed
+// The bodies of control/state, monitor/metrics, monitor/capture and monitor/states read into their typed
 // requests: each kind as snappi writes it to the exact struct, each bad shape refused with
 // its path and reason (all of a body's problems at once); and every seed of the otg_request
 // fuzz target (real snappi requests, tests/fuzz/corpus/otg_request) read without a refusal.
@@ -66,10 +66,53 @@ TEST(OtgStateRequest, PortCaptureAndLinkAreReadWithTheirPorts) {
             StateRequest(PortLinkRequest{PortLinkRequest::State::kUp, {}}));
 }
 
-TEST(OtgStateRequest, ProtocolIsReadWhateverItAsks) {
-  EXPECT_EQ(
-      read_state_request({{"choice", "protocol"}, {"protocol", {{"choice", "all"}, {"all", {{"state", "start"}}}}}}),
-      StateRequest(ProtocolStateRequest{}));
+json protocol(json inner) { return {{"choice", "protocol"}, {"protocol", std::move(inner)}}; }
+
+TEST(OtgStateRequest, ProtocolAllIsReadWithItsState) {
+  EXPECT_EQ(read_state_request(protocol({{"choice", "all"}, {"all", {{"state", "start"}}}})),
+            StateRequest(ProtocolStateRequest{ProtocolStateRequest::State::kStart}));
+  EXPECT_EQ(read_state_request(protocol({{"choice", "all"}, {"all", {{"state", "stop"}}}})),
+            StateRequest(ProtocolStateRequest{ProtocolStateRequest::State::kStop}));
+}
+
+TEST(OtgStateRequest, ProtocolsLinerateDoesNotRunAreRefusedByName) {
+  EXPECT_EQ(state_refusal(protocol({{"choice", "bgp"}, {"bgp", {{"choice", "peers"}}}})),
+            std::vector<std::string>{"protocol.choice: 'bgp' is not supported by linerate: it runs no routing or LAG "
+                                     "protocol; all starts or stops the devices' emulated hosts"});
+  EXPECT_EQ(state_refusal(protocol({{"choice", "lacp"}})),
+            std::vector<std::string>{"protocol.choice: 'lacp' is not supported by linerate: it runs no routing or LAG "
+                                     "protocol; all starts or stops the devices' emulated hosts"});
+  EXPECT_EQ(state_refusal(protocol({{"choice", "rip"}})),
+            std::vector<std::string>{"protocol.choice: 'rip' is not all"});
+  EXPECT_EQ(state_refusal(protocol({{"choice", "all"}, {"all", {{"state", "restart"}}}})),
+            std::vector<std::string>{"protocol.all.state: 'restart' is not start or stop"});
+  EXPECT_EQ(state_refusal(protocol({{"choice", "all"}})),
+            std::vector<std::string>{"protocol.all.state: missing (start or stop)"});
+  EXPECT_EQ(state_refusal({{"choice", "protocol"}}), std::vector<std::string>{"protocol.choice: missing (all)"});
+  EXPECT_EQ(state_refusal(protocol({{"choice", "all"}, {"all", "start"}})),
+            std::vector<std::string>{"protocol.all: a string, not an object"});
+}
+
+TEST(OtgStatesRequest, NeighboursOfEachVersionAreReadWithTheirEthernets) {
+  using Kind = NeighborStatesRequest::Kind;
+  EXPECT_EQ(read_states_request({{"choice", "ipv4_neighbors"}, {"ipv4_neighbors", {{"ethernet_names", {"e1"}}}}}),
+            (NeighborStatesRequest{Kind::kIpv4, {"e1"}}));
+  EXPECT_EQ(read_states_request({{"choice", "ipv6_neighbors"}, {"ipv6_neighbors", json::object()}}),
+            (NeighborStatesRequest{Kind::kIpv6, {}}));
+  // The model's default choice is ipv4_neighbors.
+  EXPECT_EQ(read_states_request(json::object()), (NeighborStatesRequest{Kind::kIpv4, {}}));
+}
+
+TEST(OtgStatesRequest, ABadShapeIsRefusedWithItsPath) {
+  const auto states_refusal = [](const json& body) { return refusal(read_states_request, body); };
+  EXPECT_EQ(states_refusal({{"choice", "bgp_prefixes"}}),
+            std::vector<std::string>{"choice: 'bgp_prefixes' is not ipv4_neighbors or ipv6_neighbors (the states of the "
+                                     "hosts linerate emulates: it runs no protocols)"});
+  EXPECT_EQ(states_refusal({{"choice", "ipv6_neighbors"}, {"ipv6_neighbors", {{"ethernet_names", {"e1", 2}}}}}),
+            std::vector<std::string>{"ipv6_neighbors.ethernet_names[1]: a number, not a string"});
+  EXPECT_EQ(states_refusal({{"ipv4_neighbors", {{"ethernet_names", "e1"}}}}),
+            std::vector<std::string>{"ipv4_neighbors.ethernet_names: a string, not a list of names"});
+  EXPECT_EQ(states_refusal(json::array()), std::vector<std::string>{"monitor/states: an array, not an object"});
 }
 
 TEST(OtgStateRequest, AWrongWordIsRefusedWithItsPath) {
@@ -147,31 +190,34 @@ TEST(OtgCaptureRequest, ThePortNameIsRead) {
 }
 
 // Every seed of the fuzz target, made by snappi: its first byte picks the body, as the
-// target reads it; none is refused (the config against the target's ports: p0 at 100G,
-// p1 of a speed not known).
+// target reads it (its value mod 8: 0 config, 1 control/state, 2 metrics, 4 states, else
+// capture); none is refused (the config against the target's ports: p0 at 100G, p1 of a
+// speed not known).
 TEST(OtgRequests, EverySnappiSeedIsRead) {
   const std::filesystem::path dir = std::filesystem::path(LR_SOURCE_ROOT) / "tests/fuzz/corpus/otg_request";
-  size_t seen[4] = {};
+  size_t seen[5] = {};
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     std::ifstream in(entry.path(), std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     ASSERT_FALSE(bytes.empty()) << entry.path();
     const json body = api::parse_bounded_json(std::string_view(bytes).substr(1));
     EXPECT_EQ(string_length_problems(body), std::vector<std::string>{}) << entry.path();
-    const auto selector = static_cast<unsigned char>(bytes[0]) % 4;
-    ++seen[selector];
+    const auto selector = static_cast<unsigned char>(bytes[0]) % 8;
+    const size_t kind = selector <= 4 ? selector : 3;
+    ++seen[kind];
     std::vector<std::string> errors;
-    switch (selector) {
+    switch (kind) {
       case 0:
         errors = refusal([](const json& b) { read_otg_config(b, {{"p0", 100'000'000'000}, {"p1", 0}}); }, body);
         break;
       case 1: errors = state_refusal(body); break;
       case 2: errors = metrics_refusal(body); break;
+      case 4: errors = refusal(read_states_request, body); break;
       default: errors = capture_refusal(body); break;
     }
     EXPECT_EQ(errors, std::vector<std::string>{}) << entry.path();
   }
-  for (size_t kind = 0; kind < 4; ++kind) EXPECT_GT(seen[kind], 0u) << "no seed of body kind " << kind;
+  for (size_t kind = 0; kind < 5; ++kind) EXPECT_GT(seen[kind], 0u) << "no seed of body kind " << kind;
 }
 
 }  // namespace
