@@ -1,11 +1,5 @@
 #include "control/otg/otg_config.hpp"
 
-#include "control/otg/otg_capture_filter.hpp"
-#include "control/otg/otg_device_flow.hpp"
-#include "control/otg/otg_fields.hpp"
-#include "control/otg/otg_flow_timing.hpp"
-#include "control/otg/otg_json.hpp"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -15,6 +9,11 @@
 #include <optional>
 #include <ranges>
 
+#include "control/otg/otg_capture_filter.hpp"
+#include "control/otg/otg_device_flow.hpp"
+#include "control/otg/otg_fields.hpp"
+#include "control/otg/otg_flow_timing.hpp"
+#include "control/otg/otg_json.hpp"
 #include "lib/profile/load_toml.hpp"
 #include "lib/profile/quantity.hpp"
 #include "lib/profile/stream_spec_json.hpp"
@@ -253,8 +252,7 @@ void read_port_endpoints(const json& endpoint, const std::string& path, const st
   if (auto tx = located(endpoint.value("tx_name", json()), path + ".tx_name")) stream["tx_port"] = *tx;
   json rx_names = endpoint.value("rx_names", json::array());
   if (rx_names.empty() && endpoint.contains("rx_name")) rx_names = json::array({endpoint["rx_name"]});
-  if (rx_names.size() > 1)
-    p.refuse(path + ".rx_names", "linerate measures a flow on one receiving port: name one");
+  if (rx_names.size() > 1) p.refuse(path + ".rx_names", "linerate measures a flow on one receiving port: name one");
   else if (rx_names.size() == 1)
     if (auto rx = located(rx_names[0], path + ".rx_names[0]")) stream["rx_port"] = *rx;
 }
@@ -307,8 +305,8 @@ json read_flow(const json& flow, size_t i, const OtgConfig& config, const std::m
   if (choice == "port") {
     read_port_endpoints(tx_rx.value("port", json::object()), path + ".tx_rx.port", config.ports, stream, p);
   } else if (choice == "device") {
-    device = read_device_endpoints(tx_rx.value("device", json::object()), path + ".tx_rx.device", config.devices,
-                                   stream, p);
+    device =
+        read_device_endpoints(tx_rx.value("device", json::object()), path + ".tx_rx.device", config.devices, stream, p);
     if (!device) return stream;
   } else {
     p.refuse(path + ".tx_rx.choice", fmt::format("'{}' is not port or device", choice));
@@ -417,9 +415,10 @@ void read_devices(const json& body, OtgConfig& config, Problems& p) {
   const json options = body.value("options", json::object());
   const json protocol = options.is_object() ? options.value("protocol_options", json::object()) : json::object();
   if (!config.devices.ethernets.empty() && protocol.is_object() && protocol.value("auto_start_all", json()) == false)
-    p.warnings.push_back("options.protocol_options.auto_start_all: not applied: linerate starts the devices' hosts "
-                         "with the config (their flows are checked against them); control/state protocol stop "
-                         "ends them");
+    p.warnings.push_back(
+        "options.protocol_options.auto_start_all: not applied: linerate starts the devices' hosts "
+        "with the config (their flows are checked against them); control/state protocol stop "
+        "ends them");
 }
 
 // A stream's keys through the [[stream]] reader, eth "auto" set apart: it is the spec's

@@ -124,8 +124,9 @@ std::optional<DeviceFlow> read_device_endpoints(const json& device, const std::s
 void fill_from_endpoints(const DeviceFlow& flow, const json& packet, const std::string& flow_path,
                          const OtgDevices& devices, json& stream, Problems& p) {
   if (stream.contains("kind")) {
-    p.refuse(flow_path + ".tx_rx.device", "a MAC Control flow (pfcpause, ethernetpause) goes from a port: use "
-                                          "tx_rx.port");
+    p.refuse(flow_path + ".tx_rx.device",
+             "a MAC Control flow (pfcpause, ethernetpause) goes from a port: use "
+             "tx_rx.port");
     return;
   }
   const auto v = flow_version(flow, packet, flow_path, devices, p);

@@ -19,19 +19,22 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kHostsDo = "its emulated hosts answer ARP, neighbour discovery and ping and resolve their gateways";
+constexpr const char* kHostsDo =
+    "its emulated hosts answer ARP, neighbour discovery and ping and resolve their gateways";
 
 // The protocols of the model's Device, as a refusal names them.
-constexpr std::array<std::pair<const char*, const char*>, 10> kProtocols{{{"isis", "IS-IS"},
-                                                                          {"bgp", "BGP"},
-                                                                          {"vxlan", "VXLAN"},
-                                                                          {"rsvp", "RSVP"},
-                                                                          {"dhcp_server", "DHCP"},
-                                                                          {"ospfv2", "OSPFv2"},
-                                                                          {"ospfv3", "OSPFv3"},
-                                                                          {"macsec", "MACsec"},
-                                                                          {"rocev2", "RoCEv2 peers"},
-                                                                          {"bmp", "BMP"}}};
+constexpr std::array<std::pair<const char*, const char*>, 10> kProtocols{{
+    {"isis", "IS-IS"},
+    {"bgp", "BGP"},
+    {"vxlan", "VXLAN"},
+    {"rsvp", "RSVP"},
+    {"dhcp_server", "DHCP"},
+    {"ospfv2", "OSPFv2"},
+    {"ospfv3", "OSPFv3"},
+    {"macsec", "MACsec"},
+    {"rocev2", "RoCEv2 peers"},
+    {"bmp", "BMP"},
+}};
 
 // Set, as OTG reads it: null and an empty list are not.
 bool is_set(const json& v) { return !v.is_null() && !(v.is_array() && v.empty()); }
@@ -85,12 +88,13 @@ constexpr Version kIpv6{"ipv6_addresses", 128, 64, "neighbour discovery"};
 // The first address of an ethernet's list (a host has one of each version), its address,
 // gateway and prefix parsed by `parse` into `out`; its name is `name`.
 template <class Addr, class Parse>
-void read_address(const json& list, const std::string& at, const Version& v, Parse parse, Addr& out,
-                  std::string& name, Problems& p) {
+void read_address(const json& list, const std::string& at, const Version& v, Parse parse, Addr& out, std::string& name,
+                  Problems& p) {
   if (!list.is_array()) return p.refuse(at, fmt::format("{}, not a list", kind_said(list)));
   if (list.size() > 1)
-    p.refuse(fmt::format("{}[1]", at), fmt::format("a second address is not supported by linerate: its emulated host has "
-                                                   "one of each IP version (give another ethernet, with its own MAC)"));
+    p.refuse(fmt::format("{}[1]", at),
+             fmt::format("a second address is not supported by linerate: its emulated host has "
+                         "one of each IP version (give another ethernet, with its own MAC)"));
   const json& a = list[0];
   const std::string here = at + "[0]";
   if (!a.is_object()) return p.refuse(here, fmt::format("{}, not an object", kind_said(a)));
@@ -121,8 +125,8 @@ std::optional<uint16_t> read_vlans(const json& vlans, const std::string& at, Pro
     return std::nullopt;
   }
   if (vlans.size() > 1)
-    p.refuse(at, fmt::format("{} VLANs (QinQ) are not supported by linerate: its hosts carry one 802.1Q tag",
-                             vlans.size()));
+    p.refuse(
+        at, fmt::format("{} VLANs (QinQ) are not supported by linerate: its hosts carry one 802.1Q tag", vlans.size()));
   const json& v = vlans[0];
   const std::string here = at + "[0]";
   if (!v.is_object()) {
@@ -133,8 +137,9 @@ std::optional<uint16_t> read_vlans(const json& vlans, const std::string& at, Pro
   if (const std::string tpid = string_at(v, "tpid", "x8100"); tpid != "x8100")
     p.refuse(here + ".tpid", fmt::format("'{}' is not supported by linerate: its hosts tag with 0x8100", tpid));
   if (const auto pcp = number_at(v, "priority", 0, 7, 0, here, p); pcp && *pcp != 0)
-    p.warnings.push_back(here + ".priority: not applied: the hosts' own frames (ARP, neighbour discovery) carry "
-                                "priority 0; a flow's priority is its vlan header's");
+    p.warnings.push_back(here +
+                         ".priority: not applied: the hosts' own frames (ARP, neighbour discovery) carry "
+                         "priority 0; a flow's priority is its vlan header's");
   const auto id = number_at(v, "id", 1, 4094, 1, here, p);
   return id ? std::optional<uint16_t>(static_cast<uint16_t>(*id)) : std::nullopt;
 }
@@ -199,10 +204,12 @@ class Reader {
         p_.refuse(at + "." + key, fmt::format("linerate runs no {}: {}", name, kHostsDo));
     for (const char* loopback : {"ipv4_loopbacks", "ipv6_loopbacks"})
       if (d.contains(loopback) && is_set(d[loopback]))
-        p_.refuse(at + "." + loopback, "not supported by linerate: a loopback is reached through a route, and "
-                                       "linerate runs no routing protocol");
-    check_keys(d, at, {"name", "ethernets", "ipv4_loopbacks", "ipv6_loopbacks", "isis", "bgp", "vxlan", "rsvp",
-                       "dhcp_server", "ospfv2", "macsec", "ospfv3", "rocev2", "bmp"},
+        p_.refuse(at + "." + loopback,
+                  "not supported by linerate: a loopback is reached through a route, and "
+                  "linerate runs no routing protocol");
+    check_keys(d, at,
+               {"name", "ethernets", "ipv4_loopbacks", "ipv6_loopbacks", "isis", "bgp", "vxlan", "rsvp", "dhcp_server",
+                "ospfv2", "macsec", "ospfv3", "rocev2", "bmp"},
                "a device", p_);
     const json ethernets = d.value("ethernets", json::array());
     if (!ethernets.is_array()) return p_.refuse(at + ".ethernets", fmt::format("{}, not a list", kind_said(ethernets)));
@@ -211,6 +218,7 @@ class Reader {
 
   // The hosts of every ethernet read, refused where two share a MAC or an address.
   OtgDevices finish() {
+    if (unchecked_) return std::move(out_);  // a host that is not whole is not compared
     if (const auto distinct = hosts::check_distinct(hosts_); !distinct) {
       const size_t second = distinct.error().host;
       p_.refuse(key_path(out_.ethernets[second].path, distinct.error().key), distinct.error().message);
@@ -221,11 +229,13 @@ class Reader {
  private:
   void ethernet(const json& e, const std::string& at) {
     if (!e.is_object()) return p_.refuse(at, fmt::format("{}, not an object", kind_said(e)));
-    check_keys(e, at, {"name", "mac", "mtu", "vlans", "connection", "ipv4_addresses", "ipv6_addresses",
-                       "dhcpv4_interfaces", "dhcpv6_interfaces"},
+    check_keys(e, at,
+               {"name", "mac", "mtu", "vlans", "connection", "ipv4_addresses", "ipv6_addresses", "dhcpv4_interfaces",
+                "dhcpv6_interfaces"},
                "an ethernet", p_);
     for (const char* dhcp : {"dhcpv4_interfaces", "dhcpv6_interfaces"})
-      if (e.contains(dhcp) && is_set(e[dhcp])) p_.refuse(at + "." + dhcp, fmt::format("linerate runs no DHCP: {}", kHostsDo));
+      if (e.contains(dhcp) && is_set(e[dhcp]))
+        p_.refuse(at + "." + dhcp, fmt::format("linerate runs no DHCP: {}", kHostsDo));
     const size_t errors = p_.errors.size();
     api::DeviceSpec d;
     OtgEthernet out;
@@ -246,10 +256,7 @@ class Reader {
     if (e.contains("ipv6_addresses") && is_set(e["ipv6_addresses"]))
       read_address(e["ipv6_addresses"], at + ".ipv6_addresses", kIpv6, profile::parse_ipv6, d.first.ipv6.emplace(),
                    ipv6_name, p_);
-    if (p_.errors.size() != errors) return;
-    auto expanded = hosts::expand_device(d);
-    if (!expanded)
-      return p_.refuse(key_path(at, expanded.error().key), without_host_index(expanded.error().message));
+    // Its names are known whatever its problems, so that flows naming it are not refused too.
     const size_t index = out_.ethernets.size();
     name(out.name, at, {OtgEndpoint::Kind::kEthernet, index});
     if (d.first.ipv4) {
@@ -260,24 +267,33 @@ class Reader {
       out.ipv6 = hosts::ipv6_text(d.first.ipv6->address);
       name(ipv6_name, at + ".ipv6_addresses[0]", {OtgEndpoint::Kind::kIpv6, index});
     }
-    out_.load.push_back(device_object(out.name, expanded->front()));
     out_.ethernets.push_back(std::move(out));
-    hosts_.push_back(expanded->front());
+    hosts_.push_back(d.first);
+    unchecked_ = unchecked_ || p_.errors.size() != errors;
+    if (p_.errors.size() != errors) return;
+    const auto expanded = hosts::expand_device(d);
+    unchecked_ = unchecked_ || !expanded;
+    if (!expanded) return p_.refuse(key_path(at, expanded.error().key), without_host_index(expanded.error().message));
+    hosts_.back() = expanded->front();
+    out_.load.push_back(device_object(out_.ethernets.back().name, expanded->front()));
   }
 
   // A name flows may give; OTG's names are unique in the whole config.
   void name(const std::string& name, const std::string& at, OtgEndpoint endpoint) {
+    if (name.empty()) return;  // refused as missing
     const auto [it, added] = named_.emplace(name, at);
     if (!added)
-      return p_.refuse(at + ".name", fmt::format("'{}' is the name of {} too (OTG names are unique)", name, it->second));
+      return p_.refuse(at + ".name",
+                       fmt::format("'{}' is the name of {} too (OTG names are unique)", name, it->second));
     out_.endpoints[name] = endpoint;
   }
 
   const std::map<std::string, std::string>& ports_;
   Problems& p_;
   OtgDevices out_;
-  std::vector<api::HostSpec> hosts_;         ///< one per ethernet, in order
+  std::vector<api::HostSpec> hosts_;          ///< one per ethernet, in order
   std::map<std::string, std::string> named_;  ///< name -> the path of what has it
+  bool unchecked_ = false;                    ///< an ethernet was refused: its host is not whole
 };
 
 }  // namespace

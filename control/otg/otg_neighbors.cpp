@@ -20,13 +20,13 @@ json neighbor_states(const NeighborStatesRequest& request, const std::vector<api
     const std::string& name = request.ethernet_names[i];
     const auto it = devices.endpoints.find(name);
     if (it == devices.endpoints.end() || it->second.kind != OtgEndpoint::Kind::kEthernet)
-      errors.push_back(fmt::format("{}.ethernet_names[{}]: '{}' is not an ethernet of the config's devices", kind, i, name));
+      errors.push_back(
+          fmt::format("{}.ethernet_names[{}]: '{}' is not an ethernet of the config's devices", kind, i, name));
   }
   if (!errors.empty()) throw ConfigRefused(std::move(errors));
   const auto wanted = [&](const std::string& ethernet) {
-    return request.ethernet_names.empty() ||
-           std::find(request.ethernet_names.begin(), request.ethernet_names.end(), ethernet) !=
-               request.ethernet_names.end();
+    return request.ethernet_names.empty() || std::find(request.ethernet_names.begin(), request.ethernet_names.end(),
+                                                       ethernet) != request.ethernet_names.end();
   };
   json states = json::array();
   for (const api::PortNeighbors& port : ports)

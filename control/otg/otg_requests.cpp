@@ -154,8 +154,8 @@ StateRequest read_protocol_state(const json& body, Problems& p) {
   const json* all = object_member(*protocol, "all", "protocol.all", p);
   if (all == nullptr) return out;
   using State = ProtocolStateRequest::State;
-  out.state = word_member<State>(*all, "state", "protocol.all.state", {{"start", State::kStart}, {"stop", State::kStop}},
-                                 "start or stop", std::nullopt, p)
+  out.state = word_member<State>(*all, "state", "protocol.all.state",
+                                 {{"start", State::kStart}, {"stop", State::kStop}}, "start or stop", std::nullopt, p)
                   .value_or(State::kStart);
   return out;
 }
@@ -207,10 +207,11 @@ NeighborStatesRequest read_states_request(const json& body) {
   require_object(body, "monitor/states");
   Problems p;
   using Kind = NeighborStatesRequest::Kind;
-  const auto kind = word_member<Kind>(body, "choice", "choice", {{"ipv4_neighbors", Kind::kIpv4}, {"ipv6_neighbors", Kind::kIpv6}},
-                                      "ipv4_neighbors or ipv6_neighbors (the states of the hosts linerate emulates: it "
-                                      "runs no protocols)",
-                                      Kind::kIpv4, p);
+  const auto kind =
+      word_member<Kind>(body, "choice", "choice", {{"ipv4_neighbors", Kind::kIpv4}, {"ipv6_neighbors", Kind::kIpv6}},
+                        "ipv4_neighbors or ipv6_neighbors (the states of the hosts linerate emulates: it "
+                        "runs no protocols)",
+                        Kind::kIpv4, p);
   if (!kind) throw ConfigRefused(std::move(p.errors));
   NeighborStatesRequest out;
   out.kind = *kind;

@@ -2,11 +2,11 @@
 // device.load, exactly; flows between devices into streams from one host to another (ports,
 // addresses, VLAN, eth "auto"); what linerate cannot do refused at its path; the data
 // plane's refusal said as the config's ethernet.
-#include "control/otg/otg_config.hpp"
-
 #include <gtest/gtest.h>
 
 #include <tuple>
+
+#include "control/otg/otg_config.hpp"
 
 namespace lr::otg {
 namespace {
@@ -35,14 +35,14 @@ json ipv6(const char* name, const char* address, const char* gateway, int prefix
 // Two devices, as SONiC's snappi helpers write them: an ethernet on each port with an IPv4
 // address (and an IPv6 one on the first) and a gateway each.
 json two_devices() {
-  return json::array(
-      {{{"name", "d1"},
-        {"ethernets",
-         {ethernet("e1", "tx", "02:00:00:00:01:01", ipv4("e1.v4", "198.18.0.1", "198.18.0.254"),
-                   ipv6("e1.v6", "2001:db8:a::1", "2001:db8:a::fe"))}}},
-       {{"name", "d2"},
-        {"ethernets", {ethernet("e2", "rx", "02:00:00:00:02:01", ipv4("e2.v4", "198.19.0.1", "198.19.0.254"),
-                                ipv6("e2.v6", "2001:db8:b::1", "2001:db8:b::fe"))}}}});
+  return json::array({{{"name", "d1"},
+                       {"ethernets",
+                        {ethernet("e1", "tx", "02:00:00:00:01:01", ipv4("e1.v4", "198.18.0.1", "198.18.0.254"),
+                                  ipv6("e1.v6", "2001:db8:a::1", "2001:db8:a::fe"))}}},
+                      {{"name", "d2"},
+                       {"ethernets",
+                        {ethernet("e2", "rx", "02:00:00:00:02:01", ipv4("e2.v4", "198.19.0.1", "198.19.0.254"),
+                                  ipv6("e2.v6", "2001:db8:b::1", "2001:db8:b::fe"))}}}});
 }
 
 json device_flow(json tx, json rx, json packet = json::array()) {
@@ -70,8 +70,7 @@ TEST(OtgDevices, EachEthernetIsOneDeviceOfDeviceLoad) {
   json devices = two_devices();
   devices[1]["ethernets"][0]["vlans"] = {{{"name", "v"}, {"id", 10}, {"tpid", "x8100"}, {"priority", 0}}};
   const OtgConfig config = read_otg_config(config_with(devices), kDevicePorts);
-  EXPECT_EQ(config.devices.load,
-            json::parse(R"([
+  EXPECT_EQ(config.devices.load, json::parse(R"([
               {"name": "e1", "port": "p0", "mac": "02:00:00:00:01:01", "count": 1,
                "ipv4": {"address": "198.18.0.1", "prefix": 24, "gateway": "198.18.0.254"},
                "ipv6": {"address": "2001:db8:a::1", "prefix": 64, "gateway": "2001:db8:a::fe"}},
@@ -81,10 +80,12 @@ TEST(OtgDevices, EachEthernetIsOneDeviceOfDeviceLoad) {
   EXPECT_EQ(config.devices.ethernets[1],
             (OtgEthernet{"e2", "devices[1].ethernets[0]", "p1", 10, "198.19.0.1", "2001:db8:b::1"}));
   using Kind = OtgEndpoint::Kind;
-  EXPECT_EQ(config.devices.endpoints,
-            (std::map<std::string, OtgEndpoint>{{"e1", {Kind::kEthernet, 0}}, {"e1.v4", {Kind::kIpv4, 0}},
-                                                {"e1.v6", {Kind::kIpv6, 0}}, {"e2", {Kind::kEthernet, 1}},
-                                                {"e2.v4", {Kind::kIpv4, 1}}, {"e2.v6", {Kind::kIpv6, 1}}}));
+  EXPECT_EQ(config.devices.endpoints, (std::map<std::string, OtgEndpoint>{{"e1", {Kind::kEthernet, 0}},
+                                                                          {"e1.v4", {Kind::kIpv4, 0}},
+                                                                          {"e1.v6", {Kind::kIpv6, 0}},
+                                                                          {"e2", {Kind::kEthernet, 1}},
+                                                                          {"e2.v4", {Kind::kIpv4, 1}},
+                                                                          {"e2.v6", {Kind::kIpv6, 1}}}));
   EXPECT_EQ(config.warnings, std::vector<std::string>{});
 }
 
@@ -95,12 +96,12 @@ TEST(OtgDevices, AConfigWithoutDevicesLoadsNone) {
 
 TEST(OtgDevices, AnEthernetWithoutAddressesAndTheModelsDefaultPrefixes) {
   json devices = json::array({{{"name", "d"},
-                               {"ethernets", {ethernet("e", "tx", "02:00:00:00:00:0A", nullptr,
-                                                       {{"name", "v6"}, {"address", "2001:db8::2"}, {"gateway", "fe80::1"}}),
-                                              ethernet("l2", "rx", "02:00:00:00:00:0b")}}}});
+                               {"ethernets",
+                                {ethernet("e", "tx", "02:00:00:00:00:0A", nullptr,
+                                          {{"name", "v6"}, {"address", "2001:db8::2"}, {"gateway", "fe80::1"}}),
+                                 ethernet("l2", "rx", "02:00:00:00:00:0b")}}}});
   devices[0]["ethernets"][0]["ipv4_addresses"] = {{{"name", "v4"}, {"address", "10.0.0.2"}, {"gateway", "10.0.0.1"}}};
-  EXPECT_EQ(read_otg_config(config_with(devices), kDevicePorts).devices.load,
-            json::parse(R"([
+  EXPECT_EQ(read_otg_config(config_with(devices), kDevicePorts).devices.load, json::parse(R"([
               {"name": "e", "port": "p0", "mac": "02:00:00:00:00:0a", "count": 1,
                "ipv4": {"address": "10.0.0.2", "prefix": 24, "gateway": "10.0.0.1"},
                "ipv6": {"address": "2001:db8::2", "prefix": 64, "gateway": "fe80::1"}},
@@ -152,16 +153,17 @@ TEST(OtgDevices, BadValuesAreRefusedAtTheirPath) {
   json& e2 = devices[1]["ethernets"][0];
   e2["vlans"] = {{{"name", "v"}, {"id", 0}, {"tpid", "x88A8"}}};
   e2["ipv6_addresses"][0]["address"] = "198.19.0.1";
-  EXPECT_EQ(device_refusals(config_with(devices)),
-            (std::vector<std::string>{
-                "devices[0].ethernets[0].mac: missing (the host's MAC)",
-                "devices[0].ethernets[0].connection.port_name: 'nowhere' is not one of the config's ports",
-                "devices[0].ethernets[0].ipv4_addresses[0].address: '198.18.0.300' is not an IP address of this version",
-                "devices[0].ethernets[0].ipv6_addresses[0].prefix: expected 1-128, found 129",
-                "devices[1].ethernets[0].vlans[0].tpid: 'x88A8' is not supported by linerate: its hosts tag with 0x8100",
-                "devices[1].ethernets[0].vlans[0].id: expected 1-4094, found 0",
-                "devices[1].ethernets[0].ipv6_addresses[0].address: '198.19.0.1' is not an IP address of this "
-                "version"}));
+  EXPECT_EQ(
+      device_refusals(config_with(devices)),
+      (std::vector<std::string>{
+          "devices[0].ethernets[0].mac: missing (the host's MAC)",
+          "devices[0].ethernets[0].connection.port_name: 'nowhere' is not one of the config's ports",
+          "devices[0].ethernets[0].ipv4_addresses[0].address: '198.18.0.300' is not an IP address of this version",
+          "devices[0].ethernets[0].ipv6_addresses[0].prefix: expected 1-128, found 129",
+          "devices[1].ethernets[0].vlans[0].tpid: 'x88A8' is not supported by linerate: its hosts tag with 0x8100",
+          "devices[1].ethernets[0].vlans[0].id: expected 1-4094, found 0",
+          "devices[1].ethernets[0].ipv6_addresses[0].address: '198.19.0.1' is not an IP address of this "
+          "version"}));
 }
 
 TEST(OtgDevices, TheHostsOwnChecksAreSaidAtTheEthernetsKeys) {
@@ -209,7 +211,8 @@ TEST(OtgDeviceFlow, AFlowBetweenIpv4AddressesGoesFromHostToHost) {
   const json packet = {{{"choice", "ethernet"}, {"ethernet", {{"dst", {{"choice", "auto"}}}}}},
                        {{"choice", "ipv4"}, {"ipv4", {{"time_to_live", fixed(9)}}}},
                        {{"choice", "udp"}, {"udp", {{"dst_port", fixed(7000)}}}}};
-  const OtgConfig config = read_otg_config(config_with(devices, {device_flow({"e1.v4"}, {"e2.v4"}, packet)}), kDevicePorts);
+  const OtgConfig config =
+      read_otg_config(config_with(devices, {device_flow({"e1.v4"}, {"e2.v4"}, packet)}), kDevicePorts);
   ASSERT_EQ(config.streams.size(), 1u);
   const api::StreamSpec& s = config.streams[0];
   EXPECT_EQ((std::tuple{s.tx_port, *s.rx_port, s.ip_version}),
@@ -257,29 +260,27 @@ TEST(OtgDeviceFlow, EndpointsLinerateCannotSendBetweenAreRefused) {
   json devices = two_devices();
   devices[1]["ethernets"][0].erase("ipv6_addresses");
   const json pause = {{{"choice", "pfcpause"}, {"pfcpause", {{"pause_class_3", fixed(65535)}}}}};
-  EXPECT_EQ(device_refusals(config_with(devices, {device_flow({"e1.v4", "e1.v6"}, {"e2.v4"}),
-                                           device_flow(json::array(), {"e2"}),
-                                           device_flow({"tx"}, {"e2.v6"}),
-                                           device_flow({"e1.v4"}, {"e1.v6"}),
-                                           device_flow({"e1.v6"}, {"e2.v4"}),
-                                           device_flow({"e1.v4"}, {"e2"}, v6_packet),
-                                           device_flow({"e1"}, {"e2"}, v6_packet),
-                                           device_flow({"e1"}, {"e2"}, pause)})),
-            (std::vector<std::string>{
-                "flows[0].tx_rx.device.tx_names: names 2 endpoints: linerate sends a flow between one pair (write a "
-                "flow per pair)",
-                "flows[1].tx_rx.device.tx_names: names no endpoint: give one ethernet, IPv4 or IPv6 address of the "
-                "config's devices",
-                "flows[2].tx_rx.device.tx_names[0]: 'tx' is not an ethernet, IPv4 or IPv6 address of the config's "
-                "devices",
-                "flows[2].tx_rx.device.rx_names[0]: 'e2.v6' is not an ethernet, IPv4 or IPv6 address of the config's "
-                "devices",
-                "flows[3].tx_rx.device: 'e1.v4' and 'e1.v6' are on one ethernet: a flow goes between two hosts",
-                "flows[4].tx_rx.device: tx_names[0] 'e1.v6' is an IPv6 address and rx_names[0] 'e2.v4' an IPv4 one: "
-                "a flow is IPv4 or IPv6",
-                "flows[5].packet[0]: an ipv6 header in a flow between IPv4 addresses (its tx_rx.device names)",
-                "flows[6].tx_rx.device.rx_names[0]: ethernet 'e2' has no IPv6 address (ipv6_addresses)",
-                "flows[7].tx_rx.device: a MAC Control flow (pfcpause, ethernetpause) goes from a port: use tx_rx.port"}));
+  EXPECT_EQ(
+      device_refusals(
+          config_with(devices, {device_flow({"e1.v4", "e1.v6"}, {"e2.v4"}), device_flow(json::array(), {"e2"}),
+                                device_flow({"tx"}, {"e2.v6"}), device_flow({"e1.v4"}, {"e1.v6"}),
+                                device_flow({"e1.v6"}, {"e2.v4"}), device_flow({"e1.v4"}, {"e2"}, v6_packet),
+                                device_flow({"e1"}, {"e2"}, v6_packet), device_flow({"e1"}, {"e2"}, pause)})),
+      (std::vector<std::string>{
+          "flows[0].tx_rx.device.tx_names: names 2 endpoints: linerate sends a flow between one pair (write a "
+          "flow per pair)",
+          "flows[1].tx_rx.device.tx_names: names no endpoint: give one ethernet, IPv4 or IPv6 address of the "
+          "config's devices",
+          "flows[2].tx_rx.device.tx_names[0]: 'tx' is not an ethernet, IPv4 or IPv6 address of the config's "
+          "devices",
+          "flows[2].tx_rx.device.rx_names[0]: 'e2.v6' is not an ethernet, IPv4 or IPv6 address of the config's "
+          "devices",
+          "flows[3].tx_rx.device: 'e1.v4' and 'e1.v6' are on one ethernet: a flow goes between two hosts",
+          "flows[4].tx_rx.device: tx_names[0] 'e1.v6' is an IPv6 address and rx_names[0] 'e2.v4' an IPv4 one: "
+          "a flow is IPv4 or IPv6",
+          "flows[5].packet[0]: an ipv6 header in a flow between IPv4 addresses (its tx_rx.device names)",
+          "flows[6].tx_rx.device.rx_names[0]: ethernet 'e2' has no IPv6 address (ipv6_addresses)",
+          "flows[7].tx_rx.device: a MAC Control flow (pfcpause, ethernetpause) goes from a port: use tx_rx.port"}));
   json flow = device_flow({"e1"}, {"e2"});
   flow["tx_rx"]["choice"] = "router";
   EXPECT_EQ(device_refusals(config_with(two_devices(), {flow})),

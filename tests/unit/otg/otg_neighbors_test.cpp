@@ -71,10 +71,9 @@ TEST(OtgNeighbors, ANameThatIsNotAnEthernetOfTheConfigIsRefused) {
     neighbor_states({Kind::kIpv4, {"e1", "e2.v4", "e9"}}, two_ports(), ethernets());
     FAIL() << "not refused";
   } catch (const ConfigRefused& e) {
-    EXPECT_EQ(e.errors(),
-              (std::vector<std::string>{
-                  "ipv4_neighbors.ethernet_names[1]: 'e2.v4' is not an ethernet of the config's devices",
-                  "ipv4_neighbors.ethernet_names[2]: 'e9' is not an ethernet of the config's devices"}));
+    EXPECT_EQ(e.errors(), (std::vector<std::string>{
+                              "ipv4_neighbors.ethernet_names[1]: 'e2.v4' is not an ethernet of the config's devices",
+                              "ipv4_neighbors.ethernet_names[2]: 'e9' is not an ethernet of the config's devices"}));
   }
 }
 

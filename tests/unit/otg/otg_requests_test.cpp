@@ -105,9 +105,10 @@ TEST(OtgStatesRequest, NeighboursOfEachVersionAreReadWithTheirEthernets) {
 
 TEST(OtgStatesRequest, ABadShapeIsRefusedWithItsPath) {
   const auto states_refusal = [](const json& body) { return refusal(read_states_request, body); };
-  EXPECT_EQ(states_refusal({{"choice", "bgp_prefixes"}}),
-            std::vector<std::string>{"choice: 'bgp_prefixes' is not ipv4_neighbors or ipv6_neighbors (the states of the "
-                                     "hosts linerate emulates: it runs no protocols)"});
+  EXPECT_EQ(
+      states_refusal({{"choice", "bgp_prefixes"}}),
+      std::vector<std::string>{"choice: 'bgp_prefixes' is not ipv4_neighbors or ipv6_neighbors (the states of the "
+                               "hosts linerate emulates: it runs no protocols)"});
   EXPECT_EQ(states_refusal({{"choice", "ipv6_neighbors"}, {"ipv6_neighbors", {{"ethernet_names", {"e1", 2}}}}}),
             std::vector<std::string>{"ipv6_neighbors.ethernet_names[1]: a number, not a string"});
   EXPECT_EQ(states_refusal({{"ipv4_neighbors", {{"ethernet_names", "e1"}}}}),
