@@ -110,6 +110,22 @@ TEST(EthAuto, AStreamNoHostSendsIsRefusedAtItsEthKey) {
             "(198.18.0.3/24) has no gateway, and 198.19.0.1 is not on its subnet");
 }
 
+TEST(EthAuto, AnIpv6StreamIsSentFromTheGlobalOrTheLinkLocalAddress) {
+  std::string lab = kLab;
+  lab.replace(lab.find("count = 2"), 9, "ipv6 = { address = \"2001:db8::2\", gateway = \"fe80::1\" }\ncount = 2");
+  const auto sender = [&](const std::string& src, const std::string& dst) {
+    const std::string ip = "frame_size = 128\nipv6 = { src = \"" + src + "\", dst = \"" + dst + "\" }\n";
+    return error_of(lab + stream(R"({ src = "auto", dst = "auto" })", ip));
+  };
+  EXPECT_EQ(sender("2001:db8::3", "2001:db8:9::1"), "");
+  // hosts_a[1]'s link-local address, from its MAC 02:00:00:00:01:02.
+  EXPECT_EQ(sender("fe80::ff:fe00:102", "fe80::1"), "");
+  EXPECT_EQ(sender("fe80::ff:fe00:109", "fe80::1"),
+            "test.toml:21:7: key 'stream[0].eth.dst': stream 's1': eth.dst 'auto' needs an emulated host with "
+            "address fe80::ff:fe00:109 on port p0 (untagged): none of its 2 hosts has it; add a [[device]] or set "
+            "ipv6.src to one of theirs");
+}
+
 TEST(EthAuto, JsonWritesAutoAndReadsItBack) {
   const Profile lab = load_profile_text(
       kLab + stream(R"({ src = "auto", dst = "auto" })", "ipv4 = { src = \"198.18.0.2\" }\n"), "test.toml");
