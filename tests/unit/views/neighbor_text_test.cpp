@@ -5,11 +5,30 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace lr::views {
 namespace {
+
+// A neighbour entry; `mac` and `resolved_at` "" for none.
+api::NeighborEntry entry(const std::string& host, const std::string& host_address, std::optional<uint16_t> vlan,
+                         const std::string& role, const std::string& address, const std::string& state,
+                         const std::string& mac, uint32_t tries, const std::string& resolved_at) {
+  api::NeighborEntry e;
+  e.host = host;
+  e.host_mac = "02:00:00:00:01:01";
+  e.host_address = host_address;
+  e.vlan = vlan;
+  e.role = role;
+  e.address = address;
+  e.state = state;
+  if (!mac.empty()) e.mac = mac;
+  e.tries = tries;
+  if (!resolved_at.empty()) e.resolved_at = resolved_at;
+  return e;
+}
 
 api::PortNeighbors port_p0() {
   api::PortNeighbors p;
@@ -24,26 +43,9 @@ api::PortNeighbors port_p0() {
               .dropped = 0,
               .sent = 7,
               .send_failed = 0};
-  api::NeighborEntry gateway4;
-  gateway4.host = "hosts_a[0]";
-  gateway4.host_mac = "02:00:00:00:01:01";
-  gateway4.host_address = "198.18.0.1";
-  gateway4.address = "198.18.0.254";
-  gateway4.role = "gateway";
-  gateway4.state = "resolved";
-  gateway4.mac = "02:00:00:00:fe:01";
-  gateway4.tries = 1;
-  gateway4.resolved_at = "2026-12-06T11:09:00.123Z";
-  api::NeighborEntry gateway6;
-  gateway6.host = "hosts_a[1]";
-  gateway6.host_mac = "02:00:00:00:01:02";
-  gateway6.host_address = "2001:db8:a::2";
-  gateway6.vlan = 10;
-  gateway6.address = "2001:db8:a::fe";
-  gateway6.role = "gateway";
-  gateway6.state = "incomplete";
-  gateway6.tries = 2;
-  p.neighbors = {gateway4, gateway6};
+  p.neighbors = {entry("hosts_a[0]", "198.18.0.1", std::nullopt, "gateway", "198.18.0.254", "resolved",
+                       "02:00:00:00:fe:01", 1, "2026-12-06T11:09:00.123Z"),
+                 entry("hosts_a[1]", "2001:db8:a::2", 10, "gateway", "2001:db8:a::fe", "incomplete", "", 2, "")};
   p.events = {"2026-12-06T11:09:00.123Z hosts_a[0]: gateway 198.18.0.254 resolved to 02:00:00:00:fe:01"};
   return p;
 }
@@ -68,14 +70,7 @@ TEST(NeighborText, PortsAreSectionsInTheReportsOrder) {
   p1.hosts = 1;
   p1.tx_queue = 3;
   p1.counts.dropped = 12;
-  api::NeighborEntry on_link;
-  on_link.host = "b[0]";
-  on_link.host_address = "198.19.0.1";
-  on_link.address = "198.19.0.9";
-  on_link.role = "on-link";
-  on_link.state = "failed";
-  on_link.tries = 3;
-  p1.neighbors = {on_link};
+  p1.neighbors = {entry("b[0]", "198.19.0.1", std::nullopt, "on-link", "198.19.0.9", "failed", "", 3, "")};
   const std::string text = neighbor_text({p1, port_p0()});
   EXPECT_EQ(text.substr(0, text.find("\nport p0:") + 1),
             "port p1: 1 host, sending on TX queue 3\n"
