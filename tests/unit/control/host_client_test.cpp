@@ -56,6 +56,14 @@ TEST(HostClient, ALoadAnswerWithoutACountIsNotReadAsZero) {
   EXPECT_EQ(loaded_hosts(json({{"hosts", 70000}})), 70000u);
 }
 
+TEST(HostClient, DevicesAreListedAsSent) {
+  const json listed = {{"devices", kHostsA}};
+  ScriptedDataplane dp({answer(listed)});
+  DataplaneClient client(dp.path());
+  EXPECT_EQ(HostClient(client).devices_json(), listed);
+  EXPECT_EQ(dp.requests()[0]["method"], "device.list");
+}
+
 const char* const kNeighborsAnswer = R"([{
   "port": "p0", "hosts": 2, "tx_queue": 1,
   "counts": {"answered": 3, "no_reply": 1, "not_for_us": 2, "malformed": 4, "unsupported": 5, "dropped": 6,
