@@ -36,7 +36,8 @@ int run(int argc, char** argv) {
   for (void (*add)(CLI::App&, Commands&) :
        {add_run_command, add_module_and_port_control_commands, add_exporter_command, add_session_commands,
         add_port_commands, add_stream_commands, add_traffic_commands, add_stats_commands, add_bench_commands,
-        add_doctor_command, add_optics_commands, add_frames_command, add_capture_command, add_otg_command, add_completion_command})
+        add_doctor_command, add_optics_commands, add_frames_command, add_capture_command, add_neighbors_command,
+        add_otg_command, add_completion_command})
     add(app, commands);
 
   try {

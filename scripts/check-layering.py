@@ -53,8 +53,9 @@ LAYERS = {
         "plan": {"eal", "fastpath", "port"},
         "switch": {"fastpath", "port"},
         "capture": {"fastpath"},
-        "engine": {"capture", "eal", "fastpath", "plan", "port", "switch"},
-        "mgmt": {"capture", "eal", "engine", "fastpath", "plan", "port", "switch"},
+        "hosts": {"fastpath"},
+        "engine": {"capture", "eal", "fastpath", "hosts", "plan", "port", "switch"},
+        "mgmt": {"capture", "eal", "engine", "fastpath", "hosts", "plan", "port", "switch"},
     },
     "control": {  # and any folder of lib/
         "client": set(),

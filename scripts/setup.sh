@@ -16,6 +16,7 @@ packages=(
   libboost-dev libgtest-dev libgmock-dev libbenchmark-dev libpcap-dev libmnl-dev
   libssl-dev openssl            # the OTG server's TLS; the tests make a certificate with openssl
   python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
+  iputils-ping                 # the routed-device test pings the emulated hosts from its router
   clang-16 libclang-rt-16-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
   lld-16                       # links the sanitizer build's large executables several times faster than ld
   clang-format-16              # the C++ layout check (.clang-format, scripts/check-format.sh)

@@ -67,6 +67,7 @@ void add_missed_targets(RunReport& report) {
 }  // namespace
 
 Engine::State::~State() {
+  if (hosts) hosts->stop();  // sends nothing more to ports about to close
   stop_lcores();
   switches.clear();  // their queues and ports first: they hold the stream pools' mbufs
   for (EthdevPort& p : ports) p.set_in_run(false);
@@ -74,6 +75,7 @@ Engine::State::~State() {
   controls.reset();
   for (EthdevPort& p : ports) p.close();  // before the stream pools go: TX queues hold their mbufs
   run.reset();
+  hosts.reset();
 }
 
 std::string Engine::State::kernel_netdev(size_t port) const {
@@ -168,6 +170,10 @@ Result<void> Engine::State::build_ports() {
     if (!info) return std::unexpected(info.error());
     queues.push_back({cfg.name, info->socket, cfg.rx_queues, cfg.tx_queues, cfg.rx_lcores, cfg.tx_lcores});
     ports.emplace_back(cfg, std::move(*info));
+    // The hosts' TX queue configured with the others (added later, the port would flap).
+    if (std::any_of(profile.devices.begin(), profile.devices.end(),
+                    [&](const api::DeviceSpec& d) { return d.first.port == cfg.name; }))
+      if (auto queue = ports.back().add_host_tx_queue(); !queue) return std::unexpected(queue.error());
   }
   auto planned = plan_lcores(workers, queues, profile.eal.allow_cross_numa);
   if (!planned) return std::unexpected(planned.error());
@@ -232,7 +238,10 @@ Result<std::unique_ptr<Engine>> Engine::create(const profile::Profile& profile, 
   state->profile = profile;
   state->kernel_io = kernel_io ? std::move(kernel_io) : system_kernel_io();
   if (auto ok = state->build(); !ok) return std::unexpected(ok.error());  // ~State closes what was opened
-  return std::unique_ptr<Engine>(new Engine(std::move(state)));
+  std::unique_ptr<Engine> engine(new Engine(std::move(state)));
+  if (!profile.devices.empty())
+    if (auto hosts = engine->set_devices(profile.devices); !hosts) return std::unexpected(hosts.error());
+  return engine;
 }
 
 std::vector<std::string> Engine::warnings() const {
@@ -288,6 +297,7 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
     // A new run of the same streams: fresh counters, pools and trackers.
     if (auto ok = set_streams(st.profile.streams); !ok) return ok;
   }
+  if (auto ok = st.resolve_auto_streams(); !ok) return ok;
   for (EthdevPort& p : st.ports)
     if (auto ok = p.set_started(true); !ok) return ok;
   // One baseline per port and run, kept by its port control: the port's own counters
@@ -320,6 +330,7 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
       lane.held = false;
     }
   }
+  st.hand_rx_to_workers();
   for (LcoreState& l : st.run.lcores) {
     if (!l.has_queues()) continue;  // stays parked
     if (int rc = rte_eal_remote_launch(fast::run_worker, l.ctx.data(), l.lcore_id); rc != 0) {
@@ -492,6 +503,11 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   // Frames still queued after the drain: freed here (so mbufs return), counted apart.
   for (EthdevPort& p : st.ports)
     if (rx_not_polled_reason(p, st.profile.streams).empty()) p.drain_rx_queues(kPoolSlack, fast::kRxBurst);
+  if (st.hosts) {
+    report.neighbors = st.hosts->neighbors();
+    st.hosts->take_rx_back();
+    if (after == AfterRun::kClosePorts) st.hosts->stop();
+  }
 
   for (size_t s = 0; s < st.run.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
   add_missed_targets(report);

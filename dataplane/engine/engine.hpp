@@ -10,15 +10,15 @@
 #include <string>
 #include <vector>
 
-
+#include "dataplane/port/ethdev_port.hpp"
+#include "dataplane/port/port_controls.hpp"
 #include "lib/api/capture_spec.hpp"
-#include "lib/api/run_report.hpp"
 #include "lib/api/lcore_report.hpp"
+#include "lib/api/neighbor_report.hpp"
+#include "lib/api/run_report.hpp"
 #include "lib/api/traffic.hpp"
 #include "lib/common/result.hpp"
 #include "lib/host/kernel/kernel_io.hpp"
-#include "dataplane/port/ethdev_port.hpp"
-#include "dataplane/port/port_controls.hpp"
 #include "lib/profile/profile.hpp"
 
 namespace lr::dp {
@@ -69,6 +69,16 @@ class Engine {
   /// kNoMemory.
   Result<void> set_streams(const std::vector<lr::api::StreamSpec>& streams,
                            const std::optional<lr::api::RunSpec>& run = std::nullopt);
+
+  /// Replaces the emulated hosts (a profile's [[device]] tables, device.load's): each port
+  /// with hosts gets a TX queue of their own (a started port is reconfigured for it: its
+  /// link flaps), and its hosts start at once. Returns the hosts in all. Errors: kBusy
+  /// (traffic runs), kInvalid (a device's port, hosts not distinct, naming them),
+  /// kNotSupported (a PMD without a TX queue to spare), kNoMemory.
+  Result<uint32_t> set_devices(const std::vector<lr::api::DeviceSpec>& devices);
+  /// Each port's hosts and neighbours (neighbors.list); `port` given, that one's.
+  /// Errors: kInvalid (no such port, or no hosts on it).
+  Result<std::vector<api::PortNeighbors>> neighbors(const std::optional<std::string>& port) const;
 
   const lr::profile::Profile& profile() const noexcept;
   bool running() const noexcept;

@@ -11,12 +11,13 @@
 #include "dataplane/capture/capture.hpp"
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/engine/engine.hpp"
-#include "lib/host/kernel/kernel_io.hpp"
+#include "dataplane/hosts/host_service.hpp"
 #include "dataplane/plan/run_state.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_controls.hpp"
-#include "lib/profile/profile.hpp"
 #include "dataplane/switch/software_switch.hpp"
+#include "lib/host/kernel/kernel_io.hpp"
+#include "lib/profile/profile.hpp"
 
 namespace lr::dp {
 
@@ -40,6 +41,9 @@ struct Engine::State {
   std::vector<std::unique_ptr<capture::Capture>> captures;
   std::deque<api::CaptureReport> ended_captures;  ///< the last few freed, for capture.list
   uint32_t next_capture_id = 1;
+  /// The emulated hosts' control path, once a port has hosts; stopped before the ports
+  /// close, freed after (their TX queues hold its frames).
+  std::unique_ptr<HostService> hosts;
   std::vector<std::string> warnings;
   uint64_t tsc_hz = 0;
   uint64_t start_tsc = 0;
@@ -64,6 +68,11 @@ struct Engine::State {
   /// Per port, how its MAC Control frames leave (plan::mac_control_path).
   std::string mac_control_tx(size_t port) const;
   void stop_lcores();
+  /// The hosts' slow-path rings on the run's RX queues, and RX handed to the workers.
+  void hand_rx_to_workers();
+  /// Each stream with eth.src / eth.dst "auto" gets its MACs (waiting for neighbours still
+  /// being resolved); the run is rebuilt when one changed. Errors: kInvalid, why.
+  Result<void> resolve_auto_streams();
   /// Points each RX queue of the current run at its port's running capture (or none), and
   /// tells the captures the run's stream names. Frees the ended captures when no run is
   /// launched.

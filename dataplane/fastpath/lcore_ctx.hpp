@@ -28,6 +28,8 @@ struct rte_mempool;
 
 namespace lr::fast {
 
+struct SlowPath;  // fastpath/slow_path.hpp
+
 // 32 frames per burst: testpmd's and l3fwd's default, one descriptor cache line group.
 inline constexpr uint16_t kTxBurst = 32;
 inline constexpr uint16_t kRxBurst = 32;
@@ -112,6 +114,8 @@ struct RxQueue {
   /// A capture on this queue (capture_tap.hpp), or none; set by mgmt with a release store,
   /// read per burst with an acquire load. The tap outlives every run it is set for.
   CaptureTap* capture = nullptr;
+  /// The port's emulated hosts (fastpath/slow_path.hpp), or none: then nothing is handed over.
+  SlowPath* slow_path = nullptr;
   MacControlCounts mac_control;  ///< after the per-burst counters: touched only by MAC Control frames
   TimelineBins mac_control_timeline;  ///< MAC Control frames received per bin ([run] timeline), or none
 };

@@ -10,10 +10,11 @@
 #include <cstring>
 
 #include "dataplane/fastpath/counters.hpp"
-#include "lib/wire/packet_writer.hpp"
 #include "dataplane/fastpath/received_mbufs.hpp"
+#include "dataplane/fastpath/slow_path.hpp"
 #include "lib/wire/ecn.hpp"
 #include "lib/wire/mac_control.hpp"
+#include "lib/wire/packet_writer.hpp"
 
 namespace lr::fast {
 
@@ -243,7 +244,11 @@ uint64_t account_frames(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, ui
     // without a signature (a device's), and in the streams that send them (ours), so
     // the signed traffic pays nothing for them.
     if (!signed_frame) {
-      if (!count_if_mac_control(queue, m, rx_tsc, ctx.timeline_clock)) ++no_signature;
+      if (!count_if_mac_control(queue, m, rx_tsc, ctx.timeline_clock)) {
+        ++no_signature;
+        if (queue.slow_path != nullptr) [[unlikely]]
+          hand_to_slow_path(*queue.slow_path, pkts[i]);
+      }
       continue;
     }
     RxStream& stream = ctx.rx_streams[sig.stream_id];

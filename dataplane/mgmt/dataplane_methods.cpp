@@ -1,6 +1,7 @@
 #include "dataplane/mgmt/dataplane_methods.hpp"
 
 #include "dataplane/mgmt/capture_methods.hpp"
+#include "dataplane/mgmt/host_methods.hpp"
 #include "dataplane/mgmt/lookups.hpp"
 #include "dataplane/mgmt/port_methods.hpp"
 #include "dataplane/mgmt/stats_methods.hpp"
@@ -38,6 +39,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   register_stats_methods(d, engine);
   register_switch_methods(d, engine);
   register_capture_methods(d, engine);
+  register_host_methods(d, engine, ownership);
 
   d.add("session.acquire",
         "Makes this session the owner of ports: other sessions cannot change them until released or this "

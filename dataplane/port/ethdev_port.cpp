@@ -27,7 +27,7 @@ Result<PortSetup> EthdevPort::bring_up(const std::string& pool_name, uint32_t rx
   if (rx_pool_ == nullptr)
     return make_error(Errc::kNoMemory, fmt::format("port '{}': RX mempool of {} mbufs", cfg_.name, rx_mbufs), rte_errno);
   configured_ = true;  // from here on the port must be closed
-  auto setup = configure_port(info_, cfg_, rx_pool_);
+  auto setup = configure_port(info_, cfg_, rx_pool_, host_tx_queues_);
   if (!setup) return std::unexpected(setup.error());
   started_ = true;
   tx_checksum_offload_ = setup->tx_checksum_offload;
@@ -63,10 +63,41 @@ bool EthdevPort::refresh_link() {
 Result<void> EthdevPort::set_link_speeds(uint32_t link_speeds) {
   if (in_run_) return make_error(Errc::kBusy, "traffic is running: stop it before changing link speeds");
   if (closed_ || !started_) return make_error(Errc::kInvalid, fmt::format("port '{}' is not started", cfg_.name));
-  if (auto ok = reconfigure_link_speeds(info_, cfg_, tx_checksum_offload_, link_speeds); !ok) return ok;
+  if (auto ok = reconfigure_link_speeds(info_, cfg_, tx_checksum_offload_, link_speeds, host_tx_queues_); !ok)
+    return ok;
   link_speeds_ = link_speeds;
   link_ = wait_link(info_.port_id, 0);  // no wait: the caller polls refresh_link (mgmt: on a timer)
   return {};
+}
+
+Result<uint16_t> EthdevPort::add_host_tx_queue() {
+  const uint16_t queue = cfg_.tx_queues;
+  if (host_tx_queues_ != 0) return queue;
+  if (info_.max_tx_queues <= cfg_.tx_queues)
+    return make_error(
+        Errc::kNotSupported,
+        fmt::format("port '{}' ({}) has {} TX queue{} and its lanes use {}: the emulated hosts need one "
+                    "of their own{}",
+                    cfg_.name, info_.driver, info_.max_tx_queues, info_.max_tx_queues == 1 ? "" : "s", cfg_.tx_queues,
+                    info_.driver == "net_af_packet"
+                        ? fmt::format(" (give the device qpairs={0} and the port rx_queues = {0}: each "
+                                      "qpair's socket receives a share of the frames)",
+                                      cfg_.tx_queues + 1)
+                        : ""));
+  host_tx_queues_ = 1;
+  if (!configured_) return queue;  // bring_up configures it
+  if (in_run_) return make_error(Errc::kBusy, "traffic is running: stop it before adding emulated hosts to a port");
+  // A started port is reconfigured stopped: its link goes down and up.
+  if (started_) rte_eth_dev_stop(info_.port_id);
+  started_ = false;
+  auto setup = configure_port(info_, cfg_, rx_pool_, host_tx_queues_);
+  if (!setup) {
+    host_tx_queues_ = 0;
+    return std::unexpected(setup.error());
+  }
+  started_ = true;
+  link_ = wait_link(info_.port_id, 0);
+  return queue;
 }
 
 Result<void> EthdevPort::set_promiscuous(bool on) {

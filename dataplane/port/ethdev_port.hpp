@@ -6,11 +6,12 @@
 // itself, whoever asks. Thread: mgmt.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "dataplane/port/port.hpp"
 #include "lib/common/result.hpp"
 #include "lib/host/port_settings.hpp"
-#include "dataplane/port/port.hpp"
 #include "lib/profile/profile.hpp"
 
 struct rte_mempool;
@@ -76,6 +77,16 @@ class EthdevPort final : public EthdevLink {
   /// a PMD without the operation keeps them until the port stops.
   void release_sent_mbufs();
 
+  /// A TX queue for the emulated hosts after the lanes' (cfg().tx_queues), added once:
+  /// before bring_up it is configured with the others; after it, the port is reconfigured
+  /// (stopped and started: its link goes down and up). Its id. Errors: kNotSupported (the
+  /// PMD has no queue to spare, and what to do), kBusy (a run), the PMD's.
+  Result<uint16_t> add_host_tx_queue();
+  /// The hosts' TX queue, none until add_host_tx_queue.
+  std::optional<uint16_t> host_tx_queue() const noexcept {
+    return host_tx_queues_ != 0 ? std::optional<uint16_t>(cfg_.tx_queues) : std::nullopt;
+  }
+
   Result<void> set_link_up(bool up) override;
   Result<void> set_link_speeds(uint32_t link_speeds) override;
   uint32_t link_speeds() const override { return link_speeds_; }
@@ -110,6 +121,7 @@ class EthdevPort final : public EthdevLink {
   uint32_t link_speeds_ = 0;
   uint64_t speed_bps_ = 0;
   uint64_t rx_after_drain_ = 0;
+  uint16_t host_tx_queues_ = 0;  ///< 1: a TX queue after the lanes' for the emulated hosts
 };
 
 }  // namespace lr::dp

@@ -63,14 +63,16 @@ Result<uint32_t> link_speeds_bits(std::optional<bool> autoneg, uint32_t speed_mb
   return *autoneg ? bit : (bit | RTE_ETH_LINK_SPEED_FIXED);
 }
 
-Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg, rte_mempool* rx_pool) {
+Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg, rte_mempool* rx_pool,
+                                 uint16_t host_tx_queues) {
+  const uint16_t tx_queues = cfg.tx_queues + host_tx_queues;
   PortSetup setup;
   const uint16_t port_id = info.port_id;
-  if (cfg.rx_queues > info.max_rx_queues || cfg.tx_queues > info.max_tx_queues)
+  if (cfg.rx_queues > info.max_rx_queues || tx_queues > info.max_tx_queues)
     return make_error(Errc::kInvalid,
-                      fmt::format("port '{}' ({}) has at most {} RX and {} TX queues; the profile asks {} and {}",
+                      fmt::format("port '{}' ({}) has at most {} RX and {} TX queues; the profile asks {} and {}{}",
                                   cfg.name, info.driver, info.max_rx_queues, info.max_tx_queues, cfg.rx_queues,
-                                  cfg.tx_queues));
+                                  cfg.tx_queues, host_tx_queues != 0 ? " (and one for the emulated hosts)" : ""));
   constexpr uint64_t kCsumOffloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
   setup.tx_checksum_offload = cfg.checksum_offload && (info.tx_offload_capa & kCsumOffloads) == kCsumOffloads;
   rte_eth_conf conf = port_conf(info, cfg, setup.tx_checksum_offload, &setup);
@@ -84,7 +86,7 @@ Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg,
       return make_error(Errc::kNotSupported, fmt::format("port '{}': flow_isolate: {} says: {}", cfg.name, info.driver,
                                                          error.message != nullptr ? error.message : "refused"), -rc);
   }
-  if (int rc = rte_eth_dev_configure(port_id, cfg.rx_queues, cfg.tx_queues, &conf); rc != 0)
+  if (int rc = rte_eth_dev_configure(port_id, cfg.rx_queues, tx_queues, &conf); rc != 0)
     return make_error(Errc::kInvalid, fmt::format("port '{}': rte_eth_dev_configure", cfg.name), -rc);
   uint16_t rx_desc = cfg.rx_descriptors;
   uint16_t tx_desc = cfg.tx_descriptors;
@@ -96,7 +98,7 @@ Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg,
       // A PMD without an MTU operation (net_ring, whose frames only the mbuf bounds)
       // takes it at configuration, within its max_mtu; it has no kernel state to restore.
       conf.rxmode.mtu = cfg.mtu;
-      rc = rte_eth_dev_configure(port_id, cfg.rx_queues, cfg.tx_queues, &conf);
+      rc = rte_eth_dev_configure(port_id, cfg.rx_queues, tx_queues, &conf);
     }
     if (rc != 0)
       return make_error(rc == -ENOTSUP ? Errc::kNotSupported : Errc::kInvalid,
@@ -107,7 +109,7 @@ Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg,
     if (int rc = rte_eth_rx_queue_setup(port_id, q, rx_desc, socket, nullptr, rx_pool); rc != 0)
       return make_error(Errc::kNoMemory, fmt::format("port '{}': RX queue {} setup", cfg.name, q), -rc);
   }
-  for (uint16_t q = 0; q < cfg.tx_queues; ++q) {
+  for (uint16_t q = 0; q < tx_queues; ++q) {
     if (int rc = rte_eth_tx_queue_setup(port_id, q, tx_desc, socket, nullptr); rc != 0)
       return make_error(Errc::kNoMemory, fmt::format("port '{}': TX queue {} setup", cfg.name, q), -rc);
   }
@@ -121,12 +123,12 @@ Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg,
 }
 
 Result<void> reconfigure_link_speeds(const PortInfo& info, const api::PortSpec& cfg, bool tx_checksum_offload,
-                                     uint32_t link_speeds) {
+                                     uint32_t link_speeds, uint16_t host_tx_queues) {
   rte_eth_conf conf = port_conf(info, cfg, tx_checksum_offload, nullptr);
   conf.link_speeds = link_speeds;
   if (int rc = rte_eth_dev_stop(info.port_id); rc != 0)
     return make_error(Errc::kInvalid, fmt::format("port '{}': stopping it to change link speeds", cfg.name), -rc);
-  const int rc = rte_eth_dev_configure(info.port_id, cfg.rx_queues, cfg.tx_queues, &conf);
+  const int rc = rte_eth_dev_configure(info.port_id, cfg.rx_queues, cfg.tx_queues + host_tx_queues, &conf);
   const int start_rc = rte_eth_dev_start(info.port_id);
   if (rc != 0)
     return make_error(rc == -ENOTSUP || rc == -EINVAL ? Errc::kNotSupported : Errc::kInvalid,

@@ -40,7 +40,9 @@ Result<PortInfo> find_port(const api::PortSpec& cfg);
 /// Configures queues (RSS across RX queues when there are several), TX checksum
 /// offload (when the port has it and the profile allows it), MTU and promiscuous mode,
 /// and starts the port. Errors: kInvalid, kNotSupported, kNoMemory.
-Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg, rte_mempool* rx_pool);
+/// `host_tx_queues`: queues after the lanes' (cfg.tx_queues) for the emulated hosts (0 or 1).
+Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg, rte_mempool* rx_pool,
+                                 uint16_t host_tx_queues = 0);
 
 /// The ethdev link_speeds bits: 0 (autoneg, every speed) when `autoneg` is unset or true
 /// without a speed; the speed alone when advertised; FIXED | the speed when forced.
@@ -51,7 +53,7 @@ Result<uint32_t> link_speeds_bits(std::optional<bool> autoneg, uint32_t speed_mb
 /// queues and offloads, started). The port's queues stay set up. Errors: kInvalid,
 /// kNotSupported with the driver's refusal.
 Result<void> reconfigure_link_speeds(const PortInfo& info, const api::PortSpec& cfg, bool tx_checksum_offload,
-                                     uint32_t link_speeds);
+                                     uint32_t link_speeds, uint16_t host_tx_queues = 0);
 
 /// Sets the link up or down through ethdev. Errors: kNotSupported ("link up is not
 /// supported by net_null on port 0 ('p0')"), kInvalid with the PMD's errno.

@@ -29,15 +29,19 @@ json to_json(const PortNeighbors& port) {
 
 json to_json(const std::vector<PortNeighbors>& ports) { return json_array(ports); }
 
+PortNeighbors one_port_neighbors_from_json(const json& item) {
+  PortNeighbors port = read_fields<PortNeighbors>(item, port_neighbors_fields);
+  if (const auto it = item.find("counts"); it != item.end())
+    port.counts = read_fields<SlowPathCounts>(*it, slow_path_count_fields);
+  read_field_items(item, "neighbors", port.neighbors, neighbor_entry_fields);
+  return port;
+}
+
 std::vector<PortNeighbors> port_neighbors_from_json(const json& j) {
   std::vector<PortNeighbors> out;
   for (size_t i = 0; i < j.size(); ++i) {
-    const json& item = j.at(i);
     try {
-      PortNeighbors port = read_fields<PortNeighbors>(item, port_neighbors_fields);
-      if (const auto it = item.find("counts"); it != item.end()) port.counts = read_fields<SlowPathCounts>(*it, slow_path_count_fields);
-      read_field_items(item, "neighbors", port.neighbors, neighbor_entry_fields);
-      out.push_back(std::move(port));
+      out.push_back(one_port_neighbors_from_json(j.at(i)));
     } catch (const json::exception& e) {
       throw_at("[" + std::to_string(i) + "]", e);
     }

@@ -53,5 +53,7 @@ nlohmann::json to_json(const PortNeighbors& port);
 nlohmann::json to_json(const std::vector<PortNeighbors>& ports);
 /// Throws nlohmann::json::exception on a field of the wrong type.
 std::vector<PortNeighbors> port_neighbors_from_json(const nlohmann::json& j);
+/// One port's (an item of the array above).
+PortNeighbors one_port_neighbors_from_json(const nlohmann::json& item);
 
 }  // namespace lr::api

@@ -77,6 +77,7 @@ constexpr auto run_parts = [](auto& r, auto&& part) {
   part("switches", r.switches, switch_report_from_json);
   part("lcores", r.lcores, lcore_stalls_from_json, Absent::kNull);
   part("captures", r.captures, capture_report_from_json);
+  part("neighbors", r.neighbors, one_port_neighbors_from_json);
 };
 
 constexpr auto traffic_fields = LR_JSON_FIELDS(name, tx_packets, tx_bytes, rx_packets, rx_bytes);

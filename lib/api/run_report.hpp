@@ -15,6 +15,7 @@
 
 #include "lib/api/capture_spec.hpp"
 #include "lib/api/mac_control_report.hpp"
+#include "lib/api/neighbor_report.hpp"
 #include "lib/api/switch_report.hpp"
 
 namespace lr::api {
@@ -222,6 +223,9 @@ struct RunReport {
   /// The captures that ran during the run (linerate capture, [[capture]]): file, filter,
   /// frames matched, written and dropped, what a trigger caught.
   std::vector<CaptureReport> captures;
+  /// The emulated hosts' ports: the neighbours their streams were sent to (resolved, with
+  /// their MACs and when), the slow path's counts and the host events of the run.
+  std::vector<PortNeighbors> neighbors;
   uint64_t mbufs_not_returned = 0;
   std::vector<std::string> warnings;
 };

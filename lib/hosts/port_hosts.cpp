@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "lib/hosts/address_text.hpp"
@@ -59,6 +60,7 @@ std::vector<Frame> PortHosts::on_frame(std::span<const uint8_t> frame, uint64_t 
 std::vector<Frame> PortHosts::poll(uint64_t now_ns) {
   std::vector<Frame> out = dad_.poll(now_ns);
   start_ipv6_gateways(now_ns);
+  start_wanted_ipv6(now_ns);
   append(out, resolver_.poll(now_ns));
   collect_events();
   return out;
@@ -86,6 +88,51 @@ void PortHosts::start_ipv6_gateways(uint64_t now_ns) {
     if (host.state(source_slot(*host.spec.ipv6->gateway)) == AddressState::kPreferred)
       gateway6_[h] = resolver_.add(h, *host.spec.ipv6->gateway, now_ns);
   }
+}
+
+void PortHosts::want(uint32_t host, const IpAddress& address, uint64_t now_ns) {
+  if (const auto* v4 = std::get_if<uint32_t>(&address)) {
+    resolver_.add(host, *v4, now_ns);
+    return;
+  }
+  const auto& v6 = std::get<api::Ipv6Addr>(address);
+  if (table_.host(host).state(source_slot(v6)) == AddressState::kPreferred) resolver_.add(host, v6, now_ns);
+  else if (std::find(wanted6_.begin(), wanted6_.end(), std::pair{host, v6}) == wanted6_.end())
+    wanted6_.emplace_back(host, v6);
+}
+
+void PortHosts::start_wanted_ipv6(uint64_t now_ns) {
+  std::erase_if(wanted6_, [&](const std::pair<uint32_t, api::Ipv6Addr>& w) {
+    if (table_.host(w.first).state(source_slot(w.second)) != AddressState::kPreferred) return false;
+    resolver_.add(w.first, w.second, now_ns);
+    return true;
+  });
+}
+
+std::optional<wire::Mac> PortHosts::neighbor_mac(uint32_t host, const IpAddress& address) const {
+  return resolved(resolver_.find(host, address));
+}
+
+bool PortHosts::resolving(uint32_t host, const IpAddress& address) const {
+  if (const auto id = resolver_.find(host, address)) return resolver_.neighbor(*id).state == NeighborState::kIncomplete;
+  if (const auto* v6 = std::get_if<api::Ipv6Addr>(&address))
+    return table_.host(host).state(source_slot(*v6)) == AddressState::kTentative;
+  return false;
+}
+
+std::string PortHosts::unresolved_reason(uint32_t host, const IpAddress& address) const {
+  const bool v4 = std::holds_alternative<uint32_t>(address);
+  const char* requests = v4 ? "ARP requests" : "neighbour solicitations";
+  if (const auto id = resolver_.find(host, address)) {
+    const Neighbor& n = resolver_.neighbor(*id);
+    if (n.state == NeighborState::kFailed) return fmt::format("{} {} unanswered", n.tries, requests);
+    return fmt::format("still resolving ({} {} sent)", n.tries, requests);
+  }
+  if (v4) return "never asked";
+  const Ipv6Slot slot = source_slot(std::get<api::Ipv6Addr>(address));
+  return table_.host(host).state(slot) == AddressState::kDuplicate
+             ? fmt::format("its address {} is a duplicate", ipv6_text(table_.host(host).address(slot)))
+             : "its address is still tentative (DAD)";
 }
 
 // RFC 5227 section 2.4: an ARP packet whose sender claims a host's address from another MAC.

@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lib/api/host_spec.hpp"
@@ -65,12 +66,23 @@ class PortHosts {
   /// Why each gateway is not resolved ("" for none): for a run refused before traffic.
   std::vector<std::string> unresolved() const;
 
+  /// Resolves `address` for `host` too (a stream's next hop: its gateway, or a destination
+  /// on its subnet); an IPv6 one once the host's address of the same scope is preferred.
+  void want(uint32_t host, const IpAddress& address, uint64_t now_ns);
+  /// The MAC `address` resolved to for `host`; none while it is not resolved.
+  std::optional<wire::Mac> neighbor_mac(uint32_t host, const IpAddress& address) const;
+  /// Whether it may still resolve: requests still to send, or DAD still running.
+  bool resolving(uint32_t host, const IpAddress& address) const;
+  /// Why it is not resolved, for a refusal: "3 ARP requests unanswered", ...
+  std::string unresolved_reason(uint32_t host, const IpAddress& address) const;
+
   const HostTable& table() const noexcept { return table_; }
   const Resolver& resolver() const noexcept { return resolver_; }
 
  private:
   std::optional<wire::Mac> resolved(const std::optional<uint32_t>& id) const;
   void start_ipv6_gateways(uint64_t now_ns);
+  void start_wanted_ipv6(uint64_t now_ns);
   void check_conflict(const NeighborFrame& frame, uint64_t now_ns);
   void collect_events();
 
@@ -79,6 +91,7 @@ class PortHosts {
   Resolver resolver_;
   std::vector<std::optional<uint32_t>> gateway4_;  ///< by host: its IPv4 gateway's neighbour id
   std::vector<std::optional<uint32_t>> gateway6_;  ///< by host: its IPv6 gateway's, once asked
+  std::vector<std::pair<uint32_t, api::Ipv6Addr>> wanted6_;  ///< (host, address) wanted before DAD ended
   std::vector<bool> conflict_reported_;            ///< by host: an IPv4 conflict is reported once
   std::array<uint64_t, kRxVerdicts> counts_{};
   std::vector<HostEvent> events_;

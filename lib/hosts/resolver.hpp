@@ -78,12 +78,13 @@ class Resolver {
   size_t size() const noexcept { return neighbors_.size(); }
   /// The events since the last call.
   std::vector<NeighborEvent> take_events();
+  /// The id of `address` asked for `host`, none if it never was.
+  std::optional<uint32_t> find(uint32_t host, const IpAddress& address) const;
 
  private:
   Frame request(const Neighbor& n) const;
   void learn(uint32_t id, const wire::Mac& mac, bool may_override, uint64_t now_ns);
   std::string who(const Neighbor& n) const;
-  std::optional<uint32_t> find(uint32_t host, const IpAddress& address) const;
 
   const HostTable& hosts_;
   ResolverConfig config_;

@@ -116,7 +116,7 @@ api::DeviceSpec read_device(TableReader& in, const Profile& profile) {
   return d;
 }
 
-void check_device_hosts(const Profile& profile) {
+void check_device_hosts(const Profile& profile, std::string_view table) {
   std::vector<api::HostSpec> all;
   for (const api::DeviceSpec& d : profile.devices)
     if (auto hosts = hosts::expand_device(d)) all.insert(all.end(), hosts->begin(), hosts->end());
@@ -128,7 +128,7 @@ void check_device_hosts(const Profile& profile) {
                                                   [&](const api::DeviceSpec& d) { return d.name == device; }) -
                                      profile.devices.begin());
   const std::string key = blamed_key(profile.devices[i], distinct.error().key);
-  throw ConfigError(profile.path, profile.devices[i].loc_of(key), fmt::format("device[{}].{}", i, key),
+  throw ConfigError(profile.path, profile.devices[i].loc_of(key), fmt::format("{}[{}].{}", table, i, key),
                     distinct.error().message);
 }
 

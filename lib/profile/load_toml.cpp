@@ -22,6 +22,7 @@
 #include "lib/profile/quantity.hpp"
 #include "lib/profile/run_table.hpp"
 #include "lib/profile/shared_keys.hpp"
+#include "lib/profile/stream_hosts.hpp"
 #include "lib/profile/stream_table.hpp"
 #include "lib/profile/switch_table.hpp"
 #include "lib/profile/table_reader.hpp"
@@ -62,7 +63,8 @@ void read_eal(TableReader& in, EalCfg& eal) {
 
 // The streams of `profile` against a running data plane's ports: its own [[port]]
 // tables (if any) must name ports that exist there, and so must every stream. The
-// ports and switches are then the data plane's (its cables join them).
+// ports, switches and devices are then the data plane's (its cables join them, its
+// emulated hosts send the streams whose eth is "auto").
 void use_running_ports(Profile& profile, const Profile& running) {
   const std::vector<api::PortSpec>& known = running.ports;
   std::string have;
@@ -85,6 +87,7 @@ void use_running_ports(Profile& profile, const Profile& running) {
   }
   profile.ports = known;
   profile.switches = running.switches;
+  profile.devices = running.devices;  // its emulated hosts: what device.load set last
 }
 
 template <class Fn>
@@ -273,6 +276,7 @@ void validate_profile(const Profile& profile) {
     if (s.count != 0 && s.count < s.lanes)
       throw ConfigError(stream_file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }
+  check_stream_hosts(profile);
   validate_switches(profile);
 }
 

@@ -39,7 +39,8 @@ Profile load_profile_text(std::string_view text, const std::string& path);
 
 /// Reads the [[stream]] tables of TOML text (a whole profile, or streams alone) against
 /// a running data plane's profile: [[port]] tables in the text must name its ports, and
-/// so must every stream; its ports and switches (and their cables) stand as they are.
+/// so must every stream; its ports and switches (and their cables) stand as they are, and
+/// its devices (a stream with eth "auto" is checked against its hosts).
 /// Other tables ([eal], [run], [[switch]]) are checked but not used.
 /// Throws ConfigError naming the text's own lines.
 std::vector<api::StreamSpec> load_streams_text(std::string_view text, const std::string& path, const Profile& running);
@@ -53,12 +54,13 @@ std::vector<api::StreamSpec> read_stream_tables(std::string_view text, const std
 /// the text has none. Throws ConfigError.
 std::optional<api::RunSpec> read_run_table(std::string_view text, const std::string& path);
 
-/// Streams read from their JSON form checked against a running data plane's ports, as
-/// load_streams_text checks a profile's. Throws ConfigError.
+/// Streams read from their JSON form checked against a running data plane's ports (and,
+/// eth "auto", its devices' hosts), as load_streams_text checks a profile's. Throws ConfigError.
 void validate_streams(const std::vector<api::StreamSpec>& streams, const std::string& where, const Profile& running);
 
 /// Cross-checks a parsed profile (names resolve, frames hold headers and signature,
-/// lanes fit the queues). Throws ConfigError. Called by the loaders.
+/// lanes fit the queues, a stream with eth "auto" has its emulated host). Throws
+/// ConfigError. Called by the loaders.
 void validate_profile(const Profile& profile);
 
 }  // namespace lr::profile

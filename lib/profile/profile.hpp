@@ -60,7 +60,8 @@ struct Profile {
   std::vector<api::StreamSpec> streams;
   std::vector<api::SwitchSpec> switches;
   std::vector<api::CaptureSpec> captures;  ///< [[capture]]: started with the run by whoever runs the profile
-  /// [[device]]: emulated hosts, read and checked; the data plane does not answer for them yet
+  /// [[device]]: emulated hosts; in a serving data plane's running profile, the devices
+  /// device.load set last (streams with eth "auto" are checked against them)
   std::vector<api::DeviceSpec> devices;
 
   const api::PortSpec* find_port(const std::string& name) const noexcept;

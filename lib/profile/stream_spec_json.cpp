@@ -197,9 +197,15 @@ void read_source(const json& source, api::StreamSpec& s, const std::string& wher
 }  // namespace
 
 json to_json(const api::StreamSpec& s) {
-  json out = {{"name", s.name},         {"tx_port", s.tx_port},           {"kind", "udp"},
-              {"rate", rate_text(s.rate)}, {"lanes", s.lanes},             {"late", duration_text(s.late_ns)},
-              {"eth", {{"src", mac_text(s.eth_src)}, {"dst", mac_text(s.eth_dst)}}}};
+  json out = {{"name", s.name},
+              {"tx_port", s.tx_port},
+              {"kind", "udp"},
+              {"rate", rate_text(s.rate)},
+              {"lanes", s.lanes},
+              {"late", duration_text(s.late_ns)},
+              {"eth",
+               {{"src", s.eth_src_auto ? "auto" : mac_text(s.eth_src)},
+                {"dst", s.eth_dst_auto ? "auto" : mac_text(s.eth_dst)}}}};
   if (s.rx_port) out["rx_port"] = *s.rx_port;
   if (s.count != 0) out["count"] = s.count;
   if (s.duration_ns != 0) out["duration"] = duration_text(s.duration_ns);

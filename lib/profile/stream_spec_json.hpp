@@ -16,7 +16,7 @@
 namespace lr::profile {
 
 /// Every value the spec holds, under its profile key (those a default leaves as it is
-/// included), and, where the spec was read from a file, "source": {file, line, column,
+/// included; eth.src / eth.dst "auto" where the spec's flag says so), and, where the spec was read from a file, "source": {file, line, column,
 /// keys: {key: [line, column]}}, so that a check made later still names the file's lines.
 nlohmann::json to_json(const api::StreamSpec& stream);
 nlohmann::json to_json(const std::vector<api::StreamSpec>& streams);

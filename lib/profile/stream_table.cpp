@@ -357,14 +357,35 @@ void read_stream_timing(TableReader& in, StreamSpec& stream) {
   if (auto v = in.parsed<uint64_t>("late", parse_duration_ns, kDurationHelp)) stream.late_ns = *v;
 }
 
+// eth.src or eth.dst = "auto": the emulated host's MAC, or its next hop's (checked against
+// the [[device]] hosts once the profile is whole: stream_hosts.hpp). A MAC Control frame
+// comes from the port itself, not from a host, so it takes none.
+bool read_auto_mac(TableReader& e, const char* key, const StreamSpec& stream) {
+  const toml::node* node = e.find(key);
+  if (node == nullptr || node->value<std::string_view>() != "auto") return false;
+  if (stream.kind != StreamKind::kUdp)
+    e.fail(node, key,
+           fmt::format("'auto' is an emulated host's MAC (a [[device]]), for IP streams; a {} stream's MAC Control "
+                       "frames come from the port: give a MAC address",
+                       stream.kind == StreamKind::kPfc ? "pfc" : "pause"));
+  return true;
+}
+
 // eth = { src, dst } (a MAC Control stream goes to 01:80:c2:00:00:01 unless it says), vlan = { id, pcp }.
 void read_eth_and_vlan(TableReader& in, StreamSpec& stream) {
   if (const toml::table* eth = in.subtable("eth")) {
     TableReader e(*eth, in.prefix() + "eth.", in.file());
-    constexpr const char* kMacHelp = "a MAC address: write e.g. '02:00:00:00:00:01'";
-    if (auto v = e.parsed<MacAddr>("src", parse_mac, kMacHelp)) stream.eth_src = *v;
-    if (auto v = e.parsed<MacAddr>("dst", parse_mac, kMacHelp)) stream.eth_dst = *v;
-    else if (stream.kind != StreamKind::kUdp) stream.eth_dst = wire::kMacControlDst;
+    const char* mac_help = stream.kind == StreamKind::kUdp
+                               ? "a MAC address: write e.g. '02:00:00:00:00:01', or 'auto' (an emulated host's)"
+                               : "a MAC address: write e.g. '02:00:00:00:00:01'";
+    stream.eth_src_auto = read_auto_mac(e, "src", stream);
+    stream.eth_dst_auto = read_auto_mac(e, "dst", stream);
+    if (!stream.eth_src_auto)
+      if (auto v = e.parsed<MacAddr>("src", parse_mac, mac_help)) stream.eth_src = *v;
+    if (!stream.eth_dst_auto) {
+      if (auto v = e.parsed<MacAddr>("dst", parse_mac, mac_help)) stream.eth_dst = *v;
+      else if (stream.kind != StreamKind::kUdp) stream.eth_dst = wire::kMacControlDst;
+    }
     e.finish();
   } else if (stream.kind != StreamKind::kUdp) {
     stream.eth_dst = wire::kMacControlDst;
@@ -441,6 +462,13 @@ void read_vary_list(TableReader& in, StreamSpec& stream) {
     if (!item.is_table()) in.fail(&item, "vary", "each entry must be a table");
     TableReader v(*item.as_table(), in.prefix() + "vary.", in.file());
     const VarySpec vary = read_vary(v, stream);
+    // A MAC the data plane fills in at each start has no base value to vary from.
+    const bool src = vary.field == VaryField::kEthSrc;
+    if ((src && stream.eth_src_auto) || (vary.field == VaryField::kEthDst && stream.eth_dst_auto))
+      v.fail(v.find("field"), "field",
+             fmt::format("{0} is 'auto' (the {1}), which cannot vary: give {0} a MAC address to vary it",
+                         src ? "eth.src" : "eth.dst",
+                         src ? "emulated host's MAC" : "MAC the host's next hop resolved to"));
     // One entry per field: a second would overwrite the first's bytes in every frame.
     for (const VarySpec& earlier : stream.vary)
       if (earlier.field == vary.field)

@@ -56,6 +56,8 @@ NOT_RUN = {
     "docs/dev/benchmarks.md": "a benchmark of several minutes that needs the host to itself (scripts/bench.sh "
                               "is run by hand, and its numbers are on the page)",
     "docs/dev/testing.md": "scripts/test.sh is the test suite that runs this test",
+    "docs/guide/routed.md": "its run needs the data plane's emulated hosts (device.load, eth 'auto'; issue 50), "
+                            "whose data plane side is not in this tree yet: move it to EXPECTED with it",
 }
 
 # Pages whose block ends in a program that serves until stopped (not sent to the

@@ -25,10 +25,12 @@
 #include "dataplane/capture/packet_filter.hpp"
 #include "dataplane/eal/numa_alloc.hpp"
 #include "dataplane/fastpath/lcore_ctx.hpp"
-#include "lib/wire/packet_writer.hpp"
 #include "dataplane/fastpath/received_mbufs.hpp"
+#include "dataplane/fastpath/slow_path.hpp"
 #include "dataplane/fastpath/worker.hpp"
 #include "lib/frames/stream_builder.hpp"
+#include "lib/wire/arp.hpp"
+#include "lib/wire/packet_writer.hpp"
 
 namespace {
 
@@ -38,10 +40,13 @@ char* signature_line(rte_mbuf* m) { return rte_pktmbuf_mtod_offset(m, char*, m->
 
 // The frames, stream state and queue of one benchmark: `frames` signed frames of `streams`
 // streams interleaved frame by frame, each stream in sequence; with `capture`, a capture on
-// the queue whose filter matches none of them (the cost of looking).
+// the queue whose filter matches none of them (the cost of looking); with `slow_path`, one
+// frame in 100 an ARP request that the queue hands to its port's emulated hosts (a ring
+// this thread empties, as the host service's would).
 class RxBench {
  public:
-  RxBench(uint16_t n_streams, uint32_t n_frames, bool capture, bool shuffled) : n_frames_(n_frames) {
+  RxBench(uint16_t n_streams, uint32_t n_frames, bool capture, bool shuffled, bool slow_path = false)
+      : n_frames_(n_frames), slow_share_(slow_path ? 100 : 0) {
     pool_ = rte_pktmbuf_pool_create("bench", n_frames * 2, 256, 8, 2048, SOCKET_ID_ANY);
     mbufs_.resize(n_frames);
     if (pool_ == nullptr || rte_pktmbuf_alloc_bulk(pool_, mbufs_.data(), n_frames) != 0) {
@@ -53,10 +58,18 @@ class RxBench {
     if (shuffled) {
       std::vector<rte_mbuf*> order(mbufs_);
       std::shuffle(order.begin(), order.end(), std::mt19937(7));
-      write_frames(order, n_streams);
+      write_frames(order, n_streams, slow_share_);
       mbufs_ = std::move(order);
     } else {
-      write_frames(mbufs_, n_streams);
+      write_frames(mbufs_, n_streams, slow_share_);
+    }
+    if (slow_path) {
+      slow_.ring = rte_ring_create("bench_slow", 4096, SOCKET_ID_ANY, RING_F_SC_DEQ);
+      if (slow_.ring == nullptr) {
+        error_ = "slow-path ring";
+        return;
+      }
+      queue_.slow_path = &slow_;
     }
     // The stream state where the data plane keeps it (dataplane/plan/run_state.cpp): DPDK
     // memory, on hugepages where the host has them (fewer TLB misses with a thousand streams).
@@ -88,6 +101,10 @@ class RxBench {
     }
   }
   ~RxBench() {
+    if (slow_.ring != nullptr) {
+      drain_slow_path(0);
+      rte_ring_free(slow_.ring);
+    }
     if (pool_ == nullptr) return;
     rte_pktmbuf_free_bulk(mbufs_.data(), static_cast<unsigned>(mbufs_.size()));
     rte_mempool_free(pool_);
@@ -112,6 +129,7 @@ class RxBench {
     // The pool's cache hands back the mbufs just freed: the pool is as it was.
     void* refill[lr::fast::kRxBurst];
     if (rte_mempool_get_bulk(pool_, refill, lr::fast::kRxBurst) != 0) refill_failed_ = true;
+    if (slow_.ring != nullptr) drain_slow_path(lr::fast::kRxBurst);
     at_ += lr::fast::kRxBurst;
     frames_ += lr::fast::kRxBurst;
     return burst;
@@ -122,27 +140,60 @@ class RxBench {
     if (trackers_[0].counts().duplicate != 0) state.SkipWithError("unexpected duplicates");
     if (tap_.matched != 0) state.SkipWithError("the capture's filter matched a frame");
     if (refill_failed_) state.SkipWithError("the pool could not refill a burst");
+    if (slow_.dropped.load() != 0) state.SkipWithError("the slow-path ring overflowed");
+    if (slow_share_ != 0 && slow_.handed.load() == 0) state.SkipWithError("no frame went to the slow path");
+  }
+
+  // The host service's side: its frames freed once a burst of them is waiting.
+  void drain_slow_path(unsigned at_least) {
+    void* got[lr::fast::kRxBurst];
+    while (rte_ring_count(slow_.ring) > at_least) {
+      const unsigned n = rte_ring_sc_dequeue_burst(slow_.ring, got, lr::fast::kRxBurst, nullptr);
+      rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(got), n);
+    }
   }
 
  private:
-  static void write_frames(const std::vector<rte_mbuf*>& mbufs, uint16_t n_streams) {
+  // Signed frames of the streams in turn, each in sequence; with `slow_share` n, every nth
+  // frame an ARP request instead (no signature), the streams' sequences going on around it.
+  static void write_frames(const std::vector<rte_mbuf*>& mbufs, uint16_t n_streams, uint32_t slow_share) {
     lr::api::StreamSpec cfg;
     cfg.vlan = lr::api::VlanSpec{100, 3};
     std::vector<lr::wire::TxStreamPlan> plans;
     for (uint16_t s = 0; s < n_streams; ++s) plans.push_back(lr::plan::build_stream_plan(cfg, s));
+    uint32_t signed_frames = 0;
     for (uint32_t i = 0; i < mbufs.size(); ++i) {
       rte_mbuf* m = mbufs[i];
-      const lr::wire::TxStreamPlan& plan = plans[i % n_streams];
       auto* data = rte_pktmbuf_mtod(m, uint8_t*);
+      if (slow_share != 0 && i % slow_share == slow_share - 1) {
+        const std::vector<uint8_t> arp = arp_request();
+        std::copy(arp.begin(), arp.end(), data);
+        m->data_len = m->pkt_len = static_cast<uint16_t>(arp.size());
+        continue;
+      }
+      const uint32_t k = signed_frames++;
+      const lr::wire::TxStreamPlan& plan = plans[k % n_streams];
       std::copy(plan.template_bytes.begin(), plan.template_bytes.end(), data);
       uint16_t last = 0;
-      lr::fast::write_frame(data, plan, plan.sizes[0], last, lr::wire::Signature{plan.stream_id, 0, i / n_streams, 1000},
-                            lr::fast::cursor_at(plan, i / n_streams));
+      lr::fast::write_frame(data, plan, plan.sizes[0], last,
+                            lr::wire::Signature{plan.stream_id, 0, k / n_streams, 1000},
+                            lr::fast::cursor_at(plan, k / n_streams));
       m->data_len = m->pkt_len = plan.sizes[0].data_len;
     }
   }
 
+  // A router's broadcast ARP request for a host, padded to 60 bytes.
+  static std::vector<uint8_t> arp_request() {
+    std::vector<uint8_t> frame(60, 0);
+    const uint8_t head[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0,    0, 0,   0xfe, 0x08, 0x06,
+                            0,    1,    0x08, 0,    6,    4,    0,    1, 0x02, 0, 0,   0,    0,    0xfe,
+                            198,  18,   0,    254,  0,    0,    0,    0, 0,    0, 198, 18,   0,    1};
+    std::copy(std::begin(head), std::end(head), frame.begin());
+    return frame;
+  }
+
   uint32_t n_frames_;
+  uint32_t slow_share_;
   uint32_t at_ = 0;
   uint64_t frames_ = 0;
   const char* error_ = nullptr;
@@ -154,16 +205,18 @@ class RxBench {
   lr::fast::LcoreCtx ctx_;
   lr::fast::RxQueue queue_;
   lr::fast::CaptureTap tap_;
+  lr::fast::SlowPath slow_;
   std::optional<lr::capture::PacketFilter> filter_;
 };
 
-// range(0): streams; range(1): frames cycled through; range(2): 1, a capture on the queue.
+// range(0): streams; range(1): frames cycled through; range(2): 1, a capture on the queue;
 // 256 frames stay in L1/L2 (the compute cost). 4,096 frames (a 1024-descriptor ring,
 // mempool caches and more) and 16,384 leave L1; what each touches (its mbuf's first line
 // and its frame's line, 128 bytes) fits in L2 or L3 here: the frames a NIC leaves in the
 // LLC (Intel's DDIO). BM_RxAccountingFromDram reads them from DRAM.
 void BM_RxAccounting(benchmark::State& state) {
-  RxBench bench(static_cast<uint16_t>(state.range(0)), static_cast<uint32_t>(state.range(1)), state.range(2) == 1, false);
+  RxBench bench(static_cast<uint16_t>(state.range(0)), static_cast<uint32_t>(state.range(1)), state.range(2) == 1,
+                false, state.range(3) == 1);
   if (bench.error() != nullptr) {
     state.SkipWithError(bench.error());
     return;
@@ -173,14 +226,16 @@ void BM_RxAccounting(benchmark::State& state) {
 }
 // 1024 streams interleaved frame by frame, 16 frames each: every frame's stream state
 // (tracker, histogram, counters) is another stream's, out of cache as in a fabric test.
+// range(3): 1, one frame in 100 an ARP request for the emulated hosts (the slow path).
 BENCHMARK(BM_RxAccounting)
-    ->ArgNames({"streams", "frames", "capture"})
-    ->Args({1, 256, 0})
-    ->Args({16, 256, 0})
-    ->Args({16, 4096, 0})
-    ->Args({16, 4096, 1})
-    ->Args({256, 4096, 0})
-    ->Args({1024, 16384, 0});
+    ->ArgNames({"streams", "frames", "capture", "slow"})
+    ->Args({1, 256, 0, 0})
+    ->Args({16, 256, 0, 0})
+    ->Args({16, 4096, 0, 0})
+    ->Args({16, 4096, 0, 1})
+    ->Args({16, 4096, 1, 0})
+    ->Args({256, 4096, 0, 0})
+    ->Args({1024, 16384, 0, 0});
 
 // Each frame's line read from DRAM, as a NIC that writes to memory without cache injection
 // leaves it (AMD EPYC before SDCI): after its burst is accounted, each frame's line is

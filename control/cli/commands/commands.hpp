@@ -24,5 +24,6 @@ void add_optics_commands(CLI::App& app, Commands& commands);      ///< optics qu
 void add_frames_command(CLI::App& app, Commands& commands);       ///< frames
 void add_completion_command(CLI::App& app, Commands& commands);   ///< completion
 void add_capture_command(CLI::App& app, Commands& commands);      ///< capture
+void add_neighbors_command(CLI::App& app, Commands& commands);    ///< neighbors
 
 }  // namespace lr::ctl

@@ -6,65 +6,35 @@
 
 #include <gtest/gtest.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "lib/api/rpc.hpp"
+#include "tests/unit/control/scripted_dataplane.hpp"
 
 namespace lr::ctl {
 namespace {
 
 using nlohmann::json;
 
-// A listening Unix socket in a directory of its own.
-class FakeDataplane {
+// Answers each request with {"method": ...}, one session at a time.
+class FakeDataplane : public test::ListeningSocket {
  public:
-  FakeDataplane() {
-    char dir[] = "/tmp/lr-client-test-XXXXXX";
-    dir_ = ::mkdtemp(dir);
-    path_ = dir_ + "/dp.sock";
-    fd_ = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::strncpy(addr.sun_path, path_.c_str(), sizeof(addr.sun_path) - 1);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-    EXPECT_EQ(::listen(fd_, 4), 0);
-  }
-  ~FakeDataplane() {
-    ::close(fd_);
-    std::filesystem::remove_all(dir_);
-  }
-  const std::string& path() const { return path_; }
-
   // Accepts one session and answers `n` request lines with {"method": ...}, then hangs up.
   void serve(int n) const {
-    const int conn = ::accept(fd_, nullptr, nullptr);
+    const int conn = ::accept(fd(), nullptr, nullptr);
     std::string buffer;
     for (int i = 0; i < n; ++i) {
-      size_t newline;
-      while ((newline = buffer.find('\n')) == std::string::npos) {
-        char chunk[4096];
-        const ssize_t got = ::read(conn, chunk, sizeof(chunk));
-        if (got <= 0) return (void)::close(conn);
-        buffer.append(chunk, static_cast<size_t>(got));
-      }
-      const json request = json::parse(buffer.substr(0, newline));
-      buffer.erase(0, newline + 1);
-      const std::string reply = api::make_result(request["id"], {{"method", request["method"]}}) + "\n";
+      const std::optional<json> request = test::read_request(conn, buffer);
+      if (!request) break;
+      const std::string reply = api::make_result((*request)["id"], {{"method", (*request)["method"]}}) + "\n";
       EXPECT_EQ(::write(conn, reply.data(), reply.size()), static_cast<ssize_t>(reply.size()));
     }
     ::close(conn);
   }
-
- private:
-  std::string dir_, path_;
-  int fd_ = -1;
 };
 
 TEST(DataplaneClient, ARequestLongerThanTheSocketCarriesIsNotSent) {

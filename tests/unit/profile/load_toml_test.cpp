@@ -187,7 +187,7 @@ TEST(LoadToml, BadAddressesAreRefused) {
             "test.toml:8:16: key 'stream[0].ipv4.src': '198.18.0.256' is not an IPv4 address");
   EXPECT_EQ(error_of(base + "eth = { dst = \"02:00:00:00:00\" }\n"),
             "test.toml:8:15: key 'stream[0].eth.dst': '02:00:00:00:00' is not a MAC address: write e.g. "
-            "'02:00:00:00:00:01'");
+            "'02:00:00:00:00:01', or 'auto' (an emulated host's)");
 }
 
 TEST(LoadToml, VaryOnAbsentVlanIsRefused) {

@@ -101,6 +101,15 @@ class SpecDraw {
     frame(s);
     if (below(4) == 0) roce(s);
     else if (below(3) == 0) tcp(s);
+    // "auto" stands for the MAC, which then keeps its default (the data plane fills it in).
+    if (below(4) == 0) {
+      s.eth_src_auto = true;
+      s.eth_src = StreamSpec{}.eth_src;
+    }
+    if (below(4) == 0) {
+      s.eth_dst_auto = true;
+      s.eth_dst = StreamSpec{}.eth_dst;
+    }
     vary(s);
   }
 
@@ -135,6 +144,8 @@ class SpecDraw {
     for (unsigned f = 0; f <= static_cast<unsigned>(api::VaryField::kUdpDst); ++f) {
       const auto field = static_cast<api::VaryField>(f);
       if (below(4) != 0 || (field == api::VaryField::kVlanId && !s.vlan)) continue;
+      if ((field == api::VaryField::kEthSrc && s.eth_src_auto) || (field == api::VaryField::kEthDst && s.eth_dst_auto))
+        continue;
       const bool narrow = field == api::VaryField::kVlanId || field == api::VaryField::kUdpSrc ||
                           field == api::VaryField::kUdpDst;
       const uint64_t max_count = field == api::VaryField::kVlanId ? 4096 : narrow ? 65536 : (uint64_t{1} << 32) - 1;

@@ -1,0 +1,191 @@
+#include "dataplane/hosts/host_service.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+#include "dataplane/hosts/host_port.hpp"
+#include "lib/hosts/slow_path_frame.hpp"
+
+namespace lr::dp {
+
+namespace {
+
+constexpr unsigned kRingSize = 1024;        // frames a port's workers may hand over between two polls
+constexpr unsigned kPoolMbufs = 4095;       // frames the hosts send, in flight at once
+constexpr uint16_t kBurst = 32;
+constexpr unsigned kBurstsPerPoll = 16;     // at most 512 frames a port and millisecond: a storm waits on the ring
+constexpr auto kPollInterval = std::chrono::milliseconds(1);
+constexpr uint64_t kLinkCheckNs = 100'000'000;
+
+uint64_t now_ns() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+}  // namespace
+
+HostService::HostService() : thread_([this] { run(); }) {}
+
+HostService::~HostService() {
+  stop();
+  ports_.clear();
+  rte_mempool_free(pool_);
+}
+
+void HostService::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+Result<void> HostService::set_hosts(std::vector<HostPortSetup> setups) {
+  std::lock_guard lock(mutex_);
+  ports_.clear();
+  ++generation_;
+  if (setups.empty()) return {};
+  if (pool_ == nullptr) {
+    pool_ = rte_pktmbuf_pool_create("lr_hosts_tx", kPoolMbufs, 64, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+    if (pool_ == nullptr) return make_error(Errc::kNoMemory, "the emulated hosts' pool of frames to send", -rte_errno);
+  }
+  const uint64_t now = now_ns();
+  for (HostPortSetup& setup : setups) {
+    auto port = HostPort::create(std::move(setup), generation_, kRingSize);
+    if (!port) {
+      ports_.clear();
+      return std::unexpected(port.error());
+    }
+    ports_.push_back(std::move(*port));
+    HostPort& p = *ports_.back();
+    send(p, p.hosts->start(now));
+    note_events(p, now);
+  }
+  wake_.notify_all();
+  return {};
+}
+
+fast::SlowPath* HostService::slow_path(uint16_t port_id) {
+  std::lock_guard lock(mutex_);
+  for (auto& p : ports_)
+    if (p->setup.port_id == port_id) return &p->slow_path;
+  return nullptr;
+}
+
+void HostService::hand_rx_to_workers() {
+  std::lock_guard lock(mutex_);
+  workers_hold_rx_ = true;
+}
+
+void HostService::take_rx_back() {
+  std::lock_guard lock(mutex_);
+  workers_hold_rx_ = false;
+}
+
+void HostService::run() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    if (ports_.empty()) {
+      wake_.wait(lock, [this] { return stopping_ || !ports_.empty(); });
+      continue;
+    }
+    const uint64_t now = now_ns();
+    for (auto& p : ports_) serve(*p, now);
+    wake_.wait_for(lock, kPollInterval, [this] { return stopping_; });
+  }
+}
+
+void HostService::serve(HostPort& port, uint64_t now) {
+  std::array<rte_mbuf*, kBurst> pkts;
+  const auto take = [&](rte_mbuf** got, unsigned n) {
+    for (unsigned i = 0; i < n; ++i) {
+      rte_mbuf* m = got[i];
+      // Between runs the service sees every frame the port receives: only the hosts' are read.
+      if (hosts::is_slow_path_frame(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len)) {
+        std::array<uint8_t, RTE_MBUF_DEFAULT_DATAROOM> copy;
+        const uint32_t len = std::min<uint32_t>(m->pkt_len, copy.size());
+        const auto* bytes = static_cast<const uint8_t*>(rte_pktmbuf_read(m, 0, len, copy.data()));
+        if (bytes != nullptr) send(port, port.hosts->on_frame({bytes, len}, now));
+      }
+      rte_pktmbuf_free(m);
+    }
+  };
+  for (unsigned b = 0; b < kBurstsPerPoll; ++b) {
+    const unsigned n =
+        rte_ring_sc_dequeue_burst(port.slow_path.ring, reinterpret_cast<void**>(pkts.data()), kBurst, nullptr);
+    take(pkts.data(), n);
+    if (n < kBurst) break;
+  }
+  if (!workers_hold_rx_ && port.setup.poll_rx) {
+    for (uint16_t q = 0; q < port.setup.rx_queues; ++q) {
+      for (unsigned b = 0; b < kBurstsPerPoll; ++b) {
+        const uint16_t n = rte_eth_rx_burst(port.setup.port_id, q, pkts.data(), kBurst);
+        take(pkts.data(), n);
+        if (n < kBurst) break;
+      }
+    }
+  }
+  if (now >= port.next_link_check_ns) {
+    port.next_link_check_ns = now + kLinkCheckNs;
+    rte_eth_link link{};
+    if (rte_eth_link_get_nowait(port.setup.port_id, &link) == 0) {
+      const bool up = link.link_status == RTE_ETH_LINK_UP;
+      if (up && !port.link_up) send(port, port.hosts->link_up(now));
+      port.link_up = up;
+    }
+  }
+  send(port, port.hosts->poll(now));
+  note_events(port, now);
+}
+
+void HostService::send(HostPort& port, const std::vector<hosts::Frame>& frames) {
+  for (const hosts::Frame& frame : frames) {
+    rte_mbuf* m = rte_pktmbuf_alloc(pool_);
+    char* at = m == nullptr ? nullptr : rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size()));
+    if (at == nullptr) {
+      rte_pktmbuf_free(m);
+      ++port.send_failed;
+      continue;
+    }
+    std::memcpy(at, frame.data(), frame.size());
+    if (rte_eth_tx_burst(port.setup.port_id, port.setup.tx_queue, &m, 1) == 1) {
+      ++port.sent;
+    } else {
+      rte_pktmbuf_free(m);
+      ++port.send_failed;
+    }
+  }
+}
+
+void HostService::note_events(HostPort& port, uint64_t now) {
+  for (hosts::HostEvent& e : port.hosts->take_events()) {
+    std::fprintf(stderr, "linerate-dataplane: hosts: %s\n", e.message.c_str());
+    port.remember(std::move(e), now);
+  }
+}
+
+HostPort* HostService::port_named(const std::string& name) {
+  for (auto& p : ports_)
+    if (p->setup.port == name) return p.get();
+  return nullptr;
+}
+
+std::vector<api::PortNeighbors> HostService::neighbors(const std::optional<std::string>& port) const {
+  std::lock_guard lock(mutex_);
+  std::vector<api::PortNeighbors> out;
+  for (const auto& p : ports_)
+    if (!port || p->setup.port == *port) out.push_back(p->report());
+  return out;
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,177 @@
+"""A routed device under test: a network namespace forwarding between two subnets with the
+kernel's own ARP, neighbour discovery and ICMP (an implementation independent of
+linerate's). linerate's ports are af_packet on veth pairs into it, each with an emulated
+host ([[device]]) whose gateway is the router. No static neighbour entry anywhere:
+
+    [port a] lra ==veth== ra 198.18.0.254/24 2001:db8:a::fe/64 --\\  router namespace
+    [port b] lrb ==veth== rb 198.19.0.254/24 2001:db8:b::fe/64 --/   (ip_forward)
+    host a[0]: 02:00:00:00:0a:01  198.18.0.1/24  2001:db8:a::1/64
+    host b[0]: 02:00:00:00:0b:01  198.19.0.1/24  2001:db8:b::1/64
+"""
+import os
+import re
+import shutil
+import subprocess
+import unittest
+
+import lrtest
+
+LINERATE = None  # the CLI: lrtest.main sets it from the second argument
+
+PROFILE = """
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+extra_args = ["--file-prefix", "%s"]
+[run]
+drain = "300ms"
+[control]
+socket = "%s"
+[[port]]
+name = "a"
+device = "net_af_packet0,iface=lra,qpairs=2"
+rx_queues = 2
+speed = "1G"
+[[port]]
+name = "b"
+device = "net_af_packet1,iface=lrb,qpairs=2"
+rx_queues = 2
+speed = "1G"
+[[device]]
+name = "a"
+port = "a"
+mac = "02:00:00:00:0a:01"
+ipv4 = { address = "198.18.0.1", prefix = 24, gateway = "198.18.0.254" }
+ipv6 = { address = "2001:db8:a::1", prefix = 64, gateway = "2001:db8:a::fe" }
+[[device]]
+name = "b"
+port = "b"
+mac = "02:00:00:00:0b:01"
+ipv4 = { address = "198.19.0.1", prefix = 24, gateway = "198.19.0.254" }
+ipv6 = { address = "2001:db8:b::1", prefix = 64, gateway = "2001:db8:b::fe" }
+"""
+
+
+def stream(name, version, src, dst, count=1000, **extra):
+    s = {"name": name, "tx_port": "a", "rx_port": "b", "frame_size": 128, "rate": "10kpps",
+         "eth": {"src": "auto", "dst": "auto"}, version: {"src": src, "dst": dst}}
+    if count is not None:
+        s["count"] = count
+    s.update(extra)
+    return s
+
+
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("ip") and shutil.which("ping"), "needs root, iproute2, ping")
+class RoutedDevice(lrtest.NetnsServiceCase):
+    def setUp(self):
+        super().setUp()
+        self.router = self.ns + "-r"
+        lrtest.sh("ip", "netns", "add", self.router)
+        self.addCleanup(lrtest.sh, "ip", "netns", "del", self.router)
+        # The data plane's side has no IPv6: its kernel would speak ND on the links too.
+        self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
+        self.rexec("sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1",
+                   "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0")
+        for mine, theirs, v4, v6 in (("lra", "ra", "198.18.0.254/24", "2001:db8:a::fe/64"),
+                                     ("lrb", "rb", "198.19.0.254/24", "2001:db8:b::fe/64")):
+            self.nsexec("ip", "link", "add", mine, "type", "veth", "peer", "name", theirs, "netns", self.router)
+            self.nsexec("ip", "link", "set", mine, "up")
+            self.rexec("ip", "addr", "add", v4, "dev", theirs)
+            self.rexec("ip", "addr", "add", v6, "dev", theirs, "nodad")
+            self.rexec("ip", "link", "set", theirs, "up")
+        self.router_mac = {p: self.link_mac(p) for p in ("ra", "rb")}
+        self.start_service(PROFILE)
+
+    def rexec(self, *cmd):
+        return subprocess.run(["ip", "netns", "exec", self.router, *cmd], check=True, capture_output=True,
+                              text=True).stdout
+
+    def link_mac(self, dev):
+        return re.search(r"link/ether (\S+)", self.rexec("ip", "link", "show", dev)).group(1)
+
+    def neighbors(self, port=None):
+        return self.client.result("neighbors.list", **({"port": port} if port else {}))
+
+    def resolved(self):
+        return {(n["host"], n["address"]): n["mac"] for p in self.neighbors() for n in p["neighbors"]
+                if n["state"] == "resolved"}
+
+    def run_streams(self, streams):
+        self.client.result("stream.load", streams=streams)
+        self.client.result("traffic.start")
+        lrtest.wait_until(lambda: self.client.result("traffic.status")["tx_finished"], "the streams sent")
+        return self.client.result("traffic.stop")
+
+    def test_each_host_resolves_its_gateway_by_arp_and_nd(self):
+        want = {("a[0]", "198.18.0.254"): self.router_mac["ra"], ("b[0]", "198.19.0.254"): self.router_mac["rb"],
+                ("a[0]", "2001:db8:a::fe"): self.router_mac["ra"], ("b[0]", "2001:db8:b::fe"): self.router_mac["rb"]}
+        lrtest.wait_until(lambda: self.resolved() == want, "the four gateways resolved")
+        [a] = self.neighbors("a")
+        self.assertEqual((a["port"], a["hosts"], a["tx_queue"]), ("a", 1, 1))
+        gateway = next(n for n in a["neighbors"] if n["address"] == "198.18.0.254")
+        self.assertEqual((gateway["host_mac"], gateway["host_address"], gateway["role"], gateway["vlan"]),
+                         ("02:00:00:00:0a:01", "198.18.0.1", "gateway", None))
+        self.assertRegex(gateway["resolved_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+        self.assertEqual(a["counts"]["malformed"], 0)
+        self.assertGreaterEqual(a["counts"]["sent"], 3)  # a gratuitous ARP, an ARP request, DAD and NS
+        at = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
+        self.assertRegex(a["events"][0], r"^%s port 'a', host a\[0\] \(198\.18\.0\.1\): gateway 198\.18\.0\.254 is at %s$"
+                         % (at, self.router_mac["ra"]))
+        self.assertRegex(a["events"][1], r"^%s port 'a', host a\[0\] \(2001:db8:a::1\): gateway 2001:db8:a::fe is at %s$"
+                         % (at, self.router_mac["ra"]))
+
+    def test_the_router_pings_the_hosts_and_learns_them(self):
+        for address, host_mac in (("198.18.0.1", "02:00:00:00:0a:01"), ("2001:db8:b::1", "02:00:00:00:0b:01")):
+            ping = subprocess.run(["ip", "netns", "exec", self.router, "ping", "-c", "3", "-i", "0.2", "-W", "2",
+                                   address], capture_output=True, text=True, timeout=30)
+            self.assertIn("3 packets transmitted, 3 received", ping.stdout, ping.stdout + ping.stderr)
+            self.assertIn("lladdr %s" % host_mac, self.rexec("ip", "neigh", "show", address))
+        counts = {p["port"]: p["counts"] for p in self.neighbors()}
+        self.assertGreaterEqual(counts["a"]["answered"], 3)  # the echoes (and the router's ARP request)
+        self.assertGreaterEqual(counts["b"]["answered"], 3)
+
+    def test_streams_through_the_router_with_no_static_entry_arrive_exactly(self):
+        report = self.run_streams([stream("v4", "ipv4", "198.18.0.1", "198.19.0.1"),
+                                   stream("v6", "ipv6", "2001:db8:a::1", "2001:db8:b::1", udp={"src": 1025})])
+        for name in ("v4", "v6"):
+            s = self.stream(report, name)
+            self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"]), (1000, 1000, 0), name)
+        # The router forwarded them (its counters, an independent count), to the hosts' MACs.
+        self.assertIn("lladdr 02:00:00:00:0b:01", self.rexec("ip", "neigh", "show", "198.19.0.1"))
+
+    def test_a_ping_during_a_run_is_answered_through_the_slow_path(self):
+        self.client.result("stream.load", streams=[stream("long", "ipv4", "198.18.0.1", "198.19.0.1", count=None,
+                                                          duration="4s")])
+        self.client.result("traffic.start")
+        ping = subprocess.run(["ip", "netns", "exec", self.router, "ping", "-c", "5", "-i", "0.2", "-W", "2",
+                               "198.19.0.1"], capture_output=True, text=True, timeout=30)
+        report = self.client.result("traffic.stop")
+        self.assertIn("5 packets transmitted, 5 received", ping.stdout, ping.stdout + ping.stderr)
+        s = self.stream(report, "long")
+        self.assertEqual(s["tx_packets"], s["rx_packets"])
+        self.assertEqual(self.neighbors("b")[0]["counts"]["dropped"], 0)
+
+    def test_a_gateway_that_does_not_exist_refuses_the_run_before_any_traffic(self):
+        self.client.result("device.load", devices=[
+            {"name": "lost", "port": "a", "mac": "02:00:00:00:0a:09",
+             "ipv4": {"address": "198.18.0.9", "prefix": 24, "gateway": "198.18.0.99"}}])
+        self.client.result("stream.load", streams=[stream("s", "ipv4", "198.18.0.9", "198.19.0.1")])
+        reply = self.client.call("traffic.start")
+        self.assertEqual(reply["error"]["code"], -32602, reply)
+        self.assertEqual(reply["error"]["message"],
+                         "stream 's': eth.dst 'auto': host lost[0] (198.18.0.9) on port 'a' has not resolved its "
+                         "gateway 198.18.0.99: 3 ARP requests unanswered")
+        self.assertFalse(self.client.result("traffic.status")["running"])
+        self.assertEqual([x["tx_packets"] for x in self.client.result("stats.streams")], [0])
+
+    def test_neighbors_of_a_port_without_hosts_or_of_no_port_are_refused(self):
+        self.client.result("device.load", devices=[])
+        self.assertEqual(self.neighbors(), [])
+        for port, message in (("a", "port 'a' has no emulated hosts (a [[device]] on it, or device.load, gives it "
+                                    "some)"), ("zz", "no port is named 'zz'")):
+            reply = self.client.call("neighbors.list", port=port)
+            self.assertEqual(reply["error"]["message"], message)
+
+
+if __name__ == "__main__":
+    lrtest.main()
