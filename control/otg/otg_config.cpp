@@ -421,22 +421,6 @@ void read_devices(const json& body, OtgConfig& config, Problems& p) {
         "ends them");
 }
 
-// A stream's keys through the [[stream]] reader, eth "auto" set apart: it is the spec's
-// flags (eth_src_auto / eth_dst_auto), which stream.load's JSON form writes as "auto".
-api::StreamSpec read_stream(json stream, size_t i) {
-  bool src_auto = false, dst_auto = false;
-  if (const auto eth = stream.find("eth"); eth != stream.end() && eth->is_object()) {
-    src_auto = eth->value("src", json()) == "auto";
-    dst_auto = eth->value("dst", json()) == "auto";
-    if (src_auto) eth->erase("src");
-    if (dst_auto) eth->erase("dst");
-  }
-  api::StreamSpec spec = profile::stream_spec_from_json(stream, "config", i);
-  spec.eth_src_auto = src_auto;
-  spec.eth_dst_auto = dst_auto;
-  return spec;
-}
-
 }  // namespace
 
 OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t>& dataplane_ports) {
@@ -470,7 +454,7 @@ OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t
   if (p.errors.empty()) {
     for (size_t i = 0; i < streams.size(); ++i) {
       try {
-        config.streams.push_back(read_stream(streams[i], i));
+        config.streams.push_back(profile::stream_spec_from_json(streams[i], "config", i));
       } catch (const profile::ConfigError& e) {
         p.refuse(fmt::format("flows[{}]", i), fmt::format("{} (as linerate's {})", e.reason(), e.key()));
       }

@@ -11,6 +11,7 @@
 
 #include "lib/hosts/address_text.hpp"
 #include "lib/hosts/host_expansion.hpp"
+#include "lib/profile/device_spec_json.hpp"
 #include "lib/profile/quantity.hpp"
 
 namespace lr::otg {
@@ -166,21 +167,6 @@ std::optional<std::string> read_connection(const json& e, const std::string& at,
   return std::nullopt;
 }
 
-// The device object device.load takes for one host's device: the contract's keys, text forms.
-json device_object(const std::string& name, const api::HostSpec& h) {
-  json d{{"name", name}, {"port", h.port}, {"mac", hosts::mac_text(h.mac)}, {"count", 1}};
-  if (h.vlan) d["vlan"] = *h.vlan;
-  if (h.ipv4) {
-    d["ipv4"] = {{"address", hosts::ipv4_text(h.ipv4->address)}, {"prefix", h.ipv4->prefix}};
-    if (h.ipv4->gateway) d["ipv4"]["gateway"] = hosts::ipv4_text(*h.ipv4->gateway);
-  }
-  if (h.ipv6) {
-    d["ipv6"] = {{"address", hosts::ipv6_text(h.ipv6->address)}, {"prefix", h.ipv6->prefix}};
-    if (h.ipv6->gateway) d["ipv6"]["gateway"] = hosts::ipv6_text(*h.ipv6->gateway);
-  }
-  return d;
-}
-
 // Where in the ethernet a hosts::HostsError's key is: "ipv4" -> ".ipv4_addresses[0]".
 std::string key_path(const std::string& ethernet, const std::string& key) {
   if (key == "ipv4" || key == "ipv6") return fmt::format("{}.{}_addresses[0]", ethernet, key);
@@ -275,7 +261,7 @@ class Reader {
     unchecked_ = unchecked_ || !expanded;
     if (!expanded) return p_.refuse(key_path(at, expanded.error().key), without_host_index(expanded.error().message));
     hosts_.back() = expanded->front();
-    out_.load.push_back(device_object(out_.ethernets.back().name, expanded->front()));
+    out_.load.push_back(profile::to_json(d));
   }
 
   // A name flows may give; OTG's names are unique in the whole config.

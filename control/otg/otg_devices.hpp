@@ -1,8 +1,8 @@
 #pragma once
 // An OTG config's devices (models 1.60.0: devices[].ethernets[] with their ipv4_addresses
 // and ipv6_addresses) as the data plane's emulated hosts: each ethernet becomes one device
-// object of device.load (the profile's [[device]] keys in their text forms), named as the
-// ethernet, one host on the port its connection names, with the ethernet's MAC, VLAN and
+// of device.load (a DeviceSpec in its JSON form, lib/profile/device_spec_json.hpp), named as
+// the ethernet, one host on the port its connection names, with the ethernet's MAC, VLAN and
 // address of each IP version. Its hosts answer ARP, neighbour discovery and echo, and
 // resolve their gateways; that is all linerate runs, so the rest is refused at its path:
 // several VLANs (QinQ), a second address of one version on an ethernet (a host has one),

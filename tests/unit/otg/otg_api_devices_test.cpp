@@ -120,10 +120,10 @@ const char* const kConfig = R"({
              "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": 10}}}]})";
 
 const json kLoaded = json::parse(R"([
-  {"name": "e1", "port": "p0", "mac": "02:00:00:00:01:01", "count": 1,
-   "ipv4": {"address": "198.18.0.1", "prefix": 24, "gateway": "198.18.0.254"}},
-  {"name": "e2", "port": "p0", "mac": "02:00:00:00:01:02", "count": 1,
-   "ipv4": {"address": "198.18.0.2", "prefix": 24, "gateway": "198.18.0.254"}}])");
+  {"name": "e1", "port": "p0", "mac": "02:00:00:00:01:01", "count": 1, "mac_step": "00:00:00:00:00:01",
+   "ipv4": {"address": "198.18.0.1", "prefix": 24, "gateway": "198.18.0.254"}, "ipv4_step": "0.0.0.1"},
+  {"name": "e2", "port": "p0", "mac": "02:00:00:00:01:02", "count": 1, "mac_step": "00:00:00:00:00:01",
+   "ipv4": {"address": "198.18.0.2", "prefix": 24, "gateway": "198.18.0.254"}, "ipv4_step": "0.0.0.1"}])");
 
 std::string state(const char* protocol_state) {
   return json{{"choice", "protocol"}, {"protocol", {{"choice", "all"}, {"all", {{"state", protocol_state}}}}}}.dump();
@@ -142,9 +142,10 @@ TEST(OtgApiDevices, TheDevicesAreLoadedBeforeTheStreams) {
   EXPECT_EQ(calls[0], (std::pair<std::string, json>{"device.load", {{"devices", kLoaded}, {"path", "config"}}}));
   EXPECT_EQ(calls[1].first, "stream.load");
   const json& stream = calls[1].second["streams"][0];
-  EXPECT_EQ(
-      (std::tuple{stream["name"], stream["tx_port"], stream["rx_port"], stream["ipv4"]["src"], stream["ipv4"]["dst"]}),
-      (std::tuple{json("f"), json("p0"), json("p0"), json("198.18.0.1"), json("198.18.0.2")}));
+  EXPECT_EQ((std::tuple{stream["name"], stream["tx_port"], stream["rx_port"], stream["ipv4"]["src"],
+                        stream["ipv4"]["dst"], stream["eth"]}),
+            (std::tuple{json("f"), json("p0"), json("p0"), json("198.18.0.1"), json("198.18.0.2"),
+                        json{{"src", "auto"}, {"dst", "auto"}}}));
 }
 
 TEST(OtgApiDevices, AConfigWithoutDevicesRemovesTheHosts) {

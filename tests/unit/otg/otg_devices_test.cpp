@@ -71,12 +71,13 @@ TEST(OtgDevices, EachEthernetIsOneDeviceOfDeviceLoad) {
   devices[1]["ethernets"][0]["vlans"] = {{{"name", "v"}, {"id", 10}, {"tpid", "x8100"}, {"priority", 0}}};
   const OtgConfig config = read_otg_config(config_with(devices), kDevicePorts);
   EXPECT_EQ(config.devices.load, json::parse(R"([
-              {"name": "e1", "port": "p0", "mac": "02:00:00:00:01:01", "count": 1,
-               "ipv4": {"address": "198.18.0.1", "prefix": 24, "gateway": "198.18.0.254"},
-               "ipv6": {"address": "2001:db8:a::1", "prefix": 64, "gateway": "2001:db8:a::fe"}},
-              {"name": "e2", "port": "p1", "mac": "02:00:00:00:02:01", "count": 1, "vlan": 10,
-               "ipv4": {"address": "198.19.0.1", "prefix": 24, "gateway": "198.19.0.254"},
-               "ipv6": {"address": "2001:db8:b::1", "prefix": 64, "gateway": "2001:db8:b::fe"}}])"));
+              {"name": "e1", "port": "p0", "mac": "02:00:00:00:01:01", "count": 1, "mac_step": "00:00:00:00:00:01",
+               "ipv4": {"address": "198.18.0.1", "prefix": 24, "gateway": "198.18.0.254"}, "ipv4_step": "0.0.0.1",
+               "ipv6": {"address": "2001:db8:a::1", "prefix": 64, "gateway": "2001:db8:a::fe"}, "ipv6_step": "::1"},
+              {"name": "e2", "port": "p1", "mac": "02:00:00:00:02:01", "count": 1, "mac_step": "00:00:00:00:00:01",
+               "vlan": 10, "vlan_step": 0,
+               "ipv4": {"address": "198.19.0.1", "prefix": 24, "gateway": "198.19.0.254"}, "ipv4_step": "0.0.0.1",
+               "ipv6": {"address": "2001:db8:b::1", "prefix": 64, "gateway": "2001:db8:b::fe"}, "ipv6_step": "::1"}])"));
   EXPECT_EQ(config.devices.ethernets[1],
             (OtgEthernet{"e2", "devices[1].ethernets[0]", "p1", 10, "198.19.0.1", "2001:db8:b::1"}));
   using Kind = OtgEndpoint::Kind;
@@ -102,10 +103,10 @@ TEST(OtgDevices, AnEthernetWithoutAddressesAndTheModelsDefaultPrefixes) {
                                  ethernet("l2", "rx", "02:00:00:00:00:0b")}}}});
   devices[0]["ethernets"][0]["ipv4_addresses"] = {{{"name", "v4"}, {"address", "10.0.0.2"}, {"gateway", "10.0.0.1"}}};
   EXPECT_EQ(read_otg_config(config_with(devices), kDevicePorts).devices.load, json::parse(R"([
-              {"name": "e", "port": "p0", "mac": "02:00:00:00:00:0a", "count": 1,
-               "ipv4": {"address": "10.0.0.2", "prefix": 24, "gateway": "10.0.0.1"},
-               "ipv6": {"address": "2001:db8::2", "prefix": 64, "gateway": "fe80::1"}},
-              {"name": "l2", "port": "p1", "mac": "02:00:00:00:00:0b", "count": 1}])"));
+              {"name": "e", "port": "p0", "mac": "02:00:00:00:00:0a", "count": 1, "mac_step": "00:00:00:00:00:01",
+               "ipv4": {"address": "10.0.0.2", "prefix": 24, "gateway": "10.0.0.1"}, "ipv4_step": "0.0.0.1",
+               "ipv6": {"address": "2001:db8::2", "prefix": 64, "gateway": "fe80::1"}, "ipv6_step": "::1"},
+              {"name": "l2", "port": "p1", "mac": "02:00:00:00:00:0b", "count": 1, "mac_step": "00:00:00:00:00:01"}])"));
 }
 
 TEST(OtgDevices, WhatLinerateCannotDoIsRefusedAtItsPath) {
