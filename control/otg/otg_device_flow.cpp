@@ -43,7 +43,9 @@ std::optional<std::string> one_name(const json& device, const char* key, const s
 std::optional<OtgEndpoint> endpoint(const std::string& name, const std::string& at, const OtgDevices& devices,
                                     Problems& p) {
   if (const auto it = devices.endpoints.find(name); it != devices.endpoints.end()) return it->second;
-  p.refuse(at, fmt::format("'{}' is not an ethernet, IPv4 or IPv6 address of the config's devices", name));
+  p.refuse(at, fmt::format("'{}' is not an ethernet, IPv4 or IPv6 address of the config's devices (nor a device of "
+                           "one ethernet)",
+                           name));
   return std::nullopt;
 }
 

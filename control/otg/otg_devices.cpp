@@ -199,7 +199,11 @@ class Reader {
                "a device", p_);
     const json ethernets = d.value("ethernets", json::array());
     if (!ethernets.is_array()) return p_.refuse(at + ".ethernets", fmt::format("{}, not a list", kind_said(ethernets)));
+    const size_t first = out_.ethernets.size();
     for (size_t e = 0; e < ethernets.size(); ++e) ethernet(ethernets[e], fmt::format("{}.ethernets[{}]", at, e));
+    // A device of one ethernet stands for it in flows (scripts name devices, as older models did).
+    if (out_.ethernets.size() == first + 1 && d.contains("name") && d["name"].is_string())
+      name(d["name"].get<std::string>(), at, {OtgEndpoint::Kind::kEthernet, first});
   }
 
   // The hosts of every ethernet read, refused where two share a MAC or an address.

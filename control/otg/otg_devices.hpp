@@ -34,7 +34,8 @@ struct OtgEthernet {
   bool operator==(const OtgEthernet&) const = default;
 };
 
-/// What a name in a flow's tx_rx.device stands for: an ethernet or one of its addresses.
+/// What a name in a flow's tx_rx.device stands for: an ethernet (or the device it is the
+/// only ethernet of) or one of its addresses.
 struct OtgEndpoint {
   enum class Kind { kEthernet, kIpv4, kIpv6 };
   Kind kind = Kind::kEthernet;
@@ -47,7 +48,8 @@ struct OtgEndpoint {
 struct OtgDevices {
   nlohmann::json load = nlohmann::json::array();  ///< device.load's devices: one per ethernet, in order
   std::vector<OtgEthernet> ethernets;             ///< the same order
-  std::map<std::string, OtgEndpoint> endpoints;   ///< by OTG name: the ethernets and their addresses
+  /// By OTG name: the ethernets, their addresses and each device of one ethernet.
+  std::map<std::string, OtgEndpoint> endpoints;
   bool operator==(const OtgDevices&) const = default;
 };
 // NOLINTEND(bugprone-exception-escape)

@@ -1,7 +1,8 @@
 """linerate otg serve with OTG devices, driven by the real snappi client (1.60.0, built by
 shared/tools/snappi-from-mirror; its folder in LR_SNAPPI or on the Python path) as SONiC's
-snappi helpers drive a tester: an ethernet per port with an address and its gateway, and
-flows between them (tx_rx.device) whose destination MAC is auto. The routed device is a
+snappi fixtures drive a tester (their devices written field for field): an ethernet per port
+with an IPv4 and an IPv6 address and their gateways, and flows between them (tx_rx.device)
+whose destination MAC is auto. The routed device is a
 network namespace this test makes, the kernel forwarding between two veth subnets and
 resolving with its own ARP and neighbour discovery (an independent implementation):
 
@@ -63,9 +64,12 @@ rx_queues = 2
 speed = "1G"
 """
 
-HOST = {"e1": ("02:00:00:00:01:01", "198.18.0.1", "2001:db8:a::1"),
-        "e2": ("02:00:00:00:02:01", "198.19.0.1", "2001:db8:b::1")}
-GATEWAY = {"e1": ("r0", "198.18.0.254", "2001:db8:a::fe"), "e2": ("r1", "198.19.0.254", "2001:db8:b::fe")}
+# The ethernets as SONiC's snappi fixtures name them (__l3_intf_config: "Device Port N",
+# "Ethernet Port N", "Ipv4 Port N", "Ipv6 Port N", MAC 00:NN:22:33:44:01): MAC, IPv4, IPv6.
+E0, E1 = "Ethernet Port 0", "Ethernet Port 1"
+HOST = {E0: ("00:00:22:33:44:01", "198.18.0.1", "2001:db8:a::1"),
+        E1: ("00:01:22:33:44:01", "198.19.0.1", "2001:db8:b::1")}
+GATEWAY = {E0: ("r0", "198.18.0.254", "2001:db8:a::fe"), E1: ("r1", "198.19.0.254", "2001:db8:b::fe")}
 NO_HOSTS = "no method 'device.load'"
 
 
@@ -123,19 +127,32 @@ class OtgDevices(lrtest.NetnsServiceCase):
         return dict(re.findall(r"^(\S+) dev r\d lladdr (\S+) (?:REACHABLE|STALE|DELAY|PROBE)", out, re.M))
 
     def config(self, gateway_v4=None):
-        """Two devices, an ethernet each (e1 on tx, e2 on rx), and a flow each way of IP
-        version: v4 (named by the address objects) and v6 (named by the ethernets)."""
+        """A device per port as SONiC's fixtures write them, field for field (an ethernet with
+        an IPv4 and an IPv6 address and their gateways), and a flow from port 0's to port 1's
+        of each IP version: v4 named by the address objects, v6 by the devices."""
         c = self.api.config()
-        tx, rx = c.ports.port(name="tx", location="p0").port(name="rx", location="p1")
-        for name, port in (("e1", tx), ("e2", rx)):
+        for port_id in (0, 1):
+            port = c.ports.port(name="Port %d" % port_id, location="p%d" % port_id)[-1]
+            name = "Ethernet Port %d" % port_id
             mac, v4, v6 = HOST[name]
             _, gw4, gw6 = GATEWAY[name]
-            e = c.devices.device(name="d" + name)[-1].ethernets.add(name=name, mac=mac, mtu=1500)
-            e.connection.port_name = port.name
-            e.ipv4_addresses.add(name=name + ".v4", address=v4, prefix=24,
-                                 gateway=gateway_v4 if gateway_v4 and name == "e1" else gw4)
-            e.ipv6_addresses.add(name=name + ".v6", address=v6, prefix=64, gateway=gw6)
-        for flow, (tx_name, rx_name, ip) in {"v4": ("e1.v4", "e2.v4", "ipv4"), "v6": ("e1", "e2", "ipv6")}.items():
+            device = c.devices.device(name="Device Port %d" % port_id)[-1]
+            ethernet = device.ethernets.add()
+            ethernet.name = name
+            ethernet.connection.port_name = port.name
+            ethernet.mac = mac
+            ip_stack = ethernet.ipv4_addresses.add()
+            ip_stack.name = "Ipv4 Port %d" % port_id
+            ip_stack.address = v4
+            ip_stack.prefix = 24
+            ip_stack.gateway = gateway_v4 if gateway_v4 and port_id == 0 else gw4
+            ip6_stack = ethernet.ipv6_addresses.add()
+            ip6_stack.name = "Ipv6 Port %d" % port_id
+            ip6_stack.address = v6
+            ip6_stack.prefix = 64
+            ip6_stack.gateway = gw6
+        for flow, (tx_name, rx_name, ip) in {"v4": ("Ipv4 Port 0", "Ipv4 Port 1", "ipv4"),
+                                             "v6": ("Device Port 0", "Device Port 1", "ipv6")}.items():
             f = c.flows.flow(name=flow)[-1]
             f.tx_rx.device.tx_names = [tx_name]
             f.tx_rx.device.rx_names = [rx_name]
@@ -196,7 +213,7 @@ class OtgDevices(lrtest.NetnsServiceCase):
         self.assertEqual(list(self.set_config(self.config()).warnings), [])
         self.gateways_resolved("ipv4")
         self.gateways_resolved("ipv6")
-        self.assertEqual(self.neighbours("ipv4", "e2"), [("e2", "198.19.0.254", self.router_mac("r1"))])
+        self.assertEqual(self.neighbours("ipv4", E1), [(E1, "198.19.0.254", self.router_mac("r1"))])
         self.transmit("start")
         lrtest.wait_until(lambda: all(m.transmit == "stopped" for m in self.flow_metrics().values()),
                           "both flows sent their frames", timeout=60)
@@ -215,19 +232,19 @@ class OtgDevices(lrtest.NetnsServiceCase):
 
     def test_a_gateway_that_does_not_exist_is_refused_before_traffic(self):
         self.set_config(self.config(gateway_v4="198.18.0.253"))
-        lrtest.wait_until(lambda: ("e1", "198.18.0.253", None) in self.neighbours("ipv4", "e1"),
-                          "e1 lists its gateway unresolved", timeout=15)
+        lrtest.wait_until(lambda: (E0, "198.18.0.253", None) in self.neighbours("ipv4", E0),
+                          "port 0's host lists its gateway unresolved", timeout=15)
         code, errors = refusal(lambda: self.transmit("start"))
-        self.assertEqual((code, errors), (400, ["stream 'v4': eth.dst 'auto': host e1[0] (198.18.0.1) on port 'p0' "
-                                                "has not resolved its gateway 198.18.0.253: 3 ARP requests "
-                                                "unanswered"]))
+        self.assertEqual((code, errors), (400, ["stream 'v4': eth.dst 'auto': host Ethernet Port 0[0] (198.18.0.1) "
+                                                "on port 'p0' has not resolved its gateway 198.18.0.253: 3 ARP "
+                                                "requests unanswered"]))
         self.assertEqual({name: m.frames_tx for name, m in self.flow_metrics().items()}, {"v4": 0, "v6": 0})
 
     def test_what_linerate_cannot_do_is_refused_at_its_path(self):
         c = self.config()
         c.devices[0].bgp.router_id = "1.1.1.1"
         c.devices[1].ethernets[0].vlans.vlan(name="outer", id=10).vlan(name="inner", id=20)
-        c.flows[0].tx_rx.device.rx_names = ["e2.v4", "e1.v4"]
+        c.flows[0].tx_rx.device.rx_names = ["Ipv4 Port 1", "Ipv4 Port 0"]
         self.assertEqual(refusal(lambda: self.api.set_config(c)), (400, [
             "devices[0].bgp: linerate runs no BGP: its emulated hosts answer ARP, neighbour discovery and ping and "
             "resolve their gateways",

@@ -81,7 +81,9 @@ TEST(OtgDevices, EachEthernetIsOneDeviceOfDeviceLoad) {
   EXPECT_EQ(config.devices.ethernets[1],
             (OtgEthernet{"e2", "devices[1].ethernets[0]", "p1", 10, "198.19.0.1", "2001:db8:b::1"}));
   using Kind = OtgEndpoint::Kind;
-  EXPECT_EQ(config.devices.endpoints, (std::map<std::string, OtgEndpoint>{{"e1", {Kind::kEthernet, 0}},
+  EXPECT_EQ(config.devices.endpoints, (std::map<std::string, OtgEndpoint>{{"d1", {Kind::kEthernet, 0}},
+                                                                          {"d2", {Kind::kEthernet, 1}},
+                                                                          {"e1", {Kind::kEthernet, 0}},
                                                                           {"e1.v4", {Kind::kIpv4, 0}},
                                                                           {"e1.v6", {Kind::kIpv6, 0}},
                                                                           {"e2", {Kind::kEthernet, 1}},
@@ -242,6 +244,24 @@ TEST(OtgDeviceFlow, EthernetNamesTakeTheIpVersionOfThePacket) {
             (std::tuple{api::IpVersion::kV4, 0xC6120001u}));
 }
 
+TEST(OtgDeviceFlow, ADeviceOfOneEthernetStandsForIt) {
+  json devices = two_devices();
+  const api::StreamSpec s =
+      read_otg_config(config_with(devices, {device_flow({"d1"}, {"d2"})}), kDevicePorts).streams.at(0);
+  EXPECT_EQ((std::tuple{s.tx_port, *s.rx_port, s.ipv4.src, s.ipv4.dst}),
+            (std::tuple{std::string("p0"), std::string("p1"), 0xC6120001u, 0xC6130001u}));
+  devices[1]["ethernets"].push_back(ethernet("e3", "rx", "02:00:00:00:03:01"));
+  EXPECT_EQ(device_refusals(config_with(devices, {device_flow({"d1"}, {"d2"})})),
+            std::vector<std::string>{"flows[0].tx_rx.device.rx_names[0]: 'd2' is not an ethernet, IPv4 or IPv6 "
+                                     "address of the config's devices (nor a device of one ethernet)"});
+  devices = two_devices();
+  devices[1]["name"] = "e1.v4";
+  EXPECT_EQ(
+      device_refusals(config_with(devices)),
+      std::vector<std::string>{"devices[1].name: 'e1.v4' is the name of devices[0].ethernets[0].ipv4_addresses[0] "
+                               "too (OTG names are unique)"});
+}
+
 TEST(OtgDeviceFlow, FixedValuesInThePacketAreKept) {
   const json packet = {{{"choice", "ethernet"}, {"ethernet", {{"dst", fixed("02:00:00:00:00:fe")}}}},
                        {{"choice", "vlan"}, {"vlan", {{"id", fixed(20)}}}},
@@ -273,9 +293,9 @@ TEST(OtgDeviceFlow, EndpointsLinerateCannotSendBetweenAreRefused) {
           "flows[1].tx_rx.device.tx_names: names no endpoint: give one ethernet, IPv4 or IPv6 address of the "
           "config's devices",
           "flows[2].tx_rx.device.tx_names[0]: 'tx' is not an ethernet, IPv4 or IPv6 address of the config's "
-          "devices",
+          "devices (nor a device of one ethernet)",
           "flows[2].tx_rx.device.rx_names[0]: 'e2.v6' is not an ethernet, IPv4 or IPv6 address of the config's "
-          "devices",
+          "devices (nor a device of one ethernet)",
           "flows[3].tx_rx.device: 'e1.v4' and 'e1.v6' are on one ethernet: a flow goes between two hosts",
           "flows[4].tx_rx.device: tx_names[0] 'e1.v6' is an IPv6 address and rx_names[0] 'e2.v4' an IPv4 one: "
           "a flow is IPv4 or IPv6",
