@@ -4,6 +4,7 @@
 // plane's refusal said as the config's ethernet.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <tuple>
 
 #include "control/otg/otg_config.hpp"
@@ -19,8 +20,8 @@ json fixed(json value) { return {{"choice", "value"}, {"value", std::move(value)
 
 json ethernet(const char* name, const char* port, const char* mac, json ipv4 = nullptr, json ipv6 = nullptr) {
   json e{{"name", name}, {"mac", mac}, {"mtu", 1500}, {"connection", {{"choice", "port_name"}, {"port_name", port}}}};
-  if (!ipv4.is_null()) e["ipv4_addresses"] = {std::move(ipv4)};
-  if (!ipv6.is_null()) e["ipv6_addresses"] = {std::move(ipv6)};
+  if (!ipv4.is_null()) e["ipv4_addresses"] = json::array({std::move(ipv4)});
+  if (!ipv6.is_null()) e["ipv6_addresses"] = json::array({std::move(ipv6)});
   return e;
 }
 
@@ -35,14 +36,15 @@ json ipv6(const char* name, const char* address, const char* gateway, int prefix
 // Two devices, as SONiC's snappi helpers write them: an ethernet on each port with an IPv4
 // address (and an IPv6 one on the first) and a gateway each.
 json two_devices() {
-  return json::array({{{"name", "d1"},
-                       {"ethernets",
-                        {ethernet("e1", "tx", "02:00:00:00:01:01", ipv4("e1.v4", "198.18.0.1", "198.18.0.254"),
-                                  ipv6("e1.v6", "2001:db8:a::1", "2001:db8:a::fe"))}}},
-                      {{"name", "d2"},
-                       {"ethernets",
-                        {ethernet("e2", "rx", "02:00:00:00:02:01", ipv4("e2.v4", "198.19.0.1", "198.19.0.254"),
-                                  ipv6("e2.v6", "2001:db8:b::1", "2001:db8:b::fe"))}}}});
+  return json::array(
+      {{{"name", "d1"},
+        {"ethernets",
+         json::array({ethernet("e1", "tx", "02:00:00:00:01:01", ipv4("e1.v4", "198.18.0.1", "198.18.0.254"),
+                               ipv6("e1.v6", "2001:db8:a::1", "2001:db8:a::fe"))})}},
+       {{"name", "d2"},
+        {"ethernets",
+         json::array({ethernet("e2", "rx", "02:00:00:00:02:01", ipv4("e2.v4", "198.19.0.1", "198.19.0.254"),
+                               ipv6("e2.v6", "2001:db8:b::1", "2001:db8:b::fe"))})}}});
 }
 
 json device_flow(json tx, json rx, json packet = json::array()) {
@@ -51,10 +53,14 @@ json device_flow(json tx, json rx, json packet = json::array()) {
           {"packet", std::move(packet)}};
 }
 
-json config_with(json devices, json flows = json::array()) {
+// A list of flows is built here: a braced list of one json value is that value, not a list,
+// for clang (CWG 1467), unlike g++.
+json config_with(json devices, std::initializer_list<json> flows = {}) {
+  json list = json::array();
+  for (const json& flow : flows) list.push_back(flow);
   return {{"ports", {{{"name", "tx"}, {"location", "p0"}}, {{"name", "rx"}, {"location", "p1"}}}},
           {"devices", std::move(devices)},
-          {"flows", std::move(flows)}};
+          {"flows", std::move(list)}};
 }
 
 std::vector<std::string> device_refusals(const json& config) {
