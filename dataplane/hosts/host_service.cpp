@@ -23,6 +23,7 @@ constexpr uint16_t kBurst = 32;
 constexpr unsigned kBurstsPerPoll = 16;     // at most 512 frames a port and millisecond: a storm waits on the ring
 constexpr auto kPollInterval = std::chrono::milliseconds(1);
 constexpr uint64_t kLinkCheckNs = 100'000'000;
+constexpr size_t kEventsSaidPerPoll = 8;
 
 uint64_t now_ns() {
   return static_cast<uint64_t>(
@@ -101,6 +102,7 @@ void HostService::run() {
     }
     const uint64_t now = now_ns();
     for (auto& p : ports_) serve(*p, now);
+    say_events(lock);
     wake_.wait_for(lock, kPollInterval, [this] { return stopping_; });
   }
 }
@@ -168,10 +170,25 @@ void HostService::send(HostPort& port, const std::vector<hosts::Frame>& frames) 
 }
 
 void HostService::note_events(HostPort& port, uint64_t now) {
-  for (hosts::HostEvent& e : port.hosts->take_events()) {
-    std::fprintf(stderr, "linerate-dataplane: hosts: %s\n", e.message.c_str());
+  std::vector<hosts::HostEvent> events = port.hosts->take_events();
+  size_t said = 0;
+  for (hosts::HostEvent& e : events) {
+    // Said on stderr: what needs a look (a neighbour lost or changed, an address taken), a few
+    // at a time; a resolution is in neighbors.list. Written after the lock is let go.
+    if (e.kind != hosts::HostEvent::Kind::kResolved && said++ < kEventsSaidPerPoll) log_.push_back(e.message);
     port.remember(std::move(e), now);
   }
+  if (said > kEventsSaidPerPoll)
+    log_.push_back(fmt::format("port '{}': {} more events like these (linerate neighbors {} lists them)",
+                               port.setup.port, said - kEventsSaidPerPoll, port.setup.port));
+}
+
+void HostService::say_events(std::unique_lock<std::mutex>& lock) {
+  if (log_.empty()) return;
+  std::vector<std::string> lines = std::exchange(log_, {});
+  lock.unlock();  // stderr may be a pipe nobody reads for a while: never block the hosts' callers on it
+  for (const std::string& line : lines) std::fprintf(stderr, "linerate-dataplane: hosts: %s\n", line.c_str());
+  lock.lock();
 }
 
 HostPort* HostService::port_named(const std::string& name) {

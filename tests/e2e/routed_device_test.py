@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import unittest
 
 import lrtest
@@ -163,6 +164,50 @@ class RoutedDevice(lrtest.NetnsServiceCase):
                          "gateway 198.18.0.99: 3 ARP requests unanswered")
         self.assertFalse(self.client.result("traffic.status")["running"])
         self.assertEqual([x["tx_packets"] for x in self.client.result("stats.streams")], [0])
+
+    def test_a_thousand_hosts_on_one_port_all_reach_the_routers_neighbour_table(self):
+        self.rexec("ip", "addr", "add", "198.20.3.254/22", "dev", "ra")
+        self.client.result("device.load", devices=[
+            {"name": "many", "port": "a", "mac": "02:00:00:01:00:01", "count": 1000,
+             "ipv4": {"address": "198.20.0.1", "prefix": 22, "gateway": "198.20.3.254"}}])
+        lrtest.wait_until(lambda: len(self.resolved()) == 1000, "the thousand hosts to resolve their gateway")
+        [a] = self.neighbors("a")
+        self.assertEqual((a["hosts"], a["counts"]["dropped"], a["counts"]["send_failed"]), (1000, 0, 0))
+        self.assertEqual({n["mac"] for n in a["neighbors"]}, {self.router_mac["ra"]})
+
+        def router_entries():
+            out = self.rexec("ip", "-4", "neigh", "show", "dev", "ra")
+            return dict(re.findall(r"^(198\.20\.\d+\.\d+) lladdr (\S+)", out, re.M))
+        # Each host asked the router for its gateway, so the router keeps an entry for each.
+        entries = lrtest.wait_until(lambda: len(router_entries()) == 1000 and router_entries(), "1,000 router entries")
+        for i in (0, 1, 253, 999):
+            address = "198.20.%d.%d" % ((1 + i) // 256, (1 + i) % 256)
+            self.assertEqual(entries[address], "02:00:00:01:%02x:%02x" % ((1 + i) >> 8, (1 + i) & 0xFF), address)
+
+    def test_an_arp_storm_costs_the_streams_nothing_and_every_frame_is_counted(self):
+        import socket
+        storm = 20000
+        self.client.result("stream.load", streams=[stream("during", "ipv4", "198.18.0.1", "198.19.0.1", count=None,
+                                                          duration="3s")])
+        lrtest.wait_until(lambda: len(self.resolved()) == 4, "the gateways")
+        before = self.neighbors("b")[0]["counts"]
+        self.client.result("traffic.start")
+        # From the router's side of b: requests for an address no host has, as fast as Python sends.
+        request = bytes.fromhex("ffffffffffff" "020000000099" "0806" "0001080006040001" "020000000099" "c6130063"
+                                "000000000000" "c61300c8") + bytes(18)
+        sender = subprocess.Popen(["ip", "netns", "exec", self.router, sys.executable, "-c",
+                                   "import socket,sys\ns=socket.socket(socket.AF_PACKET,socket.SOCK_RAW)\n"
+                                   "s.bind(('rb',0))\nf=bytes.fromhex(sys.argv[1])\n"
+                                   "for _ in range(int(sys.argv[2])): s.send(f)\n", request.hex(), str(storm)])
+        self.assertEqual(sender.wait(60), 0)
+        lrtest.wait_until(lambda: not self.client.result("traffic.status")["running"] or
+                          self.client.result("traffic.status")["tx_finished"], "the stream's 3 s")
+        report = self.client.result("traffic.stop")
+        s = self.stream(report, "during")
+        self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0))
+        after = self.neighbors("b")[0]["counts"]
+        seen = (after["not_for_us"] - before["not_for_us"]) + (after["dropped"] - before["dropped"])
+        self.assertEqual(seen, storm, after)
 
     def test_neighbors_of_a_port_without_hosts_or_of_no_port_are_refused(self):
         self.client.result("device.load", devices=[])
