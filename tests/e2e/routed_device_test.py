@@ -184,7 +184,7 @@ class RoutedDevice(lrtest.NetnsServiceCase):
             address = "198.20.%d.%d" % ((1 + i) // 256, (1 + i) % 256)
             self.assertEqual(entries[address], "02:00:00:01:%02x:%02x" % ((1 + i) >> 8, (1 + i) & 0xFF), address)
 
-    def test_an_arp_storm_costs_the_streams_nothing_and_every_frame_is_counted(self):
+    def test_an_arp_storm_costs_the_streams_nothing_and_every_frame_received_is_counted(self):
         import socket
         storm = 20000
         self.client.result("stream.load", streams=[stream("during", "ipv4", "198.18.0.1", "198.19.0.1", count=None,
@@ -205,9 +205,17 @@ class RoutedDevice(lrtest.NetnsServiceCase):
         report = self.client.result("traffic.stop")
         s = self.stream(report, "during")
         self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0))
+        # Every frame without a signature that port b's workers received went to the hosts (the
+        # storm, the router's own ARP / ND) and was counted by verdict or as a drop, but for the
+        # router's multicast listener reports, whose hop-by-hop header is not the hosts' business
+        # (a few). The veth drops part of a storm this fast before the port: what arrived counts.
         after = self.neighbors("b")[0]["counts"]
-        seen = (after["not_for_us"] - before["not_for_us"]) + (after["dropped"] - before["dropped"])
-        self.assertEqual(seen, storm, after)
+        handled = sum(after[k] - before[k] for k in ("answered", "no_reply", "not_for_us", "malformed", "unsupported",
+                                                      "dropped"))
+        received = self.port(report, "b")["rx_no_signature"]
+        self.assertGreater(received, storm // 10)
+        self.assertLessEqual(handled, received, after)
+        self.assertLessEqual(received - handled, 4, after)
 
     def test_neighbors_of_a_port_without_hosts_or_of_no_port_are_refused(self):
         self.client.result("device.load", devices=[])
