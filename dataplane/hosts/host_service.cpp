@@ -8,6 +8,8 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <optional>
 #include <utility>
 
 #include "dataplane/hosts/host_port.hpp"
@@ -29,6 +31,18 @@ uint64_t now_ns() {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
           .count());
+}
+
+// The port's link now: its kernel netdev's carrier where it has one, else the PMD's view.
+std::optional<bool> link_up(const HostPortSetup& port) {
+  if (!port.netdev.empty()) {
+    std::ifstream carrier("/sys/class/net/" + port.netdev + "/carrier");
+    char c = '0';
+    return carrier.get(c) && c == '1';  // an interface set down has no carrier to read
+  }
+  rte_eth_link link{};
+  if (rte_eth_link_get_nowait(port.port_id, &link) != 0) return std::nullopt;
+  return link.link_status == RTE_ETH_LINK_UP;
 }
 
 }  // namespace
@@ -139,11 +153,9 @@ void HostService::serve(HostPort& port, uint64_t now) {
   }
   if (now >= port.next_link_check_ns) {
     port.next_link_check_ns = now + kLinkCheckNs;
-    rte_eth_link link{};
-    if (rte_eth_link_get_nowait(port.setup.port_id, &link) == 0) {
-      const bool up = link.link_status == RTE_ETH_LINK_UP;
-      if (up && !port.link_up) send(port, port.hosts->link_up(now));
-      port.link_up = up;
+    if (const std::optional<bool> up = link_up(port.setup)) {
+      if (*up && !port.link_up) send(port, port.hosts->link_up(now));
+      port.link_up = *up;
     }
   }
   send(port, port.hosts->poll(now));

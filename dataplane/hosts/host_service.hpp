@@ -41,6 +41,9 @@ struct HostPortSetup {
   uint16_t rx_queues = 0;   ///< polled by the service between runs
   bool poll_rx = true;      ///< false: a port whose RX is not polled (net_null's endless source)
   int socket = 0;
+  /// The port's kernel netdev, "" if none: its carrier is the link (a PMD such as
+  /// net_af_packet reports its link up whatever the interface does).
+  std::string netdev;
   std::vector<api::HostSpec> hosts;  ///< expanded, checked distinct
 };
 

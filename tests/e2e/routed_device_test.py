@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import unittest
 
 import lrtest
@@ -216,6 +217,28 @@ class RoutedDevice(lrtest.NetnsServiceCase):
         self.assertGreater(received, storm // 10)
         self.assertLessEqual(handled, received, after)
         self.assertLessEqual(received - handled, 4, after)
+
+    def test_after_a_link_flap_the_hosts_announce_themselves_and_resolve_again(self):
+        def gateway_of_b():
+            return next(n for n in self.neighbors("b")[0]["neighbors"] if n["address"] == "198.19.0.254")
+        lrtest.wait_until(lambda: len(self.resolved()) == 4, "the four gateways")
+        first = gateway_of_b()
+        sent = self.neighbors("b")[0]["counts"]["sent"]
+        self.rexec("ip", "link", "set", "rb", "down")
+        lrtest.wait_until(lambda: self.nsexec_out("cat", "/sys/class/net/lrb/carrier").strip() == "0",
+                          "lrb's carrier to drop")
+        time.sleep(0.3)  # the hosts look at the link every 100 ms: they see it down
+        self.rexec("ip", "link", "set", "rb", "up")
+        again = lrtest.wait_until(lambda: gateway_of_b()["state"] == "resolved" and
+                                  gateway_of_b()["resolved_at"] != first["resolved_at"] and gateway_of_b(),
+                                  "b's gateway resolved again")
+        self.assertEqual((again["state"], again["mac"], again["tries"]), ("resolved", self.router_mac["rb"], 1))
+        # A gratuitous ARP, an unsolicited NA per preferred address (link-local, global), the ARP
+        # request and the NS again.
+        self.assertGreaterEqual(self.neighbors("b")[0]["counts"]["sent"] - sent, 5)
+
+    def nsexec_out(self, *cmd):
+        return subprocess.run(["ip", "netns", "exec", self.ns, *cmd], capture_output=True, text=True).stdout
 
     def test_neighbors_of_a_port_without_hosts_or_of_no_port_are_refused(self):
         self.client.result("device.load", devices=[])
