@@ -63,6 +63,9 @@ void HostService::stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
+  // The frames the workers handed over last go back to the ports' pools before they close.
+  std::lock_guard lock(mutex_);
+  for (auto& p : ports_) p->free_handed_frames();
 }
 
 Result<void> HostService::set_hosts(std::vector<HostPortSetup> setups) {
