@@ -16,7 +16,9 @@
 #include <thread>
 
 #include "control/cli/setup_differences.hpp"
+#include "control/client/host_client.hpp"
 #include "control/client/run_client.hpp"
+#include "lib/profile/device_spec_json.hpp"
 
 namespace lr::ctl {
 
@@ -112,6 +114,10 @@ int ProfileDataplane::open(const profile::Profile& profile, const std::string& p
       std::fprintf(stderr, "linerate: --adopt-ports: the streams run on the serving data plane's ports and "
                            "switches, not the profile's:\n%s", lines.c_str());
     }
+    // Its emulated hosts, where the profile has [[device]] tables: a stream whose eth is
+    // 'auto' is checked against them. (One started for the profile starts them from the file.)
+    if (!profile.devices.empty())
+      HostClient(*dp->client_).load_devices(profile::to_json(profile.devices), profile_path);
   } catch (const ConnectionError&) {
     if (!socket_option.empty()) throw;  // the user named a socket: do not start another data plane
     char dir_template[] = "/tmp/linerate-run-XXXXXX";

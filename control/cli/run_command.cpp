@@ -15,8 +15,6 @@
 #include "control/cli/profile_file.hpp"
 #include "control/cli/tables.hpp"
 #include "control/client/dataplane_client.hpp"
-#include "control/client/host_client.hpp"
-#include "control/client/host_device_json.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/seen_counts.hpp"
 #include "control/client/stop_signal.hpp"
@@ -129,14 +127,9 @@ int run_profile(const RunOptions& options) {
     return code;
   RunClient run(dataplane->client());
   // A serving data plane takes this profile's streams and run settings (drain, timeline)
-  // in place of its own; its emulated hosts first, where the profile has [[device]]
-  // tables: a stream whose eth is 'auto' is checked against them. (One started for the
-  // profile starts its hosts and streams from the file.)
-  if (!dataplane->spawned()) {
-    if (!profile.devices.empty())
-      HostClient(dataplane->client()).load_devices(to_device_json(profile.devices), options.profile_path);
-    run.load(profile.streams, options.profile_path, profile.run);
-  }
+  // in place of its own (its emulated hosts, ProfileDataplane::open loaded). One started
+  // for the profile starts its hosts and streams from the file.
+  if (!dataplane->spawned()) run.load(profile.streams, options.profile_path, profile.run);
 
   // The plan, as the one-shot data plane prints it: in every mode, from the data plane
   // that runs it.

@@ -45,7 +45,8 @@ Result<uint32_t> Engine::set_devices(const std::vector<api::DeviceSpec>& devices
   }
   std::vector<HostPortSetup> setups;
   uint32_t total = 0;
-  for (EthdevPort& port : st.ports) {
+  for (size_t p = 0; p < st.ports.size(); ++p) {
+    EthdevPort& port = st.ports[p];
     auto hosts = hosts_of_port(devices, port.name());
     if (!hosts) return std::unexpected(hosts.error());
     if (hosts->empty()) continue;
@@ -53,7 +54,8 @@ Result<uint32_t> Engine::set_devices(const std::vector<api::DeviceSpec>& devices
     if (!queue) return std::unexpected(queue.error());
     total += static_cast<uint32_t>(hosts->size());
     setups.push_back(HostPortSetup{port.name(), port.port_id(), *queue, port.cfg().rx_queues,
-                                   rx_not_polled_reason(port, {}).empty(), port.info().socket, std::move(*hosts)});
+                                   rx_not_polled_reason(port, {}).empty(), port.info().socket, st.kernel_netdev(p),
+                                   std::move(*hosts)});
   }
   if (!st.hosts && !setups.empty()) st.hosts = std::make_unique<HostService>();
   if (st.hosts)

@@ -19,20 +19,21 @@ namespace lr::fast {
 
 struct SlowPath {
   rte_ring* ring = nullptr;
-  std::atomic<uint64_t> handed{0};   ///< frames put on the ring
   std::atomic<uint64_t> dropped{0};  ///< frames the full ring refused
 };
 
 /// Hands `m` to the hosts when it is theirs: true when it was theirs (handed or dropped).
-/// The caller still frees `m` as usual: a handed frame holds one more reference.
+/// The caller still frees `m` as usual: a handed frame holds one more reference. A
+/// received mbuf is this lcore's alone (one reference), so the second is a plain store,
+/// not an atomic add.
 inline bool hand_to_slow_path(SlowPath& path, rte_mbuf* m) noexcept {
   if (!hosts::is_slow_path_frame(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len)) return false;
-  rte_mbuf_refcnt_update(m, 1);
-  if (rte_ring_mp_enqueue(path.ring, m) != 0) {
-    rte_mbuf_refcnt_update(m, -1);
+  if (rte_mbuf_refcnt_read(m) != 1) [[unlikely]]
+    return false;  // held elsewhere: not ours to hand
+  rte_mbuf_refcnt_set(m, 2);
+  if (rte_ring_mp_enqueue(path.ring, m) != 0) [[unlikely]] {
+    rte_mbuf_refcnt_set(m, 1);
     path.dropped.fetch_add(1, std::memory_order_relaxed);
-  } else {
-    path.handed.fetch_add(1, std::memory_order_relaxed);
   }
   return true;
 }

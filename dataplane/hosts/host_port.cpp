@@ -62,9 +62,13 @@ HostPort::HostPort(HostPortSetup s) : setup(std::move(s)) {}
 
 HostPort::~HostPort() {
   if (slow_path.ring == nullptr) return;
+  free_handed_frames();
+  rte_ring_free(slow_path.ring);
+}
+
+void HostPort::free_handed_frames() {
   void* m = nullptr;
   while (rte_ring_sc_dequeue(slow_path.ring, &m) == 0) rte_pktmbuf_free(static_cast<rte_mbuf*>(m));
-  rte_ring_free(slow_path.ring);
 }
 
 Result<std::unique_ptr<HostPort>> HostPort::create(HostPortSetup setup, uint32_t generation, unsigned ring_size) {

@@ -26,6 +26,8 @@ class HostPort {
   HostPort(const HostPort&) = delete;
   HostPort& operator=(const HostPort&) = delete;
 
+  /// Frees the frames still on the ring (the service stopped: nobody reads them).
+  void free_handed_frames();
   /// Keeps `event` (the latest 64), its time as UTC.
   void remember(hosts::HostEvent event, uint64_t now_ns);
   api::PortNeighbors report() const;

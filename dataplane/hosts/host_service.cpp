@@ -8,6 +8,8 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <optional>
 #include <utility>
 
 #include "dataplane/hosts/host_port.hpp"
@@ -23,11 +25,24 @@ constexpr uint16_t kBurst = 32;
 constexpr unsigned kBurstsPerPoll = 16;     // at most 512 frames a port and millisecond: a storm waits on the ring
 constexpr auto kPollInterval = std::chrono::milliseconds(1);
 constexpr uint64_t kLinkCheckNs = 100'000'000;
+constexpr size_t kEventsSaidPerPoll = 8;
 
 uint64_t now_ns() {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
           .count());
+}
+
+// The port's link now: its kernel netdev's carrier where it has one, else the PMD's view.
+std::optional<bool> link_up(const HostPortSetup& port) {
+  if (!port.netdev.empty()) {
+    std::ifstream carrier("/sys/class/net/" + port.netdev + "/carrier");
+    char c = '0';
+    return carrier.get(c) && c == '1';  // an interface set down has no carrier to read
+  }
+  rte_eth_link link{};
+  if (rte_eth_link_get_nowait(port.port_id, &link) != 0) return std::nullopt;
+  return link.link_status == RTE_ETH_LINK_UP;
 }
 
 }  // namespace
@@ -48,6 +63,9 @@ void HostService::stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
+  // The frames the workers handed over last go back to the ports' pools before they close.
+  std::lock_guard lock(mutex_);
+  for (auto& p : ports_) p->free_handed_frames();
 }
 
 Result<void> HostService::set_hosts(std::vector<HostPortSetup> setups) {
@@ -101,6 +119,7 @@ void HostService::run() {
     }
     const uint64_t now = now_ns();
     for (auto& p : ports_) serve(*p, now);
+    say_events(lock);
     wake_.wait_for(lock, kPollInterval, [this] { return stopping_; });
   }
 }
@@ -137,11 +156,9 @@ void HostService::serve(HostPort& port, uint64_t now) {
   }
   if (now >= port.next_link_check_ns) {
     port.next_link_check_ns = now + kLinkCheckNs;
-    rte_eth_link link{};
-    if (rte_eth_link_get_nowait(port.setup.port_id, &link) == 0) {
-      const bool up = link.link_status == RTE_ETH_LINK_UP;
-      if (up && !port.link_up) send(port, port.hosts->link_up(now));
-      port.link_up = up;
+    if (const std::optional<bool> up = link_up(port.setup)) {
+      if (*up && !port.link_up) send(port, port.hosts->link_up(now));
+      port.link_up = *up;
     }
   }
   send(port, port.hosts->poll(now));
@@ -168,10 +185,25 @@ void HostService::send(HostPort& port, const std::vector<hosts::Frame>& frames) 
 }
 
 void HostService::note_events(HostPort& port, uint64_t now) {
-  for (hosts::HostEvent& e : port.hosts->take_events()) {
-    std::fprintf(stderr, "linerate-dataplane: hosts: %s\n", e.message.c_str());
+  std::vector<hosts::HostEvent> events = port.hosts->take_events();
+  size_t said = 0;
+  for (hosts::HostEvent& e : events) {
+    // Said on stderr: what needs a look (a neighbour lost or changed, an address taken), a few
+    // at a time; a resolution is in neighbors.list. Written after the lock is let go.
+    if (e.kind != hosts::HostEvent::Kind::kResolved && said++ < kEventsSaidPerPoll) log_.push_back(e.message);
     port.remember(std::move(e), now);
   }
+  if (said > kEventsSaidPerPoll)
+    log_.push_back(fmt::format("port '{}': {} more events like these (linerate neighbors {} lists them)",
+                               port.setup.port, said - kEventsSaidPerPoll, port.setup.port));
+}
+
+void HostService::say_events(std::unique_lock<std::mutex>& lock) {
+  if (log_.empty()) return;
+  std::vector<std::string> lines = std::exchange(log_, {});
+  lock.unlock();  // stderr may be a pipe nobody reads for a while: never block the hosts' callers on it
+  for (const std::string& line : lines) std::fprintf(stderr, "linerate-dataplane: hosts: %s\n", line.c_str());
+  lock.lock();
 }
 
 HostPort* HostService::port_named(const std::string& name) {

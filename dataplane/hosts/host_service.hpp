@@ -41,6 +41,9 @@ struct HostPortSetup {
   uint16_t rx_queues = 0;   ///< polled by the service between runs
   bool poll_rx = true;      ///< false: a port whose RX is not polled (net_null's endless source)
   int socket = 0;
+  /// The port's kernel netdev, "" if none: its carrier is the link (a PMD such as
+  /// net_af_packet reports its link up whatever the interface does).
+  std::string netdev;
   std::vector<api::HostSpec> hosts;  ///< expanded, checked distinct
 };
 
@@ -85,11 +88,13 @@ class HostService {
   void serve(HostPort& port, uint64_t now_ns);
   void send(HostPort& port, const std::vector<hosts::Frame>& frames);
   void note_events(HostPort& port, uint64_t now_ns);
+  void say_events(std::unique_lock<std::mutex>& lock);
   HostPort* port_named(const std::string& name);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<std::unique_ptr<HostPort>> ports_;
+  std::vector<std::string> log_;  ///< lines for stderr, written outside the lock
   rte_mempool* pool_ = nullptr;  ///< the frames the hosts send
   bool workers_hold_rx_ = false;
   bool stopping_ = false;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "lib/views/neighbor_text.hpp"
+
 namespace lr::views {
 
 namespace {
@@ -167,6 +169,7 @@ std::string run_table(const api::RunReport& r) {
   if (const std::string pause = pause_text(r.ports); !pause.empty()) out += "\n" + pause;
   if (!r.switches.empty()) out += "\n" + switch_text(r.switches);
   if (!r.captures.empty()) out += "\n" + capture_text(r.captures);
+  if (!r.neighbors.empty()) out += "\nemulated hosts:\n" + neighbor_text(r.neighbors);
   if (r.mbufs_not_returned != 0)
     out += fmt::format("\nWARNING: {} mbufs did not return to their pools\n", r.mbufs_not_returned);
   for (const std::string& warning : r.warnings) out += "warning: " + warning + "\n";

@@ -70,6 +70,11 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
     if (learnt > 0) {
       std::printf("learning frames: %llu sent from the receiving ports\n", static_cast<unsigned long long>(learnt));
       ctl::sleep_unless_stopped(static_cast<double>(cfg->rest_ns) / 1e9);
+    } else if (std::any_of(read->streams.begin(), read->streams.end(),
+                           [](const api::StreamSpec& s) { return s.eth_dst_auto; })) {
+      std::printf(
+          "learning: by neighbour resolution: the streams go between emulated hosts (eth.dst 'auto'), which "
+          "announce themselves and resolve their next hops before each trial\n");
     }
     suite.run(*read, runner, session);
   } catch (const std::exception& error) {

@@ -89,7 +89,9 @@ uint64_t TrialRunner::learn(uint32_t frames) {
   for (const api::StreamSpec& s : profile_.streams) {
     // A group address (multicast, broadcast) is never a source a switch learns.
     const bool group_address = (s.eth_dst[0] & 1) != 0;
-    if (!s.rx_port || group_address || !seen.insert({*s.rx_port, s.eth_dst}).second) continue;
+    // A stream between emulated hosts goes through a router to a host that announced itself
+    // and answers its resolution: no MAC to teach.
+    if (s.eth_dst_auto || !s.rx_port || group_address || !seen.insert({*s.rx_port, s.eth_dst}).second) continue;
     api::StreamSpec learning;
     learning.name = fmt::format("learning-{}-{}", *s.rx_port, seen.size());
     learning.tx_port = *s.rx_port;

@@ -1,14 +1,13 @@
 // The emulated hosts' client against a scripted data plane: device.load sends the devices
 // and the profile's path and reads the host count back, neighbors.list asks for every port
 // or one and reads the contract's structs; a refusal is an RpcCallError with its code and
-// message. And a profile's devices in device.load's form (host_device_json.hpp).
+// message.
 #include "control/client/host_client.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "control/client/host_device_json.hpp"
 #include "lib/profile/quantity.hpp"
 #include "tests/unit/control/scripted_dataplane.hpp"
 
@@ -124,48 +123,6 @@ TEST(HostClient, ANeighborsAnswerWithAFieldOfTheWrongTypeIsRefusedWhereItIs) {
   } catch (const json::exception& e) {
     EXPECT_NE(std::string(e.what()).find("[0].hosts: "), std::string::npos) << e.what();
   }
-}
-
-api::DeviceSpec bare_device(const std::string& name, const std::string& port) {
-  api::DeviceSpec d;
-  d.name = name;
-  d.first.port = port;
-  d.first.mac = {0x02, 0, 0, 0, 0x01, 0x01};
-  return d;
-}
-
-TEST(HostDeviceJson, ADeviceWithEveryKeyIsWrittenInTheContractsForm) {
-  api::DeviceSpec d = bare_device("hosts_a", "p0");
-  d.first.vlan = 10;
-  d.first.ipv4 = api::HostIpv4{0xC6120001, 24, 0xC61200FE};  // 198.18.0.1, gateway 198.18.0.254
-  d.first.ipv6 = api::HostIpv6{*profile::parse_ipv6("2001:db8:a::1"), 64, *profile::parse_ipv6("2001:db8:a::fe")};
-  d.count = 4;
-  d.mac_step = {0, 0, 0, 0, 0x01, 0};
-  d.ipv4_step = 2;
-  d.ipv6_step = *profile::parse_ipv6("::2");
-  d.vlan_step = 1;
-  EXPECT_EQ(to_device_json(d), json::parse(R"({
-    "name": "hosts_a", "port": "p0", "mac": "02:00:00:00:01:01", "vlan": 10, "count": 4,
-    "mac_step": "00:00:00:00:01:00",
-    "ipv4": {"address": "198.18.0.1", "prefix": 24, "gateway": "198.18.0.254"}, "ipv4_step": "0.0.0.2",
-    "ipv6": {"address": "2001:db8:a::1", "prefix": 64, "gateway": "2001:db8:a::fe"}, "ipv6_step": "::2",
-    "vlan_step": 1})"));
-}
-
-TEST(HostDeviceJson, WhatADeviceDoesNotHaveIsLeftOutWithItsStep) {
-  api::DeviceSpec d = bare_device("hosts_b", "p1");
-  d.first.ipv4 = api::HostIpv4{0xC6130001, 16, std::nullopt};  // 198.19.0.1/16, no gateway
-  EXPECT_EQ(to_device_json(d), json::parse(R"({
-    "name": "hosts_b", "port": "p1", "mac": "02:00:00:00:01:01", "count": 1, "mac_step": "00:00:00:00:00:01",
-    "ipv4": {"address": "198.19.0.1", "prefix": 16}, "ipv4_step": "0.0.0.1"})"));
-}
-
-TEST(HostDeviceJson, DevicesAreAnArrayInTheProfilesOrder) {
-  const json devices = to_device_json(std::vector<api::DeviceSpec>{bare_device("b", "p1"), bare_device("a", "p0")});
-  ASSERT_EQ(devices.size(), 2u);
-  EXPECT_EQ(devices[0]["name"], "b");
-  EXPECT_EQ(devices[1]["name"], "a");
-  EXPECT_EQ(to_device_json(std::vector<api::DeviceSpec>{}), json::array());
 }
 
 }  // namespace
