@@ -263,6 +263,7 @@ api::RunPlan Engine::plan() const {
       if (a.port_index == p) pp.tx_queues.push_back({a.queue_id, a.lcore_id, a.cross_numa});
     pp.rx_not_polled = rx_not_polled_reason(port, st.profile.streams);
     pp.mac_control_tx = st.mac_control_tx(p);
+    if (st.hosts && !st.hosts->neighbors(port.name()).empty()) pp.hosts_tx_queue = port.host_tx_queue();
     out.ports.push_back(std::move(pp));
   }
   for (const StreamState& s : st.run.streams) {

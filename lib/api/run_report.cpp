@@ -89,9 +89,9 @@ constexpr auto counter_view_parts = [](auto& v, auto&& part) {
 
 constexpr const char* kSchema = "linerate.run_report/1";
 
-constexpr auto port_plan_fields = LR_JSON_FIELDS(port_id, name, device, driver, socket, checksum_offload, link_up,
-                                                 speed_bps, speed_from_profile, rx_queues, tx_queues, rx_not_polled,
-                                                 mac_control_tx);
+constexpr auto port_plan_fields =
+    LR_JSON_FIELDS(port_id, name, device, driver, socket, checksum_offload, link_up, speed_bps, speed_from_profile,
+                   rx_queues, tx_queues, rx_not_polled, mac_control_tx, hosts_tx_queue);
 
 constexpr auto stream_plan_fields = LR_JSON_FIELDS(name, tx_port, frame_bytes_mean, target_pps, count, duration_ns,
                                                    lanes, kind, roce, pause_ns, pfc_honoured, pfc_priority);

@@ -277,6 +277,7 @@ struct PortPlan {
   std::vector<QueuePlan> tx_queues;
   std::string rx_not_polled;     ///< "" or why the RX queues are not polled
   std::string mac_control_tx = {};  ///< how PFC / PAUSE streams leave: "PMD", "kernel netdev X (AF_PACKET)", "none: why"
+  std::optional<uint16_t> hosts_tx_queue = {};  ///< the emulated hosts' own TX queue, none without hosts
 };
 
 struct StreamPlan {

@@ -40,6 +40,7 @@ std::string plan_text(const api::RunPlan& plan) {
         out += fmt::format("    rx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
     for (const api::QueuePlan& q : p.tx_queues)
       out += fmt::format("    tx queue {} -> lcore {}{}\n", q.queue, q.lcore, q.cross_numa ? " (cross-NUMA)" : "");
+    if (p.hosts_tx_queue) out += fmt::format("    tx queue {} -> the emulated hosts' thread\n", *p.hosts_tx_queue);
     // Said where it is not the plain case: PFC / PAUSE through the kernel, or not at all.
     if (!p.mac_control_tx.empty() && p.mac_control_tx != "PMD") out += "    MAC Control TX: " + p.mac_control_tx + "\n";
   }

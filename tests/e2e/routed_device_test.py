@@ -110,6 +110,8 @@ class RoutedDevice(lrtest.NetnsServiceCase):
         lrtest.wait_until(lambda: self.resolved() == want, "the four gateways resolved")
         [a] = self.neighbors("a")
         self.assertEqual((a["port"], a["hosts"], a["tx_queue"]), ("a", 1, 1))
+        plan = self.client.result("run.plan")
+        self.assertEqual({p["name"]: p["hosts_tx_queue"] for p in plan["ports"]}, {"a": 1, "b": 1})
         gateway = next(n for n in a["neighbors"] if n["address"] == "198.18.0.254")
         self.assertEqual((gateway["host_mac"], gateway["host_address"], gateway["role"], gateway["vlan"]),
                          ("02:00:00:00:0a:01", "198.18.0.1", "gateway", None))

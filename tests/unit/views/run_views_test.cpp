@@ -330,6 +330,35 @@ TEST(RunViews, MacControlThroughTheNetdevInThePlanTheTableAndTheJson) {
   EXPECT_EQ(api::to_json(api::port_report_from_json(j)), j);
 }
 
+TEST(RunViews, TheHostsTxQueueInThePlanAndTheJson) {
+  api::RunPlan plan;
+  plan.ports.push_back({0,
+                        "a",
+                        "net_af_packet0,iface=lra,qpairs=2",
+                        "net_af_packet",
+                        -1,
+                        false,
+                        true,
+                        10'000'000'000,
+                        true,
+                        {{0, 1, false}, {1, 1, false}},
+                        {{0, 1, false}},
+                        ""});
+  plan.ports[0].hosts_tx_queue = 1;
+  plan.ports.push_back(plan.ports[0]);
+  plan.ports[1].name = "b";
+  plan.ports[1].hosts_tx_queue.reset();  // no hosts: nothing said
+  const std::string text = plan_text(plan);
+  EXPECT_NE(text.find("    tx queue 0 -> lcore 1\n    tx queue 1 -> the emulated hosts' thread\n  port 0 'b'"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("emulated hosts", text.find("port 0 'b'")), std::string::npos) << text;
+  const nlohmann::json j = api::to_json(plan);
+  EXPECT_EQ(j["ports"][0]["hosts_tx_queue"], 1);
+  EXPECT_TRUE(j["ports"][1]["hosts_tx_queue"].is_null());
+  EXPECT_EQ(api::to_json(api::run_plan_from_json(j)), j);
+}
+
 TEST(RunViews, TimelineGapsAfterTheTableAndTheJson) {
   EXPECT_FALSE(api::longest_gap({}).has_value());
   EXPECT_FALSE(api::longest_gap({0, 0, 5, 5, 0, 0}).has_value()) << "before the first and after the last frame: no gap";
