@@ -239,6 +239,17 @@ class RoutedDevice(lrtest.NetnsServiceCase):
         # request and the NS again.
         self.assertGreaterEqual(self.neighbors("b")[0]["counts"]["sent"] - sent, 5)
 
+    def test_an_ipv6_address_the_router_holds_is_reported_duplicate_and_not_used(self):
+        self.client.result("device.load", devices=[
+            {"name": "dup", "port": "a", "mac": "02:00:00:00:0a:07",
+             "ipv6": {"address": "2001:db8:a::fe", "prefix": 64}}])
+        said = lrtest.wait_until(lambda: [e for e in self.neighbors("a")[0]["events"] if "duplicate" in e],
+                                 "the duplicate reported")
+        self.assertRegex(said[0], r"port 'a', host dup\[0\]: IPv6 address 2001:db8:a::fe is a duplicate: .* during DAD; "
+                                  r"the address is not used$")
+        self.assertRegex(said[0], r"is a duplicate: %s " % re.escape(self.router_mac["ra"]))  # the router's answer
+        self.assertEqual(self.neighbors("a")[0]["counts"]["answered"], 0)  # never answered for
+
     def nsexec_out(self, *cmd):
         return subprocess.run(["ip", "netns", "exec", self.ns, *cmd], capture_output=True, text=True).stdout
 
