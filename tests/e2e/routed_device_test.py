@@ -143,6 +143,30 @@ class RoutedDevice(lrtest.NetnsServiceCase):
         # The router forwarded them (its counters, an independent count), to the hosts' MACs.
         self.assertIn("lladdr 02:00:00:00:0b:01", self.rexec("ip", "neigh", "show", "198.19.0.1"))
 
+    def test_linerate_run_and_neighbors_through_the_cli(self):
+        lrtest.wait_until(lambda: len(self.resolved()) == 4, "the four gateways")
+        shown = self.cli("neighbors", "b")
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertRegex(shown.stdout, r"(?m)^port b: 1 host, sending on TX queue 1\n  host +host address")
+        self.assertRegex(shown.stdout, r"(?m)^  b\[0\] +198\.19\.0\.1 +- +gateway +198\.19\.0\.254 +resolved +%s +1 "
+                         % self.router_mac["rb"])
+        # A profile with the service's ports, its devices (sent with device.load) and a stream.
+        profile = self.write_profile((PROFILE % ("unused", self.sock_path)) + """
+[[stream]]
+name = "cli"
+tx_port = "b"
+rx_port = "a"
+frame_size = 256
+rate = "5kpps"
+count = 500
+eth = { src = "auto", dst = "auto" }
+ipv6 = { src = "2001:db8:b::1", dst = "2001:db8:a::1" }
+""", "run.toml")
+        run = self.cli("run", profile)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertRegex(run.stdout, r"(?m)^cli +500 +\S+ +\S+ +0 +500 +0 ")
+        self.assertIn("\nemulated hosts:\nport a: 1 host, sending on TX queue 1\n", run.stdout)
+
     def test_a_ping_during_a_run_is_answered_through_the_slow_path(self):
         self.client.result("stream.load", streams=[stream("long", "ipv4", "198.18.0.1", "198.19.0.1", count=None,
                                                           duration="4s")])
