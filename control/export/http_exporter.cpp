@@ -14,6 +14,7 @@
 
 #include "control/client/dataplane_client.hpp"
 #include "control/client/dataplane_watch.hpp"
+#include "control/client/host_client.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/http/connection_gate.hpp"
@@ -71,6 +72,11 @@ std::string scrape(const std::string& socket) {
       scrape.captures = run.captures();
     } catch (const RpcCallError&) {
       // Nor one without captures a capture.
+    }
+    try {
+      scrape.neighbors = HostClient(client).neighbors();
+    } catch (const RpcCallError&) {
+      // Nor one without emulated hosts a host.
     }
     return prometheus_text(scrape);
   } catch (const ConnectionError& e) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 #include <regex>
 #include <string_view>
@@ -354,6 +355,36 @@ std::string capture_text(const std::vector<api::CaptureReport>& captures) {
   return frames.text() + running.text();
 }
 
+// Each port's emulated hosts: what its slow path counted by verdict (and dropped: ring
+// full), what they sent, how many hosts, and their neighbours by state.
+std::string hosts_text(const std::vector<api::PortNeighbors>& ports) {
+  Family frames("lr_hosts_received_frames_total", "counter",
+                "Frames the emulated hosts of a port received, by what they led to (dropped: the control path was "
+                "behind the workers and its ring was full).");
+  Family sent("lr_hosts_sent_frames_total", "counter",
+              "Frames the emulated hosts of a port sent (replies, requests, announcements); failed: the TX queue "
+              "refused them.");
+  Family hosts("lr_hosts", "gauge", "Emulated hosts on a port.");
+  Family neighbors("lr_hosts_neighbors", "gauge",
+                   "Neighbours the emulated hosts of a port resolve (gateways, streams' destinations), by state.");
+  for (const api::PortNeighbors& p : ports) {
+    const api::SlowPathCounts& c = p.counts;
+    for (const auto& [verdict, value] : {std::pair{"answered", c.answered}, std::pair{"no_reply", c.no_reply},
+                                         std::pair{"not_for_us", c.not_for_us}, std::pair{"malformed", c.malformed},
+                                         std::pair{"unsupported", c.unsupported}, std::pair{"dropped", c.dropped}})
+      frames.add({{"port", p.port}, {"verdict", verdict}}, num(value));
+    sent.add({{"port", p.port}, {"result", "sent"}}, num(c.sent));
+    sent.add({{"port", p.port}, {"result", "failed"}}, num(c.send_failed));
+    hosts.add({{"port", p.port}}, p.hosts);
+    for (const char* state : {"resolved", "incomplete", "failed"}) {
+      const auto n = std::count_if(p.neighbors.begin(), p.neighbors.end(),
+                                   [&](const api::NeighborEntry& e) { return e.state == state; });
+      neighbors.add({{"port", p.port}, {"state", state}}, static_cast<double>(n));
+    }
+  }
+  return frames.text() + sent.text() + hosts.text() + neighbors.text();
+}
+
 }  // namespace
 
 Scrape scrape_from_json(const json& ports, const json& streams, const json& counters, const json& switches) {
@@ -370,7 +401,7 @@ std::string prometheus_text(const Scrape& scrape) {
   up.add({}, 1);
   return up.text() + port_text(scrape.ports) + mac_control_text(scrape.ports) + netdev_text(scrape.ports) +
          stream_text(scrape.streams) + latency_text(scrape.streams) + counter_text(scrape.counters) +
-         switch_text(scrape.switches) + capture_text(scrape.captures);
+         switch_text(scrape.switches) + capture_text(scrape.captures) + hosts_text(scrape.neighbors);
 }
 
 std::string prometheus_down_text() {

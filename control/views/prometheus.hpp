@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lib/api/capture_spec.hpp"
+#include "lib/api/neighbor_report.hpp"
 #include "lib/api/run_report.hpp"
 #include "lib/api/switch_report.hpp"
 
@@ -24,6 +25,7 @@ struct Scrape {
   std::map<std::string, std::vector<api::NicCounter>> counters;   ///< port.counters, by port name
   std::vector<api::SwitchReport> switches;                        ///< stats.switches
   std::vector<api::CaptureReport> captures;                       ///< capture.list
+  std::vector<api::PortNeighbors> neighbors;                      ///< neighbors.list: the emulated hosts
 };
 
 /// A scrape from the control socket's answers, read by the contract's codecs: `ports`

@@ -167,6 +167,22 @@ ipv6 = { src = "2001:db8:b::1", dst = "2001:db8:a::1" }
         self.assertRegex(run.stdout, r"(?m)^cli +500 +\S+ +\S+ +0 +500 +0 ")
         self.assertIn("\nemulated hosts:\nport a: 1 host, sending on TX queue 1\n", run.stdout)
 
+    def test_the_exporter_shows_the_hosts(self):
+        lrtest.wait_until(lambda: len(self.resolved()) == 4, "the four gateways")
+        exporter = subprocess.Popen([LINERATE, "--socket", self.sock_path, "exporter", "--listen", "127.0.0.1:0"],
+                                    stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: exporter.poll() is not None or (exporter.terminate(), exporter.wait(30)))
+        port = int(exporter.stdout.readline().split()[2].split(":")[1])
+        import urllib.request
+        page = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=20).read().decode()
+        for port_name in ("a", "b"):
+            self.assertIn('lr_hosts{port="%s"} 1\n' % port_name, page)
+            self.assertIn('lr_hosts_neighbors{port="%s",state="resolved"} 2\n' % port_name, page)
+            self.assertRegex(page, r'lr_hosts_sent_frames_total\{port="%s",result="sent"\} [1-9]' % port_name)
+        if shutil.which("promtool"):
+            check = subprocess.run(["promtool", "check", "metrics"], input=page, capture_output=True, text=True)
+            self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+
     def test_a_ping_during_a_run_is_answered_through_the_slow_path(self):
         self.client.result("stream.load", streams=[stream("long", "ipv4", "198.18.0.1", "198.19.0.1", count=None,
                                                           duration="4s")])

@@ -115,6 +115,31 @@ TEST(Prometheus, CapturesMatchedWrittenAndDropped) {
   EXPECT_TRUE(has_line(text, "lr_capture_running{capture=\"2\",port=\"p0\",file=\"/tmp/a.pcapng\"} 1"));
 }
 
+TEST(Prometheus, EmulatedHostsCountsAndNeighboursByState) {
+  Scrape scrape;
+  api::PortNeighbors p;
+  p.port = "p0";
+  p.hosts = 2;
+  p.counts = {5, 2, 20000, 1, 3, 464, 9, 1};
+  p.neighbors.resize(3);
+  p.neighbors[0].state = "resolved";
+  p.neighbors[1].state = "resolved";
+  p.neighbors[2].state = "failed";
+  scrape.neighbors = {p};
+  const std::string text = prometheus_text(scrape);
+  EXPECT_TRUE(has_line(text, "# TYPE lr_hosts_received_frames_total counter"));
+  EXPECT_TRUE(has_line(text, "lr_hosts_received_frames_total{port=\"p0\",verdict=\"answered\"} 5"));
+  EXPECT_TRUE(has_line(text, "lr_hosts_received_frames_total{port=\"p0\",verdict=\"not_for_us\"} 20000"));
+  EXPECT_TRUE(has_line(text, "lr_hosts_received_frames_total{port=\"p0\",verdict=\"dropped\"} 464"));
+  EXPECT_TRUE(has_line(text, "lr_hosts_sent_frames_total{port=\"p0\",result=\"sent\"} 9"));
+  EXPECT_TRUE(has_line(text, "lr_hosts_sent_frames_total{port=\"p0\",result=\"failed\"} 1"));
+  EXPECT_TRUE(has_line(text, "lr_hosts{port=\"p0\"} 2"));
+  EXPECT_TRUE(has_line(text, "lr_hosts_neighbors{port=\"p0\",state=\"resolved\"} 2"));
+  EXPECT_TRUE(has_line(text, "lr_hosts_neighbors{port=\"p0\",state=\"incomplete\"} 0"));
+  EXPECT_TRUE(has_line(text, "lr_hosts_neighbors{port=\"p0\",state=\"failed\"} 1"));
+  EXPECT_EQ(prometheus_text(Scrape{}).find("lr_hosts"), std::string::npos);  // no hosts: no family
+}
+
 TEST(Prometheus, SwitchCountersPerPortAndPriority) {
   const json switches = json::parse(R"([{"name":"dut","stalls":4,"ports":[{"name":"dut-a","priorities":[
     {"priority":3,"lossless":true,"rx_frames":100,"rx_bytes":102400,"tx_frames":0,"tx_bytes":0,"drop_tail":0,
