@@ -53,7 +53,7 @@ LAYERS = {
         "plan": {"eal", "fastpath", "port"},
         "switch": {"fastpath", "port"},
         "capture": {"fastpath"},
-        "hosts": {"fastpath"},
+        "hosts": {"fastpath", "port"},
         "engine": {"capture", "eal", "fastpath", "hosts", "plan", "port", "switch"},
         "mgmt": {"capture", "eal", "engine", "fastpath", "hosts", "plan", "port", "switch"},
     },

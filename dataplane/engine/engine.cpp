@@ -263,7 +263,7 @@ api::RunPlan Engine::plan() const {
       if (a.port_index == p) pp.tx_queues.push_back({a.queue_id, a.lcore_id, a.cross_numa});
     pp.rx_not_polled = rx_not_polled_reason(port, st.profile.streams);
     pp.mac_control_tx = st.mac_control_tx(p);
-    if (st.hosts && !st.hosts->neighbors(port.name()).empty()) pp.hosts_tx_queue = port.host_tx_queue();
+    if (st.hosts && st.hosts->has_hosts(port.name())) pp.hosts_tx_queue = port.host_tx_queue();
     out.ports.push_back(std::move(pp));
   }
   for (const StreamState& s : st.run.streams) {
@@ -298,9 +298,10 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
     // A new run of the same streams: fresh counters, pools and trackers.
     if (auto ok = set_streams(st.profile.streams); !ok) return ok;
   }
-  if (auto ok = st.resolve_auto_streams(); !ok) return ok;
   for (EthdevPort& p : st.ports)
     if (auto ok = p.set_started(true); !ok) return ok;
+  // On started ports: a port stopped after the last run resolves nothing.
+  if (auto ok = st.resolve_auto_streams(only_streams); !ok) return ok;
   // One baseline per port and run, kept by its port control: the port's own counters
   // and the merged view (xstats, the kernel's).
   for (EthdevPort& p : st.ports) {
@@ -506,8 +507,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     if (rx_not_polled_reason(p, st.profile.streams).empty()) p.drain_rx_queues(kPoolSlack, fast::kRxBurst);
   if (st.hosts) {
     report.neighbors = st.hosts->neighbors();
-    st.hosts->take_rx_back();
-    if (after == AfterRun::kClosePorts) st.hosts->stop();
+    if (after == AfterRun::kClosePorts) st.hosts->stop();  // before the ports close
   }
 
   for (size_t s = 0; s < st.run.streams.size(); ++s) report.streams.push_back(st.collect_stream(s, Reading::kFinal));
@@ -546,6 +546,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     }
   }
   report.mbufs_not_returned += stream_mbufs_out();
+  if (st.hosts) st.hosts->take_rx_back();  // the ports as the service keeps them from here
   return report;
 }
 

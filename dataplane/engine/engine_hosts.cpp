@@ -3,8 +3,13 @@
 // resolved, and the MACs of the streams whose eth.src / eth.dst is "auto".
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
 #include "dataplane/engine/engine_state.hpp"
 #include "lib/hosts/host_expansion.hpp"
+#include "lib/profile/device_spec_json.hpp"
 #include "lib/profile/device_table.hpp"
 
 namespace lr::dp {
@@ -36,6 +41,13 @@ Result<uint32_t> Engine::set_devices(const std::vector<api::DeviceSpec>& devices
   for (const api::DeviceSpec& d : devices)
     if (!st.port_named(d.first.port))
       return make_error(Errc::kInvalid, fmt::format("device '{}': no port is named '{}'", d.name, d.first.port));
+  // The same devices again (each `linerate run` on a service sends its profile's): the hosts
+  // go on as they are, their neighbours resolved, instead of starting over.
+  if (st.hosts && profile::to_json(devices) == profile::to_json(st.profile.devices)) {
+    uint32_t total = 0;
+    for (const api::PortNeighbors& p : st.hosts->neighbors()) total += p.hosts;
+    return total;
+  }
   profile::Profile candidate = st.profile;
   candidate.devices = devices;
   try {
@@ -43,19 +55,23 @@ Result<uint32_t> Engine::set_devices(const std::vector<api::DeviceSpec>& devices
   } catch (const profile::ConfigError& error) {
     return make_error(Errc::kInvalid, error.reason());
   }
-  std::vector<HostPortSetup> setups;
+  // Every port's hosts checked before any port is reconfigured for them.
+  std::vector<std::pair<size_t, std::vector<api::HostSpec>>> by_port;
   uint32_t total = 0;
   for (size_t p = 0; p < st.ports.size(); ++p) {
-    EthdevPort& port = st.ports[p];
-    auto hosts = hosts_of_port(devices, port.name());
+    auto hosts = hosts_of_port(devices, st.ports[p].name());
     if (!hosts) return std::unexpected(hosts.error());
-    if (hosts->empty()) continue;
+    total += static_cast<uint32_t>(hosts->size());
+    if (!hosts->empty()) by_port.emplace_back(p, std::move(*hosts));
+  }
+  std::vector<HostPortSetup> setups;
+  for (auto& [p, hosts] : by_port) {
+    EthdevPort& port = st.ports[p];
     auto queue = port.add_host_tx_queue();
     if (!queue) return std::unexpected(queue.error());
-    total += static_cast<uint32_t>(hosts->size());
-    setups.push_back(HostPortSetup{port.name(), port.port_id(), *queue, port.cfg().rx_queues,
+    setups.push_back(HostPortSetup{port.name(), &port, port.port_id(), *queue, port.cfg().rx_queues,
                                    rx_not_polled_reason(port, {}).empty(), port.info().socket, st.kernel_netdev(p),
-                                   std::move(*hosts)});
+                                   std::move(hosts)});
   }
   if (!st.hosts && !setups.empty()) st.hosts = std::make_unique<HostService>();
   if (st.hosts)
@@ -86,16 +102,28 @@ void Engine::State::hand_rx_to_workers() {
   if (hosts) hosts->hand_rx_to_workers();
 }
 
-Result<void> Engine::State::resolve_auto_streams() {
+Result<void> Engine::State::resolve_auto_streams(const std::vector<std::string>& only_streams) {
   std::vector<api::StreamSpec> streams = profile.streams;
-  bool changed = false;
-  for (api::StreamSpec& s : streams) {
-    if (!s.eth_src_auto && !s.eth_dst_auto) continue;
+  const auto runs = [&](const api::StreamSpec& s) {
+    return (s.eth_src_auto || s.eth_dst_auto) &&
+           (only_streams.empty() || std::find(only_streams.begin(), only_streams.end(), s.name) != only_streams.end());
+  };
+  for (const api::StreamSpec& s : streams) {
+    if (!runs(s)) continue;
     if (!hosts)
       return make_error(Errc::kInvalid, fmt::format("stream '{}': {} 'auto' needs emulated hosts on port '{}': none "
                                                     "are loaded ([[device]], or device.load)",
                                                     s.name, s.eth_dst_auto ? "eth.dst" : "eth.src", s.tx_port));
-    auto macs = hosts->stream_macs(s, kResolveWait);
+    // Every stream's next hop asked for at once: the wait below is one for all of them.
+    if (auto ok = hosts->prepare_stream(s); !ok) return ok;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + kResolveWait;
+  bool changed = false;
+  for (api::StreamSpec& s : streams) {
+    if (!runs(s)) continue;
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto macs = hosts->stream_macs(s, std::max(left, std::chrono::milliseconds(0)));
     if (!macs) return std::unexpected(macs.error());
     changed |= s.eth_src != macs->src || s.eth_dst != macs->dst;
     s.eth_src = macs->src;
@@ -103,7 +131,9 @@ Result<void> Engine::State::resolve_auto_streams() {
   }
   if (!changed) return {};
   profile.streams = std::move(streams);
-  return build_run_state();
+  auto built = build_run_state();
+  if (!built) finished = true;  // the next start builds the run again
+  return built;
 }
 
 }  // namespace lr::dp

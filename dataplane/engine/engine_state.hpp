@@ -70,9 +70,10 @@ struct Engine::State {
   void stop_lcores();
   /// The hosts' slow-path rings on the run's RX queues, and RX handed to the workers.
   void hand_rx_to_workers();
-  /// Each stream with eth.src / eth.dst "auto" gets its MACs (waiting for neighbours still
-  /// being resolved); the run is rebuilt when one changed. Errors: kInvalid, why.
-  Result<void> resolve_auto_streams();
+  /// Each stream of the run (`only_streams`, or all) with eth.src / eth.dst "auto" gets its
+  /// MACs (waiting up to 4 s in all for neighbours still being resolved); the run is rebuilt
+  /// when one changed. Errors: kInvalid (why one cannot be sent), the rebuild's (kNoMemory).
+  Result<void> resolve_auto_streams(const std::vector<std::string>& only_streams);
   /// Points each RX queue of the current run at its port's running capture (or none), and
   /// tells the captures the run's stream names. Frees the ended captures when no run is
   /// launched.

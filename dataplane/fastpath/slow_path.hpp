@@ -23,13 +23,16 @@ struct SlowPath {
 };
 
 /// Hands `m` to the hosts when it is theirs: true when it was theirs (handed or dropped).
-/// The caller still frees `m` as usual: a handed frame holds one more reference. A
-/// received mbuf is this lcore's alone (one reference), so the second is a plain store,
-/// not an atomic add.
+/// The caller still frees `m` as usual: a handed frame holds one more reference. A frame
+/// in one direct segment with one reference is this lcore's alone, so the second is a plain
+/// store, not an atomic add. Any other (a chain, whose later segments the caller's free
+/// would free under the service; one held elsewhere) is counted dropped, not handed.
 inline bool hand_to_slow_path(SlowPath& path, rte_mbuf* m) noexcept {
   if (!hosts::is_slow_path_frame(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len)) return false;
-  if (rte_mbuf_refcnt_read(m) != 1) [[unlikely]]
-    return false;  // held elsewhere: not ours to hand
+  if (m->nb_segs != 1 || rte_mbuf_refcnt_read(m) != 1) [[unlikely]] {
+    path.dropped.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
   rte_mbuf_refcnt_set(m, 2);
   if (rte_ring_mp_enqueue(path.ring, m) != 0) [[unlikely]] {
     rte_mbuf_refcnt_set(m, 1);

@@ -20,7 +20,7 @@ namespace lr::dp {
 namespace {
 
 constexpr unsigned kRingSize = 1024;        // frames a port's workers may hand over between two polls
-constexpr unsigned kPoolMbufs = 4095;       // frames the hosts send, in flight at once
+constexpr unsigned kPoolMbufs = 8191;       // frames the hosts send, in flight at once
 constexpr uint16_t kBurst = 32;
 constexpr unsigned kBurstsPerPoll = 16;     // at most 512 frames a port and millisecond: a storm waits on the ring
 constexpr auto kPollInterval = std::chrono::milliseconds(1);
@@ -70,24 +70,28 @@ void HostService::stop() {
 
 Result<void> HostService::set_hosts(std::vector<HostPortSetup> setups) {
   std::lock_guard lock(mutex_);
-  ports_.clear();
-  ++generation_;
-  if (setups.empty()) return {};
-  if (pool_ == nullptr) {
-    pool_ = rte_pktmbuf_pool_create("lr_hosts_tx", kPoolMbufs, 64, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+  if (stopping_) return make_error(Errc::kInvalid, "the emulated hosts' thread has stopped (the ports are closing)");
+  if (!setups.empty() && pool_ == nullptr) {
+    // Its users are plain threads (no lcore cache); sized for several hosts' queues holding
+    // their sent frames until a later burst frees them.
+    pool_ = rte_pktmbuf_pool_create("lr_hosts_tx", kPoolMbufs, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
     if (pool_ == nullptr) return make_error(Errc::kNoMemory, "the emulated hosts' pool of frames to send", -rte_errno);
   }
-  const uint64_t now = now_ns();
+  // The new hosts made whole first: a failure leaves the old ones serving.
+  std::vector<std::unique_ptr<HostPort>> made;
   for (HostPortSetup& setup : setups) {
-    auto port = HostPort::create(std::move(setup), generation_, kRingSize);
-    if (!port) {
-      ports_.clear();
-      return std::unexpected(port.error());
-    }
-    ports_.push_back(std::move(*port));
-    HostPort& p = *ports_.back();
-    send(p, p.hosts->start(now));
-    note_events(p, now);
+    auto port = HostPort::create(std::move(setup), generation_ + 1, kRingSize);
+    if (!port) return std::unexpected(port.error());
+    made.push_back(std::move(*port));
+  }
+  ++generation_;
+  ports_ = std::move(made);
+  const uint64_t now = now_ns();
+  for (auto& p : ports_) {
+    std::lock_guard port_lock(p->setup.ethdev->queues_lock());
+    std::vector<hosts::Frame> frames = p->hosts->start(now);
+    if (p->setup.ethdev->accepts_bursts()) send(*p, frames);  // else the resolution's retries go later
+    note_events(*p, now);
   }
   wake_.notify_all();
   return {};
@@ -125,6 +129,9 @@ void HostService::run() {
 }
 
 void HostService::serve(HostPort& port, uint64_t now) {
+  // Never a burst on a port the mgmt thread is stopping or reconfiguring: it waits a poll.
+  std::unique_lock port_lock(port.setup.ethdev->queues_lock(), std::try_to_lock);
+  if (!port_lock.owns_lock() || !port.setup.ethdev->accepts_bursts()) return;
   std::array<rte_mbuf*, kBurst> pkts;
   const auto take = [&](rte_mbuf** got, unsigned n) {
     for (unsigned i = 0; i < n; ++i) {
@@ -165,9 +172,15 @@ void HostService::serve(HostPort& port, uint64_t now) {
   note_events(port, now);
 }
 
+// The caller holds the port's queues lock, and the port accepts bursts.
 void HostService::send(HostPort& port, const std::vector<hosts::Frame>& frames) {
   for (const hosts::Frame& frame : frames) {
     rte_mbuf* m = rte_pktmbuf_alloc(pool_);
+    if (m == nullptr) {
+      // A PMD that frees sent mbufs only in a later burst holds them: ask it for them back.
+      (void)rte_eth_tx_done_cleanup(port.setup.port_id, port.setup.tx_queue, 0);
+      m = rte_pktmbuf_alloc(pool_);
+    }
     char* at = m == nullptr ? nullptr : rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size()));
     if (at == nullptr) {
       rte_pktmbuf_free(m);
@@ -210,6 +223,11 @@ HostPort* HostService::port_named(const std::string& name) {
   for (auto& p : ports_)
     if (p->setup.port == name) return p.get();
   return nullptr;
+}
+
+bool HostService::has_hosts(const std::string& port) const {
+  std::lock_guard lock(mutex_);
+  return std::any_of(ports_.begin(), ports_.end(), [&](const auto& p) { return p->setup.port == port; });
 }
 
 std::vector<api::PortNeighbors> HostService::neighbors(const std::optional<std::string>& port) const {

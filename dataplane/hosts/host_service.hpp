@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "dataplane/fastpath/slow_path.hpp"
+#include "dataplane/port/ethdev_port.hpp"
 #include "lib/api/host_spec.hpp"
 #include "lib/api/neighbor_report.hpp"
 #include "lib/common/result.hpp"
@@ -36,6 +37,7 @@ class HostPort;  // host_port.hpp
 /// One port's hosts as the engine hands them over.
 struct HostPortSetup {
   std::string port;
+  EthdevPort* ethdev = nullptr;  ///< its queues lock is held around every burst; outlives the service's use
   uint16_t port_id = 0;
   uint16_t tx_queue = 0;    ///< the hosts' own
   uint16_t rx_queues = 0;   ///< polled by the service between runs
@@ -61,7 +63,8 @@ class HostService {
   HostService& operator=(const HostService&) = delete;
 
   /// Replaces every port's hosts; the new ones start at once (announcements, DAD, their
-  /// gateways' resolution). Not while workers hold RX. Errors: kNoMemory (ring, pool).
+  /// gateways' resolution). Not while workers hold RX. Errors: kNoMemory (ring, pool: the
+  /// old hosts go on), kInvalid (stopped).
   Result<void> set_hosts(std::vector<HostPortSetup> ports);
   /// The ring the RX queues of `port_id` hand frames to, none if the port has no hosts.
   fast::SlowPath* slow_path(uint16_t port_id);
@@ -70,9 +73,12 @@ class HostService {
   void hand_rx_to_workers();
   /// The workers have returned (and the ports' queues are drained).
   void take_rx_back();
-  /// Stops the thread (ports about to close): nothing is sent or received after.
+  /// Stops the thread (ports about to close): nothing is sent or received after, and
+  /// set_hosts is refused.
   void stop();
 
+  /// Whether `port` has hosts.
+  bool has_hosts(const std::string& port) const;
   /// Each port's hosts, counts and neighbours; `port` given: that one.
   std::vector<api::PortNeighbors> neighbors(const std::optional<std::string>& port = std::nullopt) const;
 

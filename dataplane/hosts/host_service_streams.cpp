@@ -33,8 +33,7 @@ Result<void> HostService::prepare_stream(const api::StreamSpec& stream) {
   const auto source = hosts::stream_source(port->setup.hosts, stream);
   if (!source) return make_error(Errc::kInvalid, source.error());
   if (stream.eth_dst_auto) port->hosts->want(source->host, source->next_hop, steady_ns());
-  wake_.notify_all();
-  return {};
+  return {};  // its first request goes out at the thread's next poll, within a millisecond
 }
 
 Result<StreamMacs> HostService::stream_macs(const api::StreamSpec& stream, std::chrono::milliseconds wait) {

@@ -63,6 +63,7 @@ bool EthdevPort::refresh_link() {
 Result<void> EthdevPort::set_link_speeds(uint32_t link_speeds) {
   if (in_run_) return make_error(Errc::kBusy, "traffic is running: stop it before changing link speeds");
   if (closed_ || !started_) return make_error(Errc::kInvalid, fmt::format("port '{}' is not started", cfg_.name));
+  std::lock_guard lock(queues_lock_);
   if (auto ok = reconfigure_link_speeds(info_, cfg_, tx_checksum_offload_, link_speeds, host_tx_queues_); !ok)
     return ok;
   link_speeds_ = link_speeds;
@@ -84,17 +85,25 @@ Result<uint16_t> EthdevPort::add_host_tx_queue() {
                                       "qpair's socket receives a share of the frames)",
                                       cfg_.tx_queues + 1)
                         : ""));
-  host_tx_queues_ = 1;
-  if (!configured_) return queue;  // bring_up configures it
   if (in_run_) return make_error(Errc::kBusy, "traffic is running: stop it before adding emulated hosts to a port");
-  // A started port is reconfigured stopped: its link goes down and up.
+  if (closed_) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", cfg_.name));
+  if (!configured_) {  // bring_up configures it with the others
+    host_tx_queues_ = 1;
+    return queue;
+  }
+  // Reconfigured stopped, from the profile's settings: its link goes down and up.
+  std::lock_guard lock(queues_lock_);
   if (started_) rte_eth_dev_stop(info_.port_id);
   started_ = false;
-  auto setup = configure_port(info_, cfg_, rx_pool_, host_tx_queues_);
+  auto setup = configure_port(info_, cfg_, rx_pool_, 1);
   if (!setup) {
-    host_tx_queues_ = 0;
+    // Back as it was, without the hosts' queue; both refusals said if that fails too.
+    auto restored = configure_port(info_, cfg_, rx_pool_, 0);
+    started_ = restored.has_value();
+    if (!restored) setup.error().context += "; restoring the port without it: " + restored.error().context;
     return std::unexpected(setup.error());
   }
+  host_tx_queues_ = 1;
   started_ = true;
   link_ = wait_link(info_.port_id, 0);
   return queue;
@@ -111,6 +120,7 @@ Result<void> EthdevPort::set_mtu(uint16_t mtu) {
   if (in_run_) return make_error(Errc::kBusy, "traffic is running: stop it before changing an MTU");
   // Many PMDs change the MTU only on a stopped port: stop it (no worker uses it between
   // runs), set, start it again.
+  std::lock_guard lock(queues_lock_);
   const bool was_started = started_;
   if (was_started) rte_eth_dev_stop(info_.port_id);
   PmdLogCapture pmd_log;
@@ -129,6 +139,7 @@ Result<void> EthdevPort::set_started(bool started) {
   if (in_run_) return make_error(Errc::kBusy, "traffic is running: stop it before starting or stopping a port");
   if (closed_) return make_error(Errc::kInvalid, fmt::format("port '{}' is closed", cfg_.name));
   if (started == started_) return {};
+  std::lock_guard lock(queues_lock_);
   const int rc = started ? rte_eth_dev_start(info_.port_id) : rte_eth_dev_stop(info_.port_id);
   if (auto ok = op_result(rc, started ? "starting the port" : "stopping the port"); !ok) return ok;
   started_ = started;
@@ -137,12 +148,14 @@ Result<void> EthdevPort::set_started(bool started) {
 }
 
 void EthdevPort::stop() {
+  std::lock_guard lock(queues_lock_);
   if (configured_ && started_ && !closed_) rte_eth_dev_stop(info_.port_id);
   started_ = false;
 }
 
 void EthdevPort::close() {
   if (!configured_ || closed_) return;
+  std::lock_guard lock(queues_lock_);
   if (started_) rte_eth_dev_stop(info_.port_id);
   rte_eth_dev_close(info_.port_id);
   started_ = false;

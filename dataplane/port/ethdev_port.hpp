@@ -6,6 +6,7 @@
 // itself, whoever asks. Thread: mgmt.
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -86,6 +87,11 @@ class EthdevPort final : public EthdevLink {
   std::optional<uint16_t> host_tx_queue() const noexcept {
     return host_tx_queues_ != 0 ? std::optional<uint16_t>(cfg_.tx_queues) : std::nullopt;
   }
+  /// Held around every change of the port's queues (stop, configure, start, close) and, by
+  /// the emulated hosts' thread, around its bursts: it never bursts on a port mid-change.
+  std::mutex& queues_lock() const noexcept { return queues_lock_; }
+  /// Whether a burst may go to the port now (started, not closed): read under queues_lock.
+  bool accepts_bursts() const noexcept { return configured_ && started_ && !closed_; }
 
   Result<void> set_link_up(bool up) override;
   Result<void> set_link_speeds(uint32_t link_speeds) override;
@@ -122,6 +128,7 @@ class EthdevPort final : public EthdevLink {
   uint64_t speed_bps_ = 0;
   uint64_t rx_after_drain_ = 0;
   uint16_t host_tx_queues_ = 0;  ///< 1: a TX queue after the lanes' for the emulated hosts
+  mutable std::mutex queues_lock_;
 };
 
 }  // namespace lr::dp

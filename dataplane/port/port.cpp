@@ -4,6 +4,7 @@
 #include <rte_ethdev.h>
 #include <rte_flow.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -110,7 +111,10 @@ Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg,
       return make_error(Errc::kNoMemory, fmt::format("port '{}': RX queue {} setup", cfg.name, q), -rc);
   }
   for (uint16_t q = 0; q < tx_queues; ++q) {
-    if (int rc = rte_eth_tx_queue_setup(port_id, q, tx_desc, socket, nullptr); rc != 0)
+    // The hosts' queue sends a few frames a second: a short ring holds few of their mbufs
+    // (PMDs that free sent mbufs only in a later burst keep up to a ring's worth).
+    const uint16_t desc = q < cfg.tx_queues ? tx_desc : std::min<uint16_t>(tx_desc, kHostTxDescriptors);
+    if (int rc = rte_eth_tx_queue_setup(port_id, q, desc, socket, nullptr); rc != 0)
       return make_error(Errc::kNoMemory, fmt::format("port '{}': TX queue {} setup", cfg.name, q), -rc);
   }
   if (int rc = rte_eth_dev_start(port_id); rc != 0)

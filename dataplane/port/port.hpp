@@ -37,10 +37,14 @@ using api::PortCounters;  ///< what the port itself counted (rte_eth_stats)
 /// Finds the ethdev port EAL made for `cfg.device`. Errors: kNoDevice.
 Result<PortInfo> find_port(const api::PortSpec& cfg);
 
+/// Descriptors of the emulated hosts' TX queue, at most (the lanes' count when smaller).
+inline constexpr uint16_t kHostTxDescriptors = 256;
+
 /// Configures queues (RSS across RX queues when there are several), TX checksum
 /// offload (when the port has it and the profile allows it), MTU and promiscuous mode,
 /// and starts the port. Errors: kInvalid, kNotSupported, kNoMemory.
-/// `host_tx_queues`: queues after the lanes' (cfg.tx_queues) for the emulated hosts (0 or 1).
+/// `host_tx_queues`: queues after the lanes' (cfg.tx_queues) for the emulated hosts (0 or 1),
+/// of at most kHostTxDescriptors descriptors.
 Result<PortSetup> configure_port(const PortInfo& info, const api::PortSpec& cfg, rte_mempool* rx_pool,
                                  uint16_t host_tx_queues = 0);
 

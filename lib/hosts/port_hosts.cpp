@@ -91,12 +91,14 @@ void PortHosts::start_ipv6_gateways(uint64_t now_ns) {
 }
 
 void PortHosts::want(uint32_t host, const IpAddress& address, uint64_t now_ns) {
+  // One that failed before (the device was not ready then) is asked again.
   if (const auto* v4 = std::get_if<uint32_t>(&address)) {
-    resolver_.add(host, *v4, now_ns);
+    resolver_.retry_failed(resolver_.add(host, *v4, now_ns), now_ns);
     return;
   }
   const auto& v6 = std::get<api::Ipv6Addr>(address);
-  if (table_.host(host).state(source_slot(v6)) == AddressState::kPreferred) resolver_.add(host, v6, now_ns);
+  if (table_.host(host).state(source_slot(v6)) == AddressState::kPreferred)
+    resolver_.retry_failed(resolver_.add(host, v6, now_ns), now_ns);
   else if (std::find(wanted6_.begin(), wanted6_.end(), std::pair{host, v6}) == wanted6_.end())
     wanted6_.emplace_back(host, v6);
 }

@@ -67,7 +67,8 @@ class PortHosts {
   std::vector<std::string> unresolved() const;
 
   /// Resolves `address` for `host` too (a stream's next hop: its gateway, or a destination
-  /// on its subnet); an IPv6 one once the host's address of the same scope is preferred.
+  /// on its subnet), again if it failed before; an IPv6 one once the host's address of the
+  /// same scope is preferred.
   void want(uint32_t host, const IpAddress& address, uint64_t now_ns);
   /// The MAC `address` resolved to for `host`; none while it is not resolved.
   std::optional<wire::Mac> neighbor_mac(uint32_t host, const IpAddress& address) const;

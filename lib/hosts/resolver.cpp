@@ -38,6 +38,14 @@ uint32_t Resolver::add(uint32_t host, const IpAddress& address, uint64_t now_ns)
   return id;
 }
 
+void Resolver::retry_failed(uint32_t id, uint64_t now_ns) {
+  Neighbor& n = neighbors_[id];
+  if (n.state != NeighborState::kFailed) return;
+  n.state = NeighborState::kIncomplete;
+  n.tries = 0;
+  n.next_ns = now_ns;
+}
+
 void Resolver::restart(uint64_t now_ns) {
   for (Neighbor& n : neighbors_) {
     n.state = NeighborState::kIncomplete;

@@ -66,6 +66,9 @@ class Resolver {
   /// Starts resolving `address` for host `host` at `now_ns` (its first request goes out at
   /// the next poll); its id. The same pair twice gives the same id.
   uint32_t add(uint32_t host, const IpAddress& address, uint64_t now_ns);
+  /// A failed neighbour asked again from the start (a run that needs it): incomplete, 0
+  /// tries, its first request at the next poll. Any other state is left as it is.
+  void retry_failed(uint32_t id, uint64_t now_ns);
   /// Every neighbour resolved again from the start (after a link flap): incomplete, 0 tries.
   void restart(uint64_t now_ns);
 

@@ -198,7 +198,9 @@ ipv6 = { src = "2001:db8:b::1", dst = "2001:db8:a::1" }
     def test_a_gateway_that_does_not_exist_refuses_the_run_before_any_traffic(self):
         self.client.result("device.load", devices=[
             {"name": "lost", "port": "a", "mac": "02:00:00:00:0a:09",
-             "ipv4": {"address": "198.18.0.9", "prefix": 24, "gateway": "198.18.0.99"}}])
+             "ipv4": {"address": "198.18.0.9", "prefix": 24, "gateway": "198.18.0.99"}},
+            {"name": "b", "port": "b", "mac": "02:00:00:00:0b:01",
+             "ipv4": {"address": "198.19.0.1", "prefix": 24, "gateway": "198.19.0.254"}}])
         self.client.result("stream.load", streams=[stream("s", "ipv4", "198.18.0.9", "198.19.0.1")])
         reply = self.client.call("traffic.start")
         self.assertEqual(reply["error"]["code"], -32602, reply)
@@ -207,6 +209,12 @@ ipv6 = { src = "2001:db8:b::1", dst = "2001:db8:a::1" }
                          "gateway 198.18.0.99: 3 ARP requests unanswered")
         self.assertFalse(self.client.result("traffic.status")["running"])
         self.assertEqual([x["tx_packets"] for x in self.client.result("stats.streams")], [0])
+        # The gateway appears: the next start asks it again (a failed neighbour is not final).
+        self.rexec("ip", "addr", "add", "198.18.0.99/24", "dev", "ra")
+        self.client.result("traffic.start")
+        lrtest.wait_until(lambda: self.client.result("traffic.status")["tx_finished"], "the stream sent")
+        s = self.stream(self.client.result("traffic.stop"), "s")
+        self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"]), (1000, 1000, 0))
 
     def test_a_thousand_hosts_on_one_port_all_reach_the_routers_neighbour_table(self):
         self.rexec("ip", "addr", "add", "198.20.3.254/22", "dev", "ra")

@@ -108,6 +108,29 @@ TEST(Resolver, RestartAsksAgainFromTheStart) {
   EXPECT_EQ(r.neighbor(id).tries, 1u);
 }
 
+TEST(Resolver, RetryFailedAsksAFailedNeighbourAgainAndLeavesOthersAlone) {
+  HostTable t({test::host_spec()}, AddressState::kPreferred);
+  Resolver r(t, ResolverConfig{100 * kMs, 2});
+  const uint32_t id = r.add(0, test::kPeer4, 0);
+  r.retry_failed(id, 0);  // incomplete: untouched
+  EXPECT_EQ(r.poll(0).size(), 1u);
+  EXPECT_EQ(r.neighbor(id).tries, 1u);
+  r.poll(100 * kMs);
+  r.poll(200 * kMs);
+  ASSERT_EQ(r.neighbor(id).state, NeighborState::kFailed);
+  r.retry_failed(id, 900 * kMs);
+  EXPECT_EQ(r.neighbor(id).tries, 0u);
+  EXPECT_EQ(r.neighbor(id).state, NeighborState::kIncomplete);
+  std::vector<Frame> sent = r.poll(900 * kMs);
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0], test::kArpRequest);
+  r.on_frame(parse_neighbor_frame(test::peer_arp(wire::kArpReply, test::kPeer4, test::kHost4)), 950 * kMs);
+  ASSERT_EQ(r.neighbor(id).state, NeighborState::kResolved);
+  r.retry_failed(id, 990 * kMs);  // resolved: untouched
+  EXPECT_EQ(r.neighbor(id).state, NeighborState::kResolved);
+  EXPECT_EQ(r.neighbor(id).resolved_ns, 950 * kMs);
+}
+
 TEST(NextHop, OnLinkIsTheDestinationOffLinkTheGatewayNeitherAnError) {
   api::HostSpec h = test::host_spec();
   EXPECT_EQ(next_hop_ipv4(h, 0x0A0000FE), 0x0A0000FEu);     // 10.0.0.254, on 10.0.0.0/24
