@@ -8,7 +8,8 @@ as in CI, the same requests go over plain HTTP with Python's standard library
 (OtgDevicesThroughRawHttp), their bodies the ones snappi serialized, recorded in
 tests/e2e/otg_devices/ (`LR_SNAPPI=... python3 tests/e2e/otg_devices_test.py --record-bodies`
 writes them again). The snappi run checks each body it sends against its recording, so the
-two runs send the same bytes' worth of JSON and assert the same values.
+two runs send the same JSON text (snappi's serialize(): indent 2, keys sorted) and assert the
+same values.
 
 The routed device is a network namespace this test makes, the kernel forwarding between two
 veth subnets and resolving with its own ARP and neighbour discovery (an independent
@@ -227,6 +228,21 @@ def record_bodies():
     write(REQUESTS_FILE, bodies)
 
 
+def first_difference(sent, recorded, path="body"):
+    """Where two JSON values first differ, and how: "path: snappi X, recorded Y"."""
+    if isinstance(sent, dict) and isinstance(recorded, dict):
+        for key in sorted(set(sent) | set(recorded)):
+            if key not in sent or key not in recorded:
+                return "%s.%s: %s" % (path, key, "only recorded" if key in recorded else "only snappi's")
+            if sent[key] != recorded[key]:
+                return first_difference(sent[key], recorded[key], "%s.%s" % (path, key))
+    if isinstance(sent, list) and isinstance(recorded, list) and len(sent) == len(recorded):
+        for i, (a, b) in enumerate(zip(sent, recorded)):
+            if a != b:
+                return first_difference(a, b, "%s[%d]" % (path, i))
+    return "%s: snappi %s, recorded %s" % (path, json.dumps(sent), json.dumps(recorded))
+
+
 class OtgError(Exception):
     """A refusal as snappi reports it: the OTG Error's code and errors."""
 
@@ -255,7 +271,7 @@ class SnappiClient:
         body = request.serialize(request.DICT)
         if body != self.bodies[name]:
             raise AssertionError("snappi's body of '%s' is not its recording in %s (write them again with "
-                                 "--record-bodies): %s" % (name, BODIES_DIR, json.dumps(body, sort_keys=True)))
+                                 "--record-bodies): %s" % (name, BODIES_DIR, first_difference(body, self.bodies[name])))
         try:
             return self.send[path](request)
         except Exception as e:  # snappi raises Exception(Error)
@@ -387,7 +403,7 @@ class OtgDevices:
         self.gateways_resolved("ipv4")
         self.gateways_resolved("ipv6")
         self.assertEqual(self.neighbours("ipv4", E1), [(E1, "198.19.0.254", self.router_mac("r1"))])
-        self.api.post("transmit start")
+        self.assertEqual(list(self.api.post("transmit start").warnings), [])
         lrtest.wait_until(lambda: all(m.transmit == "stopped" for m in self.flow_metrics().values()),
                           "both flows sent their frames", timeout=60)
         metrics = self.flow_metrics()
@@ -398,9 +414,9 @@ class OtgDevices:
         for name, (mac, v4, v6) in HOST.items():
             self.assertEqual((learnt.get(v4), learnt.get(v6)), (mac, mac), (name, learnt))
         # protocol stop removes the hosts (no neighbours left); start brings them back.
-        self.api.post("protocol stop")
+        self.assertEqual(list(self.api.post("protocol stop").warnings), [])
         self.assertEqual(self.neighbours("ipv4"), [])
-        self.api.post("protocol start")
+        self.assertEqual(list(self.api.post("protocol start").warnings), [])
         self.gateways_resolved("ipv4")
 
     def test_a_gateway_that_does_not_exist_is_refused_before_traffic(self):
