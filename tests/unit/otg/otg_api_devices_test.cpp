@@ -4,12 +4,8 @@
 // with them, its refusal said at the config's ethernet, protocol start / stop as
 // device.load, and /monitor/states from neighbors.list.
 #include <gtest/gtest.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
-#include <cstring>
-#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -17,6 +13,7 @@
 
 #include "control/otg/otg_api.hpp"
 #include "lib/api/rpc.hpp"
+#include "tests/unit/control/scripted_dataplane.hpp"
 
 namespace lr::otg {
 namespace {
@@ -35,23 +32,10 @@ struct Reply {
 class PlayedDataplane {
  public:
   explicit PlayedDataplane(std::function<Reply(const std::string&, const json&)> answer) : answer_(std::move(answer)) {
-    char dir[] = "/tmp/lr-otg-api-test-XXXXXX";
-    dir_ = ::mkdtemp(dir);
-    path_ = dir_ + "/dp.sock";
-    fd_ = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::strncpy(addr.sun_path, path_.c_str(), sizeof(addr.sun_path) - 1);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-    EXPECT_EQ(::listen(fd_, 4), 0);
     thread_ = std::thread([this] { serve(); });
   }
-  ~PlayedDataplane() {
-    thread_.join();  // the session ended: the client went first
-    ::close(fd_);
-    std::filesystem::remove_all(dir_);
-  }
-  const std::string& path() const { return path_; }
+  ~PlayedDataplane() { thread_.join(); }  // the session ended: the client went first
+  const std::string& path() const { return socket_.path(); }
 
   // The methods called, after hello and the port listing every config reads.
   std::vector<std::pair<std::string, json>> calls() {
@@ -64,35 +48,26 @@ class PlayedDataplane {
 
  private:
   void serve() {
-    const int conn = ::accept(fd_, nullptr, nullptr);
+    const int conn = ::accept(socket_.fd(), nullptr, nullptr);
     std::string buffer;
-    for (;;) {
-      size_t newline;
-      while ((newline = buffer.find('\n')) == std::string::npos) {
-        char chunk[65536];
-        const ssize_t got = ::read(conn, chunk, sizeof(chunk));
-        if (got <= 0) return (void)::close(conn);
-        buffer.append(chunk, static_cast<size_t>(got));
-      }
-      const json request = json::parse(buffer.substr(0, newline));
-      buffer.erase(0, newline + 1);
-      const std::string method = request.value("method", "");
-      const json params = request.value("params", json::object());
+    while (const std::optional<json> request = ctl::test::read_request(conn, buffer)) {
+      const std::string method = request->value("method", "");
+      const json params = request->value("params", json::object());
       {
         std::lock_guard lock(mutex_);
         calls_.emplace_back(method, params);
       }
       const Reply reply = answer_(method, params);
-      const std::string line = (reply.error ? api::make_error(request["id"], reply.error->first, reply.error->second)
-                                            : api::make_result(request["id"], reply.result)) +
+      const std::string line = (reply.error ? api::make_error((*request)["id"], reply.error->first, reply.error->second)
+                                            : api::make_result((*request)["id"], reply.result)) +
                                "\n";
       EXPECT_EQ(::write(conn, line.data(), line.size()), static_cast<ssize_t>(line.size()));
     }
+    ::close(conn);
   }
 
   std::function<Reply(const std::string&, const json&)> answer_;
-  std::string dir_, path_;
-  int fd_ = -1;
+  ctl::test::ListeningSocket socket_;
   std::thread thread_;
   std::mutex mutex_;
   std::vector<std::pair<std::string, json>> calls_;
