@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,15 +58,50 @@ inline auto writer(nlohmann::json& j, Absent absent = Absent::kNull) {
   };
 }
 
+/// `node` into `out`; an integer field takes only a whole number in its type's range (nlohmann
+/// casts any number: a float beyond the type is undefined behaviour, an integer wraps).
+template <class T>
+void get_checked(const nlohmann::json& node, T& out) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (node.is_number()) {
+      using Limits = std::numeric_limits<T>;
+      bool fits = false;
+      if (node.is_number_float()) {
+        const double d = node.get<double>();
+        // Below 2^digits (the type's max + 1, exact in a double) and at least its lowest.
+        fits = d == std::trunc(d) && d >= static_cast<double>(Limits::lowest()) && d < std::ldexp(1.0, Limits::digits);
+      } else if (node.is_number_unsigned()) {
+        fits = node.get<uint64_t>() <= static_cast<uint64_t>(Limits::max());
+      } else {
+        const int64_t v = node.get<int64_t>();
+        fits = v >= 0 ? static_cast<uint64_t>(v) <= static_cast<uint64_t>(Limits::max())
+                      : Limits::is_signed && v >= static_cast<int64_t>(Limits::lowest());
+      }
+      if (!fits)
+        throw nlohmann::json::type_error::create(302,
+                                                 "number " + node.dump() + " is not a whole number from " +
+                                                     std::to_string(Limits::lowest()) + " to " +
+                                                     std::to_string(Limits::max()),
+                                                 nullptr);
+      out = node.is_number_float()      ? static_cast<T>(node.get<double>())
+            : node.is_number_unsigned() ? static_cast<T>(node.get<uint64_t>())
+                                        : static_cast<T>(node.get<int64_t>());
+      return;
+    }
+  }
+  node.get_to(out);
+}
+
 /// Reads each field present (and not null); an absent one keeps its default (an optional:
-/// none). Throws nlohmann::json::exception on a field of the wrong type, naming the field.
+/// none). Throws nlohmann::json::exception on a field of the wrong type, or an integer field
+/// given a number its type cannot hold, naming the field.
 inline auto reader(const nlohmann::json& j) {
   return [&j](const char* key, auto& value) {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return;
     try {
-      if constexpr (kIsOptional<std::remove_cvref_t<decltype(value)>>) it->get_to(value.emplace());
-      else it->get_to(value);
+      if constexpr (kIsOptional<std::remove_cvref_t<decltype(value)>>) get_checked(*it, value.emplace());
+      else get_checked(*it, value);
     } catch (const nlohmann::json::exception& e) {
       throw_at(key, e);
     }
@@ -88,7 +126,7 @@ T read_fields(const nlohmann::json& j, Fields&& fields) {
 
 /// The two codecs of a type its field list says all of: `nlohmann::json to_json(const Type&)`
 /// and `Type read_fn(const nlohmann::json&)`.
-#define LR_JSON_CODEC(Type, read_fn, fields)                                                      \
+#define LR_JSON_CODEC(Type, read_fn, fields)                                                   \
   nlohmann::json to_json(const Type& value) { return ::lr::api::write_fields(value, fields); } \
   Type read_fn(const nlohmann::json& j) { return ::lr::api::read_fields<Type>(j, fields); }
 

@@ -24,6 +24,10 @@ Svg gnuplot_svg(const std::string& script, int, int) {
 
 }  // namespace lr::ctl
 
+// UBSan reports and goes on by default, which a fuzzing run would not count: here undefined
+// behaviour ends the run as a finding, with its stack (a number beyond an integer field was one).
+extern "C" const char* __ubsan_default_options() { return "halt_on_error=1:print_stacktrace=1"; }
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const nlohmann::json report = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (report.is_discarded()) return 0;  // "is not JSON", said by the command

@@ -223,4 +223,24 @@ TEST(TrafficCodecs, ARunCutShortSaysWhyAndARunThatRanItsCourseHasNoSuchKey) {
             "interrupted_by: type must be string, but is number");
 }
 
+TEST(TrafficCodecs, AnIntegerFieldTakesOnlyAWholeNumberItsTypeHolds) {
+  // Whole numbers in range, written as integers or as floats, read as they are.
+  EXPECT_EQ(run_report_from_json(json::parse(R"({"mbufs_not_returned": 7})")).mbufs_not_returned, 7u);
+  EXPECT_EQ(run_report_from_json(json::parse(R"({"mbufs_not_returned": 7.0})")).mbufs_not_returned, 7u);
+  EXPECT_EQ(run_plan_from_json(json::parse(R"({"ports": [{"hosts_tx_queue": 65535}]})")).ports[0].hosts_tx_queue,
+            uint16_t{65535});
+  // Beyond the type (a float there was undefined behaviour, an integer wrapped), a fraction, a
+  // sign the type has not: refused at the field.
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"mbufs_not_returned": 1e30})")),
+            "mbufs_not_returned: number 1e+30 is not a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"mbufs_not_returned": 18446744073709551616.0})")),
+            "mbufs_not_returned: number 1.8446744073709552e+19 is not a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"mbufs_not_returned": -1})")),
+            "mbufs_not_returned: number -1 is not a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"mbufs_not_returned": 2.5})")),
+            "mbufs_not_returned: number 2.5 is not a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(refusal(run_plan_from_json, json::parse(R"({"ports": [{"hosts_tx_queue": 65536}]})")),
+            "ports[0].hosts_tx_queue: number 65536 is not a whole number from 0 to 65535");
+}
+
 }  // namespace lr::api
