@@ -41,13 +41,11 @@ Result<uint32_t> Engine::set_devices(const std::vector<api::DeviceSpec>& devices
   for (const api::DeviceSpec& d : devices)
     if (!st.port_named(d.first.port))
       return make_error(Errc::kInvalid, fmt::format("device '{}': no port is named '{}'", d.name, d.first.port));
+  uint32_t total = 0;  // each device is `count` hosts (checked when it was read)
+  for (const api::DeviceSpec& d : devices) total += d.count;
   // The same devices again (each `linerate run` on a service sends its profile's): the hosts
   // go on as they are, their neighbours resolved, instead of starting over.
-  if (st.hosts && profile::to_json(devices) == profile::to_json(st.profile.devices)) {
-    uint32_t total = 0;
-    for (const api::PortNeighbors& p : st.hosts->neighbors()) total += p.hosts;
-    return total;
-  }
+  if (st.hosts && profile::to_json(devices) == profile::to_json(st.profile.devices)) return total;
   profile::Profile candidate = st.profile;
   candidate.devices = devices;
   try {
@@ -57,11 +55,9 @@ Result<uint32_t> Engine::set_devices(const std::vector<api::DeviceSpec>& devices
   }
   // Every port's hosts checked before any port is reconfigured for them.
   std::vector<std::pair<size_t, std::vector<api::HostSpec>>> by_port;
-  uint32_t total = 0;
   for (size_t p = 0; p < st.ports.size(); ++p) {
     auto hosts = hosts_of_port(devices, st.ports[p].name());
     if (!hosts) return std::unexpected(hosts.error());
-    total += static_cast<uint32_t>(hosts->size());
     if (!hosts->empty()) by_port.emplace_back(p, std::move(*hosts));
   }
   std::vector<HostPortSetup> setups;
@@ -69,9 +65,8 @@ Result<uint32_t> Engine::set_devices(const std::vector<api::DeviceSpec>& devices
     EthdevPort& port = st.ports[p];
     auto queue = port.add_host_tx_queue();
     if (!queue) return std::unexpected(queue.error());
-    setups.push_back(HostPortSetup{port.name(), &port, port.port_id(), *queue, port.cfg().rx_queues,
-                                   rx_not_polled_reason(port, {}).empty(), port.info().socket, st.kernel_netdev(p),
-                                   std::move(hosts)});
+    setups.push_back(
+        HostPortSetup{&port, *queue, rx_not_polled_reason(port, {}).empty(), st.kernel_netdev(p), std::move(hosts)});
   }
   if (!st.hosts && !setups.empty()) st.hosts = std::make_unique<HostService>();
   if (st.hosts)

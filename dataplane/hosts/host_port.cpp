@@ -20,9 +20,7 @@ constexpr size_t kEventsKept = 64;
 
 // A steady-clock instant (ns) as UTC, ISO 8601 with milliseconds.
 std::string utc_of(uint64_t steady_ns) {
-  const auto steady_now = std::chrono::steady_clock::now().time_since_epoch();
-  const auto ago = std::chrono::nanoseconds(std::chrono::duration_cast<std::chrono::nanoseconds>(steady_now).count() -
-                                            static_cast<int64_t>(steady_ns));
+  const auto ago = std::chrono::nanoseconds(static_cast<int64_t>(hosts_now_ns() - steady_ns));
   const auto at = std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now() - ago);
   const auto seconds = std::chrono::floor<std::chrono::seconds>(at);
   return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03}Z", seconds, (at - seconds).count());
@@ -73,10 +71,10 @@ void HostPort::free_handed_frames() {
 
 Result<std::unique_ptr<HostPort>> HostPort::create(HostPortSetup setup, uint32_t generation, unsigned ring_size) {
   std::unique_ptr<HostPort> port(new HostPort(std::move(setup)));
-  const std::string name = fmt::format("lr_hosts_{}_{}", port->setup.port_id, generation);
-  port->slow_path.ring = rte_ring_create(name.c_str(), ring_size, port->setup.socket, RING_F_SC_DEQ);
+  const std::string name = fmt::format("lr_hosts_{}_{}", port->setup.ethdev->port_id(), generation);
+  port->slow_path.ring = rte_ring_create(name.c_str(), ring_size, port->setup.ethdev->info().socket, RING_F_SC_DEQ);
   if (port->slow_path.ring == nullptr)
-    return make_error(Errc::kNoMemory, fmt::format("port '{}': the emulated hosts' ring", port->setup.port),
+    return make_error(Errc::kNoMemory, fmt::format("port '{}': the emulated hosts' ring", port->setup.ethdev->name()),
                       -rte_errno);
   port->hosts = std::make_unique<hosts::PortHosts>(port->setup.hosts, hosts::PortHostsConfig{});
   return port;
@@ -89,7 +87,7 @@ void HostPort::remember(hosts::HostEvent event, uint64_t now_ns) {
 
 api::PortNeighbors HostPort::report() const {
   api::PortNeighbors out;
-  out.port = setup.port;
+  out.port = setup.ethdev->name();
   out.hosts = static_cast<uint32_t>(hosts->table().size());
   out.tx_queue = setup.tx_queue;
   const auto& verdicts = hosts->counts();

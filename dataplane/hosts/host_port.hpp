@@ -5,6 +5,7 @@
 
 #include <rte_ring.h>
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -17,6 +18,13 @@
 #include "lib/hosts/port_hosts.hpp"
 
 namespace lr::dp {
+
+/// The clock the hosts run on (lib/hosts takes it explicitly): steady, in nanoseconds.
+inline uint64_t hosts_now_ns() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
 
 class HostPort {
  public:

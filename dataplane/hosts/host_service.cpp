@@ -27,12 +27,6 @@ constexpr auto kPollInterval = std::chrono::milliseconds(1);
 constexpr uint64_t kLinkCheckNs = 100'000'000;
 constexpr size_t kEventsSaidPerPoll = 8;
 
-uint64_t now_ns() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
-
 // The port's link now: its kernel netdev's carrier where it has one, else the PMD's view.
 std::optional<bool> link_up(const HostPortSetup& port) {
   if (!port.netdev.empty()) {
@@ -41,7 +35,7 @@ std::optional<bool> link_up(const HostPortSetup& port) {
     return carrier.get(c) && c == '1';  // an interface set down has no carrier to read
   }
   rte_eth_link link{};
-  if (rte_eth_link_get_nowait(port.port_id, &link) != 0) return std::nullopt;
+  if (rte_eth_link_get_nowait(port.ethdev->port_id(), &link) != 0) return std::nullopt;
   return link.link_status == RTE_ETH_LINK_UP;
 }
 
@@ -86,7 +80,7 @@ Result<void> HostService::set_hosts(std::vector<HostPortSetup> setups) {
   }
   ++generation_;
   ports_ = std::move(made);
-  const uint64_t now = now_ns();
+  const uint64_t now = hosts_now_ns();
   for (auto& p : ports_) {
     std::lock_guard port_lock(p->setup.ethdev->queues_lock());
     std::vector<hosts::Frame> frames = p->hosts->start(now);
@@ -100,7 +94,7 @@ Result<void> HostService::set_hosts(std::vector<HostPortSetup> setups) {
 fast::SlowPath* HostService::slow_path(uint16_t port_id) {
   std::lock_guard lock(mutex_);
   for (auto& p : ports_)
-    if (p->setup.port_id == port_id) return &p->slow_path;
+    if (p->setup.ethdev->port_id() == port_id) return &p->slow_path;
   return nullptr;
 }
 
@@ -121,7 +115,7 @@ void HostService::run() {
       wake_.wait(lock, [this] { return stopping_ || !ports_.empty(); });
       continue;
     }
-    const uint64_t now = now_ns();
+    const uint64_t now = hosts_now_ns();
     for (auto& p : ports_) serve(*p, now);
     say_events(lock);
     wake_.wait_for(lock, kPollInterval, [this] { return stopping_; });
@@ -153,9 +147,9 @@ void HostService::serve(HostPort& port, uint64_t now) {
     if (n < kBurst) break;
   }
   if (!workers_hold_rx_ && port.setup.poll_rx) {
-    for (uint16_t q = 0; q < port.setup.rx_queues; ++q) {
+    for (uint16_t q = 0; q < port.setup.ethdev->cfg().rx_queues; ++q) {
       for (unsigned b = 0; b < kBurstsPerPoll; ++b) {
-        const uint16_t n = rte_eth_rx_burst(port.setup.port_id, q, pkts.data(), kBurst);
+        const uint16_t n = rte_eth_rx_burst(port.setup.ethdev->port_id(), q, pkts.data(), kBurst);
         take(pkts.data(), n);
         if (n < kBurst) break;
       }
@@ -178,7 +172,7 @@ void HostService::send(HostPort& port, const std::vector<hosts::Frame>& frames) 
     rte_mbuf* m = rte_pktmbuf_alloc(pool_);
     if (m == nullptr) {
       // A PMD that frees sent mbufs only in a later burst holds them: ask it for them back.
-      (void)rte_eth_tx_done_cleanup(port.setup.port_id, port.setup.tx_queue, 0);
+      (void)rte_eth_tx_done_cleanup(port.setup.ethdev->port_id(), port.setup.tx_queue, 0);
       m = rte_pktmbuf_alloc(pool_);
     }
     char* at = m == nullptr ? nullptr : rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size()));
@@ -188,7 +182,7 @@ void HostService::send(HostPort& port, const std::vector<hosts::Frame>& frames) 
       continue;
     }
     std::memcpy(at, frame.data(), frame.size());
-    if (rte_eth_tx_burst(port.setup.port_id, port.setup.tx_queue, &m, 1) == 1) {
+    if (rte_eth_tx_burst(port.setup.ethdev->port_id(), port.setup.tx_queue, &m, 1) == 1) {
       ++port.sent;
     } else {
       rte_pktmbuf_free(m);
@@ -208,7 +202,7 @@ void HostService::note_events(HostPort& port, uint64_t now) {
   }
   if (said > kEventsSaidPerPoll)
     log_.push_back(fmt::format("port '{}': {} more events like these (linerate neighbors {} lists them)",
-                               port.setup.port, said - kEventsSaidPerPoll, port.setup.port));
+                               port.setup.ethdev->name(), said - kEventsSaidPerPoll, port.setup.ethdev->name()));
 }
 
 void HostService::say_events(std::unique_lock<std::mutex>& lock) {
@@ -221,20 +215,20 @@ void HostService::say_events(std::unique_lock<std::mutex>& lock) {
 
 HostPort* HostService::port_named(const std::string& name) {
   for (auto& p : ports_)
-    if (p->setup.port == name) return p.get();
+    if (p->setup.ethdev->name() == name) return p.get();
   return nullptr;
 }
 
 bool HostService::has_hosts(const std::string& port) const {
   std::lock_guard lock(mutex_);
-  return std::any_of(ports_.begin(), ports_.end(), [&](const auto& p) { return p->setup.port == port; });
+  return std::any_of(ports_.begin(), ports_.end(), [&](const auto& p) { return p->setup.ethdev->name() == port; });
 }
 
 std::vector<api::PortNeighbors> HostService::neighbors(const std::optional<std::string>& port) const {
   std::lock_guard lock(mutex_);
   std::vector<api::PortNeighbors> out;
   for (const auto& p : ports_)
-    if (!port || p->setup.port == *port) out.push_back(p->report());
+    if (!port || p->setup.ethdev->name() == *port) out.push_back(p->report());
   return out;
 }
 

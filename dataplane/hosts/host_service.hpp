@@ -36,13 +36,11 @@ class HostPort;  // host_port.hpp
 
 /// One port's hosts as the engine hands them over.
 struct HostPortSetup {
-  std::string port;
-  EthdevPort* ethdev = nullptr;  ///< its queues lock is held around every burst; outlives the service's use
-  uint16_t port_id = 0;
+  /// The port (its name, id, RX queues and socket are read from it); its queues lock is held
+  /// around every burst. Outlives the service's use of it.
+  EthdevPort* ethdev = nullptr;
   uint16_t tx_queue = 0;    ///< the hosts' own
-  uint16_t rx_queues = 0;   ///< polled by the service between runs
   bool poll_rx = true;      ///< false: a port whose RX is not polled (net_null's endless source)
-  int socket = 0;
   /// The port's kernel netdev, "" if none: its carrier is the link (a PMD such as
   /// net_af_packet reports its link up whatever the interface does).
   std::string netdev;

@@ -13,12 +13,6 @@ namespace lr::dp {
 
 namespace {
 
-uint64_t steady_ns() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
-
 std::string auto_key(const api::StreamSpec& stream) { return stream.eth_dst_auto ? "eth.dst" : "eth.src"; }
 
 }  // namespace
@@ -32,7 +26,7 @@ Result<void> HostService::prepare_stream(const api::StreamSpec& stream) {
                                                   stream.name, auto_key(stream), stream.tx_port));
   const auto source = hosts::stream_source(port->setup.hosts, stream);
   if (!source) return make_error(Errc::kInvalid, source.error());
-  if (stream.eth_dst_auto) port->hosts->want(source->host, source->next_hop, steady_ns());
+  if (stream.eth_dst_auto) port->hosts->want(source->host, source->next_hop, hosts_now_ns());
   return {};  // its first request goes out at the thread's next poll, within a millisecond
 }
 
