@@ -1,6 +1,7 @@
 """Helpers for the e2e tests: run linerate-dataplane on a profile in a temp dir."""
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -257,6 +258,37 @@ class NetnsServiceCase(NetnsCase):
         """The `linerate` CLI on this service's socket."""
         linerate = sys.modules["__main__"].LINERATE
         return subprocess.run([linerate, "--socket", self.sock_path, *args], capture_output=True, text=True, timeout=60)
+
+
+class RouterCase(NetnsServiceCase):
+    """A routed device beside the test's namespace: a second one (its name + "-r") forwarding
+    IPv4 and IPv6 (reverse-path filter off) with the kernel's own ARP and neighbour discovery,
+    between veth pairs whose other ends are the test namespace's, up and without IPv6 (that
+    kernel's ND and MLD would mix with the emulated hosts')."""
+
+    def make_router(self, links):
+        """links: (our end, the router's end, its IPv4 address/len, its IPv6 address/len) each."""
+        self.router = self.ns + "-r"
+        sh("ip", "netns", "add", self.router)
+        self.addCleanup(sh, "ip", "netns", "del", self.router)
+        self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
+        self.rexec("sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1",
+                   "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0")
+        for ours, theirs, v4, v6 in links:
+            self.nsexec("ip", "link", "add", ours, "type", "veth", "peer", "name", theirs, "netns", self.router)
+            self.nsexec("ip", "link", "set", ours, "up")
+            self.rexec("ip", "addr", "add", v4, "dev", theirs)
+            self.rexec("ip", "addr", "add", v6, "dev", theirs, "nodad")
+            self.rexec("ip", "link", "set", theirs, "up")
+
+    def rexec(self, *cmd):
+        """A command in the router's namespace; its output."""
+        return subprocess.run(["ip", "netns", "exec", self.router, *cmd], check=True, capture_output=True,
+                              text=True).stdout
+
+    def link_mac(self, dev):
+        """The MAC of the router's interface `dev`."""
+        return re.search(r"link/ether (\S+)", self.rexec("ip", "link", "show", dev)).group(1)
 
 
 class TimedResult(unittest.TextTestResult):

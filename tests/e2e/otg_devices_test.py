@@ -336,21 +336,8 @@ class OtgDevices:
 
     def setUp(self):
         super().setUp()
-        self.router = self.ns + "-r"
-        lrtest.sh("ip", "netns", "add", self.router)
-        self.addCleanup(lrtest.sh, "ip", "netns", "del", self.router)
-        # The tester's side has no IPv6 of its own (its kernel's ND and MLD would mix with the hosts').
-        self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
-        self.rexec("sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1",
-                   "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0")
-        for ours, theirs in (("lr0", "r0"), ("lr1", "r1")):
-            lrtest.sh("ip", "-n", self.ns, "link", "add", ours, "type", "veth", "peer", "name", theirs,
-                      "netns", self.router)
-            self.nsexec("ip", "link", "set", ours, "up")
-        for ethernet, (dev, v4, v6) in GATEWAY.items():
-            self.rexec("ip", "addr", "add", v4 + "/24", "dev", dev)
-            self.rexec("ip", "addr", "add", v6 + "/64", "dev", dev, "nodad")
-            self.rexec("ip", "link", "set", dev, "up")
+        self.make_router([(ours, dev, v4 + "/24", v6 + "/64")
+                          for ours, (dev, v4, v6) in zip(("lr0", "lr1"), GATEWAY.values())])
         self.start_service(PROFILE)
         self.otg = subprocess.Popen([LINERATE, "--socket", self.sock_path, "otg", "serve", "--listen", "127.0.0.1:0",
                                      "--http"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -358,14 +345,6 @@ class OtgDevices:
         self.addCleanup(lambda: server.poll() is not None or (server.send_signal(signal.SIGTERM), server.wait(30)))
         location = re.search(r"listening on (\S+:\d+)", server.stdout.readline()).group(1)
         self.api = self.otg_client(location, recorded_bodies())
-
-    def rexec(self, *cmd):
-        lrtest.sh("ip", "netns", "exec", self.router, *cmd)
-
-    def router_mac(self, dev):
-        out = subprocess.run(["ip", "-n", self.router, "-br", "link", "show", dev], capture_output=True, text=True,
-                             check=True).stdout
-        return re.search(r"([0-9a-f]{2}(?::[0-9a-f]{2}){5})", out).group(1)
 
     def router_neighbours(self):
         """{address: MAC} of the router's resolved neighbours."""
@@ -394,7 +373,7 @@ class OtgDevices:
     def gateways_resolved(self, version):
         """Waits until each host lists its gateway of `version` resolved to the router's MAC."""
         index = 1 if version == "ipv4" else 2
-        want = {(name, gw[index], self.router_mac(gw[0])) for name, gw in GATEWAY.items()}
+        want = {(name, gw[index], self.link_mac(gw[0])) for name, gw in GATEWAY.items()}
         lrtest.wait_until(lambda: want <= set(self.neighbours(version)),
                           "the hosts resolved their %s gateways" % version, timeout=15)
 
@@ -402,7 +381,7 @@ class OtgDevices:
         self.assertEqual(list(self.set_config("config").warnings), [])
         self.gateways_resolved("ipv4")
         self.gateways_resolved("ipv6")
-        self.assertEqual(self.neighbours("ipv4", E1), [(E1, "198.19.0.254", self.router_mac("r1"))])
+        self.assertEqual(self.neighbours("ipv4", E1), [(E1, "198.19.0.254", self.link_mac("r1"))])
         self.assertEqual(list(self.api.post("transmit start").warnings), [])
         lrtest.wait_until(lambda: all(m.transmit == "stopped" for m in self.flow_metrics().values()),
                           "both flows sent their frames", timeout=60)
@@ -446,11 +425,11 @@ class OtgDevices:
 NEEDS_ROOT = unittest.skipUnless(os.geteuid() == 0 and shutil.which("ip"), "needs root and iproute2")
 if snappi is not None:
     @NEEDS_ROOT
-    class OtgDevicesThroughSnappi(OtgDevices, lrtest.NetnsServiceCase):
+    class OtgDevicesThroughSnappi(OtgDevices, lrtest.RouterCase):
         otg_client = SnappiClient
 else:
     @NEEDS_ROOT
-    class OtgDevicesThroughRawHttp(OtgDevices, lrtest.NetnsServiceCase):
+    class OtgDevicesThroughRawHttp(OtgDevices, lrtest.RouterCase):
         otg_client = RawHttpClient
 
 

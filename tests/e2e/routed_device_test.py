@@ -64,32 +64,13 @@ def stream(name, version, src, dst, count=1000, **extra):
 
 
 @unittest.skipUnless(os.geteuid() == 0 and shutil.which("ip") and shutil.which("ping"), "needs root, iproute2, ping")
-class RoutedDevice(lrtest.NetnsServiceCase):
+class RoutedDevice(lrtest.RouterCase):
     def setUp(self):
         super().setUp()
-        self.router = self.ns + "-r"
-        lrtest.sh("ip", "netns", "add", self.router)
-        self.addCleanup(lrtest.sh, "ip", "netns", "del", self.router)
-        # The data plane's side has no IPv6: its kernel would speak ND on the links too.
-        self.nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
-        self.rexec("sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1",
-                   "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0")
-        for mine, theirs, v4, v6 in (("lra", "ra", "198.18.0.254/24", "2001:db8:a::fe/64"),
-                                     ("lrb", "rb", "198.19.0.254/24", "2001:db8:b::fe/64")):
-            self.nsexec("ip", "link", "add", mine, "type", "veth", "peer", "name", theirs, "netns", self.router)
-            self.nsexec("ip", "link", "set", mine, "up")
-            self.rexec("ip", "addr", "add", v4, "dev", theirs)
-            self.rexec("ip", "addr", "add", v6, "dev", theirs, "nodad")
-            self.rexec("ip", "link", "set", theirs, "up")
+        self.make_router([("lra", "ra", "198.18.0.254/24", "2001:db8:a::fe/64"),
+                          ("lrb", "rb", "198.19.0.254/24", "2001:db8:b::fe/64")])
         self.router_mac = {p: self.link_mac(p) for p in ("ra", "rb")}
         self.start_service(PROFILE)
-
-    def rexec(self, *cmd):
-        return subprocess.run(["ip", "netns", "exec", self.router, *cmd], check=True, capture_output=True,
-                              text=True).stdout
-
-    def link_mac(self, dev):
-        return re.search(r"link/ether (\S+)", self.rexec("ip", "link", "show", dev)).group(1)
 
     def neighbors(self, port=None):
         return self.client.result("neighbors.list", **({"port": port} if port else {}))
