@@ -98,11 +98,13 @@ void Engine::State::hand_rx_to_workers() {
 }
 
 Result<void> Engine::State::resolve_auto_streams(const std::vector<std::string>& only_streams) {
-  std::vector<api::StreamSpec> streams = profile.streams;
   const auto runs = [&](const api::StreamSpec& s) {
     return (s.eth_src_auto || s.eth_dst_auto) &&
            (only_streams.empty() || std::find(only_streams.begin(), only_streams.end(), s.name) != only_streams.end());
   };
+  // Most runs have none: their streams are not copied at each start.
+  if (std::none_of(profile.streams.begin(), profile.streams.end(), runs)) return {};
+  std::vector<api::StreamSpec> streams = profile.streams;
   for (const api::StreamSpec& s : streams) {
     if (!runs(s)) continue;
     if (!hosts)

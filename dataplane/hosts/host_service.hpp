@@ -83,8 +83,8 @@ class HostService {
   /// Starts resolving what `stream` (eth.src / eth.dst "auto") needs; an error names why it
   /// cannot be sent (no host with its source address, no next hop).
   Result<void> prepare_stream(const api::StreamSpec& stream);
-  /// The MACs of a stream prepared: waits up to `wait` while its next hop is still being
-  /// resolved. Errors: kInvalid naming the stream, port, host, neighbour and why.
+  /// The MACs of a stream prepared (prepare_stream first): waits up to `wait` while its
+  /// next hop is still being resolved. Errors: kInvalid naming the stream, port, host, neighbour and why.
   Result<StreamMacs> stream_macs(const api::StreamSpec& stream, std::chrono::milliseconds wait);
 
  private:

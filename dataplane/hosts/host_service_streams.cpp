@@ -31,7 +31,6 @@ Result<void> HostService::prepare_stream(const api::StreamSpec& stream) {
 }
 
 Result<StreamMacs> HostService::stream_macs(const api::StreamSpec& stream, std::chrono::milliseconds wait) {
-  if (auto ok = prepare_stream(stream); !ok) return std::unexpected(ok.error());
   const auto deadline = std::chrono::steady_clock::now() + wait;
   for (;;) {
     {
