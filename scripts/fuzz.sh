@@ -62,6 +62,13 @@ for i, line in enumerate(sys.stdin):
 ' "$seed_dir"
 }
 
+# A finding's stack with function names, where LLVM's symbolizer is installed (a bare stack of
+# addresses names nothing once the build is gone).
+symbolizer=$(command -v llvm-symbolizer || compgen -G "/usr/lib/llvm-*/bin/llvm-symbolizer" | head -1 || true)
+if [[ -n $symbolizer ]]; then
+  export ASAN_SYMBOLIZER_PATH=$symbolizer UBSAN_OPTIONS="symbolize=1:external_symbolizer_path=$symbolizer"
+fi
+
 # run TARGET: bounded; the findings' inputs stay in build-asan/fuzz/.
 run() {
   local t=$1

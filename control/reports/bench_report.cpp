@@ -30,7 +30,7 @@ void put(json& j, const char* key, const std::optional<T>& v) {
 
 template <class T>
 void get(const json& v, T& out) {
-  v.get_to(out);
+  api::get_checked(v, out);
 }
 void get(const json& v, FrameSizeName& out) { out.text = v.is_string() ? v.get<std::string>() : v.dump(); }
 LatencyNs latency_from_json(const json& j);

@@ -28,7 +28,9 @@ inline std::string json_error_text(const nlohmann::json::exception& e) {
 [[noreturn]] inline void throw_at(const std::string& path, const nlohmann::json::exception& e) {
   constexpr int kAtPath = 501;  // other_error: a value missing or of the wrong type, at a path
   const bool nested = e.id == kAtPath && std::string_view(e.what()).starts_with("[json.exception.other_error.501] ");
-  throw nlohmann::json::other_error::create(kAtPath, path + (nested ? "." : ": ") + json_error_text(e), nullptr);
+  const std::string text = json_error_text(e);
+  const char* join = !nested ? ": " : text.starts_with("[") ? "" : ".";  // "tx[3]: ...", "trials[3].lost: ..."
+  throw nlohmann::json::other_error::create(kAtPath, path + join + text, nullptr);
 }
 
 /// A field list whose JSON names are the members' own, each written once:
@@ -58,11 +60,33 @@ inline auto writer(nlohmann::json& j, Absent absent = Absent::kNull) {
   };
 }
 
+template <class T>
+inline constexpr bool kIsVector = false;
+template <class T>
+inline constexpr bool kIsVector<std::vector<T>> = true;
+
 /// `node` into `out`; an integer field takes only a whole number in its type's range (nlohmann
 /// casts any number: a float beyond the type is undefined behaviour, an integer wraps).
+/// A vector's items are checked each.
 template <class T>
 void get_checked(const nlohmann::json& node, T& out) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+  if constexpr (kIsVector<T>) {
+    // Each item checked as its own field would be (a vector of counters is one of numbers).
+    if (!node.is_array())
+      throw nlohmann::json::type_error::create(302, std::string("type must be array, but is ") + node.type_name(),
+                                               nullptr);
+    T items(node.size());
+    for (size_t i = 0; i < node.size(); ++i) {
+      try {
+        if constexpr (std::is_same_v<T, std::vector<bool>>) items[i] = node[i].get<bool>();
+        else get_checked(node[i], items[i]);
+      } catch (const nlohmann::json::exception& e) {
+        throw_at("[" + std::to_string(i) + "]", e);
+      }
+    }
+    out = std::move(items);
+    return;
+  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
     if (node.is_number()) {
       using Limits = std::numeric_limits<T>;
       bool fits = false;
@@ -90,6 +114,20 @@ void get_checked(const nlohmann::json& node, T& out) {
     }
   }
   node.get_to(out);
+}
+
+/// `j[key]` by get_checked when it is there and not null, else `fallback`: nlohmann's
+/// `value(key, fallback)` for a number, without its unchecked cast. Errors name the key.
+template <class T>
+T value_checked(const nlohmann::json& j, const char* key, T fallback) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  try {
+    get_checked(*it, fallback);
+  } catch (const nlohmann::json::exception& e) {
+    throw_at(key, e);
+  }
+  return fallback;
 }
 
 /// Reads each field present (and not null); an absent one keeps its default (an optional:
@@ -129,6 +167,20 @@ T read_fields(const nlohmann::json& j, Fields&& fields) {
 #define LR_JSON_CODEC(Type, read_fn, fields)                                                   \
   nlohmann::json to_json(const Type& value) { return ::lr::api::write_fields(value, fields); } \
   Type read_fn(const nlohmann::json& j) { return ::lr::api::read_fields<Type>(j, fields); }
+
+/// nlohmann's own pair (`to_json(json&, const Type&)`, `from_json(const json&, Type&)`), for
+/// `json(value)` and `j.get<Type>()`, by the members named: NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT
+/// with the reader's checks (its `value(key, default)` casts any number). Not an object: refused.
+#define LR_JSON_ADL(Type, ...)                                                                                   \
+  inline void to_json(nlohmann::json& j, const Type& object) {                                                   \
+    j = ::lr::api::write_fields(object, LR_JSON_FIELDS(__VA_ARGS__));                                            \
+  }                                                                                                              \
+  inline void from_json(const nlohmann::json& j, Type& object) {                                                 \
+    if (!j.is_object())                                                                                          \
+      throw nlohmann::json::type_error::create(302, std::string("type must be object, but is ") + j.type_name(), \
+                                               nullptr);                                                         \
+    object = ::lr::api::read_fields<Type>(j, LR_JSON_FIELDS(__VA_ARGS__));                                       \
+  }
 
 /// Each item by its own to_json, as an array.
 template <class T>

@@ -26,7 +26,7 @@ json to_json(const LcoreReport& l) {
 }
 
 LcoreReport lcore_report_from_json(const json& j) {
-  LcoreReport l{j.value("lcore", 0u), j.value("socket", 0), {}, {}};
+  LcoreReport l{value_checked(j, "lcore", 0u), value_checked(j, "socket", 0), {}, {}};
   read_field_items(j, "tx_lanes", l.tx_lanes, lane_fields);
   read_field_items(j, "rx_queues", l.rx_queues, rx_queue_fields);
   return l;

@@ -75,7 +75,7 @@ FecReport fec_report_from_json(const json& j) {
   FecReport r = read<FecReport>(j, [](FecReport& f, auto&& fn) { fn("configured", f.configured); });
   if (const auto it = j.find("active"); it != j.end() && it->is_string()) r.active = it->get<std::string>();
   for (const json& c : j.value("capability", json::array()))
-    r.capability.push_back({c.value("speed_mbps", 0u), c.value("modes", std::vector<std::string>{})});
+    r.capability.push_back({value_checked(c, "speed_mbps", 0u), c.value("modes", std::vector<std::string>{})});
   return r;
 }
 

@@ -101,8 +101,8 @@ constexpr auto stream_plan_fields = LR_JSON_FIELDS(name, tx_port, frame_bytes_me
 void to_json(json& j, const QueuePlan& q) { j = json{{"queue", q.queue}, {"lcore", q.lcore}, {"cross_numa", q.cross_numa}}; }
 
 void from_json(const json& j, QueuePlan& q) {
-  j.at("queue").get_to(q.queue);
-  j.at("lcore").get_to(q.lcore);
+  get_checked(j.at("queue"), q.queue);
+  get_checked(j.at("lcore"), q.lcore);
   q.cross_numa = j.value("cross_numa", false);
 }
 
@@ -199,10 +199,10 @@ json to_json(const TimelineReport& t) {
 TimelineReport timeline_from_json(const json& j) {
   TimelineReport t;
   t.bin_s = j.value("bin_s", 0.0);
-  t.tx = j.value("tx", std::vector<uint64_t>{});
-  t.rx = j.value("rx", std::vector<uint64_t>{});
-  t.tx_after = j.value("tx_after", uint64_t{0});
-  t.rx_after = j.value("rx_after", uint64_t{0});
+  t.tx = value_checked(j, "tx", std::vector<uint64_t>{});
+  t.rx = value_checked(j, "rx", std::vector<uint64_t>{});
+  t.tx_after = value_checked(j, "tx_after", uint64_t{0});
+  t.rx_after = value_checked(j, "rx_after", uint64_t{0});
   if (const auto it = j.find("longest_rx_gap"); it != j.end())
     t.longest_rx_gap_s = std::pair{it->value("from_s", 0.0), it->value("to_s", 0.0)};
   if (j.contains("first_rx_s")) t.rx_span_s = std::pair{j.value("first_rx_s", 0.0), j.value("last_rx_s", 0.0)};
@@ -233,8 +233,16 @@ StreamReport stream_report_from_json(const json& j) {
   reader(j)("paused_ns", s.paused_ns);
   read_object(j, "timeline", s.timeline, timeline_from_json);
   if (const auto it = j.find("ecn_received"); it != j.end()) {
-    s.ecn = EcnCounts{it->at("not_ect").get<uint64_t>(), it->at("ect1").get<uint64_t>(), it->at("ect0").get<uint64_t>(),
-                      it->at("ce").get<uint64_t>()};
+    const auto count = [&](const char* key) {
+      try {
+        uint64_t n = 0;
+        get_checked(it->at(key), n);
+        return n;
+      } catch (const json::exception& e) {
+        throw_at(std::string("ecn_received.") + key, e);
+      }
+    };
+    s.ecn = EcnCounts{count("not_ect"), count("ect1"), count("ect0"), count("ce")};
   }
   for (const json& c : j.value("rate_changes", json::array())) {
     const json target = c.value("target_pps", json());

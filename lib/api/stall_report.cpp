@@ -2,16 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lib/api/json_fields.hpp"
+
 namespace lr::api {
 
-void to_json(nlohmann::json& j, const Stall& s) { j = nlohmann::json{{"from_s", s.from_s}, {"us", s.us}}; }
+LR_JSON_ADL(Stall, from_s, us)
 
-void from_json(const nlohmann::json& j, Stall& s) {
-  s.from_s = j.value("from_s", 0.0);
-  s.us = j.value("us", 0.0);
-}
-
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LcoreStalls, lcore, stalls, longest_stall_us, stalled_us, longest_stalls)
+LR_JSON_ADL(LcoreStalls, lcore, stalls, longest_stall_us, stalled_us, longest_stalls)
 
 bool stall_overlaps(const Stall& stall, double from_s, double to_s, double min_us) {
   return stall.us >= min_us && stall.from_s <= to_s && stall.from_s + stall.us * 1e-6 >= from_s;

@@ -5,7 +5,6 @@
 // something to say, read back, a wrong type named by its whole path); and a field of the
 // wrong type refused where it is.
 #include <gtest/gtest.h>
-
 #include <nlohmann/json.hpp>
 
 #include "lib/api/flow_report.hpp"
@@ -14,6 +13,8 @@
 #include "lib/api/port_control_report.hpp"
 #include "lib/api/rpc.hpp"
 #include "lib/api/run_report.hpp"
+#include "lib/api/stall_report.hpp"
+#include "lib/api/switch_report.hpp"
 #include "lib/api/traffic.hpp"
 
 namespace lr::api {
@@ -241,6 +242,35 @@ TEST(TrafficCodecs, AnIntegerFieldTakesOnlyAWholeNumberItsTypeHolds) {
             "mbufs_not_returned: number 2.5 is not a whole number from 0 to 18446744073709551615");
   EXPECT_EQ(refusal(run_plan_from_json, json::parse(R"({"ports": [{"hosts_tx_queue": 65536}]})")),
             "ports[0].hosts_tx_queue: number 65536 is not a whole number from 0 to 65535");
+}
+
+TEST(TrafficCodecs, EveryIntegerOfAReportIsChecked) {
+  // Those read outside the field lists: a timeline's bins (an array of counters), ECN counts,
+  // an lcore's number, a queue's lcore, a FEC capability's speed.
+  EXPECT_EQ(
+      run_report_from_json(json::parse(R"({"streams": [{"timeline": {"tx": [1, 2.0]}}]})")).streams[0].timeline->tx,
+      (std::vector<uint64_t>{1, 2}));
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"streams": [{"timeline": {"tx": [1, 1e30]}}]})")),
+            "streams[0].timeline.tx[1]: number 1e+30 is not a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"streams": [{"timeline": {"rx_after": -2}}]})")),
+            "streams[0].timeline.rx_after: number -2 is not a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(
+      refusal(run_report_from_json,
+              json::parse(R"({"streams": [{"ecn_received": {"not_ect": 1, "ect1": 0, "ect0": 1e20, "ce": 0}}]})")),
+      "streams[0].ecn_received.ect0: number 1e+20 is not a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(refusal(lcore_report_from_json, json::parse(R"({"lcore": 4294967296.0})")),
+            "lcore: number 4294967296.0 is not a whole number from 0 to 4294967295");
+  EXPECT_EQ(refusal(run_plan_from_json, json::parse(R"({"ports": [{"rx_queues": [{"queue": 0, "lcore": 1e40}]}]})")),
+            "ports[0].rx_queues[0]: number 1e+40 is not a whole number from 0 to 4294967295");
+  // The emulated switch's report and the stall log, read by their members' names.
+  EXPECT_EQ(switch_report_from_json(json::parse(R"({"ports": [{"name": "p", "rx_frames": 9.0}]})")).ports[0].rx_frames,
+            9u);
+  EXPECT_EQ(refusal(switch_report_from_json, json::parse(R"({"ports": [{"name": "p", "rx_frames": 2.2e24}]})")),
+            "ports[0].rx_frames: number 2.2e+24 is not a whole number from 0 to 18446744073709551615");
+  EXPECT_EQ(refusal(switch_report_from_json, json::parse(R"({"ports": [7]})")),
+            "ports[0]: type must be object, but is number");
+  EXPECT_EQ(refusal(lcore_stalls_from_json, json::parse(R"({"lcore": -1})")),
+            "lcore: number -1 is not a whole number from 0 to 4294967295");
 }
 
 }  // namespace lr::api
