@@ -24,7 +24,10 @@ constexpr auto result_fields = LR_JSON_FIELDS(
     maximum_forwarding_rate_load_percent, congested, uncongested, pause_frames_received, head_of_line_blocking,
     backpressure, learning_port, test_port, monitor_port, address_rate_fps, age_time_s, resolution_percent, trials,
     addresses, table_entries, addresses_at_least, learning_rate_fps, learning_rate_at_least_fps, at_least, undersize,
-    bad_fcs, oversize, load_percent, tx_frames, ports, forwarding_rate_fps, latency_port, latency);
+    bad_fcs, oversize, load_percent, tx_frames, ports, forwarding_rate_fps, latency_port, latency, sender_device,
+    hosts_device, host_rate_fps, hosts, hosts_at_least, link_down_s, timeline_bin_ms, reresolution, reresolved_min_ms,
+    reresolved_median_ms, reresolved_max_ms, hosts_not_reresolved);
+constexpr auto reresolution_fields = LR_JSON_FIELDS(host, address, reresolved_ms, lost_frames);
 constexpr auto run_fields = LR_JSON_FIELDS(test, label, invalid_reason, report);
 
 template <class T, class Fields>
@@ -76,6 +79,11 @@ void to_json(json& j, const BroadcastLatency& v) { j = written(v, broadcast_late
 void from_json(const json& j, BroadcastLatency& v) { read_into(j, v, broadcast_latency_fields); }
 void to_json(json& j, const PathFigures& v) { j = written(v, path_fields); }
 void from_json(const json& j, PathFigures& v) { read_into(j, v, path_fields); }
+void to_json(json& j, const HostReresolution& v) {
+  j = written(v, reresolution_fields);
+  null_unless_set(j, "reresolved_ms");
+}
+void from_json(const json& j, HostReresolution& v) { read_into(j, v, reresolution_fields); }
 void to_json(json& j, const ErroredCheck& v) { j = written(v, errored_fields); }
 void from_json(const json& j, ErroredCheck& v) { read_into(j, v, errored_fields); }
 
@@ -83,6 +91,7 @@ json to_json(const Result& r) {
   json j = written(r, result_fields);
   if (r.meshed()) null_unless_set(j, "throughput_percent");
   if (r.trials && r.test == "address_caching" && !r.addresses_at_least) null_unless_set(j, "addresses");
+  if (r.trials && r.test == "neighbor_caching" && !r.hosts_at_least) null_unless_set(j, "hosts");
   if (r.trials && r.test == "address_learning" && !r.learning_rate_at_least_fps)
     null_unless_set(j, "learning_rate_fps");
   return j;

@@ -81,6 +81,16 @@ struct ErroredCheck {
   bool operator==(const ErroredCheck&) const = default;
 };
 
+/// neighbor_reresolution: one host, from the link coming up to the first frame the device
+/// forwarded to it again (none: no frame came before the run ended).
+struct HostReresolution {
+  std::string host;     ///< "right[3]": the device and the host's index
+  std::string address;  ///< its IPv4 address
+  std::optional<double> reresolved_ms;
+  int64_t lost_frames = 0;  ///< of its stream, over the whole run
+  bool operator==(const HostReresolution&) const = default;
+};
+
 /// A result of `results[]`: the test, its section and verdict, and the fields its test
 /// fills (the rest unset, not written). Two answers are written as null when a search did
 /// not find one: a meshed pattern's `throughput_percent` (`points` set), and an address
@@ -119,6 +129,15 @@ struct Result {
   std::optional<double> forwarding_rate_fps;
   std::optional<std::string> latency_port;
   std::optional<BroadcastLatency> latency;
+  // The neighbour tests (linerate's own, after §5.7): a routed device's neighbour table,
+  // filled by emulated hosts (`hosts_device`) that `sender_device`'s first host sends to.
+  std::optional<std::string> sender_device, hosts_device;
+  std::optional<double> host_rate_fps;  ///< neighbor_caching: each pass's frames/s, one frame per host
+  std::optional<uint64_t> hosts, hosts_at_least;  ///< neighbor_caching's answer (trials: its search)
+  std::optional<double> link_down_s, timeline_bin_ms;  ///< neighbor_reresolution's flap, its timing's resolution
+  std::optional<std::vector<HostReresolution>> reresolution;
+  std::optional<double> reresolved_min_ms, reresolved_median_ms, reresolved_max_ms;
+  std::optional<uint64_t> hosts_not_reresolved;
 
   /// A meshed pattern's result (§5.1–5.4).
   bool meshed() const noexcept { return points.has_value(); }
@@ -163,6 +182,8 @@ void to_json(nlohmann::json& j, const BroadcastLatency& v);
 void from_json(const nlohmann::json& j, BroadcastLatency& v);
 void to_json(nlohmann::json& j, const PathFigures& v);
 void from_json(const nlohmann::json& j, PathFigures& v);
+void to_json(nlohmann::json& j, const HostReresolution& v);
+void from_json(const nlohmann::json& j, HostReresolution& v);
 void to_json(nlohmann::json& j, const ErroredCheck& v);
 void from_json(const nlohmann::json& j, ErroredCheck& v);
 

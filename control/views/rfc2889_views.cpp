@@ -13,6 +13,7 @@ namespace lr::ctl {
 using nlohmann::json;
 using bench::rfc2889::AddressTrialRow;
 using bench::rfc2889::FrameCounts;
+using bench::rfc2889::HostReresolution;
 using bench::rfc2889::MeshedPoint;
 using bench::rfc2889::PathFigures;
 using bench::rfc2889::PortReceived;
@@ -65,6 +66,7 @@ std::string rfc2889_answer(const Result& r) {
   }
   const char* at_least = r.at_least.value_or(false) ? "at least " : "";
   if (r.test == "address_caching" && r.addresses) return fmt::format("{}{} addresses ({})", at_least, *r.addresses, why);
+  if (r.test == "neighbor_caching" && r.hosts) return fmt::format("{}{} hosts ({})", at_least, *r.hosts, why);
   if (r.test == "address_learning" && r.learning_rate_fps)
     return fmt::format("{}{:.6g} frames/s ({})", at_least, *r.learning_rate_fps, why);
   if (r.test == "broadcast" && r.forwarding_rate_fps) {
@@ -165,6 +167,23 @@ std::string detail_rows(const Result& r) {
       rows.push_back(std::move(row));
     }
     return html::table({"load %", "offered fps", "forwarded fps", "loss %", "wrong port", ""}, rows);
+  }
+  if (r.trials && r.test == "neighbor_caching") {
+    for (const AddressTrialRow& t : *r.trials)
+      rows.push_back({html::number(t.addresses), html::number(t.learning_rate_fps),
+                      t.invalid ? html::number(json()) : html::number(t.learning_frames_lost),
+                      t.invalid ? html::number(json()) : html::number(t.lost_frames),
+                      html::escape(t.invalid  ? "invalid: " + *t.invalid
+                                   : t.passed ? "forwarded"
+                                              : "lost")});
+    return html::table({"hosts", "frames/s", "lost resolving", "lost", "result"}, rows);
+  }
+  if (r.reresolution) {
+    for (const HostReresolution& h : *r.reresolution)
+      rows.push_back({html::escape(h.host), html::escape(h.address),
+                      h.reresolved_ms ? html::number(*h.reresolved_ms) : html::number(json()),
+                      html::number(h.lost_frames)});
+    return html::table({"host", "address", "forwarded again after (ms)", "lost"}, rows);
   }
   if (r.trials) {
     for (const AddressTrialRow& t : *r.trials)

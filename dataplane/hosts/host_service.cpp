@@ -71,17 +71,35 @@ Result<void> HostService::set_hosts(std::vector<HostPortSetup> setups) {
     pool_ = rte_pktmbuf_pool_create("lr_hosts_tx", kPoolMbufs, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
     if (pool_ == nullptr) return make_error(Errc::kNoMemory, "the emulated hosts' pool of frames to send", -rte_errno);
   }
-  // The new hosts made whole first: a failure leaves the old ones serving.
-  std::vector<std::unique_ptr<HostPort>> made;
-  for (HostPortSetup& setup : setups) {
-    auto port = HostPort::create(std::move(setup), generation_ + 1, kRingSize);
+  // A port whose hosts are the same as before keeps them as they are, resolved (another
+  // port's hosts changed: these have no reason to start over, and their device may have no
+  // room to answer them again). The new hosts made whole first: a failure leaves the old
+  // ones serving.
+  const auto same_as_before = [this](const HostPortSetup& setup) -> HostPort* {
+    for (auto& p : ports_)
+      if (p->setup.ethdev == setup.ethdev && p->setup.tx_queue == setup.tx_queue && p->setup.poll_rx == setup.poll_rx &&
+          p->setup.netdev == setup.netdev && p->setup.hosts == setup.hosts)
+        return p.get();
+    return nullptr;
+  };
+  std::vector<std::unique_ptr<HostPort>> made(setups.size());
+  std::vector<HostPort*> kept(setups.size(), nullptr);
+  for (size_t i = 0; i < setups.size(); ++i) {
+    kept[i] = same_as_before(setups[i]);
+    if (kept[i] != nullptr) continue;
+    auto port = HostPort::create(std::move(setups[i]), generation_ + 1, kRingSize);
     if (!port) return std::unexpected(port.error());
-    made.push_back(std::move(*port));
+    made[i] = std::move(*port);
   }
   ++generation_;
+  for (size_t i = 0; i < setups.size(); ++i)
+    for (auto& p : ports_)
+      if (kept[i] != nullptr && p.get() == kept[i]) made[i] = std::move(p);
   ports_ = std::move(made);
   const uint64_t now = hosts_now_ns();
-  for (auto& p : ports_) {
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    if (kept[i] != nullptr) continue;
+    auto& p = ports_[i];
     std::lock_guard port_lock(p->setup.ethdev->queues_lock());
     std::vector<hosts::Frame> frames = p->hosts->start(now);
     if (p->setup.ethdev->accepts_bursts()) send(*p, frames);  // else the resolution's retries go later

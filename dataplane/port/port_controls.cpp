@@ -87,7 +87,8 @@ std::string iso_time(std::chrono::system_clock::time_point t) {
 
 std::vector<api::LinkEventReport> link_events(const PortControl& port) {
   std::vector<api::LinkEventReport> out;
-  for (const LinkEvent& e : port.link_history()) out.push_back({iso_time(e.at), e.up, e.speed_mbps, e.cause});
+  for (const LinkEvent& e : port.link_history())
+    out.push_back({iso_time(e.at), e.up, e.speed_mbps, e.cause, std::nullopt});
   return out;
 }
 

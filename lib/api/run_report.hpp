@@ -146,6 +146,7 @@ struct LinkEventReport {
   bool up = false;
   uint32_t speed_mbps = 0;
   std::string cause;  ///< "observed", "set by session 3", "start"
+  std::optional<double> run_s;
 };
 nlohmann::json to_json(const LinkEventReport& event);
 LinkEventReport link_event_from_json(const nlohmann::json& event);

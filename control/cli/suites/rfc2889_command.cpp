@@ -31,6 +31,12 @@ json rfc2889_settings(const BenchProfile& profile) {
   out["age_time_s"] = static_cast<double>(c.age_time_ns) / 1e9;
   out["learning_addresses"] = c.learning_addresses != 0 ? json(c.learning_addresses) : json("from address_caching");
   out["oversize_frame"] = c.oversize_bytes;
+  if (!c.hosts_device.empty()) {
+    out.update(api::write_fields(c, LR_JSON_FIELDS(sender_device, hosts_device, min_hosts, host_rate_fps,
+                                                   reresolution_hosts, reresolution_rate_fps)));
+    out["max_hosts"] = c.max_hosts != 0 ? json(c.max_hosts) : json("hosts_device's count");
+    out["link_down_s"] = static_cast<double>(c.link_down_ns) / 1e9;
+  }
   return out;
 }
 
@@ -48,6 +54,8 @@ unsigned rfc2889_expected_runs(const BenchProfile& profile) {
   if (c.runs("address_caching")) runs += 2 + static_cast<unsigned>(std::log2(c.max_addresses - c.min_addresses + 2));
   if (c.runs("address_learning")) runs += 9;
   if (c.runs("errored_frames")) runs += 1;
+  if (c.runs("neighbor_caching")) runs += 2 + static_cast<unsigned>(std::log2(c.max_hosts + 2));
+  if (c.runs("neighbor_reresolution")) runs += 1;
   return runs;
 }
 
@@ -57,13 +65,18 @@ void run_rfc2889_tests(const BenchProfile& profile, TrialRunner& runner, BenchSe
   rfc2889::Plan plan{profile, cfg, runner, session, false, std::nullopt};
   session.report()["results"] = json::array();
   using Test = void (*)(rfc2889::Plan&);
-  const std::pair<const char*, Test> tests[] = {
-      {"fully_meshed", rfc2889::fully_meshed},         {"partially_meshed", rfc2889::partially_meshed},
-      {"multiple_devices", rfc2889::multiple_devices},
-      {"unidirectional", rfc2889::unidirectional},     {"congestion_control", rfc2889::congestion_control},
-      {"forward_pressure", rfc2889::forward_pressure}, {"address_caching", rfc2889::address_caching},
-      {"address_learning", rfc2889::address_learning}, {"errored_frames", rfc2889::errored_frames},
-      {"broadcast", rfc2889::broadcast}};
+  const std::pair<const char*, Test> tests[] = {{"fully_meshed", rfc2889::fully_meshed},
+                                                {"partially_meshed", rfc2889::partially_meshed},
+                                                {"multiple_devices", rfc2889::multiple_devices},
+                                                {"unidirectional", rfc2889::unidirectional},
+                                                {"congestion_control", rfc2889::congestion_control},
+                                                {"forward_pressure", rfc2889::forward_pressure},
+                                                {"address_caching", rfc2889::address_caching},
+                                                {"address_learning", rfc2889::address_learning},
+                                                {"errored_frames", rfc2889::errored_frames},
+                                                {"broadcast", rfc2889::broadcast},
+                                                {"neighbor_caching", rfc2889::neighbor_caching},
+                                                {"neighbor_reresolution", rfc2889::neighbor_reresolution}};
   for (const auto& [name, test] : tests) {
     if (!cfg.runs(name)) continue;
     if (plan.interrupted || ctl::stop_requested()) return;

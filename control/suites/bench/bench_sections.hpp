@@ -122,11 +122,13 @@ struct LosslessCfg : BenchCfg {
 /// the tester's ports facing the device. The suite makes its own frames (a station
 /// address per port, thousands of addresses by `vary`), so the section needs no [[stream]].
 struct Rfc2889Cfg : BenchCfg {
-  static constexpr const char* kTests[] = {"fully_meshed",       "partially_meshed", "multiple_devices",
-                                          "unidirectional",     "congestion_control", "forward_pressure",
-                                          "address_caching",    "address_learning", "errored_frames",
-                                          "broadcast"};
-  /// All but multiple_devices, which runs where `devices` is given.
+  static constexpr const char* kTests[] = {"fully_meshed",    "partially_meshed",   "multiple_devices",
+                                           "unidirectional",  "congestion_control", "forward_pressure",
+                                           "address_caching", "address_learning",   "errored_frames",
+                                           "broadcast",       "neighbor_caching",   "neighbor_reresolution"};
+  static constexpr const char* kNeighborTests[] = {"neighbor_caching", "neighbor_reresolution"};
+  /// All but multiple_devices, which runs where `devices` is given, and the neighbour
+  /// tests, which run where `hosts_device` is given.
   std::vector<std::string> tests;
   std::vector<std::string> ports;                ///< the tester's ports, each cabled to a port of the device
   std::vector<std::vector<std::string>> devices; ///< §5.3: the ports on each device (two or more devices)
@@ -144,6 +146,15 @@ struct Rfc2889Cfg : BenchCfg {
   double learning_resolution_percent = 1;        ///< of the rate found
   uint16_t oversize_bytes = 1519;                ///< §5.9: the oversize frames (one byte above 1518)
   double broadcast_load_percent = 100;           ///< §5.10
+  // The neighbour tests (a routed device's neighbour table; linerate's own, after §5.7).
+  std::string sender_device;  ///< the [[device]] whose first host sends
+  std::string hosts_device;  ///< the [[device]] whose hosts the frames go to
+  uint32_t min_hosts = 1;  ///< neighbor_caching's search
+  uint32_t max_hosts = 0;  ///< 0: hosts_device's count
+  double host_rate_fps = 1000;  ///< neighbor_caching: each pass, one frame per host
+  uint32_t reresolution_hosts = 8;  ///< neighbor_reresolution: one stream each (at most hosts_device's count)
+  double reresolution_rate_fps = 10'000;  ///< over all of them
+  uint64_t link_down_ns = 500'000'000;  ///< how long the hosts' port's link stays down
 
   bool runs(std::string_view test) const { return std::find(tests.begin(), tests.end(), test) != tests.end(); }
 };

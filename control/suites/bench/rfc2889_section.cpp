@@ -1,9 +1,9 @@
 #include "control/suites/bench/rfc2889_section.hpp"
 
 #include <fmt/format.h>
-
 #include <toml++/toml.h>
 
+#include "lib/profile/device_table.hpp"
 #include "lib/profile/load_toml.hpp"
 #include "lib/profile/quantity.hpp"
 
@@ -67,6 +67,41 @@ void read_devices(TableReader& in, Rfc2889Cfg& cfg) {
   if (named != cfg.ports.size()) in.fail(node, "devices", "names a port that is not in `ports`");
 }
 
+// The neighbour tests' two devices: named [[device]]s on two ports, with IPv4, the sender's
+// with a gateway, the hosts off its subnet (else the frames are not routed), enough of them.
+template <class Fail>
+void validate_neighbor_devices(const profile::Profile& profile, const Rfc2889Cfg& cfg, Fail&& fail) {
+  const auto device_named = [&](const char* key, const std::string& name) -> const api::DeviceSpec& {
+    for (const api::DeviceSpec& d : profile.devices)
+      if (d.name == name) {
+        if (!d.first.ipv4) fail(key, fmt::format("[[device]] '{}' has no ipv4: the neighbour tests send IPv4", name));
+        return d;
+      }
+    fail(key, fmt::format("no [[device]] is named '{}'", name));
+    __builtin_unreachable();
+  };
+  const api::DeviceSpec& sender = device_named("sender_device", cfg.sender_device);
+  const api::DeviceSpec& hosts = device_named("hosts_device", cfg.hosts_device);
+  if (sender.first.port == hosts.first.port)
+    fail("hosts_device", fmt::format("'{}' is on port '{}', as sender_device is: the frames must cross the device "
+                                     "from one port to another",
+                                     hosts.name, hosts.first.port));
+  if (!sender.first.ipv4->gateway)
+    fail("sender_device",
+         fmt::format("[[device]] '{}' has no ipv4 gateway: its frames go to the router it resolves", sender.name));
+  const uint8_t prefix = sender.first.ipv4->prefix;
+  const uint32_t mask = prefix == 0 ? 0 : ~uint32_t{0} << (32 - prefix);
+  if ((sender.first.ipv4->address & mask) == (hosts.first.ipv4->address & mask))
+    fail("hosts_device", fmt::format("'{}' is on sender_device's own subnet (/{}): the frames would not be routed",
+                                     hosts.name, prefix));
+  if (cfg.max_hosts > hosts.count)
+    fail("max_hosts",
+         fmt::format("{} is more than [[device]] '{}' has (count = {})", cfg.max_hosts, hosts.name, hosts.count));
+  if (cfg.min_hosts > (cfg.max_hosts != 0 ? cfg.max_hosts : hosts.count))
+    fail("min_hosts", fmt::format("{} is more than the search's upper end ({})", cfg.min_hosts,
+                                  cfg.max_hosts != 0 ? cfg.max_hosts : hosts.count));
+}
+
 }  // namespace
 
 double address_wait_s(uint32_t addresses, double learning_fps, double test_fps) {
@@ -84,7 +119,7 @@ Rfc2889Cfg read_rfc2889(TableReader& in) {
     for (const std::string& t : *v)
       if (std::find(std::begin(Rfc2889Cfg::kTests), std::end(Rfc2889Cfg::kTests), t) == std::end(Rfc2889Cfg::kTests))
         in.fail(in.find("tests"), "tests",
-                fmt::format("'{}' is not an RFC 2889 test: {}", t,
+                fmt::format("'{}' is not a test of [rfc2889]: {}", t,
                             fmt::join(std::begin(Rfc2889Cfg::kTests), std::end(Rfc2889Cfg::kTests), ", ")));
     if (v->empty()) in.fail(in.find("tests"), "tests", "name at least one test");
     cfg.tests = std::move(*v);
@@ -92,9 +127,25 @@ Rfc2889Cfg read_rfc2889(TableReader& in) {
   if (auto v = in.strings("ports", "expected an array of the tester's port names, e.g. [\"t1\", \"t2\", \"t3\", \"t4\"]"))
     cfg.ports = std::move(*v);
   read_devices(in, cfg);
+  if (auto v = in.string("sender_device")) cfg.sender_device = *v;
+  if (auto v = in.string("hosts_device")) cfg.hosts_device = *v;
+  const auto neighbor_test = [](std::string_view t) {
+    return std::find(std::begin(Rfc2889Cfg::kNeighborTests), std::end(Rfc2889Cfg::kNeighborTests), t) !=
+           std::end(Rfc2889Cfg::kNeighborTests);
+  };
   if (cfg.tests.empty())
     for (const char* t : Rfc2889Cfg::kTests)
-      if (std::string_view(t) != "multiple_devices" || !cfg.devices.empty()) cfg.tests.emplace_back(t);
+      if ((std::string_view(t) != "multiple_devices" || !cfg.devices.empty()) &&
+          (!neighbor_test(t) || !cfg.hosts_device.empty()))
+        cfg.tests.emplace_back(t);
+  for (const char* key : {"sender_device", "hosts_device"})
+    if (std::ranges::any_of(cfg.tests, neighbor_test) && in.find(key) == nullptr)
+      in.fail(in.find("tests"), "tests",
+              fmt::format("the neighbour tests need `{}`: the [[device]] whose {} (sender_device = \"left\", "
+                          "hosts_device = \"right\")",
+                          key,
+                          std::string_view(key) == "sender_device" ? "first host sends through the device"
+                                                                   : "hosts the frames go to through the device"));
   if (cfg.runs("multiple_devices") && cfg.devices.empty())
     in.fail(in.find("tests"), "tests", "multiple_devices needs `devices`: the ports on each device, e.g. "
                                        "devices = [[\"t1\", \"t2\"], [\"t3\", \"t4\"]]");
@@ -130,6 +181,16 @@ Rfc2889Cfg read_rfc2889(TableReader& in) {
   if (auto v = in.percent("learning_resolution", 0.01, 50)) cfg.learning_resolution_percent = *v;
   if (auto v = in.integer<uint16_t>("oversize_frame", 65, 9600)) cfg.oversize_bytes = *v;
   if (auto v = in.percent("broadcast_load", 0.001, 100)) cfg.broadcast_load_percent = *v;
+  if (auto v = in.integer<uint32_t>("min_hosts", 1, profile::kMaxProfileHosts)) cfg.min_hosts = *v;
+  if (auto v = in.integer<uint32_t>("max_hosts", 1, profile::kMaxProfileHosts)) cfg.max_hosts = *v;
+  if (cfg.max_hosts != 0 && cfg.min_hosts > cfg.max_hosts)
+    in.fail(in.find("min_hosts"), "min_hosts", fmt::format("{} is above max_hosts ({})", cfg.min_hosts, cfg.max_hosts));
+  cfg.host_rate_fps = read_fps(in, "host_rate", cfg.host_rate_fps);
+  if (auto v = in.integer<uint32_t>("reresolution_hosts", 1, kMaxReresolutionHosts)) cfg.reresolution_hosts = *v;
+  cfg.reresolution_rate_fps = read_fps(in, "reresolution_rate", cfg.reresolution_rate_fps);
+  if (auto v = in.parsed<uint64_t>("link_down", parse_duration_ns, kDurationHelp)) cfg.link_down_ns = *v;
+  if (cfg.link_down_ns < 10'000'000 || cfg.link_down_ns > 60'000'000'000)
+    in.fail(in.find("link_down"), "link_down", "from 10ms to 60s: how long the hosts' port's link stays down");
   cfg.key_locs = in.key_locs();
   in.finish();
   return cfg;
@@ -158,6 +219,7 @@ void validate_rfc2889(const profile::Profile& profile, const Rfc2889Cfg& cfg) {
   needs("address_caching", 3, "a learning port, a test port and a monitor port");
   needs("address_learning", 3, "a learning port, a test port and a monitor port");
   needs("partially_meshed", 3, "one port to many, and many to one");
+  if (cfg.runs("neighbor_caching") || cfg.runs("neighbor_reresolution")) validate_neighbor_devices(profile, cfg, fail);
   for (const char* test : {"address_caching", "address_learning"}) {
     if (!cfg.runs(test)) continue;
     if (cfg.age_time_ns == 0)

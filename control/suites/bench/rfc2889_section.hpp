@@ -13,6 +13,9 @@ inline constexpr uint64_t kHelloSettleNs = 20'000'000;
 /// Between an address test's learning frames and its test frames.
 inline constexpr uint64_t kLearnToTestNs = 10'000'000;
 
+/// neighbor_reresolution: one stream per host timed, each with its own frames' pool.
+inline constexpr uint32_t kMaxReresolutionHosts = 64;
+
 Rfc2889Cfg read_rfc2889(profile::TableReader& in);
 void validate_rfc2889(const profile::Profile& profile, const Rfc2889Cfg& cfg);
 

@@ -6,11 +6,13 @@
 #include <map>
 #include <set>
 
+#include "control/client/host_client.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/suites/bench/bench_sections.hpp"
 #include "lib/api/missed_target.hpp"
 #include "lib/api/run_report.hpp"
 #include "lib/common/line_rate.hpp"
+#include "lib/profile/device_spec_json.hpp"
 
 namespace lr::bench {
 
@@ -121,6 +123,28 @@ ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& strea
   run_.load(streams, profile_.path + " (" + what + ")");
   run_until_sent(interrupted);
   return run_.stop();
+}
+
+ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what,
+                                       bool& interrupted, const api::RunSpec& run,
+                                       const std::function<void(std::chrono::steady_clock::duration)>& during) {
+  const api::RunSpec before = run_.load(streams, profile_.path + " (" + what + ")");
+  run_.load(streams, profile_.path + " (" + what + ")", run);
+  run_.start();
+  const auto started = std::chrono::steady_clock::now();
+  interrupted =
+      !run_.wait_until_sent(std::chrono::milliseconds(5), [&] { during(std::chrono::steady_clock::now() - started); });
+  ctl::EndedRun ended = run_.stop();
+  run_.load(streams, profile_.path + " (" + what + ")", before);  // the data plane's settings back
+  return ended;
+}
+
+void TrialRunner::load_devices(const std::vector<api::DeviceSpec>& devices) {
+  ctl::HostClient(run_.dataplane()).load_devices(profile::to_json(devices), profile_.path);
+}
+
+void TrialRunner::set_link(const std::string& port, bool up) {
+  ctl::PortClient(run_.dataplane()).set_link_up(port, up);
 }
 
 double TrialRunner::line_pps(const bench::BenchFrameSize& frame) {

@@ -8,17 +8,20 @@
 // asked is also marked the device's loss (TrialResult::lost_anyway). Learning frames
 // (§23) go out before the first trial.
 
-#include <cstdint>
-#include <map>
 #include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "control/suites/bench/latency_summary.hpp"
-#include "control/suites/bench/throughput_search.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/suites/bench/bench_sections.hpp"
+#include "control/suites/bench/latency_summary.hpp"
+#include "control/suites/bench/throughput_search.hpp"
 #include "lib/profile/profile.hpp"
 
 namespace lr::bench {
@@ -76,6 +79,15 @@ class TrialRunner {
   /// and returns the data plane's run report. `what` names them in the data plane's
   /// errors. `interrupted`: a stop request ended it early.
   ctl::EndedRun run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what, bool& interrupted);
+  /// The same, with `run`'s settings (a timeline) for this run only, and `during(elapsed)`
+  /// called at each poll while it runs (a link flap in the middle of the run).
+  ctl::EndedRun run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what, bool& interrupted,
+                            const api::RunSpec& run,
+                            const std::function<void(std::chrono::steady_clock::duration)>& during);
+  /// Replaces the data plane's emulated hosts with `devices` (device.load): they start at once.
+  void load_devices(const std::vector<api::DeviceSpec>& devices);
+  /// Sets a port's link down or up (port.link.set); up returns once the link is up.
+  void set_link(const std::string& port, bool up);
   /// Changes a port's settings between runs (port.config.set).
   void set_port(const std::string& port, const ctl::PortConfigChange& change);
   /// Each port's speed as the data plane reports it (bit/s; 0: unknown).

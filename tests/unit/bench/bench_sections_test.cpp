@@ -284,10 +284,11 @@ TEST(BenchSections, Rfc2889) {
   EXPECT_EQ(set.rfc2889->max_addresses, 10000u);
   EXPECT_DOUBLE_EQ(set.rfc2889->resolution_percent, 0.5);
 
-  EXPECT_EQ(bench_refusal(base + "tests = [\"fully_mashed\"]\n"),
-            "test.toml:15:9: key 'rfc2889.tests': 'fully_mashed' is not an RFC 2889 test: fully_meshed, partially_meshed, "
-            "multiple_devices, unidirectional, congestion_control, forward_pressure, address_caching, address_learning, "
-            "errored_frames, broadcast");
+  EXPECT_EQ(
+      bench_refusal(base + "tests = [\"fully_mashed\"]\n"),
+      "test.toml:15:9: key 'rfc2889.tests': 'fully_mashed' is not a test of [rfc2889]: fully_meshed, partially_meshed, "
+      "multiple_devices, unidirectional, congestion_control, forward_pressure, address_caching, address_learning, "
+      "errored_frames, broadcast, neighbor_caching, neighbor_reresolution");
   // §5.3 runs where the devices are given, and only then.
   const BenchProfile two = load_bench(base + "age_time = \"300s\"\ndevices = [[\"t1\", \"t2\"], [\"t3\", \"t4\"]]\n");
   EXPECT_EQ(two.rfc2889->tests.size(), 10u);

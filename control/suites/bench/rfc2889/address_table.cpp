@@ -2,9 +2,10 @@
 
 #include <cmath>
 
+#include "control/client/stop_signal.hpp"
+#include "control/suites/bench/rfc2889/address_search.hpp"
 #include "control/suites/bench/rfc2889/tests.hpp"
 #include "control/suites/bench/rfc2889_section.hpp"
-#include "control/client/stop_signal.hpp"
 
 namespace lr::bench::rfc2889 {
 
@@ -16,22 +17,6 @@ constexpr uint16_t kFrameBytes = 64;
 constexpr uint32_t kDefaultLearningAddresses = 1000;
 // A learning stream this far below its rate has not shown the rate (the data plane's own 0.5 %).
 constexpr double kRateShortfall = 0.005;
-
-struct AddressTrial {
-  bool valid = false;
-  std::string invalid;
-  uint64_t addresses = 0;
-  double learning_fps = 0;
-  uint64_t flooded = 0;   ///< test frames seen at the monitor port (or any but the learning port)
-  int64_t lost = 0;       ///< test frames the learning port did not receive
-  int64_t learning_lost = 0;
-  bool passed() const { return valid && flooded == 0 && lost <= 0; }
-  AddressTrialRow row() const {
-    AddressTrialRow r{addresses, learning_fps, std::nullopt, flooded, lost, learning_lost, passed()};
-    if (!valid) r.invalid = invalid;
-    return r;
-  }
-};
 
 // One trial: after the aging time (the device forgot the previous trial's addresses),
 // the test port says hello; `n` learning frames from as many source addresses go from
@@ -87,48 +72,6 @@ AddressTrial address_trial(Plan& p, const std::string& test, uint32_t n, double 
   t.lost = tested.lost;
   t.learning_lost = stream_of(m.run.report, "learning").lost;
   return t;
-}
-
-// The largest value in [lo, hi] whose trial passes, by bisection (`close` says when to
-// stop), each trial into `trials`; none when lo fails; stops early when a trial had no
-// valid run (then `why`).
-template <class Value, class Trial, class Close>
-std::optional<Value> search(Value lo, Value hi, Trial&& trial, Close&& close, std::vector<AddressTrialRow>& trials,
-                            std::string& why, bool& capped) {
-  const auto run = [&](Value v) -> std::optional<bool> {
-    const AddressTrial t = trial(v);
-    trials.push_back(t.row());
-    if (!t.valid) {
-      why = t.invalid;
-      return std::nullopt;
-    }
-    return t.passed();
-  };
-  const auto at_hi = run(hi);
-  if (!at_hi) return std::nullopt;
-  if (*at_hi) {
-    capped = true;
-    return hi;
-  }
-  const auto at_lo = run(lo);
-  if (!at_lo || !*at_lo) return std::nullopt;
-  while (!close(lo, hi)) {
-    const Value mid = lo + (hi - lo) / 2;
-    const auto passed = run(mid);
-    if (!passed) return lo;  // what is known so far; `why` says the search stopped
-    (*passed ? lo : hi) = mid;
-  }
-  return lo;
-}
-
-// A search that stopped at a trial the host spoiled three times: `found` is only a bound
-// (`bound`), and the result SKIPPED with what it did show.
-template <class Value>
-void cut_short(Result& result, std::optional<Value>& bound, Value found, const std::string& why,
-               const std::string& shown) {
-  result.verdict = "SKIPPED";
-  bound = found;
-  result.why = fmt::format("the search stopped at a trial the host spoiled three times ({}); {}", why, shown);
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ const api::StreamReport& stream_of(const api::RunReport& report, const std::stri
 }
 
 std::string invalid_reason(const api::RunReport& report, double traffic_s,
-                           const std::vector<std::string>& without_catch_up) {
+                           const std::vector<std::string>& without_catch_up, const std::string& flapped_port) {
   for (const api::StreamReport& s : report.streams) {
     if (s.name.starts_with(kHelloPrefix) || s.target_pps <= 0) continue;
     if (std::find(without_catch_up.begin(), without_catch_up.end(), s.name) != without_catch_up.end()) continue;
@@ -122,7 +122,8 @@ std::string invalid_reason(const api::RunReport& report, double traffic_s,
   }
   const std::string started = report.started_at.substr(0, 19);
   for (const api::PortReport& port : report.ports)
-    for (const api::LinkEventReport& e : port.link_events)
+    for (const api::LinkEventReport& e :
+         port.name == flapped_port ? std::vector<api::LinkEventReport>{} : port.link_events)
       if (!e.up && e.at.substr(0, 19) >= started) return fmt::format("port '{}' link went down during the run", port.name);
   if (std::string held = held_up_by_host(report, 0, traffic_s); !held.empty()) return held;
   for (const api::SwitchReport& sw : report.switches) {

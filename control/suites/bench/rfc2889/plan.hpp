@@ -58,6 +58,8 @@ class Streams {
   /// which may move it.
   api::StreamSpec& traffic(const std::string& name, size_t from, std::optional<size_t> to, uint16_t bytes,
                            api::Rate rate, uint64_t start_after_ns, uint64_t duration_ns, uint64_t count = 0);
+  /// A stream of the caller's own making (not between stations: between emulated hosts).
+  api::StreamSpec& add(api::StreamSpec stream) { return streams_.emplace_back(std::move(stream)); }
   const std::vector<api::StreamSpec>& specs() const noexcept { return streams_; }
 
  private:
@@ -94,8 +96,9 @@ const api::StreamReport& stream_of(const api::RunReport& report, const std::stri
 /// dropped was the stall's, not the congestion's).
 /// Streams in `without_catch_up` send at their rate or slower by design (catch_up =
 /// false): the caller judges their rate; the rest are held to the data plane's 0.5 %.
+/// `flapped_port`: a port whose link the test itself takes down and up during the run.
 std::string invalid_reason(const api::RunReport& report, double traffic_s,
-                           const std::vector<std::string>& without_catch_up = {});
+                           const std::vector<std::string>& without_catch_up = {}, const std::string& flapped_port = "");
 
 /// The test result every entry starts with: its name, the RFC's section, and a verdict.
 Result entry(const std::string& test, const char* section);

@@ -31,4 +31,13 @@ void errored_frames(Plan& p);
 /// §5.10: broadcast frames reach every other port: forwarding rate and latency.
 void broadcast(Plan& p);
 
+/// Beyond the RFC, a routed device's neighbour table (ARP): the most emulated hosts it keeps
+/// resolved and forwards to without loss, by a binary search as §5.7 does for MACs; each
+/// trial starts by taking the hosts' port's link down and up, which empties the device's
+/// table of that port's neighbours.
+void neighbor_caching(Plan& p);
+/// How long after a link flap the device forwards to each host again: from the hosts'
+/// port's link coming up (the data plane's clock) to each host's first frame after it.
+void neighbor_reresolution(Plan& p);
+
 }  // namespace lr::bench::rfc2889
