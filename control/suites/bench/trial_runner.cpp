@@ -133,7 +133,7 @@ ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& strea
   run_.start();
   const auto started = std::chrono::steady_clock::now();
   interrupted =
-      !run_.wait_until_sent(std::chrono::milliseconds(5), [&] { during(std::chrono::steady_clock::now() - started); });
+      !run_.wait_until_sent(std::chrono::milliseconds(20), [&] { during(std::chrono::steady_clock::now() - started); });
   ctl::EndedRun ended = run_.stop();
   run_.load(streams, profile_.path + " (" + what + ")", before);  // the data plane's settings back
   return ended;

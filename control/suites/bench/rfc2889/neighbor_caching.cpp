@@ -23,14 +23,6 @@ constexpr uint64_t kResolveToTestNs = 500'000'000;
 // The hosts' port's link down this long, between its flap and the next trial's traffic.
 constexpr double kFlapDownS = 0.1;
 
-// The profile's devices with hosts_device's count `n`: the trial's hosts.
-std::vector<api::DeviceSpec> devices_with_hosts(const Plan& p, uint32_t n) {
-  std::vector<api::DeviceSpec> devices = p.profile.devices;
-  for (api::DeviceSpec& d : devices)
-    if (d.name == p.cfg.hosts_device) d.count = n;
-  return devices;
-}
-
 // The hosts' port's link down and up: a router forgets a port's neighbours when its link
 // goes down, so the trial starts with none of the hosts in its table. Then a wait into the
 // next second: the run's start (to the second) comes after the flap's link events.

@@ -41,4 +41,11 @@ api::StreamSpec routed_stream(const Plan& p, const std::string& name, uint32_t t
   return s;
 }
 
+std::vector<api::DeviceSpec> devices_with_hosts(const Plan& p, uint32_t n) {
+  std::vector<api::DeviceSpec> devices = p.profile.devices;
+  for (api::DeviceSpec& d : devices)
+    if (d.name == p.cfg.hosts_device) d.count = n;
+  return devices;
+}
+
 }  // namespace lr::bench::rfc2889

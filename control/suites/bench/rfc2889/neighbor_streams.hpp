@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "control/suites/bench/rfc2889/plan.hpp"
 
@@ -19,5 +20,8 @@ std::string ipv4_text(uint32_t address);
 /// 64-byte frames from sender_device's first host to `to`, received at hosts_device's port;
 /// not caught up after a hold-up (a burst of new destinations is not the rate asked).
 api::StreamSpec routed_stream(const Plan& p, const std::string& name, uint32_t to);
+
+/// The profile's devices with hosts_device's count `n` (its first `n` hosts).
+std::vector<api::DeviceSpec> devices_with_hosts(const Plan& p, uint32_t n);
 
 }  // namespace lr::bench::rfc2889
