@@ -268,6 +268,23 @@ ipv6 = { src = "2001:db8:b::1", dst = "2001:db8:a::1" }
         # request and the NS again.
         self.assertGreaterEqual(self.neighbors("b")[0]["counts"]["sent"] - sent, 5)
 
+    def test_device_load_keeps_the_hosts_of_a_port_whose_hosts_did_not_change(self):
+        lrtest.wait_until(lambda: len(self.resolved()) == 4, "the four gateways")
+        before = {p["port"]: p for p in self.neighbors()}
+        profile_devices = self.client.result("device.list")["devices"]
+        more_b = [dict(d, count=3) if d["name"] == "b" else d for d in profile_devices]
+        self.assertEqual(self.client.result("device.load", devices=more_b)["hosts"], 4)
+        lrtest.wait_until(lambda: len(self.resolved()) == 8, "b's three hosts resolved")
+        after = {p["port"]: p for p in self.neighbors()}
+        # Port a's host went on as it was: the same resolution, nothing sent again.
+        self.assertEqual(after["a"]["neighbors"], before["a"]["neighbors"])
+        self.assertEqual(after["a"]["counts"]["sent"], before["a"]["counts"]["sent"])
+        # Port b's started over, three of them.
+        self.assertEqual(after["b"]["hosts"], 3)
+        self.assertGreater(after["b"]["counts"]["sent"], 0)
+        self.assertNotEqual([n["resolved_at"] for n in after["b"]["neighbors"] if n["host"] == "b[0]"],
+                            [n["resolved_at"] for n in before["b"]["neighbors"] if n["host"] == "b[0]"])
+
     def test_an_ipv6_address_the_router_holds_is_reported_duplicate_and_not_used(self):
         self.client.result("device.load", devices=[
             {"name": "dup", "port": "a", "mac": "02:00:00:00:0a:07",
