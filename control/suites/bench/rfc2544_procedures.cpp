@@ -147,6 +147,7 @@ void run_latency(Procedure& p, const bench::BenchFrameSize& size, double rate_pe
   result.frame_size = frame_size_name(size);
   result.rate_percent = rate_percent;
   double offered_sum = 0;  // what the measured trials offered: the tester may fall short of the rate asked
+  std::string last_invalid;
   for (unsigned k = 0; k < trials && !ctl::stop_requested(); ++k) {
     // Latency is taken when a frame is read: a tester lcore held up for a millisecond reads
     // some frames that much late (the bridge-class devices in the tests add tens of us).
@@ -163,13 +164,20 @@ void run_latency(Procedure& p, const bench::BenchFrameSize& size, double rate_pe
       result.lost += std::max<int64_t>(trial.lost, 0);
     } else {
       ++result.invalid_trials;
+      last_invalid = trial.invalid_reason;
     }
     if (k + 1 < trials) rest(p);
   }
   if (ctl::stop_requested()) return;
-  if (!measured.empty()) result.offered_percent = offered_sum / static_cast<double>(measured.size());
   result.trials = measured.size();
-  result.across_trials = latency_of(across_trials(measured));
+  if (!measured.empty()) {
+    result.offered_percent = offered_sum / static_cast<double>(measured.size());
+    result.across_trials = latency_of(across_trials(measured));
+  } else {
+    // No figures rather than zeros: the host spoiled every trial, the device showed nothing.
+    result.why =
+        fmt::format("SKIPPED: all {} latency trials were invalid; the last: {}", result.invalid_trials, last_invalid);
+  }
   if (result.lost > 0)
     result.note = fmt::format("{} frames were lost at the throughput rate during the latency trials", result.lost);
   p.session.report()["latency"].push_back(to_json(result));
