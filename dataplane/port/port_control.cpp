@@ -204,14 +204,21 @@ void PortControl::record_link(const LinkStatus& status, const std::string& cause
   if (history_.size() > kHistoryLength) history_.pop_front();
 }
 
-void PortControl::poll_link() {
-  if (!rte_eth_dev_is_valid_port(port_id_)) return;  // closed at the end of a run: nothing more to see
-  const auto cause = history_.empty() ? "first seen" : "observed";
+bool PortControl::observe_link(const std::string& cause) {
+  if (!rte_eth_dev_is_valid_port(port_id_)) return false;  // closed at the end of a run: nothing more to see
   if (netdev_) {
-    if (auto k = netdev_->link()) return record_link(*k, cause);
+    if (auto k = netdev_->link()) {
+      record_link(*k, cause);
+      return k->up;
+    }
   }
-  if (const auto status = read_ethdev_link(port_id_)) record_link(*status, cause);
+  const auto status = read_ethdev_link(port_id_);
+  if (!status) return false;
+  record_link(*status, cause);
+  return status->up;
 }
+
+void PortControl::poll_link() { (void)observe_link(history_.empty() ? "first seen" : "observed"); }
 
 // ---- FEC ----
 

@@ -115,9 +115,19 @@ class PortControl {
   /// The port's rte_flow rules.
   PortFlows& flows() noexcept { return flows_; }
 
-  /// Reads the link and records a change. Called by the mgmt loop every 100 ms.
+  /// Reads the link (the kernel netdev's carrier where it has one, else ethdev's) and
+  /// records a change, at once, under `cause`. Whether it is up (false: unreadable, closed).
+  bool observe_link(const std::string& cause);
+  /// observe_link as "observed" ("first seen" the first time). Called by the mgmt loop
+  /// every 100 ms.
   void poll_link();
   const std::deque<LinkEvent>& link_history() const noexcept { return history_; }
+  /// A port with a kernel netdev: whether its link is up as last seen (observe_link,
+  /// set_link), which is the wire's carrier (af_packet's ethdev link stays up whatever the
+  /// wire does). None without a netdev, or before the first look.
+  std::optional<bool> wire_link_up() const noexcept {
+    return netdev_ && last_link_ ? std::optional<bool>(last_link_->first) : std::nullopt;
+  }
 
  private:
   Error unsupported(const std::string& what, const Error* kernel_error) const;

@@ -4,14 +4,16 @@
 // applied at start-up, link polling, counter baselines, and what a run report gets from
 // them. Owned by the engine with the ports. Thread: mgmt.
 
+#include <chrono>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "lib/api/run_report.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_control.hpp"
+#include "lib/api/run_report.hpp"
 #include "lib/profile/profile.hpp"
 
 namespace lr::dp {
@@ -41,16 +43,20 @@ class PortControls {
   void mark_baselines();
   void poll_links();
   /// Each of `ports` (a run report's, by name) gets its merged counters for this run and
-  /// its link history: call before the ports stop or close.
-  void fill_report(std::vector<api::PortReport>& ports);
+  /// its link history, each event at or after `run_start` (the run's start_tsc on the
+  /// system clock; none: no run was launched) with its run_s: call before the ports stop
+  /// or close.
+  void fill_report(std::vector<api::PortReport>& ports, std::optional<std::chrono::system_clock::time_point> run_start);
 
  private:
   std::unique_ptr<KernelIo> io_;
   std::vector<std::unique_ptr<PortControl>> ports_;
 };
 
-/// A port's link history as the report has it.
-std::vector<api::LinkEventReport> link_events(const PortControl& port);
+/// A port's link history as the report has it; with `run_start`, each event at or after
+/// it with its seconds since then (run_s).
+std::vector<api::LinkEventReport> link_events(
+    const PortControl& port, std::optional<std::chrono::system_clock::time_point> run_start = std::nullopt);
 
 /// Merged counters as the report has them (value: this run).
 std::vector<api::NicCounter> nic_counters(const std::vector<MergedCounter>& counters);
