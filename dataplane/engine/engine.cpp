@@ -49,18 +49,6 @@ std::string switch_stall_warning(const api::SwitchReport& sw) {
                      sw.name, lossless_drops, sw.lcore, sw.stalls, sw.longest_stall_us);
 }
 
-// The instant `tsc` (the TSC, at tsc_hz) is or was, on the system clock: both clocks read
-// together (the TSC on each side of the system clock's read, their middle taken) and the
-// TSC's distance from then added, signed (tsc may be ahead or past).
-std::chrono::system_clock::time_point system_time_of(uint64_t tsc, uint64_t tsc_hz) {
-  const uint64_t before_tsc = rte_rdtsc();
-  const auto now = std::chrono::system_clock::now();
-  const uint64_t now_tsc = before_tsc + (rte_rdtsc() - before_tsc) / 2;
-  const auto ahead_tsc = static_cast<int64_t>(tsc - now_tsc);  // two's complement: negative when past
-  const std::chrono::duration<double> ahead(static_cast<double>(ahead_tsc) / static_cast<double>(tsc_hz));
-  return now + std::chrono::duration_cast<std::chrono::system_clock::duration>(ahead);
-}
-
 // A warning for each stream that sent below the targets it had while it sent (each
 // change counted from its moment); none for one that sent nothing.
 void add_missed_targets(RunReport& report) {
@@ -325,7 +313,6 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
     if (auto ok = sw->prepare(); !ok) return ok;
   // Common start a little ahead, so every lane begins on the same TSC.
   st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
-  st.start_system_time = system_time_of(st.start_tsc, st.tsc_hz);
   for (StreamState& s : st.run.streams) s.rate_changes = {{0.0, s.pacing.pps}};
   for (LcoreState& l : st.run.lcores) {
     LR_CHECK(l.ctx.size() == 1);
@@ -531,7 +518,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   if (after == AfterRun::kClosePorts) st.controls->restore_settings();
   // The ports' merged counters for this run, their link history and settings changed:
   // the last moment they can be read, before the ports stop or close.
-  st.controls->fill_report(report.ports, ran ? std::optional(st.start_system_time) : std::nullopt);
+  st.controls->fill_report(report.ports, ran ? std::optional(RunClock{st.start_tsc, st.tsc_hz}) : std::nullopt);
 
   const auto stream_mbufs_out = [&st] {
     uint64_t out = 0;

@@ -47,9 +47,6 @@ struct Engine::State {
   std::vector<std::string> warnings;
   uint64_t tsc_hz = 0;
   uint64_t start_tsc = 0;
-  /// start_tsc on the system clock: where a run's link events (system clock) fall on its
-  /// timelines (start_tsc's clock).
-  std::chrono::system_clock::time_point start_system_time;
   bool launched = false;
   bool finished = false;
   std::chrono::steady_clock::time_point started;

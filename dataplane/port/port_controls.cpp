@@ -85,13 +85,13 @@ std::string iso_time(std::chrono::system_clock::time_point t) {
 
 }  // namespace
 
-std::vector<api::LinkEventReport> link_events(const PortControl& port,
-                                              std::optional<std::chrono::system_clock::time_point> run_start) {
+std::vector<api::LinkEventReport> link_events(const PortControl& port, std::optional<RunClock> run) {
   std::vector<api::LinkEventReport> out;
   for (const LinkEvent& e : port.link_history()) {
     std::optional<double> run_s;
-    if (run_start && e.at >= *run_start) run_s = std::chrono::duration<double>(e.at - *run_start).count();
-    out.push_back({iso_time(e.at), e.up, e.speed_mbps, e.cause, run_s});
+    if (run && e.when.tsc >= run->start_tsc)
+      run_s = static_cast<double>(e.when.tsc - run->start_tsc) / static_cast<double>(run->tsc_hz);
+    out.push_back({iso_time(e.when.at), e.up, e.speed_mbps, e.cause, run_s});
   }
   return out;
 }
@@ -105,14 +105,13 @@ std::vector<api::NicCounter> nic_counters(const std::vector<MergedCounter>& coun
   return out;
 }
 
-void PortControls::fill_report(std::vector<api::PortReport>& ports,
-                               std::optional<std::chrono::system_clock::time_point> run_start) {
+void PortControls::fill_report(std::vector<api::PortReport>& ports, std::optional<RunClock> run) {
   for (api::PortReport& report : ports) {
     PortControl* port = find(report.name);
     if (port == nullptr) continue;
     report.nic_counters = nic_counters(port->counters());
     report.nic_pause = api::nic_pause_counters(report.nic_counters);
-    report.link_events = link_events(*port, run_start);
+    report.link_events = link_events(*port, run);
     report.settings_changed = port->settings_changed();
   }
 }

@@ -4,7 +4,6 @@
 // applied at start-up, link polling, counter baselines, and what a run report gets from
 // them. Owned by the engine with the ports. Thread: mgmt.
 
-#include <chrono>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -17,6 +16,13 @@
 #include "lib/profile/profile.hpp"
 
 namespace lr::dp {
+
+/// A run's clock: the TSC its lanes start at (its timelines' bin 0) and the TSC's rate as
+/// DPDK has it (rte_get_tsc_hz), at which its timelines count.
+struct RunClock {
+  uint64_t start_tsc = 0;
+  uint64_t tsc_hz = 0;
+};
 
 class PortControls {
  public:
@@ -43,20 +49,18 @@ class PortControls {
   void mark_baselines();
   void poll_links();
   /// Each of `ports` (a run report's, by name) gets its merged counters for this run and
-  /// its link history, each event at or after `run_start` (the run's start_tsc on the
-  /// system clock; none: no run was launched) with its run_s: call before the ports stop
-  /// or close.
-  void fill_report(std::vector<api::PortReport>& ports, std::optional<std::chrono::system_clock::time_point> run_start);
+  /// its link history, each event at or after the start of `run` (none: no run was
+  /// launched) with its run_s: call before the ports stop or close.
+  void fill_report(std::vector<api::PortReport>& ports, std::optional<RunClock> run);
 
  private:
   std::unique_ptr<KernelIo> io_;
   std::vector<std::unique_ptr<PortControl>> ports_;
 };
 
-/// A port's link history as the report has it; with `run_start`, each event at or after
-/// it with its seconds since then (run_s).
-std::vector<api::LinkEventReport> link_events(
-    const PortControl& port, std::optional<std::chrono::system_clock::time_point> run_start = std::nullopt);
+/// A port's link history as the report has it; with `run`, each event at or after its
+/// start with its seconds since then (run_s), on the run's clock.
+std::vector<api::LinkEventReport> link_events(const PortControl& port, std::optional<RunClock> run = std::nullopt);
 
 /// Merged counters as the report has them (value: this run).
 std::vector<api::NicCounter> nic_counters(const std::vector<MergedCounter>& counters);
