@@ -518,7 +518,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   if (after == AfterRun::kClosePorts) st.controls->restore_settings();
   // The ports' merged counters for this run, their link history and settings changed:
   // the last moment they can be read, before the ports stop or close.
-  st.controls->fill_report(report.ports);
+  st.controls->fill_report(report.ports, ran ? std::optional(RunClock{st.start_tsc, st.tsc_hz}) : std::nullopt);
 
   const auto stream_mbufs_out = [&st] {
     uint64_t out = 0;

@@ -275,8 +275,10 @@ PortReport Engine::State::collect_port(size_t index) const {
   r.link_speed_bps = uint64_t{p.link().speed_mbps} * 1'000'000;
   r.speed_bps = p.speed_bps();
   r.speed_from_profile = p.cfg().speed_bps != 0;
-  if (const PortControl* control = controls->find(p.name()))
+  if (const PortControl* control = controls->find(p.name())) {
+    if (const auto wire_up = control->wire_link_up()) r.link_up = *wire_up;  // not ethdev's idea of it
     if (auto counters = control->port_counters_this_run()) r.counters = *counters;
+  }
   for (const LcoreState& l : run.lcores)
     for (size_t i = 0; i < l.rxqs.size(); ++i)
       if (l.rxqs[i].port_id == p.port_id()) r.rx_no_signature += fast::counter_read(l.rxqs[i].no_signature);

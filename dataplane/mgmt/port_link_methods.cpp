@@ -51,8 +51,9 @@ void register_port_link_methods(Dispatcher& d, boost::asio::io_context& io, Port
                   request.speed_mbps = static_cast<uint32_t>(*bps / 1'000'000);
                 }
                 if (p.has("advertise")) request.advertise = p.strings("advertise");
-                const Served<LinkStatus> set = value_or_throw(port.set_link(
-                    request, fmt::format("set by session {}", session.id), p.optional_bool("keep").value_or(false)));
+                const std::string cause = fmt::format("set by session {}", session.id);
+                const Served<LinkStatus> set =
+                    value_or_throw(port.set_link(request, cause, p.optional_bool("keep").value_or(false)));
           // A link brought up (and not up yet), or renegotiated at new speeds, is awaited on
           // a timer, then read back; a link taken down is answered at once.
                 const bool renegotiated = request.autoneg || request.speed_mbps || request.advertise;
@@ -71,13 +72,11 @@ void register_port_link_methods(Dispatcher& d, boost::asio::io_context& io, Port
                   answer(false);
                   return;
                 }
+                // Each look records what it sees: the link's coming up is in its history
+                // within the 10 ms poll, not at the 100 ms one (run_s measures from it).
                 await_link(
-                    io,
-                    [&port] {
-                      const auto l = port.link();
-                      return l && l->value.up;
-                    },
-                    kLinkWait, [answer](bool) { answer(true); });
+                    io, [&port, cause] { return port.observe_link(cause); }, kLinkWait,
+                    [answer](bool) { answer(true); });
               });
   d.add("port.link.history", "Link changes seen on the port (polled every 100 ms), oldest first. params: {port}.",
         false, [&](Session&, const api::Params& p) {

@@ -70,8 +70,10 @@ void register_port_methods(Dispatcher& d, boost::asio::io_context& io, Engine& e
         "keys.",
         false, [&](Session&, const api::Params&) {
           json out = json::array();
+          // The same link state as port.link: ethdev's, and the kernel netdev's carrier where there is one.
           for (const std::string& name : engine.port_controls().names())
-            if (auto port = engine.port(name)) (*port)->refresh_link();  // the same link state as port.link
+            if (auto port = engine.port(name)) (*port)->refresh_link();
+          engine.port_controls().poll_links();
           for (PortReport& r : engine.port_reports()) {
             const std::optional<uint64_t> owner = ownership.owner(r.name);
             const api::PortSpec* spec = engine.profile().find_port(r.name);

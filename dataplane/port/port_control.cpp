@@ -2,14 +2,15 @@
 
 #include <fmt/format.h>
 #include <net/if.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 
 #include <algorithm>
 #include <array>
 #include <filesystem>
 
-#include "lib/host/counter_names.hpp"
 #include "dataplane/port/port.hpp"
+#include "lib/host/counter_names.hpp"
 
 namespace lr::dp {
 
@@ -116,7 +117,9 @@ Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, con
         record_change("link", link_settings_text(*before), link_settings_text(*after), keep);
     }
   }
+  std::optional<LinkInstant> up_down_at;
   if (request.up) {
+    up_down_at = LinkInstant::now();
     const char* what = *request.up ? "link up" : "link down";
     Result<void> ok = ethdev_ != nullptr ? ethdev_->set_link_up(*request.up)
                                           : Result<void>(std::unexpected(unsupported(what, nullptr)));
@@ -133,7 +136,12 @@ Result<Served<LinkStatus>> PortControl::set_link(const LinkRequest& request, con
   }
   auto status = link();
   if (!status) return std::unexpected(status.error());
-  record_link(status->value, cause);
+  // A link that went as asked is recorded as of the set's call: the change happens inside
+  // it (a veth's carrier follows its admin state before the call returns), and the read
+  // above comes later still. As of the call, no frame of the new state precedes the event,
+  // so a recovery measured from it (run_s) is never short.
+  const bool as_asked = up_down_at && status->value.up == *request.up;
+  record_link(status->value, cause, as_asked ? *up_down_at : LinkInstant::now());
   status->backend = backend;
   return status;
 }
@@ -196,22 +204,31 @@ Result<void> PortControl::verify_link_set() {
   return {};
 }
 
-void PortControl::record_link(const LinkStatus& status, const std::string& cause) {
+LinkInstant LinkInstant::now() noexcept { return LinkInstant{std::chrono::system_clock::now(), rte_rdtsc()}; }
+
+void PortControl::record_link(const LinkStatus& status, const std::string& cause, LinkInstant when) {
   const std::pair<bool, uint32_t> now{status.up, status.up ? status.speed_mbps : 0};
   if (last_link_ == now) return;
   last_link_ = now;
-  history_.push_back(LinkEvent{std::chrono::system_clock::now(), now.first, now.second, cause});
+  history_.push_back(LinkEvent{when, now.first, now.second, cause});
   if (history_.size() > kHistoryLength) history_.pop_front();
 }
 
-void PortControl::poll_link() {
-  if (!rte_eth_dev_is_valid_port(port_id_)) return;  // closed at the end of a run: nothing more to see
-  const auto cause = history_.empty() ? "first seen" : "observed";
+bool PortControl::observe_link(const std::string& cause) {
+  if (!rte_eth_dev_is_valid_port(port_id_)) return false;  // closed at the end of a run: nothing more to see
   if (netdev_) {
-    if (auto k = netdev_->link()) return record_link(*k, cause);
+    if (auto k = netdev_->link()) {
+      record_link(*k, cause);
+      return k->up;
+    }
   }
-  if (const auto status = read_ethdev_link(port_id_)) record_link(*status, cause);
+  const auto status = read_ethdev_link(port_id_);
+  if (!status) return false;
+  record_link(*status, cause);
+  return status->up;
 }
+
+void PortControl::poll_link() { (void)observe_link(history_.empty() ? "first seen" : "observed"); }
 
 // ---- FEC ----
 

@@ -85,10 +85,14 @@ std::string iso_time(std::chrono::system_clock::time_point t) {
 
 }  // namespace
 
-std::vector<api::LinkEventReport> link_events(const PortControl& port) {
+std::vector<api::LinkEventReport> link_events(const PortControl& port, std::optional<RunClock> run) {
   std::vector<api::LinkEventReport> out;
-  for (const LinkEvent& e : port.link_history())
-    out.push_back({iso_time(e.at), e.up, e.speed_mbps, e.cause, std::nullopt});
+  for (const LinkEvent& e : port.link_history()) {
+    std::optional<double> run_s;
+    if (run && e.when.tsc >= run->start_tsc)
+      run_s = static_cast<double>(e.when.tsc - run->start_tsc) / static_cast<double>(run->tsc_hz);
+    out.push_back({iso_time(e.when.at), e.up, e.speed_mbps, e.cause, run_s});
+  }
   return out;
 }
 
@@ -101,13 +105,13 @@ std::vector<api::NicCounter> nic_counters(const std::vector<MergedCounter>& coun
   return out;
 }
 
-void PortControls::fill_report(std::vector<api::PortReport>& ports) {
+void PortControls::fill_report(std::vector<api::PortReport>& ports, std::optional<RunClock> run) {
   for (api::PortReport& report : ports) {
     PortControl* port = find(report.name);
     if (port == nullptr) continue;
     report.nic_counters = nic_counters(port->counters());
     report.nic_pause = api::nic_pause_counters(report.nic_counters);
-    report.link_events = link_events(*port);
+    report.link_events = link_events(*port, run);
     report.settings_changed = port->settings_changed();
   }
 }

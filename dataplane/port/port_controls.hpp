@@ -6,15 +6,23 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "lib/api/run_report.hpp"
 #include "dataplane/port/ethdev_port.hpp"
 #include "dataplane/port/port_control.hpp"
+#include "lib/api/run_report.hpp"
 #include "lib/profile/profile.hpp"
 
 namespace lr::dp {
+
+/// A run's clock: the TSC its lanes start at (its timelines' bin 0) and the TSC's rate as
+/// DPDK has it (rte_get_tsc_hz), at which its timelines count.
+struct RunClock {
+  uint64_t start_tsc = 0;
+  uint64_t tsc_hz = 0;
+};
 
 class PortControls {
  public:
@@ -41,16 +49,18 @@ class PortControls {
   void mark_baselines();
   void poll_links();
   /// Each of `ports` (a run report's, by name) gets its merged counters for this run and
-  /// its link history: call before the ports stop or close.
-  void fill_report(std::vector<api::PortReport>& ports);
+  /// its link history, each event at or after the start of `run` (none: no run was
+  /// launched) with its run_s: call before the ports stop or close.
+  void fill_report(std::vector<api::PortReport>& ports, std::optional<RunClock> run);
 
  private:
   std::unique_ptr<KernelIo> io_;
   std::vector<std::unique_ptr<PortControl>> ports_;
 };
 
-/// A port's link history as the report has it.
-std::vector<api::LinkEventReport> link_events(const PortControl& port);
+/// A port's link history as the report has it; with `run`, each event at or after its
+/// start with its seconds since then (run_s), on the run's clock.
+std::vector<api::LinkEventReport> link_events(const PortControl& port, std::optional<RunClock> run = std::nullopt);
 
 /// Merged counters as the report has them (value: this run).
 std::vector<api::NicCounter> nic_counters(const std::vector<MergedCounter>& counters);

@@ -48,7 +48,7 @@ constexpr auto port_fields = [](auto& p, auto&& fn) {
 
 constexpr auto nic_counter_fields = LR_JSON_FIELDS(name, source, value, total, canonical);
 
-constexpr auto link_event_fields = LR_JSON_FIELDS(at, up, speed_mbps, cause);
+constexpr auto link_event_fields = LR_JSON_FIELDS(at, up, speed_mbps, cause, run_s);
 
 constexpr auto setting_change_fields = LR_JSON_FIELDS(setting, before, set_to, keep, restore, error);
 
@@ -210,7 +210,9 @@ TimelineReport timeline_from_json(const json& j) {
 }
 
 LR_JSON_CODEC(NicCounter, nic_counter_from_json, nic_counter_fields)
-LR_JSON_CODEC(LinkEventReport, link_event_from_json, link_event_fields)
+// run_s left out when absent: the events of port.link.history and of earlier runs as before.
+json to_json(const LinkEventReport& event) { return write_fields(event, link_event_fields, Absent::kLeftOut); }
+LinkEventReport link_event_from_json(const json& j) { return read_fields<LinkEventReport>(j, link_event_fields); }
 LR_JSON_CODEC(SettingChange, setting_change_from_json, setting_change_fields)
 LR_JSON_CODEC(PortTraffic, port_traffic_from_json, traffic_fields)
 

@@ -146,6 +146,8 @@ struct LinkEventReport {
   bool up = false;
   uint32_t speed_mbps = 0;
   std::string cause;  ///< "observed", "set by session 3", "start"
+  /// Seconds from the run's start (its timeline's bin 0) to the event, on the clock of the
+  /// run's timelines: a run report's events at or after its start only (left out elsewhere).
   std::optional<double> run_s;
 };
 nlohmann::json to_json(const LinkEventReport& event);

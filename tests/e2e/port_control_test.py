@@ -83,6 +83,9 @@ class VethPortControl(lrtest.NetnsServiceCase):
         self.assertEqual((json.loads(down.stdout)["backend"], json.loads(down.stdout)["up"]), ("kernel", False))
         flags = subprocess.run(["ip", "-n", self.ns, "-j", "link", "show", "lpa"], capture_output=True, text=True).stdout
         self.assertNotIn("UP", json.loads(flags)[0]["flags"])
+        # The listing says so too: the netdev's carrier, not af_packet's ethdev link (always up).
+        self.assertFalse(self.client.result("port.list")[0]["link_up"])
+        self.assertRegex(self.cli("ports").stdout, r"\na\s+net_af_packet0,iface=lpa\s+net_af_packet\s+0\s+down\s")
         self.assertIn("  port a: admin up -> down: put back when the data plane exits\n",
                       self.cli("port", "settings", "a").stdout)
         self.stop_service()

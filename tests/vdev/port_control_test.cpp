@@ -2,15 +2,17 @@
 // set and undo when the port does not take it, the clear "not supported" errors, and the
 // merged counter view with per-run deltas. The kernel netdev is the fake mlx5 one.
 
-#include "dataplane/port/port.hpp"
 #include "dataplane/port/port_control.hpp"
 
 #include <gtest/gtest.h>
 #include <linux/ethtool.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 
 #include <algorithm>
 
+#include "dataplane/port/port.hpp"
+#include "dataplane/port/port_controls.hpp"
 #include "tests/support/eal_env.hpp"
 #include "tests/support/fake_kernel_io.hpp"
 
@@ -185,6 +187,30 @@ TEST_F(PortControlTest, MergedCountersCarryTheirSourceCanonicalNameAndRunDelta) 
   EXPECT_EQ(lane0.canonical, "fec_corrected_blocks_lane0");
   EXPECT_EQ(lane0.since_baseline, 9u);
   EXPECT_EQ(find("fec", "corrected_blocks").since_baseline, 0u);  // the fake's total did not move
+}
+
+TEST_F(PortControlTest, ALinkEventIsOnTheRunsClockFromItsStartOn) {
+  bare.poll_link();  // first seen, before the run
+  const bool was_up = bare.link_history()[0].up;
+  const uint64_t tsc_hz = rte_get_tsc_hz();
+  const dp::RunClock run{rte_rdtsc(), tsc_hz};
+  dp::LinkRequest request;
+  request.up = !was_up;
+  const uint64_t called_tsc = rte_rdtsc();
+  ASSERT_TRUE(bare.set_link(request, "set by test"));
+  const uint64_t answered_tsc = rte_rdtsc();
+  const std::vector<api::LinkEventReport> events = dp::link_events(bare, run);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_FALSE(events[0].run_s);  // before the run's start
+  ASSERT_TRUE(events[1].run_s);
+  // As of the set's call, in TSC cycles at tsc_hz since the start: between the call and its answer.
+  EXPECT_GE(*events[1].run_s, static_cast<double>(called_tsc - run.start_tsc) / static_cast<double>(tsc_hz));
+  EXPECT_LE(*events[1].run_s, static_cast<double>(answered_tsc - run.start_tsc) / static_cast<double>(tsc_hz));
+  // Without a run (port.link.history), or before a run starting later: none.
+  EXPECT_FALSE(dp::link_events(bare)[1].run_s);
+  EXPECT_FALSE(dp::link_events(bare, dp::RunClock{answered_tsc, tsc_hz})[1].run_s);
+  request.up = was_up;  // the ring as the other tests find it
+  ASSERT_TRUE(bare.set_link(request, "set by test"));
 }
 
 TEST_F(PortControlTest, LinkHistoryRecordsChangesOnly) {

@@ -2,8 +2,8 @@
 // stats.histogram, stats.lcores, port.list (with and without an owner), the port
 // controls' answers, port.counters, port.module, stream.list, stream.rate.set, the flow
 // methods and methods.list; a run report's nested parts (written only when there is
-// something to say, read back, a wrong type named by its whole path); and a field of the
-// wrong type refused where it is.
+// something to say, read back, a wrong type named by its whole path), a link event's time
+// on its run's clock among them; and a field of the wrong type refused where it is.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -206,6 +206,28 @@ TEST(TrafficCodecs, ReportPartsAreWrittenWhenThereIsSomethingAndNamedOnError) {
             "ports[1].mac_control.pfc[1].xoff: type must be number, but is string");
   EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"ports": [{"nic_counters": [{"canonical": 7}]}]})")),
             "ports[0].nic_counters[0].canonical: type must be string, but is number");
+}
+
+TEST(TrafficCodecs, ALinkEventHasItsRunTimeOnlyWhenItHasOne) {
+  // port.link.history's events, and a run's before its start: no run_s key, as before it.
+  const LinkEventReport seen{"2026-12-06T14:00:00.250Z", false, 0, "observed", std::nullopt};
+  EXPECT_EQ(to_json(seen).dump(), R"({"at":"2026-12-06T14:00:00.250Z","cause":"observed","speed_mbps":0,"up":false})");
+  EXPECT_FALSE(link_event_from_json(to_json(seen)).run_s);
+  RunReport run;
+  run.ports.emplace_back().link_events = {seen,
+                                          {"2026-12-06T14:00:00.766Z", true, 10000, "set by session 2", 0.515625}};
+  const json j = json::parse(to_json(run).dump());
+  EXPECT_EQ(j["ports"][0]["link_events"][1]["run_s"], 0.515625);
+  const RunReport back = run_report_from_json(j);
+  ASSERT_EQ(back.ports[0].link_events.size(), 2u);
+  EXPECT_EQ(
+      (std::tuple{back.ports[0].link_events[0].run_s, back.ports[0].link_events[1].run_s,
+                  back.ports[0].link_events[1].up, back.ports[0].link_events[1].cause}),
+      (std::tuple{std::optional<double>(), std::optional<double>(0.515625), true, std::string("set by session 2")}));
+  EXPECT_EQ(refusal(run_report_from_json, json::parse(R"({"ports": [{"link_events": [{}, {"run_s": "0.5"}]}]})")),
+            "ports[0].link_events[1].run_s: type must be number, but is string");
+  EXPECT_EQ(refusal(link_event_from_json, json::parse(R"({"up": true, "run_s": [0.5]})")),
+            "run_s: type must be number, but is array");
 }
 
 }  // namespace
