@@ -200,11 +200,11 @@ void judge_validity(Trial& trial) {
       trial.invalid_reason = std::move(missed);
       sent_short = true;
     }
-  // Link events are the port's whole history: only those since this trial began count.
-  const std::string started = run.started_at.substr(0, 19);
+  // Link events are the port's whole history: only those in this trial's run count (they
+  // have a time on its clock).
   for (const api::PortReport& p : run.ports)
     for (const api::LinkEventReport& e : p.link_events)
-      if (!e.up && e.at.substr(0, 19) >= started) {
+      if (!e.up && e.run_s) {
         trial.invalid_reason = fmt::format("port '{}' link went down during the trial", p.name);
         sent_short = false;
       }

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "control/client/stop_signal.hpp"
@@ -24,16 +23,12 @@ constexpr uint64_t kResolveToTestNs = 500'000'000;
 constexpr double kFlapDownS = 0.1;
 
 // The hosts' port's link down and up: a router forgets a port's neighbours when its link
-// goes down, so the trial starts with none of the hosts in its table. Then a wait into the
-// next second: the run's start (to the second) comes after the flap's link events.
+// goes down, so the trial starts with none of the hosts in its table.
 void flap_hosts_port(Plan& p) {
   const std::string& port = device_named(p.profile, p.cfg.hosts_device).first.port;
   p.runner.set_link(port, false);
   ctl::sleep_unless_stopped(kFlapDownS);
   p.runner.set_link(port, true);
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  const double into_second = std::chrono::duration<double>(now - std::chrono::floor<std::chrono::seconds>(now)).count();
-  ctl::sleep_unless_stopped(1.05 - into_second);
 }
 
 // One trial: `n` hosts loaded, the flap, then one frame to each host at host_rate (the

@@ -120,11 +120,10 @@ std::string invalid_reason(const api::RunReport& report, double traffic_s,
         !missed.empty())
       return missed;
   }
-  const std::string started = report.started_at.substr(0, 19);
   for (const api::PortReport& port : report.ports)
     for (const api::LinkEventReport& e :
          port.name == flapped_port ? std::vector<api::LinkEventReport>{} : port.link_events)
-      if (!e.up && e.at.substr(0, 19) >= started) return fmt::format("port '{}' link went down during the run", port.name);
+      if (!e.up && e.run_s) return fmt::format("port '{}' link went down during the run", port.name);
   if (std::string held = held_up_by_host(report, 0, traffic_s); !held.empty()) return held;
   for (const api::SwitchReport& sw : report.switches) {
     // Held up longer than it catches up, it saw what came meanwhile compressed into its
