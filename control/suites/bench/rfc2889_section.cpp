@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <utility>
+
 #include "lib/profile/device_table.hpp"
 #include "lib/profile/load_toml.hpp"
 #include "lib/profile/quantity.hpp"
@@ -94,12 +96,10 @@ void validate_neighbor_devices(const profile::Profile& profile, const Rfc2889Cfg
   if ((sender.first.ipv4->address & mask) == (hosts.first.ipv4->address & mask))
     fail("hosts_device", fmt::format("'{}' is on sender_device's own subnet (/{}): the frames would not be routed",
                                      hosts.name, prefix));
-  if (cfg.max_hosts > hosts.count)
-    fail("max_hosts",
-         fmt::format("{} is more than [[device]] '{}' has (count = {})", cfg.max_hosts, hosts.name, hosts.count));
-  if (cfg.min_hosts > (cfg.max_hosts != 0 ? cfg.max_hosts : hosts.count))
-    fail("min_hosts", fmt::format("{} is more than the search's upper end ({})", cfg.min_hosts,
-                                  cfg.max_hosts != 0 ? cfg.max_hosts : hosts.count));
+  // min_hosts above a written max_hosts was refused as read: past the count is all that is left.
+  for (const auto& [key, n] : {std::pair{"max_hosts", cfg.max_hosts}, std::pair{"min_hosts", cfg.min_hosts}})
+    if (n > hosts.count)
+      fail(key, fmt::format("{} is more than [[device]] '{}' has (count = {})", n, hosts.name, hosts.count));
 }
 
 }  // namespace
