@@ -64,7 +64,7 @@ host_rate = 2000
 rest = "100ms"
 reresolution_hosts = 8
 reresolution_rate = 8000
-link_down = "300ms"
+link_down = "500ms"
 """
 
 
@@ -121,10 +121,11 @@ class NeighborTable(lrtest.RouterCase):
         self.assertEqual([h["address"] for h in hosts], ["198.19.0.%d" % (i + 1) for i in range(8)])
         self.assertEqual(reresolution["hosts_not_reresolved"], 0, reresolution)
         for h in hosts:
-            # Forwarded again within a second of the link coming up; frames were lost while it was down
-            # (300 ms of 1,000 frames/s each).
+            # Forwarded again within a second of the link coming up. Of the 500 frames sent to it while
+            # the link was down (1,000 frames/s each), the router queued what its unresolved entry
+            # holds (unres_qlen_bytes) and sent them once it resolved the host again; the rest were lost.
             self.assertTrue(0 <= h["reresolved_ms"] < 1000, h)
-            self.assertGreater(h["lost_frames"], 150, h)
+            self.assertTrue(0 < h["lost_frames"] <= 600, h)
         self.assertEqual(reresolution["reresolved_max_ms"], max(h["reresolved_ms"] for h in hosts))
         self.assertEqual(reresolution["timeline_bin_ms"], 0.1)
         self.assertIn("8 of 8 hosts forwarded to again", reresolution["why"])

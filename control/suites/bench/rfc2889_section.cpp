@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <utility>
+
 #include "lib/profile/device_table.hpp"
 #include "lib/profile/load_toml.hpp"
 #include "lib/profile/quantity.hpp"
@@ -67,6 +69,20 @@ void read_devices(TableReader& in, Rfc2889Cfg& cfg) {
   if (named != cfg.ports.size()) in.fail(node, "devices", "names a port that is not in `ports`");
 }
 
+// The neighbour tests' search, rates and flap (their devices are checked against the profile).
+void read_neighbor_keys(TableReader& in, Rfc2889Cfg& cfg) {
+  if (auto v = in.integer<uint32_t>("min_hosts", 1, profile::kMaxProfileHosts)) cfg.min_hosts = *v;
+  if (auto v = in.integer<uint32_t>("max_hosts", 1, profile::kMaxProfileHosts)) cfg.max_hosts = *v;
+  if (cfg.max_hosts != 0 && cfg.min_hosts > cfg.max_hosts)
+    in.fail(in.find("min_hosts"), "min_hosts", fmt::format("{} is above max_hosts ({})", cfg.min_hosts, cfg.max_hosts));
+  cfg.host_rate_fps = read_fps(in, "host_rate", cfg.host_rate_fps);
+  if (auto v = in.integer<uint32_t>("reresolution_hosts", 1, kMaxReresolutionHosts)) cfg.reresolution_hosts = *v;
+  cfg.reresolution_rate_fps = read_fps(in, "reresolution_rate", cfg.reresolution_rate_fps);
+  if (auto v = in.parsed<uint64_t>("link_down", parse_duration_ns, kDurationHelp)) cfg.link_down_ns = *v;
+  if (cfg.link_down_ns < 10'000'000 || cfg.link_down_ns > 60'000'000'000)
+    in.fail(in.find("link_down"), "link_down", "from 10ms to 60s: how long the hosts' port's link stays down");
+}
+
 // The neighbour tests' two devices: named [[device]]s on two ports, with IPv4, the sender's
 // with a gateway, the hosts off its subnet (else the frames are not routed), enough of them.
 template <class Fail>
@@ -94,26 +110,10 @@ void validate_neighbor_devices(const profile::Profile& profile, const Rfc2889Cfg
   if ((sender.first.ipv4->address & mask) == (hosts.first.ipv4->address & mask))
     fail("hosts_device", fmt::format("'{}' is on sender_device's own subnet (/{}): the frames would not be routed",
                                      hosts.name, prefix));
-  if (cfg.max_hosts > hosts.count)
-    fail("max_hosts",
-         fmt::format("{} is more than [[device]] '{}' has (count = {})", cfg.max_hosts, hosts.name, hosts.count));
-  if (cfg.min_hosts > (cfg.max_hosts != 0 ? cfg.max_hosts : hosts.count))
-    fail("min_hosts", fmt::format("{} is more than the search's upper end ({})", cfg.min_hosts,
-                                  cfg.max_hosts != 0 ? cfg.max_hosts : hosts.count));
-}
-
-// The neighbour tests' searches, rates and flap.
-void read_neighbor_numbers(TableReader& in, Rfc2889Cfg& cfg) {
-  if (auto v = in.integer<uint32_t>("min_hosts", 1, profile::kMaxProfileHosts)) cfg.min_hosts = *v;
-  if (auto v = in.integer<uint32_t>("max_hosts", 1, profile::kMaxProfileHosts)) cfg.max_hosts = *v;
-  if (cfg.max_hosts != 0 && cfg.min_hosts > cfg.max_hosts)
-    in.fail(in.find("min_hosts"), "min_hosts", fmt::format("{} is above max_hosts ({})", cfg.min_hosts, cfg.max_hosts));
-  cfg.host_rate_fps = read_fps(in, "host_rate", cfg.host_rate_fps);
-  if (auto v = in.integer<uint32_t>("reresolution_hosts", 1, kMaxReresolutionHosts)) cfg.reresolution_hosts = *v;
-  cfg.reresolution_rate_fps = read_fps(in, "reresolution_rate", cfg.reresolution_rate_fps);
-  if (auto v = in.parsed<uint64_t>("link_down", parse_duration_ns, kDurationHelp)) cfg.link_down_ns = *v;
-  if (cfg.link_down_ns < 10'000'000 || cfg.link_down_ns > 60'000'000'000)
-    in.fail(in.find("link_down"), "link_down", "from 10ms to 60s: how long the hosts' port's link stays down");
+  // min_hosts above a written max_hosts was refused as read: past the count is all that is left.
+  for (const auto& [key, n] : {std::pair{"max_hosts", cfg.max_hosts}, std::pair{"min_hosts", cfg.min_hosts}})
+    if (n > hosts.count)
+      fail(key, fmt::format("{} is more than [[device]] '{}' has (count = {})", n, hosts.name, hosts.count));
 }
 
 }  // namespace
@@ -195,7 +195,7 @@ Rfc2889Cfg read_rfc2889(TableReader& in) {
   if (auto v = in.percent("learning_resolution", 0.01, 50)) cfg.learning_resolution_percent = *v;
   if (auto v = in.integer<uint16_t>("oversize_frame", 65, 9600)) cfg.oversize_bytes = *v;
   if (auto v = in.percent("broadcast_load", 0.001, 100)) cfg.broadcast_load_percent = *v;
-  read_neighbor_numbers(in, cfg);
+  read_neighbor_keys(in, cfg);
   cfg.key_locs = in.key_locs();
   in.finish();
   return cfg;

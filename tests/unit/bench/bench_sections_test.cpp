@@ -315,6 +315,163 @@ TEST(BenchSections, Rfc2889) {
             "MTU of 1500: set its [[port]] mtu");
 }
 
+// The neighbour tests' profile: a sender on port a, 80 hosts on port b in another subnet.
+// [rfc2889] starts on line 25; sender_device is on line 27, hosts_device on 28.
+constexpr const char* kNeighborProfile = R"(
+[[port]]
+name = "a"
+device = "net_ring0"
+[[port]]
+name = "b"
+device = "net_ring1"
+[[port]]
+name = "c"
+device = "net_ring2"
+[[port]]
+name = "d"
+device = "net_ring3"
+[[device]]
+name = "left"
+port = "a"
+mac = "02:00:00:00:0a:01"
+ipv4 = { address = "198.18.0.1", prefix = 24, gateway = "198.18.0.254" }
+[[device]]
+name = "right"
+port = "b"
+mac = "02:00:00:00:0b:01"
+count = 80
+ipv4 = { address = "198.19.0.1", prefix = 24, gateway = "198.19.0.254" }
+[rfc2889]
+ports = ["a", "b", "c", "d"]
+sender_device = "left"
+hosts_device = "right"
+)";
+
+// `text` with its one `from` replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// [rfc2889]'s neighbour tests: their keys as read, and their defaults.
+TEST(BenchSections, Rfc2889NeighborKeys) {
+  const std::string both =
+      std::string(kNeighborProfile) + "tests = [\"neighbor_caching\", \"neighbor_reresolution\"]\n";
+  const BenchProfile defaults = load_bench(both);
+  ASSERT_TRUE(defaults.rfc2889);
+  const Rfc2889Cfg& d = *defaults.rfc2889;
+  EXPECT_EQ(d.tests, (std::vector<std::string>{"neighbor_caching", "neighbor_reresolution"}));
+  EXPECT_EQ(d.sender_device, "left");
+  EXPECT_EQ(d.hosts_device, "right");
+  EXPECT_EQ(d.min_hosts, 1u);
+  EXPECT_EQ(d.max_hosts, 0u);  // hosts_device's count
+  EXPECT_DOUBLE_EQ(d.host_rate_fps, 1000);
+  EXPECT_EQ(d.reresolution_hosts, 8u);
+  EXPECT_DOUBLE_EQ(d.reresolution_rate_fps, 10'000);
+  EXPECT_EQ(d.link_down_ns, 500'000'000u);
+
+  const BenchProfile set = load_bench(both +
+                                      "min_hosts = 10\nmax_hosts = 80\nhost_rate = 2000\n"
+                                      "reresolution_hosts = 64\nreresolution_rate = 8000\nlink_down = \"60s\"\n");
+  const Rfc2889Cfg& s = *set.rfc2889;
+  EXPECT_EQ((std::tuple{s.min_hosts, s.max_hosts, s.reresolution_hosts, s.link_down_ns}),
+            (std::tuple{10u, 80u, 64u, uint64_t{60'000'000'000}}));
+  EXPECT_DOUBLE_EQ(s.host_rate_fps, 2000);
+  EXPECT_DOUBLE_EQ(s.reresolution_rate_fps, 8000);
+  // The other ends of the ranges.
+  const BenchProfile low = load_bench(both + "min_hosts = 80\nreresolution_hosts = 1\nlink_down = \"10ms\"\n");
+  EXPECT_EQ((std::tuple{low.rfc2889->min_hosts, low.rfc2889->reresolution_hosts, low.rfc2889->link_down_ns}),
+            (std::tuple{80u, 1u, uint64_t{10'000'000}}));
+}
+
+// The default list gains the neighbour tests where hosts_device is given, and only there.
+TEST(BenchSections, Rfc2889NeighborTestsRunByDefaultWhereHostsDeviceIsGiven) {
+  const std::string profile = std::string(kNeighborProfile) + "age_time = \"300s\"\n";
+  const std::vector<std::string> nine = {"fully_meshed",       "partially_meshed", "unidirectional",
+                                         "congestion_control", "forward_pressure", "address_caching",
+                                         "address_learning",   "errored_frames",   "broadcast"};
+  std::vector<std::string> eleven = nine;
+  eleven.insert(eleven.end(), {"neighbor_caching", "neighbor_reresolution"});
+  EXPECT_EQ(load_bench(profile).rfc2889->tests, eleven);
+  const std::string without_hosts = replaced(profile, "hosts_device = \"right\"\n", "");
+  EXPECT_EQ(load_bench(without_hosts).rfc2889->tests, nine);  // sender_device alone runs nothing more
+  EXPECT_EQ(load_bench(replaced(without_hosts, "sender_device = \"left\"\n", "")).rfc2889->tests, nine);
+  // hosts_device alone asks for the tests, which need the sender too.
+  EXPECT_EQ(bench_refusal(replaced(profile, "sender_device = \"left\"\n", "")),
+            "test.toml:25:1: key 'rfc2889.tests': the neighbour tests need `sender_device`: the [[device]] whose first "
+            "host sends through the device (sender_device = \"left\", hosts_device = \"right\")");
+}
+
+// The neighbour tests' refusals, each at its key.
+TEST(BenchSections, Rfc2889NeighborRefusals) {
+  const std::string profile = kNeighborProfile;
+  const std::string tests = "tests = [\"neighbor_caching\", \"neighbor_reresolution\"]\n";  // line 29
+  const auto refused = [&](const std::string& text) { return bench_refusal(text + tests); };
+  const auto with_keys = [&](const std::string& keys) { return bench_refusal(profile + tests + keys); };
+
+  // Either test without a device it needs (tests now on line 28).
+  EXPECT_EQ(refused(replaced(profile, "sender_device = \"left\"\n", "")),
+            "test.toml:28:9: key 'rfc2889.tests': the neighbour tests need `sender_device`: the [[device]] whose first "
+            "host sends through the device (sender_device = \"left\", hosts_device = \"right\")");
+  EXPECT_EQ(
+      bench_refusal(replaced(profile, "hosts_device = \"right\"\n", "") + "tests = [\"neighbor_reresolution\"]\n"),
+      "test.toml:28:9: key 'rfc2889.tests': the neighbour tests need `hosts_device`: the [[device]] whose hosts "
+      "the frames go to through the device (sender_device = \"left\", hosts_device = \"right\")");
+
+  // The devices: named, with IPv4, the sender's with a gateway, on two ports, in two subnets.
+  EXPECT_EQ(refused(replaced(profile, "sender_device = \"left\"", "sender_device = \"lefty\"")),
+            "test.toml:27:17: key 'rfc2889.sender_device': no [[device]] is named 'lefty'");
+  EXPECT_EQ(refused(replaced(profile, "hosts_device = \"right\"", "hosts_device = \"a\"")),
+            "test.toml:28:16: key 'rfc2889.hosts_device': no [[device]] is named 'a'");  // a port's name
+  const std::string hosts_ipv4 = "ipv4 = { address = \"198.19.0.1\", prefix = 24, gateway = \"198.19.0.254\" }";
+  EXPECT_EQ(
+      refused(replaced(profile, hosts_ipv4, "ipv6 = { address = \"2001:db8:b::1\", prefix = 64 }")),
+      "test.toml:28:16: key 'rfc2889.hosts_device': [[device]] 'right' has no ipv4: the neighbour tests send IPv4");
+  const std::string sender_ipv4 = "ipv4 = { address = \"198.18.0.1\", prefix = 24, gateway = \"198.18.0.254\" }";
+  EXPECT_EQ(
+      refused(replaced(profile, sender_ipv4, "ipv6 = { address = \"2001:db8:a::1\", prefix = 64 }")),
+      "test.toml:27:17: key 'rfc2889.sender_device': [[device]] 'left' has no ipv4: the neighbour tests send IPv4");
+  EXPECT_EQ(refused(replaced(profile, sender_ipv4, "ipv4 = { address = \"198.18.0.1\", prefix = 24 }")),
+            "test.toml:27:17: key 'rfc2889.sender_device': [[device]] 'left' has no ipv4 gateway: its frames go to the "
+            "router it resolves");
+  EXPECT_EQ(refused(replaced(profile, "port = \"b\"", "port = \"a\"")),
+            "test.toml:28:16: key 'rfc2889.hosts_device': 'right' is on port 'a', as sender_device is: the frames must "
+            "cross the device from one port to another");
+  const auto hosts_at = [&](const std::string& ipv4) { return refused(replaced(profile, hosts_ipv4, ipv4)); };
+  EXPECT_EQ(hosts_at("ipv4 = { address = \"198.18.0.101\", prefix = 24, gateway = \"198.18.0.254\" }"),
+            "test.toml:28:16: key 'rfc2889.hosts_device': 'right' is on sender_device's own subnet (/24): the frames "
+            "would not be routed");
+  // The sender's prefix draws the line: from 198.18.0.1/25, .129 is routed to, .127 is not.
+  const std::string narrow = replaced(
+      replaced(profile, sender_ipv4, "ipv4 = { address = \"198.18.0.1\", prefix = 25, gateway = \"198.18.0.126\" }"),
+      hosts_ipv4, "ipv4 = { address = \"198.18.0.129\", prefix = 25, gateway = \"198.18.0.254\" }");
+  EXPECT_EQ(refused(narrow), "(accepted)");
+  EXPECT_EQ(
+      refused(replaced(narrow, "address = \"198.18.0.129\", prefix = 25", "address = \"198.18.0.127\", prefix = 24")),
+      "test.toml:28:16: key 'rfc2889.hosts_device': 'right' is on sender_device's own subnet (/25): the frames "
+      "would not be routed");
+
+  // The search's ends: within hosts_device's count, the lower below the upper.
+  EXPECT_EQ(with_keys("max_hosts = 81\n"),
+            "test.toml:30:13: key 'rfc2889.max_hosts': 81 is more than [[device]] 'right' has (count = 80)");
+  EXPECT_EQ(with_keys("min_hosts = 81\n"),
+            "test.toml:30:13: key 'rfc2889.min_hosts': 81 is more than [[device]] 'right' has (count = 80)");
+  EXPECT_EQ(with_keys("min_hosts = 41\nmax_hosts = 40\n"),
+            "test.toml:30:13: key 'rfc2889.min_hosts': 41 is above max_hosts (40)");
+  EXPECT_EQ(with_keys("min_hosts = 40\nmax_hosts = 40\n"), "(accepted)");
+
+  // The flap and the hosts timed.
+  for (const char* down : {"\"9ms\"", "\"61s\""})
+    EXPECT_EQ(with_keys(std::string("link_down = ") + down + "\n"),
+              "test.toml:30:13: key 'rfc2889.link_down': from 10ms to 60s: how long the hosts' port's link stays down");
+  EXPECT_EQ(with_keys("reresolution_hosts = 0\n"),
+            "test.toml:30:22: key 'rfc2889.reresolution_hosts': 0 is out of range [1, 64]");
+  EXPECT_EQ(with_keys("reresolution_hosts = 65\n"),
+            "test.toml:30:22: key 'rfc2889.reresolution_hosts': 65 is out of range [1, 64]");
+}
+
 TEST(BenchSections, TheDataPlaneIgnoresThemTheSuitesReadThem) {
   const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n"
                                                    "[rfc2544]\ntrial_duraton = \"1s\"\n";

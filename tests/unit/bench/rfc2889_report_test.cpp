@@ -114,6 +114,114 @@ TEST(Rfc2889Report, EachShapeIsWrittenAsTheSuiteHasAlwaysWrittenIt) {
   EXPECT_EQ(to_json(run).dump(), R"({"invalid_reason":"","label":"64 B","report":{"streams":[]},"test":"broadcast"})");
 }
 
+// neighbor_caching: the devices, the rate, the trials and the answer; none found is null,
+// a cut-short search's bound is said instead, and before a search nothing is said.
+TEST(Rfc2889Report, NeighborCachingIsWrittenAndReadBackTheSame) {
+  Result caching;
+  caching.test = "neighbor_caching";
+  caching.section = "-";
+  caching.sender_device = "left";
+  caching.hosts_device = "right";
+  caching.host_rate_fps = 2000;
+  caching.trials =
+      std::vector<AddressTrialRow>{{80, 2000, std::nullopt, 0, 27, 1, false}, {53, 2000, std::nullopt, 0, 0, 0, true}};
+  caching.hosts = 53;
+  caching.why = "53 hosts forwarded to without loss, not 54";
+  EXPECT_EQ(to_json(caching).dump(),
+            R"({"host_rate_fps":2000.0,"hosts":53,"hosts_device":"right","section":"-","sender_device":"left",)"
+            R"("test":"neighbor_caching","trials":[{"addresses":80,"flooded_frames":0,"learning_frames_lost":1,)"
+            R"("learning_rate_fps":2000.0,"lost_frames":27,"passed":false},{"addresses":53,"flooded_frames":0,)"
+            R"("learning_frames_lost":0,"learning_rate_fps":2000.0,"lost_frames":0,"passed":true}],)"
+            R"("verdict":"measured","why":"53 hosts forwarded to without loss, not 54"})");
+
+  Result none = caching;  // lost frames already at min_hosts
+  none.hosts.reset();
+  none.trials = std::vector<AddressTrialRow>{{1, 2000, std::nullopt, 0, 1, 0, false}};
+  none.why = "frames were lost already with min_hosts (1)";
+  EXPECT_EQ(to_json(none).dump(),
+            R"({"host_rate_fps":2000.0,"hosts":null,"hosts_device":"right","section":"-","sender_device":"left",)"
+            R"("test":"neighbor_caching","trials":[{"addresses":1,"flooded_frames":0,"learning_frames_lost":0,)"
+            R"("learning_rate_fps":2000.0,"lost_frames":1,"passed":false}],"verdict":"measured",)"
+            R"j("why":"frames were lost already with min_hosts (1)"})j");
+
+  Result cut = none;  // the search stopped: its bound, and no hosts at all
+  cut.verdict = "SKIPPED";
+  cut.hosts_at_least = 40;
+  cut.trials =
+      std::vector<AddressTrialRow>{{40, 2000, std::nullopt, 0, 0, 0, true}, {60, 2000, "interrupted", 0, 0, 0, false}};
+  cut.why = "the search stopped";
+  const json cut_json = to_json(cut);
+  EXPECT_FALSE(cut_json.contains("hosts"));
+  EXPECT_EQ(cut_json.at("hosts_at_least"), 40);
+  EXPECT_EQ(cut_json.at("trials").at(1).dump(),
+            R"({"addresses":60,"invalid":"interrupted","learning_rate_fps":2000.0})");
+
+  Result early;  // skipped before its search: no trials, nothing said of an answer
+  early.test = "neighbor_caching";
+  early.section = "-";
+  early.verdict = "SKIPPED";
+  early.why = "interrupted";
+  EXPECT_EQ(to_json(early).dump(),
+            R"({"section":"-","test":"neighbor_caching","verdict":"SKIPPED","why":"interrupted"})");
+  // address_caching's rule is its own: a neighbour result's missing addresses are not said.
+  EXPECT_FALSE(to_json(none).contains("addresses"));
+
+  for (const Result* r : {&caching, &none, &cut, &early}) {
+    const Result read = rfc2889_result_from_json(json::parse(to_json(*r).dump()));
+    EXPECT_EQ(read, *r) << r->why.value_or("");
+    EXPECT_EQ(to_json(read), to_json(*r));
+  }
+  EXPECT_EQ(rfc2889_result_from_json(to_json(caching)).hosts, std::optional<uint64_t>(53));
+  EXPECT_EQ(rfc2889_result_from_json(to_json(cut)).hosts_at_least, std::optional<uint64_t>(40));
+}
+
+// neighbor_reresolution: the flap, each host's time (null: never forwarded to again) and
+// the spread, written and read back the same.
+TEST(Rfc2889Report, NeighborReresolutionIsWrittenAndReadBackTheSame) {
+  Result r;
+  r.test = "neighbor_reresolution";
+  r.section = "-";
+  r.sender_device = "left";
+  r.hosts_device = "right";
+  r.link_down_s = 0.3;
+  r.timeline_bin_ms = 0.1;
+  r.reresolution = std::vector<HostReresolution>{{"right[0]", "198.19.0.1", 12.5, 3},
+                                                 {"right[1]", "198.19.0.2", std::nullopt, 41},
+                                                 {"right[2]", "198.19.0.3", 14.25, 4}};
+  r.reresolved_min_ms = 12.5;
+  r.reresolved_median_ms = 13.375;
+  r.reresolved_max_ms = 14.25;
+  r.hosts_not_reresolved = 1;
+  r.why = "2 of 3 hosts forwarded to again";
+  EXPECT_EQ(to_json(r).dump(),
+            R"({"hosts_device":"right","hosts_not_reresolved":1,"link_down_s":0.3,"reresolution":[)"
+            R"({"address":"198.19.0.1","host":"right[0]","lost_frames":3,"reresolved_ms":12.5},)"
+            R"({"address":"198.19.0.2","host":"right[1]","lost_frames":41,"reresolved_ms":null},)"
+            R"({"address":"198.19.0.3","host":"right[2]","lost_frames":4,"reresolved_ms":14.25}],)"
+            R"("reresolved_max_ms":14.25,"reresolved_median_ms":13.375,"reresolved_min_ms":12.5,"section":"-",)"
+            R"("sender_device":"left","test":"neighbor_reresolution","timeline_bin_ms":0.1,"verdict":"measured",)"
+            R"("why":"2 of 3 hosts forwarded to again"})");
+  const Result read = rfc2889_result_from_json(json::parse(to_json(r).dump()));
+  EXPECT_EQ(read, r);
+  ASSERT_TRUE(read.reresolution && read.reresolution->size() == 3);
+  EXPECT_EQ((*read.reresolution)[1].reresolved_ms, std::nullopt);
+  EXPECT_EQ((*read.reresolution)[2].reresolved_ms, std::optional<double>(14.25));
+  EXPECT_EQ(read.hosts_not_reresolved, std::optional<uint64_t>(1));
+
+  // No host forwarded to again: no spread, every time null, all of them counted.
+  Result silent = r;
+  for (HostReresolution& h : *silent.reresolution) h.reresolved_ms.reset();
+  silent.reresolved_min_ms.reset();
+  silent.reresolved_median_ms.reset();
+  silent.reresolved_max_ms.reset();
+  silent.hosts_not_reresolved = 3;
+  const json written = to_json(silent);
+  EXPECT_FALSE(written.contains("reresolved_min_ms"));
+  EXPECT_EQ(written.at("reresolution").at(0).dump(),
+            R"({"address":"198.19.0.1","host":"right[0]","lost_frames":3,"reresolved_ms":null})");
+  EXPECT_EQ(rfc2889_result_from_json(written), silent);
+}
+
 TEST(Rfc2889Report, AValueOfTheWrongTypeIsRefusedWhereItIs) {
   const auto refusal = [](const char* text) {
     try {
@@ -127,6 +235,20 @@ TEST(Rfc2889Report, AValueOfTheWrongTypeIsRefusedWhereItIs) {
   EXPECT_NE(refusal(R"({"results": [{"test": "x", "points": 3}]})").find("results[0].points"), std::string::npos);
   EXPECT_NE(refusal(R"({"results": [{"test": "x", "trials": [{"passed": 3}]}]})").find("results[0].trials"),
             std::string::npos);
+  // The neighbour tests' fields, each at its path.
+  EXPECT_EQ(refusal(R"({"results": [{"test": "neighbor_reresolution", "reresolution": [{"host": "right[0]"},
+                                                          {"host": "right[1]", "reresolved_ms": "soon"}]}]})"),
+            "[json.exception.other_error.501] results[0].reresolution[1].reresolved_ms: type must be number, but is "
+            "string");
+  EXPECT_EQ(refusal(R"({"results": [{}, {"test": "neighbor_caching", "hosts": "53"}]})"),
+            "[json.exception.other_error.501] results[1].hosts: type must be number, but is string");
+  EXPECT_EQ(refusal(R"({"results": [{"test": "neighbor_caching", "hosts": -1}]})"),
+            "[json.exception.other_error.501] results[0].hosts: number -1 is not a whole number from 0 to "
+            "18446744073709551615");
+  EXPECT_EQ(refusal(R"({"results": [{"test": "neighbor_reresolution", "reresolution": {"host": "right[0]"}}]})"),
+            "[json.exception.other_error.501] results[0].reresolution: type must be array, but is object");
+  EXPECT_EQ(refusal(R"({"results": [{"test": "neighbor_reresolution", "sender_device": 1}]})"),
+            "[json.exception.other_error.501] results[0].sender_device: type must be string, but is number");
   // A report without results, or not an object, has none.
   EXPECT_TRUE(rfc2889_report_from_json(json::parse(R"({"schema": "linerate.rfc2889/1"})")).results.empty());
   EXPECT_TRUE(rfc2889_report_from_json(json::array()).results.empty());
