@@ -24,7 +24,9 @@ constexpr unsigned kPoolMbufs = 8191;       // frames the hosts send, in flight 
 constexpr uint16_t kBurst = 32;
 constexpr unsigned kBurstsPerPoll = 16;     // at most 512 frames a port and millisecond: a storm waits on the ring
 constexpr auto kPollInterval = std::chrono::milliseconds(1);
-constexpr uint64_t kLinkCheckNs = 100'000'000;
+// A link that comes back is seen within this (a sysfs read a port): the hosts announce
+// themselves that soon after, which a re-resolution time after a flap includes.
+constexpr uint64_t kLinkCheckNs = 5'000'000;
 constexpr size_t kEventsSaidPerPoll = 8;
 
 // The port's link now: its kernel netdev's carrier where it has one, else the PMD's view.

@@ -258,7 +258,7 @@ ipv6 = { src = "2001:db8:b::1", dst = "2001:db8:a::1" }
         self.rexec("ip", "link", "set", "rb", "down")
         lrtest.wait_until(lambda: self.nsexec_out("cat", "/sys/class/net/lrb/carrier").strip() == "0",
                           "lrb's carrier to drop")
-        time.sleep(0.3)  # the hosts look at the link every 100 ms: they see it down
+        time.sleep(0.3)  # the hosts look at the link every 5 ms: they see it down
         self.rexec("ip", "link", "set", "rb", "up")
         again = lrtest.wait_until(lambda: gateway_of_b()["state"] == "resolved" and
                                   gateway_of_b()["resolved_at"] != first["resolved_at"] and gateway_of_b(),

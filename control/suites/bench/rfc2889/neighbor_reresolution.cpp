@@ -113,14 +113,16 @@ void neighbor_reresolution(Plan& p) {
     result.reresolved_max_ms = *std::max_element(times.begin(), times.end());
   }
   const double interval_ms = k / p.cfg.reresolution_rate_fps * 1e3;
-  result.why = times.empty()
-                   ? fmt::format("no host got a frame in the {:g} s after the link came up",
-                                 static_cast<double>(kAfterFlapNs) / 1e9)
-                   : fmt::format(
-                         "{} of {} hosts forwarded to again {:.1f} to {:.1f} ms (median {:.1f}) after the link "
-                         "came up (each host's frames {:.2f} ms apart, timed to {:g} ms)",
-                         times.size(), k, *result.reresolved_min_ms, *result.reresolved_max_ms,
-                         *result.reresolved_median_ms, interval_ms, *result.timeline_bin_ms);
+  result.why =
+      times.empty()
+          ? fmt::format("no host got a frame in the {:g} s after the link came up",
+                        static_cast<double>(kAfterFlapNs) / 1e9)
+          : fmt::format(
+                "{} of {} hosts forwarded to again {:.1f} to {:.1f} ms (median {:.1f}) after the link "
+                "came up (each host's frames {:.2f} ms apart, timed to {:g} ms; the hosts see their link up within 5 "
+                "ms and announce themselves, which a router may wait for)",
+                times.size(), k, *result.reresolved_min_ms, *result.reresolved_max_ms, *result.reresolved_median_ms,
+                interval_ms, *result.timeline_bin_ms);
   result.reresolution = std::move(rows);
   p.result(result);
 }
