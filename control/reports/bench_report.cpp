@@ -198,6 +198,7 @@ json to_json(const LatencyAnswer& r) {
   }
   json j = written(r, latency_measured_fields);
   if (!r.offered_percent) j["offered_percent"] = nullptr;  // no valid trial: said, not left out
+  if (!r.why.empty()) j["why"] = r.why;                    // and why there are no figures
   return j;
 }
 json to_json(const FrameLossPoint& p) { return written(p, frame_loss_fields); }

@@ -238,6 +238,16 @@ TEST(BenchReport, EachAnswerIsWrittenAsTheReportHasAlwaysHeldIt) {
   not_measured.frame_size.text = "1518";
   not_measured.why = "no throughput was found at this size";
   EXPECT_EQ(to_json(not_measured).dump(), R"({"frame_size":1518,"why":"no throughput was found at this size"})");
+  // At a rate, but every trial spoiled by the host: no figures, and why.
+  LatencyAnswer all_invalid;
+  all_invalid.frame_size.text = "64";
+  all_invalid.rate_percent = 26.5;
+  all_invalid.invalid_trials = 2;
+  all_invalid.why = "SKIPPED: all 2 latency trials were invalid; the last: a tester lcore was held up";
+  EXPECT_EQ(to_json(all_invalid).dump(),
+            R"({"frame_size":64,"invalid_trials":2,"lost":0,"offered_percent":null,"per_trial":[],"rate_percent":26.5,)"
+            R"("trials":0,"why":"SKIPPED: all 2 latency trials were invalid; the last: a tester lcore was held up"})");
+  EXPECT_EQ(latency_answer_from_json(to_json(all_invalid)), all_invalid);
 
   const FrameLossPoint point{{"64"}, 100, 99.5, 12.5, true, "the device's loss"};
   EXPECT_EQ(to_json(point).dump(), R"({"frame_size":64,"loss_percent":12.5,"note":"the device's loss",)"
