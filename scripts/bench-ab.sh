@@ -3,8 +3,8 @@
 # to run and jumps between speed modes, so one run of each build proves nothing: the two
 # are run in turn, pair after pair, and compared by their medians and by the median of the
 # B / A ratios taken pair by pair (two adjacent runs rarely straddle a mode change).
-# Rows: bench.sh's TX profile (64 B, VLAN + IPv4 + UDP, signatures, one lcore on net_null)
-# and RX accounting with 16 streams and with 1,024 streams interleaved, the frames out of L1
+# Rows: bench.sh's TX profiles (64 B, VLAN + IPv4 + UDP, signatures, one lcore on net_null;
+# the same with udp.src varied over 1000 values; IMIX 64 / 594 / 1518 B, 7 : 4 : 1) and RX accounting with 16 streams and with 1,024 streams interleaved, the frames out of L1
 # and L2, and with each frame's line from DRAM (a revision without that benchmark: "-").
 # Each revision runs its own RX benchmark: from 52cf074 on it counts each burst's free.
 # Usage: scripts/bench-ab.sh REV_A [REV_B] [pairs, default 8: each of four layouts twice] [seconds a TX run, default 3]
@@ -50,8 +50,11 @@ build_b=$(build_of "$rev_b" b)
 if grep -q "^HugePages_Free: *[1-9]" /proc/meminfo; then huge=on; else huge=off; fi
 source scripts/bench-profile.sh
 profile net_null0 "" 0 > "$tmp/tx.toml"
+profile net_null0 "" 0 64 'vary = [ { field = "udp.src", count = 1000 } ]' > "$tmp/vary.toml"
+profile net_null0 "" 0 '[64, 594, 1518]
+frame_weights = [7, 4, 1]' > "$tmp/imix.toml"
 
-# One measurement of each row by the build in $1 in pair $2, as "tx rx16 rx1024 dram16 dram1024" (Mpps,
+# One measurement of each row by the build in $1 in pair $2, as "tx vary imix rx16 rx1024 dram16 dram1024" (Mpps,
 # nan where the build has no such benchmark).
 # The report's path changes with the pair ($2): one TX binary read 168-172 Mpps with one
 # path and 182-186 with another (the program's heap laid out otherwise), and two builds
@@ -60,20 +63,25 @@ profile net_null0 "" 0 > "$tmp/tx.toml"
 measure() {
   local report
   report=$tmp/$(printf "%$((($2 % 4) * 9))s" "" | tr " " r)tx.json
-  "$1/dataplane/linerate-dataplane" -c "$tmp/tx.toml" -r "$report" -q > /dev/null
-  local tx rx16 rx1024 dram16 dram1024
-  tx=$(python3 -c "import json,sys; print('%.2f' % (json.load(open(sys.argv[1]))['streams'][0]['tx_pps_achieved'] / 1e6))" "$report")
+  tx_of() {
+    "$1/dataplane/linerate-dataplane" -c "$2" -r "$report" -q > /dev/null
+    python3 -c "import json,sys; print('%.2f' % (json.load(open(sys.argv[1]))['streams'][0]['tx_pps_achieved'] / 1e6))" "$report"
+  }
+  local tx vary imix rx16 rx1024 dram16 dram1024
+  tx=$(tx_of "$1" "$tmp/tx.toml")
+  vary=$(tx_of "$1" "$tmp/vary.toml")
+  imix=$(tx_of "$1" "$tmp/imix.toml")
   rx() {
     local mpps
     mpps=$("$1/tests/perf/rx_accounting_bench" --benchmark_filter="$2" --benchmark_min_time=1.5 2>/dev/null |
       grep -o "Mpps=[0-9.]*" | head -1 | cut -d= -f2 || true)
     echo "${mpps:-nan}"
   }
-  rx16=$(rx "$1" 'streams:16/frames:4096/capture:0$')
-  rx1024=$(rx "$1" 'streams:1024/frames:16384/capture:0$')
+  rx16=$(rx "$1" 'streams:16/frames:4096/capture:0(/slow:0)?$')
+  rx1024=$(rx "$1" 'streams:1024/frames:16384/capture:0(/slow:0)?$')
   dram16=$(rx "$1" 'FromDram/streams:16/frames:4096/')
   dram1024=$(rx "$1" 'FromDram/streams:1024/frames:16384/')
-  echo "$tx $rx16 $rx1024 $dram16 $dram1024"
+  echo "$tx $vary $imix $rx16 $rx1024 $dram16 $dram1024"
 }
 
 : > "$tmp/a.mpps"
@@ -93,7 +101,8 @@ python3 - "$tmp/a.mpps" "$tmp/b.mpps" <<'PY'
 import math, statistics, sys
 a = [list(map(float, line.split())) for line in open(sys.argv[1])]
 b = [list(map(float, line.split())) for line in open(sys.argv[2])]
-rows = ["TX 64 B, net_null, one lcore", "RX accounting, 16 streams, out of L1", "RX accounting, 1024 streams, out of L2",
+rows = ["TX 64 B, net_null, one lcore", "TX 64 B, udp.src over 1000 values", "TX IMIX 64/594/1518 B 7:4:1",
+        "RX accounting, 16 streams, out of L1", "RX accounting, 1024 streams, out of L2",
         "RX accounting, 16 streams, from DRAM", "RX accounting, 1024 streams, from DRAM"]
 print("%-40s %10s %10s %8s %14s" % ("Mpps (medians)", "A", "B", "B/A", "B/A pairwise"))
 for k, name in enumerate(rows):

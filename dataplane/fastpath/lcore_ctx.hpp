@@ -38,6 +38,12 @@ inline constexpr uint64_t kUnlimited = std::numeric_limits<uint64_t>::max();
 /// (and at a fixed distance from the mbuf, see fill_fixed_burst).
 inline constexpr uint16_t kTxMbufPrivBytes = RTE_CACHE_LINE_SIZE;
 
+/// What a lane writes per frame into mbufs its pool's filling wrote: every field the plan
+/// has (write_frame), or, where each mbuf holds the whole frame (the pool filled with it),
+/// only the signature and the UDP checksum (headers_fixed) or those and the varied fields
+/// (one_size_varied).
+enum class TxFill : uint8_t { kWhole, kFixed, kVaried };
+
 /// One (stream, lane): a TX queue's share of a stream. Cache lines by who touches them
 /// and how often (the static_asserts below hold the layout to this comment):
 ///   0-1  owner, every burst: pacer, queue, plan, pool, limits, the frame cursor's
@@ -54,7 +60,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint16_t queue_id = 0;
   uint8_t lane = 0;
   bool finished = false;        ///< owner's view of `done`
-  bool headers_fixed = false;   ///< the plan's headers_fixed: only signatures written per frame
+  TxFill fill = TxFill::kWhole;  ///< what the TX loop writes per frame
   bool held = false;            ///< owner's view of `hold_request`
   const wire::TxStreamPlan* plan = nullptr;
   rte_mempool* pool = nullptr;

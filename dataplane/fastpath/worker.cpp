@@ -78,6 +78,27 @@ void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* 
   cursor.seq += n;  // no sizes or fields to step
 }
 
+// The same for a stream of one size whose fields vary (one_size_varied): the pool's mbufs
+// hold the frame, so per frame the varied fields (and the IPv4 checksum) are written, and
+// the signature with the UDP checksum as for fixed headers, the fields' share added.
+void fill_varied_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
+                       uint32_t tx_ns) noexcept {
+  const wire::TxStreamPlan& plan = *lane.plan;
+  constexpr size_t kFrameOffset = sizeof(rte_mbuf) + kTxMbufPrivBytes + RTE_PKTMBUF_HEADROOM;
+  const auto first_seq = static_cast<uint32_t>(cursor.seq);
+  uint8_t* frames[kFixedFrames];
+  for (uint32_t i = 0; i < n; ++i) {
+    LR_DASSERT(rte_pktmbuf_mtod(pkts[i], uint8_t*) == reinterpret_cast<uint8_t*>(pkts[i]) + kFrameOffset);
+    frames[i] = reinterpret_cast<uint8_t*>(pkts[i]) + kFrameOffset;
+  }
+  uint32_t varied[kFixedFrames];
+  write_varied_fields(frames, n, plan, cursor, lane.lane, varied);
+  const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
+  FixedFrameBytes bytes;
+  fixed_frame_bytes<true>(burst, first_seq, n, bytes, varied);
+  for (uint32_t i = 0; i < n; ++i) store_fixed_frame<true>(frames[i], burst, bytes, i);
+}
+
 }  // namespace
 
 uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept {
@@ -97,10 +118,12 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
   uint16_t lens[kTxBurst];
   const wire::TxStreamPlan& plan = *lane.plan;
   const uint64_t first_seq = lane.cursor.seq;
-  const bool fixed = lane.headers_fixed;
+  const bool fixed = lane.fill == TxFill::kFixed;
   if (fixed) {
     if (plan.hw_checksum || plan.mac_control) fill_fixed_burst<false>(lane, lane.cursor, pkts, n, tx_ns);
     else fill_fixed_burst<true>(lane, lane.cursor, pkts, n, tx_ns);
+  } else if (lane.fill == TxFill::kVaried) {
+    fill_varied_burst(lane, lane.cursor, pkts, n, tx_ns);
   } else if (plan.hw_checksum) {
     if (plan.multi_size) fill_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
     else fill_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
@@ -127,7 +150,7 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept 
     lane.cursor = cursor_at(plan, first_seq + sent);
   }
   uint64_t bytes = 0;
-  if (fixed) {
+  if (lane.fill != TxFill::kWhole) {  // one size
     bytes = uint64_t{sent} * (plan.sizes[0].data_len + 4u);  // + FCS
   } else {
     for (uint16_t i = 0; i < sent; ++i) bytes += lens[i] + 4u;

@@ -44,10 +44,10 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
     m->data_len = plan->sizes[0].data_len;
     m->pkt_len = plan->sizes[0].data_len;
   }
-  if (!fast::headers_fixed(*plan)) return;  // the TX loop writes the rest per frame
+  if (!fast::headers_fixed(*plan) && !fast::one_size_varied(*plan)) return;  // the TX loop writes the rest per frame
   // One frame written whole (sequence 0): the signature's magic, the IPv4 checksum and,
   // with offload, the pseudo-header sum are then in place for every frame (see
-  // fixed_frame_bytes).
+  // fixed_frame_bytes; a varied stream's fields are written over it per frame).
   uint16_t no_signature_yet = 0;
   const wire::Signature first{plan->stream_id, 0, 0, 0};
   uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
@@ -273,7 +273,9 @@ void plan_tx_lane(fast::TxLane& t, RunState& run, const StreamState& stream, uin
     t.port_id = run.netdev_senders[stream.tx_port]->sink_port_id();  // to the kernel netdev
   t.queue_id = stream.lanes[lane].first;
   t.lane = static_cast<uint8_t>(lane);
-  t.headers_fixed = fast::headers_fixed(stream.plan[0]);
+  t.fill = fast::headers_fixed(stream.plan[0])     ? fast::TxFill::kFixed
+           : fast::one_size_varied(stream.plan[0]) ? fast::TxFill::kVaried
+                                                   : fast::TxFill::kWhole;
   t.cursor = fast::cursor_at(stream.plan[0], 0);
   t.lag_window_fp = cfg.catch_up ? fast::lag_window_fp(in.tsc_hz) : 0;
   // MAC Control frames are never held: a paused port still sends them.

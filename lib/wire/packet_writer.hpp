@@ -69,17 +69,24 @@ inline uint32_t size_index(const wire::TxStreamPlan& plan, const FrameCursor& c,
   return hash_to_index(mix64(c.seq ^ (uint64_t{lane} << 56) ^ 0x5EED), static_cast<uint32_t>(plan.sizes.size()));
 }
 
-/// Value of varying field `index` for the frame at `c`.
-inline uint64_t vary_value(const wire::TxStreamPlan& plan, const wire::VaryPlan& v, const FrameCursor& c,
-                           uint8_t lane, uint32_t index) noexcept {
+/// Value of varying field `index` (`v`) for the frame with sequence `seq`, whose count
+/// for the field is `k` (seq mod v.count).
+inline uint64_t vary_value_at(const wire::TxStreamPlan& plan, const wire::VaryPlan& v, uint32_t k, uint64_t seq,
+                              uint8_t lane, uint32_t index) noexcept {
   // Tests in the order of how common: the switch with a fourth case measured 3 % slower
   // (interleaved runs of the vary profile of scripts/bench.sh).
   if (v.order == wire::IndexOrder::kUp) [[likely]]
-    return v.base + uint64_t{c.vary_k[index]} * v.step;
-  if (v.order == wire::IndexOrder::kDown) return v.base - uint64_t{c.vary_k[index]} * v.step;  // wraps; the writer keeps the width
-  if (v.order == wire::IndexOrder::kListed) return plan.vary_values[v.values_at + c.vary_k[index]];
-  const uint64_t hash = mix64(c.seq ^ (uint64_t{lane} << 48) ^ (uint64_t{index} << 40));
+    return v.base + uint64_t{k} * v.step;
+  if (v.order == wire::IndexOrder::kDown) return v.base - uint64_t{k} * v.step;  // wraps; the writer keeps the width
+  if (v.order == wire::IndexOrder::kListed) return plan.vary_values[v.values_at + k];
+  const uint64_t hash = mix64(seq ^ (uint64_t{lane} << 48) ^ (uint64_t{index} << 40));
   return v.base + uint64_t{hash_to_index(hash, v.count)} * v.step;
+}
+
+/// Value of varying field `index` for the frame at `c`.
+inline uint64_t vary_value(const wire::TxStreamPlan& plan, const wire::VaryPlan& v, const FrameCursor& c, uint8_t lane,
+                           uint32_t index) noexcept {
+  return vary_value_at(plan, v, c.vary_k[index], c.seq, lane, index);
 }
 
 /// RoCEv2: the signature just before the ICRC, the IPv4 header checksum, the PSN of the
@@ -204,6 +211,15 @@ inline bool headers_fixed(const wire::TxStreamPlan& plan) noexcept {
   return !plan.multi_size && plan.vary.empty() && !plan.roce;  // RoCEv2: the PSN and the ICRC change too
 }
 
+/// Whether every frame of the plan has one size and the same headers but for its varied
+/// fields, with checksums in software: then, as for fixed headers, each mbuf holds the
+/// whole frame from the start, and per frame only the varied fields, the IPv4 checksum
+/// (when an address varies), the signature and the UDP checksum are written
+/// (write_varied_fields, then fixed_frame_bytes with their share).
+inline bool one_size_varied(const wire::TxStreamPlan& plan) noexcept {
+  return !plan.multi_size && !plan.vary.empty() && !plan.roce && !plan.mac_control && !plan.hw_checksum;
+}
+
 /// Bytes a TX buffer holds after its largest frame: a fixed-header frame's last signature
 /// bytes are stored as 16 (store_fixed_frame), 4 of them past the frame's end.
 inline constexpr uint16_t kTxTailroom = 4;
@@ -266,8 +282,11 @@ struct FixedFrameBytes {
 /// signature's parity in the datagram). The sum is kept as little-endian words (a ones'
 /// complement sum of byte-swapped words is the byte-swapped sum), so it is stored as it
 /// is: no swap per frame.
-template <bool kUdpChecksum, bool kSigOdd>
-inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, FixedFrameBytes& out) noexcept {
+/// `varied` (one_size_varied streams): each frame's varied fields' share of the UDP sum, as
+/// a little-endian word (write_varied_fields), added to its sum.
+template <bool kUdpChecksum, bool kSigOdd, bool kVaried>
+inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, FixedFrameBytes& out,
+                              const uint32_t* varied) noexcept {
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t q = seq + i;
     const uint32_t pairs = (q & 0x00FF00FFu) + ((q >> 8) & 0x00FF00FFu);
@@ -280,6 +299,7 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
       // Sequence bytes 0-3 at signature offsets 5-8, the check at 13: with the signature
       // at an odd place, offsets 5, 7 and 13 start a word (the low byte, little-endian).
       uint32_t sum = b.udp_base;
+      if constexpr (kVaried) sum += varied[i];
       if constexpr (kSigOdd) {
         sum += (q & 0xFFFF) + (q >> 16) + check;
       } else {
@@ -294,9 +314,78 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
 
 /// fixed_frame_bytes for `b`'s parity.
 template <bool kUdpChecksum>
-inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, FixedFrameBytes& out) noexcept {
-  if (b.sig_odd) fixed_frame_bytes<kUdpChecksum, true>(b, seq, n, out);
-  else fixed_frame_bytes<kUdpChecksum, false>(b, seq, n, out);
+inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, FixedFrameBytes& out,
+                              const uint32_t* varied = nullptr) noexcept {
+  if (varied != nullptr) {
+    if (b.sig_odd) fixed_frame_bytes<kUdpChecksum, true, true>(b, seq, n, out, varied);
+    else fixed_frame_bytes<kUdpChecksum, false, true>(b, seq, n, out, varied);
+  } else {
+    if (b.sig_odd) fixed_frame_bytes<kUdpChecksum, true, false>(b, seq, n, out, nullptr);
+    else fixed_frame_bytes<kUdpChecksum, false, false>(b, seq, n, out, nullptr);
+  }
+}
+
+/// A one_size_varied stream's varied fields of `n` frames (n <= kFixedFrames) from the one
+/// at `c` on, written into frames that hold the rest (the pool's filling wrote them whole),
+/// with the IPv4 header checksum where an address in it varies; leaves `c` at the frame
+/// after them. `varied[i]`: frame i's fields' share of the UDP sum as a little-endian word,
+/// for fixed_frame_bytes (which writes the signature and the UDP checksum). Field by field,
+/// then frame by frame: a field's plan is read once a burst, and its count steps without
+/// the cursor's other fields.
+[[gnu::always_inline]] inline void write_varied_fields(uint8_t* const* frames, uint32_t n,
+                                                       const wire::TxStreamPlan& plan, FrameCursor& c, uint8_t lane,
+                                                       uint32_t* varied) noexcept {
+  using namespace lr::wire;
+  LR_DASSERT(one_size_varied(plan) && n <= kFixedFrames);
+  uint32_t ip_sum[kFixedFrames];
+  bool ip_varied = false;
+  for (uint32_t i = 0; i < n; ++i) ip_sum[i] = plan.sizes[0].ip_base_sum, varied[i] = 0;
+  for (uint32_t f = 0; f < plan.vary.size(); ++f) {
+    const VaryPlan& v = plan.vary[f];
+    uint32_t k = c.vary_k[f];
+    // The field's value for each frame in turn: counted up by its step (the common order),
+    // else computed.
+    uint64_t up = v.base + uint64_t{k} * v.step;
+    const auto next_value = [&](uint32_t i) {
+      uint64_t value = up;
+      if (v.order != IndexOrder::kUp) [[unlikely]]
+        value = vary_value_at(plan, v, k, c.seq + i, lane, f);
+      up += v.step;
+      if (++k == v.count) {
+        k = 0;
+        up = v.base;
+      }
+      return value;
+    };
+    if (v.width == 2) {
+      for (uint32_t i = 0; i < n; ++i) {
+        const auto word = static_cast<uint16_t>(v.fixed_bits | (next_value(i) & v.value_mask));
+        store_be16(frames[i] + v.offset, word);
+        if (v.in_udp_csum) varied[i] += word;
+      }
+    } else if (v.width == 4) {
+      ip_varied = ip_varied || v.in_ip_csum;
+      for (uint32_t i = 0; i < n; ++i) {
+        const auto word = static_cast<uint32_t>(next_value(i));
+        store_be32(frames[i] + v.offset, word);
+        if (v.in_ip_csum) ip_sum[i] += csum_words(word);
+        if (v.in_udp_csum) varied[i] += csum_words(word);
+      }
+    } else {  // 6: MAC, not in any checksum
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t mac = next_value(i) & 0xFFFFFFFFFFFFull;
+        store_be16(frames[i] + v.offset, static_cast<uint16_t>(mac >> 32));
+        store_be32(frames[i] + v.offset + 2, static_cast<uint32_t>(mac));
+      }
+    }
+    c.vary_k[f] = k;
+  }
+  c.seq += n;  // one size: no size schedule to step
+  for (uint32_t i = 0; i < n; ++i) {
+    if (ip_varied) store_be16(frames[i] + plan.l3_offset + 10, static_cast<uint16_t>(~csum_fold(ip_sum[i])));
+    const uint16_t folded = csum_fold(varied[i]);
+    varied[i] = static_cast<uint16_t>(folded << 8 | folded >> 8);
+  }
 }
 
 /// Writes frame `i` of `bytes` into a frame its pool's filling wrote whole, in a buffer

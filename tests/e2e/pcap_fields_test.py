@@ -108,6 +108,36 @@ vary = [ { field = "ipv4.src", count = 4 }, { field = "udp.dst", op = "decrement
         self.assertEqual((missing.returncode, missing.stderr),
                          (2, "linerate: %s has no stream 'nope' (it has: varying)\n" % os.path.join(self.dir, "profile.toml")))
 
+    def test_one_size_with_varying_fields_in_full_bursts(self):
+        # One size: each mbuf holds its whole frame from the pool's filling, and per frame only
+        # the varied fields, the IPv4 checksum, the signature and the UDP checksum are written,
+        # a burst at a time (rate max: bursts of 32, each mbuf reused with another frame's fields).
+        rows = self.capture("""
+[[stream]]
+name = "varied"
+tx_port = "cap"
+frame_size = 64
+rate = "max"
+count = 300
+eth = { src = "02:00:00:00:00:0a", dst = "02:00:00:00:00:0b" }
+vlan = { id = 100, pcp = 5 }
+ipv4 = { src = "198.18.0.1", dst = "198.19.0.1" }
+udp = { src = 1024, dst = 4791 }
+vary = [ { field = "ipv4.src", count = 7 }, { field = "udp.src", count = 1000, step = 3 },
+         { field = "vlan.id", count = 2, step = 10 }, { field = "eth.dst", count = 5 } ]
+""", 300)
+        for seq, row in enumerate(rows):
+            self.assertEqual(int(row["frame.len"]), 60)
+            self.assertEqual(row["eth.dst"], "02:00:00:00:00:%02x" % (0x0b + seq % 5))
+            self.assertEqual(int(row["vlan.id"]), 100 + (seq % 2) * 10)
+            self.assertEqual(int(row["vlan.priority"]), 5)
+            self.assertEqual(row["ip.src"], "198.18.0.%d" % (1 + seq % 7))
+            self.assertEqual(row["ip.checksum.status"], "1", "IPv4 header checksum is good, frame %d" % seq)
+            self.assertEqual(int(row["udp.srcport"]), 1024 + 3 * seq)
+            self.assertEqual(int(row["udp.dstport"]), 4791)
+            self.assertEqual(row["udp.checksum.status"], "1", "UDP checksum is good, frame %d" % seq)
+            self.check_signature(row, 0, seq, 14 + 4 + 20 + 8)
+
     def test_ipv6_range_with_odd_lengths(self):
         rows = self.capture("""
 [[stream]]

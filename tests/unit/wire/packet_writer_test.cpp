@@ -268,6 +268,86 @@ TEST(PacketWriter, FixedHeaderFramesEqualWholeFrames) {
   EXPECT_GT(odd_seen, 0) << "no signature at an odd offset was tried";
 }
 
+// A stream of one size whose fields vary, written as the TX loop writes it into mbufs its
+// pool filled whole: the varied fields over the frame an mbuf held before, then the burst's
+// signatures and UDP checksums with the fields' share. Byte for byte the whole writer's.
+TEST(PacketWriter, VariedOneSizeFramesEqualWholeFrames) {
+  using api::VaryField;
+  using api::VaryOp;
+  struct Case {
+    const char* name;
+    std::vector<api::VarySpec> vary;
+    bool v6 = false, tcp = false;
+  };
+  const std::vector<Case> cases = {
+      {"udp.src up", {{VaryField::kUdpSrc, VaryOp::kIncrement, 1000, 1, {}}}},
+      {"ipv4.src and udp.src",
+       {{VaryField::kIpSrc, VaryOp::kIncrement, 300, 7, {}}, {VaryField::kUdpSrc, VaryOp::kIncrement, 1000, 1, {}}}},
+      {"ipv4.dst down, udp.dst random",
+       {{VaryField::kIpDst, VaryOp::kDecrement, 50, 1, {}}, {VaryField::kUdpDst, VaryOp::kRandom, 4000, 1, {}}}},
+      {"vlan, eth.src, eth.dst listed",
+       {{VaryField::kVlanId, VaryOp::kIncrement, 4000, 1, {}},
+        {VaryField::kEthSrc, VaryOp::kIncrement, 5, 1, {}},
+        {VaryField::kEthDst, VaryOp::kList, 3, 1, {0x020000000001, 0x02000000ffff, 0x0a}}}},
+      {"ipv6 src and dst",
+       {{VaryField::kIpSrc, VaryOp::kIncrement, 70000, 3, {}}, {VaryField::kIpDst, VaryOp::kRandom, 9, 1, {}}},
+       true},
+      {"tcp ports",
+       {{VaryField::kUdpSrc, VaryOp::kIncrement, 9, 1, {}}, {VaryField::kUdpDst, VaryOp::kDecrement, 9, 2, {}}},
+       false,
+       true},
+  };
+  for (const Case& c : cases) {
+    for (const uint16_t frame_size : {64, 65, 101, 1518}) {
+      api::StreamSpec s;
+      if (!c.v6) s.vlan = api::VlanSpec{100, 3};
+      if (c.v6) s.ip_version = api::IpVersion::kV6;
+      if (c.tcp) s.tcp = api::TcpSpec{};
+      s.vary = c.vary;
+      s.frame.sizes = {std::max(frame_size, profile::min_frame_bytes(s))};
+      const wire::TxStreamPlan plan = plan::build_stream_plan(s, 513);
+      ASSERT_TRUE(one_size_varied(plan)) << c.name;
+      ASSERT_FALSE(headers_fixed(plan)) << c.name;
+      const wire::SizeEntry& size = plan.sizes[0];
+      // The burst's mbufs, each filled whole once (sequence 0), as the pool's filling does.
+      std::vector<std::vector<uint8_t>> mbufs(
+          kFixedFrames, std::vector<uint8_t>(plan.template_bytes.begin(), plan.template_bytes.end()));
+      for (std::vector<uint8_t>& m : mbufs) {
+        m.resize(m.size() + kTxTailroom);
+        uint16_t none = 0;
+        write_frame<false, false>(m.data(), plan, size, none, wire::Signature{513, 0, 0, 0}, FrameCursor{});
+      }
+      for (const uint32_t first : {0u, 999u, 0xFFFFF0u, 0xFFFFFFE0u}) {
+        for (const uint8_t lane : {uint8_t{0}, uint8_t{7}}) {
+          const uint32_t tx_ns = 0x12345678u + first;
+          FrameCursor cursor = cursor_at(plan, first);
+          uint8_t* frames[kFixedFrames];
+          for (uint32_t k = 0; k < kFixedFrames; ++k) frames[k] = mbufs[k].data();
+          uint32_t varied[kFixedFrames];
+          write_varied_fields(frames, kFixedFrames, plan, cursor, lane, varied);
+          ASSERT_EQ(cursor.seq, cursor_at(plan, uint64_t{first} + kFixedFrames).seq);
+          for (size_t f = 0; f < plan.vary.size(); ++f)
+            ASSERT_EQ(cursor.vary_k[f], cursor_at(plan, uint64_t{first} + kFixedFrames).vary_k[f])
+                << c.name << " field " << f;
+          const FixedBurst burst = fixed_burst(plan, lane, tx_ns);
+          FixedFrameBytes bytes;
+          fixed_frame_bytes<true>(burst, first, kFixedFrames, bytes, varied);
+          for (uint32_t k = 0; k < kFixedFrames; ++k) {
+            store_fixed_frame<true>(mbufs[k].data(), burst, bytes, k);
+            const uint32_t seq = first + k;
+            std::vector<uint8_t> whole(plan.template_bytes.begin(), plan.template_bytes.end());
+            uint16_t none = 0;
+            write_frame<false, false>(whole.data(), plan, size, none, wire::Signature{513, lane, seq, tx_ns},
+                                      cursor_at(plan, seq));
+            ASSERT_EQ(hex(mbufs[k].data(), size.data_len), hex(whole.data(), size.data_len))
+                << c.name << ", " << frame_size << " B, seq " << seq << ", lane " << int{lane};
+          }
+        }
+      }
+    }
+  }
+}
+
 // Any varying field or second size needs the whole writer.
 TEST(PacketWriter, VaryingFieldsOrSizesAreNotFixedHeaders) {
   api::StreamSpec s;
