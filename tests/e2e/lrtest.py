@@ -181,12 +181,14 @@ def wait_for_socket(test, proc, path):
     """Waits until the service `proc` listens on `path` (fails the test if it exits)."""
     for _ in range(200):
         # The file appears at bind(), a moment before listen(): only a connection says it listens.
+        # A stale file (a data plane killed before) is refused, or gone by the connect: the new
+        # data plane removes it before it binds its own.
         if os.path.exists(path):
             probe = socket.socket(socket.AF_UNIX)
             try:
                 probe.connect(path)
                 return
-            except ConnectionRefusedError:
+            except (ConnectionRefusedError, FileNotFoundError):
                 pass
             finally:
                 probe.close()
