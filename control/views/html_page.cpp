@@ -59,7 +59,9 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_number_cell(const std::string& text) {
   size_t i = text.starts_with('-') || text.starts_with('+') ? 1 : 0;
   if (i >= text.size() || !is_digit(text[i])) return false;
-  while (i < text.size() && (is_digit(text[i]) || text[i] == '.' || text[i] == ',')) ++i;
+  // One decimal point at most: "198.19.0.1" is an address, set as text.
+  int points = 0;
+  while (i < text.size() && (is_digit(text[i]) || text[i] == ',' || (text[i] == '.' && ++points == 1))) ++i;
   if (i == text.size()) return true;
   return text[i] == ' ' && text.find(' ', i + 1) == std::string::npos && i + 1 < text.size();
 }

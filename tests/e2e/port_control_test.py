@@ -95,7 +95,7 @@ class VethPortControl(lrtest.NetnsServiceCase):
     def test_merged_counters_hold_the_veths_ethtool_strings_and_per_run_counts(self):
         self.client.result("traffic.start")
         for _ in range(100):
-            if self.client.result("traffic.status").get("all_sent"):
+            if self.client.result("traffic.status")["tx_finished"]:
                 break
             time.sleep(0.05)
         stopped = self.client.result("traffic.stop")

@@ -107,9 +107,16 @@ void validate_neighbor_devices(const profile::Profile& profile, const Rfc2889Cfg
          fmt::format("[[device]] '{}' has no ipv4 gateway: its frames go to the router it resolves", sender.name));
   const uint8_t prefix = sender.first.ipv4->prefix;
   const uint32_t mask = prefix == 0 ? 0 : ~uint32_t{0} << (32 - prefix);
-  if ((sender.first.ipv4->address & mask) == (hosts.first.ipv4->address & mask))
-    fail("hosts_device", fmt::format("'{}' is on sender_device's own subnet (/{}): the frames would not be routed",
-                                     hosts.name, prefix));
+  // Every host, not the first only: a step can take a later one onto the sender's subnet.
+  for (uint32_t i = 0; i < hosts.count; ++i) {
+    const uint32_t address = hosts.first.ipv4->address + i * hosts.ipv4_step;
+    if ((sender.first.ipv4->address & mask) != (address & mask)) continue;
+    const std::string which = i == 0 ? fmt::format("'{}'", hosts.name)
+                                     : fmt::format("'{}[{}]' ({}.{}.{}.{})", hosts.name, i, address >> 24,
+                                                   (address >> 16) & 255, (address >> 8) & 255, address & 255);
+    fail("hosts_device",
+         fmt::format("{} is on sender_device's own subnet (/{}): the frames would not be routed", which, prefix));
+  }
   // min_hosts above a written max_hosts was refused as read: past the count is all that is left.
   for (const auto& [key, n] : {std::pair{"max_hosts", cfg.max_hosts}, std::pair{"min_hosts", cfg.min_hosts}})
     if (n > hosts.count)

@@ -453,6 +453,14 @@ TEST(BenchSections, Rfc2889NeighborRefusals) {
       "test.toml:28:16: key 'rfc2889.hosts_device': 'right' is on sender_device's own subnet (/25): the frames "
       "would not be routed");
 
+  // A later host on the sender's subnet is refused too, named: from 198.18.0.60, host 68 is 198.18.0.128.
+  EXPECT_EQ(
+      refused(replaced(replaced(profile, sender_ipv4,
+                                "ipv4 = { address = \"198.18.0.129\", prefix = 25, gateway = \"198.18.0.254\" }"),
+                       hosts_ipv4, "ipv4 = { address = \"198.18.0.60\", prefix = 24, gateway = \"198.18.0.1\" }")),
+      "test.toml:28:16: key 'rfc2889.hosts_device': 'right[68]' (198.18.0.128) is on sender_device's own subnet "
+      "(/25): the frames would not be routed");
+
   // The search's ends: within hosts_device's count, the lower below the upper.
   EXPECT_EQ(with_keys("max_hosts = 81\n"),
             "test.toml:30:13: key 'rfc2889.max_hosts': 81 is more than [[device]] 'right' has (count = 80)");

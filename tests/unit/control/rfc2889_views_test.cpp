@@ -131,16 +131,16 @@ TEST(Rfc2889Views, NeighborTestsOnThePage) {
                       "<td class=\"num\">–</td><td>invalid: interrupted</td></tr>\n</table>\n"),
             std::string::npos)
       << html;
-  // (html::table reads "198.19.0.1" as a number, as it reads any digits and dots: right-aligned.)
+  // An address is text (one decimal point makes a number, three an address).
   EXPECT_NE(html.find("<h2>neighbor_reresolution</h2>\n<p>2 of 3 hosts forwarded to again 12.5 to 14.2 ms (median "
                       "13.4) after the link came up</p>\n"
-                      "<table><tr><th>host</th><th class=\"num\">address</th>"
+                      "<table><tr><th>host</th><th>address</th>"
                       "<th class=\"num\">forwarded again after (ms)</th><th class=\"num\">lost</th></tr>\n"
-                      "<tr><td>right[0]</td><td class=\"num\">198.19.0.1</td><td class=\"num\">12.5</td>"
+                      "<tr><td>right[0]</td><td>198.19.0.1</td><td class=\"num\">12.5</td>"
                       "<td class=\"num\">3</td></tr>\n"
-                      "<tr><td>right[1]</td><td class=\"num\">198.19.0.2</td><td class=\"num\">–</td>"
+                      "<tr><td>right[1]</td><td>198.19.0.2</td><td class=\"num\">–</td>"
                       "<td class=\"num\">41</td></tr>\n"
-                      "<tr><td>right[2]</td><td class=\"num\">198.19.0.3</td><td class=\"num\">14.25</td>"
+                      "<tr><td>right[2]</td><td>198.19.0.3</td><td class=\"num\">14.25</td>"
                       "<td class=\"num\">4</td></tr>\n</table>\n"),
             std::string::npos)
       << html;
