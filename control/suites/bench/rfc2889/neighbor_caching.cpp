@@ -50,16 +50,17 @@ AddressTrial neighbor_trial(Plan& p, uint32_t n) {
     streams.add(std::move(s));
   }
   const double traffic_s = static_cast<double>(2 * pass_ns + kResolveToTestNs) / 1e9;
-  // Every run, the first and any again, from an empty table: the hosts loaded, the flap
-  // (before a run again, from the verdict that the last one was spoiled).
-  const auto spoiled = [&](const api::RunReport& report) {
-    std::string why = invalid_reason(report, traffic_s, {"learning", "test"});
-    if (!why.empty()) flap_hosts_port(p);
-    return why;
-  };
+  const std::string label = fmt::format("{} hosts", n);
+  // Every run, the first and any again, from an empty table: the hosts loaded, the flap.
   p.runner.load_devices(devices_with_hosts(p, n));
-  flap_hosts_port(p);
-  const Measured m = measure(p, streams, "neighbor_caching", fmt::format("{} hosts", n), spoiled);
+  const auto flapped_run = [&](bool& interrupted) {
+    flap_hosts_port(p);
+    return p.runner.run_streams(streams.specs(), "neighbor_caching " + label, interrupted);
+  };
+  const auto spoiled = [&](const api::RunReport& report) {
+    return invalid_reason(report, traffic_s, {"learning", "test"});
+  };
+  const Measured m = measure(p, "neighbor_caching", label, flapped_run, spoiled);
   t.valid = m.valid();
   t.invalid = m.interrupted ? "interrupted" : m.invalid;
   if (!t.valid) return t;

@@ -41,6 +41,28 @@ std::optional<double> link_up_s(const api::RunReport& report, const std::string&
   return up;
 }
 
+// The streams run with `run`'s settings, the port's link taken down kBeforeFlapNs into the
+// run and up `down_ns` later (up again at the end if a stop request came in between).
+ctl::EndedRun run_with_flap(Plan& p, const Streams& streams, const api::RunSpec& run, const std::string& port,
+                            uint64_t down_ns, bool& interrupted) {
+  const auto down_at = std::chrono::nanoseconds(kBeforeFlapNs);
+  const auto up_at = down_at + std::chrono::nanoseconds(down_ns);
+  bool down = false, up = false;
+  ctl::EndedRun ended = p.runner.run_streams(streams.specs(), "neighbor_reresolution", interrupted, run,
+                                             [&](std::chrono::steady_clock::duration elapsed) {
+                                               if (!down && elapsed >= down_at) {
+                                                 p.runner.set_link(port, false);
+                                                 down = true;
+                                               }
+                                               if (down && !up && elapsed >= up_at) {
+                                                 p.runner.set_link(port, true);
+                                                 up = true;
+                                               }
+                                             });
+  if (down && !up) p.runner.set_link(port, true);  // interrupted while it was down
+  return ended;
+}
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t n = values.size();
@@ -72,28 +94,17 @@ void neighbor_reresolution(Plan& p) {
   p.runner.load_devices(devices_with_hosts(p, k));
   api::RunSpec run;
   run.timeline_bin_ns = kReresolutionBinNs;
-  const auto down_at = std::chrono::nanoseconds(kBeforeFlapNs);
-  const auto up_at = down_at + std::chrono::nanoseconds(p.cfg.link_down_ns);
-  Measured m;
-  for (int attempt = 1; attempt <= 3 && !m.interrupted; ++attempt) {
-    bool down = false, up = false;
-    m.run = p.runner.run_streams(streams.specs(), "neighbor_reresolution", m.interrupted, run,
-                                 [&](std::chrono::steady_clock::duration elapsed) {
-                                   if (!down && elapsed >= down_at) p.runner.set_link(port, false), down = true;
-                                   if (down && !up && elapsed >= up_at) p.runner.set_link(port, true), up = true;
-                                 });
-    if (down && !up) p.runner.set_link(port, true);  // interrupted while it was down
-    m.invalid = m.interrupted ? "" : invalid_reason(m.run.report, static_cast<double>(duration_ns) / 1e9, {}, port);
-    if (m.invalid.empty() && !m.interrupted && !link_up_s(m.run.report, port))
-      m.invalid = fmt::format("the report has no time on the run's clock for port '{}''s link coming up", port);
-    p.session.report()["trials"].push_back(
-        to_json(RunRow{"neighbor_reresolution", "", m.invalid, api::to_json(m.run.report)}));
-    p.session.save();
-    if (m.valid()) break;
-    if (attempt == 3) m.invalid = fmt::format("3 runs were all invalid; the last: {}", m.invalid);
-  }
+  const auto flapping_run = [&](bool& interrupted) {
+    return run_with_flap(p, streams, run, port, p.cfg.link_down_ns, interrupted);
+  };
+  const auto spoiled = [&](const api::RunReport& report) {
+    std::string why = invalid_reason(report, static_cast<double>(duration_ns) / 1e9, {}, port);
+    if (why.empty() && !link_up_s(report, port))
+      why = fmt::format("the report has no time on the run's clock for port '{}''s link coming up", port);
+    return why;
+  };
+  const Measured m = measure(p, "neighbor_reresolution", "", flapping_run, spoiled);
   p.runner.load_devices(p.profile.devices);  // the profile's hosts again
-  p.interrupted = p.interrupted || m.interrupted;
   if (!m.valid()) return p.skipped(result, m);
   const double up_s = *link_up_s(m.run.report, port);
   std::vector<HostReresolution> rows;

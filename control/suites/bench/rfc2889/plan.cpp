@@ -162,6 +162,15 @@ Measured measure(Plan& p, const Streams& streams, const std::string& test, const
 Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
                  const std::function<std::string(const api::RunReport&)>& spoiled, double wait_s) {
   const std::string what = label.empty() ? test : test + " " + label;
+  return measure(
+      p, test, label, [&](bool& interrupted) { return p.runner.run_streams(streams.specs(), what, interrupted); },
+      spoiled, wait_s);
+}
+
+Measured measure(Plan& p, const std::string& test, const std::string& label,
+                 const std::function<ctl::EndedRun(bool& interrupted)>& run,
+                 const std::function<std::string(const api::RunReport&)>& spoiled, double wait_s) {
+  const std::string what = label.empty() ? test : test + " " + label;
   Measured m;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     ctl::sleep_unless_stopped(wait_s);
@@ -169,7 +178,7 @@ Measured measure(Plan& p, const Streams& streams, const std::string& test, const
       m.interrupted = p.interrupted = true;
       return m;
     }
-    m.run = p.runner.run_streams(streams.specs(), what, m.interrupted);
+    m.run = run(m.interrupted);
     p.interrupted = p.interrupted || m.interrupted;
     m.invalid = m.interrupted ? "" : spoiled(m.run.report);
     std::printf("  %-44s run %s\n", what.c_str(),

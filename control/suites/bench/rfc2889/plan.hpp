@@ -85,6 +85,11 @@ Measured measure(Plan& p, const Streams& streams, const std::string& test, const
 /// each after `wait_s` (the address tests: the device's aging time).
 Measured measure(Plan& p, const Streams& streams, const std::string& test, const std::string& label,
                  const std::function<std::string(const api::RunReport&)>& spoiled, double wait_s = 0);
+/// The same for a run of the caller's own making: `run(interrupted)` runs it (a link flap
+/// in its middle, say) and returns how it ended.
+Measured measure(Plan& p, const std::string& test, const std::string& label,
+                 const std::function<ctl::EndedRun(bool& interrupted)>& run,
+                 const std::function<std::string(const api::RunReport&)>& spoiled, double wait_s = 0);
 
 /// A stream of a run's report by name (throws when it has none: a report that is not the run's).
 const api::StreamReport& stream_of(const api::RunReport& report, const std::string& name);
