@@ -54,6 +54,10 @@ void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, 
   }
 }
 
+// A frame of a pool filled whole (fill_template) at its fixed place after its mbuf: its
+// buf_addr not loaded per frame.
+constexpr size_t kFrameOffset = sizeof(rte_mbuf) + kTxMbufPrivBytes + RTE_PKTMBUF_HEADROOM;
+
 // The same for a fixed-header stream (headers_fixed): the pool's mbufs already hold
 // the frame and its mbuf fields (fill_template; nothing that takes them from the PMD
 // changes them), so per frame only the signature and the UDP checksum are written,
@@ -66,8 +70,6 @@ void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* 
   const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
   FixedFrameBytes bytes;
   fixed_frame_bytes<kUdpChecksum>(burst, static_cast<uint32_t>(cursor.seq), n, bytes);
-  // The frame at its fixed place after the mbuf (its buf_addr, not loaded per frame).
-  constexpr size_t kFrameOffset = sizeof(rte_mbuf) + kTxMbufPrivBytes + RTE_PKTMBUF_HEADROOM;
   for (uint32_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     LR_DASSERT(m->data_off == RTE_PKTMBUF_HEADROOM && m->data_len == plan.sizes[0].data_len &&
@@ -84,7 +86,6 @@ void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* 
 void fill_varied_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
                        uint32_t tx_ns) noexcept {
   const wire::TxStreamPlan& plan = *lane.plan;
-  constexpr size_t kFrameOffset = sizeof(rte_mbuf) + kTxMbufPrivBytes + RTE_PKTMBUF_HEADROOM;
   const auto first_seq = static_cast<uint32_t>(cursor.seq);
   uint8_t* frames[kFixedFrames];
   for (uint32_t i = 0; i < n; ++i) {

@@ -121,6 +121,29 @@ inline uint64_t vary_value(const wire::TxStreamPlan& plan, const wire::VaryPlan&
   store_be16(frame + l4 + 6, udp_csum);
 }
 
+/// Varied field `v` of `kWidth` bytes (2: ports, VLAN TCI; 4: an IPv4 address or an IPv6
+/// address's low word; 6: a MAC) set to `value` at `at`, its words added to the sums it is
+/// in: without offload the IPv4 header's and the UDP one; with it, the pseudo-header's.
+template <int kWidth, bool kHwChecksum>
+[[gnu::always_inline]] inline void write_varied_field(uint8_t* at, const wire::VaryPlan& v, uint64_t value,
+                                                      uint32_t& ip_sum, uint32_t& udp_sum) noexcept {
+  using namespace lr::wire;
+  if constexpr (kWidth == 2) {
+    const auto word = static_cast<uint16_t>(v.fixed_bits | (value & v.value_mask));
+    store_be16(at, word);
+    if (!kHwChecksum && v.in_udp_csum) udp_sum += word;
+  } else if constexpr (kWidth == 4) {
+    const auto word = static_cast<uint32_t>(value);
+    store_be32(at, word);
+    if (!kHwChecksum && v.in_ip_csum) ip_sum += csum_words(word);
+    if (kHwChecksum ? v.in_phdr : v.in_udp_csum) udp_sum += csum_words(word);
+  } else {  // not in any checksum
+    const uint64_t mac = value & 0xFFFFFFFFFFFFull;
+    store_be16(at, static_cast<uint16_t>(mac >> 32));
+    store_be32(at + 2, static_cast<uint32_t>(mac));
+  }
+}
+
 /// Writes varying fields, lengths, checksums and the signature of one frame.
 /// `last_sig_offset` is the buffer's memory of where its previous signature was (0:
 /// none), so a multi-size stream can clear it: the payload must stay zero for the
@@ -159,25 +182,9 @@ template <bool kHwChecksum = false, bool kMultiSize = true>
     const uint64_t value = vary_value(plan, v, cursor, sig.lane, index++);
     uint8_t* at = frame + v.offset;
     switch (v.width) {
-      case 2: {
-        const auto word = static_cast<uint16_t>(v.fixed_bits | (value & v.value_mask));
-        store_be16(at, word);
-        if (!kHwChecksum && v.in_udp_csum) udp_sum += word;
-        break;
-      }
-      case 4: {
-        const auto word = static_cast<uint32_t>(value);
-        store_be32(at, word);
-        if (!kHwChecksum && v.in_ip_csum) ip_sum += csum_words(word);
-        if (kHwChecksum ? v.in_phdr : v.in_udp_csum) udp_sum += csum_words(word);
-        break;
-      }
-      default: {  // 6: MAC, not in any checksum
-        const uint64_t mac = value & 0xFFFFFFFFFFFFull;
-        store_be16(at, static_cast<uint16_t>(mac >> 32));
-        store_be32(at + 2, static_cast<uint32_t>(mac));
-        break;
-      }
+      case 2: write_varied_field<2, kHwChecksum>(at, v, value, ip_sum, udp_sum); break;
+      case 4: write_varied_field<4, kHwChecksum>(at, v, value, ip_sum, udp_sum); break;
+      default: write_varied_field<6, kHwChecksum>(at, v, value, ip_sum, udp_sum); break;
     }
   }
   if (plan.roce) {  // one size, no checksum offload (the plan builder sees to both)
@@ -357,26 +364,17 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
       }
       return value;
     };
+    // The width chosen once a field, not per frame.
     if (v.width == 2) {
-      for (uint32_t i = 0; i < n; ++i) {
-        const auto word = static_cast<uint16_t>(v.fixed_bits | (next_value(i) & v.value_mask));
-        store_be16(frames[i] + v.offset, word);
-        if (v.in_udp_csum) varied[i] += word;
-      }
+      for (uint32_t i = 0; i < n; ++i)
+        write_varied_field<2, false>(frames[i] + v.offset, v, next_value(i), ip_sum[i], varied[i]);
     } else if (v.width == 4) {
       ip_varied = ip_varied || v.in_ip_csum;
-      for (uint32_t i = 0; i < n; ++i) {
-        const auto word = static_cast<uint32_t>(next_value(i));
-        store_be32(frames[i] + v.offset, word);
-        if (v.in_ip_csum) ip_sum[i] += csum_words(word);
-        if (v.in_udp_csum) varied[i] += csum_words(word);
-      }
-    } else {  // 6: MAC, not in any checksum
-      for (uint32_t i = 0; i < n; ++i) {
-        const uint64_t mac = next_value(i) & 0xFFFFFFFFFFFFull;
-        store_be16(frames[i] + v.offset, static_cast<uint16_t>(mac >> 32));
-        store_be32(frames[i] + v.offset + 2, static_cast<uint32_t>(mac));
-      }
+      for (uint32_t i = 0; i < n; ++i)
+        write_varied_field<4, false>(frames[i] + v.offset, v, next_value(i), ip_sum[i], varied[i]);
+    } else {
+      for (uint32_t i = 0; i < n; ++i)
+        write_varied_field<6, false>(frames[i] + v.offset, v, next_value(i), ip_sum[i], varied[i]);
     }
     c.vary_k[f] = k;
   }
