@@ -286,6 +286,12 @@ api::RunPlan Engine::plan() const {
   }
   for (const auto& sw : state_->switches) out.switches.push_back(sw->plan());
   out.warnings = warnings();
+  if (!st.run.streams.empty()) {
+    out.tx_buffers = std::string(api::tx_buffers_name(st.run.tx_buffers));
+    out.tx_buffers_why = st.run.tx_buffers_why;
+  }
+  for (const LcoreState& l : st.run.lcores)
+    if (l.lane_schedule.size() != 0) out.scheduled_lcores.push_back(l.lcore_id);
   return out;
 }
 
@@ -378,6 +384,7 @@ Result<double> Engine::set_stream_rate(const std::string& name, const api::Rate&
       // One word, nothing else published with it: relaxed suffices.
       l.lanes[i].requested_interval_fp.store(pacing->lane_interval_fp, std::memory_order_relaxed);
     }
+    l.ctx[0].lane_requests.fetch_add(1, std::memory_order_release);  // a scheduling lcore looks
   }
   stream->cfg.rate = rate;
   stream->pacing = *pacing;
@@ -396,9 +403,11 @@ Result<void> Engine::State::signal_lanes(const std::string& name, std::atomic<bo
   const StreamState* stream = find_stream(name);
   if (stream == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
   const auto index = static_cast<uint32_t>(stream - run.streams.data());
-  for (LcoreState& l : run.lcores)
+  for (LcoreState& l : run.lcores) {
     for (size_t i = 0; i < l.lanes.size(); ++i)
       if (l.lane_refs[i].stream == index) (l.lanes[i].*flag).store(value, std::memory_order_relaxed);
+    l.ctx[0].lane_requests.fetch_add(1, std::memory_order_release);  // a scheduling lcore looks
+  }
   return {};
 }
 
@@ -520,11 +529,6 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   // the last moment they can be read, before the ports stop or close.
   st.controls->fill_report(report.ports, ran ? std::optional(RunClock{st.start_tsc, st.tsc_hz}) : std::nullopt);
 
-  const auto stream_mbufs_out = [&st] {
-    uint64_t out = 0;
-    for (const StreamState& s : st.run.streams) out += s.pool->size - rte_mempool_avail_count(s.pool.get());
-    return out;
-  };
   if (after == AfterRun::kClosePorts) {
     // Closing a port makes its queues give back every mbuf they hold, RX included.
     for (auto& sw : st.switches) sw->close();
@@ -538,14 +542,14 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
     // the next run) need their mbufs back from the TX queues: the PMD frees what it has
     // sent, and only a PMD that still holds some has its ports stopped, saying so.
     for (EthdevPort& p : st.ports) p.release_sent_mbufs();
-    if (const uint64_t held = stream_mbufs_out(); held != 0) {
+    if (const uint64_t held = st.run.tx_mbufs_out(); held != 0) {
       for (EthdevPort& p : st.ports) p.stop();
       report.warnings.push_back(fmt::format("the ports were stopped after the run to take back {} stream mbufs their "
                                             "TX queues held (their PMD does not free sent mbufs on request): each link "
                                             "went down and comes up at the next start", held));
     }
   }
-  report.mbufs_not_returned += stream_mbufs_out();
+  report.mbufs_not_returned += st.run.tx_mbufs_out();
   if (st.hosts) st.hosts->take_rx_back();  // the ports as the service keeps them from here
   return report;
 }

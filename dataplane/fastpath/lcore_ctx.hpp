@@ -21,6 +21,7 @@
 #include "dataplane/fastpath/seq_tracker.hpp"
 #include "dataplane/fastpath/stall_log.hpp"
 #include "dataplane/fastpath/timeline.hpp"
+#include "lib/api/run_spec.hpp"
 #include "lib/wire/packet_writer.hpp"
 #include "lib/wire/tx_stream_plan.hpp"
 
@@ -41,8 +42,9 @@ inline constexpr uint16_t kTxMbufPrivBytes = RTE_CACHE_LINE_SIZE;
 /// What a lane writes per frame into mbufs its pool's filling wrote: every field the plan
 /// has (write_frame), or, where each mbuf holds the whole frame (the pool filled with it),
 /// only the signature and the UDP checksum (headers_fixed) or those and the varied fields
-/// (one_size_varied).
-enum class TxFill : uint8_t { kWhole, kFixed, kVaried };
+/// (one_size_varied). kCopied: the mbufs are its TX port's, shared by its streams ([run]
+/// tx_buffers), so each frame is copied whole from the template, then written as kWhole.
+enum class TxFill : uint8_t { kWhole, kFixed, kVaried, kCopied };
 
 /// One (stream, lane): a TX queue's share of a stream. Cache lines by who touches them
 /// and how often (the static_asserts below hold the layout to this comment):
@@ -159,6 +161,18 @@ struct alignas(RTE_CACHE_LINE_SIZE) RxStream {
 static_assert(offsetof(RxStream, latency) + LatencyHist::scalar_bytes() <= RTE_CACHE_LINE_SIZE,
               "RxStream: what a frame in order writes overflows line 0");
 
+/// A TX lane in the lcore's schedule (LcoreCtx::lane_schedule): when it next wants a look.
+struct LaneDue {
+  uint64_t due_tsc = 0;
+  uint32_t lane = 0;  ///< index into LcoreCtx::tx_lanes
+};
+
+/// Lanes an lcore looks at one by one every iteration; with more, it keeps a schedule.
+inline constexpr uint32_t kScannedLanes = api::kScannedLanes;
+/// The most a late lane of a scheduled lcore sends ahead of its frames' times: the pacer's
+/// catch-up window (lag_window_fp), so a lane sends at most that far on either side.
+inline constexpr uint64_t kMaxAheadNs = 100'000;
+
 struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   unsigned lcore_id = 0;
   TxLane* tx_lanes = nullptr;
@@ -171,11 +185,18 @@ struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   uint64_t ns_per_tsc_q32 = 0;  ///< nanoseconds per TSC cycle, Q32 (see tsc_ns_multiplier)
   uint64_t start_tsc = 0;  ///< common start of all lanes, set before launch
   TimelineClock timeline_clock;  ///< the RX timelines' bins: start_tsc and the bin width
+  /// Over kScannedLanes lanes, none held by PFC: n_tx_lanes entries, a binary min-heap on
+  /// due_tsc that the lcore keeps (the lanes are then looked at only when due); else none.
+  LaneDue* lane_schedule = nullptr;
+  uint64_t max_ahead_tsc = 0;  ///< with lane_schedule: how far ahead a late lane may send (tx_scheduled_lanes)
 
   // Written by mgmt. Release on store, acquire on load: the lcore then sees every
   // write mgmt made before asking it to stop.
   alignas(RTE_CACHE_LINE_SIZE) std::atomic<bool> stop_tx{false};
   std::atomic<bool> stop_rx{false};
+  /// Counted up (release) after mgmt changes a lane's rate, hold or stop request: an lcore
+  /// with a lane_schedule reads the requests only when this moved.
+  std::atomic<uint64_t> lane_requests{0};
 
   // Sequence count over rx_streams (single writer: this lcore): odd while an RX burst
   // is being accounted. mgmt reads a consistent snapshot of the counters while traffic

@@ -107,6 +107,13 @@ class Pacer {
   /// TSC at which the next frame is due (origin for an unpaced lane).
   uint64_t next_due_tsc() const noexcept { return origin_tsc_ + (next_fp_ >> kFracBits); }
 
+  /// TSC at which `due` next allows a frame: next_due_tsc, or the next burst's start while
+  /// a burst-mode lane waits for it (a lane scheduler's key; see run_worker).
+  uint64_t next_send_tsc() const noexcept {
+    const uint64_t paced = next_due_tsc();
+    return burst_packets_ != 0 && burst_left_ == 0 ? std::max(paced, next_burst_tsc_) : paced;
+  }
+
   bool is_paced() const noexcept { return interval_fp_ != 0; }
 
  private:

@@ -7,6 +7,7 @@
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "dataplane/fastpath/counters.hpp"
@@ -21,147 +22,6 @@ namespace lr::fast {
 uint64_t tsc_ns_multiplier(uint64_t tsc_hz) noexcept {
   __extension__ using u128 = unsigned __int128;
   return static_cast<uint64_t>((static_cast<u128>(1'000'000'000u) << 32) / tsc_hz);
-}
-
-namespace {
-
-// Writes the per-frame bytes of `n` frames from `cursor` on, leaving it at the frame
-// after them; the variant is chosen once per burst.
-template <bool kHwChecksum, bool kMultiSize>
-void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns,
-                uint16_t* lens) noexcept {
-  const wire::TxStreamPlan& plan = *lane.plan;
-  uint16_t no_offset = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    rte_mbuf* m = pkts[i];
-    const wire::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, cursor, lane.lane)] : plan.sizes[0];
-    LR_DASSERT(RTE_PKTMBUF_HEADROOM + size.data_len <= m->buf_len);
-    // The pool's filling set the other fields, and the lengths of a stream of one size.
-    LR_DASSERT(m->data_off == RTE_PKTMBUF_HEADROOM && m->ol_flags == plan.ol_flags);
-    auto* data = rte_pktmbuf_mtod(m, uint8_t*);
-    // Multi-size streams: the mbuf's private area remembers where this buffer's last
-    // signature was, so it can be cleared from the payload.
-    uint16_t& last_sig_offset = kMultiSize ? *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) : no_offset;
-    const wire::Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(cursor.seq), tx_ns};
-    write_frame<kHwChecksum, kMultiSize>(data, plan, size, last_sig_offset, sig, cursor);
-    if (kMultiSize) {
-      m->data_len = size.data_len;
-      m->pkt_len = size.data_len;
-    }
-    LR_DASSERT(m->data_len == size.data_len && m->pkt_len == size.data_len);
-    lens[i] = size.data_len;
-    advance(plan, cursor);
-  }
-}
-
-// A frame of a pool filled whole (fill_template) at its fixed place after its mbuf: its
-// buf_addr not loaded per frame.
-constexpr size_t kFrameOffset = sizeof(rte_mbuf) + kTxMbufPrivBytes + RTE_PKTMBUF_HEADROOM;
-
-// The same for a fixed-header stream (headers_fixed): the pool's mbufs already hold
-// the frame and its mbuf fields (fill_template; nothing that takes them from the PMD
-// changes them), so per frame only the signature and the UDP checksum are written,
-// computed for the whole burst first (fixed_frame_bytes).
-template <bool kUdpChecksum>
-void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
-                      uint32_t tx_ns) noexcept {
-  static_assert(kTxBurst <= kFixedFrames);
-  const wire::TxStreamPlan& plan = *lane.plan;
-  const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
-  FixedFrameBytes bytes;
-  fixed_frame_bytes<kUdpChecksum>(burst, static_cast<uint32_t>(cursor.seq), n, bytes);
-  for (uint32_t i = 0; i < n; ++i) {
-    rte_mbuf* m = pkts[i];
-    LR_DASSERT(m->data_off == RTE_PKTMBUF_HEADROOM && m->data_len == plan.sizes[0].data_len &&
-               m->pkt_len == m->data_len && m->ol_flags == plan.ol_flags);
-    LR_DASSERT(rte_pktmbuf_mtod(m, uint8_t*) == reinterpret_cast<uint8_t*>(m) + kFrameOffset);
-    store_fixed_frame<kUdpChecksum>(reinterpret_cast<uint8_t*>(m) + kFrameOffset, burst, bytes, i);
-  }
-  cursor.seq += n;  // no sizes or fields to step
-}
-
-// The same for a stream of one size whose fields vary (one_size_varied): the pool's mbufs
-// hold the frame, so per frame the varied fields (and the IPv4 checksum) are written, and
-// the signature with the UDP checksum as for fixed headers, the fields' share added.
-void fill_varied_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
-                       uint32_t tx_ns) noexcept {
-  const wire::TxStreamPlan& plan = *lane.plan;
-  const auto first_seq = static_cast<uint32_t>(cursor.seq);
-  uint8_t* frames[kFixedFrames];
-  for (uint32_t i = 0; i < n; ++i) {
-    LR_DASSERT(rte_pktmbuf_mtod(pkts[i], uint8_t*) == reinterpret_cast<uint8_t*>(pkts[i]) + kFrameOffset);
-    frames[i] = reinterpret_cast<uint8_t*>(pkts[i]) + kFrameOffset;
-  }
-  uint32_t varied[kFixedFrames];
-  write_varied_fields(frames, n, plan, cursor, lane.lane, varied);
-  const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
-  FixedFrameBytes bytes;
-  fixed_frame_bytes<true>(burst, first_seq, n, bytes, varied);
-  for (uint32_t i = 0; i < n; ++i) store_fixed_frame<true>(frames[i], burst, bytes, i);
-}
-
-}  // namespace
-
-uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept {
-  const uint32_t want = lane.remaining < kTxBurst ? static_cast<uint32_t>(lane.remaining) : kTxBurst;
-  const uint32_t n = lane.pacer.due(now_tsc, want);
-  if (n == 0) return 0;
-  LR_DASSERT(n <= kTxBurst);
-  rte_mbuf* pkts[kTxBurst];
-  // Raw get, not rte_pktmbuf_alloc_bulk: the fields a reset would clear were set when the
-  // pool was filled (a multi-size stream's lengths are set in fill_burst), and a pool
-  // object always has refcnt 1, nb_segs 1 and no next segment.
-  if (rte_mempool_get_bulk(lane.pool, reinterpret_cast<void**>(pkts), n) != 0) {
-    lane.pacer.refund(n);
-    counter_add(lane.alloc_failures, 1);
-    return 0;
-  }
-  uint16_t lens[kTxBurst];
-  const wire::TxStreamPlan& plan = *lane.plan;
-  const uint64_t first_seq = lane.cursor.seq;
-  const bool fixed = lane.fill == TxFill::kFixed;
-  if (fixed) {
-    if (plan.hw_checksum || plan.mac_control) fill_fixed_burst<false>(lane, lane.cursor, pkts, n, tx_ns);
-    else fill_fixed_burst<true>(lane, lane.cursor, pkts, n, tx_ns);
-  } else if (lane.fill == TxFill::kVaried) {
-    fill_varied_burst(lane, lane.cursor, pkts, n, tx_ns);
-  } else if (plan.hw_checksum) {
-    if (plan.multi_size) fill_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
-    else fill_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
-  } else {
-    if (plan.multi_size) fill_burst<false, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
-    else fill_burst<false, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
-  }
-  // A capture of what the queue sends copies the frames the PMD took, after it took
-  // them: each frame is held once more until then.
-  CaptureTap* tap = __atomic_load_n(&lane.capture, __ATOMIC_ACQUIRE);
-  if (tap != nullptr) [[unlikely]]
-    for (uint32_t i = 0; i < n; ++i) rte_mbuf_refcnt_update(pkts[i], 1);
-  const uint16_t sent = rte_eth_tx_burst(lane.port_id, lane.queue_id, pkts, static_cast<uint16_t>(n));
-  if (tap != nullptr) [[unlikely]] {
-    capture_frames(*tap, pkts, sent, now_tsc, tx_ns, UINT32_MAX);
-    rte_pktmbuf_free_bulk(pkts, n);  // the holds; the frames not sent are freed below
-  }
-  if (sent < n) {
-    // Not sent, so not numbered: the next burst rebuilds these frames with the same
-    // sequence numbers (and so the same sizes and field values).
-    rte_pktmbuf_free_bulk(pkts + sent, n - sent);
-    lane.pacer.refund(n - sent);
-    counter_add(lane.queue_full, n - sent);
-    lane.cursor = cursor_at(plan, first_seq + sent);
-  }
-  uint64_t bytes = 0;
-  if (lane.fill != TxFill::kWhole) {  // one size
-    bytes = uint64_t{sent} * (plan.sizes[0].data_len + 4u);  // + FCS
-  } else {
-    for (uint16_t i = 0; i < sent; ++i) bytes += lens[i] + 4u;
-  }
-  if (lane.remaining != kUnlimited) lane.remaining -= sent;
-  counter_add(lane.tx_packets, sent);
-  if (lane.timeline.bins != nullptr) [[unlikely]]
-    timeline_add(lane.timeline, TimelineClock{lane.start_tsc, lane.timeline_bins_per_tsc_q64}, now_tsc, sent);
-  counter_add(lane.tx_bytes, bytes);
-  return sent;
 }
 
 namespace {
@@ -495,6 +355,117 @@ void finish_lane(TxLane& lane, uint64_t now_tsc) noexcept {
   lane.done.store(true, std::memory_order_release);
 }
 
+// The rate and the hold mgmt last asked of `lane`, applied where they changed; returns
+// whether it is held.
+bool apply_lane_requests(TxLane& lane, uint64_t now_tsc) noexcept {
+  const uint64_t interval_fp = lane.requested_interval_fp.load(std::memory_order_relaxed);
+  if (interval_fp != lane.applied_interval_fp) apply_rate_request(lane, interval_fp, now_tsc);
+  const bool held = lane.hold_request.load(std::memory_order_relaxed);
+  if (held != lane.held) [[unlikely]]
+    hold_lane(lane, held, now_tsc);
+  return held;
+}
+
+// Every lane looked at in turn (kScannedLanes or fewer, or a lane PFC holds): its
+// requests read, then a burst of what is due.
+void tx_scanned_lanes(LcoreCtx& ctx, uint64_t now_tsc, uint32_t tx_ns, uint32_t& active) noexcept {
+  const bool stop = ctx.stop_tx.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
+    TxLane& lane = ctx.tx_lanes[i];
+    if (lane.finished) continue;
+    if (stop || lane.remaining == 0 || now_tsc >= lane.end_tsc || lane.stop_request.load(std::memory_order_relaxed)) {
+      finish_lane(lane, now_tsc);
+      --active;
+      continue;
+    }
+    if (apply_lane_requests(lane, now_tsc)) continue;  // held
+    if (lane.pause.port != nullptr && lane_paused(lane.pause, now_tsc)) continue;
+    tx_lane_burst(lane, now_tsc, now_tsc, tx_ns);
+  }
+}
+
+// The schedule's order: the lane due first at the top.
+struct DueLater {
+  bool operator()(const LaneDue& a, const LaneDue& b) const noexcept { return a.due_tsc > b.due_tsc; }
+};
+
+// When the schedule must next look at `lane`: its next frame, or its end if sooner.
+uint64_t lane_due_tsc(const TxLane& lane) noexcept { return std::min(lane.pacer.next_send_tsc(), lane.end_tsc); }
+
+// The top of the schedule moved later: sifted down to its place (a pop and a push in one).
+void sift_down(LaneDue* heap, uint32_t size) noexcept {
+  const LaneDue moved = heap[0];
+  uint32_t at = 0;
+  for (;;) {
+    uint32_t child = 2 * at + 1;
+    if (child >= size) break;
+    if (child + 1 < size && heap[child + 1].due_tsc < heap[child].due_tsc) ++child;
+    if (heap[child].due_tsc >= moved.due_tsc) break;
+    heap[at] = heap[child];
+    at = child;
+  }
+  heap[at] = moved;
+}
+
+// Every lane's requests applied (mgmt counted lane_requests up), and the schedule built
+// again from the lanes neither finished nor held: O(lanes), once per request.
+uint32_t schedule_lanes(LcoreCtx& ctx, uint64_t now_tsc, uint32_t& active) noexcept {
+  const bool stop = ctx.stop_tx.load(std::memory_order_acquire);
+  uint32_t size = 0;
+  for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
+    TxLane& lane = ctx.tx_lanes[i];
+    if (lane.finished) continue;
+    if (stop || lane.stop_request.load(std::memory_order_relaxed)) {
+      finish_lane(lane, now_tsc);
+      --active;
+      continue;
+    }
+    const bool held = apply_lane_requests(lane, now_tsc);
+    // A held lane waits in the schedule for its end (a duration ends while held, as in
+    // tx_scanned_lanes); a release is a request, which schedules it again.
+    ctx.lane_schedule[size++] = LaneDue{held ? lane.end_tsc : lane_due_tsc(lane), i};
+  }
+  std::make_heap(ctx.lane_schedule, ctx.lane_schedule + size, DueLater{});
+  return size;
+}
+
+// At most this many frames an iteration from the schedule, then RX gets its turn.
+constexpr uint32_t kScheduledFrames = 2 * kTxBurst;
+
+// The lanes due by now, the earliest first: a burst each, then each back in the schedule
+// at its next frame (never now again: a lane whose mempool or queue was empty waits for
+// the next iteration). O(log lanes) a burst.
+// A lane that is late by L (the lcore behind: a visit a frame costs more than the frames'
+// interval allows) sends the frames due up to L ahead too, at most kMaxAheadNs and never
+// past its end: the later the schedule, the more frames a visit takes, until it catches
+// up. Each lane's rate stays its own (the frames are its next ones, their credit spent);
+// only their spacing moves, by at most that lateness, and when it keeps up, by nothing.
+void tx_scheduled_lanes(LcoreCtx& ctx, uint32_t& scheduled, uint64_t now_tsc, uint32_t tx_ns,
+                        uint32_t& active) noexcept {
+  LaneDue* heap = ctx.lane_schedule;
+  uint32_t frames = 0;
+  while (scheduled != 0 && heap[0].due_tsc <= now_tsc && frames < kScheduledFrames) {
+    TxLane& lane = ctx.tx_lanes[heap[0].lane];
+    const uint64_t ahead = std::min(now_tsc - heap[0].due_tsc, ctx.max_ahead_tsc);
+    uint16_t sent = 0;
+    if (!lane.held && lane.remaining != 0 && now_tsc < lane.end_tsc)
+      sent = tx_lane_burst(lane, now_tsc, std::min(now_tsc + ahead, lane.end_tsc - 1), tx_ns);
+    frames += sent;
+    if (lane.remaining == 0 || now_tsc >= lane.end_tsc) {
+      finish_lane(lane, now_tsc);
+      --active;
+      heap[0] = heap[--scheduled];
+    } else if (lane.held || sent == 0) {  // waits for its end, or for the next iteration
+      heap[0].due_tsc = std::max(lane.held ? lane.end_tsc : lane_due_tsc(lane), now_tsc + 1);
+    } else {
+      // Still behind after a full burst: its next frame's time, however early, so that
+      // every lane is as late as the others (a fast lane is not left behind by the cap).
+      heap[0].due_tsc = lane_due_tsc(lane);
+    }
+    sift_down(heap, scheduled);
+  }
+}
+
 }  // namespace
 
 int run_worker(void* arg) noexcept {
@@ -508,6 +479,8 @@ int run_worker(void* arg) noexcept {
     lane.end_tsc = lane.duration_tsc != 0 ? begin + lane.duration_tsc : kUnlimited;
   }
   uint32_t active = ctx.n_tx_lanes;
+  uint64_t lane_requests = ctx.lane_requests.load(std::memory_order_acquire);
+  uint32_t scheduled = ctx.lane_schedule != nullptr ? schedule_lanes(ctx, start, active) : 0;
   // An lcore that got to its loop after the start was held up from the start: that counts.
   uint64_t last_tsc = start;
   const uint64_t stall_tsc = ctx.stalls.threshold_tsc;
@@ -516,24 +489,16 @@ int run_worker(void* arg) noexcept {
     note_iteration(ctx.stalls, stall_tsc, last_tsc, now_tsc);
     last_tsc = now_tsc;
     if (active != 0) {
-      const bool stop = ctx.stop_tx.load(std::memory_order_acquire);
       const uint32_t tx_ns = tsc_to_ns32(now_tsc, ctx.ns_per_tsc_q32);
-      for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
-        TxLane& lane = ctx.tx_lanes[i];
-        if (lane.finished) continue;
-        if (stop || lane.remaining == 0 || now_tsc >= lane.end_tsc ||
-            lane.stop_request.load(std::memory_order_relaxed)) {
-          finish_lane(lane, now_tsc);
-          --active;
-          continue;
+      if (ctx.lane_schedule == nullptr) {
+        tx_scanned_lanes(ctx, now_tsc, tx_ns, active);
+      } else {
+        const uint64_t requests = ctx.lane_requests.load(std::memory_order_acquire);
+        if (requests != lane_requests || ctx.stop_tx.load(std::memory_order_relaxed)) [[unlikely]] {
+          lane_requests = requests;
+          scheduled = schedule_lanes(ctx, now_tsc, active);
         }
-        const uint64_t interval_fp = lane.requested_interval_fp.load(std::memory_order_relaxed);
-        if (interval_fp != lane.applied_interval_fp) apply_rate_request(lane, interval_fp, now_tsc);
-        const bool held = lane.hold_request.load(std::memory_order_relaxed);
-        if (held != lane.held) [[unlikely]] hold_lane(lane, held, now_tsc);
-        if (held) continue;
-        if (lane.pause.port != nullptr && lane_paused(lane.pause, now_tsc)) continue;
-        tx_lane_burst(lane, now_tsc, tx_ns);
+        tx_scheduled_lanes(ctx, scheduled, now_tsc, tx_ns, active);
       }
     }
     for (uint32_t q = 0; q < ctx.n_rx_queues; ++q) {

@@ -16,9 +16,10 @@ namespace lr::fast {
 /// rte_eal_remote_launch entry: runs until ctx.stop_rx. Returns 0.
 int run_worker(void* ctx) noexcept;
 
-/// One TX burst of `lane` at `now_tsc`; `tx_ns` is the timestamp written into the
-/// signatures. Returns frames sent.
-uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint32_t tx_ns) noexcept;
+/// One TX burst of `lane` at `now_tsc` of the frames due by `due_by_tsc` (now_tsc, or
+/// later for a scheduled lcore that is behind: see tx_scheduled_lanes); `tx_ns` is the
+/// timestamp written into the signatures. Returns frames sent.
+uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint64_t due_by_tsc, uint32_t tx_ns) noexcept;
 
 /// One RX burst of `queue`, accounted into ctx.rx_streams and freed. Returns frames received.
 uint16_t rx_queue_burst(LcoreCtx& ctx, RxQueue& queue) noexcept;

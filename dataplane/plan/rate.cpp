@@ -73,6 +73,17 @@ double pause_ns(uint64_t quanta, uint64_t link_bps) noexcept {
   return link_bps == 0 ? 0.0 : static_cast<double>(quanta) * kPauseQuantumBits * 1e9 / static_cast<double>(link_bps);
 }
 
+namespace {
+
+// The first names of a list, and how many more: a refusal of 10,000 streams stays a line.
+std::string named_few(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 8;
+  if (names.size() <= kShown) return fmt::format("{}", fmt::join(names, ", "));
+  return fmt::format("{} and {} more", fmt::join(names.begin(), names.begin() + kShown, ", "), names.size() - kShown);
+}
+
+}  // namespace
+
 Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& streams) {
   std::vector<std::string> warnings;
   std::vector<std::string> ports;
@@ -98,12 +109,12 @@ Result<std::vector<std::string>> check_port_loads(const std::vector<PortLoad>& s
       return make_error(Errc::kInvalid,
                         fmt::format("port '{}' is oversubscribed: its paced streams ({}) add up to {:.3f} % of its {} "
                                     "Gbit/s line rate, {:.3f} % more than it carries; lower their rates",
-                                    port, fmt::join(paced, ", "), share, static_cast<double>(bps) / 1e9, share - 100.0));
+                                    port, named_few(paced), share, static_cast<double>(bps) / 1e9, share - 100.0));
     if (!unpaced.empty() && !paced.empty())
-      warnings.push_back(fmt::format("port '{}': stream{} {} send{} as fast as the port takes (rate = \"max\") beside "
-                                     "paced streams; those get what is left, not their rates",
-                                     port, unpaced.size() == 1 ? "" : "s", fmt::join(unpaced, ", "),
-                                     unpaced.size() == 1 ? "s" : ""));
+      warnings.push_back(
+          fmt::format("port '{}': stream{} {} send{} as fast as the port takes (rate = \"max\") beside "
+                      "paced streams; those get what is left, not their rates",
+                      port, unpaced.size() == 1 ? "" : "s", named_few(unpaced), unpaced.size() == 1 ? "s" : ""));
   }
   return warnings;
 }

@@ -84,7 +84,8 @@ Result<MempoolPtr> make_tx_pool(const RunState& run, const RunInputs& in, size_t
       double(mbufs) * rte_mempool_calc_obj_size(sizeof(rte_mbuf) + fast::kTxMbufPrivBytes + data_room, 0, &size);
   double held = 0;
   for (const StreamState& s : run.streams)
-    held += double(s.pool->populated_size) * (s.pool->header_size + s.pool->elt_size + s.pool->trailer_size);
+    if (s.own_pool != nullptr)
+      held += double(s.pool->populated_size) * (s.pool->header_size + s.pool->elt_size + s.pool->trailer_size);
   // A port of no NUMA node (a virtual device) takes its pool from the first socket's heap.
   const int heap = socket == SOCKET_ID_ANY ? rte_socket_id_by_idx(0) : socket;
   rte_malloc_socket_stats free_memory{};
@@ -163,16 +164,115 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
       const auto queue = static_cast<uint16_t>((i + lane) % tx.cfg().tx_queues);
       s.lanes.emplace_back(queue, in.lcore_plan.tx_lcore(s.tx_port, queue));
     }
-    uint64_t needed = uint64_t{cfg.lanes} * tx.cfg().tx_descriptors + kPoolSlack + in.workers.size() * kPoolCache;
-    if (const api::PortSpec* rx = cfg.rx_port ? in.profile.find_port(*cfg.rx_port) : nullptr)
-      needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
-    const auto data_room =
-        static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + built.template_bytes.size() + fast::kTxTailroom);
-    auto pool = make_tx_pool(run, in, i, pool_size(needed), data_room, socket);
-    if (!pool) return std::unexpected(pool.error());
-    s.pool = std::move(*pool);
-    rte_mempool_obj_iter(s.pool.get(), fill_template, s.plan.data());
     run.streams.push_back(std::move(s));
+  }
+  return {};
+}
+
+// What a stream's own pool holds: its mbufs and the data room of each.
+struct StreamPoolSize {
+  unsigned mbufs = 0;
+  uint16_t data_room = 0;
+  double bytes = 0;
+};
+
+StreamPoolSize stream_pool_size(const StreamState& s, const RunInputs& in) {
+  const EthdevPort& tx = in.ports[s.tx_port];
+  uint64_t needed = uint64_t{s.cfg.lanes} * tx.cfg().tx_descriptors + kPoolSlack + in.workers.size() * kPoolCache;
+  if (const api::PortSpec* rx = s.cfg.rx_port ? in.profile.find_port(*s.cfg.rx_port) : nullptr)
+    needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
+  StreamPoolSize size;
+  size.mbufs = pool_size(needed);
+  size.data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + s.plan[0].template_bytes.size() + fast::kTxTailroom);
+  rte_mempool_objsz objsz{};
+  size.bytes = double(size.mbufs) *
+               rte_mempool_calc_obj_size(sizeof(rte_mbuf) + fast::kTxMbufPrivBytes + size.data_room, 0, &objsz);
+  return size;
+}
+
+// The hugepage memory free on the heap a pool of `socket` comes from; 0 when unknown.
+double heap_free_bytes(int socket) {
+  const int heap = socket == SOCKET_ID_ANY ? rte_socket_id_by_idx(0) : socket;
+  rte_malloc_socket_stats free_memory{};
+  if (heap < 0 || rte_malloc_get_socket_stats(heap, &free_memory) != 0) return 0;
+  return double(free_memory.heap_freesz_bytes);
+}
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// [run] tx_buffers = "auto": a pool per stream while they are few enough for DPDK's
+// memzones and their pools take at most three quarters of the free memory (the rest is the
+// lcores' state and the ports'), else shared pools. Sets run.tx_buffers and its why.
+void choose_tx_buffers(RunState& run, const RunInputs& in, const std::vector<StreamPoolSize>& sizes) {
+  double bytes = 0;
+  for (const StreamPoolSize& size : sizes) bytes += size.bytes;
+  const double free = run.streams.empty() ? 0 : heap_free_bytes(in.ports[run.streams[0].tx_port].info().socket);
+  const api::TxBuffers asked = in.profile.run.tx_buffers;
+  const auto per_stream =
+      fmt::format("a pool per stream, filled with its frame: {} streams, {:.1f} MiB", run.streams.size(), bytes / kMiB);
+  if (asked == api::TxBuffers::kPerStream ||
+      (asked == api::TxBuffers::kAuto && run.streams.size() <= api::kMaxStreamPools &&
+       (free == 0 || bytes <= 0.75 * free))) {
+    run.tx_buffers = api::TxBuffers::kPerStream;
+    run.tx_buffers_why = per_stream;
+    return;
+  }
+  run.tx_buffers = api::TxBuffers::kShared;
+  run.tx_buffers_why =
+      asked == api::TxBuffers::kShared ? std::string("as [run] tx_buffers asks")
+      : run.streams.size() > api::kMaxStreamPools
+          ? fmt::format("{} streams, more than the {} that get a pool each", run.streams.size(), api::kMaxStreamPools)
+          : fmt::format("a pool per stream would take {:.1f} MiB of the {:.1f} MiB free", bytes / kMiB, free / kMiB);
+}
+
+// One pool per TX port for the streams it sends: enough mbufs for its TX rings, every RX
+// ring (an in-process peer holds frames there), the slack and the lcores' caches, each big
+// enough for its largest frame. No frame is written in: each is copied per frame.
+Result<void> build_shared_pools(RunState& run, const RunInputs& in) {
+  run.shared_pools.resize(in.ports.size());
+  uint64_t rx_rings = 0;
+  for (const EthdevPort& p : in.ports) rx_rings += uint64_t{p.cfg().rx_queues} * p.cfg().rx_descriptors;
+  for (size_t p = 0; p < in.ports.size(); ++p) {
+    size_t largest = 0;
+    for (const StreamState& s : run.streams)
+      if (s.tx_port == p) largest = std::max(largest, s.plan[0].template_bytes.size());
+    if (largest == 0) continue;
+    const EthdevPort& tx = in.ports[p];
+    const uint64_t needed =
+        uint64_t{tx.cfg().tx_queues} * tx.cfg().tx_descriptors + rx_rings + kPoolSlack + in.workers.size() * kPoolCache;
+    const auto data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + largest + fast::kTxTailroom);
+    const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
+    const std::string name = fmt::format("lr_tx_p{}", p);
+    run.shared_pools[p].reset(
+        rte_pktmbuf_pool_create(name.c_str(), pool_size(needed), kPoolCache, 0, data_room, socket));
+    if (run.shared_pools[p] == nullptr)
+      return make_error(
+          Errc::kNoMemory,
+          fmt::format("port '{}': its streams' shared TX mempool of {} mbufs of {} bytes: {}; {:.1f} MiB of "
+                      "hugepage memory is free",
+                      tx.name(), pool_size(needed), data_room, rte_strerror(rte_errno),
+                      heap_free_bytes(socket) / kMiB));
+  }
+  for (StreamState& s : run.streams) s.pool = run.shared_pools[s.tx_port].get();
+  return {};
+}
+
+// Every stream's TX mbufs: its own pool filled with its frame, or its port's shared pool
+// ([run] tx_buffers; choose_tx_buffers for "auto").
+Result<void> build_tx_buffers(RunState& run, const RunInputs& in) {
+  std::vector<StreamPoolSize> sizes;
+  for (const StreamState& s : run.streams) sizes.push_back(stream_pool_size(s, in));
+  choose_tx_buffers(run, in, sizes);
+  if (run.tx_buffers == api::TxBuffers::kShared) return build_shared_pools(run, in);
+  for (size_t i = 0; i < run.streams.size(); ++i) {
+    StreamState& s = run.streams[i];
+    const EthdevPort& tx = in.ports[s.tx_port];
+    const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
+    auto pool = make_tx_pool(run, in, i, sizes[i].mbufs, sizes[i].data_room, socket);
+    if (!pool) return std::unexpected(pool.error());
+    s.own_pool = std::move(*pool);
+    s.pool = s.own_pool.get();
+    rte_mempool_obj_iter(s.pool, fill_template, s.plan.data());
   }
   return {};
 }
@@ -267,13 +367,14 @@ Result<void> allocate_lcore(LcoreState& l, const RunState& run, const RunInputs&
 void plan_tx_lane(fast::TxLane& t, RunState& run, const StreamState& stream, uint16_t lane, const RunInputs& in) {
   const api::StreamSpec& cfg = stream.cfg;
   t.plan = stream.plan.data();
-  t.pool = stream.pool.get();
+  t.pool = stream.pool;
   t.port_id = in.ports[stream.tx_port].port_id();
   if (cfg.kind != api::StreamKind::kUdp && run.netdev_senders[stream.tx_port] != nullptr)
     t.port_id = run.netdev_senders[stream.tx_port]->sink_port_id();  // to the kernel netdev
   t.queue_id = stream.lanes[lane].first;
   t.lane = static_cast<uint8_t>(lane);
-  t.fill = fast::headers_fixed(stream.plan[0])     ? fast::TxFill::kFixed
+  t.fill = stream.own_pool == nullptr              ? fast::TxFill::kCopied
+           : fast::headers_fixed(stream.plan[0])   ? fast::TxFill::kFixed
            : fast::one_size_varied(stream.plan[0]) ? fast::TxFill::kVaried
                                                    : fast::TxFill::kWhole;
   t.cursor = fast::cursor_at(stream.plan[0], 0);
@@ -352,6 +453,18 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
     plan_rx_queues(l, run, rxqs, in);
     plan_rx_streams(l, run, in);
     fast::LcoreCtx& ctx = l.ctx[0];
+    // A lane PFC holds is looked at every iteration (its pause ends at a time the schedule
+    // does not know), so the lcore scans them all.
+    const bool paused = std::any_of(l.lanes.data(), l.lanes.data() + l.lanes.size(),
+                                    [](const fast::TxLane& t) { return t.pause.port != nullptr; });
+    if (l.lanes.size() > fast::kScannedLanes && !paused) {
+      l.lane_schedule = NumaArray<fast::LaneDue>::make(l.lanes.size(), l.socket);
+      if (!l.lane_schedule.ok())
+        return make_error(Errc::kNoMemory,
+                          fmt::format("lcore {}: the schedule of {} lanes", l.lcore_id, l.lanes.size()));
+      ctx.lane_schedule = l.lane_schedule.data();
+      ctx.max_ahead_tsc = plan::ns_to_tsc(fast::kMaxAheadNs, in.tsc_hz);
+    }
     ctx.lcore_id = l.lcore_id;
     ctx.tx_lanes = l.lanes.data();
     ctx.n_tx_lanes = static_cast<uint32_t>(l.lanes.size());
@@ -367,6 +480,15 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
 }
 
 }  // namespace
+
+uint64_t RunState::tx_mbufs_out() const noexcept {
+  uint64_t out = 0;
+  for (const StreamState& s : streams)
+    if (s.own_pool != nullptr) out += s.own_pool->size - rte_mempool_avail_count(s.own_pool.get());
+  for (const MempoolPtr& pool : shared_pools)
+    if (pool != nullptr) out += pool->size - rte_mempool_avail_count(pool.get());
+  return out;
+}
 
 std::string rx_not_polled_reason(const EthdevPort& port, const std::vector<api::StreamSpec>& streams) {
   if (port.info().driver != "net_null") return "";
@@ -384,6 +506,7 @@ Result<void> build_run(RunState& run, const RunInputs& in) {
   if (!run.port_pauses.ok()) return make_error(Errc::kNoMemory, "the ports' pause state");
   run.netdev_senders.resize(in.ports.size());
   if (auto ok = build_streams(run, in); !ok) return ok;
+  if (auto ok = build_tx_buffers(run, in); !ok) return ok;
   std::vector<plan::PortLoad> loads;
   for (const StreamState& s : run.streams) {
     const EthdevPort& tx = in.ports[s.tx_port];

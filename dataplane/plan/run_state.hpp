@@ -51,6 +51,7 @@ struct LcoreState {
   NumaArray<fast::LcoreCtx> ctx;  ///< one
   std::vector<LaneRef> lane_refs;
   NumaArray<fast::TxLane> lanes;
+  NumaArray<fast::LaneDue> lane_schedule;  ///< over kScannedLanes lanes and none held by PFC, else empty
   NumaArray<fast::RxQueue> rxqs;
   NumaArray<fast::RxStream> streams;
   NumaArray<fast::SeqTracker> trackers;
@@ -68,7 +69,8 @@ struct StreamState {
   // (the lcore plan keeps a port's lanes on its socket). `memory` outlives `plan`.
   std::unique_ptr<NumaMemory> memory;
   NumaArray<wire::TxStreamPlan> plan;  ///< one
-  MempoolPtr pool;  ///< the template mbufs its lanes send
+  MempoolPtr own_pool;         ///< its own mbufs, filled with its frame ([run] tx_buffers per stream), or none
+  rte_mempool* pool = nullptr;  ///< where its lanes take mbufs: own_pool, or its TX port's shared pool
   uint16_t tx_port = 0;  ///< index into ports
   plan::StreamPacing pacing;  ///< its rate, converted once (plan::stream_pacing); pps 0: unpaced
   std::vector<std::pair<uint16_t, unsigned>> lanes;  ///< (tx queue, lcore) per lane
@@ -93,9 +95,15 @@ struct RunState {
   std::vector<std::string> warnings; ///< about this set of streams (a "max" stream beside paced ones)
   uint32_t timeline_bins = 0;        ///< bins per timeline ([run] timeline; 0: none), each timeline_bin_ns wide
   uint64_t timeline_bin_ns = 0;
+  api::TxBuffers tx_buffers = api::TxBuffers::kPerStream;  ///< what build_run chose: never kAuto
+  std::string tx_buffers_why;  ///< how much that takes, or why the streams share pools
+  std::vector<MempoolPtr> shared_pools;  ///< per port (by index) with tx_buffers shared: its streams' mbufs, or none
   /// Per port, where its MAC Control streams go through the kernel netdev. After `streams`:
   /// destroyed first, it frees the frames still in its ring before their pools go.
   std::vector<std::unique_ptr<NetdevMacSender>> netdev_senders;
+
+  /// Mbufs of the run's pools not back in them (own and shared).
+  uint64_t tx_mbufs_out() const noexcept;
 
   /// Empty again, the senders first (an assignment would free the pools before them).
   void reset() {

@@ -115,6 +115,8 @@ json to_json(const RunPlan& plan) {
   }
   json out{{"ports", write_items(plan.ports, port_plan_fields)}, {"streams", streams}, {"warnings", plan.warnings}};
   if (!plan.switches.empty()) out["switches"] = json_array(plan.switches);
+  if (!plan.tx_buffers.empty()) out["tx_buffers"] = {{"mode", plan.tx_buffers}, {"why", plan.tx_buffers_why}};
+  if (!plan.scheduled_lcores.empty()) out["scheduled_lcores"] = plan.scheduled_lcores;
   return out;
 }
 
@@ -128,6 +130,11 @@ RunPlan run_plan_from_json(const json& j) {
   }
   plan.warnings = j.value("warnings", std::vector<std::string>{});
   for (const json& s : j.value("switches", json::array())) plan.switches.push_back(switch_plan_from_json(s));
+  if (const auto it = j.find("tx_buffers"); it != j.end() && it->is_object()) {
+    plan.tx_buffers = it->value("mode", std::string());
+    plan.tx_buffers_why = it->value("why", std::string());
+  }
+  if (const auto it = j.find("scheduled_lcores"); it != j.end()) get_checked(*it, plan.scheduled_lcores);
   return plan;
 }
 

@@ -304,6 +304,11 @@ struct RunPlan {
   std::vector<StreamPlan> streams;
   std::vector<SwitchPlan> switches;  ///< the software switches (`[[switch]]`)
   std::vector<std::string> warnings;  ///< about the ports and these streams, before traffic
+  std::string tx_buffers = {};  ///< "per_stream" or "shared" ([run] tx_buffers as decided); "" without streams
+  std::string tx_buffers_why = {};  ///< what the pools take, or why the streams share them
+  /// The lcores that visit their TX lanes by deadline (over kScannedLanes lanes): each lane
+  /// when its next frame is due, not every lane every iteration.
+  std::vector<unsigned> scheduled_lcores = {};
 };
 /// The plan as run.plan returns it, and back.
 nlohmann::json to_json(const RunPlan& plan);

@@ -13,6 +13,7 @@ json to_json(const api::RunSpec& run) {
   json out{{"drain", duration_text(run.drain_ns)}, {"live", run.live}};
   if (run.timeline_bin_ns != 0) out["timeline"] = duration_text(run.timeline_bin_ns);
   if (run.timeline_span_ns != 0) out["timeline_span"] = duration_text(run.timeline_span_ns);
+  if (run.tx_buffers != api::TxBuffers::kAuto) out["tx_buffers"] = api::tx_buffers_name(run.tx_buffers);
   return out;
 }
 

@@ -22,6 +22,12 @@ void read_run(TableReader& in, api::RunSpec& run) {
                           *v / run.timeline_bin_ns, run.timeline_bin_ns, api::kMaxTimelineBins));
     run.timeline_span_ns = *v;
   }
+  if (auto v = in.string("tx_buffers")) {
+    const auto buffers = api::tx_buffers_from_name(*v);
+    if (!buffers)
+      in.fail(in.find("tx_buffers"), "tx_buffers", fmt::format("'{}' is not one of auto, per_stream, shared", *v));
+    run.tx_buffers = *buffers;
+  }
   in.finish();
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "lib/api/run_spec.hpp"
 #include "lib/views/neighbor_text.hpp"
 
 namespace lr::views {
@@ -44,6 +45,15 @@ std::string plan_text(const api::RunPlan& plan) {
     // Said where it is not the plain case: PFC / PAUSE through the kernel, or not at all.
     if (!p.mac_control_tx.empty() && p.mac_control_tx != "PMD") out += "    MAC Control TX: " + p.mac_control_tx + "\n";
   }
+  if (plan.tx_buffers == "shared")
+    out +=
+        "  TX frames copied per frame from each stream's template into its port's shared pool: " + plan.tx_buffers_why +
+        "\n";
+  else if (!plan.tx_buffers.empty()) out += "  TX frames from " + plan.tx_buffers_why + "\n";
+  for (unsigned lcore : plan.scheduled_lcores)
+    out +=
+        fmt::format("  lcore {} visits its TX lanes by deadline (more than {}: each lane when its next frame is due)\n",
+                    lcore, api::kScannedLanes);
   for (const api::StreamPlan& s : plan.streams) {
     std::string lanes;
     for (const api::QueuePlan& lane : s.lanes) lanes += fmt::format(" q{}@lcore{}", lane.queue, lane.lcore);

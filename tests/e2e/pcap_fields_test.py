@@ -164,6 +164,66 @@ vary = [ { field = "ipv6.dst", count = 5, step = 256 } ]
             self.assertEqual(dst, "2001:200::%x" % (0xff + (seq % 5) * 256))
             self.assertEqual(int(dscp), 10)
 
+    def test_streams_sharing_their_ports_pool_send_the_frames_they_would_alone(self):
+        """[run] tx_buffers = "shared": the streams' mbufs come from one pool of the port, each
+        carrying frames of every stream in turn (a 1518-byte frame's buffer then holds a 64-byte
+        one), so each frame is copied whole from its stream's template. At rate max, bursts of
+        32: every stream's frames are, byte for byte, those `linerate frames` shows (but for the
+        TX timestamp, the check byte over it and the UDP checksum, which covers it)."""
+        streams = {
+            "fixed": ("frame_size = 64\nipv4 = { src = \"198.18.0.1\", dst = \"198.19.0.1\" }\n"
+                      "udp = { src = 1024, dst = 1025 }", 200, 14 + 20),
+            "imix": ("frame_size = [64, 594, 1518]\nframe_weights = [7, 4, 1]\nvlan = { id = 7, pcp = 3 }\n"
+                     "ipv4 = { src = \"198.18.1.1\", dst = \"198.19.1.1\" }\nudp = { src = 2000, dst = 2001 }\n"
+                     "vary = [ { field = \"ipv4.src\", count = 5 }, { field = \"udp.dst\", op = \"decrement\", count = 3 } ]",
+                     240, 18 + 20),
+            "v6": ("frame_size = { min = 95, max = 1501, order = \"random\" }\n"
+                   "ipv6 = { src = \"2001:200::1\", dst = \"2001:200::ff\" }\nudp = { src = 5000, dst = 5001 }\n"
+                   "vary = [ { field = \"ipv6.dst\", count = 5, step = 256 } ]", 150, 14 + 40),
+            "varied": ("frame_size = 128\nipv4 = { src = \"198.18.2.1\", dst = \"198.19.2.1\" }\n"
+                       "udp = { src = 3000, dst = 3001 }\nvary = [ { field = \"udp.src\", count = 1000, step = 3 } ]",
+                       180, 14 + 20),
+        }
+        pcap = os.path.join(self.dir, "shared.pcap")
+        text = """
+[eal]
+lcores = "0-1"
+huge_pages = "off"
+[run]
+drain = "50ms"
+tx_buffers = "shared"
+[[port]]
+name = "cap"
+device = "net_pcap0,tx_pcap=%s"
+rx_queues = 0
+speed = "10G"
+""" % pcap
+        for name, (keys, count, _l4) in streams.items():
+            text += '[[stream]]\nname = "%s"\ntx_port = "cap"\nrate = "max"\ncount = %d\n%s\n' % (name, count, keys)
+        proc, report = self.run_dataplane(text)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("TX frames copied per frame from each stream's template into its port's shared pool: "
+                      "as [run] tx_buffers asks", proc.stdout)
+        self.assertEqual([s["tx_packets"] for s in report["streams"]], [c for _k, c, _l in streams.values()])
+        sent = {}
+        for raw in lrtest.read_pcap(pcap):
+            magic, sid, _lane, seq = struct.unpack("<HHBI", raw[-14:-5])
+            self.assertEqual(magic, 0x4C52)
+            sent.setdefault(sid, []).append((seq, raw))
+        for sid, (name, (_keys, count, l4)) in enumerate(streams.items()):
+            frames = sent.get(sid, [])
+            self.assertEqual([seq for seq, _raw in frames], list(range(count)), name)
+            preview = subprocess.run([sys.modules["__main__"].LINERATE, "frames", os.path.join(self.dir, "profile.toml"),
+                                      "--stream", name, "--count", str(count), "--hex"], capture_output=True, text=True)
+            self.assertEqual(preview.returncode, 0, preview.stderr)
+            lines = preview.stdout.strip().split("\n")
+            self.assertEqual(len(lines), count)
+            masked = lambda frame: frame[:l4 + 6] + frame[l4 + 8:-5]
+            for seq, (line, (_seq, raw)) in enumerate(zip(lines, frames)):
+                shown = bytes.fromhex(line.split(" ")[3])
+                self.assertEqual(len(shown), len(raw), "%s frame %d" % (name, seq))
+                self.assertEqual(masked(shown), masked(raw), "%s frame %d" % (name, seq))
+
     def roce_capture(self, stream_toml, count):
         """The stream's frames from the pcap with tshark's RoCEv2 fields, each frame's ICRC
         checked against a CRC-32 computed here by the annex's rule."""

@@ -114,6 +114,27 @@ TEST(Pacer, BurstModeSendsPacketsEveryInterval) {
   EXPECT_EQ(std::max(max_per_ms, this_ms), 100u);
 }
 
+TEST(Pacer, NextSendIsTheNextFrameOrTheNextBurst) {
+  // A lane scheduler's key: when `due` next gives a frame, to the cycle.
+  Pacer paced = Pacer::paced(pacer_interval_fp(1e6, kTscHz), 0, 64);  // a frame every 2500 cycles
+  paced.restart(1000);
+  EXPECT_EQ(paced.next_send_tsc(), 1000u);
+  EXPECT_EQ(paced.due(1000, 32), 1u);
+  EXPECT_EQ(paced.next_send_tsc(), 3500u);
+  EXPECT_EQ(paced.due(3499, 32), 0u);
+  EXPECT_EQ(paced.due(3500, 32), 1u);
+  // Bursts of 2 every 1 ms, paced at 1 Mpps inside: after the burst, the next one's start.
+  Pacer bursts = Pacer::paced(pacer_interval_fp(1e6, kTscHz), 0, 64);
+  bursts.restart(0);
+  bursts.set_bursts(2, kTscHz / 1000);
+  EXPECT_EQ(bursts.due(0, 32), 1u);
+  EXPECT_EQ(bursts.next_send_tsc(), 2500u);  // inside the burst: its next frame
+  EXPECT_EQ(bursts.due(2500, 32), 1u);
+  EXPECT_EQ(bursts.next_send_tsc(), kTscHz / 1000);  // the burst is done: the next burst
+  EXPECT_EQ(bursts.due(kTscHz / 1000 - 1, 32), 0u);
+  EXPECT_EQ(bursts.due(kTscHz / 1000, 32), 1u);
+}
+
 TEST(Pacer, PacedBurstsKeepRateInsideBurst) {
   Pacer pacer = Pacer::paced(pacer_interval_fp(1e6, kTscHz), 0, 64);  // 1 us per frame
   pacer.set_bursts(10, kTscHz / 1000);

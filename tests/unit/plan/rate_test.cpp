@@ -2,6 +2,7 @@
 
 #include "dataplane/plan/rate.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "lib/common/line_rate.hpp"
@@ -111,6 +112,17 @@ TEST(PortLoads, PacedStreamsAboveTheLineRateAreRefusedWithTheirShares) {
                                       {"b", "p0", 10'000'000'000, line_rate_pps(10'000'000'000, 1518) * 0.4, 1518}});
   ASSERT_TRUE(full) << full.error().context;  // exactly the line rate, mixed sizes: carried
   EXPECT_TRUE(full->empty());
+}
+
+TEST(PortLoads, ARefusalOfThousandsOfStreamsNamesTheFirstEightAndCountsTheRest) {
+  std::vector<PortLoad> loads;
+  for (int i = 0; i < 10'000; ++i) loads.push_back({fmt::format("s{}", i), "p0", 10'000'000'000, 2000, 64});
+  const auto over = check_port_loads(loads);
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().context,
+            "port 'p0' is oversubscribed: its paced streams ('s0' 0.013 %, 's1' 0.013 %, 's2' 0.013 %, 's3' 0.013 %, "
+            "'s4' 0.013 %, 's5' 0.013 %, 's6' 0.013 %, 's7' 0.013 % and 9992 more) add up to 134.400 % of its 10 "
+            "Gbit/s line rate, 34.400 % more than it carries; lower their rates");
 }
 
 TEST(PortLoads, AMaxStreamBesidePacedOnesIsAWarning) {

@@ -106,6 +106,7 @@ class Draw {
       r.timeline_bin_ns = between(1000, uint64_t{1} << 32);
       if (coin()) r.timeline_span_ns = r.timeline_bin_ns * below(api::kMaxTimelineBins + 1);
     }
+    r.tx_buffers = static_cast<api::TxBuffers>(below(3));
     return r;
   }
 
@@ -221,6 +222,10 @@ TEST(SectionSpecJson, BadValuesAreRefusedAtTheirKey) {
   EXPECT_EQ(refusal(run_spec_from_json, json{{"drain", 5}}),
             "params: key 'run.drain': expected a duration: write e.g. '500ns', '20us', '100ms', '5s' or '2m', found an "
             "integer");
+  EXPECT_EQ(refusal(run_spec_from_json, json{{"tx_buffers", "shared"}}), "accepted");
+  EXPECT_EQ(run_spec_from_json(json{{"tx_buffers", "per_stream"}}, "params").tx_buffers, api::TxBuffers::kPerStream);
+  EXPECT_EQ(refusal(run_spec_from_json, json{{"tx_buffers", "pooled"}}),
+            "params: key 'run.tx_buffers': 'pooled' is not one of auto, per_stream, shared");
   EXPECT_EQ(refusal(run_spec_from_json, json{{"timline", "1ms"}}),
             "params: key 'run.timline': unknown key: did you mean 'timeline'? (see config/README.md for the schema)");
 }

@@ -307,6 +307,28 @@ TEST(RunReportJson, SwitchesRoundTripAndShow) {
   EXPECT_NE(run_table(back).find("switch 'dut'"), std::string::npos);
 }
 
+TEST(RunViews, TxBuffersAndScheduledLcoresInThePlanAndTheJson) {
+  api::RunPlan plan;
+  plan.tx_buffers = "shared";
+  plan.tx_buffers_why = "10000 streams, more than the 256 that get a pool each";
+  plan.scheduled_lcores = {1, 3};
+  EXPECT_EQ(plan_text(plan),
+            "plan:\n"
+            "  TX frames copied per frame from each stream's template into its port's shared pool: 10000 streams, more "
+            "than the 256 that get a pool each\n"
+            "  lcore 1 visits its TX lanes by deadline (more than 64: each lane when its next frame is due)\n"
+            "  lcore 3 visits its TX lanes by deadline (more than 64: each lane when its next frame is due)\n");
+  const nlohmann::json j = api::to_json(plan);
+  EXPECT_EQ(j["tx_buffers"], (nlohmann::json{{"mode", "shared"}, {"why", plan.tx_buffers_why}}));
+  EXPECT_EQ(j["scheduled_lcores"], (nlohmann::json{1, 3}));
+  EXPECT_EQ(api::to_json(api::run_plan_from_json(j)), j);
+  plan.tx_buffers = "per_stream";
+  plan.tx_buffers_why = "a pool per stream, filled with its frame: 2 streams, 14.0 MiB";
+  plan.scheduled_lcores.clear();
+  EXPECT_EQ(plan_text(plan), "plan:\n  TX frames from a pool per stream, filled with its frame: 2 streams, 14.0 MiB\n");
+  EXPECT_FALSE(api::to_json(plan).contains("scheduled_lcores"));
+}
+
 TEST(RunViews, MacControlThroughTheNetdevInThePlanTheTableAndTheJson) {
   api::RunPlan plan;
   plan.ports.push_back({0, "a", "net_af_packet0,iface=lra", "net_af_packet", -1, false, true, 10'000'000'000, true,

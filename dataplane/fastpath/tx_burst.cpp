@@ -1,0 +1,193 @@
+// HOT PATH: worker lcores only. No alloc, throw, log, lock, syscall.
+//
+// One TX burst of a lane: its due frames from its pool, written as its fill says
+// (TxFill), sent, and counted.
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include <cstring>
+
+#include "dataplane/fastpath/counters.hpp"
+#include "dataplane/fastpath/worker.hpp"
+#include "lib/wire/packet_writer.hpp"
+
+namespace lr::fast {
+
+namespace {
+
+// Writes the per-frame bytes of `n` frames from `cursor` on, leaving it at the frame
+// after them; the variant is chosen once per burst.
+template <bool kHwChecksum, bool kMultiSize>
+void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns,
+                uint16_t* lens) noexcept {
+  const wire::TxStreamPlan& plan = *lane.plan;
+  uint16_t no_offset = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    const wire::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, cursor, lane.lane)] : plan.sizes[0];
+    LR_DASSERT(RTE_PKTMBUF_HEADROOM + size.data_len <= m->buf_len);
+    // The pool's filling set the other fields, and the lengths of a stream of one size.
+    LR_DASSERT(m->data_off == RTE_PKTMBUF_HEADROOM && m->ol_flags == plan.ol_flags);
+    auto* data = rte_pktmbuf_mtod(m, uint8_t*);
+    // Multi-size streams: the mbuf's private area remembers where this buffer's last
+    // signature was, so it can be cleared from the payload.
+    uint16_t& last_sig_offset = kMultiSize ? *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) : no_offset;
+    const wire::Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(cursor.seq), tx_ns};
+    write_frame<kHwChecksum, kMultiSize>(data, plan, size, last_sig_offset, sig, cursor);
+    if (kMultiSize) {
+      m->data_len = size.data_len;
+      m->pkt_len = size.data_len;
+    }
+    LR_DASSERT(m->data_len == size.data_len && m->pkt_len == size.data_len);
+    lens[i] = size.data_len;
+    advance(plan, cursor);
+  }
+}
+
+// The same for a stream on its TX port's shared pool (TxFill::kCopied): an mbuf holds
+// whatever frame it carried last, of any stream, so each frame is copied from the
+// template (its payload zero, as write_frame's checksum bases want) and its mbuf fields
+// set before write_frame writes what changes.
+template <bool kHwChecksum, bool kMultiSize>
+void fill_copied_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns,
+                       uint16_t* lens) noexcept {
+  const wire::TxStreamPlan& plan = *lane.plan;
+  const uint8_t* frame_template = plan.template_bytes.data();
+  for (uint32_t i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    const wire::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, cursor, lane.lane)] : plan.sizes[0];
+    LR_DASSERT(RTE_PKTMBUF_HEADROOM + size.data_len <= m->buf_len);
+    m->data_off = RTE_PKTMBUF_HEADROOM;
+    m->data_len = size.data_len;
+    m->pkt_len = size.data_len;
+    m->ol_flags = plan.ol_flags;
+    m->tx_offload = plan.tx_offload;
+    auto* data = rte_pktmbuf_mtod(m, uint8_t*);
+    std::memcpy(data, frame_template, size.data_len);
+    uint16_t no_signature_yet = 0;  // the template holds none to clear
+    const wire::Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(cursor.seq), tx_ns};
+    write_frame<kHwChecksum, kMultiSize>(data, plan, size, no_signature_yet, sig, cursor);
+    lens[i] = size.data_len;
+    advance(plan, cursor);
+  }
+}
+
+// A frame of a pool filled whole (fill_template) at its fixed place after its mbuf: its
+// buf_addr not loaded per frame.
+constexpr size_t kFrameOffset = sizeof(rte_mbuf) + kTxMbufPrivBytes + RTE_PKTMBUF_HEADROOM;
+
+// The same for a fixed-header stream (headers_fixed): the pool's mbufs already hold
+// the frame and its mbuf fields (fill_template; nothing that takes them from the PMD
+// changes them), so per frame only the signature and the UDP checksum are written,
+// computed for the whole burst first (fixed_frame_bytes).
+template <bool kUdpChecksum>
+void fill_fixed_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
+                      uint32_t tx_ns) noexcept {
+  static_assert(kTxBurst <= kFixedFrames);
+  const wire::TxStreamPlan& plan = *lane.plan;
+  const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
+  FixedFrameBytes bytes;
+  fixed_frame_bytes<kUdpChecksum>(burst, static_cast<uint32_t>(cursor.seq), n, bytes);
+  for (uint32_t i = 0; i < n; ++i) {
+    rte_mbuf* m = pkts[i];
+    LR_DASSERT(m->data_off == RTE_PKTMBUF_HEADROOM && m->data_len == plan.sizes[0].data_len &&
+               m->pkt_len == m->data_len && m->ol_flags == plan.ol_flags);
+    LR_DASSERT(rte_pktmbuf_mtod(m, uint8_t*) == reinterpret_cast<uint8_t*>(m) + kFrameOffset);
+    store_fixed_frame<kUdpChecksum>(reinterpret_cast<uint8_t*>(m) + kFrameOffset, burst, bytes, i);
+  }
+  cursor.seq += n;  // no sizes or fields to step
+}
+
+// The same for a stream of one size whose fields vary (one_size_varied): the pool's mbufs
+// hold the frame, so per frame the varied fields (and the IPv4 checksum) are written, and
+// the signature with the UDP checksum as for fixed headers, the fields' share added.
+void fill_varied_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n,
+                       uint32_t tx_ns) noexcept {
+  const wire::TxStreamPlan& plan = *lane.plan;
+  const auto first_seq = static_cast<uint32_t>(cursor.seq);
+  uint8_t* frames[kFixedFrames];
+  for (uint32_t i = 0; i < n; ++i) {
+    LR_DASSERT(rte_pktmbuf_mtod(pkts[i], uint8_t*) == reinterpret_cast<uint8_t*>(pkts[i]) + kFrameOffset);
+    frames[i] = reinterpret_cast<uint8_t*>(pkts[i]) + kFrameOffset;
+  }
+  uint32_t varied[kFixedFrames];
+  write_varied_fields(frames, n, plan, cursor, lane.lane, varied);
+  const FixedBurst burst = fixed_burst(plan, lane.lane, tx_ns);
+  FixedFrameBytes bytes;
+  fixed_frame_bytes<true>(burst, first_seq, n, bytes, varied);
+  for (uint32_t i = 0; i < n; ++i) store_fixed_frame<true>(frames[i], burst, bytes, i);
+}
+
+}  // namespace
+
+uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint64_t due_by_tsc, uint32_t tx_ns) noexcept {
+  const uint32_t want = lane.remaining < kTxBurst ? static_cast<uint32_t>(lane.remaining) : kTxBurst;
+  const uint32_t n = lane.pacer.due(due_by_tsc, want);
+  if (n == 0) return 0;
+  LR_DASSERT(n <= kTxBurst);
+  rte_mbuf* pkts[kTxBurst];
+  // Raw get, not rte_pktmbuf_alloc_bulk: the fields a reset would clear were set when the
+  // pool was filled (a multi-size stream's lengths are set in fill_burst), and a pool
+  // object always has refcnt 1, nb_segs 1 and no next segment.
+  if (rte_mempool_get_bulk(lane.pool, reinterpret_cast<void**>(pkts), n) != 0) {
+    lane.pacer.refund(n);
+    counter_add(lane.alloc_failures, 1);
+    return 0;
+  }
+  uint16_t lens[kTxBurst];
+  const wire::TxStreamPlan& plan = *lane.plan;
+  const uint64_t first_seq = lane.cursor.seq;
+  const bool fixed = lane.fill == TxFill::kFixed;
+  if (fixed) {
+    if (plan.hw_checksum || plan.mac_control) fill_fixed_burst<false>(lane, lane.cursor, pkts, n, tx_ns);
+    else fill_fixed_burst<true>(lane, lane.cursor, pkts, n, tx_ns);
+  } else if (lane.fill == TxFill::kVaried) {
+    fill_varied_burst(lane, lane.cursor, pkts, n, tx_ns);
+  } else if (lane.fill == TxFill::kCopied) {
+    if (plan.hw_checksum) {
+      if (plan.multi_size) fill_copied_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
+      else fill_copied_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
+    } else {
+      if (plan.multi_size) fill_copied_burst<false, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
+      else fill_copied_burst<false, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
+    }
+  } else if (plan.hw_checksum) {
+    if (plan.multi_size) fill_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
+    else fill_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
+  } else {
+    if (plan.multi_size) fill_burst<false, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
+    else fill_burst<false, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
+  }
+  // A capture of what the queue sends copies the frames the PMD took, after it took
+  // them: each frame is held once more until then.
+  CaptureTap* tap = __atomic_load_n(&lane.capture, __ATOMIC_ACQUIRE);
+  if (tap != nullptr) [[unlikely]]
+    for (uint32_t i = 0; i < n; ++i) rte_mbuf_refcnt_update(pkts[i], 1);
+  const uint16_t sent = rte_eth_tx_burst(lane.port_id, lane.queue_id, pkts, static_cast<uint16_t>(n));
+  if (tap != nullptr) [[unlikely]] {
+    capture_frames(*tap, pkts, sent, now_tsc, tx_ns, UINT32_MAX);
+    rte_pktmbuf_free_bulk(pkts, n);  // the holds; the frames not sent are freed below
+  }
+  if (sent < n) {
+    // Not sent, so not numbered: the next burst rebuilds these frames with the same
+    // sequence numbers (and so the same sizes and field values).
+    rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+    lane.pacer.refund(n - sent);
+    counter_add(lane.queue_full, n - sent);
+    lane.cursor = cursor_at(plan, first_seq + sent);
+  }
+  uint64_t bytes = 0;
+  if (!plan.multi_size) {
+    bytes = uint64_t{sent} * (plan.sizes[0].data_len + 4u);  // + FCS
+  } else {
+    for (uint16_t i = 0; i < sent; ++i) bytes += lens[i] + 4u;
+  }
+  if (lane.remaining != kUnlimited) lane.remaining -= sent;
+  counter_add(lane.tx_packets, sent);
+  if (lane.timeline.bins != nullptr) [[unlikely]]
+    timeline_add(lane.timeline, TimelineClock{lane.start_tsc, lane.timeline_bins_per_tsc_q64}, now_tsc, sent);
+  counter_add(lane.tx_bytes, bytes);
+  return sent;
+}
+
+}  // namespace lr::fast
