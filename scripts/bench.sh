@@ -16,7 +16,12 @@
 #      smallest RoCE write and at a 1024-byte payload: what the per-frame ICRC costs.
 #   5. TX as real profiles send: a field varied per frame (UDP source over 1000 values)
 #      and an IMIX stream (64, 594, 1518 B as 7 : 4 : 1), against
-#      `dpdk-testpmd --txonly-multi-flow` (it varies the IPv4 source per frame).
+#      `dpdk-testpmd --txonly-multi-flow` (it varies the IPv4 source per frame); two fields
+#      varied (IPv4 source and UDP source); frames copied from a pool the streams share
+#      ([run] tx_buffers = "shared").
+#   6. 1,000 and 10,000 streams on one TX lcore, each paced at its own rate (spread over two
+#      decades, 90 % of 40G at 64 B in all: scripts/paced-streams.py): the aggregate, how
+#      many streams are within 0.1 % of their own rate, and the lcore's stalls.
 # Usage: scripts/bench.sh [seconds per run, default 5] [TX runs each, default 5].
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,14 +111,34 @@ roce_large=$(roce_tx 1106)
 profile net_null0 "" 0 64 'vary = [ { field = "udp.src", count = 1000 } ]' > "$tmp/vary.toml"
 profile net_null0 "" 0 '[64, 594, 1518]
 frame_weights = [7, 4, 1]' > "$tmp/imix.toml"
+profile net_null0 "" 0 64 'vary = [ { field = "ipv4.src", count = 250 }, { field = "udp.src", count = 1000 } ]' \
+  > "$tmp/vary2.toml"
+profile net_null0 "" 0 > "$tmp/shared.toml"
+sed -i 's/^live = false$/live = false\ntx_buffers = "shared"/' "$tmp/shared.toml"
 vary_runs=()
+vary2_runs=()
 imix_runs=()
+shared_runs=()
 multi_runs=()
+fixed_runs=()  # the fixed-header row again, beside these runs: the goals are ratios to it
 for ((i = 0; i < runs; i++)); do
+  fixed_runs+=("$(linerate_tx "$tmp/tx.toml")")
   vary_runs+=("$(linerate_tx "$tmp/vary.toml")")
+  vary2_runs+=("$(linerate_tx "$tmp/vary2.toml")")
   imix_runs+=("$(linerate_tx "$tmp/imix.toml")")
+  shared_runs+=("$(linerate_tx "$tmp/shared.toml")")
   multi_runs+=("$(testpmd_txonly --txonly-multi-flow)")
 done
+
+# 6. Paced streams: one run each, judged stream by stream.
+paced() {
+  scripts/paced-streams.py profile "$1" "$secs" > "$tmp/paced.toml"
+  sed -i "s/^huge_pages = \"auto\"$/huge_pages = \"$huge\"/" "$tmp/paced.toml"
+  $bin -c "$tmp/paced.toml" -r "$tmp/paced.json" -q > /dev/null
+  scripts/paced-streams.py judge "$tmp/paced.json" "$secs"
+}
+paced_1k=$(paced 1000)
+paced_10k=$(paced 10000)
 
 cpu=$(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 echo "CPU: $cpu; $(nproc) CPUs; $secs s per run; hugepages: $huge; DPDK $(pkg-config --modversion libdpdk)"
@@ -152,4 +177,12 @@ printf "%-64s %s\n" "TX RoCEv2 98 B (VLAN, BTH + RETH, PSN + ICRC per frame), ne
 printf "%-64s %s\n" "TX RoCEv2 1106 B (same, 1024-byte payload), net_null" "$roce_large"
 printf "%-64s %s\n" "TX 64 B, net_null: dpdk-testpmd --txonly-multi-flow" "$(stats "${multi_runs[@]}")"
 printf "%-64s %s\n" "TX 64 B, net_null: linerate, vary udp.src over 1000 values" "$(stats "${vary_runs[@]}")"
+printf "%-64s %s\n" "TX 64 B, net_null: linerate, vary ipv4.src x 250 and udp.src x 1000" "$(stats "${vary2_runs[@]}")"
 printf "%-64s %s\n" "TX IMIX 64/594/1518 B 7:4:1, net_null: linerate" "$(stats "${imix_runs[@]}")"
+printf "%-64s %s\n" "TX 64 B, net_null: linerate, frames copied from a shared pool" "$(stats "${shared_runs[@]}")"
+run_by_run "vary / fixed (goal >= 0.8)" "%.2f" next "${vary_runs[@]}" "${fixed_runs[@]}"
+run_by_run "vary, two fields / fixed (goal >= 0.8)" "%.2f" next "${vary2_runs[@]}" "${fixed_runs[@]}"
+run_by_run "IMIX / fixed (goal >= 0.8)" "%.2f" next "${imix_runs[@]}" "${fixed_runs[@]}"
+run_by_run "vary / testpmd --txonly-multi-flow (goal >= 2)" "%.2fx" next "${vary_runs[@]}" "${multi_runs[@]}"
+echo "1,000 paced streams, one lcore (goal: 53.57 Mpps, each within 0.1 %): $paced_1k"
+echo "10,000 paced streams, one lcore (goal: the same): $paced_10k"

@@ -44,17 +44,25 @@ inline constexpr uint16_t kTxMbufPrivBytes = RTE_CACHE_LINE_SIZE;
 /// only the signature and the UDP checksum (headers_fixed) or those and the varied fields
 /// (one_size_varied). kCopied: the mbufs are its TX port's, shared by its streams ([run]
 /// tx_buffers), so each frame is copied whole from the template, then written as kWhole.
-enum class TxFill : uint8_t { kWhole, kFixed, kVaried, kCopied };
+/// kSized: a few sizes (sized_frames), a pool per size filled with that size's frame, the
+/// per-frame bytes as kFixed's.
+enum class TxFill : uint8_t { kWhole, kFixed, kVaried, kCopied, kSized };
+
+/// A sized stream's pools (TxFill::kSized): one per size of its plan, each filled with the
+/// frame of that size, on its TX port's socket.
+struct SizePools {
+  rte_mempool* pools[kMaxSizePools] = {};
+};
 
 /// One (stream, lane): a TX queue's share of a stream. Cache lines by who touches them
 /// and how often (the static_asserts below hold the layout to this comment):
 ///   0-1  owner, every burst: pacer, queue, plan, pool, limits, the frame cursor's
 ///        sequence and size position. The cursor's per-field counts run on into line 2,
 ///        touched only by streams that vary fields; line 2 then holds owner fields read
-///        once per run or per rate change.
+///        once per run or per rate change, and a sized stream's pools (read per burst).
 ///   3    owner writes per burst, mgmt reads: counters.
 ///   4    mgmt writes, owner reads once per iteration: rate and stop requests; the
-///        timeline, set before launch.
+///        timeline and the duration, set before launch.
 struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   // Lines 0-1.
   Pacer pacer;
@@ -72,7 +80,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   // Line 2, after the cursor: owner, cold.
   uint64_t applied_interval_fp = 0;  ///< the rate in force (see requested_interval_fp)
   uint64_t lag_window_fp = 0;        ///< see pacer_max_lag (0: no catch-up); set before launch
-  uint64_t duration_tsc = 0;         ///< 0: no duration limit; set before launch
+  const SizePools* size_pools = nullptr;  ///< kSized: its stream's pool per size (pool is the first)
   LanePause pause;                   ///< PFC / PAUSE honoured (pfc_honour); its counter read by mgmt too
 
   // Line 3. Relaxed counters; done with release.
@@ -99,6 +107,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   /// A capture of what this lane's TX queue sends, or none; set by mgmt with a release
   /// store, read per burst with an acquire load (as RxQueue::capture).
   CaptureTap* capture = nullptr;
+  uint64_t duration_tsc = 0;  ///< 0: no duration limit; set before launch, read at the lcore's start
 };
 
 static_assert(offsetof(TxLane, plan) < RTE_CACHE_LINE_SIZE + 1, "TxLane: the pacer and queue overflow line 0");

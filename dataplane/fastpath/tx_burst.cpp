@@ -118,6 +118,76 @@ void fill_varied_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const*
   for (uint32_t i = 0; i < n; ++i) store_fixed_frame<true>(frames[i], burst, bytes, i);
 }
 
+// A sized stream's burst (TxFill::kSized): each frame's size from its schedule, the mbufs
+// of each size from that size's pool (one get a size), in the frames' order; `end_pos`:
+// the schedule's place after them. False, with nothing taken, where a pool is short.
+// Everything read per frame is in locals and the counts in registers: a store through the
+// uint8_t* of a frame or a size index may alias anything, and a count kept in an array
+// made each frame wait for the one before it (store to load).
+bool get_sized_burst(const TxLane& lane, rte_mbuf** pkts, uint32_t n, uint32_t* sizes, uint32_t& end_pos) noexcept {
+  const wire::TxStreamPlan& plan = *lane.plan;
+  const auto n_sizes = static_cast<uint32_t>(plan.sizes.size());
+  LR_DASSERT(n_sizes <= kMaxSizePools && !plan.random_size);
+  const uint16_t* schedule = plan.size_schedule.data();
+  const auto length = static_cast<uint32_t>(plan.size_schedule.size());
+  uint32_t pos = lane.cursor.size_pos;
+  uint32_t count[kMaxSizePools] = {};
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t s = schedule[pos];
+    sizes[i] = s;
+    for (uint32_t k = 0; k < kMaxSizePools; ++k) count[k] += s == k ? 1 : 0;
+    if (++pos == length) pos = 0;
+  }
+  end_pos = pos;
+  rte_mbuf* taken[kMaxSizePools][kTxBurst];
+  for (uint32_t s = 0; s < n_sizes; ++s) {
+    if (count[s] == 0 ||
+        rte_mempool_get_bulk(lane.size_pools->pools[s], reinterpret_cast<void**>(taken[s]), count[s]) == 0)
+      continue;
+    for (uint32_t t = 0; t < s; ++t)
+      if (count[t] != 0) rte_mempool_put_bulk(lane.size_pools->pools[t], reinterpret_cast<void**>(taken[t]), count[t]);
+    return false;
+  }
+  uint32_t next[kMaxSizePools] = {};
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t s = sizes[i];
+    rte_mbuf* m = taken[0][next[0]];
+    for (uint32_t k = 1; k < kMaxSizePools; ++k) m = s == k ? taken[k][next[k]] : m;
+    pkts[i] = m;
+    for (uint32_t k = 0; k < kMaxSizePools; ++k) next[k] += s == k ? 1 : 0;
+  }
+  return true;
+}
+
+// A sized stream's frames, which its pools' filling wrote whole, each at its size: the
+// signatures and UDP checksums of fill_fixed_burst, each frame's size's UDP sum added as
+// its share (its difference from the first size's, in ones' complement), the signature
+// stored at its size's place.
+void fill_sized_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, const uint32_t* sizes,
+                      uint32_t end_pos, uint32_t n, uint32_t tx_ns, uint16_t* lens) noexcept {
+  const wire::TxStreamPlan& plan = *lane.plan;
+  const size_t n_sizes = plan.sizes.size();
+  FixedBurst bursts[kMaxSizePools];
+  uint32_t share[kMaxSizePools] = {};
+  uint16_t data_len[kMaxSizePools] = {};
+  for (size_t s = 0; s < n_sizes; ++s) {
+    bursts[s] = fixed_burst(plan, plan.sizes[s], lane.lane, tx_ns);
+    share[s] = bursts[s].udp_base + (0xFFFFu - bursts[0].udp_base);
+    data_len[s] = plan.sizes[s].data_len;
+  }
+  uint32_t varied[kFixedFrames];
+  for (uint32_t i = 0; i < n; ++i) varied[i] = share[sizes[i]];
+  FixedFrameBytes bytes;
+  fixed_frame_bytes<true>(bursts[0], static_cast<uint32_t>(cursor.seq), n, bytes, varied);
+  for (uint32_t i = 0; i < n; ++i) {
+    LR_DASSERT(pkts[i]->data_len == data_len[sizes[i]]);
+    store_fixed_frame<true>(reinterpret_cast<uint8_t*>(pkts[i]) + kFrameOffset, bursts[sizes[i]], bytes, i);
+    lens[i] = data_len[sizes[i]];
+  }
+  cursor.seq += n;  // no fields vary
+  cursor.size_pos = end_pos;
+}
+
 }  // namespace
 
 uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint64_t due_by_tsc, uint32_t tx_ns) noexcept {
@@ -126,10 +196,15 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint64_t due_by_tsc, uint
   if (n == 0) return 0;
   LR_DASSERT(n <= kTxBurst);
   rte_mbuf* pkts[kTxBurst];
+  uint32_t sizes[kTxBurst];  // kSized: each frame's index into plan.sizes
+  uint32_t end_pos = 0;      // kSized: the size schedule's place after the burst
   // Raw get, not rte_pktmbuf_alloc_bulk: the fields a reset would clear were set when the
   // pool was filled (a multi-size stream's lengths are set in fill_burst), and a pool
   // object always has refcnt 1, nb_segs 1 and no next segment.
-  if (rte_mempool_get_bulk(lane.pool, reinterpret_cast<void**>(pkts), n) != 0) {
+  const bool got = lane.fill == TxFill::kSized
+                       ? get_sized_burst(lane, pkts, n, sizes, end_pos)
+                       : rte_mempool_get_bulk(lane.pool, reinterpret_cast<void**>(pkts), n) == 0;
+  if (!got) {
     lane.pacer.refund(n);
     counter_add(lane.alloc_failures, 1);
     return 0;
@@ -143,6 +218,8 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint64_t due_by_tsc, uint
     else fill_fixed_burst<true>(lane, lane.cursor, pkts, n, tx_ns);
   } else if (lane.fill == TxFill::kVaried) {
     fill_varied_burst(lane, lane.cursor, pkts, n, tx_ns);
+  } else if (lane.fill == TxFill::kSized) {
+    fill_sized_burst(lane, lane.cursor, pkts, sizes, end_pos, n, tx_ns, lens);
   } else if (lane.fill == TxFill::kCopied) {
     if (plan.hw_checksum) {
       if (plan.multi_size) fill_copied_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);

@@ -57,6 +57,33 @@ void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*in
     fast::write_frame<false, false>(frame, *plan, plan->sizes[0], no_signature_yet, first, fast::FrameCursor{});
 }
 
+// A pool of one of a sized stream's frame sizes (fast::sized_frames): the stream's plan
+// and the size.
+struct SizedFill {
+  const wire::TxStreamPlan* plan = nullptr;
+  uint32_t size = 0;  ///< index into plan->sizes
+};
+
+// Writes the frame of one size whole into every mbuf of that size's pool (sequence 0, as
+// fill_template does for one size), and its lengths: per frame the TX loop writes only the
+// signature and the UDP checksum (TxFill::kSized).
+void fill_sized_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*index*/) {
+  const auto& fill = *static_cast<const SizedFill*>(opaque);
+  const wire::TxStreamPlan& plan = *fill.plan;
+  const wire::SizeEntry& size = plan.sizes[fill.size];
+  auto* m = static_cast<rte_mbuf*>(obj);
+  uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
+  std::memcpy(frame, plan.template_bytes.data(), size.data_len);
+  *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;
+  m->ol_flags = plan.ol_flags;
+  m->tx_offload = plan.tx_offload;
+  m->data_len = size.data_len;
+  m->pkt_len = size.data_len;
+  uint16_t no_signature_yet = 0;
+  fast::write_frame<false, true>(frame, plan, size, no_signature_yet, wire::Signature{plan.stream_id, 0, 0, 0},
+                                 fast::FrameCursor{});
+}
+
 // An error found once the ports are up, at the stream key's own place in its file.
 Error at_key(const api::StreamSpec& cfg, size_t index, const char* key, Error e) {
   if (cfg.file.empty()) return e;
@@ -68,10 +95,10 @@ Error at_key(const api::StreamSpec& cfg, size_t index, const char* key, Error e)
 // out, the refusal says what the streams before it hold and what is left: this is where a
 // profile finds the most streams the host holds (each stream owns a pool, 16 k mbufs and
 // more), and a client must learn that limit, not a bare ENOMEM.
-Result<MempoolPtr> make_tx_pool(const RunState& run, const RunInputs& in, size_t index, unsigned mbufs,
-                                uint16_t data_room, int socket) {
+Result<MempoolPtr> make_tx_pool(const RunState& run, const RunInputs& in, size_t index, size_t size_index,
+                                unsigned mbufs, uint16_t data_room, int socket) {
   const api::StreamSpec& cfg = in.streams[index];
-  const std::string name = fmt::format("lr_tx_s{}", index);
+  const std::string name = fmt::format("lr_tx_s{}_{}", index, size_index);
   // A private area per mbuf, where its last signature was (its first 2 bytes, see
   // write_frame), a whole cache line so that the frame after it starts on one: with
   // 8 bytes a 64-byte frame straddled two lines and its signature was stored across them.
@@ -84,8 +111,8 @@ Result<MempoolPtr> make_tx_pool(const RunState& run, const RunInputs& in, size_t
       double(mbufs) * rte_mempool_calc_obj_size(sizeof(rte_mbuf) + fast::kTxMbufPrivBytes + data_room, 0, &size);
   double held = 0;
   for (const StreamState& s : run.streams)
-    if (s.own_pool != nullptr)
-      held += double(s.pool->populated_size) * (s.pool->header_size + s.pool->elt_size + s.pool->trailer_size);
+    for (const MempoolPtr& own : s.own_pools)
+      held += double(own->populated_size) * (own->header_size + own->elt_size + own->trailer_size);
   // A port of no NUMA node (a virtual device) takes its pool from the first socket's heap.
   const int heap = socket == SOCKET_ID_ANY ? rte_socket_id_by_idx(0) : socket;
   rte_malloc_socket_stats free_memory{};
@@ -94,16 +121,16 @@ Result<MempoolPtr> make_tx_pool(const RunState& run, const RunInputs& in, size_t
       Errc::kNoMemory,
       fmt::format("stream '{}' (stream {} of {}): TX mempool of {} mbufs ({:.1f} MiB) on {}: {}; the {} streams "
                   "before it hold {:.1f} MiB of pools{}, so this host holds at most {} streams of this profile (each "
-                  "stream owns a pool of mbufs filled with its frame; fewer lanes or TX descriptors, or more "
-                  "hugepages, hold more)",
+                  "stream owns a pool of mbufs filled with its frame; fewer lanes or TX descriptors, more "
+                  "hugepages, or [run] tx_buffers = \"shared\" hold more)",
                   cfg.name, index + 1, in.streams.size(), mbufs, bytes / kMiB,
                   socket == SOCKET_ID_ANY ? std::string("any socket") : fmt::format("socket {}", socket),
-                  rte_strerror(error), run.streams.size(), held / kMiB,
+                  rte_strerror(error), index, held / kMiB,
                   known ? fmt::format(" and {:.1f} MiB of hugepage memory is free (the largest piece {:.1f} MiB)",
                                       double(free_memory.heap_freesz_bytes) / kMiB,
                                       double(free_memory.greatest_free_size) / kMiB)
                         : std::string(),
-                  run.streams.size()));
+                  index));
 }
 
 Result<void> build_streams(RunState& run, const RunInputs& in) {
@@ -169,25 +196,35 @@ Result<void> build_streams(RunState& run, const RunInputs& in) {
   return {};
 }
 
-// What a stream's own pool holds: its mbufs and the data room of each.
+// What one of a stream's own pools holds: its mbufs and the data room of each.
 struct StreamPoolSize {
   unsigned mbufs = 0;
   uint16_t data_room = 0;
   double bytes = 0;
 };
 
-StreamPoolSize stream_pool_size(const StreamState& s, const RunInputs& in) {
+// A stream's own pools: one for its largest frame, or one per size (fast::sized_frames),
+// each as big: a size may take every frame in flight for a while (a random order).
+std::vector<StreamPoolSize> stream_pool_sizes(const StreamState& s, const RunInputs& in) {
   const EthdevPort& tx = in.ports[s.tx_port];
   uint64_t needed = uint64_t{s.cfg.lanes} * tx.cfg().tx_descriptors + kPoolSlack + in.workers.size() * kPoolCache;
   if (const api::PortSpec* rx = s.cfg.rx_port ? in.profile.find_port(*s.cfg.rx_port) : nullptr)
     needed += uint64_t{rx->rx_queues} * rx->rx_descriptors;
-  StreamPoolSize size;
-  size.mbufs = pool_size(needed);
-  size.data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + s.plan[0].template_bytes.size() + fast::kTxTailroom);
-  rte_mempool_objsz objsz{};
-  size.bytes = double(size.mbufs) *
-               rte_mempool_calc_obj_size(sizeof(rte_mbuf) + fast::kTxMbufPrivBytes + size.data_room, 0, &objsz);
-  return size;
+  std::vector<size_t> frames{s.plan[0].template_bytes.size()};
+  if (fast::sized_frames(s.plan[0])) {
+    frames.clear();
+    for (const wire::SizeEntry& size : s.plan[0].sizes) frames.push_back(size.data_len);
+  }
+  std::vector<StreamPoolSize> pools;
+  for (const size_t frame : frames) {
+    StreamPoolSize& size = pools.emplace_back();
+    size.mbufs = pool_size(needed);
+    size.data_room = static_cast<uint16_t>(RTE_PKTMBUF_HEADROOM + frame + fast::kTxTailroom);
+    rte_mempool_objsz objsz{};
+    size.bytes = double(size.mbufs) *
+                 rte_mempool_calc_obj_size(sizeof(rte_mbuf) + fast::kTxMbufPrivBytes + size.data_room, 0, &objsz);
+  }
+  return pools;
 }
 
 // The hugepage memory free on the heap a pool of `socket` comes from; 0 when unknown.
@@ -203,25 +240,33 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // [run] tx_buffers = "auto": a pool per stream while they are few enough for DPDK's
 // memzones and their pools take at most three quarters of the free memory (the rest is the
 // lcores' state and the ports'), else shared pools. Sets run.tx_buffers and its why.
-void choose_tx_buffers(RunState& run, const RunInputs& in, const std::vector<StreamPoolSize>& sizes) {
+void choose_tx_buffers(RunState& run, const RunInputs& in, const std::vector<std::vector<StreamPoolSize>>& sizes) {
   double bytes = 0;
-  for (const StreamPoolSize& size : sizes) bytes += size.bytes;
+  size_t pools = 0;
+  for (const std::vector<StreamPoolSize>& stream : sizes) {
+    pools += stream.size();
+    for (const StreamPoolSize& size : stream) bytes += size.bytes;
+  }
   const double free = run.streams.empty() ? 0 : heap_free_bytes(in.ports[run.streams[0].tx_port].info().socket);
   const api::TxBuffers asked = in.profile.run.tx_buffers;
-  const auto per_stream =
-      fmt::format("a pool per stream, filled with its frame: {} streams, {:.1f} MiB", run.streams.size(), bytes / kMiB);
   if (asked == api::TxBuffers::kPerStream ||
-      (asked == api::TxBuffers::kAuto && run.streams.size() <= api::kMaxStreamPools &&
-       (free == 0 || bytes <= 0.75 * free))) {
+      (asked == api::TxBuffers::kAuto && pools <= api::kMaxStreamPools && (free == 0 || bytes <= 0.75 * free))) {
     run.tx_buffers = api::TxBuffers::kPerStream;
-    run.tx_buffers_why = per_stream;
+    run.tx_buffers_why = fmt::format("a pool per stream{}, filled with its frame: {} streams, {:.1f} MiB",
+                                     pools > run.streams.size() ? " (an IMIX stream's: a pool per size)" : "",
+                                     run.streams.size(), bytes / kMiB);
     return;
   }
   run.tx_buffers = api::TxBuffers::kShared;
   run.tx_buffers_why =
       asked == api::TxBuffers::kShared ? std::string("as [run] tx_buffers asks")
-      : run.streams.size() > api::kMaxStreamPools
+      : pools > api::kMaxStreamPools && pools == run.streams.size()
           ? fmt::format("{} streams, more than the {} that get a pool each", run.streams.size(), api::kMaxStreamPools)
+      : pools > api::kMaxStreamPools
+          ? fmt::format(
+                "{} streams would take {} pools (a pool per size of an IMIX stream), more than the {} there "
+                "may be",
+                run.streams.size(), pools, api::kMaxStreamPools)
           : fmt::format("a pool per stream would take {:.1f} MiB of the {:.1f} MiB free", bytes / kMiB, free / kMiB);
 }
 
@@ -260,19 +305,31 @@ Result<void> build_shared_pools(RunState& run, const RunInputs& in) {
 // Every stream's TX mbufs: its own pool filled with its frame, or its port's shared pool
 // ([run] tx_buffers; choose_tx_buffers for "auto").
 Result<void> build_tx_buffers(RunState& run, const RunInputs& in) {
-  std::vector<StreamPoolSize> sizes;
-  for (const StreamState& s : run.streams) sizes.push_back(stream_pool_size(s, in));
+  std::vector<std::vector<StreamPoolSize>> sizes;
+  for (const StreamState& s : run.streams) sizes.push_back(stream_pool_sizes(s, in));
   choose_tx_buffers(run, in, sizes);
   if (run.tx_buffers == api::TxBuffers::kShared) return build_shared_pools(run, in);
   for (size_t i = 0; i < run.streams.size(); ++i) {
     StreamState& s = run.streams[i];
     const EthdevPort& tx = in.ports[s.tx_port];
     const int socket = tx.info().socket < 0 ? SOCKET_ID_ANY : tx.info().socket;
-    auto pool = make_tx_pool(run, in, i, sizes[i].mbufs, sizes[i].data_room, socket);
-    if (!pool) return std::unexpected(pool.error());
-    s.own_pool = std::move(*pool);
-    s.pool = s.own_pool.get();
-    rte_mempool_obj_iter(s.pool, fill_template, s.plan.data());
+    for (size_t k = 0; k < sizes[i].size(); ++k) {
+      auto pool = make_tx_pool(run, in, i, k, sizes[i][k].mbufs, sizes[i][k].data_room, socket);
+      if (!pool) return std::unexpected(pool.error());
+      s.own_pools.push_back(std::move(*pool));
+    }
+    s.pool = s.own_pools[0].get();
+    if (s.own_pools.size() == 1) {
+      rte_mempool_obj_iter(s.pool, fill_template, s.plan.data());
+      continue;
+    }
+    s.size_pools = NumaArray<fast::SizePools>::make(1, socket);
+    if (!s.size_pools.ok()) return make_error(Errc::kNoMemory, fmt::format("stream '{}': its pools' list", s.cfg.name));
+    for (size_t k = 0; k < s.own_pools.size(); ++k) {
+      s.size_pools[0].pools[k] = s.own_pools[k].get();
+      SizedFill fill{s.plan.data(), static_cast<uint32_t>(k)};
+      rte_mempool_obj_iter(s.own_pools[k].get(), fill_sized_template, &fill);
+    }
   }
   return {};
 }
@@ -373,7 +430,9 @@ void plan_tx_lane(fast::TxLane& t, RunState& run, const StreamState& stream, uin
     t.port_id = run.netdev_senders[stream.tx_port]->sink_port_id();  // to the kernel netdev
   t.queue_id = stream.lanes[lane].first;
   t.lane = static_cast<uint8_t>(lane);
-  t.fill = stream.own_pool == nullptr              ? fast::TxFill::kCopied
+  t.size_pools = stream.size_pools.data();
+  t.fill = stream.own_pools.empty()                ? fast::TxFill::kCopied
+           : stream.size_pools.size() != 0         ? fast::TxFill::kSized
            : fast::headers_fixed(stream.plan[0])   ? fast::TxFill::kFixed
            : fast::one_size_varied(stream.plan[0]) ? fast::TxFill::kVaried
                                                    : fast::TxFill::kWhole;
@@ -484,7 +543,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
 uint64_t RunState::tx_mbufs_out() const noexcept {
   uint64_t out = 0;
   for (const StreamState& s : streams)
-    if (s.own_pool != nullptr) out += s.own_pool->size - rte_mempool_avail_count(s.own_pool.get());
+    for (const MempoolPtr& pool : s.own_pools) out += pool->size - rte_mempool_avail_count(pool.get());
   for (const MempoolPtr& pool : shared_pools)
     if (pool != nullptr) out += pool->size - rte_mempool_avail_count(pool.get());
   return out;

@@ -69,8 +69,11 @@ struct StreamState {
   // (the lcore plan keeps a port's lanes on its socket). `memory` outlives `plan`.
   std::unique_ptr<NumaMemory> memory;
   NumaArray<wire::TxStreamPlan> plan;  ///< one
-  MempoolPtr own_pool;         ///< its own mbufs, filled with its frame ([run] tx_buffers per stream), or none
-  rte_mempool* pool = nullptr;  ///< where its lanes take mbufs: own_pool, or its TX port's shared pool
+  /// Its own mbufs, filled with its frame ([run] tx_buffers per stream): one pool, or one per
+  /// frame size (fast::sized_frames); none where it takes its TX port's shared pool.
+  std::vector<MempoolPtr> own_pools;
+  NumaArray<fast::SizePools> size_pools;  ///< one, with a pool per size: own_pools, for its lanes
+  rte_mempool* pool = nullptr;  ///< where its lanes take mbufs: its first own pool, or its TX port's shared pool
   uint16_t tx_port = 0;  ///< index into ports
   plan::StreamPacing pacing;  ///< its rate, converted once (plan::stream_pacing); pps 0: unpaced
   std::vector<std::pair<uint16_t, unsigned>> lanes;  ///< (tx queue, lcore) per lane

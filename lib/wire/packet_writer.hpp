@@ -227,6 +227,23 @@ inline bool one_size_varied(const wire::TxStreamPlan& plan) noexcept {
   return !plan.multi_size && !plan.vary.empty() && !plan.roce && !plan.mac_control && !plan.hw_checksum;
 }
 
+/// The most frame sizes a stream may have for a pool each (sized_frames).
+inline constexpr size_t kMaxSizePools = 4;
+
+/// Whether the plan's frames have a few sizes in a schedule (IMIX) and otherwise fixed headers, with
+/// checksums in software: then each size has a pool of mbufs that hold its whole frame,
+/// and per frame only the signature and the UDP checksum are written, as for fixed headers
+/// (fixed_frame_bytes, each size's UDP sum added as the frame's `varied` share). The sizes
+/// must put the signature at one parity in the datagram (fixed_frame_bytes' kSigOdd).
+inline bool sized_frames(const wire::TxStreamPlan& plan) noexcept {
+  if (!plan.multi_size || plan.random_size || !plan.vary.empty() || plan.roce || plan.mac_control || plan.hw_checksum ||
+      plan.sizes.size() > kMaxSizePools)
+    return false;
+  for (const wire::SizeEntry& size : plan.sizes)
+    if (((size.data_len ^ plan.sizes[0].data_len) & 1) != 0) return false;
+  return true;
+}
+
 /// Bytes a TX buffer holds after its largest frame: a fixed-header frame's last signature
 /// bytes are stored as 16 (store_fixed_frame), 4 of them past the frame's end.
 inline constexpr uint16_t kTxTailroom = 4;
@@ -245,9 +262,10 @@ struct FixedBurst {
   bool sig_odd = false;        ///< signature at an odd offset from the UDP header
 };
 
-inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint32_t tx_ns) noexcept {
+/// A burst's shared bytes for the frames of `size` (one of plan.sizes).
+inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, const wire::SizeEntry& size, uint8_t lane,
+                              uint32_t tx_ns) noexcept {
   using namespace lr::wire;
-  const SizeEntry& size = plan.sizes[0];
   FixedBurst b;
   const auto sig_offset = static_cast<uint16_t>(size.data_len - kSignatureBytes);
   b.words_offset = static_cast<uint16_t>(sig_offset + 2);
@@ -265,6 +283,10 @@ inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint
   const uint16_t base = csum_fold(size.udp_base_sum + signature_csum(SignatureWords{sig.lo, hi}, b.sig_odd));
   b.udp_base = static_cast<uint16_t>(base << 8 | base >> 8);
   return b;
+}
+
+inline FixedBurst fixed_burst(const wire::TxStreamPlan& plan, uint8_t lane, uint32_t tx_ns) noexcept {
+  return fixed_burst(plan, plan.sizes[0], lane, tx_ns);
 }
 
 /// The bytes a fixed-header stream's frames get per frame, for up to kFixedFrames frames

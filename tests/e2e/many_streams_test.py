@@ -3,6 +3,7 @@ pool, [run] tx_buffers), every frame of every stream counted; and an lcore with 
 than it scans visiting each when due (its deadline schedule), which must still obey a
 stream's hold, stop and rate change mid-run."""
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -62,9 +63,13 @@ name = "p0"
 device = "net_ring0"
 speed = "10G"
 """ + streams_toml(300, 'rate = "1kpps"\ncount = 1'))
-        self.assertNotEqual(proc.returncode, 0)
-        self.assertRegex(proc.stderr, r"stream 's\d+' \(stream \d+ of 300\): TX mempool of 16383 mbufs .*so this host "
-                                      r"holds at most \d+ streams of this profile")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        ran_out = re.search(r"stream 's(\d+)' \(stream (\d+) of 300\): TX mempool of 16383 mbufs .*; the (\d+) streams "
+                            r"before it hold .*so this host holds at most (\d+) streams of this profile", proc.stderr)
+        self.assertIsNotNone(ran_out, proc.stderr)
+        refused, position, held, most = map(int, ran_out.groups())
+        self.assertEqual((position, held, most), (refused + 1, refused, refused))
+        self.assertGreater(held, 0)
 
 
 class ScheduledLanes(lrtest.DataplaneCase):

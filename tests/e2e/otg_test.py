@@ -341,10 +341,19 @@ class Otg(lrtest.DataplaneCase):
                                                        "flows": [flow("f1")]}), (200, {"warnings": []}))
         self.assertEqual(self.transmit("start", ["x"]), (400, {"code": 400, "kind": "validation", "errors": [
             "traffic.flow_transmit.flow_names[0]: 'x' is not one of the config's flows"]}))
-        # 200 flows need more mbufs than the data plane's memory (64 MB without hugepages) holds:
-        # the host's limit (507), saying what ran out.
-        status, body = self.call("POST", "/config", {"ports": [{"name": "tx", "location": "p0"}],
-                                                     "flows": [flow("f%d" % i) for i in range(200)]})
+        # 200 flows: a pool each would not fit in the data plane's memory, so they share the port's
+        # ([run] tx_buffers = "auto"), and the config is taken.
+        many = {"ports": [{"name": "tx", "location": "p0"}],
+                "flows": [flow("f%d" % i, packets=50, pps="10000") for i in range(200)]}
+        self.assertEqual(self.call("POST", "/config", many), (200, {"warnings": []}))
+        # A data plane whose profile asks a pool per stream runs out of memory with them: the
+        # host's limit (507), saying what ran out.
+        self.stop_dataplane()
+        self.profile = self.write_profile(open(self.profile).read().replace("[run]\n", '[run]\ntx_buffers = "per_stream"\n'))
+        self.restart_dataplane()
+        # The server learns of the new data plane at its next try (503 until then).
+        status, body = lrtest.wait_until(lambda: (lambda answer: answer if answer[0] != 503 else None)(
+            self.call("POST", "/config", many)), "the server to reach the restarted data plane")
         self.assertEqual((status, body["kind"]), (507, "internal"), body)
         # ... and the most it holds: the streams whose pools fit before the one that did not.
         ran_out = re.match(r"^the host ran out: stream 'f(\d+)' \(stream (\d+) of 200\): TX mempool of \d+ mbufs "

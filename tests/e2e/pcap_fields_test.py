@@ -164,47 +164,36 @@ vary = [ { field = "ipv6.dst", count = 5, step = 256 } ]
             self.assertEqual(dst, "2001:200::%x" % (0xff + (seq % 5) * 256))
             self.assertEqual(int(dscp), 10)
 
-    def test_streams_sharing_their_ports_pool_send_the_frames_they_would_alone(self):
-        """[run] tx_buffers = "shared": the streams' mbufs come from one pool of the port, each
-        carrying frames of every stream in turn (a 1518-byte frame's buffer then holds a 64-byte
-        one), so each frame is copied whole from its stream's template. At rate max, bursts of
-        32: every stream's frames are, byte for byte, those `linerate frames` shows (but for the
-        TX timestamp, the check byte over it and the UDP checksum, which covers it)."""
-        streams = {
-            "fixed": ("frame_size = 64\nipv4 = { src = \"198.18.0.1\", dst = \"198.19.0.1\" }\n"
-                      "udp = { src = 1024, dst = 1025 }", 200, 14 + 20),
-            "imix": ("frame_size = [64, 594, 1518]\nframe_weights = [7, 4, 1]\nvlan = { id = 7, pcp = 3 }\n"
-                     "ipv4 = { src = \"198.18.1.1\", dst = \"198.19.1.1\" }\nudp = { src = 2000, dst = 2001 }\n"
-                     "vary = [ { field = \"ipv4.src\", count = 5 }, { field = \"udp.dst\", op = \"decrement\", count = 3 } ]",
-                     240, 18 + 20),
-            "v6": ("frame_size = { min = 95, max = 1501, order = \"random\" }\n"
-                   "ipv6 = { src = \"2001:200::1\", dst = \"2001:200::ff\" }\nudp = { src = 5000, dst = 5001 }\n"
-                   "vary = [ { field = \"ipv6.dst\", count = 5, step = 256 } ]", 150, 14 + 40),
-            "varied": ("frame_size = 128\nipv4 = { src = \"198.18.2.1\", dst = \"198.19.2.1\" }\n"
-                       "udp = { src = 3000, dst = 3001 }\nvary = [ { field = \"udp.src\", count = 1000, step = 3 } ]",
-                       180, 14 + 20),
-        }
-        pcap = os.path.join(self.dir, "shared.pcap")
+    def sent_as_previewed(self, streams, tx_buffers, plan_line):
+        """Sends `streams` ({name: (keys, count, UDP header offset)}) at rate max (bursts of 32)
+        with [run] tx_buffers = `tx_buffers` into a pcap, and checks that the plan says
+        `plan_line`, that every IPv4 and UDP checksum is good (tshark) and that each stream's
+        frames are, byte for byte, those `linerate frames` shows (but for the TX timestamp, the
+        check byte over it and the UDP checksum, which covers it)."""
+        pcap = os.path.join(self.dir, "frames.pcap")
         text = """
 [eal]
 lcores = "0-1"
 huge_pages = "off"
 [run]
 drain = "50ms"
-tx_buffers = "shared"
+tx_buffers = "%s"
 [[port]]
 name = "cap"
 device = "net_pcap0,tx_pcap=%s"
 rx_queues = 0
 speed = "10G"
-""" % pcap
+""" % (tx_buffers, pcap)
         for name, (keys, count, _l4) in streams.items():
             text += '[[stream]]\nname = "%s"\ntx_port = "cap"\nrate = "max"\ncount = %d\n%s\n' % (name, count, keys)
         proc, report = self.run_dataplane(text)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("TX frames copied per frame from each stream's template into its port's shared pool: "
-                      "as [run] tx_buffers asks", proc.stdout)
+        self.assertIn(plan_line, proc.stdout)
         self.assertEqual([s["tx_packets"] for s in report["streams"]], [c for _k, c, _l in streams.values()])
+        status = subprocess.run(["tshark", "-r", pcap, "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
+                                 "-T", "fields", "-e", "ip.checksum.status", "-e", "udp.checksum.status"],
+                                capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
+        self.assertEqual(set(line.strip() for line in status), {"1\t1", "1"})  # good (IPv6: no IPv4 field)
         sent = {}
         for raw in lrtest.read_pcap(pcap):
             magic, sid, _lane, seq = struct.unpack("<HHBI", raw[-14:-5])
@@ -223,6 +212,46 @@ speed = "10G"
                 shown = bytes.fromhex(line.split(" ")[3])
                 self.assertEqual(len(shown), len(raw), "%s frame %d" % (name, seq))
                 self.assertEqual(masked(shown), masked(raw), "%s frame %d" % (name, seq))
+
+    def test_streams_sharing_their_ports_pool_send_the_frames_they_would_alone(self):
+        """[run] tx_buffers = "shared": the streams' mbufs come from one pool of the port, each
+        carrying frames of every stream in turn (a 1518-byte frame's buffer then holds a 64-byte
+        one), so each frame is copied whole from its stream's template."""
+        self.sent_as_previewed({
+            "fixed": ("frame_size = 64\nipv4 = { src = \"198.18.0.1\", dst = \"198.19.0.1\" }\n"
+                      "udp = { src = 1024, dst = 1025 }", 200, 14 + 20),
+            "imix": ("frame_size = [64, 594, 1518]\nframe_weights = [7, 4, 1]\nvlan = { id = 7, pcp = 3 }\n"
+                     "ipv4 = { src = \"198.18.1.1\", dst = \"198.19.1.1\" }\nudp = { src = 2000, dst = 2001 }\n"
+                     "vary = [ { field = \"ipv4.src\", count = 5 }, { field = \"udp.dst\", op = \"decrement\", count = 3 } ]",
+                     240, 18 + 20),
+            "v6": ("frame_size = { min = 95, max = 1501, order = \"random\" }\n"
+                   "ipv6 = { src = \"2001:200::1\", dst = \"2001:200::ff\" }\nudp = { src = 5000, dst = 5001 }\n"
+                   "vary = [ { field = \"ipv6.dst\", count = 5, step = 256 } ]", 150, 14 + 40),
+            "varied": ("frame_size = 128\nipv4 = { src = \"198.18.2.1\", dst = \"198.19.2.1\" }\n"
+                       "udp = { src = 3000, dst = 3001 }\nvary = [ { field = \"udp.src\", count = 1000, step = 3 } ]",
+                       180, 14 + 20),
+        }, "shared", "TX frames copied per frame from each stream's template into its port's shared pool: "
+                     "as [run] tx_buffers asks")
+
+    def test_imix_streams_with_a_pool_per_size_send_the_frames_they_would_alone(self):
+        """A stream of a few sizes and fixed headers has a pool per size, each filled with that
+        size's frame: per frame the signature and the UDP checksum only, the size's share of the
+        sum added (IMIX over VLAN + IPv4 and over IPv6, four sizes in turn). Sizes whose
+        signatures fall at both parities in the datagram ([64, 65, 128]) are written whole
+        instead."""
+        self.sent_as_previewed({
+            "imix": ("frame_size = [64, 594, 1518]\nframe_weights = [7, 4, 1]\nvlan = { id = 7, pcp = 3 }\n"
+                     "ipv4 = { src = \"198.18.1.1\", dst = \"198.19.1.1\" }\nudp = { src = 2000, dst = 2001 }",
+                     300, 18 + 20),
+            "v6": ("frame_size = [80, 594, 1518]\nframe_weights = [1, 2, 1]\n"
+                   "ipv6 = { src = \"2001:200::1\", dst = \"2001:200::ff\" }\nudp = { src = 5000, dst = 5001 }",
+                   150, 14 + 40),
+            "four": ("frame_size = [128, 256, 512, 1024]\nipv4 = { src = \"198.18.3.1\", dst = \"198.19.3.1\" }\n"
+                     "udp = { src = 3000, dst = 3001 }", 130, 14 + 20),
+            "parities": ("frame_size = [64, 65, 128]\nipv4 = { src = \"198.18.2.1\", dst = \"198.19.2.1\" }\n"
+                         "udp = { src = 4000, dst = 4001 }", 100, 14 + 20),
+        }, "per_stream", "TX frames from a pool per stream (an IMIX stream's: a pool per size), filled with its frame: "
+                         "4 streams")
 
     def roce_capture(self, stream_toml, count):
         """The stream's frames from the pcap with tshark's RoCEv2 fields, each frame's ICRC

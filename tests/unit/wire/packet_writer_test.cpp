@@ -1,13 +1,15 @@
 // Frames from the template + incremental checksum path, byte for byte against frames
 // that scapy built and checksummed (tests/fixtures/frames/make_reference_frames.py).
 
+#include "lib/wire/packet_writer.hpp"
+
 #include <gtest/gtest.h>
 #include <rte_ip.h>
 
 #include <string>
 #include <vector>
 
-#include "lib/wire/packet_writer.hpp"
+#include "dataplane/plan/tx_checksum_offload.hpp"
 #include "lib/frames/stream_builder.hpp"
 #include "lib/profile/quantity.hpp"
 #include "tests/support/hex_string.hpp"
@@ -359,6 +361,80 @@ TEST(PacketWriter, VaryingFieldsOrSizesAreNotFixedHeaders) {
   s.frame.sizes = {90, 333};
   s.frame.weights = {1, 1};
   EXPECT_FALSE(headers_fixed(plan::build_stream_plan(s, 0)));
+}
+
+// A few sizes with fixed headers: a pool per size (sized_frames), where the sizes keep the
+// signature at one parity; not with varied fields, hardware checksums or many sizes.
+TEST(PacketWriter, AFewSizesOfOneParityAreSizedFrames) {
+  api::StreamSpec s;
+  s.frame.kind = api::FrameSizeKind::kImix;
+  s.frame.sizes = {64, 594, 1518};
+  s.frame.weights = {7, 4, 1};
+  EXPECT_TRUE(sized_frames(plan::build_stream_plan(s, 0)));
+  s.frame.sizes = {64, 65, 1518};
+  EXPECT_FALSE(sized_frames(plan::build_stream_plan(s, 0)));  // 65: the other parity
+  s.frame.sizes = {64, 128, 256, 512, 1024};
+  s.frame.weights = {1, 1, 1, 1, 1};
+  EXPECT_FALSE(sized_frames(plan::build_stream_plan(s, 0)));  // past kMaxSizePools
+  s.frame.sizes = {64, 594, 1518};
+  s.frame.weights = {7, 4, 1};
+  s.vary.push_back({api::VaryField::kUdpSrc, api::VaryOp::kIncrement, 7, 1, {}});
+  EXPECT_FALSE(sized_frames(plan::build_stream_plan(s, 0)));
+  s.vary.clear();
+  wire::TxStreamPlan offloaded = plan::build_stream_plan(s, 0);
+  plan::offload_checksums(offloaded);
+  EXPECT_FALSE(sized_frames(offloaded));
+  s.frame = {};
+  EXPECT_FALSE(sized_frames(plan::build_stream_plan(s, 0)));  // one size: headers_fixed
+}
+
+// The sized path's bytes: each size's frame written whole once (its pool's filling), then
+// per frame the first size's burst bytes with the frame's size's share of the UDP sum and
+// its signature at its size's place, equal to the whole writer's frame byte for byte.
+TEST(PacketWriter, SizedFramesEqualTheWholeWriter) {
+  api::StreamSpec s;
+  s.vlan = api::VlanSpec{100, 3};
+  s.frame.kind = api::FrameSizeKind::kImix;
+  s.frame.sizes = {64, 594, 1518};
+  s.frame.weights = {7, 4, 1};
+  const wire::TxStreamPlan plan = plan::build_stream_plan(s, 77);
+  ASSERT_TRUE(sized_frames(plan));
+  std::vector<std::vector<uint8_t>> filled;  // per size, as fill_sized_template writes it
+  for (const wire::SizeEntry& size : plan.sizes) {
+    std::vector<uint8_t>& m = filled.emplace_back(plan.template_bytes.begin(), plan.template_bytes.end());
+    m.resize(m.size() + kTxTailroom);
+    uint16_t none = 0;
+    write_frame<false, true>(m.data(), plan, size, none, wire::Signature{77, 0, 0, 0}, FrameCursor{});
+  }
+  for (const uint32_t first : {0u, 999u, 0xFFFFFFE0u}) {
+    const uint32_t tx_ns = 0x9abcdef0u ^ first;
+    FixedBurst bursts[kMaxSizePools];
+    uint32_t share[kMaxSizePools];
+    for (size_t k = 0; k < plan.sizes.size(); ++k) {
+      bursts[k] = fixed_burst(plan, plan.sizes[k], 2, tx_ns);
+      share[k] = bursts[k].udp_base + (0xFFFFu - bursts[0].udp_base);
+    }
+    FrameCursor cursor = cursor_at(plan, first);
+    uint32_t sizes[kFixedFrames];
+    uint32_t varied[kFixedFrames];
+    for (uint32_t i = 0; i < kFixedFrames; ++i, advance(plan, cursor)) {
+      sizes[i] = size_index(plan, cursor, 2);
+      varied[i] = share[sizes[i]];
+    }
+    FixedFrameBytes bytes;
+    fixed_frame_bytes<true>(bursts[0], first, kFixedFrames, bytes, varied);
+    for (uint32_t i = 0; i < kFixedFrames; ++i) {
+      const wire::SizeEntry& size = plan.sizes[sizes[i]];
+      std::vector<uint8_t> frame = filled[sizes[i]];
+      store_fixed_frame<true>(frame.data(), bursts[sizes[i]], bytes, i);
+      std::vector<uint8_t> whole(plan.template_bytes.begin(), plan.template_bytes.end());
+      uint16_t none = 0;
+      write_frame<false, true>(whole.data(), plan, size, none, wire::Signature{77, 2, first + i, tx_ns},
+                               cursor_at(plan, uint64_t{first} + i));
+      ASSERT_EQ(hex(frame.data(), size.data_len), hex(whole.data(), size.data_len))
+          << size.data_len << " B, seq " << first + i;
+    }
+  }
 }
 
 TEST(StreamBuilder, ImixScheduleInterleavesByWeight) {
