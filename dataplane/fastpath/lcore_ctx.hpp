@@ -48,10 +48,14 @@ inline constexpr uint16_t kTxMbufPrivBytes = RTE_CACHE_LINE_SIZE;
 /// per-frame bytes as kFixed's.
 enum class TxFill : uint8_t { kWhole, kFixed, kVaried, kCopied, kSized };
 
-/// A sized stream's pools (TxFill::kSized): one per size of its plan, each filled with the
-/// frame of that size, on its TX port's socket.
-struct SizePools {
+/// A sized stream's lane (TxFill::kSized): its stream's pool per size, and mbufs taken from
+/// each ahead of the frames that need them, a refill at a time (a get from each pool every
+/// burst cost more than the frames' own bytes); what is left goes back when the lane ends.
+struct SizedLane {
+  static constexpr uint32_t kStash = 64;  ///< a power of 2 (get_sized_burst masks with it), at least kTxBurst
   rte_mempool* pools[kMaxSizePools] = {};
+  uint32_t left[kMaxSizePools] = {};  ///< mbufs in stash[size]: its top is stash[size][left - 1]
+  rte_mbuf* stash[kMaxSizePools][kStash] = {};
 };
 
 /// One (stream, lane): a TX queue's share of a stream. Cache lines by who touches them
@@ -80,7 +84,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   // Line 2, after the cursor: owner, cold.
   uint64_t applied_interval_fp = 0;  ///< the rate in force (see requested_interval_fp)
   uint64_t lag_window_fp = 0;        ///< see pacer_max_lag (0: no catch-up); set before launch
-  const SizePools* size_pools = nullptr;  ///< kSized: its stream's pool per size (pool is the first)
+  SizedLane* sized = nullptr;  ///< kSized: its pools and their mbufs taken ahead
   LanePause pause;                   ///< PFC / PAUSE honoured (pfc_honour); its counter read by mgmt too
 
   // Line 3. Relaxed counters; done with release.

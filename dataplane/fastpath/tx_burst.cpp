@@ -119,15 +119,17 @@ void fill_varied_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const*
 }
 
 // A sized stream's burst (TxFill::kSized): each frame's size from its schedule, the mbufs
-// of each size from that size's pool (one get a size), in the frames' order; `end_pos`:
-// the schedule's place after them. False, with nothing taken, where a pool is short.
+// of each size from the lane's stash of that size (refilled from its pool, a stash at a
+// time, where it holds too few), in the frames' order; `end_pos`: the schedule's place
+// after them. False, with nothing taken, where a pool is short.
 // Everything read per frame is in locals and the counts in registers: a store through the
 // uint8_t* of a frame or a size index may alias anything, and a count kept in an array
 // made each frame wait for the one before it (store to load).
 bool get_sized_burst(const TxLane& lane, rte_mbuf** pkts, uint32_t n, uint32_t* sizes, uint32_t& end_pos) noexcept {
   const wire::TxStreamPlan& plan = *lane.plan;
+  SizedLane& sized = *lane.sized;
   const auto n_sizes = static_cast<uint32_t>(plan.sizes.size());
-  LR_DASSERT(n_sizes <= kMaxSizePools && !plan.random_size);
+  LR_DASSERT(n_sizes <= kMaxSizePools && !plan.random_size && n <= SizedLane::kStash);
   const uint16_t* schedule = plan.size_schedule.data();
   const auto length = static_cast<uint32_t>(plan.size_schedule.size());
   uint32_t pos = lane.cursor.size_pos;
@@ -139,23 +141,30 @@ bool get_sized_burst(const TxLane& lane, rte_mbuf** pkts, uint32_t n, uint32_t* 
     if (++pos == length) pos = 0;
   }
   end_pos = pos;
-  rte_mbuf* taken[kMaxSizePools][kTxBurst];
   for (uint32_t s = 0; s < n_sizes; ++s) {
-    if (count[s] == 0 ||
-        rte_mempool_get_bulk(lane.size_pools->pools[s], reinterpret_cast<void**>(taken[s]), count[s]) == 0)
-      continue;
-    for (uint32_t t = 0; t < s; ++t)
-      if (count[t] != 0) rte_mempool_put_bulk(lane.size_pools->pools[t], reinterpret_cast<void**>(taken[t]), count[t]);
-    return false;
+    if (sized.left[s] >= count[s]) continue;
+    const uint32_t want = SizedLane::kStash - sized.left[s];
+    void** top = reinterpret_cast<void**>(sized.stash[s] + sized.left[s]);
+    if (rte_mempool_get_bulk(sized.pools[s], top, want) == 0) {
+      sized.left[s] = SizedLane::kStash;
+    } else if (rte_mempool_get_bulk(sized.pools[s], top, count[s] - sized.left[s]) == 0) {
+      sized.left[s] = count[s];  // the pool is low: what this burst needs
+    } else {
+      return false;  // the stashes keep what they hold
+    }
   }
-  uint32_t next[kMaxSizePools] = {};
+  uint32_t left[kMaxSizePools];
+  for (uint32_t k = 0; k < kMaxSizePools; ++k) left[k] = sized.left[k];
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t s = sizes[i];
-    rte_mbuf* m = taken[0][next[0]];
-    for (uint32_t k = 1; k < kMaxSizePools; ++k) m = s == k ? taken[k][next[k]] : m;
+    for (uint32_t k = 0; k < kMaxSizePools; ++k) left[k] -= s == k ? 1 : 0;
+    // Every size's top read, the frame's kept: masked, a full stash's (64) reads its own
+    // first entry, not past it.
+    rte_mbuf* m = sized.stash[0][left[0] & (SizedLane::kStash - 1)];
+    for (uint32_t k = 1; k < kMaxSizePools; ++k) m = s == k ? sized.stash[k][left[k] & (SizedLane::kStash - 1)] : m;
     pkts[i] = m;
-    for (uint32_t k = 0; k < kMaxSizePools; ++k) next[k] += s == k ? 1 : 0;
   }
+  for (uint32_t k = 0; k < kMaxSizePools; ++k) sized.left[k] = left[k];
   return true;
 }
 

@@ -341,7 +341,18 @@ void hold_lane(TxLane& lane, bool held, uint64_t now_tsc) noexcept {
   if (!held) apply_rate_request(lane, lane.applied_interval_fp, now_tsc);
 }
 
+// A sized lane's mbufs taken ahead go back to their pools (the run's count of mbufs not
+// returned would hold them).
+void give_back_stash(SizedLane& sized) noexcept {
+  for (uint32_t s = 0; s < kMaxSizePools; ++s) {
+    if (sized.left[s] != 0)
+      rte_mempool_put_bulk(sized.pools[s], reinterpret_cast<void**>(sized.stash[s]), sized.left[s]);
+    sized.left[s] = 0;
+  }
+}
+
 void finish_lane(TxLane& lane, uint64_t now_tsc) noexcept {
+  if (lane.sized != nullptr) give_back_stash(*lane.sized);
   uint64_t stop = now_tsc;
   if (lane.duration_tsc != 0 && now_tsc >= lane.end_tsc) {
     stop = lane.end_tsc;

@@ -323,10 +323,11 @@ Result<void> build_tx_buffers(RunState& run, const RunInputs& in) {
       rte_mempool_obj_iter(s.pool, fill_template, s.plan.data());
       continue;
     }
-    s.size_pools = NumaArray<fast::SizePools>::make(1, socket);
-    if (!s.size_pools.ok()) return make_error(Errc::kNoMemory, fmt::format("stream '{}': its pools' list", s.cfg.name));
+    s.sized_lanes = NumaArray<fast::SizedLane>::make(s.cfg.lanes, socket);
+    if (!s.sized_lanes.ok())
+      return make_error(Errc::kNoMemory, fmt::format("stream '{}': its lanes' stashes", s.cfg.name));
     for (size_t k = 0; k < s.own_pools.size(); ++k) {
-      s.size_pools[0].pools[k] = s.own_pools[k].get();
+      for (size_t lane = 0; lane < s.sized_lanes.size(); ++lane) s.sized_lanes[lane].pools[k] = s.own_pools[k].get();
       SizedFill fill{s.plan.data(), static_cast<uint32_t>(k)};
       rte_mempool_obj_iter(s.own_pools[k].get(), fill_sized_template, &fill);
     }
@@ -430,9 +431,9 @@ void plan_tx_lane(fast::TxLane& t, RunState& run, const StreamState& stream, uin
     t.port_id = run.netdev_senders[stream.tx_port]->sink_port_id();  // to the kernel netdev
   t.queue_id = stream.lanes[lane].first;
   t.lane = static_cast<uint8_t>(lane);
-  t.size_pools = stream.size_pools.data();
+  if (stream.sized_lanes.size() != 0) t.sized = &stream.sized_lanes[lane];
   t.fill = stream.own_pools.empty()                ? fast::TxFill::kCopied
-           : stream.size_pools.size() != 0         ? fast::TxFill::kSized
+           : stream.sized_lanes.size() != 0        ? fast::TxFill::kSized
            : fast::headers_fixed(stream.plan[0])   ? fast::TxFill::kFixed
            : fast::one_size_varied(stream.plan[0]) ? fast::TxFill::kVaried
                                                    : fast::TxFill::kWhole;

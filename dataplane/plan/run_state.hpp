@@ -72,7 +72,7 @@ struct StreamState {
   /// Its own mbufs, filled with its frame ([run] tx_buffers per stream): one pool, or one per
   /// frame size (fast::sized_frames); none where it takes its TX port's shared pool.
   std::vector<MempoolPtr> own_pools;
-  NumaArray<fast::SizePools> size_pools;  ///< one, with a pool per size: own_pools, for its lanes
+  NumaArray<fast::SizedLane> sized_lanes;  ///< with a pool per size: one per lane (TxLane::sized), else none
   rte_mempool* pool = nullptr;  ///< where its lanes take mbufs: its first own pool, or its TX port's shared pool
   uint16_t tx_port = 0;  ///< index into ports
   plan::StreamPacing pacing;  ///< its rate, converted once (plan::stream_pacing); pps 0: unpaced
