@@ -419,7 +419,7 @@ void sift_down(LaneDue* heap, uint32_t size) noexcept {
 }
 
 // Every lane's requests applied (mgmt counted lane_requests up), and the schedule built
-// again from the lanes neither finished nor held: O(lanes), once per request.
+// again from the lanes not finished, a held one at its end: O(lanes), once per request.
 uint32_t schedule_lanes(LcoreCtx& ctx, uint64_t now_tsc, uint32_t& active) noexcept {
   const bool stop = ctx.stop_tx.load(std::memory_order_acquire);
   uint32_t size = 0;
