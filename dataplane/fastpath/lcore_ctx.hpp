@@ -182,9 +182,6 @@ struct LaneDue {
 
 /// Lanes an lcore looks at one by one every iteration; with more, it keeps a schedule.
 inline constexpr uint32_t kScannedLanes = api::kScannedLanes;
-/// The most a late lane of a scheduled lcore sends ahead of its frames' times: the pacer's
-/// catch-up window (lag_window_fp), so a lane sends at most that far on either side.
-inline constexpr uint64_t kMaxAheadNs = 100'000;
 
 struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   unsigned lcore_id = 0;
@@ -201,7 +198,9 @@ struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
   /// Over kScannedLanes lanes, none held by PFC: n_tx_lanes entries, a binary min-heap on
   /// due_tsc that the lcore keeps (the lanes are then looked at only when due); else none.
   LaneDue* lane_schedule = nullptr;
-  uint64_t max_ahead_tsc = 0;  ///< with lane_schedule: how far ahead a late lane may send (tx_scheduled_lanes)
+  /// With lane_schedule: how far ahead a late lane may send (tx_scheduled_lanes), the pacer's
+  /// catch-up window (lag_window_fp), so a lane sends at most that far on either side.
+  uint64_t max_ahead_tsc = 0;
 
   // Written by mgmt. Release on store, acquire on load: the lcore then sees every
   // write mgmt made before asking it to stop.

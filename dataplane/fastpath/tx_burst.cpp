@@ -16,25 +16,34 @@ namespace lr::fast {
 namespace {
 
 // Writes the per-frame bytes of `n` frames from `cursor` on, leaving it at the frame
-// after them; the variant is chosen once per burst.
-template <bool kHwChecksum, bool kMultiSize>
+// after them; the variant is chosen once per burst. kCopied: the mbufs are the TX port's,
+// shared by its streams (TxFill::kCopied): an mbuf holds whatever frame it carried last, of
+// any stream, so each frame is copied from the template (its payload zero, as write_frame's
+// checksum bases want) and its mbuf fields set first; else the pool's filling set them.
+template <bool kHwChecksum, bool kMultiSize, bool kCopied>
 void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns,
                 uint16_t* lens) noexcept {
   const wire::TxStreamPlan& plan = *lane.plan;
-  uint16_t no_offset = 0;
   for (uint32_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     const wire::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, cursor, lane.lane)] : plan.sizes[0];
     LR_DASSERT(RTE_PKTMBUF_HEADROOM + size.data_len <= m->buf_len);
-    // The pool's filling set the other fields, and the lengths of a stream of one size.
+    if constexpr (kCopied) {
+      m->data_off = RTE_PKTMBUF_HEADROOM;
+      m->ol_flags = plan.ol_flags;
+      m->tx_offload = plan.tx_offload;
+      std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), plan.template_bytes.data(), size.data_len);
+    }
     LR_DASSERT(m->data_off == RTE_PKTMBUF_HEADROOM && m->ol_flags == plan.ol_flags);
     auto* data = rte_pktmbuf_mtod(m, uint8_t*);
-    // Multi-size streams: the mbuf's private area remembers where this buffer's last
-    // signature was, so it can be cleared from the payload.
-    uint16_t& last_sig_offset = kMultiSize ? *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) : no_offset;
+    // Multi-size streams on their own pool: the mbuf's private area remembers where this
+    // buffer's last signature was, so it can be cleared from the payload (a copied
+    // template holds none).
+    uint16_t no_signature = 0;
+    uint16_t& last_sig_offset = kMultiSize && !kCopied ? *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) : no_signature;
     const wire::Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(cursor.seq), tx_ns};
     write_frame<kHwChecksum, kMultiSize>(data, plan, size, last_sig_offset, sig, cursor);
-    if (kMultiSize) {
+    if (kMultiSize || kCopied) {
       m->data_len = size.data_len;
       m->pkt_len = size.data_len;
     }
@@ -44,31 +53,17 @@ void fill_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, 
   }
 }
 
-// The same for a stream on its TX port's shared pool (TxFill::kCopied): an mbuf holds
-// whatever frame it carried last, of any stream, so each frame is copied from the
-// template (its payload zero, as write_frame's checksum bases want) and its mbuf fields
-// set before write_frame writes what changes.
-template <bool kHwChecksum, bool kMultiSize>
-void fill_copied_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns,
-                       uint16_t* lens) noexcept {
+// fill_burst's variant for the plan's checksums and sizes.
+template <bool kCopied>
+void fill_whole_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* pkts, uint32_t n, uint32_t tx_ns,
+                      uint16_t* lens) noexcept {
   const wire::TxStreamPlan& plan = *lane.plan;
-  const uint8_t* frame_template = plan.template_bytes.data();
-  for (uint32_t i = 0; i < n; ++i) {
-    rte_mbuf* m = pkts[i];
-    const wire::SizeEntry& size = kMultiSize ? plan.sizes[size_index(plan, cursor, lane.lane)] : plan.sizes[0];
-    LR_DASSERT(RTE_PKTMBUF_HEADROOM + size.data_len <= m->buf_len);
-    m->data_off = RTE_PKTMBUF_HEADROOM;
-    m->data_len = size.data_len;
-    m->pkt_len = size.data_len;
-    m->ol_flags = plan.ol_flags;
-    m->tx_offload = plan.tx_offload;
-    auto* data = rte_pktmbuf_mtod(m, uint8_t*);
-    std::memcpy(data, frame_template, size.data_len);
-    uint16_t no_signature_yet = 0;  // the template holds none to clear
-    const wire::Signature sig{plan.stream_id, lane.lane, static_cast<uint32_t>(cursor.seq), tx_ns};
-    write_frame<kHwChecksum, kMultiSize>(data, plan, size, no_signature_yet, sig, cursor);
-    lens[i] = size.data_len;
-    advance(plan, cursor);
+  if (plan.hw_checksum) {
+    if (plan.multi_size) fill_burst<true, true, kCopied>(lane, cursor, pkts, n, tx_ns, lens);
+    else fill_burst<true, false, kCopied>(lane, cursor, pkts, n, tx_ns, lens);
+  } else {
+    if (plan.multi_size) fill_burst<false, true, kCopied>(lane, cursor, pkts, n, tx_ns, lens);
+    else fill_burst<false, false, kCopied>(lane, cursor, pkts, n, tx_ns, lens);
   }
 }
 
@@ -230,19 +225,9 @@ uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint64_t due_by_tsc, uint
   } else if (lane.fill == TxFill::kSized) {
     fill_sized_burst(lane, lane.cursor, pkts, sizes, end_pos, n, tx_ns, lens);
   } else if (lane.fill == TxFill::kCopied) {
-    if (plan.hw_checksum) {
-      if (plan.multi_size) fill_copied_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
-      else fill_copied_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
-    } else {
-      if (plan.multi_size) fill_copied_burst<false, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
-      else fill_copied_burst<false, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
-    }
-  } else if (plan.hw_checksum) {
-    if (plan.multi_size) fill_burst<true, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
-    else fill_burst<true, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
+    fill_whole_burst<true>(lane, lane.cursor, pkts, n, tx_ns, lens);
   } else {
-    if (plan.multi_size) fill_burst<false, true>(lane, lane.cursor, pkts, n, tx_ns, lens);
-    else fill_burst<false, false>(lane, lane.cursor, pkts, n, tx_ns, lens);
+    fill_whole_burst<false>(lane, lane.cursor, pkts, n, tx_ns, lens);
   }
   // A capture of what the queue sends copies the frames the PMD took, after it took
   // them: each frame is held once more until then.

@@ -447,9 +447,9 @@ constexpr uint32_t kScheduledFrames = 2 * kTxBurst;
 // at its next frame (never now again: a lane whose mempool or queue was empty waits for
 // the next iteration). O(log lanes) a burst.
 // A lane that is late by L (the lcore behind: a visit a frame costs more than the frames'
-// interval allows) sends the frames due up to L ahead too, at most kMaxAheadNs and never
-// past its end: the later the schedule, the more frames a visit takes, until it catches
-// up. Each lane's rate stays its own (the frames are its next ones, their credit spent);
+// interval allows) sends the frames due up to L ahead too, at most max_ahead_tsc (the
+// catch-up window) and never past its end: the later the schedule, the more frames a
+// visit takes, until it catches up. Each lane's rate stays its own (the frames are its next ones, their credit spent);
 // only their spacing moves, by at most that lateness, and when it keeps up, by nothing.
 void tx_scheduled_lanes(LcoreCtx& ctx, uint32_t& scheduled, uint64_t now_tsc, uint32_t tx_ns,
                         uint32_t& active) noexcept {

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include "dataplane/fastpath/worker.hpp"
 #include "dataplane/plan/mac_control_path.hpp"
@@ -26,62 +27,46 @@ unsigned pool_size(uint64_t needed) { return static_cast<unsigned>(std::bit_ceil
 
 namespace {
 
+// What a pool's filling writes: its stream's plan, and the size each of its mbufs holds
+// (index into plan->sizes) where a stream of a few sizes has a pool per size
+// (fast::sized_frames); else the pool carries all of the stream's sizes.
+struct PoolFill {
+  const wire::TxStreamPlan* plan = nullptr;
+  std::optional<uint32_t> size;
+};
+
 // Writes the stream's template into every mbuf once, when the pool is made: the TX
 // loop then touches only the signature and the varying fields.
 void fill_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*index*/) {
-  const auto* plan = static_cast<const wire::TxStreamPlan*>(opaque);
+  const auto& fill = *static_cast<const PoolFill*>(opaque);
+  const wire::TxStreamPlan& plan = *fill.plan;
+  // The size every frame of this pool has, if one: a stream of one size, a sized pool's.
+  const wire::SizeEntry* size = fill.size ? &plan.sizes[*fill.size] : !plan.multi_size ? &plan.sizes[0] : nullptr;
   auto* m = static_cast<rte_mbuf*>(obj);
-  std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM, plan->template_bytes.data(),
-              plan->template_bytes.size());
+  uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
+  std::memcpy(frame, plan.template_bytes.data(), size != nullptr ? size->data_len : plan.template_bytes.size());
   *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;  // no signature written yet
   // The mbuf's fields are set here, once (the lengths where every frame has one size).
   // Neither a free nor a mempool get changes them, and what takes frames from our PMDs
   // (the peer of an in-process cable, linerate's switch, a capture) reads them and frees
   // the mbuf.
-  m->ol_flags = plan->ol_flags;
-  m->tx_offload = plan->tx_offload;
-  if (!plan->multi_size) {
-    m->data_len = plan->sizes[0].data_len;
-    m->pkt_len = plan->sizes[0].data_len;
-  }
-  if (!fast::headers_fixed(*plan) && !fast::one_size_varied(*plan)) return;  // the TX loop writes the rest per frame
-  // One frame written whole (sequence 0): the signature's magic, the IPv4 checksum and,
-  // with offload, the pseudo-header sum are then in place for every frame (see
-  // fixed_frame_bytes; a varied stream's fields are written over it per frame).
-  uint16_t no_signature_yet = 0;
-  const wire::Signature first{plan->stream_id, 0, 0, 0};
-  uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
-  if (plan->hw_checksum)
-    fast::write_frame<true, false>(frame, *plan, plan->sizes[0], no_signature_yet, first, fast::FrameCursor{});
-  else
-    fast::write_frame<false, false>(frame, *plan, plan->sizes[0], no_signature_yet, first, fast::FrameCursor{});
-}
-
-// A pool of one of a sized stream's frame sizes (fast::sized_frames): the stream's plan
-// and the size.
-struct SizedFill {
-  const wire::TxStreamPlan* plan = nullptr;
-  uint32_t size = 0;  ///< index into plan->sizes
-};
-
-// Writes the frame of one size whole into every mbuf of that size's pool (sequence 0, as
-// fill_template does for one size), and its lengths: per frame the TX loop writes only the
-// signature and the UDP checksum (TxFill::kSized).
-void fill_sized_template(rte_mempool* /*pool*/, void* opaque, void* obj, unsigned /*index*/) {
-  const auto& fill = *static_cast<const SizedFill*>(opaque);
-  const wire::TxStreamPlan& plan = *fill.plan;
-  const wire::SizeEntry& size = plan.sizes[fill.size];
-  auto* m = static_cast<rte_mbuf*>(obj);
-  uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
-  std::memcpy(frame, plan.template_bytes.data(), size.data_len);
-  *static_cast<uint16_t*>(rte_mbuf_to_priv(m)) = 0;
   m->ol_flags = plan.ol_flags;
   m->tx_offload = plan.tx_offload;
-  m->data_len = size.data_len;
-  m->pkt_len = size.data_len;
+  if (size != nullptr) {
+    m->data_len = size->data_len;
+    m->pkt_len = size->data_len;
+  }
+  if (!fill.size && !fast::headers_fixed(plan) && !fast::one_size_varied(plan)) return;  // the TX loop writes the rest
+  // One frame written whole (sequence 0): the signature's magic, the IPv4 checksum and,
+  // with offload, the pseudo-header sum are then in place for every frame (see
+  // fixed_frame_bytes; a varied stream's fields are written over it per frame, a sized
+  // pool's lengths are its size's).
   uint16_t no_signature_yet = 0;
-  fast::write_frame<false, true>(frame, plan, size, no_signature_yet, wire::Signature{plan.stream_id, 0, 0, 0},
-                                 fast::FrameCursor{});
+  const wire::Signature first{plan.stream_id, 0, 0, 0};
+  if (fill.size) fast::write_frame<false, true>(frame, plan, *size, no_signature_yet, first, fast::FrameCursor{});
+  else if (plan.hw_checksum)
+    fast::write_frame<true, false>(frame, plan, *size, no_signature_yet, first, fast::FrameCursor{});
+  else fast::write_frame<false, false>(frame, plan, *size, no_signature_yet, first, fast::FrameCursor{});
 }
 
 // An error found once the ports are up, at the stream key's own place in its file.
@@ -89,6 +74,15 @@ Error at_key(const api::StreamSpec& cfg, size_t index, const char* key, Error e)
   if (cfg.file.empty()) return e;
   e.context = profile::ConfigError(cfg.file, cfg.loc_of(key), fmt::format("stream[{}].{}", index, key), e.context).what();
   return e;
+}
+
+// The heap a pool of `socket` comes from: a port of no NUMA node (a virtual device) takes
+// its pool from the first socket's. None when unknown.
+std::optional<rte_malloc_socket_stats> heap_stats(int socket) {
+  const int heap = socket == SOCKET_ID_ANY ? rte_socket_id_by_idx(0) : socket;
+  rte_malloc_socket_stats stats{};
+  if (heap < 0 || rte_malloc_get_socket_stats(heap, &stats) != 0) return std::nullopt;
+  return stats;
 }
 
 // The stream's pool of template mbufs on `socket`. Where the host's hugepage memory runs
@@ -113,10 +107,7 @@ Result<MempoolPtr> make_tx_pool(const RunState& run, const RunInputs& in, size_t
   for (const StreamState& s : run.streams)
     for (const MempoolPtr& own : s.own_pools)
       held += double(own->populated_size) * (own->header_size + own->elt_size + own->trailer_size);
-  // A port of no NUMA node (a virtual device) takes its pool from the first socket's heap.
-  const int heap = socket == SOCKET_ID_ANY ? rte_socket_id_by_idx(0) : socket;
-  rte_malloc_socket_stats free_memory{};
-  const bool known = heap >= 0 && rte_malloc_get_socket_stats(heap, &free_memory) == 0;
+  const auto free_memory = heap_stats(socket);
   return make_error(
       Errc::kNoMemory,
       fmt::format("stream '{}' (stream {} of {}): TX mempool of {} mbufs ({:.1f} MiB) on {}: {}; the {} streams "
@@ -126,10 +117,10 @@ Result<MempoolPtr> make_tx_pool(const RunState& run, const RunInputs& in, size_t
                   cfg.name, index + 1, in.streams.size(), mbufs, bytes / kMiB,
                   socket == SOCKET_ID_ANY ? std::string("any socket") : fmt::format("socket {}", socket),
                   rte_strerror(error), index, held / kMiB,
-                  known ? fmt::format(" and {:.1f} MiB of hugepage memory is free (the largest piece {:.1f} MiB)",
-                                      double(free_memory.heap_freesz_bytes) / kMiB,
-                                      double(free_memory.greatest_free_size) / kMiB)
-                        : std::string(),
+                  free_memory ? fmt::format(" and {:.1f} MiB of hugepage memory is free (the largest piece {:.1f} MiB)",
+                                            double(free_memory->heap_freesz_bytes) / kMiB,
+                                            double(free_memory->greatest_free_size) / kMiB)
+                              : std::string(),
                   index));
 }
 
@@ -229,10 +220,8 @@ std::vector<StreamPoolSize> stream_pool_sizes(const StreamState& s, const RunInp
 
 // The hugepage memory free on the heap a pool of `socket` comes from; 0 when unknown.
 double heap_free_bytes(int socket) {
-  const int heap = socket == SOCKET_ID_ANY ? rte_socket_id_by_idx(0) : socket;
-  rte_malloc_socket_stats free_memory{};
-  if (heap < 0 || rte_malloc_get_socket_stats(heap, &free_memory) != 0) return 0;
-  return double(free_memory.heap_freesz_bytes);
+  const auto stats = heap_stats(socket);
+  return stats ? double(stats->heap_freesz_bytes) : 0;
 }
 
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -320,7 +309,8 @@ Result<void> build_tx_buffers(RunState& run, const RunInputs& in) {
     }
     s.pool = s.own_pools[0].get();
     if (s.own_pools.size() == 1) {
-      rte_mempool_obj_iter(s.pool, fill_template, s.plan.data());
+      PoolFill fill{s.plan.data(), std::nullopt};
+      rte_mempool_obj_iter(s.pool, fill_template, &fill);
       continue;
     }
     s.sized_lanes = NumaArray<fast::SizedLane>::make(s.cfg.lanes, socket);
@@ -328,8 +318,8 @@ Result<void> build_tx_buffers(RunState& run, const RunInputs& in) {
       return make_error(Errc::kNoMemory, fmt::format("stream '{}': its lanes' stashes", s.cfg.name));
     for (size_t k = 0; k < s.own_pools.size(); ++k) {
       for (size_t lane = 0; lane < s.sized_lanes.size(); ++lane) s.sized_lanes[lane].pools[k] = s.own_pools[k].get();
-      SizedFill fill{s.plan.data(), static_cast<uint32_t>(k)};
-      rte_mempool_obj_iter(s.own_pools[k].get(), fill_sized_template, &fill);
+      PoolFill fill{s.plan.data(), static_cast<uint32_t>(k)};
+      rte_mempool_obj_iter(s.own_pools[k].get(), fill_template, &fill);
     }
   }
   return {};
@@ -523,7 +513,7 @@ Result<void> build_lcores(RunState& run, const RunInputs& in) {
         return make_error(Errc::kNoMemory,
                           fmt::format("lcore {}: the schedule of {} lanes", l.lcore_id, l.lanes.size()));
       ctx.lane_schedule = l.lane_schedule.data();
-      ctx.max_ahead_tsc = plan::ns_to_tsc(fast::kMaxAheadNs, in.tsc_hz);
+      ctx.max_ahead_tsc = fast::lag_window_fp(in.tsc_hz) >> fast::Pacer::kFracBits;
     }
     ctx.lcore_id = l.lcore_id;
     ctx.tx_lanes = l.lanes.data();

@@ -20,24 +20,29 @@ def streams_toml(n, keys):
                    for i in range(n))
 
 
+def ring_profile(memory_mb, run_keys, speed):
+    """A one-port profile on net_ring0 (its TX comes back on its RX) without hugepages."""
+    return """
+[eal]
+lcores = "0-1"
+memory_mb = %d
+huge_pages = "off"
+[run]
+%s
+[[port]]
+name = "p0"
+device = "net_ring0"
+speed = "%s"
+""" % (memory_mb, run_keys, speed)
+
+
 class TenThousandStreams(lrtest.DataplaneCase):
     def test_ten_thousand_streams_fit_in_a_gib_and_every_frame_is_counted(self):
         """10,000 streams, 3 frames each, through net_ring's loopback in 1 GiB of memory: a
         pool each would take 70 GiB (and DPDK has memzones for ~800), so they share the
         port's, and each stream's frames are received, in order, none lost."""
-        proc, report = self.run_dataplane("""
-[eal]
-lcores = "0-1"
-memory_mb = 1024
-huge_pages = "off"
-[run]
-drain = "200ms"
-live = false
-[[port]]
-name = "p0"
-device = "net_ring0"
-speed = "40G"
-""" + streams_toml(10000, 'rate = "2kpps"\ncount = 3'), timeout=300)
+        proc, report = self.run_dataplane(ring_profile(1024, 'drain = "200ms"\nlive = false', "40G") +
+                                          streams_toml(10000, 'rate = "2kpps"\ncount = 3'), timeout=300)
         self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
         self.assertIn("TX frames copied per frame from each stream's template into its port's shared pool: "
                       "10000 streams, more than the 256 that get a pool each", proc.stdout)
@@ -51,18 +56,8 @@ speed = "40G"
         self.assertEqual(report["mbufs_not_returned"], 0)
 
     def test_a_profile_that_asks_a_pool_per_stream_beyond_the_memory_is_told_the_most_it_holds(self):
-        proc, _report = self.run_dataplane("""
-[eal]
-lcores = "0-1"
-memory_mb = 256
-huge_pages = "off"
-[run]
-tx_buffers = "per_stream"
-[[port]]
-name = "p0"
-device = "net_ring0"
-speed = "10G"
-""" + streams_toml(300, 'rate = "1kpps"\ncount = 1'))
+        proc, _report = self.run_dataplane(ring_profile(256, 'tx_buffers = "per_stream"', "10G") +
+                                           streams_toml(300, 'rate = "1kpps"\ncount = 1'))
         self.assertEqual(proc.returncode, 1, proc.stderr)
         ran_out = re.search(r"stream 's(\d+)' \(stream (\d+) of 300\): TX mempool of 16383 mbufs .*; the (\d+) streams "
                             r"before it hold .*so this host holds at most (\d+) streams of this profile", proc.stderr)
