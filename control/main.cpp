@@ -29,7 +29,18 @@ int run(int argc, char** argv) {
   // which inherit it.
   app.fallthrough();
   GlobalOptions global;
-  app.add_option("--socket", global.socket, "data plane socket (default: $LINERATE_SOCKET, else /run/linerate/dataplane.sock)");
+  CLI::Option* socket = app.add_option(
+      "--socket", global.socket, "data plane socket (default: $LINERATE_SOCKET, else /run/linerate/dataplane.sock)");
+  app.add_option("--engine", global.engine,
+                 "a data plane on another host, serving TCP (linerate-dataplane --listen): HOST:PORT "
+                 "(default: $LINERATE_ENGINE)")
+      ->excludes(socket);
+  app.add_option("--engine-ca", global.engine_tls.ca,
+                 "--engine: the CA (PEM) that signed the data plane's certificate (default: $LINERATE_ENGINE_CA)");
+  app.add_option("--engine-cert", global.engine_tls.cert,
+                 "--engine: this controller's certificate (PEM) (default: $LINERATE_ENGINE_CERT)");
+  app.add_option("--engine-key", global.engine_tls.key,
+                 "--engine: its private key (PEM) (default: $LINERATE_ENGINE_KEY)");
   app.add_flag("--json", global.as_json, "print the data plane's JSON instead of a table");
 
   Commands commands;

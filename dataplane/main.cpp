@@ -94,6 +94,7 @@ struct Arguments {
   bool serve = false;
   std::string socket_path;
   bool remove_socket_dir = false;
+  lr::dp::TcpServerOptions tcp;  ///< --listen and its TLS; listen "" : the Unix socket only
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -109,6 +110,15 @@ void add_options(CLI::App& app, Arguments& args) {
                "the --socket's folder was made for this data plane alone (`linerate run` and `bench` make one): "
                "remove it, once empty, as the service ends (Ctrl-C, SIGTERM, SIGHUP)")
       ->needs(socket);
+  CLI::Option* listen = app.add_option(
+      "--listen", args.tcp.listen,
+      "also serve the same methods over TCP on ADDR:PORT ([::1]:7300 for IPv6), for a controller on another host: "
+      "mutual TLS with --tls-ca, --tls-cert and --tls-key");
+  app.add_option("--tls-ca", args.tcp.tls.ca, "--listen: the CA (PEM) that signed the controllers' certificates")
+      ->needs(listen);
+  app.add_option("--tls-cert", args.tcp.tls.cert, "--listen: this data plane's certificate (PEM)")->needs(listen);
+  app.add_option("--tls-key", args.tcp.tls.key, "--listen: its private key (PEM)")->needs(listen);
+  app.add_flag("--insecure", args.tcp.insecure, "--listen on a loopback address: plain TCP, no TLS")->needs(listen);
 }
 
 // The command line read into `args`: the exit code when there is nothing more to do
@@ -183,8 +193,10 @@ std::optional<lr::Result<lr::dp::RunReport>> run_engine(lr::dp::Engine& engine, 
     return std::nullopt;
   }
   if (args.serve) {
-    auto served = lr::dp::serve(engine, args.socket_path.empty() ? profile.control.socket : args.socket_path,
-                                profile.control.group, !args.quiet, args.remove_socket_dir);
+    lr::dp::ServeOptions options{args.socket_path.empty() ? profile.control.socket : args.socket_path,
+                                 profile.control.group, !args.quiet, args.remove_socket_dir, std::nullopt};
+    if (!args.tcp.listen.empty()) options.tcp = args.tcp;
+    auto served = lr::dp::serve(engine, options);
     if (!served) return std::unexpected(served.error());
     if (*served) return std::move(**served);  // a run was still going
     return std::nullopt;
@@ -249,6 +261,12 @@ int run_profile(const lr::profile::Profile& profile, const Arguments& args, cons
 int run_main(int argc, char** argv) {
   Arguments args;
   if (const std::optional<int> done = parse_arguments(argc, argv, args)) return *done;
+  if (!args.tcp.listen.empty()) {
+    // Checked before the ports come up: a typo in a file name costs no EAL start.
+    if (!args.serve) return fail(kExitBadInput, "--listen serves the control methods: it needs --serve");
+    if (auto checked = lr::dp::check_tcp_server_options(args.tcp); !checked)
+      return fail(kExitBadInput, lr::to_string(checked.error()));
+  }
   lr::profile::Profile profile;
   try {
     profile = lr::profile::load_profile_file(args.config_path);

@@ -45,6 +45,7 @@ LAYERS = {
         "hosts": {"common", "wire", "api"},
         "profile": {"common", "api", "wire", "hosts"},
         "frames": {"common", "api", "profile", "wire"},
+        "tls": {"common"},
     },
     "dataplane": {  # and any folder of lib/
         "fastpath": set(),

@@ -92,12 +92,11 @@ ProfileDataplane::~ProfileDataplane() {
 }
 
 int ProfileDataplane::open(const profile::Profile& profile, const std::string& profile_path,
-                           const std::string& socket_option, bool adopt_ports, std::unique_ptr<ProfileDataplane>& out) {
+                           const DataplaneAddress& address, bool adopt_ports, std::unique_ptr<ProfileDataplane>& out) {
   // NOLINTNEXTLINE(modernize-make-unique): the constructor is private, which make_unique cannot call
   auto dp = std::unique_ptr<ProfileDataplane>(new ProfileDataplane());
-  const std::string socket = default_socket_path(socket_option);
   try {
-    dp->client_ = std::make_unique<DataplaneClient>(socket);
+    dp->client_ = std::make_unique<DataplaneClient>(address);
     RunClient run(*dp->client_);
     const ServedSetup served{run.ports(), run.port_specs(), run.switch_specs()};
     if (const auto differences = setup_differences(profile, served); !differences.empty()) {
@@ -108,7 +107,7 @@ int ProfileDataplane::open(const profile::Profile& profile, const std::string& p
                      "linerate: the profile's ports and switches are not set as the serving data plane's (%s):\n%s"
                      "Run it on a data plane of its own (stop the service, or give another --socket), or add "
                      "--adopt-ports to run its streams on the service's ports and switches as they are.\n",
-                     socket.c_str(), lines.c_str());
+                     address.text().c_str(), lines.c_str());
         return 1;
       }
       std::fprintf(stderr, "linerate: --adopt-ports: the streams run on the serving data plane's ports and "
@@ -119,7 +118,7 @@ int ProfileDataplane::open(const profile::Profile& profile, const std::string& p
     if (!profile.devices.empty())
       HostClient(*dp->client_).load_devices(profile::to_json(profile.devices), profile_path);
   } catch (const ConnectionError&) {
-    if (!socket_option.empty()) throw;  // the user named a socket: do not start another data plane
+    if (address.named) throw;  // the user named a data plane: do not start another
     char dir_template[] = "/tmp/linerate-run-XXXXXX";
     if (::mkdtemp(dir_template) == nullptr) throw ConnectionError("cannot create a directory for the data plane's socket");
     dp->temp_dir_ = dir_template;

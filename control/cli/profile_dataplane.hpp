@@ -18,7 +18,7 @@ class ProfileDataplane {
   /// why (1: the serving data plane's ports differ and `adopt_ports` is not set, or the
   /// started one exited). Throws ConnectionError when the socket named by the user does
   /// not answer.
-  static int open(const profile::Profile& profile, const std::string& profile_path, const std::string& socket_option,
+  static int open(const profile::Profile& profile, const std::string& profile_path, const DataplaneAddress& address,
                   bool adopt_ports, std::unique_ptr<ProfileDataplane>& out);
   ~ProfileDataplane();
 

@@ -122,7 +122,8 @@ int run_profile(const RunOptions& options) {
     return 4;
   }
   std::unique_ptr<ProfileDataplane> dataplane;
-  if (const int code = ProfileDataplane::open(profile, options.profile_path, options.socket, options.adopt_ports, dataplane);
+  if (const int code =
+          ProfileDataplane::open(profile, options.profile_path, options.dataplane, options.adopt_ports, dataplane);
       code != 0)
     return code;
   RunClient run(dataplane->client());

@@ -7,11 +7,13 @@
 
 #include <string>
 
+#include "control/client/dataplane_address.hpp"
+
 namespace lr::ctl {
 
 struct RunOptions {
   std::string profile_path;
-  std::string socket;       ///< "" : default_socket_path
+  DataplaneAddress dataplane;  ///< where the data plane serves, else one is started for the profile
   std::string report_path;  ///< "" : no file
   bool as_json = false;
   bool live = true;

@@ -117,7 +117,7 @@ int run_top(DataplaneClient& client) {
   Screen screen;
   RunClient run(client);
   // The screen says the data plane's comings and goings: a line on stderr would tear it.
-  DataplaneWatch watch(client.socket_path(), {"linerate top", "", ""}, [](const std::string&) {});
+  DataplaneWatch watch(client.address().text(), {"linerate top", "", ""}, [](const std::string&) {});
   TopBaseline before;
   try {
     before = top_baseline(run);
@@ -242,7 +242,7 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
   uint64_t losses = 0;
   RunClient run(client);
   PortClient port_counters(client);
-  DataplaneWatch watch(client.socket_path(),
+  DataplaneWatch watch(client.address().text(),
                        {"linerate record", "recording a marker and retrying with backoff", "recording again"});
   while (!stop_requested()) {
     const auto now = clock_type::now();

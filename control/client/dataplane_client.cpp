@@ -1,45 +1,105 @@
 #include "control/client/dataplane_client.hpp"
 
+#include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/read_until.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <fmt/format.h>
 #include <poll.h>
 #include <sys/socket.h>
 
 #include <cerrno>
-#include <cstdlib>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string_view>
 
 #include "lib/api/rpc.hpp"
 
 namespace lr::ctl {
 
 namespace asio = boost::asio;
+namespace ssl = asio::ssl;
 using Local = asio::local::stream_protocol;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+// A data plane on another host that does not answer is said within this, not the
+// kernel's two minutes of SYN retries.
+constexpr auto kConnectDeadline = std::chrono::seconds(10);
+
+}  // namespace
 
 struct DataplaneClient::Impl {
   asio::io_context io;
-  Local::socket socket{io};
+  DataplaneAddress address;
+  std::optional<Local::socket> local;
+  std::optional<tcp::socket> plain;
+  std::optional<ssl::context> tls_context;
+  std::optional<ssl::stream<tcp::socket>> tls;
   std::string buffer;
-  std::string path;
   std::string client_name;  ///< as hello gave it: said again on reconnect
   bool connected = false;
 
+  /// Runs `f` on the stream of this connection.
+  template <class F>
+  auto with_stream(F&& f) {
+    if (local) return f(*local);
+    if (tls) return f(*tls);
+    return f(*plain);
+  }
+  int native_handle() {
+    if (local) return local->native_handle();
+    return tls ? tls->next_layer().native_handle() : plain->native_handle();
+  }
+  void close() {
+    boost::system::error_code ignored;
+    if (local) local->close(ignored);
+    if (plain) plain->close(ignored);
+    if (tls) tls->next_layer().close(ignored);
+    buffer.clear();
+    connected = false;
+  }
+  /// What to check when the link fails with `ec`: plain TCP to a data plane that wants
+  /// TLS, or (TLS 1.3 says it after the handshake) our certificate refused.
+  std::string hint(const boost::system::error_code& ec) const {
+    if (address.engine.empty()) return "";
+    if (!address.tls.any()) return " (a data plane serving TLS needs --engine-ca, --engine-cert and --engine-key)";
+    if (ec.category() != asio::error::get_ssl_category()) return "";
+    return " (it refused this controller's certificate: --engine-cert must be signed by the CA it was given as "
+           "--tls-ca)";
+  }
+
   void connect();
+  void connect_local();
+  void connect_tcp();
+  void run_until(const std::function<bool()>& done, const std::string& what);
 };
 
-DataplaneClient::DataplaneClient(const std::string& socket_path) : impl_(std::make_unique<Impl>()) {
-  impl_->path = socket_path;
+DataplaneClient::DataplaneClient(const std::string& socket_path) : DataplaneClient(unix_socket_address(socket_path)) {}
+
+DataplaneClient::DataplaneClient(const DataplaneAddress& address) : impl_(std::make_unique<Impl>()) {
+  impl_->address = address;
   impl_->connect();
 }
 
 void DataplaneClient::Impl::connect() {
-  const std::string& socket_path = path;
+  close();
+  if (address.engine.empty()) connect_local();
+  else connect_tcp();
+  connected = true;
+}
+
+void DataplaneClient::Impl::connect_local() {
+  const std::string& socket_path = address.socket;
   boost::system::error_code ec;
-  socket.close(ec);
-  buffer.clear();
-  socket.connect(Local::endpoint(socket_path), ec);
+  local.emplace(io);
+  local->connect(Local::endpoint(socket_path), ec);
   if (ec == boost::system::errc::permission_denied || ec == boost::system::errc::operation_not_permitted)
     // It serves, but not this user: root, its own user and its [control] group may connect.
     throw ConnectionError(fmt::format("the data plane at {} refused this user: {} (root and the data plane's own user "
@@ -50,28 +110,88 @@ void DataplaneClient::Impl::connect() {
     throw ConnectionError(fmt::format("cannot reach the data plane at {}: {} (is `linerate-dataplane --serve` "
                                       "running? --socket or $LINERATE_SOCKET pick another socket)",
                                       socket_path, ec.message()));
-  connected = true;
+}
+
+// Runs the io context until `done` (the asynchronous connect and handshake set it) or the
+// deadline, which ends with a ConnectionError naming `what`.
+void DataplaneClient::Impl::run_until(const std::function<bool()>& done, const std::string& what) {
+  io.restart();
+  io.run_for(kConnectDeadline);
+  if (done()) return;
+  close();
+  io.restart();
+  io.run();  // the cancelled operations' handlers
+  throw ConnectionError(
+      fmt::format("the data plane at {} did not {} within {} s", address.engine, what, kConnectDeadline.count()));
+}
+
+void DataplaneClient::Impl::connect_tcp() {
+  std::string host, port;
+  if (!split_engine_address(address.engine, host, port))
+    throw ConnectionError(fmt::format("--engine '{}': give HOST:PORT ([::1]:7300 for IPv6)", address.engine));
+  boost::system::error_code ec;
+  tcp::resolver resolver(io);
+  const tcp::resolver::results_type endpoints = resolver.resolve(host, port, ec);
+  if (ec)
+    throw ConnectionError(fmt::format("--engine {}: cannot resolve '{}': {}", address.engine, host, ec.message()));
+  if (address.tls.any()) {
+    auto context = tls::make_mutual_tls_context(address.tls, tls::TlsSide::kClient);
+    if (!context) throw ConnectionError(context.error().context);
+    tls_context.emplace(std::move(*context));
+    tls.emplace(io, *tls_context);
+    // The data plane's certificate must name the host dialled (its DNS name or IP address).
+    tls->set_verify_callback(ssl::host_name_verification(host));
+    asio::ip::make_address(host, ec);
+    if (ec) SSL_set_tlsext_host_name(tls->native_handle(), host.c_str());  // SNI: for a name, not an address
+  } else {
+    plain.emplace(io);
+  }
+  tcp::socket& socket = tls ? tls->next_layer() : *plain;
+  std::optional<boost::system::error_code> connected_ec;
+  asio::async_connect(socket, endpoints,
+                      [&](const boost::system::error_code& e, const tcp::endpoint&) { connected_ec = e; });
+  run_until([&] { return connected_ec.has_value(); }, "accept the connection");
+  if (*connected_ec)
+    throw ConnectionError(
+        fmt::format("cannot reach the data plane at {}: {} (is `linerate-dataplane --serve --listen "
+                    "{}` running there?)",
+                    address.engine, connected_ec->message(), address.engine));
+  socket.set_option(tcp::no_delay(true), ec);
+  if (!tls) return;
+  std::optional<boost::system::error_code> handshake_ec;
+  tls->async_handshake(ssl::stream_base::client, [&](const boost::system::error_code& e) { handshake_ec = e; });
+  run_until([&] { return handshake_ec.has_value(); }, "finish the TLS handshake");
+  if (*handshake_ec)
+    throw ConnectionError(
+        fmt::format("the TLS handshake with the data plane at {} failed: {} (its certificate must be "
+                    "signed by --engine-ca {} and name {}; ours, --engine-cert, by the CA it was "
+                    "given as --tls-ca)",
+                    address.engine, handshake_ec->message(), address.tls.ca, host));
 }
 
 DataplaneClient::~DataplaneClient() = default;
 
 bool DataplaneClient::connected() const noexcept { return impl_->connected; }
 
-const std::string& DataplaneClient::socket_path() const noexcept { return impl_->path; }
+const DataplaneAddress& DataplaneClient::address() const noexcept { return impl_->address; }
 
 bool DataplaneClient::hung_up() {
   if (!impl_->connected) return true;
-  pollfd fd{impl_->socket.native_handle(), POLLIN | POLLRDHUP, 0};
+  pollfd fd{impl_->native_handle(), POLLIN | POLLRDHUP, 0};
   if (::poll(&fd, 1, 0) <= 0) return false;  // nothing to read: still there
+  if (impl_->tls) {
+    // TLS sends records unasked (session tickets after the handshake): only the peer's
+    // end of the stream says it hung up.
+    if ((fd.revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) return false;
+    impl_->close();
+    return true;
+  }
   char byte = 0;
   // Readable between calls: the end of the stream (0), or an error; a byte sent unasked
   // (none is) would be left for the next call's read.
   const ssize_t n = ::recv(fd.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))) return false;
-  impl_->connected = false;
-  boost::system::error_code ignored;
-  impl_->socket.close(ignored);
-  impl_->buffer.clear();
+  impl_->close();
   return true;
 }
 
@@ -81,10 +201,7 @@ void DataplaneClient::reconnect() {
 }
 
 void DataplaneClient::lost(const std::string& what) {
-  impl_->connected = false;
-  boost::system::error_code ignored;
-  impl_->socket.close(ignored);
-  impl_->buffer.clear();
+  impl_->close();
   throw ConnectionError(what);
 }
 
@@ -95,12 +212,14 @@ nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::
     throw RpcCallError(static_cast<int>(api::RpcCode::kRequestTooLarge),
                        fmt::format("{} of {} bytes exceeds the control socket's {}-byte limit; not sent", method,
                                    request.size() - 1, api::kMaxRequestBytes));
-  if (!impl_->connected) lost(fmt::format("the session with the data plane at {} has ended", impl_->path));
+  const std::string& where = impl_->address.text();
+  if (!impl_->connected) lost(fmt::format("the session with the data plane at {} has ended", where));
   boost::system::error_code ec;
-  asio::write(impl_->socket, asio::buffer(request), ec);
-  if (ec) lost(fmt::format("sending to {}: {}", impl_->path, ec.message()));
-  const size_t n = asio::read_until(impl_->socket, asio::dynamic_buffer(impl_->buffer), '\n', ec);
-  if (ec) lost(fmt::format("the data plane at {} hung up: {}", impl_->path, ec.message()));
+  impl_->with_stream([&](auto& stream) { asio::write(stream, asio::buffer(request), ec); });
+  if (ec) lost(fmt::format("sending to {}: {}{}", where, ec.message(), impl_->hint(ec)));
+  const size_t n = impl_->with_stream(
+      [&](auto& stream) { return asio::read_until(stream, asio::dynamic_buffer(impl_->buffer), '\n', ec); });
+  if (ec) lost(fmt::format("the data plane at {} hung up: {}{}", where, ec.message(), impl_->hint(ec)));
   const std::string line = impl_->buffer.substr(0, n - 1);
   impl_->buffer.erase(0, n);
   nlohmann::json reply;
@@ -118,19 +237,24 @@ nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::
 
 nlohmann::json DataplaneClient::hello(const std::string& client_name) {
   impl_->client_name = client_name;
-  return call("hello", {{"client", client_name}});
+  try {
+    return call("hello", {{"client", client_name}, {"protocol", api::kProtocolVersion}});
+  } catch (const RpcCallError& error) {
+    // Protocol 1 took no `protocol`, and refused it as a parameter it does not know.
+    if (error.code() != static_cast<int>(api::RpcCode::kInvalidParams) ||
+        std::string_view(error.what()).find("params.protocol") == std::string_view::npos)
+      throw;
+    throw RpcCallError(static_cast<int>(api::RpcCode::kInvalidRequest),
+                       fmt::format("the data plane at {} is of an earlier release (protocol 1); this linerate speaks "
+                                   "protocol {}: use a linerate of the same release",
+                                   impl_->address.text(), api::kProtocolVersion));
+  }
 }
 
 nlohmann::json DataplaneClient::methods() { return call("methods.list"); }
 
 nlohmann::json DataplaneClient::call_raw(const std::string& method, const nlohmann::json& params) {
   return call(method, params);
-}
-
-std::string default_socket_path(const std::string& option) {
-  if (!option.empty()) return option;
-  if (const char* env = std::getenv("LINERATE_SOCKET"); env != nullptr && *env != '\0') return env;
-  return "/run/linerate/dataplane.sock";
 }
 
 }  // namespace lr::ctl

@@ -3,10 +3,13 @@
 // lib/api/rpc.hpp). One connection is one session: ports acquired through it stay
 // owned until it closes. Synchronous: the CLI asks, waits, prints.
 
-#include <memory>
 #include <nlohmann/json.hpp>
+
+#include <memory>
 #include <stdexcept>
 #include <string>
+
+#include "control/client/dataplane_address.hpp"
 
 namespace lr::ctl {
 
@@ -29,7 +32,10 @@ class ConnectionError : public std::runtime_error {
 
 class DataplaneClient {
  public:
-  /// Connects to `socket_path`. Throws ConnectionError saying what to check.
+  /// Connects to the data plane at `address` (over TCP: and its TLS handshake, each within
+  /// 10 s). Throws ConnectionError saying what to check.
+  explicit DataplaneClient(const DataplaneAddress& address);
+  /// One on this host, at the Unix socket `socket_path`.
   explicit DataplaneClient(const std::string& socket_path);
   ~DataplaneClient();
   DataplaneClient(const DataplaneClient&) = delete;
@@ -47,8 +53,8 @@ class DataplaneClient {
   nlohmann::json hello(const std::string& client_name);
   /// Whether the session is open (no ConnectionError since it was).
   bool connected() const noexcept;
-  /// The socket it connects to, as given.
-  const std::string& socket_path() const noexcept;
+  /// The data plane it connects to, as given.
+  const DataplaneAddress& address() const noexcept;
   /// Whether the data plane hung up on an open session, found without a call (the socket
   /// reads as closed; between calls it never has anything else to read). Then the session
   /// is over, as after a ConnectionError. For front ends that watch it while idle.
@@ -71,8 +77,5 @@ class DataplaneClient {
   [[noreturn]] void lost(const std::string& what);  ///< closes the socket, throws ConnectionError
   int64_t next_id_ = 1;
 };
-
-/// The socket to use: --socket, else $LINERATE_SOCKET, else /run/linerate/dataplane.sock.
-std::string default_socket_path(const std::string& option);
 
 }  // namespace lr::ctl

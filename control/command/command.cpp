@@ -19,7 +19,7 @@ void print_result(const nlohmann::json& result, bool as_json, const std::string&
 }
 
 int with_dataplane(const GlobalOptions& global, const std::function<int(DataplaneClient&)>& fn) {
-  DataplaneClient client(default_socket_path(global.socket));
+  DataplaneClient client(global.dataplane());
   client.hello("linerate-cli");
   return fn(client);
 }
@@ -27,7 +27,7 @@ int with_dataplane(const GlobalOptions& global, const std::function<int(Dataplan
 std::string unknown_subcommand(const CLI::App& app, const std::vector<std::string>& args) {
   std::string word;
   for (size_t i = 0; i < args.size() && word.empty(); ++i) {
-    if (args[i] == "--socket") ++i;  // its value
+    if (args[i] == "--socket" || args[i].starts_with("--engine")) ++i;  // its value
     else if (!args[i].empty() && args[i][0] != '-') word = args[i];
   }
   if (word.empty()) return "";

@@ -17,8 +17,13 @@ namespace lr::ctl {
 
 /// linerate's own options, given before or after the subcommand.
 struct GlobalOptions {
-  std::string socket;    ///< --socket; "": $LINERATE_SOCKET, else the default
-  bool as_json = false;  ///< --json
+  std::string socket;          ///< --socket; "": $LINERATE_SOCKET, else the default
+  std::string engine;          ///< --engine HOST:PORT: a data plane serving TCP
+  tls::MutualTlsFiles engine_tls;  ///< --engine-ca, --engine-cert, --engine-key
+  bool as_json = false;        ///< --json
+
+  /// The data plane these name (dataplane_address: the environment fills what they leave).
+  DataplaneAddress dataplane() const { return dataplane_address(socket, engine, engine_tls); }
 };
 
 /// A subcommand: whether it was chosen, and what it does (the exit code). A client's

@@ -24,7 +24,7 @@ void add_exporter_command(CLI::App& app, Commands& commands) {
       ->capture_default_str()
       ->check(CLI::Range(1U, 3600U));
   commands.push_back(command_for(exporter, [options](const GlobalOptions& global) {
-    options->socket = default_socket_path(global.socket);
+    options->dataplane = global.dataplane();
     return run_exporter(*options);
   }));
 }

@@ -34,24 +34,24 @@ namespace {
 
 // The exporter's watch of its data plane, shared by the scrapes and the background tries
 // (all on the one io thread). One exporter per process, one socket.
-DataplaneWatch& watch_of(const std::string& socket) {
-  static DataplaneWatch watch(socket, {"linerate exporter", "serving lr_up 0 and retrying with backoff", ""});
+DataplaneWatch& watch_of(const DataplaneAddress& dataplane) {
+  static DataplaneWatch watch(dataplane.text(), {"linerate exporter", "serving lr_up 0 and retrying with backoff", ""});
   return watch;
 }
 
 // A try: the data plane answers a connection (each scrape opens its own).
-void probe(const std::string& socket) { DataplaneClient client(socket); }
+void probe(const DataplaneAddress& dataplane) { DataplaneClient client(dataplane); }
 
 }  // namespace
 
-std::string scrape(const std::string& socket) {
-  DataplaneWatch& watch = watch_of(socket);
+std::string scrape(const DataplaneAddress& dataplane) {
+  DataplaneWatch& watch = watch_of(dataplane);
   try {
     // A scrape while away is a try too: Prometheus sees it back at the next scrape, read
     // through the try's own connection.
     std::optional<DataplaneClient> connected;
-    if (!watch.up()) watch.retry([&] { connected.emplace(socket); }, DataplaneWatch::Clock::now());
-    DataplaneClient& client = connected ? *connected : connected.emplace(socket);
+    if (!watch.up()) watch.retry([&] { connected.emplace(dataplane); }, DataplaneWatch::Clock::now());
+    DataplaneClient& client = connected ? *connected : connected.emplace(dataplane);
     RunClient run(client);
     Scrape scrape;
     scrape.ports = run.port_stats();
@@ -96,9 +96,9 @@ constexpr RequestLimits kRequestLimits{1024 * 1024, 8 * 1024};
 // Holds its place in the exporter's gate while it lives.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket socket, const std::string& dataplane_socket, ConnectionGate::Ticket ticket,
+  HttpSession(tcp::socket socket, const DataplaneAddress& dataplane, ConnectionGate::Ticket ticket,
               std::chrono::seconds idle)
-      : stream_(std::move(socket)), dataplane_socket_(dataplane_socket), ticket_(std::move(ticket)), idle_(idle) {}
+      : stream_(std::move(socket)), dataplane_(dataplane), ticket_(std::move(ticket)), idle_(idle) {}
 
   // The header within the idle timeout, then the body (if any) within as long again.
   void start() {
@@ -119,7 +119,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     } else if (request.target() == "/metrics") {
       response_.result(http::status::ok);
       response_.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
-      response_.body() = scrape(dataplane_socket_);
+      response_.body() = scrape(dataplane_);
     } else {
       response_.result(http::status::not_found);
       response_.set(http::field::content_type, "text/plain");
@@ -134,7 +134,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   beast::tcp_stream stream_;
-  const std::string& dataplane_socket_;  ///< run_exporter's, which outlives every session
+  const DataplaneAddress& dataplane_;  ///< run_exporter's, which outlives every session
   ConnectionGate::Ticket ticket_;
   std::chrono::seconds idle_;
   beast::flat_buffer buffer_;
@@ -152,7 +152,7 @@ struct Exporter {
 void admit(Exporter& exporter, tcp::socket socket) {
   ConnectionGate::Entry entry = exporter.gate.enter();
   if (entry.verdict == ConnectionGate::Verdict::kServe) {
-    std::make_shared<HttpSession>(std::move(socket), exporter.options.socket, std::move(entry.ticket),
+    std::make_shared<HttpSession>(std::move(socket), exporter.options.dataplane, std::move(entry.ticket),
                                   std::chrono::seconds(exporter.options.idle_timeout_s))
         ->start();
   } else if (entry.verdict == ConnectionGate::Verdict::kRefuse) {
@@ -182,15 +182,16 @@ int run_exporter(const ExporterOptions& options) {
   if (const int code = open_listener(acceptor, options.listen, "127.0.0.1:9477"); code != 0) return code;
   const tcp::endpoint bound = acceptor.local_endpoint();
   std::printf("listening on %s:%u (metrics at /metrics), data plane at %s\n", bound.address().to_string().c_str(),
-              bound.port(), options.socket.c_str());
+              bound.port(), options.dataplane.text().c_str());
   std::fflush(stdout);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
   Exporter exporter{options, gate};
   accept_loop(acceptor, exporter);
   // Lost and back are said without a scrape to find them.
-  const BackgroundRetry retry(io, watch_of(options.socket),
-                              {.connect = [&] { probe(options.socket); }, .check = [&] { probe(options.socket); }});
+  const BackgroundRetry retry(
+      io, watch_of(options.dataplane),
+      {.connect = [&] { probe(options.dataplane); }, .check = [&] { probe(options.dataplane); }});
   io.run();
   return 0;
 }

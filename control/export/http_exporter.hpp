@@ -9,11 +9,13 @@
 #include <cstddef>
 #include <string>
 
+#include "control/client/dataplane_address.hpp"
+
 namespace lr::ctl {
 
 struct ExporterOptions {
   std::string listen = "127.0.0.1:9477";  ///< address:port; port 0 picks a free one
-  std::string socket;                     ///< the data plane's control socket
+  DataplaneAddress dataplane;             ///< the data plane it asks
   size_t max_connections = 64;            ///< served at once; one more is answered 503
   unsigned idle_timeout_s = 60;           ///< a request's header (and then its body) must arrive within this
 };
@@ -23,7 +25,7 @@ struct ExporterOptions {
 /// limit cannot hold; 1: cannot bind).
 int run_exporter(const ExporterOptions& options);
 
-/// The /metrics page for the data plane at `socket`.
-std::string scrape(const std::string& socket);
+/// The /metrics page for the data plane at `dataplane`.
+std::string scrape(const DataplaneAddress& dataplane);
 
 }  // namespace lr::ctl

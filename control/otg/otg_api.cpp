@@ -52,18 +52,18 @@ Answer warnings(const std::vector<std::string>& list) { return {http::status::ok
 
 }  // namespace
 
-Api::Api(const std::string& socket, std::string capture_dir, asio::io_context& io)
-    : client_(socket),
+Api::Api(const ctl::DataplaneAddress& dataplane, std::string capture_dir, asio::io_context& io)
+    : client_(dataplane),
       run_(client_),
       capture_dir_(std::move(capture_dir)),
-      watch_(socket, {"linerate otg", "answering 503 and retrying with backoff", "POST /config again"}),
+      watch_(dataplane.text(), {"linerate otg", "answering 503 and retrying with backoff", "POST /config again"}),
       retry_(io, watch_,
              {.connect = [this] { client_.reconnect(); },
               .on_back = [this] { forget_session(); },
               .check =
                   [this] {
                     if (client_.hung_up())
-                      throw ctl::ConnectionError(fmt::format("the data plane at {} hung up", client_.socket_path()));
+                      throw ctl::ConnectionError(fmt::format("the data plane at {} hung up", client_.address().text()));
                   }}) {
   client_.hello("linerate-otg");
 }

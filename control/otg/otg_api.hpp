@@ -45,7 +45,7 @@ class Api {
  public:
   // Served once, a data plane that goes away never ends the server: requests are answered
   // 503 with the reason meanwhile, and a timer on `io` tries it again with backoff.
-  Api(const std::string& socket, std::string capture_dir, boost::asio::io_context& io);
+  Api(const ctl::DataplaneAddress& dataplane, std::string capture_dir, boost::asio::io_context& io);
 
   Answer handle(boost::beast::http::verb verb, const std::string& target, const std::string& body);
 

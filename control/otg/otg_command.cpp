@@ -34,7 +34,7 @@ void add_otg_command(CLI::App& app, Commands& commands) {
   otg->require_subcommand(1);
   commands.push_back(command_for(serve, [options](const GlobalOptions& global) {
     otg::ServeOptions o = *options;
-    o.socket = default_socket_path(global.socket);
+    o.dataplane = global.dataplane();
     if (o.tls_files.size() == 2) {
       o.tls_cert = o.tls_files[0];
       o.tls_key = o.tls_files[1];

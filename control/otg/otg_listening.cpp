@@ -16,7 +16,7 @@ void say_listening(const boost::asio::ip::tcp::endpoint& bound, const ServeOptio
       options.plain_http ? "plain HTTP" : fmt::format("TLS, certificate {}{}", certificate, who);
   std::printf("listening on %s://%s:%u (Open Traffic Generator %s, %s), data plane at %s\n",
               options.plain_http ? "http" : "https", bound.address().to_string().c_str(), bound.port(), api_version,
-              transport.c_str(), options.socket.c_str());
+              transport.c_str(), options.dataplane.text().c_str());
   std::fflush(stdout);
 }
 

@@ -206,7 +206,7 @@ int serve(const ServeOptions& options) {
       return tls.bad_file ? 2 : 1;
     }
   }
-  Api api(options.socket, remove_dir.path, io);
+  Api api(options.dataplane, remove_dir.path, io);
   const tcp::endpoint bound = acceptor.local_endpoint();
   warn_if_exposed(bound, options);  // before the line a client waits for
   say_listening(bound, options, tls.certificate, kApiSpecVersion);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "control/client/dataplane_address.hpp"
 #include "control/http/request_reader.hpp"
 #include "control/otg/otg_limits.hpp"
 
@@ -24,7 +25,7 @@ inline constexpr std::chrono::seconds kBodyDeadline{300};
 
 struct ServeOptions {
   std::string listen = "127.0.0.1:8443";  ///< ixia-c's port
-  std::string socket;                     ///< the data plane's control socket
+  ctl::DataplaneAddress dataplane;        ///< the data plane it drives
   bool plain_http = false;                ///< HTTP without TLS
   std::string tls_cert, tls_key;          ///< PEM files; none: a self-signed certificate made at start
   std::vector<std::string> tls_files;     ///< --tls CERT KEY as given

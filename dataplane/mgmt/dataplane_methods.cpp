@@ -1,8 +1,11 @@
 #include "dataplane/mgmt/dataplane_methods.hpp"
 
+#include <fmt/format.h>
+
 #include "dataplane/mgmt/capture_methods.hpp"
 #include "dataplane/mgmt/host_methods.hpp"
 #include "dataplane/mgmt/lookups.hpp"
+#include "dataplane/mgmt/node_description.hpp"
 #include "dataplane/mgmt/port_methods.hpp"
 #include "dataplane/mgmt/stats_methods.hpp"
 #include "dataplane/mgmt/stream_methods.hpp"
@@ -22,13 +25,26 @@ constexpr const char* kVersion = LR_VERSION;
 }  // namespace
 
 void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership) {
-  d.add("hello", "Protocol handshake. params: {client?}. Returns server, version, protocol, session.", false,
-        [](Session& session, const api::Params& p) {
+  d.add("hello",
+        "Protocol handshake. params: {client?, protocol? (the client's; another is refused)}. Returns "
+        "server, version, protocol, session, node (host name), ports (name, device, numa_node, speed_bps, mac, "
+        "link), lcores, clock.",
+        false, [&engine](Session& session, const api::Params& p) {
+          if (p.has("protocol")) {
+            const double protocol = p.number("protocol", 1, 1e9);
+            if (protocol != api::kProtocolVersion)
+              throw RpcError(RpcCode::kInvalidRequest,
+                             fmt::format("this data plane speaks protocol {} (linerate-dataplane {}); the client "
+                                         "speaks protocol {}: use a linerate of the same release",
+                                         api::kProtocolVersion, kVersion, protocol));
+          }
           if (auto client = p.optional_string("client")) session.client = *client;
-          return json{{"server", "linerate-dataplane"},
-                      {"version", kVersion},
-                      {"protocol", api::kProtocolVersion},
-                      {"session", session.id}};
+          json hello{{"server", "linerate-dataplane"},
+                     {"version", kVersion},
+                     {"protocol", api::kProtocolVersion},
+                     {"session", session.id}};
+          hello.update(describe_node(engine));
+          return hello;
         });
   d.add("methods.list", "Every method with its help and whether it changes state.", false,
         [&d](Session&, const api::Params&) { return d.list(); });

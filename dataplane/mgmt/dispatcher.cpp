@@ -13,14 +13,19 @@ namespace lr::dp {
 using api::RpcCode;
 using api::RpcError;
 
+std::string Peer::describe() const {
+  if (address.empty()) return fmt::format("pid {}, uid {}", pid, uid);
+  return certificate.empty() ? address : fmt::format("{}, certificate '{}'", address, certificate);
+}
+
 void PortOwnership::check_may_change(const Session& session, const std::string& port) const {
   const auto it = owners_.find(port);
   if (it == owners_.end() || it->second.session == session.id) return;
   const Owner& o = it->second;
   throw RpcError(RpcCode::kPortOwned,
-                 fmt::format("port '{}' is owned by session {} ({}pid {}, uid {}); it can be changed once that "
+                 fmt::format("port '{}' is owned by session {} ({}{}); it can be changed once that "
                              "session releases it or disconnects",
-                             port, o.session, o.client.empty() ? "" : "'" + o.client + "', ", o.peer.pid, o.peer.uid));
+                             port, o.session, o.client.empty() ? "" : "'" + o.client + "', ", o.peer.describe()));
 }
 
 void PortOwnership::acquire(const Session& session, const std::vector<std::string>& ports) {

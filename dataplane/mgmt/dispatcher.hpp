@@ -19,10 +19,17 @@
 namespace lr::dp {
 
 /// The process at the other end of a connection (SO_PEERCRED).
+/// Who is at the other end: a local process (its credentials), or a controller over TCP
+/// (its address, and its certificate's name under mutual TLS).
 struct Peer {
   pid_t pid = 0;
   uid_t uid = 0;
   gid_t gid = 0;
+  std::string address;      ///< over TCP: "host:port"; empty for the Unix socket
+  std::string certificate;  ///< over TLS: the subject's common name the CA signed
+
+  /// "pid 12, uid 0" or "10.0.0.2:51234, certificate 'controller'".
+  std::string describe() const;
 };
 
 struct Session {
@@ -35,6 +42,8 @@ struct Session {
 /// ownership ends with release or with the session's connection.
 class PortOwnership {
  public:
+  /// A new session's id, unique over every listener sharing this (Unix socket, TCP).
+  uint64_t new_session_id() noexcept { return next_session_++; }
   /// Throws RpcError kPortOwned naming the owner when another session owns one of them.
   void acquire(const Session& session, const std::vector<std::string>& ports);
   /// Releases `ports` (all of the session's when empty).
@@ -52,6 +61,7 @@ class PortOwnership {
     std::string client;
   };
   std::map<std::string, Owner, std::less<>> owners_;
+  uint64_t next_session_ = 1;
 };
 
 /// The completion of an asynchronous method: answers its request once, later (after a

@@ -1,17 +1,16 @@
 #include "dataplane/mgmt/rpc_server.hpp"
 
+#include <boost/asio/local/stream_protocol.hpp>
 #include <fmt/format.h>
 #include <grp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <boost/asio/local/stream_protocol.hpp>
-#include <boost/asio/read_until.hpp>
-#include <boost/asio/write.hpp>
 #include <cerrno>
 #include <filesystem>
-#include <string_view>
+
+#include "dataplane/mgmt/rpc_connection.hpp"
 
 namespace lr::dp {
 
@@ -23,97 +22,9 @@ struct RpcServer::Acceptor {
   Local::acceptor acceptor;
 };
 
-// One client connection: read a line, answer it, read the next. One request at a time,
-// so a slow client only slows itself.
-class RpcServer::Connection : public std::enable_shared_from_this<Connection> {
+class RpcServer::Connection : public RpcConnection<Local::socket> {
  public:
-  Connection(Local::socket socket, const Dispatcher& dispatcher, PortOwnership& ownership, Session session,
-             const std::function<void(uint64_t)>& on_end)
-      : socket_(std::move(socket)), dispatcher_(dispatcher), ownership_(ownership), session_(std::move(session)),
-        on_end_(on_end) {}
-
-  void start() { read(); }
-
-  void refuse(const std::string& message) {
-    send(api::make_error(nullptr, api::RpcCode::kInvalidRequest, message) + "\n", true);
-  }
-
- private:
-  void read() {
-    auto self = shared_from_this();
-    // One byte over the limit: a line that long cannot be a valid request.
-    asio::async_read_until(socket_, asio::dynamic_buffer(buffer_, api::kMaxRequestBytes + 1), '\n',
-                           [this, self](const boost::system::error_code& ec, size_t n) {
-                             if (ec == asio::error::not_found) return discard(buffer_.size());
-                             if (ec) return close();
-                             on_line(n);
-                           });
-  }
-
-  void on_line(size_t n) {
-    std::string line = buffer_.substr(0, n - 1);
-    buffer_.erase(0, n);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) return read();
-    // One request at a time per connection: the next is read once this one is answered,
-    // which for an asynchronous method is later, while other connections go on.
-    auto self = shared_from_this();
-    dispatcher_.handle(session_, line, [this, self](std::string reply) {
-      if (reply.empty()) read();
-      else send(std::move(reply) + "\n", false);
-    });
-  }
-
-  // A line over the limit: read on to its newline, keeping none of it, then answer it
-  // with an error; the session (and the ports it owns) stays, and the next line is read.
-  void discard(size_t n_dropped) {
-    buffer_.clear();
-    chunk_.resize(64 * 1024);
-    auto self = shared_from_this();
-    socket_.async_read_some(asio::buffer(chunk_), [this, self, n_dropped](const boost::system::error_code& ec, size_t n) {
-      if (ec) return close();
-      const size_t newline = std::string_view(chunk_.data(), n).find('\n');
-      if (newline == std::string_view::npos) return discard(n_dropped + n);
-      buffer_.assign(chunk_.data() + newline + 1, n - newline - 1);
-      send(api::make_error(nullptr, api::RpcCode::kRequestTooLarge,
-                           fmt::format("request of {} bytes exceeds the {}-byte limit; it was read to its newline and "
-                                       "discarded (the session stays open)",
-                                       n_dropped + newline, api::kMaxRequestBytes)) +
-               "\n",
-           false);
-    });
-  }
-
-  void send(std::string data, bool close_after) {
-    auto self = shared_from_this();
-    out_ = std::move(data);
-    asio::async_write(socket_, asio::buffer(out_), [this, self, close_after](const boost::system::error_code& ec, size_t) {
-      if (ec || close_after) {
-        close();
-        return;
-      }
-      read();
-    });
-  }
-
-  void close() {
-    boost::system::error_code ignored;
-    socket_.close(ignored);
-    if (closed_) return;
-    closed_ = true;
-    ownership_.release_all(session_.id);
-    if (on_end_) on_end_(session_.id);
-  }
-
-  Local::socket socket_;
-  const Dispatcher& dispatcher_;
-  PortOwnership& ownership_;
-  Session session_;
-  std::function<void(uint64_t)> on_end_;
-  bool closed_ = false;
-  std::string buffer_;
-  std::string chunk_;  ///< what discard() reads into
-  std::string out_;
+  using RpcConnection::RpcConnection;
 };
 
 RpcServer::RpcServer(asio::io_context& io, const Dispatcher& dispatcher, PortOwnership& ownership,
@@ -173,11 +84,11 @@ void RpcServer::accept() {
     if (ec == asio::error::operation_aborted) return;
     if (!ec) {
       Session session;
-      session.id = next_session_++;
+      session.id = ownership_.new_session_id();
       ucred cred{};
       socklen_t len = sizeof(cred);
       if (::getsockopt(socket.native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0)
-        session.peer = Peer{cred.pid, cred.uid, cred.gid};
+        session.peer = Peer{cred.pid, cred.uid, cred.gid, "", ""};
       auto connection = std::make_shared<Connection>(std::move(socket), dispatcher_, ownership_, session,
                                                          options_.on_session_end);
       if (allowed(session.peer)) {

@@ -52,7 +52,6 @@ class RpcServer {
   PortOwnership& ownership_;
   ServerOptions options_;
   std::optional<unsigned> group_id_;
-  uint64_t next_session_ = 1;
   struct Acceptor;
   std::unique_ptr<Acceptor> acceptor_;
 };

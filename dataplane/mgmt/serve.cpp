@@ -14,19 +14,24 @@
 
 namespace lr::dp {
 
-Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
-                                       bool announce, bool remove_socket_dir) {
+Result<std::optional<RunReport>> serve(Engine& engine, const ServeOptions& options) {
   PortControls& controls = engine.port_controls();
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
   register_dataplane_methods(dispatcher, io, engine, ownership);
   register_port_control_methods(dispatcher, io, controls, ownership);
+  const auto end_session = [&engine](uint64_t session) { engine.stop_captures_of(session); };
   RpcServer server(io, dispatcher, ownership,
-                   ServerOptions{socket_path, group,
-                                 [&engine](uint64_t session) { engine.stop_captures_of(session); },
-                                 remove_socket_dir});
+                   ServerOptions{options.socket_path, options.group, end_session, options.remove_socket_dir});
   if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
+  std::optional<TcpRpcServer> network;
+  if (options.tcp) {
+    TcpServerOptions tcp = *options.tcp;
+    tcp.on_session_end = end_session;
+    network.emplace(io, dispatcher, ownership, std::move(tcp));
+    if (auto ok = network->listen(); !ok) return std::unexpected(ok.error());
+  }
   // A shell starts background jobs with SIGINT ignored; the service still wants it.
   for (int signum : {SIGINT, SIGTERM, SIGHUP}) std::signal(signum, SIG_DFL);
   boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
@@ -51,9 +56,10 @@ Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket
     });
   };
   poll_links();
-  if (announce) {
-    std::printf("serving on %s (linerate --socket %s ...); Ctrl-C ends the service\n", socket_path.c_str(),
-                socket_path.c_str());
+  if (options.announce) {
+    std::printf("serving on %s (linerate --socket %s ...); Ctrl-C ends the service\n", options.socket_path.c_str(),
+                options.socket_path.c_str());
+    if (network) std::printf("serving the network on %s\n", network->describe().c_str());
     std::fflush(stdout);
   }
   io.run();

@@ -7,15 +7,22 @@
 #include <optional>
 #include <string>
 
-#include "lib/common/result.hpp"
 #include "dataplane/engine/engine.hpp"
+#include "dataplane/mgmt/tcp_rpc_server.hpp"
+#include "lib/common/result.hpp"
 
 namespace lr::dp {
 
-/// Returns the report of a run that was still going at shutdown, if any.
-/// `announce`: print where it serves. `remove_socket_dir`: the socket's folder is this data
-/// plane's alone; it goes (once empty) with the socket.
-Result<std::optional<RunReport>> serve(Engine& engine, const std::string& socket_path, const std::string& group,
-                                       bool announce = true, bool remove_socket_dir = false);
+struct ServeOptions {
+  std::string socket_path;
+  std::string group;               ///< [control] group: who else may use the Unix socket
+  bool announce = true;            ///< print where it serves
+  bool remove_socket_dir = false;  ///< the socket's folder is this data plane's alone: it goes (once empty) with it
+  std::optional<TcpServerOptions> tcp;  ///< --listen: the same methods over the network
+};
+
+/// Serves until SIGINT, SIGTERM or SIGHUP. Returns the report of a run that was still
+/// going at shutdown, if any.
+Result<std::optional<RunReport>> serve(Engine& engine, const ServeOptions& options);
 
 }  // namespace lr::dp

@@ -13,7 +13,9 @@
 
 namespace lr::api {
 
-inline constexpr int kProtocolVersion = 1;
+/// 2: `hello` says the node (host, ports, lcores, clock) and refuses a client of another
+/// protocol; the methods are served over TCP too (`linerate-dataplane --listen`).
+inline constexpr int kProtocolVersion = 2;
 /// The longest request line. Far above the largest legitimate request: stream.load of
 /// 10,000 streams named at the front ends' limit is 10 MB (tests/unit/otg/
 /// otg_limits_test.cpp checks it, and the OTG server's body limit, with room for twice that). A longer line is

@@ -42,6 +42,8 @@ EXPECTED = {
     "docs/guide/port-control.md": r"(?i)link",
     "docs/guide/rfc2889.md": r"(?i)RFC 2889",
     "docs/reference/rpc.md": r"(?i)serving|listening|socket",
+    # The data plane's description, read over mutual TLS.
+    "docs/guide/engines.md": r'(?s)"node": .*"protocol": 2',
     # RFC 2544 through the kernel's router: its throughput table, the largest size's row.
     "docs/guide/routed.md": r"(?s)throughput \(RFC 2544 §26\.1.*\n +1518 +\d+\.\d+ +\d+\.\d+ ",
 }

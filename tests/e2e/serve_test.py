@@ -119,7 +119,7 @@ class Serve(lrtest.DataplaneCase):
         reply = client.send_line(deep)
         self.assertEqual(reply["error"], {"code": -32600, "message": "request is JSON nested deeper than 64 levels at "
                                                                      "byte 118"})
-        self.assertEqual(client.result("hello")["protocol"], 1)
+        self.assertEqual(client.result("hello")["protocol"], 2)
         # A line over the 64 MiB limit: read to its newline, discarded, answered; the session stays,
         # and what follows the newline is the next request.
         limit = 64 * 1024 * 1024
@@ -131,11 +131,11 @@ class Serve(lrtest.DataplaneCase):
         self.assertEqual(reply["error"], {"code": -32000, "message": "request of %d bytes exceeds the %d-byte limit; it "
                                           "was read to its newline and discarded (the session stays open)"
                                           % (limit + 59, limit)})
-        self.assertEqual(json.loads(big.file.readline())["result"]["protocol"], 1)
-        self.assertEqual(big.result("hello")["protocol"], 1)
+        self.assertEqual(json.loads(big.file.readline())["result"]["protocol"], 2)
+        self.assertEqual(big.result("hello")["protocol"], 2)
         big.close()
         # Still answering, traffic untouched, counters intact.
-        self.assertEqual(client.result("hello")["protocol"], 1)
+        self.assertEqual(client.result("hello")["protocol"], 2)
         self.assertTrue(client.result("traffic.status")["running"])
         lrtest.wait_for_frames(client, tx=1000, rx=1000)
         report = client.result("traffic.stop")

@@ -42,7 +42,7 @@ void add_bench_commands(CLI::App& app, Commands& commands) {
                       fmt::format("where report.json, results.csv and report.html go (default: {}-<UTC time>)", section));
     suite->add_flag("--adopt-ports", options->adopt_ports, "as for run: use a serving data plane's ports as they are");
     commands.push_back(command_for(suite, [options, run = run](const GlobalOptions& global) {
-      options->socket = global.socket;
+      options->dataplane = global.dataplane();
       return run(*options);
     }));
   }

@@ -23,7 +23,7 @@ void add_optics_commands(CLI::App& app, Commands& commands) {
                       "where report.json, summary.csv and report.html go (default: qualify-<UTC time>)");
   qualify->add_flag("--adopt-ports", options->adopt_ports, "as for run: use a serving data plane's ports as they are");
   commands.push_back(command_for(qualify, [options](const GlobalOptions& global) {
-    options->socket = global.socket;
+    options->dataplane = global.dataplane();
     return optics::run_optics_qualify(*options);
   }));
 }

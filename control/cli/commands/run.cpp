@@ -17,7 +17,7 @@ void add_run_command(CLI::App& app, Commands& commands) {
                 "with a serving data plane whose ports differ from the profile's: run on its ports, saying how they differ");
   run->add_flag("--plan-only", options->plan_only, "print the plan (ports, queues, lcores, rates) and run nothing");
   commands.push_back(command_for(run, [options](const GlobalOptions& global) {
-    options->socket = global.socket;
+    options->dataplane = global.dataplane();
     options->as_json = global.as_json;
     return run_profile(*options);
   }));

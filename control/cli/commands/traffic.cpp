@@ -70,7 +70,7 @@ int last_report(const GlobalOptions& global, const TrafficOptions& o) {
   if (!report_path_problem(o).empty()) return kExitReportFile;
   std::optional<json> served;
   try {
-    DataplaneClient client(default_socket_path(global.socket));
+    DataplaneClient client(global.dataplane());
     served = RunClient(client).last_report_json();
   } catch (const ConnectionError&) {
     // No data plane serves: the kept report is the last.

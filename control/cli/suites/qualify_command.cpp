@@ -428,13 +428,14 @@ int run_optics_qualify(const QualifyOptions& options) {
   std::unique_ptr<ctl::DataplaneClient> serving;
   ctl::DataplaneClient* client = nullptr;
   if (setup.read) {
-    if (const int code = ctl::ProfileDataplane::open(*setup.read, options.profile_path, options.socket, options.adopt_ports, dataplane);
+    if (const int code = ctl::ProfileDataplane::open(*setup.read, options.profile_path, options.dataplane,
+                                                     options.adopt_ports, dataplane);
         code != 0)
       return code;
     client = &dataplane->client();
   } else {
     try {
-      serving = std::make_unique<ctl::DataplaneClient>(ctl::default_socket_path(options.socket));
+      serving = std::make_unique<ctl::DataplaneClient>(options.dataplane);
     } catch (const ctl::ConnectionError& error) {
       std::fprintf(stderr, "linerate: %s\n", error.what());
       return 1;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "control/client/dataplane_address.hpp"
+
 namespace lr::optics {
 
 struct QualifyOptions {
@@ -16,7 +18,7 @@ struct QualifyOptions {
   std::vector<std::string> ports;   ///< --port: qualify these on the serving data plane
   std::string duration;             ///< --duration: overrides [qualify] duration ("auto", "75s")
   std::string report_dir;           ///< "": qualify-<UTC time>
-  std::string socket;
+  ctl::DataplaneAddress dataplane;
   bool adopt_ports = false;
 };
 

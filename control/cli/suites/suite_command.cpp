@@ -39,8 +39,8 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
     return 4;
   }
   std::unique_ptr<ctl::ProfileDataplane> dataplane;
-  if (const int code = ctl::ProfileDataplane::open(*read, options.profile_path, options.socket, options.adopt_ports,
-                                                   dataplane);
+  if (const int code =
+          ctl::ProfileDataplane::open(*read, options.profile_path, options.dataplane, options.adopt_ports, dataplane);
       code != 0)
     return code;
   ctl::catch_stop_signals();

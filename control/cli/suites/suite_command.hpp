@@ -4,13 +4,15 @@
 // checked, the data plane (serving, checked against the profile, or started), learning
 // frames, Ctrl-C caught, and the report finished — written in full whatever ends it.
 
-#include <functional>
 #include <nlohmann/json.hpp>
+
+#include <functional>
 #include <string>
 
+#include "control/client/dataplane_address.hpp"
+#include "control/suites/bench/bench_sections.hpp"
 #include "control/suites/bench/bench_session.hpp"
 #include "control/suites/bench/trial_runner.hpp"
-#include "control/suites/bench/bench_sections.hpp"
 #include "lib/profile/profile.hpp"
 
 namespace lr::bench {
@@ -18,7 +20,7 @@ namespace lr::bench {
 struct BenchOptions {
   std::string profile_path;
   std::string report_dir;  ///< "" : <suite>-<UTC time>
-  std::string socket;
+  ctl::DataplaneAddress dataplane;
   bool adopt_ports = false;
   std::string method;      ///< ndr: "bisection" or "mlrsearch" over the profile's; "": the profile's
 };

@@ -57,6 +57,35 @@ TEST(DataplaneClient, ARequestLongerThanTheSocketCarriesIsNotSent) {
   server.join();
 }
 
+// A data plane of protocol 1 knew no `protocol` in hello and refused it as an unknown
+// parameter: the client says which release it is instead.
+TEST(DataplaneClient, AnEarlierProtocolIsNamedAtHello) {
+  test::ListeningSocket dp;
+  std::thread server([&] {
+    const int conn = ::accept(dp.fd(), nullptr, nullptr);
+    std::string buffer;
+    const std::optional<json> request = test::read_request(conn, buffer);
+    ASSERT_TRUE(request.has_value());
+    EXPECT_EQ((*request)["params"]["protocol"], api::kProtocolVersion);
+    const std::string reply = api::make_error((*request)["id"], api::RpcCode::kInvalidParams,
+                                              "params.protocol: hello has no such parameter (it takes: client)") +
+                              "\n";
+    EXPECT_EQ(::write(conn, reply.data(), reply.size()), static_cast<ssize_t>(reply.size()));
+    ::close(conn);
+  });
+  DataplaneClient client(dp.path());
+  try {
+    client.hello("t");
+    FAIL() << "hello passed";
+  } catch (const RpcCallError& e) {
+    EXPECT_EQ(e.code(), static_cast<int>(api::RpcCode::kInvalidRequest));
+    EXPECT_EQ(std::string(e.what()), "the data plane at " + dp.path() +
+                                         " is of an earlier release (protocol 1); this linerate speaks protocol 2: "
+                                         "use a linerate of the same release");
+  }
+  server.join();
+}
+
 TEST(DataplaneClient, AHangUpIsAConnectionErrorUntilReconnected) {
   FakeDataplane dp;
   std::thread server([&] {

@@ -52,7 +52,7 @@ class RunDevices : public ::testing::Test {
     RunOptions options;
     options.profile_path = dir_ + "/p.toml";
     std::ofstream(options.profile_path) << profile_text;
-    options.socket = dp.path();
+    options.dataplane = unix_socket_address(dp.path());
     options.adopt_ports = true;  // the scripted data plane lists no ports
     options.live = false;
     testing::internal::CaptureStderr();

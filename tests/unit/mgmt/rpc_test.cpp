@@ -37,8 +37,8 @@ class RpcDispatch : public ::testing::Test {
 
   Dispatcher dispatcher_;
   PortOwnership ownership_;
-  Session a_{1, Peer{100, 0, 0}, "alice"};
-  Session b_{2, Peer{200, 0, 0}, ""};
+  Session a_{1, Peer{100, 0, 0, "", ""}, "alice"};
+  Session b_{2, Peer{200, 0, 0, "", ""}, ""};
 };
 
 TEST_F(RpcDispatch, AnswersAValidRequest) {
@@ -159,6 +159,16 @@ TEST_F(RpcDispatch, OwnedPortRefusesOthersUntilReleased) {
   EXPECT_EQ(ownership_.owner("p0"), 2u);
   ownership_.release(b_, {});
   EXPECT_FALSE(ownership_.owner("p0").has_value());
+}
+
+TEST_F(RpcDispatch, OwnerOverTheNetworkIsNamedByAddressAndCertificate) {
+  const Session remote{3, Peer{0, 0, 0, "192.0.2.7:51234", "controller-a"}, "linerate-cli"};
+  ownership_.acquire(remote, {"p0"});
+  expect_error(call(a_, R"({"jsonrpc":"2.0","id":1,"method":"change"})"), RpcCode::kPortOwned,
+               "port 'p0' is owned by session 3 ('linerate-cli', 192.0.2.7:51234, certificate 'controller-a'); it can "
+               "be changed once that session releases it or disconnects");
+  EXPECT_EQ(ownership_.new_session_id(), 1u);  // ids count up, shared by the listeners
+  EXPECT_EQ(ownership_.new_session_id(), 2u);
 }
 
 TEST_F(RpcDispatch, ListsMethodsWithHelp) {

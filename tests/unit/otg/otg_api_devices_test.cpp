@@ -108,7 +108,7 @@ TEST(OtgApiDevices, TheDevicesAreLoadedBeforeTheStreams) {
   PlayedDataplane dp([](const std::string& method, const json&) { return usual(method, true); });
   {
     boost::asio::io_context io;
-    Api api(dp.path(), "/tmp", io);
+    Api api(ctl::unix_socket_address(dp.path()), "/tmp", io);
     const Answer a = api.handle(http::verb::post, "/config", kConfig);
     EXPECT_EQ(a.status, http::status::ok) << a.body.dump();
   }
@@ -127,7 +127,7 @@ TEST(OtgApiDevices, AConfigWithoutDevicesRemovesTheHosts) {
   PlayedDataplane dp([](const std::string& method, const json&) { return usual(method, true); });
   {
     boost::asio::io_context io;
-    Api api(dp.path(), "/tmp", io);
+    Api api(ctl::unix_socket_address(dp.path()), "/tmp", io);
     EXPECT_EQ(api.handle(http::verb::post, "/config", R"({"ports": [{"name": "tx", "location": "p0"}]})").status,
               http::status::ok);
   }
@@ -141,7 +141,7 @@ TEST(OtgApiDevices, ADataPlaneWithoutHostsTakesAConfigWithoutDevicesOnly) {
   PlayedDataplane dp([](const std::string& method, const json&) { return usual(method, false); });
   {
     boost::asio::io_context io;
-    Api api(dp.path(), "/tmp", io);
+    Api api(ctl::unix_socket_address(dp.path()), "/tmp", io);
     EXPECT_EQ(api.handle(http::verb::post, "/config", R"({"ports": [{"name": "tx", "location": "p0"}]})").status,
               http::status::ok);
     const Answer a = api.handle(http::verb::post, "/config", kConfig);
@@ -164,7 +164,7 @@ TEST(OtgApiDevices, TheDataPlanesRefusalIsSaidAtTheConfigsEthernet) {
     return usual(method, true);
   });
   boost::asio::io_context io;
-  Api api(dp.path(), "/tmp", io);
+  Api api(ctl::unix_socket_address(dp.path()), "/tmp", io);
   const Answer a = api.handle(http::verb::post, "/config", kConfig);
   EXPECT_EQ(a.status, http::status::bad_request);
   EXPECT_EQ(a.body["errors"], json::array({"devices: config: key 'devices[1].ipv4': no room (devices[1] is "
@@ -175,7 +175,7 @@ TEST(OtgApiDevices, ProtocolStartLoadsTheDevicesAgainAndStopRemovesThem) {
   PlayedDataplane dp([](const std::string& method, const json&) { return usual(method, true); });
   {
     boost::asio::io_context io;
-    Api api(dp.path(), "/tmp", io);
+    Api api(ctl::unix_socket_address(dp.path()), "/tmp", io);
     const Answer early = api.handle(http::verb::post, "/control/state", state("start"));
     EXPECT_EQ((std::tuple{early.status, early.body["errors"]}),
               (std::tuple{http::status::conflict, json::array({"control/state: no config: POST /config first"})}));
@@ -200,7 +200,7 @@ TEST(OtgApiDevices, StatesAreTheHostsNeighbours) {
        "role": "gateway", "state": "incomplete", "tries": 2}]}])")};
   });
   boost::asio::io_context io;
-  Api api(dp.path(), "/tmp", io);
+  Api api(ctl::unix_socket_address(dp.path()), "/tmp", io);
   ASSERT_EQ(api.handle(http::verb::post, "/config", kConfig).status, http::status::ok);
   const Answer a = api.handle(http::verb::post, "/monitor/states", R"({"choice": "ipv4_neighbors"})");
   EXPECT_EQ(a.body, json::parse(R"({"choice": "ipv4_neighbors", "ipv4_neighbors": [

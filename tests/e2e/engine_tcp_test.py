@@ -1,0 +1,211 @@
+"""A data plane served over the network: linerate-dataplane --serve --listen on net_ring,
+driven by `linerate --engine` over mutual TLS with certificates scripts/engine-certs.sh
+made. What it refuses (a peer without a certificate, one another CA signed, plain TCP, a
+controller of another protocol, options that would expose it), what `hello` tells a
+controller, and a run over the link counted as exactly as over the Unix socket."""
+import json
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import unittest
+
+import lrtest
+
+LINERATE = None  # the CLI: lrtest.main sets it from the second argument
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+PROFILE = lrtest.RING_SERVICE + """[[stream]]
+name = "s1"
+tx_port = "p0"
+rx_port = "p0"
+frame_size = 128
+rate = "20kpps"
+"""
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class EngineOverTcp(lrtest.DataplaneCase):
+    def setUp(self):
+        super().setUp()
+        self.certs = os.path.join(self.dir, "certs")
+        self.other = os.path.join(self.dir, "other-ca")
+        for folder in (self.certs, self.other):
+            subprocess.run([os.path.join(ROOT, "scripts", "engine-certs.sh"), folder, "127.0.0.1"], check=True,
+                           capture_output=True)
+        self.sock_path = os.path.join(self.dir, "dp.sock")
+        self.prefix = "lr-e2e-tcp-%d" % os.getpid()
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + self.prefix, True)
+        self.profile = self.write_profile(PROFILE % (self.prefix, self.sock_path))
+        self.port = free_port()
+        self.address = "127.0.0.1:%d" % self.port
+        self.proc = None
+
+    def cert(self, name, folder=None):
+        return os.path.join(folder or self.certs, name)
+
+    def serve(self, *listen_args):
+        self.proc = subprocess.Popen([lrtest.BINARY, "--config", self.profile, "--serve", *listen_args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(self.stop_service)
+        lrtest.wait_for_socket(self, self.proc, self.sock_path)
+
+    def serve_tls(self):
+        self.serve("--listen", self.address, "--tls-ca", self.cert("ca.pem"), "--tls-cert", self.cert("engine-1.pem"),
+                   "--tls-key", self.cert("engine-1.key"))
+
+    def stop_service(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.out, self.err = self.proc.communicate(timeout=30)
+        return self.proc.returncode
+
+    def engine_cli(self, *args, folder=None):
+        tls = ["--engine-ca", self.cert("ca.pem"), "--engine-cert", self.cert("controller.pem", folder),
+               "--engine-key", self.cert("controller.key", folder)]
+        return subprocess.run([LINERATE, "--engine", self.address, *tls, *args], capture_output=True, text=True,
+                              timeout=60)
+
+    def tls_client(self, cert_folder=None, with_cert=True):
+        """A raw JSON-RPC client over TLS, as another controller would be."""
+        context = ssl.create_default_context(cafile=self.cert("ca.pem"))
+        if with_cert:
+            context.load_cert_chain(self.cert("controller.pem", cert_folder), self.cert("controller.key", cert_folder))
+        raw = socket.create_connection(("127.0.0.1", self.port), timeout=20)
+        return context.wrap_socket(raw, server_hostname="127.0.0.1")
+
+    def call(self, sock, method, **params):
+        sock.sendall((json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}) + "\n").encode())
+        line = b""
+        while not line.endswith(b"\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed after %r" % line)
+            line += chunk
+        return json.loads(line)
+
+    def test_the_cli_and_a_run_over_mutual_tls(self):
+        self.serve_tls()
+        hello = json.loads(self.engine_cli("hello").stdout)
+        self.assertEqual((hello["server"], hello["protocol"], hello["node"]),
+                         ("linerate-dataplane", 2, socket.gethostname()))
+        port = hello["ports"][0]
+        self.assertEqual((port["name"], port["device"], port["speed_bps"], port["link_up"]),
+                         ("p0", "net_ring0", 10_000_000_000, True))
+        self.assertRegex(port["mac"], "^([0-9a-f]{2}:){5}[0-9a-f]{2}$")
+        self.assertIn("numa_node", port)
+        self.assertEqual([l["lcore"] for l in hello["lcores"]], [1])
+        self.assertFalse(hello["clock"]["synchronised"])
+        self.assertIn("PTP", hello["clock"]["why"])
+        # A run over the link: the same exact counts as over the Unix socket.
+        run_profile = self.write_profile(PROFILE.replace('rate = "20kpps"', 'rate = "50kpps"\ncount = 20000')
+                                         % (self.prefix, self.sock_path), "run.toml")
+        report_file = os.path.join(self.dir, "run.json")
+        run = self.engine_cli("run", run_profile, "--report", report_file)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(report_file) as f:
+            s = json.load(f)["streams"][0]
+        self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"]), (20000, 20000, 0))
+        # The environment names the engine and the files as well as the options do.
+        env = dict(os.environ, LINERATE_ENGINE=self.address, LINERATE_ENGINE_CA=self.cert("ca.pem"),
+                   LINERATE_ENGINE_CERT=self.cert("controller.pem"), LINERATE_ENGINE_KEY=self.cert("controller.key"))
+        ports = subprocess.run([LINERATE, "--json", "ports"], capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual(ports.returncode, 0, ports.stderr)
+        self.assertEqual(json.loads(ports.stdout)[0]["name"], "p0")
+
+    def test_a_port_owned_over_the_network_names_its_owner(self):
+        self.serve_tls()
+        remote = self.tls_client()
+        self.assertIn("result", self.call(remote, "session.acquire", ports=["p0"]))
+        local = lrtest.Client(self.sock_path)
+        refused = local.call("traffic.start")["error"]["message"]
+        self.assertRegex(refused, r"port 'p0' is owned by session \d+ \(127\.0\.0\.1:\d+, certificate "
+                                  r"'linerate controller'\)")
+        remote.close()  # its ownership ends with the connection
+        lrtest.wait_until(lambda: "result" in local.call("session.acquire", ports=["p0"]), "the port freed")
+        local.close()
+
+    def test_peers_without_the_cas_certificate_are_refused_at_the_handshake(self):
+        self.serve_tls()
+        for label, client in (("no certificate", lambda: self.tls_client(with_cert=False)),
+                              ("another CA's", lambda: self.tls_client(self.other))):
+            with self.subTest(label):
+                # TLS 1.3 finishes the client's side first: the refusal arrives as the first read fails.
+                with self.assertRaises((ssl.SSLError, ConnectionError, OSError)):
+                    sock = client()
+                    self.call(sock, "hello")
+        wrong = self.engine_cli("ports", folder=self.other)
+        self.assertEqual(wrong.returncode, 3)
+        self.assertIn("refused this controller's certificate", wrong.stderr)
+        plain = subprocess.run([LINERATE, "--engine", self.address, "ports"], capture_output=True, text=True,
+                               timeout=60)
+        self.assertEqual(plain.returncode, 3)
+        self.assertIn("needs --engine-ca, --engine-cert and --engine-key", plain.stderr)
+        # The controller checks the data plane's certificate names the host it dialled.
+        self.address = "localhost:%d" % self.port
+        misnamed = self.engine_cli("ports")
+        self.assertEqual(misnamed.returncode, 3)
+        self.assertIn("certificate verify failed", misnamed.stderr)
+        self.assertIn("name localhost", misnamed.stderr)
+        self.assertIsNone(self.proc.poll(), "refused peers never end the service")
+        self.assertEqual(self.stop_service(), 0)
+        # Each refused peer said once, with OpenSSL's reason: no certificate, another CA's (raw, then
+        # the CLI's), plain TCP, and the controller that gave up on a misnamed certificate.
+        reasons = [line.split(": ", 2)[2] for line in self.err.splitlines() if "at the TLS handshake" in line]
+        self.assertEqual(reasons, ["peer did not return a certificate", "certificate verify failed",
+                                   "certificate verify failed", "wrong version number", "tlsv1 alert internal error"])
+
+    def test_a_controller_of_another_protocol_is_refused_at_hello(self):
+        self.serve_tls()
+        sock = self.tls_client()
+        error = self.call(sock, "hello", client="old", protocol=1)["error"]["message"]
+        self.assertIn("this data plane speaks protocol 2", error)
+        self.assertIn("the client speaks protocol 1", error)
+        self.assertEqual(self.call(sock, "hello", client="same", protocol=2)["result"]["protocol"], 2)
+        sock.close()
+
+    def test_plain_tcp_only_on_loopback_and_when_asked(self):
+        self.serve("--listen", self.address, "--insecure")
+        with socket.create_connection(("127.0.0.1", self.port), timeout=20) as sock:
+            self.assertEqual(self.call(sock, "hello")["result"]["ports"][0]["name"], "p0")
+        ports = subprocess.run([LINERATE, "--engine", self.address, "--json", "ports"], capture_output=True,
+                               text=True, timeout=60)
+        self.assertEqual(json.loads(ports.stdout)[0]["name"], "p0", ports.stderr)
+
+    def test_options_that_would_expose_it_are_refused_before_the_ports_come_up(self):
+        ca, cert, key = self.cert("ca.pem"), self.cert("engine-1.pem"), self.cert("engine-1.key")
+        cases = [
+            (["--listen", self.address], "serves the network over mutual TLS; give --tls-ca, --tls-cert and --tls-key"),
+            (["--listen", "0.0.0.0:%d" % self.port, "--insecure"], "plain TCP is served on a loopback address only"),
+            (["--listen", self.address, "--tls-ca", ca, "--tls-cert", cert], "--tls-key missing"),
+            (["--listen", self.address, "--tls-ca", ca, "--tls-cert", cert, "--tls-key",
+              self.cert("controller.key")], "--tls-key %s: key values mismatch" % self.cert("controller.key")),
+            (["--listen", self.address, "--tls-ca", "/nonexistent.pem", "--tls-cert", cert, "--tls-key", key],
+             "--tls-ca /nonexistent.pem: cannot read it"),
+            (["--listen", "127.0.0.1:http", "--insecure"], "port 'http' is not a number"),
+            (["--listen", "dp1:7300", "--insecure"], "'dp1' is not an IP address"),
+            (["--listen", self.address, "--insecure", "--tls-ca", ca, "--tls-cert", cert, "--tls-key", key],
+             "give it or --tls-ca, --tls-cert and --tls-key, not both"),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                refused = subprocess.run([lrtest.BINARY, "--config", self.profile, "--serve", *args],
+                                         capture_output=True, text=True, timeout=60)
+                self.assertEqual(refused.returncode, 2, refused.stderr)
+                self.assertIn(message, refused.stderr)
+                self.assertNotIn("EAL", refused.stderr)  # said before the EAL started
+        no_serve = subprocess.run([lrtest.BINARY, "--config", self.profile, "--listen", self.address, "--insecure"],
+                                  capture_output=True, text=True, timeout=60)
+        self.assertEqual((no_serve.returncode, no_serve.stderr.strip()),
+                         (2, "linerate-dataplane: --listen serves the control methods: it needs --serve"))
+
+
+if __name__ == "__main__":
+    lrtest.main()
