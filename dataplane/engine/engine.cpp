@@ -49,6 +49,23 @@ std::string switch_stall_warning(const api::SwitchReport& sw) {
                      sw.name, lossless_drops, sw.lcore, sw.stalls, sw.longest_stall_us);
 }
 
+// An instant a synchronised start can keep: ahead of this data plane's clock, and not so
+// far that its lanes would spin for long.
+Result<void> check_start_instant(int64_t at_utc_ns, const TscUtcMap& now) {
+  const int64_t ahead = at_utc_ns - now.utc_ns;
+  if (ahead <= 0)
+    return make_error(Errc::kInvalid, fmt::format("at_utc_ns {} is {:.3f} ms past on this data plane's clock ({}): a "
+                                                  "synchronised start is asked for an instant ahead of every data "
+                                                  "plane's clock",
+                                                  at_utc_ns, static_cast<double>(-ahead) / 1e6, now.utc_ns));
+  if (ahead > Engine::kMaxStartAheadNs)
+    return make_error(Errc::kInvalid, fmt::format("at_utc_ns {} is {:.1f} s ahead of this data plane's clock; at most "
+                                                  "{} s (its lanes spin until then)",
+                                                  at_utc_ns, static_cast<double>(ahead) / 1e9,
+                                                  Engine::kMaxStartAheadNs / 1'000'000'000));
+  return {};
+}
+
 // A warning for each stream that sent below the targets it had while it sent (each
 // change counted from its moment); none for one that sent nothing.
 void add_missed_targets(RunReport& report) {
@@ -295,9 +312,13 @@ api::RunPlan Engine::plan() const {
   return out;
 }
 
-Result<void> Engine::start(const std::vector<std::string>& only_streams) {
+Result<void> Engine::start(const std::vector<std::string>& only_streams, std::optional<int64_t> at_utc_ns) {
   State& st = *state_;
   if (st.launched) return make_error(Errc::kBusy, "traffic is already running");
+  st.start_map = measure_tsc_utc(st.tsc_hz);
+  if (at_utc_ns)
+    if (auto ok = check_start_instant(*at_utc_ns, st.start_map); !ok) return ok;
+  st.start_asked_utc_ns = at_utc_ns;
   for (const std::string& name : only_streams)
     if (st.find_stream(name) == nullptr) return make_error(Errc::kInvalid, fmt::format("no stream is named '{}'", name));
   if (st.finished) {
@@ -317,14 +338,15 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams) {
   st.controls->mark_baselines();
   for (auto& sw : st.switches)
     if (auto ok = sw->prepare(); !ok) return ok;
-  // Common start a little ahead, so every lane begins on the same TSC.
-  st.start_tsc = rte_rdtsc() + st.tsc_hz / 100;
+  // Common start a little ahead, so every lane begins on the same TSC; or the instant asked.
+  st.start_tsc = at_utc_ns ? st.start_map.tsc_at(*at_utc_ns) : rte_rdtsc() + st.tsc_hz / 100;
   for (StreamState& s : st.run.streams) s.rate_changes = {{0.0, s.pacing.pps}};
   for (LcoreState& l : st.run.lcores) {
     LR_CHECK(l.ctx.size() == 1);
     l.ctx[0].start_tsc = st.start_tsc;
     l.ctx[0].timeline_clock.start_tsc = st.start_tsc;
     l.ctx[0].stalls = fast::StallLog{};
+    l.ctx[0].began_tsc.store(0, std::memory_order_relaxed);
     l.ctx[0].stalls.threshold_tsc = fast::stall_threshold_tsc(st.tsc_hz);
     for (size_t i = 0; i < l.lanes.size(); ++i) {
       fast::TxLane& lane = l.lanes[i];
@@ -510,6 +532,7 @@ RunReport Engine::finish_drained(bool interrupted, AfterRun after) {
   const auto wall = std::chrono::steady_clock::now() - st.started;
   report.duration_s = std::chrono::duration<double>(wall).count();
   report.started_at = st.started_at;
+  if (ran) report.start = st.run_start();
 
   // Frames still queued after the drain: freed here (so mbufs return), counted apart.
   for (EthdevPort& p : st.ports)

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,9 +60,13 @@ class Engine {
   std::vector<std::string> warnings() const;
 
   /// Launches the worker lcores; traffic starts on all lanes at one TSC (only the lanes
-  /// of `only_streams` when given). After a finish, starts a new run of the same
-  /// streams with fresh counters. Errors: kBusy (already running), kInvalid (no such stream).
-  Result<void> start(const std::vector<std::string>& only_streams = {});
+  /// of `only_streams` when given): at `at_utc_ns` on the UTC clock when given (a start
+  /// synchronised across data planes), else at once. After a finish, starts a new run of
+  /// the same streams with fresh counters. Errors: kBusy (already running), kInvalid (no
+  /// such stream; an instant past, or more than kMaxStartAhead ahead).
+  Result<void> start(const std::vector<std::string>& only_streams = {}, std::optional<int64_t> at_utc_ns = {});
+  /// How far ahead a start may be asked for: the lanes spin until then.
+  static constexpr int64_t kMaxStartAheadNs = 60'000'000'000;
 
   /// Replaces the set of streams (validated against the ports, like a profile), and with
   /// `run` the run's settings (drain, timeline) for the runs that follow.

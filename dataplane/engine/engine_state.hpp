@@ -11,6 +11,7 @@
 #include "dataplane/capture/capture.hpp"
 #include "dataplane/eal/lcore_plan.hpp"
 #include "dataplane/engine/engine.hpp"
+#include "dataplane/engine/tsc_utc.hpp"
 #include "dataplane/hosts/host_service.hpp"
 #include "dataplane/plan/run_state.hpp"
 #include "dataplane/port/ethdev_port.hpp"
@@ -51,6 +52,8 @@ struct Engine::State {
   bool finished = false;
   std::chrono::steady_clock::time_point started;
   std::string started_at;
+  TscUtcMap start_map;  ///< the TSC read as UTC, taken at start()
+  std::optional<int64_t> start_asked_utc_ns;  ///< traffic.start's at_utc_ns
 
   ~State();
   Result<void> build();
@@ -80,6 +83,8 @@ struct Engine::State {
   void attach_captures();
   /// The port named `name`. Errors: kInvalid.
   Result<EthdevPort*> port_named(const std::string& name);
+  /// The run's start on the UTC clock: the instant set, and when the first TX lcore began.
+  api::RunStart run_start() const;
   StreamReport collect_stream(size_t s, Reading reading) const;
   PortReport collect_port(size_t p) const;
   StreamState* find_stream(const std::string& name);

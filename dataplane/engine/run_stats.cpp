@@ -227,6 +227,17 @@ api::TimelineReport stream_timeline(const RunState& run, size_t s, bool receives
 
 }  // namespace
 
+api::RunStart Engine::State::run_start() const {
+  api::RunStart start{start_asked_utc_ns, start_map.utc_ns_at(start_tsc), std::nullopt, start_map.error_ns};
+  for (const LcoreState& l : run.lcores) {
+    const uint64_t began = l.ctx[0].began_tsc.load(std::memory_order_relaxed);
+    if (l.lanes.size() == 0 || began == 0) continue;  // no TX, or it never began
+    const int64_t utc = start_map.utc_ns_at(began);
+    if (!start.first_tx_utc_ns || utc < *start.first_tx_utc_ns) start.first_tx_utc_ns = utc;
+  }
+  return start;
+}
+
 StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
   const StreamState& stream = run.streams[s];
   StreamReport r;

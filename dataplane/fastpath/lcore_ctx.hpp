@@ -217,6 +217,9 @@ struct alignas(RTE_CACHE_LINE_SIZE) LcoreCtx {
 
   // Owner writes on a stall only (cold); mgmt resets it before launch and reads it any time.
   alignas(RTE_CACHE_LINE_SIZE) StallLog stalls;
+  /// The lcore's first clock read once start_tsc has come (its first burst follows): when
+  /// it began, for a start judged on the UTC clock. Written once; mgmt zeroes it before launch.
+  std::atomic<uint64_t> began_tsc{0};
 };
 
 }  // namespace lr::fast

@@ -483,6 +483,7 @@ int run_worker(void* arg) noexcept {
   LcoreCtx& ctx = *static_cast<LcoreCtx*>(arg);
   const uint64_t start = ctx.start_tsc;
   while (rte_rdtsc() < start) rte_pause();
+  ctx.began_tsc.store(rte_rdtsc(), std::memory_order_relaxed);
   for (uint32_t i = 0; i < ctx.n_tx_lanes; ++i) {
     TxLane& lane = ctx.tx_lanes[i];
     const uint64_t begin = start + lane.start_after_tsc;

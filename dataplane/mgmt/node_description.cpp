@@ -5,10 +5,10 @@
 #include <rte_ethdev.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <climits>
 
 #include "dataplane/engine/engine.hpp"
+#include "dataplane/engine/tsc_utc.hpp"
 
 namespace lr::dp {
 
@@ -46,11 +46,12 @@ json describe_node(Engine& engine) {
   }
   json lcores = json::array();
   for (const LcoreReport& l : engine.lcore_reports()) lcores.push_back({{"lcore", l.lcore}, {"numa_node", l.socket}});
-  const auto utc = std::chrono::system_clock::now().time_since_epoch();
+  const TscUtcMap map = measure_tsc_utc(rte_get_tsc_hz());
   // Stamps mean something across hosts only when both clocks follow one PTP grandmaster;
   // this data plane does not read PTP yet, so a controller must not trust cross-host latency.
-  json clock{{"utc_ns", std::chrono::duration_cast<std::chrono::nanoseconds>(utc).count()},
-             {"tsc_hz", rte_get_tsc_hz()},
+  json clock{{"utc_ns", map.utc_ns},
+             {"tsc_hz", map.tsc_hz},
+             {"tsc_utc_error_ns", map.error_ns},
              {"synchronised", false},
              {"why", "the PTP state is not read: one-way latency between hosts is not measured"}};
   return json{{"node", host_name()}, {"ports", ports}, {"lcores", lcores}, {"clock", clock}};

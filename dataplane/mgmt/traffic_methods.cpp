@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "dataplane/mgmt/lookups.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
@@ -20,8 +21,10 @@ void register_traffic_methods(Dispatcher& d, boost::asio::io_context& io, Engine
   // write, a connection that dropped during the drain): report.last.
   const auto last_report = std::make_shared<json>();
   d.add("traffic.start",
-        "Starts a new run with fresh counters: params {streams?: [names], ports?: [names]}: every stream, or only "
-        "those streams, or only the streams sent from those ports.",
+        "Starts a new run with fresh counters: params {streams?: [names], ports?: [names], at_utc_ns?}: every "
+        "stream, or only those streams, or only the streams sent from those ports; at once, or with at_utc_ns "
+        "(nanoseconds since 1970, UTC) at that instant, armed until then (a start synchronised across data "
+        "planes: the report's start says when the first lcore began).",
         true, [&](Session& session, const api::Params& p) {
           std::vector<std::string> selected = p.strings("streams");
           const std::vector<std::string> ports = p.strings("ports");
@@ -33,7 +36,14 @@ void register_traffic_methods(Dispatcher& d, boost::asio::io_context& io, Engine
           for (const api::StreamSpec& s : engine.profile().streams)
             if (selected.empty() || std::find(selected.begin(), selected.end(), s.name) != selected.end())
               check_stream_ports(ownership, session, s);
-          value_or_throw(engine.start(selected));
+          std::optional<int64_t> at_utc_ns;
+          if (const json& at = p.raw("at_utc_ns"); !at.is_null()) {
+            if (!at.is_number_integer() || at.get<int64_t>() <= 0)
+              throw RpcError(RpcCode::kInvalidParams,
+                             "params.at_utc_ns: an integer count of nanoseconds since 1970-01-01T00:00:00Z");
+            at_utc_ns = at.get<int64_t>();
+          }
+          value_or_throw(engine.start(selected, at_utc_ns));
           return json{{"running", true}, {"streams", selected.empty() ? json("all") : json(selected)}};
         });
   d.add_async(

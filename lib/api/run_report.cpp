@@ -71,7 +71,10 @@ constexpr auto port_parts = [](auto& p, auto&& part) {
   part("nic_pause", p.nic_pause, nic_pause_from_json);
 };
 
+constexpr auto run_start_fields = LR_JSON_FIELDS(asked_utc_ns, start_utc_ns, first_tx_utc_ns, tsc_utc_error_ns);
+
 constexpr auto run_parts = [](auto& r, auto&& part) {
+  part("start", r.start, run_start_from_json);
   part("streams", r.streams, stream_report_from_json, Absent::kNull);
   part("ports", r.ports, port_report_from_json, Absent::kNull);
   part("switches", r.switches, switch_report_from_json);
@@ -221,6 +224,7 @@ LR_JSON_CODEC(NicCounter, nic_counter_from_json, nic_counter_fields)
 json to_json(const LinkEventReport& event) { return write_fields(event, link_event_fields, Absent::kLeftOut); }
 LinkEventReport link_event_from_json(const json& j) { return read_fields<LinkEventReport>(j, link_event_fields); }
 LR_JSON_CODEC(SettingChange, setting_change_from_json, setting_change_fields)
+LR_JSON_CODEC(RunStart, run_start_from_json, run_start_fields)
 LR_JSON_CODEC(PortTraffic, port_traffic_from_json, traffic_fields)
 
 json to_json(const PortReport& p) { return write_with_parts(p, port_fields, port_parts); }

@@ -210,9 +210,22 @@ struct PortListing {
 nlohmann::json to_json(const PortListing& listing);
 PortListing port_listing_from_json(const nlohmann::json& listing);
 
+/// When a run began, on the UTC clock: what a start across several data planes is judged by.
+struct RunStart {
+  std::optional<int64_t> asked_utc_ns;  ///< traffic.start's at_utc_ns: the instant asked for; none: at once
+  int64_t start_utc_ns = 0;             ///< the instant every lane was set to begin at
+  /// The first TX lcore's first clock read once begun (its first burst follows at once);
+  /// none without TX lanes.
+  std::optional<int64_t> first_tx_utc_ns;
+  uint64_t tsc_utc_error_ns = 0;  ///< how far the TSC's UTC reading may be off (CLOCK_REALTIME's own error aside)
+};
+nlohmann::json to_json(const RunStart& start);
+RunStart run_start_from_json(const nlohmann::json& start);
+
 struct RunReport {
   std::string profile_path;
   std::string started_at;   ///< ISO 8601, UTC
+  std::optional<RunStart> start;  ///< the start on the UTC clock, to the nanosecond
   double duration_s = 0;
   bool interrupted = false; ///< stopped by SIGINT / SIGTERM, or cut short (interrupted_by)
   /// Why the run was cut short, when not by a signal ("the data plane went away: ..."): its

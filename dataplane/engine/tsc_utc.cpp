@@ -1,0 +1,54 @@
+#include "dataplane/engine/tsc_utc.hpp"
+
+#include <rte_cycles.h>
+
+#include <ctime>
+
+namespace lr::dp {
+
+namespace {
+
+constexpr int kPairs = 16;  // the closest of these: a pair an interrupt split is left out
+
+// floor(value * mul / div) without overflow for mul and div up to ~9e9 (nanoseconds, TSC
+// hertz): whole units of `div` first, then the remainder (0 <= r < div, so r * mul fits).
+int64_t mul_div_floor(int64_t value, uint64_t mul, uint64_t div) noexcept {
+  const auto m = static_cast<int64_t>(mul);
+  const auto d = static_cast<int64_t>(div);
+  int64_t q = value / d;
+  int64_t r = value % d;
+  if (r < 0) --q, r += d;
+  return q * m + r * m / d;
+}
+
+}  // namespace
+
+int64_t TscUtcMap::utc_ns_at(uint64_t at_tsc) const noexcept {
+  return utc_ns + mul_div_floor(static_cast<int64_t>(at_tsc - tsc), 1'000'000'000, tsc_hz);
+}
+
+uint64_t TscUtcMap::tsc_at(int64_t at_utc_ns) const noexcept {
+  // The first TSC at or after the instant: ceil(ns * hz / 1e9).
+  return tsc + static_cast<uint64_t>(-mul_div_floor(-(at_utc_ns - utc_ns), tsc_hz, 1'000'000'000));
+}
+
+TscUtcMap measure_tsc_utc(uint64_t tsc_hz) noexcept {
+  TscUtcMap best;
+  best.tsc_hz = tsc_hz;
+  uint64_t best_window = UINT64_MAX;
+  for (int i = 0; i < kPairs; ++i) {
+    timespec now{};
+    const uint64_t before = rte_rdtsc_precise();
+    clock_gettime(CLOCK_REALTIME, &now);
+    const uint64_t after = rte_rdtsc_precise();
+    if (after - before >= best_window) continue;
+    best_window = after - before;
+    best.tsc = before + (after - before) / 2;
+    best.utc_ns = int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+  }
+  best.error_ns =
+      static_cast<uint64_t>(mul_div_floor(static_cast<int64_t>(best_window / 2 + 1), 1'000'000'000, tsc_hz));
+  return best;
+}
+
+}  // namespace lr::dp
