@@ -273,6 +273,15 @@ int run_main(int argc, char** argv) {
   } catch (const lr::profile::ConfigError& error) {
     return fail(kExitBadInput, error.what());
   }
+  for (const lr::api::PortSpec& port : profile.ports)
+    if (!port.location.empty())
+      return fail(kExitBadInput,
+                  lr::profile::ConfigError(profile.path, port.loc_of("location"), "port.location",
+                                           fmt::format("port '{}' is on another data plane ({}): a profile of "
+                                                       "locations is run by linerate (linerate run), which drives "
+                                                       "those data planes; a data plane opens devices of its own host",
+                                                       port.name, port.location))
+                      .what());
   if (const int refused = refused_before_eal(profile, args.report_path); refused != 0) return refused;
   const std::expected<StartedEal, int> eal = start_eal(profile);
   if (!eal) return eal.error();

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <optional>
 
+#include "control/cli/engines_run.hpp"
 #include "control/cli/last_report.hpp"
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
@@ -72,6 +73,8 @@ EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, cons
   return ended;
 }
 
+}  // namespace
+
 // The run's report printed, kept for `report --last` and written where asked; the exit code.
 int show_report(const RunOptions& options, EndedRun& ended) {
   ended.report.interrupted = stop_requested() || ended.report.interrupted_by.has_value();
@@ -104,8 +107,6 @@ int show_report(const RunOptions& options, EndedRun& ended) {
   return code;
 }
 
-}  // namespace
-
 int run_profile(const RunOptions& options) {
   std::ifstream file(options.profile_path);
   if (!file) {
@@ -121,6 +122,7 @@ int run_profile(const RunOptions& options) {
                  problem.c_str());
     return 4;
   }
+  if (has_locations(profile)) return run_over_engines(profile, options);
   std::unique_ptr<ProfileDataplane> dataplane;
   if (const int code =
           ProfileDataplane::open(profile, options.profile_path, options.dataplane, options.adopt_ports, dataplane);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "control/client/dataplane_address.hpp"
+#include "control/client/run_client.hpp"
 
 namespace lr::ctl {
 
@@ -20,6 +21,10 @@ struct RunOptions {
   bool adopt_ports = false;  ///< a serving data plane's ports differ from the profile's: use them
   bool plan_only = false;    ///< print the plan, run nothing
 };
+
+/// The run's report printed (or its JSON with --json), kept for `linerate report --last`
+/// and written to options.report_path; the exit code (4: the file could not be written).
+int show_report(const RunOptions& options, EndedRun& ended);
 
 /// Returns the process exit code (0 done, 1 refused, 3 no data plane, 4 report file, 7 the
 /// data plane went away mid-run: the report holds the counts last seen).

@@ -125,6 +125,7 @@ json selection_params(const TrafficSelection& selection) {
   json params = json::object();
   if (!selection.streams.empty()) params["streams"] = selection.streams;
   if (!selection.ports.empty()) params["ports"] = selection.ports;
+  if (selection.at_utc_ns) params["at_utc_ns"] = *selection.at_utc_ns;
   return params;
 }
 

@@ -45,6 +45,7 @@ struct EndedRun {
 struct TrafficSelection {
   std::vector<std::string> streams;
   std::vector<std::string> ports;
+  std::optional<int64_t> at_utc_ns = {};  ///< traffic.start: begin at this UTC instant (several data planes at one)
 };
 
 class RunClient {

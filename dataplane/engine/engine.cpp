@@ -286,6 +286,7 @@ api::RunPlan Engine::plan() const {
   for (const StreamState& s : st.run.streams) {
     api::StreamPlan sp{s.cfg.name, s.cfg.tx_port, s.cfg.rx_port, s.cfg.frame.mean(), s.pacing.pps, s.cfg.count,
                        s.cfg.duration_ns, {}};
+    sp.receive_only = s.cfg.receive_only;
     for (const auto& [queue, lcore] : s.lanes) sp.lanes.push_back({queue, lcore, false});
     if (s.cfg.roce) {
       sp.kind = "roce";
@@ -352,9 +353,11 @@ Result<void> Engine::start(const std::vector<std::string>& only_streams, std::op
       fast::TxLane& lane = l.lanes[i];
       lane.start_tsc = st.start_tsc;  // before launch: no race
       // Streams left out of this run end at their first iteration, having sent nothing.
-      const std::string& name = st.run.streams[l.lane_refs[i].stream].cfg.name;
-      const bool selected = only_streams.empty() ||
-                            std::find(only_streams.begin(), only_streams.end(), name) != only_streams.end();
+      const api::StreamSpec& cfg = st.run.streams[l.lane_refs[i].stream].cfg;
+      // A stream another data plane sends is only received here: its lanes never send.
+      const bool selected =
+          !cfg.receive_only &&
+          (only_streams.empty() || std::find(only_streams.begin(), only_streams.end(), cfg.name) != only_streams.end());
       lane.stop_request.store(!selected, std::memory_order_relaxed);
       lane.hold_request.store(false, std::memory_order_relaxed);  // each run starts released
       lane.held = false;

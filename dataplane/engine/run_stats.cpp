@@ -270,6 +270,14 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
                                latency.percentile(0.50), latency.percentile(0.90), latency.percentile(0.99),
                                latency.percentile(0.999), latency.percentile(0.9999), latency.max(),
                                latency.jitter()};
+    if (stream.cfg.receive_only) {
+      // Its frames carry the sender's clock: a difference with ours is no latency.
+      r.receive_only = true;
+      r.lost = 0;  // not known here: the sender counted what was sent
+      r.latency = {};
+      r.late = 0;
+      r.latency_withheld = "sent by another data plane (receive_only): its stamps are another clock's";
+    }
   }
   return r;
 }

@@ -559,6 +559,7 @@ Result<void> build_run(RunState& run, const RunInputs& in) {
   if (auto ok = build_tx_buffers(run, in); !ok) return ok;
   std::vector<plan::PortLoad> loads;
   for (const StreamState& s : run.streams) {
+    if (s.cfg.receive_only) continue;  // sent by another data plane: no load on ours
     const EthdevPort& tx = in.ports[s.tx_port];
     loads.push_back({s.cfg.name, tx.name(), tx.speed_bps(), s.pacing.pps, s.cfg.frame.mean()});
   }

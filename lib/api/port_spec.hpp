@@ -23,6 +23,9 @@ enum class MacControlTx : uint8_t { kAuto, kPmd, kNetdev };
 struct PortSpec {
   std::string name;
   std::string device;               ///< PCI address, or a vdev string such as "net_ring0"
+  /// A port of a data plane on another host, "ENGINE;PORT" (ENGINE: HOST:PORT it serves TCP
+  /// on; PORT: its port's name), in place of `device`: `linerate run` drives that data plane.
+  std::string location;
   uint16_t rx_queues = 1;
   uint16_t tx_queues = 1;
   uint16_t rx_descriptors = 1024;

@@ -96,8 +96,9 @@ constexpr auto port_plan_fields =
     LR_JSON_FIELDS(port_id, name, device, driver, socket, checksum_offload, link_up, speed_bps, speed_from_profile,
                    rx_queues, tx_queues, rx_not_polled, mac_control_tx, hosts_tx_queue);
 
-constexpr auto stream_plan_fields = LR_JSON_FIELDS(name, tx_port, frame_bytes_mean, target_pps, count, duration_ns,
-                                                   lanes, kind, roce, pause_ns, pfc_honoured, pfc_priority);
+constexpr auto stream_plan_fields =
+    LR_JSON_FIELDS(name, tx_port, frame_bytes_mean, target_pps, count, duration_ns, lanes, kind, roce, pause_ns,
+                   pfc_honoured, pfc_priority, receive_only);
 
 }  // namespace
 
@@ -167,13 +168,18 @@ json to_json(const StreamReport& s) {
   if (s.paused_ns) j["paused_ns"] = *s.paused_ns;
   if (s.rx_port) {
     stream_rx_fields(s, writer(j));
+    if (s.receive_only) j["lost"] = nullptr;  // the sender's report has what was sent
+    if (s.receive_only) j["receive_only"] = true;
+    if (s.rx_unknown) j["rx_packets"] = j["lost"] = nullptr;
+    if (s.rx_unknown) j["rx_unknown"] = *s.rx_unknown;
     if (s.ecn) {
       j["ecn_ce"] = s.ecn->ce;
       j["ecn_received"] = {{"not_ect", s.ecn->not_ect}, {"ect1", s.ecn->ect1}, {"ect0", s.ecn->ect0}, {"ce", s.ecn->ce}};
     }
     json latency = json::object();
     latency_fields(s.latency, writer(latency));
-    j["latency_ns"] = std::move(latency);
+    j["latency_ns"] = s.latency_withheld ? json(nullptr) : std::move(latency);
+    if (s.latency_withheld) j["latency_withheld"] = *s.latency_withheld;
   }
   if (s.timeline) j["timeline"] = to_json(*s.timeline);
   return j;
@@ -243,6 +249,10 @@ StreamReport stream_report_from_json(const json& j) {
   if (const auto it = j.find("target_pps"); it != j.end() && it->is_number()) s.target_pps = it->get<double>();
   stream_rx_fields(s, reader(j));
   if (const auto it = j.find("latency_ns"); it != j.end() && it->is_object()) latency_fields(s.latency, reader(*it));
+  if (const auto it = j.find("latency_withheld"); it != j.end() && it->is_string())
+    s.latency_withheld = it->get<std::string>();
+  s.receive_only = j.value("receive_only", false);
+  if (const auto it = j.find("rx_unknown"); it != j.end() && it->is_string()) s.rx_unknown = it->get<std::string>();
   reader(j)("paused_ns", s.paused_ns);
   read_object(j, "timeline", s.timeline, timeline_from_json);
   if (const auto it = j.find("ecn_received"); it != j.end()) {

@@ -119,6 +119,15 @@ struct StreamReport {
   uint64_t beyond_window = 0;
   uint64_t misdelivered = 0;
   LatencySummary latency;
+  /// Sent by another data plane (receive_only): tx_packets are the sender's to give, so
+  /// `lost` is not known here (null in the JSON).
+  bool receive_only = false;
+  /// Why what arrived is not known, where it is not (the data plane that received it went
+  /// away mid-run): rx_packets and lost are then null in the JSON.
+  std::optional<std::string> rx_unknown;
+  /// Why latency (and `late`) is not given, where it is not: a stream another data plane
+  /// sent carries another clock's stamps. The JSON's latency_ns is then null.
+  std::optional<std::string> latency_withheld;
   std::vector<RateChange> rate_changes;  ///< the target at the start and every change (run reports)
   /// Its TX port honours PFC (pfc_honour): how long it was held (the mean of its lanes').
   std::optional<uint64_t> paused_ns;
@@ -310,6 +319,7 @@ struct StreamPlan {
   double pause_ns = 0;           ///< MAC Control: the pause each frame asks for (largest quanta) at the port's speed
   bool pfc_honoured = false;     ///< its TX port honours PFC / PAUSE received (pfc_honour)
   int pfc_priority = -1;         ///< the priority whose PFC holds it (VLAN PCP or mapped DSCP); -1: only PAUSE does
+  bool receive_only = false;  ///< sent by another data plane: only received here
 };
 
 struct RunPlan {

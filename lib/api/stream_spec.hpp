@@ -189,6 +189,10 @@ struct StreamSpec {
   /// 2889's learning frames: a burst of new addresses is not the rate asked).
   bool catch_up = true;
   uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late
+  /// Sent by another data plane (its TX port is there): this one only receives and counts
+  /// it, as the stream of that id. Its lanes never send; tx_port names one of this data
+  /// plane's ports, for its place in the plan only. Latency is not measured (another clock's stamps).
+  bool receive_only = false;
   MacAddr eth_src{0x02, 0, 0, 0, 0, 1};
   MacAddr eth_dst{0x02, 0, 0, 0, 0, 2};
   /// eth.src = "auto": the MAC of the emulated host whose address is the stream's IP source

@@ -262,7 +262,7 @@ void validate_profile(const Profile& profile) {
         throw ConfigError(stream_file, s.loc_of("rx_port"), key + "rx_port",
                           fmt::format("stream '{}' is received on port '{}', which has rx_queues = 0", s.name, rx->name));
     }
-    if (s.lanes > tx->tx_queues)
+    if (s.lanes > tx->tx_queues && !s.receive_only)  // a received stream's lanes are its sender's
       throw ConfigError(stream_file, s.loc_of("lanes"), key + "lanes",
                         fmt::format("stream '{}' wants {} lanes but port '{}' has tx_queues = {}", s.name, s.lanes,
                                     tx->name, tx->tx_queues));

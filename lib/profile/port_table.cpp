@@ -15,7 +15,20 @@ api::PortSpec read_port(TableReader& in) {
   api::PortSpec port;
   port.loc = loc_of(in.table());
   port.name = in.required_string("name");
-  port.device = in.required_string("device");
+  if (auto location = in.string("location")) {
+    port.location = *location;
+    const size_t semicolon = location->find(';');
+    if (semicolon == std::string::npos || semicolon == 0 || semicolon + 1 == location->size() ||
+        location->find(';', semicolon + 1) != std::string::npos)
+      in.fail(in.find("location"), "location",
+              "write ENGINE;PORT: the data plane's HOST:PORT (linerate-dataplane --listen) and its port's name, e.g. "
+              "\"10.0.0.2:7300;p0\"");
+    if (in.find("device") != nullptr)
+      in.fail(in.find("device"), "device",
+              "give device (a port of this host) or location (another data plane's), not both");
+  } else {
+    port.device = in.required_string("device");
+  }
   if (auto v = in.integer<uint16_t>("rx_queues", 0, 64)) port.rx_queues = *v;  // 0: transmit-only port
   if (auto v = in.integer<uint16_t>("tx_queues", 1, 64)) port.tx_queues = *v;
   if (auto v = in.integer<uint16_t>("rx_descriptors", 64, 16384)) port.rx_descriptors = *v;

@@ -355,6 +355,7 @@ void read_stream_timing(TableReader& in, StreamSpec& stream) {
   if (auto v = in.integer<uint16_t>("lanes", 1, 64)) stream.lanes = *v;
   if (auto v = in.boolean("catch_up")) stream.catch_up = *v;
   if (auto v = in.parsed<uint64_t>("late", parse_duration_ns, kDurationHelp)) stream.late_ns = *v;
+  if (auto v = in.boolean("receive_only")) stream.receive_only = *v;
 }
 
 // eth.src or eth.dst = "auto": the emulated host's MAC, or its next hop's (checked against
@@ -497,6 +498,11 @@ StreamSpec read_stream(TableReader& in) {
   read_ip_header(in, stream);
   read_l4_header(in, stream);
   read_vary_list(in, stream);
+  if (stream.receive_only && !stream.rx_port)
+    in.fail(in.find("receive_only"), "receive_only", "a stream this data plane only receives needs its rx_port");
+  if (stream.receive_only && (stream.eth_src_auto || stream.eth_dst_auto))
+    in.fail(in.find("receive_only"), "receive_only",
+            "a stream this data plane only receives resolves no addresses: give eth.src and eth.dst, not \"auto\"");
   stream.key_locs = in.key_locs();
   in.finish();
   return stream;

@@ -70,6 +70,11 @@ std::string plan_text(const api::RunPlan& plan) {
     const std::string held = !s.pfc_honoured        ? std::string()
                              : s.pfc_priority >= 0 ? fmt::format(", held by PFC priority {} and PAUSE", s.pfc_priority)
                                                    : std::string(", held by PAUSE only (its frames carry no priority)");
+    if (s.receive_only) {
+      out += fmt::format("  stream '{}' received on {}: sent by another data plane (receive_only)\n", s.name,
+                         s.rx_port.value_or("-"));
+      continue;
+    }
     out += fmt::format("  stream '{}' {} -> {}: {}, {}, {}{}, lanes:{}\n", s.name, s.tx_port,
                        s.rx_port.value_or("(transmit only)"), frames,
                        s.target_pps > 0 ? fmt::format("{:.6f} Mpps", s.target_pps / 1e6) : std::string("max rate"), stop,
@@ -101,13 +106,23 @@ std::string stream_table(const std::vector<api::StreamReport>& streams) {
     const std::string target = s.target_pps > 0 ? fmt::format("{:.4f}", s.target_pps / 1e6) : std::string("max");
     out += fmt::format("{:<{}} {:>12} {:>10.4f} {:>11} {:>10}", s.name, w, s.tx_packets, s.tx_pps_achieved / 1e6, target,
                        s.tx_queue_full);
-    if (s.rx_port) {
+    if (s.rx_port && s.rx_unknown) {
+      out += fmt::format(" {:>12} {:>10}   (what arrived is not known)\n", "-", "-");
+    } else if (s.rx_port && s.latency_withheld) {
+      // Received only: what was sent, and so what was lost, is the sender's report's.
+      out += fmt::format(" {:>12} {:>10} {:>6} {:>6} {:>6}   (latency withheld)\n", s.rx_packets,
+                         s.receive_only ? std::string("-") : std::to_string(s.lost), s.duplicate, s.out_of_order, "-");
+    } else if (s.rx_port) {
       const api::LatencySummary& l = s.latency;
       out += fmt::format(" {:>12} {:>10} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9}\n", s.rx_packets, s.lost, s.duplicate,
                          s.out_of_order, s.late, ns(l.min_ns), ns(l.p50_ns), ns(l.p99_ns), ns(l.max_ns));
     } else {
       out += fmt::format(" {:>12}   (transmit only)\n", "-");
     }
+  }
+  for (const api::StreamReport& s : streams) {
+    if (s.rx_unknown) out += fmt::format("stream '{}': {}\n", s.name, *s.rx_unknown);
+    else if (s.latency_withheld) out += fmt::format("stream '{}' latency withheld: {}\n", s.name, *s.latency_withheld);
   }
   for (const api::StreamReport& s : streams) {
     if (!s.ecn) continue;

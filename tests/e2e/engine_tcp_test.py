@@ -26,11 +26,6 @@ rate = "20kpps"
 """
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
 
 class EngineOverTcp(lrtest.DataplaneCase):
     def setUp(self):
@@ -44,7 +39,7 @@ class EngineOverTcp(lrtest.DataplaneCase):
         self.prefix = "lr-e2e-tcp-%d" % os.getpid()
         self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + self.prefix, True)
         self.profile = self.write_profile(PROFILE % (self.prefix, self.sock_path))
-        self.port = free_port()
+        self.port = lrtest.free_port()
         self.address = "127.0.0.1:%d" % self.port
         self.proc = None
 

@@ -155,6 +155,13 @@ def host_spoiled(report, longest_us=None, total_us=None, window=None):
     return None
 
 
+def free_port():
+    """A TCP port nobody listens on at 127.0.0.1 now (for a server the test starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def wait_until(predicate, what, timeout=20):
     """Polls `predicate` every 10 ms until it returns something true, which is returned;
     fails after `timeout` s saying what was awaited. Tests wait on events, not clocks."""

@@ -175,6 +175,36 @@ TEST(LoadToml, CountAndDurationTogetherAreRefused) {
   EXPECT_EQ(error_of(text), "test.toml:9:12: key 'stream[0].duration': give count or duration, not both");
 }
 
+// A port of another data plane (linerate run over several): ENGINE;PORT, never beside a device.
+TEST(LoadToml, ALocationIsEngineAndPort) {
+  const Profile p = load("[[port]]\nname = \"west\"\nlocation = \"10.0.0.2:7300;p0\"\n");
+  EXPECT_EQ((std::tuple{p.ports[0].location, p.ports[0].device}),
+            (std::tuple{std::string("10.0.0.2:7300;p0"), std::string()}));
+  for (const char* bad : {"10.0.0.2:7300", ";p0", "10.0.0.2:7300;", "a;b;c"})
+    EXPECT_EQ(
+        error_of(std::string("[[port]]\nname = \"west\"\nlocation = \"") + bad + "\"\n"),
+        "test.toml:3:12: key 'port[0].location': write ENGINE;PORT: the data plane's HOST:PORT (linerate-dataplane "
+        "--listen) and its port's name, e.g. \"10.0.0.2:7300;p0\"")
+        << bad;
+  EXPECT_EQ(error_of("[[port]]\nname = \"west\"\nlocation = \"h:1;p0\"\ndevice = \"net_null0\"\n"),
+            "test.toml:4:10: key 'port[0].device': give device (a port of this host) or location (another data "
+            "plane's), not both");
+}
+
+// A stream another data plane sends: received here only, its lanes its sender's.
+TEST(LoadToml, AReceiveOnlyStreamNeedsItsRxPortAndGivenAddresses) {
+  const std::string head = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nreceive_only = true\n";
+  const Profile p = load(head + "rx_port = \"p0\"\nlanes = 4\n");
+  EXPECT_TRUE(p.streams[0].receive_only);
+  EXPECT_EQ(p.streams[0].lanes, 4);  // beyond p0's one TX queue: the sender's lanes
+  EXPECT_EQ(error_of(head),
+            "test.toml:8:16: key 'stream[0].receive_only': a stream this data plane only receives "
+            "needs its rx_port");
+  EXPECT_EQ(error_of(head + "rx_port = \"p0\"\neth = { src = \"auto\" }\n"),
+            "test.toml:8:16: key 'stream[0].receive_only': a stream this data plane only receives resolves no "
+            "addresses: give eth.src and eth.dst, not \"auto\"");
+}
+
 TEST(LoadToml, LanesBeyondQueuesAreRefused) {
   const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nlanes = 2\n";
   EXPECT_EQ(error_of(text),

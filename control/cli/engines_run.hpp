@@ -1,0 +1,23 @@
+#pragma once
+// `linerate run PROFILE` whose ports are on several data planes (`[[port]] location =
+// "ENGINE;PORT"`): one run over all of them, with one report. Every data plane loads every
+// stream in the profile's order (the signature's stream id is the place in that order):
+// the sender's as it is, the receiver's as receive_only, any other's as a placeholder it
+// receives on its first port. All are started at one UTC instant; the report takes each
+// stream's TX counts from its sender and what arrived from its receiver, and computes the
+// loss only once every data plane has stopped and drained.
+
+#include "control/cli/run_command.hpp"
+#include "lib/profile/profile.hpp"
+
+namespace lr::ctl {
+
+/// Whether the profile's ports are named by location (then run_over_engines runs it).
+bool has_locations(const profile::Profile& profile);
+
+/// The run over the data planes the profile's locations name; the exit code (as
+/// run_profile's; 2: a port the data plane named does not have, or ports of this host mixed
+/// in).
+int run_over_engines(const profile::Profile& profile, const RunOptions& options);
+
+}  // namespace lr::ctl

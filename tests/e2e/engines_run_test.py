@@ -1,0 +1,204 @@
+"""`linerate run` over two data planes: a profile whose ports are named by location
+("HOST:PORT;PORT"), each data plane serving TCP with mutual TLS, their ports joined by
+net_memif. Each stream's TX counts come from its sender, what arrived from its receiver:
+exact counts both ways, the loss computed after both stopped, latency withheld with the
+reason, both started at one instant, one report with a section per data plane. What it
+refuses: a port the data plane lacks, ports of this host mixed in, a location that is not
+ENGINE;PORT, a data plane given a profile of locations. A data plane that goes away mid-run
+leaves a report of what the other saw, marked as such."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import unittest
+
+import lrtest
+
+LINERATE = None  # the CLI: lrtest.main sets it from the second argument
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+ENGINE = """
+[eal]
+lcores = "%s"
+huge_pages = "off"
+extra_args = ["--file-prefix", "%s"]
+[control]
+socket = "%s"
+[[port]]
+name = "p0"
+device = "net_memif0,role=%s,socket=%s,socket-abstract=no"
+speed = "10G"
+"""
+
+RUN = """
+[run]
+drain = "200ms"
+[[port]]
+name = "west"
+location = "%s;p0"
+[[port]]
+name = "east"
+location = "%s;p0"
+[[stream]]
+name = "west-east"
+tx_port = "west"
+rx_port = "east"
+frame_size = 128
+rate = "50kpps"
+count = %d
+[[stream]]
+name = "east-west"
+tx_port = "east"
+rx_port = "west"
+frame_size = 256
+rate = "20kpps"
+count = 10000
+[[stream]]
+name = "west-only"
+tx_port = "west"
+frame_size = 64
+rate = "10kpps"
+count = 5000
+"""
+
+
+class RunOverEngines(lrtest.DataplaneCase):
+    def setUp(self):
+        super().setUp()
+        self.certs = os.path.join(self.dir, "certs")
+        subprocess.run([os.path.join(ROOT, "scripts", "engine-certs.sh"), self.certs, "127.0.0.1"], check=True,
+                       capture_output=True)
+        memif = os.path.join(self.dir, "memif.sock")
+        self.engines, self.procs = [], []
+        for i, (lcores, role) in enumerate((("0-1", "server"), ("0@1,1@0", "client"))):
+            prefix = "lr-e2e-eng%d-%d" % (i, os.getpid())
+            self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
+            sock = os.path.join(self.dir, "dp%d.sock" % i)
+            profile = self.write_profile(ENGINE % (lcores, prefix, sock, role, memif), "engine%d.toml" % i)
+            address = "127.0.0.1:%d" % lrtest.free_port()
+            proc = subprocess.Popen([lrtest.BINARY, "--config", profile, "--serve", "--quiet", "--listen", address,
+                                     "--tls-ca", self.cert("ca.pem"), "--tls-cert", self.cert("engine-1.pem"),
+                                     "--tls-key", self.cert("engine-1.key")],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            self.addCleanup(self.stop, proc)
+            self.engines.append(address)
+            self.procs.append(proc)
+            # The memif client connects once, at its start: the server's socket (a file, not an
+            # abstract one) must be there by then. Both are up before either is waited for (each
+            # waits for the link with the other).
+            if role == "server":
+                lrtest.wait_until(lambda: os.path.exists(memif) or proc.poll() is not None, "the memif socket")
+        for i, proc in enumerate(self.procs):
+            lrtest.wait_for_socket(self, proc, os.path.join(self.dir, "dp%d.sock" % i))
+
+    def cert(self, name):
+        return os.path.join(self.certs, name)
+
+    @staticmethod
+    def stop(proc):
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=30)
+
+    def linerate(self, *args):
+        return subprocess.run([LINERATE, "--engine-ca", self.cert("ca.pem"), "--engine-cert",
+                               self.cert("controller.pem"), "--engine-key", self.cert("controller.key"), *args],
+                              capture_output=True, text=True, timeout=120)
+
+    def run_profile(self, text, name="run.toml"):
+        report_file = os.path.join(self.dir, name + ".json")
+        run = self.linerate("run", self.write_profile(text, name), "--report", report_file)
+        report = None
+        if os.path.exists(report_file):
+            with open(report_file) as f:
+                report = json.load(f)
+        return run, report
+
+    def test_one_run_over_two_data_planes(self):
+        text = RUN % (self.engines[0], self.engines[1], 20000)
+        run, report = self.judged(lambda: self.run_profile(text), longest_us=100, window=(0, 0.001))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        streams = {s["name"]: s for s in report["streams"]}
+        for name, sent in (("west-east", 20000), ("east-west", 10000)):
+            s = streams[name]
+            self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"], s["duplicate"], s["out_of_order"]),
+                             (sent, sent, 0, 0, 0), name)
+            self.assertIsNone(s["latency_ns"])
+            self.assertIn("one-way latency between data planes needs their clocks on one PTP grandmaster",
+                          s["latency_withheld"])
+        self.assertEqual((streams["west-only"]["tx_packets"], streams["west-only"]["rx_port"]), (5000, None))
+        self.assertEqual([(s["tx_port"], s["rx_port"]) for s in report["streams"]],
+                         [("west", "east"), ("east", "west"), ("west", None)])
+        ports = {p["name"]: p for p in report["ports"]}
+        self.assertEqual((ports["west"]["opackets"], ports["west"]["ipackets"]), (25000, 10000))
+        # The wire carries west-only's frames to east too (counted there by the port, and by no stream).
+        self.assertEqual((ports["east"]["opackets"], ports["east"]["ipackets"]), (10000, 25000))
+        self.assertEqual([e["engine"] for e in report["engines"]], self.engines)
+        start = report["start"]
+        self.assertEqual(start["asked_utc_ns"], start["start_utc_ns"])
+        for engine in report["engines"]:
+            self.assertEqual(engine["start"]["asked_utc_ns"], start["asked_utc_ns"])
+            self.assertGreaterEqual(engine["start"]["first_tx_utc_ns"], start["asked_utc_ns"])
+        self.assertLess(report["start_spread_ns"], 200_000)
+        self.assertFalse(report["start_synchronised"])
+        self.assertIn("best effort", report["start_note"])
+        self.assertIn("latency withheld", run.stdout)
+        self.assertIn("data plane %s" % self.engines[1], run.stdout)
+
+    def test_what_it_refuses(self):
+        missing = RUN.replace('"%s;p0"\n[[port]]\nname = "east"', '"%s;p9"\n[[port]]\nname = "east"')
+        run, _ = self.run_profile(missing % (self.engines[0], self.engines[1], 100), "missing.toml")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("port 'west' (location \"%s;p9\"): the data plane at %s has no port 'p9' (it has p0)"
+                      % (self.engines[0], self.engines[0]), run.stderr)
+        mixed = (RUN % (self.engines[0], self.engines[1], 100)).replace(
+            'location = "%s;p0"' % self.engines[1], 'device = "net_null0"')
+        run, _ = self.run_profile(mixed, "mixed.toml")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("port 'east' is a device of this host, beside ports of other data planes", run.stderr)
+        bad = (RUN % (self.engines[0], self.engines[1], 100)).replace(
+            'location = "%s;p0"' % self.engines[1], 'location = "%s"' % self.engines[1])
+        run, _ = self.run_profile(bad, "bad.toml")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("port[1].location", run.stderr)
+        self.assertIn("write ENGINE;PORT", run.stderr)
+        dataplane = subprocess.run([lrtest.BINARY, "--config", os.path.join(self.dir, "missing.toml")],
+                                   capture_output=True, text=True, timeout=60)
+        self.assertEqual(dataplane.returncode, 2)
+        self.assertIn("is on another data plane", dataplane.stderr)
+
+    def test_a_data_plane_lost_mid_run_leaves_the_others_counts(self):
+        text = (RUN % (self.engines[0], self.engines[1], 20000)).replace("count = 20000", "duration = \"30s\"")
+        report_file = os.path.join(self.dir, "lost.json")
+        run = subprocess.Popen([LINERATE, "--engine-ca", self.cert("ca.pem"), "--engine-cert",
+                                self.cert("controller.pem"), "--engine-key", self.cert("controller.key"), "run",
+                                self.write_profile(text, "lost.toml"), "--report", report_file],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lrtest.wait_until(self.started, "the run to start")
+        self.procs[1].kill()
+        out, err = run.communicate(timeout=120)
+        self.assertEqual(run.returncode, 7, err)
+        with open(report_file) as f:
+            report = json.load(f)
+        self.assertIn("a data plane went away", report["interrupted_by"])
+        streams = {s["name"]: s for s in report["streams"]}
+        self.assertGreater(streams["west-east"]["tx_packets"], 0, "the sender that stayed gave its counts")
+        self.assertEqual((streams["west-east"]["rx_packets"], streams["west-east"]["lost"]), (None, None))
+        self.assertIn("the data plane at %s that received it went away" % self.engines[1],
+                      streams["west-east"]["rx_unknown"])
+        self.assertIn("what arrived is not known", out)
+        self.assertIsNone([e for e in report["engines"] if e["engine"] == self.engines[1]][0]["report"])
+
+    def started(self):
+        """Whether the first data plane has sent frames of this run (the start is an instant ahead)."""
+        client = lrtest.Client(os.path.join(self.dir, "dp0.sock"))
+        try:
+            return client.result("traffic.status")["running"] and client.result("stats.streams")[0]["tx_packets"] > 0
+        finally:
+            client.close()
+
+
+
+if __name__ == "__main__":
+    lrtest.main()
