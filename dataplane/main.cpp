@@ -4,9 +4,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 #include <rte_eal.h>
 #include <rte_errno.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,9 +14,9 @@
 #include <csignal>
 #include <cstdio>
 #include <expected>
+#include <filesystem>
 #include <fstream>
 #include <optional>
-#include <nlohmann/json.hpp>
 
 #include "dataplane/eal/eal_args.hpp"
 #include "dataplane/eal/hugepage_files.hpp"
@@ -95,6 +95,7 @@ struct Arguments {
   std::string socket_path;
   bool remove_socket_dir = false;
   lr::dp::TcpServerOptions tcp;  ///< --listen and its TLS; listen "" : the Unix socket only
+  std::string ptp_uds;           ///< --ptp; "": /var/run/ptp4l where it is
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -119,6 +120,10 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--tls-cert", args.tcp.tls.cert, "--listen: this data plane's certificate (PEM)")->needs(listen);
   app.add_option("--tls-key", args.tcp.tls.key, "--listen: its private key (PEM)")->needs(listen);
   app.add_flag("--insecure", args.tcp.insecure, "--listen on a loopback address: plain TCP, no TLS")->needs(listen);
+  app.add_option("--ptp", args.ptp_uds,
+                 "--serve: ptp4l's management socket, to say in hello whether a PTP grandmaster keeps this host's "
+                 "clock (default: /var/run/ptp4l, where it is)")
+      ->needs(app.get_option("--serve"));
 }
 
 // The command line read into `args`: the exit code when there is nothing more to do
@@ -194,8 +199,14 @@ std::optional<lr::Result<lr::dp::RunReport>> run_engine(lr::dp::Engine& engine, 
   }
   if (args.serve) {
     lr::dp::ServeOptions options{args.socket_path.empty() ? profile.control.socket : args.socket_path,
-                                 profile.control.group, !args.quiet, args.remove_socket_dir, std::nullopt};
+                                 profile.control.group,
+                                 !args.quiet,
+                                 args.remove_socket_dir,
+                                 std::nullopt,
+                                 ""};
     if (!args.tcp.listen.empty()) options.tcp = args.tcp;
+    options.ptp_uds = args.ptp_uds;
+    if (options.ptp_uds.empty() && std::filesystem::exists("/var/run/ptp4l")) options.ptp_uds = "/var/run/ptp4l";
     auto served = lr::dp::serve(engine, options);
     if (!served) return std::unexpected(served.error());
     if (*served) return std::move(**served);  // a run was still going

@@ -17,6 +17,7 @@ packages=(
   libssl-dev openssl            # the OTG server's TLS; the tests make a certificate with openssl
   python3 tshark iproute2 nftables procps kmod util-linux curl prometheus tmux ethtool
   iputils-ping                 # the routed-device test pings the emulated hosts from its router
+  linuxptp                     # hello reads ptp4l with pmc; the clock test runs ptp4l -S over a veth pair
   clang-16 libclang-rt-16-dev  # the fuzz targets link compiler-rt's libFuzzer and sanitizer runtimes
   lld-16                       # links the sanitizer build's large executables several times faster than ld
   clang-format-16              # the C++ layout check (.clang-format, scripts/check-format.sh)

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -204,15 +205,25 @@ EndedRun merged_report(const profile::Profile& profile, const std::vector<Engine
       firsts.size() < 2
           ? json(nullptr)
           : json(*std::max_element(firsts.begin(), firsts.end()) - *std::min_element(firsts.begin(), firsts.end()));
-  // Each data plane began at the instant on its own clock: as close as the clocks agree.
-  const bool synchronised = std::all_of(engines.begin(), engines.end(), [](const Engine& e) {
-    return e.hello.value("clock", json::object()).value("synchronised", false);
-  });
+  // Each data plane began at the instant on its own clock: as close as the clocks agree,
+  // which PTP vouches for only when every one follows the same grandmaster.
+  std::set<std::string> grandmasters;
+  bool all_locked = true;
+  for (const Engine& e : engines) {
+    const json clock = e.hello.value("clock", json::object());
+    all_locked = all_locked && clock.value("synchronised", false);
+    if (clock.contains("ptp") && clock["ptp"].is_object())
+      grandmasters.insert(clock["ptp"].value("gm_identity", std::string()));
+  }
+  const bool synchronised = all_locked && grandmasters.size() == 1;
   out.json["start_synchronised"] = synchronised;
-  if (!synchronised)
+  if (!all_locked)
     out.json["start_note"] =
         "best effort: the data planes' clocks are not known to follow one PTP grandmaster, so "
         "their first frames are as close as their clocks agree";
+  else if (!synchronised)
+    out.json["start_note"] =
+        fmt::format("best effort: the data planes follow different grandmasters ({})", fmt::join(grandmasters, ", "));
   return out;
 }
 

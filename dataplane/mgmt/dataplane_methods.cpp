@@ -24,12 +24,13 @@ constexpr const char* kVersion = LR_VERSION;
 
 }  // namespace
 
-void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership) {
+void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership,
+                                const ClockWatch* clock) {
   d.add("hello",
         "Protocol handshake. params: {client?, protocol? (the client's; another is refused)}. Returns "
         "server, version, protocol, session, node (host name), ports (name, device, numa_node, speed_bps, mac, "
         "link), lcores, clock.",
-        false, [&engine](Session& session, const api::Params& p) {
+        false, [&engine, clock](Session& session, const api::Params& p) {
           if (p.has("protocol")) {
             const double protocol = p.number("protocol", 1, 1e9);
             if (protocol != api::kProtocolVersion)
@@ -43,7 +44,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
                      {"version", kVersion},
                      {"protocol", api::kProtocolVersion},
                      {"session", session.id}};
-          hello.update(describe_node(engine));
+          hello.update(describe_node(engine, clock));
           return hello;
         });
   d.add("methods.list", "Every method with its help and whether it changes state.", false,

@@ -11,7 +11,10 @@
 
 namespace lr::dp {
 
+class ClockWatch;
+
+/// `clock`: ptp4l's word on this host's clock, for hello; none: no ptp4l to read.
 void register_dataplane_methods(Dispatcher& dispatcher, boost::asio::io_context& io, Engine& engine,
-                                PortOwnership& ownership);
+                                PortOwnership& ownership, const ClockWatch* clock = nullptr);
 
 }  // namespace lr::dp

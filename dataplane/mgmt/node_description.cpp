@@ -5,10 +5,12 @@
 #include <rte_ethdev.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <climits>
 
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/tsc_utc.hpp"
+#include "dataplane/mgmt/clock_watch.hpp"
 
 namespace lr::dp {
 
@@ -31,9 +33,38 @@ std::string mac_of(Engine& engine, const std::string& port) {
   return fmt::format("{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", b[0], b[1], b[2], b[3], b[4], b[5]);
 }
 
+// The clock: its UTC reading through the TSC, and whether a PTP grandmaster vouches for it
+// (stamps of two hosts mean something together only when both follow one).
+json describe_clock(const ClockWatch* watch) {
+  const TscUtcMap map = measure_tsc_utc(rte_get_tsc_hz());
+  json clock{{"utc_ns", map.utc_ns}, {"tsc_hz", map.tsc_hz}, {"tsc_utc_error_ns", map.error_ns}};
+  if (watch == nullptr) {
+    clock["synchronised"] = false;
+    clock["why"] = "no ptp4l to read (none serves /var/run/ptp4l; --ptp names another socket)";
+    clock["ptp"] = nullptr;
+    return clock;
+  }
+  const ClockWatch::Reading last = watch->last();
+  const auto age = std::chrono::steady_clock::now() - last.at;
+  clock["synchronised"] = last.read && last.problem.empty() && last.verdict.synchronised;
+  clock["why"] = !last.read ? "ptp4l not read yet" : !last.problem.empty() ? last.problem : last.verdict.why;
+  if (last.verdict.synchronised) clock["error_ns"] = last.verdict.error_ns;
+  json ptp{{"uds", watch->uds()}, {"answered", last.ptp.answered}};
+  if (last.read) ptp["read_ms_ago"] = std::chrono::duration_cast<std::chrono::milliseconds>(age).count();
+  if (last.ptp.answered) {
+    ptp["port_state"] = last.ptp.port_state;
+    ptp["timestamping"] = last.ptp.timestamping;
+    ptp["clock_identity"] = last.ptp.clock_identity;
+    ptp["gm_identity"] = last.ptp.gm_identity;
+    ptp["master_offset_ns"] = last.ptp.master_offset_ns ? json(*last.ptp.master_offset_ns) : json(nullptr);
+  }
+  clock["ptp"] = std::move(ptp);
+  return clock;
+}
+
 }  // namespace
 
-json describe_node(Engine& engine) {
+json describe_node(Engine& engine, const ClockWatch* watch) {
   json ports = json::array();
   for (const PortReport& r : engine.port_reports()) {
     ports.push_back({{"name", r.name},
@@ -46,15 +77,7 @@ json describe_node(Engine& engine) {
   }
   json lcores = json::array();
   for (const LcoreReport& l : engine.lcore_reports()) lcores.push_back({{"lcore", l.lcore}, {"numa_node", l.socket}});
-  const TscUtcMap map = measure_tsc_utc(rte_get_tsc_hz());
-  // Stamps mean something across hosts only when both clocks follow one PTP grandmaster;
-  // this data plane does not read PTP yet, so a controller must not trust cross-host latency.
-  json clock{{"utc_ns", map.utc_ns},
-             {"tsc_hz", map.tsc_hz},
-             {"tsc_utc_error_ns", map.error_ns},
-             {"synchronised", false},
-             {"why", "the PTP state is not read: one-way latency between hosts is not measured"}};
-  return json{{"node", host_name()}, {"ports", ports}, {"lcores", lcores}, {"clock", clock}};
+  return json{{"node", host_name()}, {"ports", ports}, {"lcores", lcores}, {"clock", describe_clock(watch)}};
 }
 
 }  // namespace lr::dp

@@ -7,8 +7,10 @@
 namespace lr::dp {
 
 class Engine;
+class ClockWatch;
 
-/// {node, ports, lcores, clock}, read now.
-nlohmann::json describe_node(Engine& engine);
+/// {node, ports, lcores, clock}, read now; the clock with ptp4l's last word where `clock`
+/// reads it.
+nlohmann::json describe_node(Engine& engine, const ClockWatch* clock);
 
 }  // namespace lr::dp

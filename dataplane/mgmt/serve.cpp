@@ -3,10 +3,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <csignal>
-#include <functional>
-#include <cstdio>
 
+#include <csignal>
+#include <cstdio>
+#include <functional>
+
+#include "dataplane/mgmt/clock_watch.hpp"
 #include "dataplane/mgmt/dataplane_methods.hpp"
 #include "dataplane/mgmt/port_control_methods.hpp"
 #include "dataplane/mgmt/rpc_server.hpp"
@@ -19,7 +21,9 @@ Result<std::optional<RunReport>> serve(Engine& engine, const ServeOptions& optio
   boost::asio::io_context io;
   Dispatcher dispatcher;
   PortOwnership ownership;
-  register_dataplane_methods(dispatcher, io, engine, ownership);
+  std::optional<ClockWatch> clock;
+  if (!options.ptp_uds.empty()) clock.emplace(options.ptp_uds);
+  register_dataplane_methods(dispatcher, io, engine, ownership, clock ? &*clock : nullptr);
   register_port_control_methods(dispatcher, io, controls, ownership);
   const auto end_session = [&engine](uint64_t session) { engine.stop_captures_of(session); };
   RpcServer server(io, dispatcher, ownership,

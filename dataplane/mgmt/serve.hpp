@@ -19,6 +19,7 @@ struct ServeOptions {
   bool announce = true;            ///< print where it serves
   bool remove_socket_dir = false;  ///< the socket's folder is this data plane's alone: it goes (once empty) with it
   std::optional<TcpServerOptions> tcp;  ///< --listen: the same methods over the network
+  std::string ptp_uds;                  ///< ptp4l's management socket to read the clock's state from; "": none
 };
 
 /// Serves until SIGINT, SIGTERM or SIGHUP. Returns the report of a run that was still

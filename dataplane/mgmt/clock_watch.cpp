@@ -1,0 +1,74 @@
+#include "dataplane/mgmt/clock_watch.hpp"
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+
+namespace lr::dp {
+
+namespace {
+
+constexpr auto kEvery = std::chrono::seconds(2);
+
+}  // namespace
+
+ClockWatch::ClockWatch(std::string uds) : uds_(std::move(uds)), thread_([this] { loop(); }) {}
+
+ClockWatch::~ClockWatch() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+ClockWatch::Reading ClockWatch::last() const {
+  const std::lock_guard lock(mutex_);
+  return last_;
+}
+
+ClockWatch::Reading ClockWatch::read_once() const {
+  Reading r;
+  r.read = true;
+  r.at = std::chrono::steady_clock::now();
+  if (uds_.find('\'') != std::string::npos) {
+    r.problem = fmt::format("the ptp4l socket path '{}' has a quote in it", uds_);
+    return r;
+  }
+  const std::string command = fmt::format(
+      "pmc -u -b 0 -s '{}' 'GET TIME_STATUS_NP' 'GET PORT_DATA_SET' "
+      "'GET PORT_PROPERTIES_NP' 'GET DEFAULT_DATA_SET' 2>/dev/null",
+      uds_);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    r.problem = "cannot run pmc";
+    return r;
+  }
+  std::string text;
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+  const int status = pclose(pipe);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    r.problem = "linuxptp's pmc is not installed (apt-get install linuxptp)";
+    return r;
+  }
+  r.ptp = host::parse_pmc_output(text);
+  r.verdict = host::judge_ptp(r.ptp);
+  if (!r.ptp.answered) r.verdict.why = fmt::format("no ptp4l answered at {}", uds_);
+  return r;
+}
+
+void ClockWatch::loop() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    lock.unlock();
+    Reading r = read_once();
+    lock.lock();
+    last_ = std::move(r);
+    wake_.wait_for(lock, kEvery, [this] { return stopping_; });
+  }
+}
+
+}  // namespace lr::dp

@@ -1,0 +1,41 @@
+#pragma once
+// What linuxptp's ptp4l says of this host's clock, read with its management client
+// (`pmc -u -b 0 -s UDS 'GET TIME_STATUS_NP' 'GET PORT_DATA_SET' 'GET PORT_PROPERTIES_NP'
+// 'GET DEFAULT_DATA_SET'`), and whether CLOCK_REALTIME can then be trusted to follow a PTP
+// grandmaster: the condition for a start at one instant, and for one-way latency, across
+// hosts. Pure: the text in, the reading and the verdict out.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lr::host {
+
+/// pmc's answers, as far as they came.
+struct PtpReading {
+  bool answered = false;             ///< ptp4l answered at least TIME_STATUS_NP
+  std::string port_state;            ///< PORT_DATA_SET portState: SLAVE, MASTER, UNCALIBRATED, LISTENING, ...
+  std::string timestamping;          ///< PORT_PROPERTIES_NP: SOFTWARE or HARDWARE
+  std::string clock_identity;        ///< DEFAULT_DATA_SET: this clock's
+  std::string gm_identity;           ///< TIME_STATUS_NP: the grandmaster's
+  bool gm_present = false;           ///< a grandmaster other than this clock is known
+  std::optional<int64_t> master_offset_ns;  ///< the last offset from the master
+};
+
+/// The reading of pmc's output (what it printed to stdout).
+PtpReading parse_pmc_output(std::string_view text);
+
+struct PtpVerdict {
+  bool synchronised = false;   ///< CLOCK_REALTIME follows the grandmaster
+  uint64_t error_ns = 0;       ///< with it: how far off it may be (|master offset|; 0 on the grandmaster)
+  std::string why;             ///< either way, in words
+};
+
+/// Whether `reading` vouches for CLOCK_REALTIME: ptp4l with software timestamping (then it
+/// steers CLOCK_REALTIME itself) whose port is SLAVE to a present grandmaster, or this
+/// clock being the grandmaster. With hardware timestamping ptp4l steers the NIC's clock,
+/// which CLOCK_REALTIME follows only through phc2sys, which is not read: not vouched for.
+PtpVerdict judge_ptp(const PtpReading& reading);
+
+}  // namespace lr::host
