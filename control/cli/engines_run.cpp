@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/location_map.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/command/exit_codes.hpp"
@@ -72,14 +73,27 @@ Engine connect_engine(const std::string& address, const DataplaneAddress& option
   return e;
 }
 
+std::vector<std::string> map_names(const LocationMap& map) {
+  std::vector<std::string> names;
+  for (const auto& [name, endpoint] : map) names.push_back(name);
+  return names;
+}
+
 // The data planes the locations name, in the order of the ports, and where each port is;
 // "" or what is wrong (a port the data plane does not have).
-std::string place_ports(const profile::Profile& profile, const DataplaneAddress& options, std::vector<Engine>& engines,
-                        std::map<std::string, Placement>& placed) {
+std::string place_ports(const profile::Profile& profile, const DataplaneAddress& options, const LocationMap& names_map,
+                        std::vector<Engine>& engines, std::map<std::string, Placement>& placed) {
   for (const api::PortSpec& port : profile.ports) {
     const size_t semicolon = port.location.find(';');
-    const std::string address = port.location.substr(0, semicolon);
+    std::string address = port.location.substr(0, semicolon);
     const std::string name = port.location.substr(semicolon + 1);
+    if (const auto mapped = names_map.find(address); mapped != names_map.end()) {
+      address = mapped->second;
+    } else if (std::string host, number; !split_engine_address(address, host, number)) {
+      return fmt::format("port '{}' (location \"{}\"): '{}' is not HOST:PORT, and no --locations entry names it{}",
+                         port.name, port.location, address,
+                         names_map.empty() ? "" : fmt::format(" (it names {})", fmt::join(map_names(names_map), ", ")));
+    }
     auto it = std::find_if(engines.begin(), engines.end(), [&](const Engine& e) { return e.address == address; });
     if (it == engines.end()) it = engines.insert(engines.end(), connect_engine(address, options));
     std::vector<std::string> names;
@@ -268,9 +282,19 @@ int run_over_engines(const profile::Profile& profile, const RunOptions& options)
                  "planes yet: run them on each data plane's own profile\n");
     return 2;
   }
+  LocationMap names_map;
+  if (!options.locations_path.empty()) {
+    auto read = read_location_map(options.locations_path);
+    if (!read) {
+      std::fprintf(stderr, "linerate: %s\n", read.error().context.c_str());
+      return 2;
+    }
+    names_map = std::move(*read);
+  }
   std::vector<Engine> engines;
   std::map<std::string, Placement> placed;
-  if (const std::string problem = place_ports(profile, options.dataplane, engines, placed); !problem.empty()) {
+  if (const std::string problem = place_ports(profile, options.dataplane, names_map, engines, placed);
+      !problem.empty()) {
     std::fprintf(stderr, "linerate: %s\n", problem.c_str());
     return 2;
   }

@@ -15,6 +15,7 @@ namespace lr::ctl {
 struct RunOptions {
   std::string profile_path;
   DataplaneAddress dataplane;  ///< where the data plane serves, else one is started for the profile
+  std::string locations_path;  ///< --locations: names of data planes for the profile's locations
   std::string report_path;  ///< "" : no file
   bool as_json = false;
   bool live = true;

@@ -146,6 +146,32 @@ class RunOverEngines(lrtest.DataplaneCase):
         self.assertIn("latency withheld", run.stdout)
         self.assertIn("data plane %s" % self.engines[1], run.stdout)
 
+    def test_data_planes_named_in_a_location_map(self):
+        locations = os.path.join(self.dir, "locations.json")
+        with open(locations, "w") as f:
+            json.dump({"location_map": [{"location": "west-dp", "endpoint": self.engines[0]},
+                                        {"location": "east-dp", "endpoint": self.engines[1]}]}, f)
+        text = RUN % ("west-dp", "east-dp", 2000)
+        report_file = os.path.join(self.dir, "named.json")
+        run = self.linerate("run", self.write_profile(text, "named.toml"), "--locations", locations,
+                            "--report", report_file)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(report_file) as f:
+            report = json.load(f)
+        s = report["streams"][0]
+        self.assertEqual((s["name"], s["tx_packets"], s["rx_packets"], s["lost"]), ("west-east", 2000, 2000, 0))
+        self.assertEqual([e["engine"] for e in report["engines"]], self.engines)
+        unnamed = self.linerate("run", os.path.join(self.dir, "named.toml"))
+        self.assertEqual(unnamed.returncode, 2)
+        self.assertIn("port 'west' (location \"west-dp;p0\"): 'west-dp' is not HOST:PORT, and no --locations entry "
+                      "names it", unnamed.stderr)
+        with open(locations, "w") as f:
+            json.dump([{"location": "west-dp", "endpoint": "nowhere"}], f)
+        bad = self.linerate("run", os.path.join(self.dir, "named.toml"), "--locations", locations)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--locations %s: entry 0 ('west-dp'): endpoint 'nowhere' is not HOST:PORT" % locations,
+                      bad.stderr)
+
     def test_what_it_refuses(self):
         missing = RUN.replace('"%s;p0"\n[[port]]\nname = "east"', '"%s;p9"\n[[port]]\nname = "east"')
         run, _ = self.run_profile(missing % (self.engines[0], self.engines[1], 100), "missing.toml")

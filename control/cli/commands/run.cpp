@@ -16,6 +16,10 @@ void add_run_command(CLI::App& app, Commands& commands) {
   run->add_flag("--adopt-ports", options->adopt_ports,
                 "with a serving data plane whose ports differ from the profile's: run on its ports, saying how they differ");
   run->add_flag("--plan-only", options->plan_only, "print the plan (ports, queues, lcores, rates) and run nothing");
+  run->add_option("--locations", options->locations_path,
+                  "JSON list of {\"location\": NAME, \"endpoint\": \"HOST:PORT\"}: names for the data planes a "
+                  "profile's locations (NAME;PORT) name (default: $LINERATE_LOCATIONS)")
+      ->envname("LINERATE_LOCATIONS");
   commands.push_back(command_for(run, [options](const GlobalOptions& global) {
     options->dataplane = global.dataplane();
     options->as_json = global.as_json;
