@@ -26,9 +26,7 @@ Result<std::optional<RunReport>> serve(Engine& engine, const ServeOptions& optio
   register_dataplane_methods(dispatcher, io, engine, ownership, clock ? &*clock : nullptr);
   register_port_control_methods(dispatcher, io, controls, ownership);
   const auto end_session = [&engine](uint64_t session) { engine.stop_captures_of(session); };
-  RpcServer server(io, dispatcher, ownership,
-                   ServerOptions{options.socket_path, options.group, end_session, options.remove_socket_dir});
-  if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
+  // The network first: whoever finds the Unix socket answering may take both as serving.
   std::optional<TcpRpcServer> network;
   if (options.tcp) {
     TcpServerOptions tcp = *options.tcp;
@@ -36,6 +34,9 @@ Result<std::optional<RunReport>> serve(Engine& engine, const ServeOptions& optio
     network.emplace(io, dispatcher, ownership, std::move(tcp));
     if (auto ok = network->listen(); !ok) return std::unexpected(ok.error());
   }
+  RpcServer server(io, dispatcher, ownership,
+                   ServerOptions{options.socket_path, options.group, end_session, options.remove_socket_dir});
+  if (auto ok = server.listen(); !ok) return std::unexpected(ok.error());
   // A shell starts background jobs with SIGINT ignored; the service still wants it.
   for (int signum : {SIGINT, SIGTERM, SIGHUP}) std::signal(signum, SIG_DFL);
   boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);

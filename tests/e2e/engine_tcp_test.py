@@ -156,7 +156,8 @@ class EngineOverTcp(lrtest.DataplaneCase):
         # the CLI's), plain TCP, and the controller that gave up on a misnamed certificate.
         reasons = [line.split(": ", 2)[2] for line in self.err.splitlines() if "at the TLS handshake" in line]
         self.assertEqual(reasons, ["peer did not return a certificate", "certificate verify failed",
-                                   "certificate verify failed", "wrong version number", "tlsv1 alert internal error"])
+                                   "certificate verify failed", "wrong version number", "tlsv1 alert internal error"],
+                         self.err)
 
     def test_a_controller_of_another_protocol_is_refused_at_hello(self):
         self.serve_tls()
