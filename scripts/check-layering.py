@@ -46,6 +46,7 @@ LAYERS = {
         "profile": {"common", "api", "wire", "hosts"},
         "frames": {"common", "api", "profile", "wire"},
         "tls": {"common"},
+        "net": {"common"},
     },
     "dataplane": {  # and any folder of lib/
         "fastpath": set(),

@@ -43,8 +43,7 @@ struct Engine {
   std::unique_ptr<DataplaneClient> client;
   json hello;
   int64_t rtt_ns = 0;
-  int64_t offset_ns = 0;                 ///< its clock minus ours, at hello
-  std::vector<api::StreamSpec> streams;  ///< every stream of the run, as this data plane takes it
+  int64_t offset_ns = 0;  ///< its clock minus ours, at hello
   std::map<std::string, std::string> profile_names;  ///< its port names -> the profile's
   bool sends = false;
   std::optional<EndedRun> ended;
@@ -173,7 +172,8 @@ api::StreamReport merged_stream(size_t i, const api::StreamSpec& s, const std::v
 
 // The run's one report: the streams joined across data planes, every data plane's ports
 // (by the profile's names), lcores and warnings, and a section per data plane.
-EndedRun merged_report(const profile::Profile& profile, const std::vector<Engine>& engines, int64_t at_utc_ns) {
+EndedRun merged_report(const profile::Profile& profile, const std::vector<Engine>& engines,
+                       const std::map<std::string, Placement>& placed, int64_t at_utc_ns) {
   api::RunReport merged;
   merged.start = api::RunStart{at_utc_ns, at_utc_ns, std::nullopt, 0};
   json sections = json::array();
@@ -208,9 +208,6 @@ EndedRun merged_report(const profile::Profile& profile, const std::vector<Engine
     sections.push_back(std::move(section));
   }
   if (!firsts.empty()) merged.start->first_tx_utc_ns = *std::min_element(firsts.begin(), firsts.end());
-  std::map<std::string, Placement> placed;
-  for (size_t e = 0; e < engines.size(); ++e)
-    for (const auto& [local, name] : engines[e].profile_names) placed[name] = {e, local};
   for (size_t i = 0; i < profile.streams.size(); ++i)
     merged.streams.push_back(merged_stream(i, profile.streams[i], engines, placed));
   EndedRun out{api::to_json(merged), merged};
@@ -302,12 +299,13 @@ int run_over_engines(const profile::Profile& profile, const RunOptions& options)
   int64_t worst_rtt = 0;
   for (size_t e = 0; e < engines.size(); ++e) {
     Engine& engine = engines[e];
+    std::vector<api::StreamSpec> streams;  // every stream of the run, as this data plane takes it
     for (const api::StreamSpec& s : profile.streams) {
-      engine.streams.push_back(stream_for(s, e, placed, engine));
-      engine.sends = engine.sends || !engine.streams.back().receive_only;
+      streams.push_back(stream_for(s, e, placed, engine));
+      engine.sends = engine.sends || !streams.back().receive_only;
     }
     RunClient run(*engine.client);
-    run.load(engine.streams, options.profile_path, profile.run);
+    run.load(streams, options.profile_path, profile.run);
     if (!options.as_json)
       std::printf("data plane %s (%s, linerate-dataplane %s):\n%s", engine.address.c_str(),
                   engine.hello.value("node", "").c_str(), engine.hello.value("version", "").c_str(),
@@ -333,7 +331,7 @@ int run_over_engines(const profile::Profile& profile, const RunOptions& options)
       }
     }
   }
-  EndedRun ended = merged_report(profile, engines, at);
+  EndedRun ended = merged_report(profile, engines, placed, at);
   if (lost) ended.report.interrupted_by = fmt::format("a data plane went away: {}", *lost);
   if (lost) ended.json["interrupted_by"] = *ended.report.interrupted_by;
   const int code = show_report(options, ended);

@@ -135,9 +135,11 @@ void DataplaneClient::Impl::connect_tcp() {
   if (ec)
     throw ConnectionError(fmt::format("--engine {}: cannot resolve '{}': {}", address.engine, host, ec.message()));
   if (address.tls.any()) {
-    auto context = tls::make_mutual_tls_context(address.tls, tls::TlsSide::kClient);
-    if (!context) throw ConnectionError(context.error().context);
-    tls_context.emplace(std::move(*context));
+    if (!tls_context) {  // once: a reconnect reads the files again for nothing
+      auto context = tls::make_mutual_tls_context(address.tls, tls::TlsSide::kClient);
+      if (!context) throw ConnectionError(context.error().context);
+      tls_context.emplace(std::move(*context));
+    }
     tls.emplace(io, *tls_context);
     // The data plane's certificate must name the host dialled (its DNS name or IP address).
     tls->set_verify_callback(ssl::host_name_verification(host));

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "control/http/http_listener.hpp"
+#include "lib/net/listen_address.hpp"
 
 namespace lr::otg {
 
@@ -21,11 +21,11 @@ void say_listening(const boost::asio::ip::tcp::endpoint& bound, const ServeOptio
 }
 
 void warn_if_exposed(const boost::asio::ip::tcp::endpoint& bound, const ServeOptions& options) {
-  if (!options.client_ca.empty() || !ctl::reachable_from_other_hosts(bound)) return;
+  if (!options.client_ca.empty() || !net::reachable_from_other_hosts(bound)) return;
   std::fprintf(stderr,
                "linerate otg: listening on %s without --client-ca: anyone who can reach this host's port %u can "
                "configure and start traffic on the data plane's ports; %s, or listen on 127.0.0.1\n",
-               ctl::endpoint_text(bound).c_str(), bound.port(),
+               net::endpoint_text(bound).c_str(), bound.port(),
                options.plain_http ? "serve TLS with --client-ca to require client certificates"
                                   : "give --client-ca to require client certificates");
 }

@@ -1,16 +1,17 @@
 #include "dataplane/mgmt/node_description.hpp"
 
-#include <fmt/format.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/tsc_utc.hpp"
 #include "dataplane/mgmt/clock_watch.hpp"
+#include "lib/hosts/address_text.hpp"
 
 namespace lr::dp {
 
@@ -29,8 +30,9 @@ std::string mac_of(Engine& engine, const std::string& port) {
   auto ethdev = engine.port(port);
   rte_ether_addr mac{};
   if (!ethdev || rte_eth_macaddr_get((*ethdev)->port_id(), &mac) != 0) return "";
-  const uint8_t* b = mac.addr_bytes;
-  return fmt::format("{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", b[0], b[1], b[2], b[3], b[4], b[5]);
+  api::MacAddr bytes{};
+  std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), bytes.begin());
+  return hosts::mac_text(bytes);
 }
 
 // The clock: its UTC reading through the TSC, and whether a PTP grandmaster vouches for it

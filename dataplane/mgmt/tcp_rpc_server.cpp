@@ -4,12 +4,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <fmt/format.h>
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <optional>
 
 #include "dataplane/mgmt/rpc_connection.hpp"
+#include "lib/net/listen_address.hpp"
 
 namespace lr::dp {
 
@@ -23,36 +23,12 @@ namespace {
 // A peer that connects and never finishes its handshake holds a socket no longer than this.
 constexpr auto kHandshakeDeadline = std::chrono::seconds(10);
 
-std::string text_of(const tcp::endpoint& endpoint) {
-  const asio::ip::address address = endpoint.address();
-  return address.is_v6() ? fmt::format("[{}]:{}", address.to_string(), endpoint.port())
-                         : fmt::format("{}:{}", address.to_string(), endpoint.port());
+// The --listen of linerate-dataplane, with its example.
+Result<tcp::endpoint> listen_endpoint(const std::string& text) {
+  return net::parse_listen_address(text, "127.0.0.1:7300");
 }
 
 }  // namespace
-
-Result<tcp::endpoint> parse_listen_address(const std::string& text) {
-  const size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0)
-    return make_error(Errc::kInvalid, fmt::format("--listen '{}': give ADDR:PORT (127.0.0.1:7300, [::1]:7300, "
-                                                  "0.0.0.0:7300)",
-                                                  text));
-  std::string host = text.substr(0, colon);
-  const std::string port_text = text.substr(colon + 1);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  unsigned port = 0;
-  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535)
-    return make_error(Errc::kInvalid,
-                      fmt::format("--listen '{}': port '{}' is not a number from 0 to 65535", text, port_text));
-  boost::system::error_code bad;
-  const asio::ip::address address = asio::ip::make_address(host, bad);
-  if (bad)
-    return make_error(Errc::kInvalid, fmt::format("--listen '{}': '{}' is not an IP address (IPv6 goes in brackets: "
-                                                  "[::1]:7300)",
-                                                  text, host));
-  return tcp::endpoint(address, static_cast<uint16_t>(port));
-}
 
 struct TcpRpcServer::State {
   State(asio::io_context& io_context, const Dispatcher& d, PortOwnership& o, TcpServerOptions opts)
@@ -75,7 +51,7 @@ Session TcpRpcServer::State::session_for(const tcp::socket& socket) {
   session.id = ownership.new_session_id();
   boost::system::error_code ec;
   const tcp::endpoint remote = socket.remote_endpoint(ec);
-  session.peer.address = ec ? "unknown" : text_of(remote);
+  session.peer.address = ec ? "unknown" : net::endpoint_text(remote);
   return session;
 }
 
@@ -140,7 +116,7 @@ Result<std::optional<ssl::context>> server_tls(const TcpServerOptions& options, 
     return make_error(Errc::kInvalid,
                       "--insecure serves plain TCP: give it or --tls-ca, --tls-cert and --tls-key, "
                       "not both");
-  if (options.insecure && !endpoint.address().is_loopback())
+  if (options.insecure && net::reachable_from_other_hosts(endpoint))
     return make_error(Errc::kInvalid,
                       fmt::format("--listen {} --insecure: plain TCP is served on a loopback address only (127.0.0.1, "
                                   "[::1]); anyone reaching {} could drive the ports. Give --tls-ca, --tls-cert and "
@@ -161,7 +137,7 @@ Result<std::optional<ssl::context>> server_tls(const TcpServerOptions& options, 
 }  // namespace
 
 Result<void> check_tcp_server_options(const TcpServerOptions& options) {
-  auto endpoint = parse_listen_address(options.listen);
+  auto endpoint = listen_endpoint(options.listen);
   if (!endpoint) return std::unexpected(endpoint.error());
   if (auto tls = server_tls(options, *endpoint); !tls) return std::unexpected(tls.error());
   return {};
@@ -169,7 +145,7 @@ Result<void> check_tcp_server_options(const TcpServerOptions& options) {
 
 Result<void> TcpRpcServer::listen() {
   const TcpServerOptions& options = state_->options;
-  auto endpoint = parse_listen_address(options.listen);
+  auto endpoint = listen_endpoint(options.listen);
   if (!endpoint) return std::unexpected(endpoint.error());
   auto tls = server_tls(options, *endpoint);
   if (!tls) return std::unexpected(tls.error());
@@ -190,7 +166,7 @@ Result<void> TcpRpcServer::listen() {
 std::string TcpRpcServer::describe() const {
   boost::system::error_code ec;
   const tcp::endpoint bound = state_->acceptor.local_endpoint(ec);
-  const std::string where = ec ? state_->options.listen : text_of(bound);
+  const std::string where = ec ? state_->options.listen : net::endpoint_text(bound);
   if (!state_->tls) return where + ", plain TCP (--insecure, loopback only)";
   return fmt::format("{}, mutual TLS (peers signed by {})", where, state_->options.tls.ca);
 }

@@ -26,9 +26,6 @@ struct TcpServerOptions {
   std::function<void(uint64_t)> on_session_end;
 };
 
-/// "ADDR:PORT" (IPv6 in brackets) as an endpoint. Errors: kInvalid saying which part.
-Result<boost::asio::ip::tcp::endpoint> parse_listen_address(const std::string& text);
-
 /// What listen() checks before it binds (the address, TLS or a loopback --insecure, the
 /// certificate files): for the command line, before the ports come up.
 Result<void> check_tcp_server_options(const TcpServerOptions& options);

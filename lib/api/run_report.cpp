@@ -168,10 +168,14 @@ json to_json(const StreamReport& s) {
   if (s.paused_ns) j["paused_ns"] = *s.paused_ns;
   if (s.rx_port) {
     stream_rx_fields(s, writer(j));
-    if (s.receive_only) j["lost"] = nullptr;  // the sender's report has what was sent
-    if (s.receive_only) j["receive_only"] = true;
-    if (s.rx_unknown) j["rx_packets"] = j["lost"] = nullptr;
-    if (s.rx_unknown) j["rx_unknown"] = *s.rx_unknown;
+    if (s.receive_only) {  // the sender's report has what was sent, so what was lost
+      j["lost"] = nullptr;
+      j["receive_only"] = true;
+    }
+    if (s.rx_unknown) {
+      j["rx_packets"] = j["lost"] = nullptr;
+      j["rx_unknown"] = *s.rx_unknown;
+    }
     if (s.ecn) {
       j["ecn_ce"] = s.ecn->ce;
       j["ecn_received"] = {{"not_ect", s.ecn->not_ect}, {"ect1", s.ecn->ect1}, {"ect0", s.ecn->ect0}, {"ce", s.ecn->ce}};
