@@ -7,13 +7,24 @@
 // stream's TX counts from its sender and what arrived from its receiver, and computes the
 // loss only once every data plane has stopped and drained.
 
+#include <memory>
+#include <string>
+
 #include "control/cli/run_command.hpp"
+#include "control/client/engine_fleet.hpp"
 #include "lib/profile/profile.hpp"
 
 namespace lr::ctl {
 
 /// Whether the profile's ports are named by location (then run_over_engines runs it).
 bool has_locations(const profile::Profile& profile);
+
+/// The data planes of the profile's locations (names from `locations_path`, when given),
+/// connected, each port found; null after saying why (a port without a location, switches
+/// or captures, a bad --locations file, a port a data plane lacks). Throws ConnectionError
+/// where a data plane cannot be reached.
+std::unique_ptr<EngineFleet> open_fleet(const profile::Profile& profile, const DataplaneAddress& options,
+                                        const std::string& locations_path, const std::string& client_name);
 
 /// The run over the data planes the profile's locations name; the exit code (as
 /// run_profile's; 2: a port the data plane named does not have, or ports of this host mixed

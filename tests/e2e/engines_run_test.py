@@ -9,27 +9,13 @@ leaves a report of what the other saw, marked as such."""
 import json
 import os
 import shutil
-import signal
 import subprocess
 import unittest
 
 import lrtest
 
 LINERATE = None  # the CLI: lrtest.main sets it from the second argument
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
-ENGINE = """
-[eal]
-lcores = "%s"
-huge_pages = "off"
-extra_args = ["--file-prefix", "%s"]
-[control]
-socket = "%s"
-[[port]]
-name = "p0"
-device = "net_memif0,role=%s,socket=%s,socket-abstract=no"
-speed = "10G"
-"""
 
 RUN = """
 [run]
@@ -66,22 +52,16 @@ count = 5000
 class RunOverEngines(lrtest.DataplaneCase):
     def setUp(self):
         super().setUp()
-        self.certs = os.path.join(self.dir, "certs")
-        subprocess.run([os.path.join(ROOT, "scripts", "engine-certs.sh"), self.certs, "127.0.0.1"], check=True,
-                       capture_output=True)
+        self.certs = lrtest.make_engine_certs(self)
         memif = os.path.join(self.dir, "memif.sock")
         self.engines, self.procs = [], []
         for i, (lcores, role) in enumerate((("0-1", "server"), ("0@1,1@0", "client"))):
             prefix = "lr-e2e-eng%d-%d" % (i, os.getpid())
             self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
             sock = os.path.join(self.dir, "dp%d.sock" % i)
-            profile = self.write_profile(ENGINE % (lcores, prefix, sock, role, memif), "engine%d.toml" % i)
-            address = "127.0.0.1:%d" % lrtest.free_port()
-            proc = subprocess.Popen([lrtest.BINARY, "--config", profile, "--serve", "--quiet", "--listen", address,
-                                     "--tls-ca", self.cert("ca.pem"), "--tls-cert", self.cert("engine-1.pem"),
-                                     "--tls-key", self.cert("engine-1.key")],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            self.addCleanup(self.stop, proc)
+            device = "net_memif0,role=%s,socket=%s,socket-abstract=no" % (role, memif)
+            profile = self.write_profile(lrtest.engine_profile(lcores, prefix, sock, device, "10G"), "engine%d.toml" % i)
+            address, proc = lrtest.serve_engine(self, profile, self.certs)
             self.engines.append(address)
             self.procs.append(proc)
             # The memif client connects once, at its start: the server's socket (a file, not an
@@ -92,19 +72,9 @@ class RunOverEngines(lrtest.DataplaneCase):
         for i, proc in enumerate(self.procs):
             lrtest.wait_for_socket(self, proc, os.path.join(self.dir, "dp%d.sock" % i))
 
-    def cert(self, name):
-        return os.path.join(self.certs, name)
-
-    @staticmethod
-    def stop(proc):
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            proc.communicate(timeout=30)
-
     def linerate(self, *args):
-        return subprocess.run([LINERATE, "--engine-ca", self.cert("ca.pem"), "--engine-cert",
-                               self.cert("controller.pem"), "--engine-key", self.cert("controller.key"), *args],
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run([LINERATE, *lrtest.controller_args(self.certs), *args], capture_output=True, text=True,
+                              timeout=120)
 
     def run_profile(self, text, name="run.toml"):
         report_file = os.path.join(self.dir, name + ".json")
@@ -197,8 +167,7 @@ class RunOverEngines(lrtest.DataplaneCase):
     def test_a_data_plane_lost_mid_run_leaves_the_others_counts(self):
         text = (RUN % (self.engines[0], self.engines[1], 20000)).replace("count = 20000", "duration = \"30s\"")
         report_file = os.path.join(self.dir, "lost.json")
-        run = subprocess.Popen([LINERATE, "--engine-ca", self.cert("ca.pem"), "--engine-cert",
-                                self.cert("controller.pem"), "--engine-key", self.cert("controller.key"), "run",
+        run = subprocess.Popen([LINERATE, *lrtest.controller_args(self.certs), "run",
                                 self.write_profile(text, "lost.toml"), "--report", report_file],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lrtest.wait_until(self.started, "the run to start")

@@ -205,6 +205,48 @@ def wait_for_socket(test, proc, path):
     test.fail("no control socket at %s" % path)
 
 
+def engine_profile(lcores, file_prefix, sock, device, speed):
+    """A data plane's own profile for the tests of several: its lcores, without hugepages, its
+    own file prefix and socket, one port p0 on `device`."""
+    return ('[eal]\nlcores = "%s"\nhuge_pages = "off"\nextra_args = ["--file-prefix", "%s"]\n[control]\n'
+            'socket = "%s"\n[[port]]\nname = "p0"\ndevice = "%s"\nspeed = "%s"\n'
+            % (lcores, file_prefix, sock, device, speed))
+
+
+def make_engine_certs(test, names=("127.0.0.1",)):
+    """A lab CA, a certificate per data plane name (engine-1...) and the controller's, made by
+    scripts/engine-certs.sh in the test's directory; returns that directory."""
+    certs = os.path.join(test.dir, "certs")
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    subprocess.run([os.path.join(root, "scripts", "engine-certs.sh"), certs, *names], check=True, capture_output=True)
+    return certs
+
+
+def serve_engine(test, profile_path, certs, prefix=()):
+    """A data plane serving `profile_path` also over TCP with mutual TLS, on a free port of
+    127.0.0.1 (certificate engine-1 of make_engine_certs), stopped (SIGTERM) when the test
+    ends; `prefix` runs it elsewhere (ip netns exec NS). Returns (HOST:PORT, process), not
+    waited for (wait_for_socket)."""
+    address = "127.0.0.1:%d" % free_port()
+    proc = subprocess.Popen([*prefix, BINARY, "--config", profile_path, "--serve", "--quiet", "--listen", address,
+                             "--tls-ca", os.path.join(certs, "ca.pem"), "--tls-cert", os.path.join(certs, "engine-1.pem"),
+                             "--tls-key", os.path.join(certs, "engine-1.key")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def stop():
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=30)
+    test.addCleanup(stop)
+    return address, proc
+
+
+def controller_args(certs):
+    """The options a controller gives to reach the data planes of make_engine_certs."""
+    return ["--engine-ca", os.path.join(certs, "ca.pem"), "--engine-cert", os.path.join(certs, "controller.pem"),
+            "--engine-key", os.path.join(certs, "controller.key")]
+
+
 def sh(*cmd):
     subprocess.run(cmd, check=True, capture_output=True, text=True)
 

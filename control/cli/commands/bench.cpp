@@ -41,6 +41,11 @@ void add_bench_commands(CLI::App& app, Commands& commands) {
     suite->add_option("--report-dir", options->report_dir,
                       fmt::format("where report.json, results.csv and report.html go (default: {}-<UTC time>)", section));
     suite->add_flag("--adopt-ports", options->adopt_ports, "as for run: use a serving data plane's ports as they are");
+    suite
+        ->add_option("--locations", options->locations_path,
+                     "as for run: names for the data planes the profile's locations (NAME;PORT) name (default: "
+                     "$LINERATE_LOCATIONS)")
+        ->envname("LINERATE_LOCATIONS");
     commands.push_back(command_for(suite, [options, run = run](const GlobalOptions& global) {
       options->dataplane = global.dataplane();
       return run(*options);

@@ -4,17 +4,56 @@
 
 #include <cstdio>
 
+#include "control/cli/engines_run.hpp"
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
-#include "control/client/stop_signal.hpp"
-#include "control/suites/bench/bench_sections.hpp"
+#include "control/client/fleet_report.hpp"
 #include "control/client/run_client.hpp"
+#include "control/client/stop_signal.hpp"
 #include "control/reports/hand_over.hpp"
+#include "control/suites/bench/bench_sections.hpp"
 #include "lib/profile/load_toml.hpp"
 
 namespace lr::bench {
 
 using nlohmann::json;
+
+namespace {
+
+// The profile's ports: on the data plane serving (or started for) the profile, or by
+// location on several. The exit code, 0 with `target` set.
+int open_target(const BenchProfile& profile, const BenchOptions& options,
+                std::unique_ptr<ctl::ProfileDataplane>& dataplane, std::unique_ptr<ctl::RunTarget>& target) {
+  if (ctl::has_locations(profile)) {
+    target = ctl::open_fleet(profile, options.dataplane, options.locations_path, "linerate-bench");
+    if (!target) return 2;
+    if (!profile.devices.empty()) target->load_devices(profile.devices, options.profile_path);
+    return 0;
+  }
+  if (const int code =
+          ctl::ProfileDataplane::open(profile, options.profile_path, options.dataplane, options.adopt_ports, dataplane);
+      code != 0)
+    return code;
+  target = std::make_unique<ctl::DataplaneTarget>(dataplane->client());
+  return 0;
+}
+
+// The tester in the report: each port (the hand-over), and the data planes a fleet spans.
+bool describe_tester(BenchSession& session, const report::ReportSection& about, ctl::RunTarget& target) {
+  try {
+    report::write_hand_over(session.report(), report::hand_over(about, target.ports()));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "linerate: the data plane did not list its ports: %s\n", error.what());
+    return false;
+  }
+  if (const auto* fleet = dynamic_cast<const ctl::EngineFleet*>(&target)) {
+    session.report()["engines"] = json::array();
+    for (const ctl::FleetEngine& e : fleet->engines()) session.report()["engines"].push_back(ctl::engine_section(e));
+  }
+  return true;
+}
+
+}  // namespace
 
 int run_suite(const Suite& suite, const BenchOptions& options) {
   const std::optional<profile::Profile> profile = ctl::read_profile(options.profile_path);
@@ -39,18 +78,11 @@ int run_suite(const Suite& suite, const BenchOptions& options) {
     return 4;
   }
   std::unique_ptr<ctl::ProfileDataplane> dataplane;
-  if (const int code =
-          ctl::ProfileDataplane::open(*read, options.profile_path, options.dataplane, options.adopt_ports, dataplane);
-      code != 0)
-    return code;
+  std::unique_ptr<ctl::RunTarget> target;
+  if (const int code = open_target(*read, options, dataplane, target); code != 0) return code;
   ctl::catch_stop_signals();
-  TrialRunner runner(dataplane->client(), *read);
-  try {
-    report::write_hand_over(session.report(), report::hand_over(about, ctl::RunClient(dataplane->client()).ports()));
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "linerate: the data plane did not list its ports: %s\n", error.what());
-    return 1;
-  }
+  TrialRunner runner(*target, *read);
+  if (!describe_tester(session, about, *target)) return 1;
 
   json settings = suite.settings(*read);
   settings["drain_s"] = static_cast<double>(read->run.drain_ns) / 1e9;

@@ -21,6 +21,7 @@ struct BenchOptions {
   std::string profile_path;
   std::string report_dir;  ///< "" : <suite>-<UTC time>
   ctl::DataplaneAddress dataplane;
+  std::string locations_path;  ///< --locations: names of data planes for the profile's locations
   bool adopt_ports = false;
   std::string method;      ///< ndr: "bisection" or "mlrsearch" over the profile's; "": the profile's
 };

@@ -6,13 +6,11 @@
 #include <map>
 #include <set>
 
-#include "control/client/host_client.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/suites/bench/bench_sections.hpp"
 #include "lib/api/missed_target.hpp"
 #include "lib/api/run_report.hpp"
 #include "lib/common/line_rate.hpp"
-#include "lib/profile/device_spec_json.hpp"
 
 namespace lr::bench {
 
@@ -58,8 +56,7 @@ std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, do
   return "";
 }
 
-TrialRunner::TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile)
-    : run_(client), profile_(profile) {}
+TrialRunner::TrialRunner(ctl::RunTarget& target, const profile::Profile& profile) : run_(target), profile_(profile) {}
 
 // The profile's streams with the trial's frame size, load and duration (or burst).
 std::vector<api::StreamSpec> TrialRunner::streams_at(const TrialSpec& spec) const {
@@ -115,7 +112,7 @@ uint64_t TrialRunner::learn(uint32_t frames) {
 std::map<std::string, uint64_t> TrialRunner::port_speeds() { return run_.port_speeds(); }
 
 void TrialRunner::set_port(const std::string& port, const ctl::PortConfigChange& change) {
-  ctl::PortClient(run_.dataplane()).set_config_json(port, change);
+  run_.set_port(port, change);
 }
 
 ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& streams, const std::string& what,
@@ -140,12 +137,10 @@ ctl::EndedRun TrialRunner::run_streams(const std::vector<api::StreamSpec>& strea
 }
 
 void TrialRunner::load_devices(const std::vector<api::DeviceSpec>& devices) {
-  ctl::HostClient(run_.dataplane()).load_devices(profile::to_json(devices), profile_.path);
+  run_.load_devices(devices, profile_.path);
 }
 
-void TrialRunner::set_link(const std::string& port, bool up) {
-  ctl::PortClient(run_.dataplane()).set_link_up(port, up);
-}
+void TrialRunner::set_link(const std::string& port, bool up) { run_.set_link(port, up); }
 
 double TrialRunner::line_pps(const bench::BenchFrameSize& frame) {
   std::map<std::string, uint64_t> speeds = port_speeds();

@@ -19,6 +19,7 @@
 
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
+#include "control/client/run_target.hpp"
 #include "control/suites/bench/bench_sections.hpp"
 #include "control/suites/bench/latency_summary.hpp"
 #include "control/suites/bench/throughput_search.hpp"
@@ -64,7 +65,7 @@ std::string held_up_by_host(const api::RunReport& run, double stall_limit_us, do
 
 class TrialRunner {
  public:
-  TrialRunner(ctl::DataplaneClient& client, const profile::Profile& profile);
+  TrialRunner(ctl::RunTarget& target, const profile::Profile& profile);
   /// Runs one trial; returns early (interrupted) on a stop request. Throws what the
   /// client throws (a data plane that refuses or disappears).
   Trial run(const TrialSpec& spec);
@@ -102,7 +103,7 @@ class TrialRunner {
   /// what they were asked to send, in frames/s.
   double sum_streams(Trial& trial);
 
-  ctl::RunClient run_;
+  ctl::RunTarget& run_;  ///< one data plane, or several by location
   const profile::Profile& profile_;
 };
 

@@ -1,0 +1,260 @@
+#include "control/client/engine_fleet.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "control/client/fleet_report.hpp"
+#include "control/client/host_client.hpp"
+#include "control/client/stop_signal.hpp"
+#include "lib/profile/device_spec_json.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+// The least time between asking the data planes to start and the instant they start at.
+constexpr int64_t kMinStartMarginNs = 100'000'000;
+
+int64_t utc_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+FleetEngine connect_engine(const std::string& address, const DataplaneAddress& options, const std::string& name) {
+  FleetEngine e;
+  e.address = address;
+  DataplaneAddress where;
+  where.engine = address;
+  where.tls = options.tls;
+  where.named = true;
+  e.client = std::make_unique<DataplaneClient>(where);
+  const int64_t before = utc_now_ns();
+  e.hello = e.client->hello(name);
+  const int64_t after = utc_now_ns();
+  e.rtt_ns = after - before;
+  e.offset_ns = e.hello.at("clock").at("utc_ns").get<int64_t>() - (before + after) / 2;
+  return e;
+}
+
+std::vector<std::string> map_names(const LocationMap& map) {
+  std::vector<std::string> names;
+  for (const auto& [name, endpoint] : map) names.push_back(name);
+  return names;
+}
+
+std::vector<std::string> port_names(const FleetEngine& e) {
+  std::vector<std::string> names;
+  for (const json& p : e.hello.at("ports")) names.push_back(p.at("name").get<std::string>());
+  return names;
+}
+
+// Stream `s` as data plane `e` takes it: the sender's with its ports there; else received
+// there (receive_only), on its RX port or, for its place in the order only, the first port.
+api::StreamSpec stream_for(const api::StreamSpec& s, size_t e, const std::map<std::string, FleetPlacement>& placed,
+                           const FleetEngine& engine) {
+  api::StreamSpec out = s;
+  const FleetPlacement& tx = placed.at(s.tx_port);
+  const FleetPlacement* rx = s.rx_port ? &placed.at(*s.rx_port) : nullptr;
+  if (tx.engine == e) {
+    out.tx_port = tx.port;
+    out.rx_port = rx != nullptr && rx->engine == e ? std::optional(rx->port) : std::nullopt;
+    return out;
+  }
+  const std::string port = rx != nullptr && rx->engine == e ? rx->port : port_names(engine).at(0);
+  out.tx_port = port;
+  out.rx_port = port;
+  out.receive_only = true;
+  out.eth_src_auto = false;
+  out.eth_dst_auto = false;
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<EngineFleet> EngineFleet::open(const std::vector<api::PortSpec>& ports, const DataplaneAddress& options,
+                                               const LocationMap& names, const std::string& client_name,
+                                               std::string& problem) {
+  std::unique_ptr<EngineFleet> fleet(new EngineFleet());
+  for (const api::PortSpec& port : ports) {
+    const size_t semicolon = port.location.find(';');
+    std::string address = port.location.substr(0, semicolon);
+    const std::string name = port.location.substr(semicolon + 1);
+    if (const auto mapped = names.find(address); mapped != names.end()) {
+      address = mapped->second;
+    } else if (std::string host, number; !split_engine_address(address, host, number)) {
+      problem = fmt::format("port '{}' (location \"{}\"): '{}' is not HOST:PORT, and no --locations entry names it{}",
+                            port.name, port.location, address,
+                            names.empty() ? "" : fmt::format(" (it names {})", fmt::join(map_names(names), ", ")));
+      return nullptr;
+    }
+    auto& engines = fleet->engines_;
+    auto it = std::find_if(engines.begin(), engines.end(), [&](const FleetEngine& e) { return e.address == address; });
+    if (it == engines.end()) it = engines.insert(engines.end(), connect_engine(address, options, client_name));
+    if (const std::vector<std::string> there = port_names(*it);
+        std::find(there.begin(), there.end(), name) == there.end()) {
+      problem = fmt::format("port '{}' (location \"{}\"): the data plane at {} has no port '{}' (it has {})", port.name,
+                            port.location, address, name, fmt::join(there, ", "));
+      return nullptr;
+    }
+    fleet->placed_[port.name] = {static_cast<size_t>(it - engines.begin()), name};
+    it->profile_names[name] = port.name;
+  }
+  return fleet;
+}
+
+const FleetPlacement& EngineFleet::placement(const std::string& port) const {
+  const auto it = placed_.find(port);
+  if (it == placed_.end()) throw std::invalid_argument(fmt::format("no port '{}' among the locations", port));
+  return it->second;
+}
+
+api::RunSpec EngineFleet::load(const std::vector<api::StreamSpec>& streams, const std::string& path,
+                               const std::optional<api::RunSpec>& run) {
+  for (const api::StreamSpec& s : streams) {
+    placement(s.tx_port);
+    if (s.rx_port) placement(*s.rx_port);
+  }
+  streams_ = streams;
+  std::optional<api::RunSpec> in_force;
+  for (size_t e = 0; e < engines_.size(); ++e) {
+    FleetEngine& engine = engines_[e];
+    std::vector<api::StreamSpec> theirs;  // every stream of the run, as this data plane takes it
+    engine.sends = false;
+    for (const api::StreamSpec& s : streams) {
+      theirs.push_back(stream_for(s, e, placed_, engine));
+      engine.sends = engine.sends || !theirs.back().receive_only;
+    }
+    const api::RunSpec settings = RunClient(*engine.client).load(theirs, path, run);
+    if (!in_force) in_force = settings;
+  }
+  return in_force.value_or(api::RunSpec{});
+}
+
+json EngineFleet::plan_json(size_t engine) { return RunClient(*engines_.at(engine).client).plan_json(); }
+
+void EngineFleet::start() {
+  int64_t latest = utc_now_ns();
+  int64_t worst_rtt = 0;
+  for (const FleetEngine& e : engines_) {
+    latest = std::max(latest, utc_now_ns() + e.offset_ns);
+    worst_rtt = std::max(worst_rtt, e.rtt_ns);
+  }
+  // Ahead of the latest clock by 4 round trips, and never less than the margin.
+  start_at_ = latest + std::max(kMinStartMarginNs, 4 * worst_rtt);
+  for (FleetEngine& e : engines_) e.ended.reset();
+  for (FleetEngine& e : engines_) {
+    try {
+      RunClient(*e.client).start_json({{}, {}, start_at_});
+    } catch (const ConnectionError& error) {
+      halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
+    }
+  }
+}
+
+bool EngineFleet::wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll) {
+  while (!stop_requested()) {
+    bool sent = true;
+    for (FleetEngine& e : engines_) {
+      try {
+        if (e.client->hung_up()) throw ConnectionError("it hung up");
+        if (e.sends && !RunClient(*e.client).status().tx_finished) sent = false;
+      } catch (const ConnectionError& error) {
+        halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
+      }
+    }
+    if (sent) return true;
+    if (each_poll) each_poll();
+    std::this_thread::sleep_for(poll);
+  }
+  return false;
+}
+
+EndedRun EngineFleet::stop() {
+  for (const bool senders : {true, false})
+    for (FleetEngine& e : engines_) {
+      if (e.sends != senders || e.ended) continue;
+      try {
+        e.ended = RunClient(*e.client).stop();
+      } catch (const ConnectionError& error) {
+        halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
+      }
+    }
+  return report();
+}
+
+void EngineFleet::stop_the_rest() noexcept {
+  for (FleetEngine& e : engines_) {
+    if (e.ended || !e.client->connected()) continue;
+    try {
+      e.ended = RunClient(*e.client).stop();
+    } catch (const std::exception&) {  // stopped or gone: either way it sends no more
+    }
+  }
+}
+
+void EngineFleet::halt(const std::string& what) {
+  lost_ = what;
+  stop_the_rest();
+  throw ConnectionError(what);
+}
+
+EndedRun EngineFleet::report() const {
+  EndedRun ended = fleet_report(streams_, engines_, placed_, start_at_);
+  if (!lost_.empty()) {
+    ended.report.interrupted_by = fmt::format("a data plane went away: {}", lost_);
+    ended.json["interrupted_by"] = *ended.report.interrupted_by;
+  }
+  return ended;
+}
+
+api::LatencyHistogram EngineFleet::histogram(const std::string& stream) {
+  const auto s =
+      std::find_if(streams_.begin(), streams_.end(), [&](const api::StreamSpec& x) { return x.name == stream; });
+  if (s == streams_.end() || !s->rx_port) return {};
+  const FleetPlacement& rx = placement(*s->rx_port);
+  if (placement(s->tx_port).engine != rx.engine) return {};  // latency between data planes is withheld
+  return RunClient(*engines_[rx.engine].client).histogram(stream);
+}
+
+std::vector<api::PortReport> EngineFleet::ports() {
+  std::vector<api::PortReport> out;
+  for (FleetEngine& e : engines_)
+    for (api::PortReport port : RunClient(*e.client).ports()) {
+      const auto name = e.profile_names.find(port.name);
+      if (name == e.profile_names.end()) continue;  // a port of that data plane the run does not use
+      port.name = name->second;
+      out.push_back(std::move(port));
+    }
+  return out;
+}
+
+void EngineFleet::set_port(const std::string& port, const PortConfigChange& change) {
+  const FleetPlacement& at = placement(port);
+  PortClient(*engines_[at.engine].client).set_config_json(at.port, change);
+}
+
+void EngineFleet::set_link(const std::string& port, bool up) {
+  const FleetPlacement& at = placement(port);
+  PortClient(*engines_[at.engine].client).set_link_up(at.port, up);
+}
+
+void EngineFleet::load_devices(const std::vector<api::DeviceSpec>& devices, const std::string& path) {
+  for (size_t e = 0; e < engines_.size(); ++e) {
+    std::vector<api::DeviceSpec> theirs;  // the hosts on its ports, by its names; none: its hosts removed
+    for (api::DeviceSpec d : devices) {
+      const FleetPlacement& at = placement(d.first.port);
+      if (at.engine != e) continue;
+      d.first.port = at.port;
+      theirs.push_back(std::move(d));
+    }
+    HostClient(*engines_[e].client).load_devices(profile::to_json(theirs), path);
+  }
+}
+
+}  // namespace lr::ctl

@@ -1,0 +1,131 @@
+#include "control/client/fleet_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "lib/api/run_report.hpp"
+
+namespace lr::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+// Stream i of the run: what was sent from its sender's report, what arrived from its
+// receiver's, the loss from both.
+api::StreamReport merged_stream(size_t i, const api::StreamSpec& s, const std::vector<FleetEngine>& engines,
+                                const std::map<std::string, FleetPlacement>& placed) {
+  const auto report_of = [&](const std::string& port) -> const api::StreamReport* {
+    const FleetEngine& e = engines[placed.at(port).engine];
+    return e.ended && i < e.ended->report.streams.size() ? &e.ended->report.streams[i] : nullptr;
+  };
+  api::StreamReport r;
+  if (const api::StreamReport* sent = report_of(s.tx_port)) r = *sent;
+  r.name = s.name;
+  r.tx_port = s.tx_port;
+  r.rx_port = s.rx_port;
+  if (!s.rx_port) return r;
+  const api::StreamReport* got = report_of(*s.rx_port);
+  if (got == nullptr) {
+    r.rx_unknown = fmt::format("the data plane at {} that received it went away: what arrived is not known",
+                               engines[placed.at(*s.rx_port).engine].address);
+    return r;
+  }
+  r.rx_packets = got->rx_packets;
+  r.rx_bytes = got->rx_bytes;
+  r.duplicate = got->duplicate;
+  r.out_of_order = got->out_of_order;
+  r.late = got->late;
+  r.beyond_window = got->beyond_window;
+  r.misdelivered = got->misdelivered;
+  r.latency = got->latency;
+  r.latency_withheld = got->latency_withheld;
+  if (const size_t from = placed.at(s.tx_port).engine, to = placed.at(*s.rx_port).engine; from != to)
+    r.latency_withheld = fmt::format(
+        "sent by the data plane at {}, received by the one at {}: one-way latency between "
+        "data planes needs their clocks on one PTP grandmaster, which linerate does not "
+        "read yet",
+        engines[from].address, engines[to].address);
+  r.ecn = got->ecn;
+  r.receive_only = false;
+  r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);
+  if (r.timeline && got->timeline) r.timeline->rx = got->timeline->rx;  // each side's bins, from one instant
+  return r;
+}
+
+}  // namespace
+
+json engine_section(const FleetEngine& e) {
+  return {
+      {"engine", e.address}, {"node", e.hello.value("node", "")}, {"version", e.hello.value("version", "")},
+      {"rtt_ns", e.rtt_ns},  {"clock_offset_ns", e.offset_ns},    {"clock", e.hello.value("clock", json::object())}};
+}
+
+// The run's one report: the streams joined across data planes, every data plane's ports
+// (by the profile's names), lcores and warnings, and a section per data plane.
+EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::vector<FleetEngine>& engines,
+                      const std::map<std::string, FleetPlacement>& placed, int64_t at_utc_ns) {
+  api::RunReport merged;
+  merged.start = api::RunStart{at_utc_ns, at_utc_ns, std::nullopt, 0};
+  json sections = json::array();
+  std::vector<int64_t> firsts;
+  for (const FleetEngine& e : engines) {
+    json section = engine_section(e);
+    if (!e.ended) {
+      section["report"] = nullptr;
+      sections.push_back(std::move(section));
+      continue;
+    }
+    const api::RunReport& r = e.ended->report;
+    if (merged.started_at.empty() || r.started_at < merged.started_at) merged.started_at = r.started_at;
+    merged.duration_s = std::max(merged.duration_s, r.duration_s);
+    merged.interrupted = merged.interrupted || r.interrupted;
+    merged.mbufs_not_returned += r.mbufs_not_returned;
+    for (api::PortReport port : r.ports) {
+      const auto name = e.profile_names.find(port.name);
+      port.name = name != e.profile_names.end() ? name->second : e.address + ";" + port.name;
+      merged.ports.push_back(std::move(port));
+    }
+    merged.lcores.insert(merged.lcores.end(), r.lcores.begin(), r.lcores.end());
+    merged.switches.insert(merged.switches.end(), r.switches.begin(), r.switches.end());
+    for (const std::string& warning : r.warnings) merged.warnings.push_back(e.address + ": " + warning);
+    if (r.start) {
+      section["start"] = api::to_json(*r.start);
+      merged.start->tsc_utc_error_ns = std::max(merged.start->tsc_utc_error_ns, r.start->tsc_utc_error_ns);
+      if (e.sends && r.start->first_tx_utc_ns) firsts.push_back(*r.start->first_tx_utc_ns);
+    }
+    sections.push_back(std::move(section));
+  }
+  if (!firsts.empty()) merged.start->first_tx_utc_ns = *std::min_element(firsts.begin(), firsts.end());
+  for (size_t i = 0; i < streams.size(); ++i) merged.streams.push_back(merged_stream(i, streams[i], engines, placed));
+  EndedRun out{api::to_json(merged), merged};
+  out.json["engines"] = std::move(sections);
+  out.json["start_spread_ns"] =
+      firsts.size() < 2
+          ? json(nullptr)
+          : json(*std::max_element(firsts.begin(), firsts.end()) - *std::min_element(firsts.begin(), firsts.end()));
+  // Each data plane began at the instant on its own clock: as close as the clocks agree,
+  // which PTP vouches for only when every one follows the same grandmaster.
+  std::set<std::string> grandmasters;
+  bool all_locked = true;
+  for (const FleetEngine& e : engines) {
+    const json clock = e.hello.value("clock", json::object());
+    all_locked = all_locked && clock.value("synchronised", false);
+    if (clock.contains("ptp") && clock["ptp"].is_object())
+      grandmasters.insert(clock["ptp"].value("gm_identity", std::string()));
+  }
+  const bool synchronised = all_locked && grandmasters.size() == 1;
+  out.json["start_synchronised"] = synchronised;
+  if (!all_locked)
+    out.json["start_note"] =
+        "best effort: the data planes' clocks are not known to follow one PTP grandmaster, so "
+        "their first frames are as close as their clocks agree";
+  else if (!synchronised)
+    out.json["start_note"] =
+        fmt::format("best effort: the data planes follow different grandmasters ({})", fmt::join(grandmasters, ", "));
+  return out;
+}
+
+}  // namespace lr::ctl

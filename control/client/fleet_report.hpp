@@ -1,0 +1,24 @@
+#pragma once
+// One report of a run over several data planes: each stream's TX counts from its sender's
+// report, what arrived (received, lost, duplicate, order, latency) from its receiver's, the
+// loss computed only from both after every one stopped and drained; every data plane's
+// ports under the profile's names, its lcores and warnings, and a section per data plane
+// (address, node, version, round trip, clock, start). A stream whose receiver went away
+// says so (rx_unknown) instead of counting its frames lost.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "control/client/engine_fleet.hpp"
+
+namespace lr::ctl {
+
+/// A data plane as the report describes it: address, node, version, round trip, clock
+/// offset from ours and its clock's state (hello).
+nlohmann::json engine_section(const FleetEngine& engine);
+
+EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::vector<FleetEngine>& engines,
+                      const std::map<std::string, FleetPlacement>& placed, int64_t at_utc_ns);
+
+}  // namespace lr::ctl

@@ -1,0 +1,41 @@
+#include "control/client/run_target.hpp"
+
+#include "control/client/host_client.hpp"
+#include "lib/profile/device_spec_json.hpp"
+
+namespace lr::ctl {
+
+std::map<std::string, uint64_t> RunTarget::port_speeds() {
+  std::map<std::string, uint64_t> speeds;
+  for (const api::PortReport& p : ports()) speeds[p.name] = p.speed_bps;
+  return speeds;
+}
+
+api::RunSpec DataplaneTarget::load(const std::vector<api::StreamSpec>& streams, const std::string& path,
+                                   const std::optional<api::RunSpec>& run) {
+  return run_.load(streams, path, run);
+}
+
+void DataplaneTarget::start() { run_.start(); }
+
+bool DataplaneTarget::wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll) {
+  return run_.wait_until_sent(poll, each_poll);
+}
+
+EndedRun DataplaneTarget::stop() { return run_.stop(); }
+
+api::LatencyHistogram DataplaneTarget::histogram(const std::string& stream) { return run_.histogram(stream); }
+
+std::vector<api::PortReport> DataplaneTarget::ports() { return run_.ports(); }
+
+void DataplaneTarget::set_port(const std::string& port, const PortConfigChange& change) {
+  PortClient(run_.dataplane()).set_config_json(port, change);
+}
+
+void DataplaneTarget::set_link(const std::string& port, bool up) { PortClient(run_.dataplane()).set_link_up(port, up); }
+
+void DataplaneTarget::load_devices(const std::vector<api::DeviceSpec>& devices, const std::string& path) {
+  HostClient(run_.dataplane()).load_devices(profile::to_json(devices), path);
+}
+
+}  // namespace lr::ctl
