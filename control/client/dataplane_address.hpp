@@ -15,6 +15,9 @@ struct DataplaneAddress {
   std::string engine;       ///< "HOST:PORT" ("[::1]:7300" for IPv6)
   tls::MutualTlsFiles tls;  ///< none: plain TCP, which only a loopback `--insecure` data plane serves
   bool named = false;       ///< the user named it: a front end must not start a data plane of its own instead
+  /// A run over several data planes: each ends its run by itself once this controller has
+  /// sent it nothing for this long (traffic.start's lease), so none runs unattended.
+  int64_t lease_ms = 3000;
 
   /// "/run/linerate/dataplane.sock" or "10.0.0.2:7300": for messages.
   const std::string& text() const noexcept { return engine.empty() ? socket : engine; }

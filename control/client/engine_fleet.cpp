@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <stdexcept>
 #include <thread>
 
@@ -81,6 +83,7 @@ std::unique_ptr<EngineFleet> EngineFleet::open(const std::vector<api::PortSpec>&
                                                const LocationMap& names, const std::string& client_name,
                                                std::string& problem) {
   std::unique_ptr<EngineFleet> fleet(new EngineFleet());
+  fleet->lease_ms_ = options.lease_ms;
   for (const api::PortSpec& port : ports) {
     const size_t semicolon = port.location.find(';');
     std::string address = port.location.substr(0, semicolon);
@@ -150,7 +153,7 @@ void EngineFleet::start() {
   for (FleetEngine& e : engines_) e.ended.reset();
   for (FleetEngine& e : engines_) {
     try {
-      RunClient(*e.client).start_json({{}, {}, start_at_});
+      RunClient(*e.client).start_json({{}, {}, start_at_, lease_ms_});
     } catch (const ConnectionError& error) {
       halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
     }
@@ -176,16 +179,49 @@ bool EngineFleet::wait_until_sent(std::chrono::milliseconds poll, const std::fun
 }
 
 EndedRun EngineFleet::stop() {
-  for (const bool senders : {true, false})
-    for (FleetEngine& e : engines_) {
-      if (e.sends != senders || e.ended) continue;
-      try {
-        e.ended = RunClient(*e.client).stop();
-      } catch (const ConnectionError& error) {
-        halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
-      }
-    }
+  for (const bool senders : {true, false}) stop_together(senders);
   return report();
+}
+
+void EngineFleet::stop_together(bool senders) {
+  std::vector<size_t> stopping;
+  for (size_t i = 0; i < engines_.size(); ++i)
+    if (engines_[i].sends == senders && !engines_[i].ended) stopping.push_back(i);
+  std::vector<std::exception_ptr> failed(engines_.size());
+  std::atomic<size_t> left{stopping.size()};
+  std::vector<std::thread> threads;
+  threads.reserve(stopping.size());
+  for (const size_t i : stopping)  // each on its own connection: the threads share nothing
+    threads.emplace_back([this, i, &failed, &left] {
+      try {
+        engines_[i].ended = RunClient(*engines_[i].client).stop();
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+      --left;
+    });
+  // Their drains take a while: the others hear from us meanwhile, which renews their lease.
+  const auto every = std::chrono::milliseconds(std::clamp<int64_t>(lease_ms_ / 4, 1, 100));
+  while (left > 0) {
+    for (FleetEngine& e : engines_)
+      if (e.sends != senders && !e.ended && e.client->connected()) try {
+          RunClient(*e.client).status();
+        } catch (const std::exception&) {  // said when it is stopped
+        }
+    std::this_thread::sleep_for(every);
+  }
+  for (std::thread& t : threads) t.join();
+  for (const size_t i : stopping) {
+    if (!failed[i]) continue;
+    try {
+      std::rethrow_exception(failed[i]);
+    } catch (const ConnectionError& error) {
+      halt(fmt::format("the data plane at {}: {}", engines_[i].address, error.what()));
+    } catch (...) {
+      stop_the_rest();
+      throw;
+    }
+  }
 }
 
 void EngineFleet::stop_the_rest() noexcept {

@@ -9,7 +9,8 @@
 // clock plus a margin; they are stopped senders first, so that what was sent has arrived
 // when the receivers drain, and the report joins each stream's TX counts from its sender
 // with what its receiver counted. A data plane that goes away stops the others at once: no
-// traffic runs unattended.
+// traffic runs unattended; nor after this controller dies: each run is started with a lease
+// (DataplaneAddress::lease_ms) that the controller's requests renew, and ends once it lapses.
 
 #include <nlohmann/json.hpp>
 
@@ -64,7 +65,7 @@ class EngineFleet final : public RunTarget {
   void start() override;
   /// Also watches every data plane: one that hung up stops the others, then ConnectionError.
   bool wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll = {}) override;
-  /// Senders first, then receivers; the merged report. A data plane that went away: the
+  /// Senders first, then receivers, each group together; the merged report. A data plane that went away: the
   /// others are stopped, then ConnectionError (report() has what was measured).
   EndedRun stop() override;
   api::LatencyHistogram histogram(const std::string& stream) override;
@@ -86,6 +87,9 @@ class EngineFleet final : public RunTarget {
 
  private:
   EngineFleet() = default;
+  /// Stops the data planes that send (or those that only receive) together, each on a
+  /// thread of its own, the others renewing their lease meanwhile.
+  void stop_together(bool senders);
   /// Every data plane not yet stopped is stopped, its report kept; errors are swallowed
   /// (each is stopped or gone).
   void stop_the_rest() noexcept;
@@ -97,6 +101,7 @@ class EngineFleet final : public RunTarget {
   std::map<std::string, FleetPlacement> placed_;
   std::vector<api::StreamSpec> streams_;  ///< as loaded, by the profile's port names
   int64_t start_at_ = 0;
+  int64_t lease_ms_ = 3000;  ///< each run ends by itself once we are silent this long
   std::string lost_;
 };
 

@@ -126,6 +126,7 @@ json selection_params(const TrafficSelection& selection) {
   if (!selection.streams.empty()) params["streams"] = selection.streams;
   if (!selection.ports.empty()) params["ports"] = selection.ports;
   if (selection.at_utc_ns) params["at_utc_ns"] = *selection.at_utc_ns;
+  if (selection.lease_ms) params["lease_ms"] = *selection.lease_ms;
   return params;
 }
 

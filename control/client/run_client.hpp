@@ -46,6 +46,7 @@ struct TrafficSelection {
   std::vector<std::string> streams;
   std::vector<std::string> ports;
   std::optional<int64_t> at_utc_ns = {};  ///< traffic.start: begin at this UTC instant (several data planes at one)
+  std::optional<int64_t> lease_ms = {};   ///< traffic.start: the run ends once this session is silent this long
 };
 
 class RunClient {

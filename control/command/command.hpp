@@ -20,10 +20,15 @@ struct GlobalOptions {
   std::string socket;          ///< --socket; "": $LINERATE_SOCKET, else the default
   std::string engine;          ///< --engine HOST:PORT: a data plane serving TCP
   tls::MutualTlsFiles engine_tls;  ///< --engine-ca, --engine-cert, --engine-key
+  double engine_lease_s = 3;   ///< --engine-lease
   bool as_json = false;        ///< --json
 
   /// The data plane these name (dataplane_address: the environment fills what they leave).
-  DataplaneAddress dataplane() const { return dataplane_address(socket, engine, engine_tls); }
+  DataplaneAddress dataplane() const {
+    DataplaneAddress address = dataplane_address(socket, engine, engine_tls);
+    address.lease_ms = static_cast<int64_t>(engine_lease_s * 1000);
+    return address;
+  }
 };
 
 /// A subcommand: whether it was chosen, and what it does (the exit code). A client's

@@ -151,6 +151,7 @@ void Dispatcher::deprecate(const std::string& name, std::string replacement) {
 }
 
 void Dispatcher::handle(Session& session, std::string_view line, Reply::Respond respond) const {
+  session.activity->last_request = std::chrono::steady_clock::now();
   nlohmann::json id = nullptr;
   bool notification = false;
   const Method* method = nullptr;

@@ -2,13 +2,14 @@
 // Request dispatch for the control socket, and port ownership by session. Pure (no
 // sockets, no DPDK) so every error path is unit-tested. Thread: mgmt.
 
+#include <nlohmann/json.hpp>
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,10 +33,17 @@ struct Peer {
   std::string describe() const;
 };
 
+/// When a session last sent a request: a run started with a lease (run_lease.hpp) ends once
+/// its session has been silent for longer. Shared, so the lease outlives the connection.
+struct SessionActivity {
+  std::chrono::steady_clock::time_point last_request = std::chrono::steady_clock::now();
+};
+
 struct Session {
   uint64_t id = 0;
   Peer peer;
   std::string client;  ///< what the client called itself in hello
+  std::shared_ptr<SessionActivity> activity = std::make_shared<SessionActivity>();
 };
 
 /// Which session owns which port. A session changes only ports nobody else owns;
@@ -110,7 +118,7 @@ class Dispatcher {
   /// it keeps answering as before.
   void deprecate(const std::string& name, std::string replacement);
 
-  /// One request line in; `respond` gets the response line (empty for a notification),
+  /// One request line in (the session's activity renewed); `respond` gets the response line (empty for a notification),
   /// now or, for an asynchronous method, once it completes. Never throws: every failure
   /// becomes a JSON-RPC error object.
   void handle(Session& session, std::string_view line, Reply::Respond respond) const;

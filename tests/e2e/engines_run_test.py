@@ -9,7 +9,9 @@ leaves a report of what the other saw, marked as such."""
 import json
 import os
 import shutil
+import signal
 import subprocess
+import time
 import unittest
 
 import lrtest
@@ -184,6 +186,33 @@ class RunOverEngines(lrtest.DataplaneCase):
                       streams["west-east"]["rx_unknown"])
         self.assertIn("what arrived is not known", out)
         self.assertIsNone([e for e in report["engines"] if e["engine"] == self.engines[1]][0]["report"])
+
+    def test_a_silent_controller_leaves_no_traffic_running(self):
+        """A controller stopped mid-run (SIGSTOP: its connections stay open, as when its host
+        is cut off) renews no lease: each data plane ends its run a lease after its last
+        request, and keeps the report with the reason."""
+        text = (RUN % (self.engines[0], self.engines[1], 20000)).replace("count = 20000", "duration = \"30s\"")
+        run = subprocess.Popen([LINERATE, *lrtest.controller_args(self.certs), "--engine-lease", "1", "run",
+                                self.write_profile(text, "silent.toml")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(run.communicate)
+        self.addCleanup(run.kill)
+        lrtest.wait_until(self.started, "the run to start")
+        run.send_signal(signal.SIGSTOP)
+        silenced = time.monotonic()
+        clients = [lrtest.Client(os.path.join(self.dir, "dp%d.sock" % i)) for i in (0, 1)]
+        for client in clients:
+            self.addCleanup(client.close)
+            lrtest.wait_until(lambda: not client.result("traffic.status")["running"], "the lease to run out", timeout=10)
+        # A lease of 1 s, checked every 100 ms, then the drain (200 ms).
+        self.assertLess(time.monotonic() - silenced, 3)
+        for client in clients:
+            report = client.result("report.last")
+            self.assertTrue(report["interrupted"])
+            self.assertRegex(report["interrupted_by"], r"^the lease of 1000 ms ran out: session \d+ \(linerate-run, "
+                                                       r"127\.0\.0\.1:\d+, certificate 'linerate controller'\), which started "
+                                                       r"the run, sent nothing for 1\d\d\d ms$")
+        self.assertGreater(clients[0].result("report.last")["streams"][0]["tx_packets"], 0)
 
     def started(self):
         """Whether the first data plane has sent frames of this run (the start is an instant ahead)."""

@@ -347,7 +347,7 @@ class Serve(lrtest.DataplaneCase):
                          "params.pfc_reaction_delay: 'soon' is not a duration, e.g. \"20us\"")
         # A misspelled parameter is refused, not ignored: `stream` for `streams` would start everything.
         self.assertEqual(client.call("traffic.start", stream=["s1"])["error"]["message"],
-                         "params.stream: traffic.start has no such parameter (it takes: streams, ports, at_utc_ns)")
+                         "params.stream: traffic.start has no such parameter (it takes: streams, ports, at_utc_ns, lease_ms)")
         self.assertFalse(client.result("traffic.status")["running"])
         # Protocol 1's names still answer, and methods.list says what replaced them.
         self.assertEqual(client.call("port.set", port="p0", link="sideways")["error"]["message"],
