@@ -201,23 +201,6 @@ int run_xstats_watch(DataplaneClient& client, const std::string& port, const std
 
 namespace {
 
-// One line of `record`: the data plane's counters now. Throws ConnectionError when it
-// went away, before anything is written (a sample that failed is never zeros).
-json record_sample(RunClient& run, PortClient& port_counters, double t) {
-  const json ports = run.port_stats_json();
-  json counters = json::object();
-  for (const api::PortTraffic& p : port_traffic(ports)) {
-    try {
-      counters[p.name] = port_counters.counter_view_json(p.name)["counters"];
-    } catch (const RpcCallError&) {
-      // A port whose counters cannot be read is recorded without them.
-    }
-  }
-  return {{"time", utc_now_iso8601()},          {"t", t},
-          {"traffic", run.status_json()},       {"ports", ports},
-          {"streams", run.stream_stats_json()}, {"counters", counters}};
-}
-
 // The markers between samples: the data plane went away (and why), and it serves again
 // (how long it was away, how many tries). Samples have no "dataplane" key.
 json away_marker(const std::string& reason, double t) {
@@ -230,6 +213,18 @@ json back_marker(double away_s, unsigned tries, double t) {
 
 }  // namespace
 
+json record_sample(RunClient& run, std::vector<std::string>& ports, double t) {
+  if (ports.empty())
+    for (const api::PortReport& p : run.ports()) ports.push_back(p.name);
+  json sample = run.snapshot_json(ports);
+  sample["time"] = utc_now_iso8601();
+  sample["t"] = t;
+  // The ports it has now: a data plane restarted with others has their counters from the next sample.
+  ports.clear();
+  for (const json& p : sample["ports"]) ports.push_back(p.value("name", ""));
+  return sample;
+}
+
 int run_record(DataplaneClient& client, const std::string& path, double interval_s) {
   std::ofstream out(path, std::ios::app);
   if (!out) {
@@ -241,7 +236,7 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
   uint64_t samples = 0;
   uint64_t losses = 0;
   RunClient run(client);
-  PortClient port_counters(client);
+  std::vector<std::string> ports;
   DataplaneWatch watch(client.address().text(),
                        {"linerate record", "recording a marker and retrying with backoff", "recording again"});
   while (!stop_requested()) {
@@ -259,7 +254,7 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
       line = back_marker(away_s, tries, t);
     } else {
       try {
-        line = record_sample(run, port_counters, t);
+        line = record_sample(run, ports, t);
         ++samples;
       } catch (const ConnectionError& e) {
         watch.lost(e.what(), now);

@@ -5,8 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/run_client.hpp"
 
 namespace lr::ctl {
 
@@ -31,6 +33,13 @@ int run_stats_watch(DataplaneClient& client, bool as_json);
 
 /// A port's merged counters (port.counters) every second; with `rates`, per-second changes.
 int run_xstats_watch(DataplaneClient& client, const std::string& port, const std::string& filter, bool rates);
+
+/// One sample of `record`: time, `t` (seconds since recording began), and RunClient's
+/// snapshot (traffic status, ports, streams, the merged counters of `ports`), in one round
+/// trip. `ports`: the port names, read first when empty, and left as the sample found them.
+/// Throws ConnectionError when the data plane went away, before anything is written (a
+/// sample that failed is never zeros).
+nlohmann::json record_sample(RunClient& run, std::vector<std::string>& ports, double t);
 
 /// Appends one JSON object per `interval_ms` to `path`: time, ports (stats.ports),
 /// streams (stats.streams) and the merged counters per port. Each line is flushed as written.

@@ -207,34 +207,64 @@ void DataplaneClient::lost(const std::string& what) {
   throw ConnectionError(what);
 }
 
-nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::json& params) {
-  const int64_t id = next_id_++;
-  const std::string request = api::make_request(id, method, params) + "\n";
+void DataplaneClient::send(const std::string& requests) {
+  const std::string& where = impl_->address.text();
+  if (!impl_->connected) lost(fmt::format("the session with the data plane at {} has ended", where));
+  boost::system::error_code ec;
+  impl_->with_stream([&](auto& stream) { asio::write(stream, asio::buffer(requests), ec); });
+  if (ec) lost(fmt::format("sending to {}: {}{}", where, ec.message(), impl_->hint(ec)));
+}
+
+DataplaneClient::Answer DataplaneClient::read_answer() {
+  boost::system::error_code ec;
+  const size_t n = impl_->with_stream(
+      [&](auto& stream) { return asio::read_until(stream, asio::dynamic_buffer(impl_->buffer), '\n', ec); });
+  if (ec) lost(fmt::format("the data plane at {} hung up: {}{}", impl_->address.text(), ec.message(), impl_->hint(ec)));
+  nlohmann::json reply;
+  try {
+    reply = nlohmann::json::parse(impl_->buffer.data(), impl_->buffer.data() + n - 1);
+  } catch (const nlohmann::json::exception& error) {
+    impl_->buffer.erase(0, n);
+    lost(fmt::format("the data plane answered something that is not JSON: {}", error.what()));
+  }
+  impl_->buffer.erase(0, n);
+  if (!reply.is_object()) lost(fmt::format("the data plane answered {}, not a JSON-RPC response", reply.type_name()));
+  Answer answer;
+  if (const auto error = reply.find("error"); error != reply.end()) {
+    answer.error_code = error->value("code", 0);
+    answer.error = error->value("message", std::string("unknown error"));
+    if (answer.error_code == 0 && answer.error.empty()) answer.error = "unknown error";
+  } else if (const auto result = reply.find("result"); result != reply.end()) {
+    answer.result = std::move(*result);  // moved: an answer can be large
+  }
+  return answer;
+}
+
+std::string DataplaneClient::request_line(const std::string& method, const nlohmann::json& params) {
+  std::string request = api::make_request(next_id_++, method, params) + "\n";
   if (request.size() - 1 > api::kMaxRequestBytes)
     throw RpcCallError(static_cast<int>(api::RpcCode::kRequestTooLarge),
                        fmt::format("{} of {} bytes exceeds the control socket's {}-byte limit; not sent", method,
                                    request.size() - 1, api::kMaxRequestBytes));
-  const std::string& where = impl_->address.text();
-  if (!impl_->connected) lost(fmt::format("the session with the data plane at {} has ended", where));
-  boost::system::error_code ec;
-  impl_->with_stream([&](auto& stream) { asio::write(stream, asio::buffer(request), ec); });
-  if (ec) lost(fmt::format("sending to {}: {}{}", where, ec.message(), impl_->hint(ec)));
-  const size_t n = impl_->with_stream(
-      [&](auto& stream) { return asio::read_until(stream, asio::dynamic_buffer(impl_->buffer), '\n', ec); });
-  if (ec) lost(fmt::format("the data plane at {} hung up: {}{}", where, ec.message(), impl_->hint(ec)));
-  const std::string line = impl_->buffer.substr(0, n - 1);
-  impl_->buffer.erase(0, n);
-  nlohmann::json reply;
-  try {
-    reply = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::exception& error) {
-    throw ConnectionError(fmt::format("the data plane answered something that is not JSON: {}", error.what()));
-  }
-  if (reply.contains("error")) {
-    const nlohmann::json& error = reply["error"];
-    throw RpcCallError(error.value("code", 0), error.value("message", std::string("unknown error")));
-  }
-  return reply.value("result", nlohmann::json());
+  return request;
+}
+
+nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::json& params) {
+  send(request_line(method, params));
+  Answer answer = read_answer();
+  if (!answer.ok()) throw RpcCallError(answer.error_code, answer.error);
+  return std::move(answer.result);
+}
+
+std::vector<DataplaneClient::Answer> DataplaneClient::call_all(
+    const std::vector<std::pair<std::string, nlohmann::json>>& calls) {
+  std::string requests;
+  for (const auto& [method, params] : calls) requests += request_line(method, params);
+  send(requests);
+  std::vector<Answer> answers;
+  answers.reserve(calls.size());
+  for (size_t i = 0; i < calls.size(); ++i) answers.push_back(read_answer());
+  return answers;
 }
 
 nlohmann::json DataplaneClient::hello(const std::string& client_name) {

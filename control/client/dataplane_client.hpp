@@ -8,6 +8,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "control/client/dataplane_address.hpp"
 
@@ -48,6 +50,20 @@ class DataplaneClient {
   /// tests/layering/raw_calls_test.py fails on a call of this one anywhere else.
   nlohmann::json call(const std::string& method, const nlohmann::json& params = nlohmann::json::object());
 
+  /// One answer of call_all: the result, or the refusal (error set).
+  // NOLINTNEXTLINE(bugprone-exception-escape): clang-tidy 16 reports its implicit members; they throw only std::bad_alloc
+  struct Answer {
+    nlohmann::json result;
+    int error_code = 0;
+    std::string error;
+    bool ok() const noexcept { return error.empty(); }
+  };
+  /// Several calls (method, params) sent at once and answered in order: one round trip for
+  /// all, since the data plane reads a session's next request once it has answered the
+  /// last. A refusal is that call's Answer; the others are answered all the same. Throws
+  /// ConnectionError as call does. For the typed clients only, as call.
+  std::vector<Answer> call_all(const std::vector<std::pair<std::string, nlohmann::json>>& calls);
+
   /// Greets the data plane as `client_name` (hello): its server, version, protocol and
   /// this session, as sent.
   nlohmann::json hello(const std::string& client_name);
@@ -75,6 +91,10 @@ class DataplaneClient {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   [[noreturn]] void lost(const std::string& what);  ///< closes the socket, throws ConnectionError
+  /// A request's line with the next id; RpcCallError kRequestTooLarge (not sent) when too long.
+  std::string request_line(const std::string& method, const nlohmann::json& params);
+  void send(const std::string& requests);
+  Answer read_answer();
   int64_t next_id_ = 1;
 };
 

@@ -107,6 +107,24 @@ json RunClient::histogram_json(const std::string& stream) {
 
 json RunClient::lcores_json() { return client_.call("stats.lcores"); }
 
+json RunClient::snapshot_json(const std::vector<std::string>& ports) {
+  std::vector<std::pair<std::string, json>> calls{
+      {"traffic.status", json::object()}, {"stats.ports", json::object()}, {"stats.streams", json::object()}};
+  for (const std::string& port : ports) calls.emplace_back("port.counters", json{{"port", port}});
+  std::vector<DataplaneClient::Answer> answers = client_.call_all(calls);
+  for (size_t i = 0; i < 3; ++i)
+    if (!answers[i].ok()) throw RpcCallError(answers[i].error_code, answers[i].error);
+  json counters = json::object();
+  for (size_t i = 0; i < ports.size(); ++i)
+    if (DataplaneClient::Answer& a = answers[3 + i]; a.ok()) counters[ports[i]] = std::move(a.result["counters"]);
+  json snapshot = json::object();  // each part moved in: a snapshot of many ports and streams is large
+  snapshot["traffic"] = std::move(answers[0].result);
+  snapshot["ports"] = std::move(answers[1].result);
+  snapshot["streams"] = std::move(answers[2].result);
+  snapshot["counters"] = std::move(counters);
+  return snapshot;
+}
+
 api::CaptureReport RunClient::start_capture(const api::CaptureSpec& spec) {
   return api::capture_report_from_json(client_.call("capture.start", api::to_json(spec)));
 }

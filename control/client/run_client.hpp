@@ -104,6 +104,11 @@ class RunClient {
   /// api::lcore_report_from_json reads each).
   nlohmann::json lcores_json();
 
+  /// Every counter at one moment, in one round trip: {traffic (traffic.status), ports
+  /// (stats.ports), streams (stats.streams), counters: {port: its merged counters
+  /// (port.counters)}} for each of `ports` (one whose counters cannot be read is left out).
+  nlohmann::json snapshot_json(const std::vector<std::string>& ports);
+
   /// Starts a capture (capture.start); its report names its id.
   api::CaptureReport start_capture(const api::CaptureSpec& spec);
   /// Ends a capture; returns when its file is complete (capture.stop).

@@ -4,6 +4,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -43,7 +44,10 @@ int stopped_exit_code() noexcept { return 128 + g_signal.load(); }
 void sleep_unless_stopped(double seconds) {
   using clock = std::chrono::steady_clock;
   const auto until = clock::now() + std::chrono::duration<double>(seconds);
-  while (!g_stop.load() && clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // A look at the request every 20 ms, and never past `until`.
+  for (auto now = clock::now(); !g_stop.load() && now < until; now = clock::now())
+    std::this_thread::sleep_for(std::min(std::chrono::duration_cast<clock::duration>(until - now),
+                                         clock::duration(std::chrono::milliseconds(20))));
 }
 
 struct QuitKey::Saved {

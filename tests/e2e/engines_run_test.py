@@ -214,6 +214,39 @@ class RunOverEngines(lrtest.DataplaneCase):
                                                        r"the run, sent nothing for 1\d\d\d ms$")
         self.assertGreater(clients[0].result("report.last")["streams"][0]["tx_packets"], 0)
 
+    def test_record_reads_every_data_plane_and_a_slow_one_holds_up_none(self):
+        """`linerate record --locations`: a line per interval with every data plane's counters;
+        one that stops answering (SIGSTOP) grows older in the lines while the other's stay fresh."""
+        locations = os.path.join(self.dir, "fleet.json")
+        with open(locations, "w") as f:
+            json.dump([{"location": "west", "endpoint": self.engines[0]}, {"location": "east", "endpoint": self.engines[1]}],
+                      f)
+        path = os.path.join(self.dir, "fleet.jsonl")
+        record = subprocess.Popen([LINERATE, *lrtest.controller_args(self.certs), "record", path, "--locations",
+                                   locations, "--interval", "100ms"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        self.addCleanup(record.kill)
+        lrtest.wait_until(lambda: os.path.exists(path) and len(open(path).readlines()) >= 5, "five lines")
+        self.procs[1].send_signal(signal.SIGSTOP)
+        time.sleep(1.0)
+        self.procs[1].send_signal(signal.SIGCONT)
+        time.sleep(0.5)
+        record.send_signal(signal.SIGINT)
+        _, err = record.communicate(timeout=30)
+        self.assertEqual(record.returncode, 0, err)
+        with open(path) as f:
+            lines = [json.loads(line) for line in f]
+        self.assertGreater(len(lines), 15)
+        for line in lines:
+            east, west = line["engines"]  # by name
+            self.assertEqual((west["location"], west["endpoint"], east["location"]), ("west", self.engines[0], "east"))
+            self.assertIn("ports", west)
+            self.assertLess(west["age_ms"], 100, "the one that answers is read every interval, whatever the other does")
+        ages = [line["engines"][0]["age_ms"] for line in lines]
+        self.assertGreater(max(ages), 700, "the stopped one's entry grew old")
+        self.assertLess(ages[-1], 100, "and is read again once it answers")
+        self.assertRegex(err, r"recorded \d+ lines of 2 data planes to .* \(samples: east \d+, west \d+\)")
+
     def started(self):
         """Whether the first data plane has sent frames of this run (the start is an instant ahead)."""
         client = lrtest.Client(os.path.join(self.dir, "dp0.sock"))

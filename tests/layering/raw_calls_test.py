@@ -19,8 +19,8 @@ from temp_tree import TempTreeCase  # noqa: E402 (after its path)
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
-# `.call(` or `->call(`, not `.call_raw(` (\b would not stop at `_`).
-RAW_CALL = re.compile(r"(?:\.|->)call\s*\(")
+# `.call(`, `->call(` and `.call_all(`, not `.call_raw(` (\b would not stop at `_`).
+RAW_CALL = re.compile(r"(?:\.|->)call(?:_all)?\s*\(")
 
 def code_of(line):
     """The line without its // comment (a `//` inside a string ends it early: good enough)."""

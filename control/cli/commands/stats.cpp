@@ -8,8 +8,10 @@
 #include <string>
 
 #include "control/cli/commands/commands.hpp"
+#include "control/cli/fleet_record.hpp"
 #include "control/cli/tables.hpp"
 #include "control/cli/watch_commands.hpp"
+#include "control/client/location_map.hpp"
 #include "control/client/run_client.hpp"
 #include "lib/api/lcore_report.hpp"
 #include "lib/profile/quantity.hpp"
@@ -82,16 +84,28 @@ void add_record(CLI::App& app, Commands& commands) {
   struct RecordOptions {
     std::string path;
     std::string interval = "1s";
+    std::string locations;
   };
   auto options = std::make_shared<RecordOptions>();
   record->add_option("file", options->path, "JSONL file (appended to)")->required();
   record->add_option("--interval", options->interval, "time between samples, e.g. 1s, 500ms")->capture_default_str();
+  record->add_option("--locations", options->locations,
+                     "every data plane this location map names (JSON, as for run), each read on its own; one line "
+                     "holds them all");
   commands.push_back(command_for(record, [options](const GlobalOptions& global) {
     const auto interval_ns = profile::parse_duration_ns(options->interval);
     if (!interval_ns || *interval_ns < 10'000'000) {
       std::fprintf(stderr, "linerate: --interval '%s' is not a duration of at least 10ms (e.g. 1s, 500ms)\n",
                    options->interval.c_str());
       return kExitUsage;
+    }
+    if (!options->locations.empty()) {
+      auto map = read_location_map(options->locations);
+      if (!map) {
+        std::fprintf(stderr, "linerate: %s\n", map.error().context.c_str());
+        return kExitUsage;
+      }
+      return run_fleet_record(*map, global.dataplane(), options->path, static_cast<double>(*interval_ns) / 1e9);
     }
     return with_dataplane(global, [&](DataplaneClient& client) {
       return run_record(client, options->path, static_cast<double>(*interval_ns) / 1e9);
