@@ -84,6 +84,7 @@ std::unique_ptr<EngineFleet> EngineFleet::open(const std::vector<api::PortSpec>&
                                                std::string& problem) {
   std::unique_ptr<EngineFleet> fleet(new EngineFleet());
   fleet->lease_ms_ = options.lease_ms;
+  fleet->client_name_ = client_name;
   for (const api::PortSpec& port : ports) {
     const size_t semicolon = port.location.find(';');
     std::string address = port.location.substr(0, semicolon);
@@ -124,14 +125,29 @@ api::RunSpec EngineFleet::load(const std::vector<api::StreamSpec>& streams, cons
     if (s.rx_port) placement(*s.rx_port);
   }
   streams_ = streams;
+  // Each clock as it is now: whether latency between two is measured, and the shift that
+  // puts one's stamps on the other's clock, hold from this run's start.
+  for (FleetEngine& e : engines_) e.hello = e.client->hello(client_name_);
+  across_.assign(streams.size(), std::nullopt);
+  for (size_t i = 0; i < streams.size(); ++i) {
+    if (!streams[i].rx_port) continue;
+    const FleetEngine& from = engines_[placed_.at(streams[i].tx_port).engine];
+    const FleetEngine& to = engines_[placed_.at(*streams[i].rx_port).engine];
+    if (&from != &to)
+      across_[i] = latency_across(from.hello.at("clock"), from.address, to.hello.at("clock"), to.address);
+  }
   std::optional<api::RunSpec> in_force;
   for (size_t e = 0; e < engines_.size(); ++e) {
     FleetEngine& engine = engines_[e];
     std::vector<api::StreamSpec> theirs;  // every stream of the run, as this data plane takes it
     engine.sends = false;
-    for (const api::StreamSpec& s : streams) {
-      theirs.push_back(stream_for(s, e, placed_, engine));
-      engine.sends = engine.sends || !theirs.back().receive_only;
+    for (size_t i = 0; i < streams.size(); ++i) {
+      theirs.push_back(stream_for(streams[i], e, placed_, engine));
+      api::StreamSpec& mine = theirs.back();
+      if (across_[i] && across_[i]->measured && mine.receive_only && mine.rx_port &&
+          placed_.at(*streams[i].rx_port).engine == e)
+        mine.latency_shift_ns = across_[i]->shift_ns;
+      engine.sends = engine.sends || !mine.receive_only;
     }
     const api::RunSpec settings = RunClient(*engine.client).load(theirs, path, run);
     if (!in_force) in_force = settings;
@@ -150,7 +166,10 @@ void EngineFleet::start() {
   }
   // Ahead of the latest clock by 4 round trips, and never less than the margin.
   start_at_ = latest + std::max(kMinStartMarginNs, 4 * worst_rtt);
-  for (FleetEngine& e : engines_) e.ended.reset();
+  for (FleetEngine& e : engines_) {
+    e.ended.reset();
+    e.clock_after = nullptr;
+  }
   for (FleetEngine& e : engines_) {
     try {
       RunClient(*e.client).start_json({{}, {}, start_at_, lease_ms_});
@@ -180,6 +199,14 @@ bool EngineFleet::wait_until_sent(std::chrono::milliseconds poll, const std::fun
 
 EndedRun EngineFleet::stop() {
   for (const bool senders : {true, false}) stop_together(senders);
+  // Each clock once more: how far it drifted over the run widens the latency's bound.
+  for (FleetEngine& e : engines_) {
+    e.clock_after = nullptr;
+    try {
+      e.clock_after = e.client->hello(client_name_).at("clock");
+    } catch (const std::exception&) {  // unread: latency across it is withheld, saying so
+    }
+  }
   return report();
 }
 
@@ -241,7 +268,7 @@ void EngineFleet::halt(const std::string& what) {
 }
 
 EndedRun EngineFleet::report() const {
-  EndedRun ended = fleet_report(streams_, engines_, placed_, start_at_);
+  EndedRun ended = fleet_report(streams_, engines_, placed_, across_, start_at_);
   if (!lost_.empty()) {
     ended.report.interrupted_by = fmt::format("a data plane went away: {}", lost_);
     ended.json["interrupted_by"] = *ended.report.interrupted_by;
@@ -254,7 +281,8 @@ api::LatencyHistogram EngineFleet::histogram(const std::string& stream) {
       std::find_if(streams_.begin(), streams_.end(), [&](const api::StreamSpec& x) { return x.name == stream; });
   if (s == streams_.end() || !s->rx_port) return {};
   const FleetPlacement& rx = placement(*s->rx_port);
-  if (placement(s->tx_port).engine != rx.engine) return {};  // latency between data planes is withheld
+  const auto& across = across_.at(static_cast<size_t>(s - streams_.begin()));
+  if (across && !across->measured) return {};  // latency between these two data planes is withheld
   return RunClient(*engines_[rx.engine].client).histogram(stream);
 }
 

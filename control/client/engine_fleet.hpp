@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "control/client/dataplane_client.hpp"
+#include "control/client/fleet_clocks.hpp"
 #include "control/client/location_map.hpp"
 #include "control/client/run_target.hpp"
 #include "lib/api/port_spec.hpp"
@@ -40,6 +41,7 @@ struct FleetEngine {
   std::map<std::string, std::string> profile_names;  ///< its port names -> the profile's
   bool sends = false;                                ///< the streams loaded send from one of its ports
   std::optional<EndedRun> ended;                     ///< the last run's report, once it stopped
+  nlohmann::json clock_after;  ///< its clock read once it stopped (hello), for the drift
 };
 // NOLINTEND(bugprone-exception-escape)
 
@@ -100,6 +102,9 @@ class EngineFleet final : public RunTarget {
   std::vector<FleetEngine> engines_;
   std::map<std::string, FleetPlacement> placed_;
   std::vector<api::StreamSpec> streams_;  ///< as loaded, by the profile's port names
+  /// Each stream's latency between data planes, where it crosses (none: within one).
+  std::vector<std::optional<LatencyAcross>> across_;
+  std::string client_name_;
   int64_t start_at_ = 0;
   int64_t lease_ms_ = 3000;  ///< each run ends by itself once we are silent this long
   std::string lost_;

@@ -15,8 +15,35 @@ namespace {
 
 // Stream i of the run: what was sent from its sender's report, what arrived from its
 // receiver's, the loss from both.
+// Latency between two data planes: the receiver's figures, with their bound once both
+// clocks' drift over the run is known; else withheld with the reason.
+void judge_latency_across(api::StreamReport& r, const LatencyAcross& across, const FleetEngine& from,
+                          const FleetEngine& to) {
+  if (!across.measured) {
+    r.latency = {};
+    r.late = 0;
+    r.latency_withheld = across.why;
+    return;
+  }
+  for (const FleetEngine* e : {&from, &to})
+    if (e->clock_after.is_null()) {
+      r.latency = {};
+      r.late = 0;
+      r.latency_withheld = fmt::format(
+          "the clock of the data plane at {} could not be read after the run: how far "
+          "it drifted, and so the latency's bound, is not known",
+          e->address);
+      return;
+    }
+  r.latency_withheld.reset();
+  r.latency_bound_ns =
+      across.bound_ns + drift_apart_ns(from.hello.at("clock"), from.clock_after, to.hello.at("clock"), to.clock_after);
+  r.latency_clocks = across.why;
+}
+
 api::StreamReport merged_stream(size_t i, const api::StreamSpec& s, const std::vector<FleetEngine>& engines,
-                                const std::map<std::string, FleetPlacement>& placed) {
+                                const std::map<std::string, FleetPlacement>& placed,
+                                const std::optional<LatencyAcross>& across) {
   const auto report_of = [&](const std::string& port) -> const api::StreamReport* {
     const FleetEngine& e = engines[placed.at(port).engine];
     return e.ended && i < e.ended->report.streams.size() ? &e.ended->report.streams[i] : nullptr;
@@ -42,12 +69,8 @@ api::StreamReport merged_stream(size_t i, const api::StreamSpec& s, const std::v
   r.misdelivered = got->misdelivered;
   r.latency = got->latency;
   r.latency_withheld = got->latency_withheld;
-  if (const size_t from = placed.at(s.tx_port).engine, to = placed.at(*s.rx_port).engine; from != to)
-    r.latency_withheld = fmt::format(
-        "sent by the data plane at {}, received by the one at {}: one-way latency between "
-        "data planes needs their clocks on one PTP grandmaster, which linerate does not "
-        "read yet",
-        engines[from].address, engines[to].address);
+  if (across)
+    judge_latency_across(r, *across, engines[placed.at(s.tx_port).engine], engines[placed.at(*s.rx_port).engine]);
   r.ecn = got->ecn;
   r.receive_only = false;
   r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);
@@ -58,15 +81,18 @@ api::StreamReport merged_stream(size_t i, const api::StreamSpec& s, const std::v
 }  // namespace
 
 json engine_section(const FleetEngine& e) {
-  return {
+  json section{
       {"engine", e.address}, {"node", e.hello.value("node", "")}, {"version", e.hello.value("version", "")},
       {"rtt_ns", e.rtt_ns},  {"clock_offset_ns", e.offset_ns},    {"clock", e.hello.value("clock", json::object())}};
+  if (!e.clock_after.is_null()) section["clock_after"] = e.clock_after;  // read once it stopped: its drift
+  return section;
 }
 
 // The run's one report: the streams joined across data planes, every data plane's ports
 // (by the profile's names), lcores and warnings, and a section per data plane.
 EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::vector<FleetEngine>& engines,
-                      const std::map<std::string, FleetPlacement>& placed, int64_t at_utc_ns) {
+                      const std::map<std::string, FleetPlacement>& placed,
+                      const std::vector<std::optional<LatencyAcross>>& across, int64_t at_utc_ns) {
   api::RunReport merged;
   merged.start = api::RunStart{at_utc_ns, at_utc_ns, std::nullopt, 0};
   json sections = json::array();
@@ -99,7 +125,8 @@ EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::ve
     sections.push_back(std::move(section));
   }
   if (!firsts.empty()) merged.start->first_tx_utc_ns = *std::min_element(firsts.begin(), firsts.end());
-  for (size_t i = 0; i < streams.size(); ++i) merged.streams.push_back(merged_stream(i, streams[i], engines, placed));
+  for (size_t i = 0; i < streams.size(); ++i)
+    merged.streams.push_back(merged_stream(i, streams[i], engines, placed, across.at(i)));
   EndedRun out{api::to_json(merged), merged};
   out.json["engines"] = std::move(sections);
   out.json["start_spread_ns"] =

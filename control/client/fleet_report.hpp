@@ -18,7 +18,9 @@ namespace lr::ctl {
 /// offset from ours and its clock's state (hello).
 nlohmann::json engine_section(const FleetEngine& engine);
 
+/// `across`: each stream's latency between data planes where it crosses (EngineFleet::load's).
 EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::vector<FleetEngine>& engines,
-                      const std::map<std::string, FleetPlacement>& placed, int64_t at_utc_ns);
+                      const std::map<std::string, FleetPlacement>& placed,
+                      const std::vector<std::optional<LatencyAcross>>& across, int64_t at_utc_ns);
 
 }  // namespace lr::ctl

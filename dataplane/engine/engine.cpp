@@ -211,7 +211,7 @@ Result<void> Engine::State::bring_up_ports() {
 }
 
 Result<void> Engine::State::build() {
-  tsc_hz = rte_get_tsc_hz();
+  tsc_hz = tsc_hz_against_utc(rte_get_tsc_hz());
   if (auto ok = build_ports(); !ok) return ok;
   controls = std::make_unique<PortControls>(ports, std::move(kernel_io));
   controls->before_bring_up(profile);  // what the host had, to put back at exit
@@ -246,6 +246,7 @@ Result<void> Engine::set_streams(const std::vector<lr::api::StreamSpec>& streams
 const lr::profile::Profile& Engine::profile() const noexcept { return state_->profile; }
 
 bool Engine::running() const noexcept { return state_->launched; }
+uint64_t Engine::tsc_hz() const noexcept { return state_->tsc_hz; }
 
 Engine::Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Engine::~Engine() = default;

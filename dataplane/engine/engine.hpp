@@ -87,6 +87,8 @@ class Engine {
 
   const lr::profile::Profile& profile() const noexcept;
   bool running() const noexcept;
+  /// The TSC's rate the run is clocked at (tsc_hz_against_utc): its stamps, pacing and starts.
+  uint64_t tsc_hz() const noexcept;
 
   /// True when every lane has finished (count or duration reached, or stopped).
   bool tx_finished() const;

@@ -271,9 +271,11 @@ StreamReport Engine::State::collect_stream(size_t s, Reading reading) const {
                                latency.percentile(0.999), latency.percentile(0.9999), latency.max(),
                                latency.jitter()};
     if (stream.cfg.receive_only) {
-      // Its frames carry the sender's clock: a difference with ours is no latency.
       r.receive_only = true;
       r.lost = 0;  // not known here: the sender counted what was sent
+    }
+    if (stream.cfg.receive_only && !stream.cfg.latency_shift_ns) {
+      // Its frames carry the sender's clock, not put on ours: a difference with ours is no latency.
       r.latency = {};
       r.late = 0;
       r.latency_withheld = "sent by another data plane (receive_only): its stamps are another clock's";

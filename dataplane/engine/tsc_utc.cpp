@@ -2,7 +2,9 @@
 
 #include <rte_cycles.h>
 
+#include <chrono>
 #include <ctime>
+#include <thread>
 
 namespace lr::dp {
 
@@ -23,6 +25,12 @@ int64_t mul_div_floor(int64_t value, uint64_t mul, uint64_t div) noexcept {
 
 }  // namespace
 
+int64_t latency_clock_offset_ns(const TscUtcMap& map, uint64_t ns_per_tsc_q32) noexcept {
+  __extension__ using u128 = unsigned __int128;
+  const auto clock_ns = static_cast<int64_t>((static_cast<u128>(map.tsc) * ns_per_tsc_q32) >> 32);
+  return map.utc_ns - clock_ns;
+}
+
 int64_t TscUtcMap::utc_ns_at(uint64_t at_tsc) const noexcept {
   return utc_ns + mul_div_floor(static_cast<int64_t>(at_tsc - tsc), 1'000'000'000, tsc_hz);
 }
@@ -30,6 +38,22 @@ int64_t TscUtcMap::utc_ns_at(uint64_t at_tsc) const noexcept {
 uint64_t TscUtcMap::tsc_at(int64_t at_utc_ns) const noexcept {
   // The first TSC at or after the instant: ceil(ns * hz / 1e9).
   return tsc + static_cast<uint64_t>(-mul_div_floor(-(at_utc_ns - utc_ns), tsc_hz, 1'000'000'000));
+}
+
+uint64_t tsc_hz_against_utc(uint64_t nominal) noexcept {
+  static const uint64_t measured = [nominal] {
+    const TscUtcMap first = measure_tsc_utc(nominal);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const TscUtcMap second = measure_tsc_utc(nominal);
+    const int64_t utc_ns = second.utc_ns - first.utc_ns;
+    if (utc_ns <= 0) return nominal;
+    __extension__ using u128 = unsigned __int128;
+    const auto hz = static_cast<uint64_t>(static_cast<u128>(second.tsc - first.tsc) * 1'000'000'000u /
+                                          static_cast<uint64_t>(utc_ns));
+    const uint64_t apart = hz > nominal ? hz - nominal : nominal - hz;
+    return apart * 100 > nominal ? nominal : hz;
+  }();
+  return measured;
 }
 
 TscUtcMap measure_tsc_utc(uint64_t tsc_hz) noexcept {

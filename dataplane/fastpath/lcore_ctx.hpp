@@ -149,17 +149,18 @@ struct alignas(RTE_CACHE_LINE_SIZE) RxStream {
   static constexpr uint8_t kInspectMacControl = 2;  ///< MAC Control frames: count them for the port too
   static constexpr uint8_t kInspectTimeline = 4;    ///< count its frames per time bin ([run] timeline)
   uint8_t inspect = 0;        ///< kInspect* flags: what its frames are read for beyond the signature
+  uint8_t n_lanes = 0;  ///< 0: the stream is not received here (a frame's lane is checked against it alone)
   uint16_t rx_port_id = 0;
-  uint16_t n_lanes = 0;       ///< 0: the stream is not received here (a frame's lane is checked against it alone)
+  uint32_t latency_shift_ns = 0;  ///< added to the receive time: a sender's clock put on ours (mod 2^32, as the stamps)
   uint32_t late_ns = 0;
   uint32_t first_tracker = 0;  ///< its lanes' trackers: LcoreCtx::rx_trackers[first_tracker, + n_lanes)
   uint64_t rx_bytes = 0;
-  LatencyHist latency;         ///< its running sums end line 0, its buckets follow
+  LatencyHist latency;  ///< its running sums end line 0, its buckets follow
   // Cold: written only by the frames that are late, misdelivered or inspected.
   uint64_t late = 0;
   uint64_t misdelivered = 0;  ///< arrived on another port than the stream's rx_port
-  uint64_t ecn[4] = {};       ///< frames received per codepoint (wire::Ecn), with kInspectEcn
-  TimelineBins timeline;      ///< frames received per bin, with kInspectTimeline
+  uint64_t ecn[4] = {};  ///< frames received per codepoint (wire::Ecn), with kInspectEcn
+  TimelineBins timeline;  ///< frames received per bin, with kInspectTimeline
   // With kInspectTimeline, the longest silence between two frames, to the cycle (a pause's
   // length is exact however wide the bins): relaxed, mgmt reads them after the run.
   uint64_t first_rx_tsc = 0;  ///< the stream's first frame here (0: none yet)

@@ -89,7 +89,8 @@ inline bool frame_signature(const rte_mbuf* m, wire::Signature& sig) noexcept {
 
 uint32_t latency_of(const wire::Signature& sig, uint32_t rx_ns) noexcept {
   const uint32_t diff = rx_ns - sig.tx_ns;
-  return static_cast<int32_t>(diff) < 0 ? 0 : diff;  // clocks are one TSC: never < 0
+  // One TSC, or another put on ours within its bound: below 0 only by that bound's error.
+  return static_cast<int32_t>(diff) < 0 ? 0 : diff;
 }
 
 }  // namespace
@@ -148,7 +149,7 @@ uint64_t account_frames(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, ui
       continue;
     }
     ctx.rx_trackers[stream.first_tracker + sig.lane].record(sig.seq);
-    const uint32_t latency_ns = latency_of(sig, rx_ns);
+    const uint32_t latency_ns = latency_of(sig, rx_ns + stream.latency_shift_ns);
     stream.latency.record(latency_ns);
     if (latency_ns > stream.late_ns) [[unlikely]] ++stream.late;
     stream.rx_bytes += len + 4u;

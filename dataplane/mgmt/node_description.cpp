@@ -10,6 +10,7 @@
 
 #include "dataplane/engine/engine.hpp"
 #include "dataplane/engine/tsc_utc.hpp"
+#include "dataplane/fastpath/worker.hpp"
 #include "dataplane/mgmt/clock_watch.hpp"
 #include "lib/hosts/address_text.hpp"
 
@@ -37,9 +38,12 @@ std::string mac_of(Engine& engine, const std::string& port) {
 
 // The clock: its UTC reading through the TSC, and whether a PTP grandmaster vouches for it
 // (stamps of two hosts mean something together only when both follow one).
-json describe_clock(const ClockWatch* watch) {
-  const TscUtcMap map = measure_tsc_utc(rte_get_tsc_hz());
-  json clock{{"utc_ns", map.utc_ns}, {"tsc_hz", map.tsc_hz}, {"tsc_utc_error_ns", map.error_ns}};
+json describe_clock(const Engine& engine, const ClockWatch* watch) {
+  const TscUtcMap map = measure_tsc_utc(engine.tsc_hz());
+  json clock{{"utc_ns", map.utc_ns},
+             {"tsc_hz", map.tsc_hz},
+             {"tsc_utc_error_ns", map.error_ns},
+             {"latency_clock_offset_ns", latency_clock_offset_ns(map, fast::tsc_ns_multiplier(map.tsc_hz))}};
   if (watch == nullptr) {
     clock["synchronised"] = false;
     clock["why"] = "no ptp4l to read (none serves /var/run/ptp4l; --ptp names another socket)";
@@ -79,7 +83,7 @@ json describe_node(Engine& engine, const ClockWatch* watch) {
   }
   json lcores = json::array();
   for (const LcoreReport& l : engine.lcore_reports()) lcores.push_back({{"lcore", l.lcore}, {"numa_node", l.socket}});
-  return json{{"node", host_name()}, {"ports", ports}, {"lcores", lcores}, {"clock", describe_clock(watch)}};
+  return json{{"node", host_name()}, {"ports", ports}, {"lcores", lcores}, {"clock", describe_clock(engine, watch)}};
 }
 
 }  // namespace lr::dp

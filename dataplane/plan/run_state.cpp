@@ -474,12 +474,13 @@ void plan_rx_streams(LcoreState& l, const RunState& run, const RunInputs& in) {
     const api::StreamSpec& cfg = run.streams[s].cfg;
     fast::RxStream& rx = l.streams[s];
     rx.late_ns = static_cast<uint32_t>(std::min<uint64_t>(cfg.late_ns, UINT32_MAX));
+    rx.latency_shift_ns = static_cast<uint32_t>(cfg.latency_shift_ns.value_or(0));  // mod 2^32, as the stamps
     // A device marks CE only on ECN-capable frames (RFC 3168 5): nothing to count otherwise.
     if (cfg.kind != api::StreamKind::kUdp) rx.inspect |= fast::RxStream::kInspectMacControl;
     else if ((cfg.ip_version == api::IpVersion::kV4 ? cfg.ipv4.ecn : cfg.ipv6.ecn) != 0)
       rx.inspect |= fast::RxStream::kInspectEcn;
     if (cfg.rx_port && l.trackers.size() != 0) {
-      rx.n_lanes = cfg.lanes;  // enabled()
+      rx.n_lanes = static_cast<uint8_t>(cfg.lanes);  // enabled(); lanes are 1 to 64
       for (const EthdevPort& p : in.ports)
         if (p.name() == *cfg.rx_port) rx.rx_port_id = p.port_id();
     }

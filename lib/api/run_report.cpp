@@ -184,6 +184,8 @@ json to_json(const StreamReport& s) {
     latency_fields(s.latency, writer(latency));
     j["latency_ns"] = s.latency_withheld ? json(nullptr) : std::move(latency);
     if (s.latency_withheld) j["latency_withheld"] = *s.latency_withheld;
+    if (s.latency_bound_ns) j["latency_bound_ns"] = *s.latency_bound_ns;
+    if (s.latency_clocks) j["latency_clocks"] = *s.latency_clocks;
   }
   if (s.timeline) j["timeline"] = to_json(*s.timeline);
   return j;
@@ -255,6 +257,9 @@ StreamReport stream_report_from_json(const json& j) {
   if (const auto it = j.find("latency_ns"); it != j.end() && it->is_object()) latency_fields(s.latency, reader(*it));
   if (const auto it = j.find("latency_withheld"); it != j.end() && it->is_string())
     s.latency_withheld = it->get<std::string>();
+  reader(j)("latency_bound_ns", s.latency_bound_ns);
+  if (const auto it = j.find("latency_clocks"); it != j.end() && it->is_string())
+    s.latency_clocks = it->get<std::string>();
   s.receive_only = j.value("receive_only", false);
   if (const auto it = j.find("rx_unknown"); it != j.end() && it->is_string()) s.rx_unknown = it->get<std::string>();
   reader(j)("paused_ns", s.paused_ns);

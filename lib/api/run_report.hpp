@@ -128,6 +128,10 @@ struct StreamReport {
   /// Why latency (and `late`) is not given, where it is not: a stream another data plane
   /// sent carries another clock's stamps. The JSON's latency_ns is then null.
   std::optional<std::string> latency_withheld;
+  /// Latency measured between two data planes' clocks: how far each figure may be off
+  /// (fleet_clocks.hpp), and which grandmaster vouches for both (latency_clocks).
+  std::optional<uint64_t> latency_bound_ns;
+  std::optional<std::string> latency_clocks;
   std::vector<RateChange> rate_changes;  ///< the target at the start and every change (run reports)
   /// Its TX port honours PFC (pfc_honour): how long it was held (the mean of its lanes').
   std::optional<uint64_t> paused_ns;

@@ -191,8 +191,13 @@ struct StreamSpec {
   uint64_t late_ns = 10'000'000;  ///< a frame slower than this counts as late
   /// Sent by another data plane (its TX port is there): this one only receives and counts
   /// it, as the stream of that id. Its lanes never send; tx_port names one of this data
-  /// plane's ports, for its place in the plan only. Latency is not measured (another clock's stamps).
+  /// plane's ports, for its place in the plan only.
   bool receive_only = false;
+  /// A received stream's frames carry its sender's clock: this (our latency clock's offset
+  /// from UTC minus the sender's) puts them on ours, so its latency is one-way across data
+  /// planes. Set by a controller that found both clocks on one PTP grandmaster (receive_only
+  /// only); none: the stamps are not on our clock, and its latency is withheld.
+  std::optional<int64_t> latency_shift_ns;
   MacAddr eth_src{0x02, 0, 0, 0, 0, 1};
   MacAddr eth_dst{0x02, 0, 0, 0, 0, 2};
   /// eth.src = "auto": the MAC of the emulated host whose address is the stream's IP source

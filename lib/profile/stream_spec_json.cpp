@@ -212,6 +212,7 @@ json to_json(const api::StreamSpec& s) {
   if (s.start_after_ns != 0) out["start_after"] = duration_text(s.start_after_ns);
   if (!s.catch_up) out["catch_up"] = false;
   if (s.receive_only) out["receive_only"] = true;
+  if (s.latency_shift_ns) out["latency_shift_ns"] = *s.latency_shift_ns;
   if (s.burst) out["burst"] = {{"packets", s.burst->packets}, {"interval", duration_text(s.burst->interval_ns)}};
   if (s.kind == api::StreamKind::kUdp) {
     out["frame_size"] = frame_size(s.frame);

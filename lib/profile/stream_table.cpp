@@ -356,6 +356,9 @@ void read_stream_timing(TableReader& in, StreamSpec& stream) {
   if (auto v = in.boolean("catch_up")) stream.catch_up = *v;
   if (auto v = in.parsed<uint64_t>("late", parse_duration_ns, kDurationHelp)) stream.late_ns = *v;
   if (auto v = in.boolean("receive_only")) stream.receive_only = *v;
+  // Two clocks' offsets from UTC apart: any difference of two int64 nanosecond counts within a century.
+  if (auto v = in.integer<int64_t>("latency_shift_ns", -(int64_t{1} << 62), int64_t{1} << 62))
+    stream.latency_shift_ns = *v;
 }
 
 // eth.src or eth.dst = "auto": the emulated host's MAC, or its next hop's (checked against
@@ -500,6 +503,9 @@ StreamSpec read_stream(TableReader& in) {
   read_vary_list(in, stream);
   if (stream.receive_only && !stream.rx_port)
     in.fail(in.find("receive_only"), "receive_only", "a stream this data plane only receives needs its rx_port");
+  if (stream.latency_shift_ns && !stream.receive_only)
+    in.fail(in.find("latency_shift_ns"), "latency_shift_ns",
+            "only a stream this data plane only receives (receive_only) is stamped by another clock");
   if (stream.receive_only && (stream.eth_src_auto || stream.eth_dst_auto))
     in.fail(in.find("receive_only"), "receive_only",
             "a stream this data plane only receives resolves no addresses: give eth.src and eth.dst, not \"auto\"");

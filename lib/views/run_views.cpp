@@ -123,6 +123,9 @@ std::string stream_table(const std::vector<api::StreamReport>& streams) {
   for (const api::StreamReport& s : streams) {
     if (s.rx_unknown) out += fmt::format("stream '{}': {}\n", s.name, *s.rx_unknown);
     else if (s.latency_withheld) out += fmt::format("stream '{}' latency withheld: {}\n", s.name, *s.latency_withheld);
+    else if (s.latency_bound_ns)
+      out += fmt::format("stream '{}' latency between data planes: each figure within {} of the truth ({})\n", s.name,
+                         ns(*s.latency_bound_ns), s.latency_clocks.value_or("clocks on one grandmaster"));
   }
   for (const api::StreamReport& s : streams) {
     if (!s.ecn) continue;

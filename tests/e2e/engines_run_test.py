@@ -7,6 +7,7 @@ refuses: a port the data plane lacks, ports of this host mixed in, a location th
 ENGINE;PORT, a data plane given a profile of locations. A data plane that goes away mid-run
 leaves a report of what the other saw, marked as such."""
 import json
+import re
 import os
 import shutil
 import signal
@@ -16,6 +17,7 @@ import unittest
 
 import lrtest
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 LINERATE = None  # the CLI: lrtest.main sets it from the second argument
 
 
@@ -51,7 +53,13 @@ count = 5000
 """
 
 
-class RunOverEngines(lrtest.DataplaneCase):
+class EnginePair(lrtest.DataplaneCase):
+    """Two data planes serving mutual TLS, their ports joined by net_memif."""
+
+    def engine_options(self, i):
+        """More options and the environment of data plane i (None: ours)."""
+        return (), None
+
     def setUp(self):
         super().setUp()
         self.certs = lrtest.make_engine_certs(self)
@@ -63,7 +71,8 @@ class RunOverEngines(lrtest.DataplaneCase):
             sock = os.path.join(self.dir, "dp%d.sock" % i)
             device = "net_memif0,role=%s,socket=%s,socket-abstract=no" % (role, memif)
             profile = self.write_profile(lrtest.engine_profile(lcores, prefix, sock, device, "10G"), "engine%d.toml" % i)
-            address, proc = lrtest.serve_engine(self, profile, self.certs)
+            args, env = self.engine_options(i)
+            address, proc = lrtest.serve_engine(self, profile, self.certs, args=args, env=env)
             self.engines.append(address)
             self.procs.append(proc)
             # The memif client connects once, at its start: the server's socket (a file, not an
@@ -87,6 +96,8 @@ class RunOverEngines(lrtest.DataplaneCase):
                 report = json.load(f)
         return run, report
 
+
+class RunOverEngines(EnginePair):
     def test_one_run_over_two_data_planes(self):
         text = RUN % (self.engines[0], self.engines[1], 20000)
         run, report = self.judged(lambda: self.run_profile(text), longest_us=100, window=(0, 0.001))
@@ -97,7 +108,8 @@ class RunOverEngines(lrtest.DataplaneCase):
             self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"], s["duplicate"], s["out_of_order"]),
                              (sent, sent, 0, 0, 0), name)
             self.assertIsNone(s["latency_ns"])
-            self.assertIn("one-way latency between data planes needs their clocks on one PTP grandmaster",
+            self.assertIn("one-way latency between data planes needs both clocks on one PTP grandmaster; the clock "
+                          "of the data plane at %s is not vouched for: " % self.engines[0 if name == "west-east" else 1],
                           s["latency_withheld"])
         self.assertEqual((streams["west-only"]["tx_packets"], streams["west-only"]["rx_port"]), (5000, None))
         self.assertEqual([(s["tx_port"], s["rx_port"]) for s in report["streams"]],
@@ -255,6 +267,89 @@ class RunOverEngines(lrtest.DataplaneCase):
         finally:
             client.close()
 
+
+
+class LatencyAcrossEngines(EnginePair):
+    """One-way latency between two data planes, each reading its clock's PTP state from a
+    stand-in pmc (tests/e2e/fake-bin/pmc: a grandmaster and an offset the test chooses; both
+    data planes share this host's real clock, which no test may steer). Measured when both
+    follow one grandmaster, with its bound; withheld, saying why, when they follow two or one
+    is not locked."""
+
+    def engine_options(self, i):
+        if i == 0:
+            self.ptp_files = [os.path.join(self.dir, "ptp%d" % n) for n in (0, 1)]
+            self.set_clocks(("SLAVE", 150, "aabbcc.fffe.000001"), ("SLAVE", -70, "aabbcc.fffe.000001"))
+        env = dict(os.environ, PATH=os.path.join(HERE, "fake-bin") + ":" + os.environ["PATH"],
+                   LR_FAKE_PTP=self.ptp_files[i])
+        return ("--ptp", os.path.join(self.dir, "ptp4l-%d" % i)), env
+
+    def set_clocks(self, *clocks):
+        for path, (state, offset, gm) in zip(self.ptp_files, clocks):
+            with open(path, "w") as f:
+                f.write("state=%s\noffset=%d\ngm=%s\n" % (state, offset, gm))
+
+    def wait_for_clocks(self, *grandmasters):
+        """Until each data plane's hello says it follows these (pmc is read every 2 s)."""
+        for i, gm in enumerate(grandmasters):
+            client = lrtest.Client(os.path.join(self.dir, "dp%d.sock" % i))
+            try:
+                lrtest.wait_until(lambda: (client.result("hello")["clock"]["ptp"] or {}).get("gm_identity") == gm,
+                                  "data plane %d to follow %s" % (i, gm), timeout=10)
+            finally:
+                client.close()
+
+    def test_latency_on_one_grandmaster_is_measured_with_its_bound(self):
+        self.wait_for_clocks("aabbcc.fffe.000001", "aabbcc.fffe.000001")
+        run, report = self.run_profile(RUN % (self.engines[0], self.engines[1], 20000))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        streams = {s["name"]: s for s in report["streams"]}
+        clocks = {e["engine"]: e for e in report["engines"]}
+        for name, sender, receiver in (("west-east", 0, 1), ("east-west", 1, 0)):
+            s = streams[name]
+            self.assertNotIn("latency_withheld", s)
+            self.assertEqual(s["latency_clocks"], "both clocks follow PTP grandmaster aabbcc.fffe.000001")
+            # Stamped by one data plane's clock, read by the other's: the same host's TSC, so a
+            # real one-way latency, from microseconds up (a 2-CPU host schedules both).
+            self.assertEqual(s["latency_ns"]["samples"], s["rx_packets"])
+            self.assertGreater(s["latency_ns"]["min"], 0)
+            self.assertLess(s["latency_ns"]["max"], 200_000_000)
+            # The bound: |offset| of each, each TSC map's error before and after, and how far the
+            # two clocks drifted apart over the run.
+            a, b = clocks[self.engines[sender]], clocks[self.engines[receiver]]
+            drift = [e["clock_after"]["latency_clock_offset_ns"] - e["clock"]["latency_clock_offset_ns"] for e in (a, b)]
+            errors = sum(e[when]["tsc_utc_error_ns"] for e in (a, b) for when in ("clock", "clock_after"))
+            self.assertEqual(s["latency_bound_ns"], 150 + 70 + errors + abs(drift[1] - drift[0]))
+            # Each latency clock runs at its TSC's rate against UTC: it drifted microseconds, not
+            # the 1.5 ms a second of the CPU's nominal rate.
+            self.assertLess(max(abs(d) for d in drift), 20_000, drift)
+        self.assertIn("stream 'west-east' latency between data planes: each figure within %dns of the truth (both "
+                      "clocks follow PTP grandmaster aabbcc.fffe.000001)" % streams["west-east"]["latency_bound_ns"],
+                      run.stdout)
+        self.assertTrue(report["start_synchronised"])
+
+    def test_latency_is_withheld_across_two_grandmasters_or_an_unlocked_clock(self):
+        self.set_clocks(("SLAVE", 150, "aabbcc.fffe.000001"), ("SLAVE", -70, "ddeeff.fffe.000002"))
+        self.wait_for_clocks("aabbcc.fffe.000001", "ddeeff.fffe.000002")
+        run, report = self.run_profile(RUN % (self.engines[0], self.engines[1], 2000))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        s = report["streams"][0]
+        self.assertIsNone(s["latency_ns"])
+        self.assertEqual(s["latency_withheld"], "one-way latency between data planes needs both clocks on one PTP "
+                         "grandmaster; the data plane at %s follows aabbcc.fffe.000001, the one at %s follows "
+                         "ddeeff.fffe.000002" % (self.engines[0], self.engines[1]))
+        self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"]), (2000, 2000, 0), "the counts stay exact")
+        self.set_clocks(("SLAVE", 150, "aabbcc.fffe.000001"), ("UNCALIBRATED", -70, "aabbcc.fffe.000001"))
+        self.wait_for_clocks("aabbcc.fffe.000001", "aabbcc.fffe.000001")
+        client = lrtest.Client(os.path.join(self.dir, "dp1.sock"))
+        self.addCleanup(client.close)
+        lrtest.wait_until(lambda: not client.result("hello")["clock"]["synchronised"], "the clock to unlock", timeout=10)
+        run, report = self.run_profile(RUN % (self.engines[0], self.engines[1], 2000), "unlocked.toml")
+        s = report["streams"][0]
+        self.assertIsNone(s["latency_ns"])
+        self.assertRegex(s["latency_withheld"], r"^one-way latency between data planes needs both clocks on one PTP "
+                                                r"grandmaster; the clock of the data plane at %s is not vouched for: "
+                                                r".*UNCALIBRATED" % re.escape(self.engines[1]))
 
 
 if __name__ == "__main__":

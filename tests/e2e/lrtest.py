@@ -222,16 +222,16 @@ def make_engine_certs(test, names=("127.0.0.1",)):
     return certs
 
 
-def serve_engine(test, profile_path, certs, prefix=()):
+def serve_engine(test, profile_path, certs, prefix=(), args=(), env=None):
     """A data plane serving `profile_path` also over TCP with mutual TLS, on a free port of
     127.0.0.1 (certificate engine-1 of make_engine_certs), stopped (SIGTERM) when the test
-    ends; `prefix` runs it elsewhere (ip netns exec NS). Returns (HOST:PORT, process), not
-    waited for (wait_for_socket)."""
+    ends; `prefix` runs it elsewhere (ip netns exec NS), `args` are more of its options,
+    `env` its environment. Returns (HOST:PORT, process), not waited for (wait_for_socket)."""
     address = "127.0.0.1:%d" % free_port()
     proc = subprocess.Popen([*prefix, BINARY, "--config", profile_path, "--serve", "--quiet", "--listen", address,
                              "--tls-ca", os.path.join(certs, "ca.pem"), "--tls-cert", os.path.join(certs, "engine-1.pem"),
-                             "--tls-key", os.path.join(certs, "engine-1.key")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--tls-key", os.path.join(certs, "engine-1.key"), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
     def stop():
         if proc.poll() is None:

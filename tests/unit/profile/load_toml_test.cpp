@@ -205,6 +205,17 @@ TEST(LoadToml, AReceiveOnlyStreamNeedsItsRxPortAndGivenAddresses) {
             "addresses: give eth.src and eth.dst, not \"auto\"");
 }
 
+// Another clock's stamps put on ours: only for a stream another data plane sends.
+TEST(LoadToml, ALatencyShiftIsForAReceiveOnlyStream) {
+  const std::string head = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nrx_port = \"p0\"\n";
+  const Profile p = load(head + "receive_only = true\nlatency_shift_ns = -85842\n");
+  EXPECT_EQ(p.streams[0].latency_shift_ns, -85842);
+  EXPECT_FALSE(load(head + "receive_only = true\n").streams[0].latency_shift_ns);
+  EXPECT_EQ(error_of(head + "latency_shift_ns = 12\n"),
+            "test.toml:9:20: key 'stream[0].latency_shift_ns': only a stream this data plane only receives "
+            "(receive_only) is stamped by another clock");
+}
+
 TEST(LoadToml, LanesBeyondQueuesAreRefused) {
   const std::string text = std::string(kMinimal) + "[[stream]]\nname = \"s\"\ntx_port = \"p0\"\nlanes = 2\n";
   EXPECT_EQ(error_of(text),
