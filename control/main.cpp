@@ -43,7 +43,7 @@ int run(int argc, char** argv) {
                  "--engine: its private key (PEM) (default: $LINERATE_ENGINE_KEY)");
   app.add_option("--engine-lease", global.engine_lease_s,
                  "a run over several data planes: each ends its run by itself once this controller has been "
-                 "silent this long, in seconds (default: $LINERATE_ENGINE_LEASE, else 3)")
+                 "silent this long, in seconds (default: $LINERATE_ENGINE_LEASE, else 10)")
       ->envname("LINERATE_ENGINE_LEASE")
       ->check(CLI::Range(0.1, 3600.0));
   app.add_flag("--json", global.as_json, "print the data plane's JSON instead of a table");

@@ -35,7 +35,7 @@ struct EngineSlot {
   /// keys); "" before the first. Text, so the line is spliced, not a copy of every tree.
   std::string latest;
   clock_type::time_point read_at;
-  uint64_t samples = 0;
+  std::atomic<uint64_t> samples{0};  ///< a thread left behind at exit may still count
   std::atomic<bool> done{false};
 
   void store(const json& entry) {
@@ -213,7 +213,7 @@ int run_fleet_record(const LocationMap& map, const DataplaneAddress& options, co
   }
   std::string counts;
   for (const auto& slot : slots)
-    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", slot->location, slot->samples);
+    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", slot->location, slot->samples.load());
   std::fprintf(stderr, "linerate: recorded %llu lines of %zu data planes to %s (samples: %s)\n",
                static_cast<unsigned long long>(lines), slots.size(), path.c_str(), counts.c_str());
   return code;

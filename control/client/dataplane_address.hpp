@@ -17,7 +17,7 @@ struct DataplaneAddress {
   bool named = false;       ///< the user named it: a front end must not start a data plane of its own instead
   /// A run over several data planes: each ends its run by itself once this controller has
   /// sent it nothing for this long (traffic.start's lease), so none runs unattended.
-  int64_t lease_ms = 3000;
+  int64_t lease_ms = 10000;
 
   /// "/run/linerate/dataplane.sock" or "10.0.0.2:7300": for messages.
   const std::string& text() const noexcept { return engine.empty() ? socket : engine; }

@@ -215,7 +215,7 @@ void DataplaneClient::send(const std::string& requests) {
   if (ec) lost(fmt::format("sending to {}: {}{}", where, ec.message(), impl_->hint(ec)));
 }
 
-DataplaneClient::Answer DataplaneClient::read_answer() {
+DataplaneClient::Answer DataplaneClient::read_answer(int64_t id) {
   boost::system::error_code ec;
   const size_t n = impl_->with_stream(
       [&](auto& stream) { return asio::read_until(stream, asio::dynamic_buffer(impl_->buffer), '\n', ec); });
@@ -229,13 +229,21 @@ DataplaneClient::Answer DataplaneClient::read_answer() {
   }
   impl_->buffer.erase(0, n);
   if (!reply.is_object()) lost(fmt::format("the data plane answered {}, not a JSON-RPC response", reply.type_name()));
+  // Answers come in the order asked: another id means the session is out of step.
+  if (const auto got = reply.find("id"); got == reply.end() || !got->is_number_integer() || got->get<int64_t>() != id)
+    lost(fmt::format("the data plane answered request {} where {} was asked",
+                     got == reply.end() ? std::string("(none)") : got->dump(), id));
   Answer answer;
-  if (const auto error = reply.find("error"); error != reply.end()) {
-    answer.error_code = error->value("code", 0);
-    answer.error = error->value("message", std::string("unknown error"));
-    if (answer.error_code == 0 && answer.error.empty()) answer.error = "unknown error";
-  } else if (const auto result = reply.find("result"); result != reply.end()) {
-    answer.result = std::move(*result);  // moved: an answer can be large
+  try {
+    if (const auto error = reply.find("error"); error != reply.end()) {
+      answer.error_code = error->value("code", 0);
+      answer.error = error->value("message", std::string("unknown error"));
+      if (answer.error.empty()) answer.error = "unknown error";
+    } else if (const auto result = reply.find("result"); result != reply.end()) {
+      answer.result = std::move(*result);  // moved: an answer can be large
+    }
+  } catch (const nlohmann::json::exception& error) {
+    lost(fmt::format("the data plane answered an error that is not JSON-RPC's: {}", error.what()));
   }
   return answer;
 }
@@ -250,20 +258,22 @@ std::string DataplaneClient::request_line(const std::string& method, const nlohm
 }
 
 nlohmann::json DataplaneClient::call(const std::string& method, const nlohmann::json& params) {
+  const int64_t id = next_id_;
   send(request_line(method, params));
-  Answer answer = read_answer();
+  Answer answer = read_answer(id);
   if (!answer.ok()) throw RpcCallError(answer.error_code, answer.error);
   return std::move(answer.result);
 }
 
 std::vector<DataplaneClient::Answer> DataplaneClient::call_all(
     const std::vector<std::pair<std::string, nlohmann::json>>& calls) {
+  const int64_t first = next_id_;
   std::string requests;
   for (const auto& [method, params] : calls) requests += request_line(method, params);
   send(requests);
   std::vector<Answer> answers;
   answers.reserve(calls.size());
-  for (size_t i = 0; i < calls.size(); ++i) answers.push_back(read_answer());
+  for (size_t i = 0; i < calls.size(); ++i) answers.push_back(read_answer(first + static_cast<int64_t>(i)));
   return answers;
 }
 

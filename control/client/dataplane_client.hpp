@@ -94,7 +94,7 @@ class DataplaneClient {
   /// A request's line with the next id; RpcCallError kRequestTooLarge (not sent) when too long.
   std::string request_line(const std::string& method, const nlohmann::json& params);
   void send(const std::string& requests);
-  Answer read_answer();
+  Answer read_answer(int64_t id);  ///< the answer to request `id`; another: the session is lost
   int64_t next_id_ = 1;
 };
 

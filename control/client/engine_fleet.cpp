@@ -1,6 +1,7 @@
 #include "control/client/engine_fleet.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -185,7 +186,8 @@ bool EngineFleet::wait_until_sent(std::chrono::milliseconds poll, const std::fun
     for (FleetEngine& e : engines_) {
       try {
         if (e.client->hung_up()) throw ConnectionError("it hung up");
-        if (e.sends && !RunClient(*e.client).status().tx_finished) sent = false;
+        // Every one is asked, those that only receive too: each request renews its lease.
+        if (!RunClient(*e.client).status().tx_finished && e.sends) sent = false;
       } catch (const ConnectionError& error) {
         halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
       }
@@ -220,8 +222,28 @@ void EngineFleet::stop_together(bool senders) {
   threads.reserve(stopping.size());
   for (const size_t i : stopping)  // each on its own connection: the threads share nothing
     threads.emplace_back([this, i, &failed, &left] {
+      RunClient run(*engines_[i].client);
       try {
-        engines_[i].ended = RunClient(*engines_[i].client).stop();
+        engines_[i].ended = run.stop();
+      } catch (const RpcCallError&) {
+        // Ended already, or ending (its lease ran out while we were held up): the report it
+        // keeps of this run, once there (its start is this run's instant).
+        failed[i] = std::current_exception();
+        for (int tries = 0; tries < 100 && failed[i]; ++tries) {
+          try {
+            json kept = run.last_report_json();
+            api::RunReport typed = api::run_report_from_json(kept);
+            if (typed.start && typed.start->asked_utc_ns == start_at_) {
+              engines_[i].ended = EndedRun{std::move(kept), std::move(typed)};
+              failed[i] = nullptr;
+            }
+          } catch (const RpcCallError&) {  // none kept yet
+          } catch (...) {
+            failed[i] = std::current_exception();
+            break;
+          }
+          if (failed[i]) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
       } catch (...) {
         failed[i] = std::current_exception();
       }
@@ -256,7 +278,11 @@ void EngineFleet::stop_the_rest() noexcept {
     if (e.ended || !e.client->connected()) continue;
     try {
       e.ended = RunClient(*e.client).stop();
-    } catch (const std::exception&) {  // stopped or gone: either way it sends no more
+    } catch (const std::exception& error) {  // stopped or gone: either way it sends no more; said
+      try {
+        unstopped_.push_back(fmt::format("the data plane at {} did not give its report: {}", e.address, error.what()));
+      } catch (...) {
+      }
     }
   }
 }
@@ -270,7 +296,8 @@ void EngineFleet::halt(const std::string& what) {
 EndedRun EngineFleet::report() const {
   EndedRun ended = fleet_report(streams_, engines_, placed_, across_, start_at_);
   if (!lost_.empty()) {
-    ended.report.interrupted_by = fmt::format("a data plane went away: {}", lost_);
+    ended.report.interrupted_by = fmt::format("a data plane went away: {}{}{}", lost_, unstopped_.empty() ? "" : "; ",
+                                              fmt::join(unstopped_, "; "));
     ended.json["interrupted_by"] = *ended.report.interrupted_by;
   }
   return ended;

@@ -106,8 +106,9 @@ class EngineFleet final : public RunTarget {
   std::vector<std::optional<LatencyAcross>> across_;
   std::string client_name_;
   int64_t start_at_ = 0;
-  int64_t lease_ms_ = 3000;  ///< each run ends by itself once we are silent this long
+  int64_t lease_ms_ = 10000;  ///< each run ends by itself once we are silent this long
   std::string lost_;
+  std::vector<std::string> unstopped_;  ///< data planes stopped after a loss that gave no report, and why
 };
 
 }  // namespace lr::ctl

@@ -20,7 +20,7 @@ struct GlobalOptions {
   std::string socket;          ///< --socket; "": $LINERATE_SOCKET, else the default
   std::string engine;          ///< --engine HOST:PORT: a data plane serving TCP
   tls::MutualTlsFiles engine_tls;  ///< --engine-ca, --engine-cert, --engine-key
-  double engine_lease_s = 3;   ///< --engine-lease
+  double engine_lease_s = 10;  ///< --engine-lease
   bool as_json = false;        ///< --json
 
   /// The data plane these name (dataplane_address: the environment fills what they leave).

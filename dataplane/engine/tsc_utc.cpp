@@ -51,7 +51,7 @@ uint64_t tsc_hz_against_utc(uint64_t nominal) noexcept {
     const auto hz = static_cast<uint64_t>(static_cast<u128>(second.tsc - first.tsc) * 1'000'000'000u /
                                           static_cast<uint64_t>(utc_ns));
     const uint64_t apart = hz > nominal ? hz - nominal : nominal - hz;
-    return apart * 100 > nominal ? nominal : hz;
+    return apart > nominal / 100 ? nominal : hz;
   }();
   return measured;
 }

@@ -150,8 +150,15 @@ void Dispatcher::deprecate(const std::string& name, std::string replacement) {
   method.replaced_by = std::move(replacement);
 }
 
-void Dispatcher::handle(Session& session, std::string_view line, Reply::Respond respond) const {
-  session.activity->last_request = std::chrono::steady_clock::now();
+void Dispatcher::handle(Session& session, std::string_view line, Reply::Respond answer) const {
+  const std::shared_ptr<SessionActivity> activity = session.activity;
+  activity->last_request = std::chrono::steady_clock::now();
+  ++activity->pending;
+  Reply::Respond respond = [activity, answer = std::move(answer)](std::string response) {
+    --activity->pending;
+    activity->last_request = std::chrono::steady_clock::now();
+    answer(std::move(response));
+  };
   nlohmann::json id = nullptr;
   bool notification = false;
   const Method* method = nullptr;

@@ -37,6 +37,9 @@ struct Peer {
 /// its session has been silent for longer. Shared, so the lease outlives the connection.
 struct SessionActivity {
   std::chrono::steady_clock::time_point last_request = std::chrono::steady_clock::now();
+  /// Requests read and not yet answered: a session waiting on a long call (a link coming
+  /// up, a drain) is not silent.
+  uint32_t pending = 0;
 };
 
 struct Session {
@@ -118,7 +121,7 @@ class Dispatcher {
   /// it keeps answering as before.
   void deprecate(const std::string& name, std::string replacement);
 
-  /// One request line in (the session's activity renewed); `respond` gets the response line (empty for a notification),
+  /// One request line in (the session's activity renewed, and again at its answer); `respond` gets the response line (empty for a notification),
   /// now or, for an asynchronous method, once it completes. Never throws: every failure
   /// becomes a JSON-RPC error object.
   void handle(Session& session, std::string_view line, Reply::Respond respond) const;

@@ -29,7 +29,9 @@ void RunLease::arm() {
     if (ec || held != self->held_ || !self->activity_) return;
     const auto silent = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                               self->activity_->last_request);
-    if (silent < self->lease_) return self->arm();
+    // Waiting on an answer of ours (a link coming up) is not silence; a minute past the lease it is.
+    const bool waiting = self->activity_->pending > 0 && silent < self->lease_ + std::chrono::minutes(1);
+    if (silent < self->lease_ || waiting) return self->arm();
     const std::string why = fmt::format("the lease of {} ms ran out: {}, which started the run, sent nothing for {} ms",
                                         self->lease_.count(), self->holder_, silent.count());
     self->activity_.reset();

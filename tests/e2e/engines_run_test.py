@@ -192,7 +192,7 @@ class RunOverEngines(EnginePair):
             report = json.load(f)
         self.assertIn("a data plane went away", report["interrupted_by"])
         streams = {s["name"]: s for s in report["streams"]}
-        self.assertGreater(streams["west-east"]["tx_packets"], 0, "the sender that stayed gave its counts")
+        self.assertGreater(streams["west-east"]["tx_packets"], 0, "the sender that stayed gave its counts: %s %s" % (json.dumps(report)[:3000], err))
         self.assertEqual((streams["west-east"]["rx_packets"], streams["west-east"]["lost"]), (None, None))
         self.assertIn("the data plane at %s that received it went away" % self.engines[1],
                       streams["west-east"]["rx_unknown"])
@@ -225,6 +225,22 @@ class RunOverEngines(EnginePair):
                                                        r"127\.0\.0\.1:\d+, certificate 'linerate controller'\), which started "
                                                        r"the run, sent nothing for 1\d\d\d ms$")
         self.assertGreater(clients[0].result("report.last")["streams"][0]["tx_packets"], 0)
+
+    def test_a_data_plane_that_only_receives_keeps_its_lease_through_a_long_run(self):
+        """One way only, for twice the lease: the receiver is asked how its run goes as the
+        sender is, so its lease holds and the run ends by the controller's stop, exact."""
+        text = RUN[:RUN.index('[[stream]]\nname = "east-west"')].replace("count = %d", 'duration = "2500ms"')
+        text = text % (self.engines[0], self.engines[1])
+        report_file = os.path.join(self.dir, "oneway.json")
+        run = self.linerate("--engine-lease", "1", "run", self.write_profile(text, "oneway.toml"), "--report",
+                            report_file)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(report_file) as f:
+            report = json.load(f)
+        s = report["streams"][0]
+        self.assertNotIn("interrupted_by", report)
+        self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0))
+        self.assertAlmostEqual(s["tx_packets"], 125000, delta=1250)  # 2.5 s at 50 kpps
 
     def test_record_reads_every_data_plane_and_a_slow_one_holds_up_none(self):
         """`linerate record --locations`: a line per interval with every data plane's counters;
