@@ -264,7 +264,10 @@ class RunOverEngines(EnginePair):
         self.assertEqual(record.returncode, 0, err)
         with open(path) as f:
             lines = [json.loads(line) for line in f]
-        self.assertGreater(len(lines), 15)
+        # The first lines may come before a data plane's first sample (its TLS handshake): said so.
+        while lines and any(e.get("dataplane") == "connecting" for e in lines[0]["engines"]):
+            lines.pop(0)
+        self.assertGreater(len(lines), 12)
         for line in lines:
             east, west = line["engines"]  # by name
             self.assertEqual((west["location"], west["endpoint"], east["location"]), ("west", self.engines[0], "east"))
