@@ -81,10 +81,6 @@ void sleep_to_middle(clock_type::time_point t0, double interval_s) {
   sleep_unless_stopped((std::floor(t / interval_s - 0.5) + 1.5) * interval_s - t);
 }
 
-json away_entry(const std::string& reason, double t) {
-  return {{"time", utc_now_iso8601()}, {"t", t}, {"dataplane", "away"}, {"reason", reason}};
-}
-
 // Reads one data plane at the start of every interval until a stop request: a sample, or a
 // marker while it is away, tried again with backoff.
 void poll_engine(const std::shared_ptr<EngineSlot>& slot, const std::shared_ptr<RecordingEnd>& end,
@@ -108,7 +104,7 @@ void poll_engine(const std::shared_ptr<EngineSlot>& slot, const std::shared_ptr<
     connect();
   } catch (const ConnectionError& error) {
     watch.lost(error.what(), clock_type::now());
-    slot->store(away_entry(error.what(), seconds_since(t0)));
+    slot->store(record_marker("away", error.what(), seconds_since(t0)));
   }
   for (bool going = true; going; going = end->wait_for_next(t0, interval_s)) {
     const auto now = clock_type::now();
@@ -119,10 +115,9 @@ void poll_engine(const std::shared_ptr<EngineSlot>& slot, const std::shared_ptr<
       ++slot->samples;
     } catch (const ConnectionError& error) {
       watch.lost(error.what(), clock_type::now());
-      slot->store(away_entry(error.what(), seconds_since(t0)));
+      slot->store(record_marker("away", error.what(), seconds_since(t0)));
     } catch (const std::exception& error) {  // it refused a read: said in its entry, tried again next time
-      slot->store(
-          {{"time", utc_now_iso8601()}, {"t", seconds_since(t0)}, {"dataplane", "refused"}, {"reason", error.what()}});
+      slot->store(record_marker("refused", error.what(), seconds_since(t0)));
     }
   }
   slot->done = true;
@@ -172,10 +167,7 @@ int run_fleet_record(const LocationMap& map, const DataplaneAddress& options, co
   for (const auto& [location, endpoint] : map) {
     auto slot = std::make_shared<EngineSlot>();
     slot->location = location;
-    slot->where = options;
-    slot->where.engine = endpoint;
-    slot->where.socket.clear();
-    slot->where.named = true;
+    slot->where = engine_address(options, endpoint);
     slots.push_back(slot);
     threads.emplace_back(poll_engine, slot, end, t0, interval_s);
   }

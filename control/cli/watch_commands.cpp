@@ -201,17 +201,16 @@ int run_xstats_watch(DataplaneClient& client, const std::string& port, const std
 
 namespace {
 
-// The markers between samples: the data plane went away (and why), and it serves again
-// (how long it was away, how many tries). Samples have no "dataplane" key.
-json away_marker(const std::string& reason, double t) {
-  return {{"time", utc_now_iso8601()}, {"t", t}, {"dataplane", "away"}, {"reason", reason}};
-}
-
+// The marker once the data plane serves again: how long it was away, how many tries.
 json back_marker(double away_s, unsigned tries, double t) {
   return {{"time", utc_now_iso8601()}, {"t", t}, {"dataplane", "back"}, {"away_s", away_s}, {"tries", tries}};
 }
 
 }  // namespace
+
+json record_marker(const std::string& state, const std::string& reason, double t) {
+  return {{"time", utc_now_iso8601()}, {"t", t}, {"dataplane", state}, {"reason", reason}};
+}
 
 json record_sample(RunClient& run, std::vector<std::string>& ports, double t) {
   if (ports.empty())
@@ -258,7 +257,7 @@ int run_record(DataplaneClient& client, const std::string& path, double interval
         ++samples;
       } catch (const ConnectionError& e) {
         watch.lost(e.what(), now);
-        line = away_marker(e.what(), t);
+        line = record_marker("away", e.what(), t);
         ++losses;
       }
     }

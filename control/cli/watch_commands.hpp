@@ -41,6 +41,10 @@ int run_xstats_watch(DataplaneClient& client, const std::string& port, const std
 /// sample that failed is never zeros).
 nlohmann::json record_sample(RunClient& run, std::vector<std::string>& ports, double t);
 
+/// A line of `record` in place of a sample: the data plane's `state` ("away": it went away;
+/// "refused": it refused a read) and why. Samples have no "dataplane" key.
+nlohmann::json record_marker(const std::string& state, const std::string& reason, double t);
+
 /// Appends one JSON object per `interval_ms` to `path`: time, ports (stats.ports),
 /// streams (stats.streams) and the merged counters per port. Each line is flushed as written.
 /// A data plane that goes away is a marker line ({"dataplane": "away", "reason": ...}),

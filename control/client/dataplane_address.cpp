@@ -45,6 +45,14 @@ DataplaneAddress dataplane_address(const std::string& socket_option, const std::
   return address;
 }
 
+DataplaneAddress engine_address(const DataplaneAddress& options, const std::string& endpoint) {
+  DataplaneAddress address = options;
+  address.socket.clear();
+  address.engine = endpoint;
+  address.named = true;
+  return address;
+}
+
 bool split_engine_address(const std::string& address, std::string& host, std::string& port) {
   const size_t colon = address.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) return false;

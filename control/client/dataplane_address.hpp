@@ -32,6 +32,10 @@ DataplaneAddress unix_socket_address(const std::string& path);
 DataplaneAddress dataplane_address(const std::string& socket_option, const std::string& engine_option,
                                    const tls::MutualTlsFiles& tls_options);
 
+/// The data plane serving TCP at `endpoint` (HOST:PORT), reached with `options`' TLS files
+/// and lease: one of several a controller names by location.
+DataplaneAddress engine_address(const DataplaneAddress& options, const std::string& endpoint);
+
 /// "HOST" and "PORT" of an engine address; false where it is not HOST:PORT.
 bool split_engine_address(const std::string& address, std::string& host, std::string& port);
 

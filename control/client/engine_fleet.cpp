@@ -32,11 +32,7 @@ int64_t utc_now_ns() {
 FleetEngine connect_engine(const std::string& address, const DataplaneAddress& options, const std::string& name) {
   FleetEngine e;
   e.address = address;
-  DataplaneAddress where;
-  where.engine = address;
-  where.tls = options.tls;
-  where.named = true;
-  e.client = std::make_unique<DataplaneClient>(where);
+  e.client = std::make_unique<DataplaneClient>(engine_address(options, address));
   const int64_t before = utc_now_ns();
   e.hello = e.client->hello(name);
   const int64_t after = utc_now_ns();
@@ -69,7 +65,8 @@ api::StreamSpec stream_for(const api::StreamSpec& s, size_t e, const std::map<st
     out.rx_port = rx != nullptr && rx->engine == e ? std::optional(rx->port) : std::nullopt;
     return out;
   }
-  const std::string port = rx != nullptr && rx->engine == e ? rx->port : port_names(engine).at(0);
+  const std::string port =
+      rx != nullptr && rx->engine == e ? rx->port : engine.hello.at("ports").at(0).at("name").get<std::string>();
   out.tx_port = port;
   out.rx_port = port;
   out.receive_only = true;

@@ -2,18 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
-
 namespace lr::ctl {
 
 using nlohmann::json;
-
-namespace {
 
 std::string grandmaster_of(const json& clock) {
   const auto ptp = clock.find("ptp");
   return ptp != clock.end() && ptp->is_object() ? ptp->value("gm_identity", std::string()) : std::string();
 }
+
+namespace {
 
 uint64_t magnitude(int64_t v) { return v < 0 ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v); }
 

@@ -22,6 +22,9 @@ struct LatencyAcross {
   uint64_t bound_ns = 0;        ///< before the run's drift (latency_bound_ns)
 };
 
+/// The grandmaster a hello clock follows (ptp.gm_identity), or "" where it names none.
+std::string grandmaster_of(const nlohmann::json& clock);
+
 /// `sender` and `receiver`: hello's clock of each, `*_at` their addresses for the words.
 LatencyAcross latency_across(const nlohmann::json& sender, const std::string& sender_at, const nlohmann::json& receiver,
                              const std::string& receiver_at);

@@ -140,8 +140,7 @@ EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::ve
   for (const FleetEngine& e : engines) {
     const json clock = e.hello.value("clock", json::object());
     all_locked = all_locked && clock.value("synchronised", false);
-    if (clock.contains("ptp") && clock["ptp"].is_object())
-      grandmasters.insert(clock["ptp"].value("gm_identity", std::string()));
+    grandmasters.insert(grandmaster_of(clock));  // a clock that follows one names it
   }
   const bool synchronised = all_locked && grandmasters.size() == 1;
   out.json["start_synchronised"] = synchronised;

@@ -77,11 +77,7 @@ std::vector<api::SwitchSpec> RunClient::switch_specs() {
   return each_of(client_.call("switch.list"), [](const json& s) { return profile::switch_spec_from_json(s, "switch.list"); });
 }
 
-std::map<std::string, uint64_t> RunClient::port_speeds() {
-  std::map<std::string, uint64_t> speeds;
-  for (const api::PortReport& p : ports()) speeds[p.name] = p.speed_bps;
-  return speeds;
-}
+std::map<std::string, uint64_t> RunClient::port_speeds() { return ctl::port_speeds(ports()); }
 
 std::vector<api::PortTraffic> RunClient::port_traffic() { return ctl::port_traffic(port_stats_json()); }
 
@@ -186,6 +182,12 @@ json RunClient::stop_json(const TrafficSelection& selection) {
 }
 
 json RunClient::last_report_json() { return client_.call("report.last"); }
+
+std::map<std::string, uint64_t> port_speeds(const std::vector<api::PortReport>& ports) {
+  std::map<std::string, uint64_t> speeds;
+  for (const api::PortReport& p : ports) speeds[p.name] = p.speed_bps;
+  return speeds;
+}
 
 std::vector<api::PortTraffic> port_traffic(const json& stats_ports) {
   std::vector<api::PortTraffic> out;

@@ -144,6 +144,9 @@ class RunClient {
   DataplaneClient& client_;
 };
 
+/// Each port's speed (bit/s; 0: unknown), by name.
+std::map<std::string, uint64_t> port_speeds(const std::vector<api::PortReport>& ports);
+
 /// What linerate sent and received per port, read from a stats.ports answer.
 std::vector<api::PortTraffic> port_traffic(const nlohmann::json& stats_ports);
 /// The streams of a stats.streams answer.

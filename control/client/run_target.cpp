@@ -5,11 +5,7 @@
 
 namespace lr::ctl {
 
-std::map<std::string, uint64_t> RunTarget::port_speeds() {
-  std::map<std::string, uint64_t> speeds;
-  for (const api::PortReport& p : ports()) speeds[p.name] = p.speed_bps;
-  return speeds;
-}
+std::map<std::string, uint64_t> RunTarget::port_speeds() { return ctl::port_speeds(ports()); }
 
 api::RunSpec DataplaneTarget::load(const std::vector<api::StreamSpec>& streams, const std::string& path,
                                    const std::optional<api::RunSpec>& run) {
