@@ -177,6 +177,21 @@ class RunOverEngines(EnginePair):
                                    capture_output=True, text=True, timeout=60)
         self.assertEqual(dataplane.returncode, 2)
         self.assertIn("is on another data plane", dataplane.stderr)
+        # A lease out of its range, from the controller or on the wire; a location map that is not one.
+        lease = self.linerate("--engine-lease", "0", "run", os.path.join(self.dir, "missing.toml"))
+        self.assertEqual(lease.returncode, 2)
+        self.assertIn("--engine-lease: Value 0 not in range 0.100000 to 3600.000000", lease.stderr)
+        client = lrtest.Client(os.path.join(self.dir, "dp0.sock"))
+        self.addCleanup(client.close)
+        refused = client.call("traffic.start", lease_ms=5)
+        self.assertEqual(refused["error"]["message"], "params.lease_ms: 5 is out of range [100, 3600000]")
+        self.assertFalse(client.result("traffic.status")["running"])
+        with open(os.path.join(self.dir, "notamap.json"), "w") as f:
+            f.write("[{\"location\": \"west\"}]")
+        record = self.linerate("record", os.path.join(self.dir, "x.jsonl"), "--locations",
+                               os.path.join(self.dir, "notamap.json"))
+        self.assertEqual(record.returncode, 2)
+        self.assertIn("--locations %s: entry 0" % os.path.join(self.dir, "notamap.json"), record.stderr)
 
     def test_a_data_plane_lost_mid_run_leaves_the_others_counts(self):
         text = (RUN % (self.engines[0], self.engines[1], 20000)).replace("count = 20000", "duration = \"30s\"")
