@@ -88,6 +88,12 @@ DataplaneClient::DataplaneClient(const DataplaneAddress& address) : impl_(std::m
   impl_->connect();
 }
 
+DataplaneClient::DataplaneClient(const DataplaneAddress& address, ConnectLater later)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->address = address;
+  impl_->client_name = std::move(later.client_name);
+}
+
 void DataplaneClient::Impl::connect() {
   close();
   if (address.engine.empty()) connect_local();

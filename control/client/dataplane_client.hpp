@@ -39,6 +39,11 @@ class DataplaneClient {
   explicit DataplaneClient(const DataplaneAddress& address);
   /// One on this host, at the Unix socket `socket_path`.
   explicit DataplaneClient(const std::string& socket_path);
+  /// Not connected yet: reconnect() connects, and greets the data plane as `client_name`.
+  struct ConnectLater {
+    std::string client_name;
+  };
+  DataplaneClient(const DataplaneAddress& address, ConnectLater later);
   ~DataplaneClient();
   DataplaneClient(const DataplaneClient&) = delete;
   DataplaneClient& operator=(const DataplaneClient&) = delete;

@@ -122,10 +122,10 @@ api::RunSpec EngineFleet::load(const std::vector<api::StreamSpec>& streams, cons
     placement(s.tx_port);
     if (s.rx_port) placement(*s.rx_port);
   }
-  streams_ = streams;
   // Each clock as it is now: whether latency between two is measured, and the shift that
   // puts one's stamps on the other's clock, hold from this run's start.
   for (FleetEngine& e : engines_) e.hello = e.client->hello(client_name_);
+  streams_ = streams;  // with across_, together: report() reads both
   across_.assign(streams.size(), std::nullopt);
   for (size_t i = 0; i < streams.size(); ++i) {
     if (!streams[i].rx_port) continue;
@@ -155,7 +155,7 @@ api::RunSpec EngineFleet::load(const std::vector<api::StreamSpec>& streams, cons
 
 json EngineFleet::plan_json(size_t engine) { return RunClient(*engines_.at(engine).client).plan_json(); }
 
-void EngineFleet::start() {
+void EngineFleet::start(const std::vector<std::string>& streams) {
   int64_t latest = utc_now_ns();
   int64_t worst_rtt = 0;
   for (const FleetEngine& e : engines_) {
@@ -168,32 +168,55 @@ void EngineFleet::start() {
     e.ended.reset();
     e.clock_after = nullptr;
   }
+  lost_.clear();  // a run after one a loss ended (every data plane serving again)
+  unstopped_.clear();
   for (FleetEngine& e : engines_) {
     try {
-      RunClient(*e.client).start_json({{}, {}, start_at_, lease_ms_});
+      RunClient(*e.client).start_json({streams, {}, start_at_, lease_ms_});
     } catch (const ConnectionError& error) {
       halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
     }
   }
 }
 
+void EngineFleet::on_every_engine(const std::function<void(FleetEngine&)>& call) {
+  for (FleetEngine& e : engines_) {
+    try {
+      if (e.client->hung_up()) throw ConnectionError("it hung up");
+      call(e);
+    } catch (const ConnectionError& error) {
+      halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
+    }
+  }
+}
+
+bool EngineFleet::all_sent() {
+  bool sent = true;
+  on_every_engine([&sent](FleetEngine& e) {
+    if (!RunClient(*e.client).status().tx_finished && e.sends) sent = false;
+  });
+  return sent;
+}
+
 bool EngineFleet::wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll) {
   while (!stop_requested()) {
-    bool sent = true;
-    for (FleetEngine& e : engines_) {
-      try {
-        if (e.client->hung_up()) throw ConnectionError("it hung up");
-        // Every one is asked, those that only receive too: each request renews its lease.
-        if (!RunClient(*e.client).status().tx_finished && e.sends) sent = false;
-      } catch (const ConnectionError& error) {
-        halt(fmt::format("the data plane at {}: {}", e.address, error.what()));
-      }
-    }
-    if (sent) return true;
+    if (all_sent()) return true;
     if (each_poll) each_poll();
     std::this_thread::sleep_for(poll);
   }
   return false;
+}
+
+void EngineFleet::hold(const std::string& stream, bool held) {
+  const auto s =
+      std::find_if(streams_.begin(), streams_.end(), [&](const api::StreamSpec& x) { return x.name == stream; });
+  if (s == streams_.end()) throw std::invalid_argument(fmt::format("no stream '{}' in the run", stream));
+  FleetEngine& sender = engines_[placement(s->tx_port).engine];
+  try {
+    RunClient(*sender.client).hold(stream, held);
+  } catch (const ConnectionError& error) {
+    halt(fmt::format("the data plane at {}: {}", sender.address, error.what()));
+  }
 }
 
 EndedRun EngineFleet::stop() {
@@ -209,11 +232,10 @@ EndedRun EngineFleet::stop() {
   return report();
 }
 
-void EngineFleet::stop_together(bool senders) {
-  std::vector<size_t> stopping;
-  for (size_t i = 0; i < engines_.size(); ++i)
-    if (engines_[i].sends == senders && !engines_[i].ended) stopping.push_back(i);
+std::vector<std::exception_ptr> EngineFleet::stop_group(const std::vector<size_t>& stopping) {
   std::vector<std::exception_ptr> failed(engines_.size());
+  std::vector<bool> in_group(engines_.size(), false);
+  for (const size_t i : stopping) in_group[i] = true;
   std::atomic<size_t> left{stopping.size()};
   std::vector<std::thread> threads;
   threads.reserve(stopping.size());
@@ -249,14 +271,22 @@ void EngineFleet::stop_together(bool senders) {
   // Their drains take a while: the others hear from us meanwhile, which renews their lease.
   const auto every = std::chrono::milliseconds(std::clamp<int64_t>(lease_ms_ / 4, 1, 100));
   while (left > 0) {
-    for (FleetEngine& e : engines_)
-      if (e.sends != senders && !e.ended && e.client->connected()) try {
-          RunClient(*e.client).status();
+    for (size_t i = 0; i < engines_.size(); ++i)
+      if (!in_group[i] && !engines_[i].ended && engines_[i].client->connected()) try {
+          RunClient(*engines_[i].client).status();
         } catch (const std::exception&) {  // said when it is stopped
         }
     std::this_thread::sleep_for(every);
   }
   for (std::thread& t : threads) t.join();
+  return failed;
+}
+
+void EngineFleet::stop_together(bool senders) {
+  std::vector<size_t> stopping;
+  for (size_t i = 0; i < engines_.size(); ++i)
+    if (engines_[i].sends == senders && !engines_[i].ended) stopping.push_back(i);
+  const std::vector<std::exception_ptr> failed = stop_group(stopping);
   for (const size_t i : stopping) {
     if (!failed[i]) continue;
     try {
@@ -271,22 +301,40 @@ void EngineFleet::stop_together(bool senders) {
 }
 
 void EngineFleet::stop_the_rest() noexcept {
-  for (FleetEngine& e : engines_) {
-    if (e.ended || !e.client->connected()) continue;
+  // As a stop does: senders first, each group together, so that what was sent between the
+  // data planes that stay has arrived when their receivers drain.
+  for (const bool senders : {true, false}) {
     try {
-      e.ended = RunClient(*e.client).stop();
-    } catch (const std::exception& error) {  // stopped or gone: either way it sends no more; said
-      try {
-        unstopped_.push_back(fmt::format("the data plane at {} did not give its report: {}", e.address, error.what()));
-      } catch (...) {
+      std::vector<size_t> stopping;
+      for (size_t i = 0; i < engines_.size(); ++i)
+        if (engines_[i].sends == senders && !engines_[i].ended && engines_[i].client->connected())
+          stopping.push_back(i);
+      const std::vector<std::exception_ptr> failed = stop_group(stopping);
+      for (const size_t i : stopping) {
+        if (!failed[i]) continue;
+        try {
+          std::rethrow_exception(failed[i]);
+        } catch (const std::exception& error) {  // stopped or gone: either way it sends no more; said
+          unstopped_.push_back(
+              fmt::format("the data plane at {} did not give its report: {}", engines_[i].address, error.what()));
+        }
       }
+    } catch (...) {  // out of memory or threads: what is not stopped ends with its lease
     }
   }
 }
 
-void EngineFleet::halt(const std::string& what) {
-  lost_ = what;
+void EngineFleet::stop_after_loss(const std::string& what) noexcept {
+  if (!lost_.empty()) return;  // stopped once: each further call finds the same loss
+  try {
+    lost_ = what;
+  } catch (...) {  // unsaid for want of memory: the rest is stopped all the same
+  }
   stop_the_rest();
+}
+
+void EngineFleet::halt(const std::string& what) {
+  stop_after_loss(what);
   throw ConnectionError(what);
 }
 
@@ -310,16 +358,54 @@ api::LatencyHistogram EngineFleet::histogram(const std::string& stream) {
   return RunClient(*engines_[rx.engine].client).histogram(stream);
 }
 
-std::vector<api::PortReport> EngineFleet::ports() {
-  std::vector<api::PortReport> out;
-  for (FleetEngine& e : engines_)
-    for (api::PortReport port : RunClient(*e.client).ports()) {
-      const auto name = e.profile_names.find(port.name);
-      if (name == e.profile_names.end()) continue;  // a port of that data plane the run does not use
-      port.name = name->second;
-      out.push_back(std::move(port));
-    }
+const std::string* EngineFleet::profile_name(const FleetEngine& e, const std::string& port) {
+  const auto name = e.profile_names.find(port);
+  return name == e.profile_names.end() ? nullptr : &name->second;
+}
+
+template <typename Port>
+std::vector<Port> EngineFleet::ports_used(const std::function<std::vector<Port>(FleetEngine&)>& read,
+                                          std::string Port::*name) {
+  std::vector<Port> out;
+  on_every_engine([&](FleetEngine& e) {
+    for (Port& port : read(e))
+      if (const std::string* ours = profile_name(e, port.*name)) {  // else a port the run does not use
+        port.*name = *ours;
+        out.push_back(std::move(port));
+      }
+  });
   return out;
+}
+
+std::vector<api::PortReport> EngineFleet::ports() {
+  return ports_used<api::PortReport>([](FleetEngine& e) { return RunClient(*e.client).ports(); },
+                                     &api::PortReport::name);
+}
+
+std::vector<api::StreamReport> EngineFleet::stream_stats() {
+  std::vector<std::vector<api::StreamReport>> live;
+  on_every_engine([&live](FleetEngine& e) { live.push_back(RunClient(*e.client).stream_stats()); });
+  return fleet_stream_stats(streams_, engines_, placed_, across_, live);
+}
+
+std::vector<api::PortTraffic> EngineFleet::port_traffic() {
+  return ports_used<api::PortTraffic>([](FleetEngine& e) { return RunClient(*e.client).port_traffic(); },
+                                      &api::PortTraffic::name);
+}
+
+std::vector<api::PortReport> EngineFleet::port_stats() {
+  return ports_used<api::PortReport>([](FleetEngine& e) { return RunClient(*e.client).port_stats(); },
+                                     &api::PortReport::name);
+}
+
+std::vector<api::PortNeighbors> EngineFleet::neighbors() {
+  return ports_used<api::PortNeighbors>([](FleetEngine& e) { return HostClient(*e.client).neighbors(); },
+                                        &api::PortNeighbors::port);
+}
+
+PortPlace EngineFleet::place_of(const std::string& port) {
+  const FleetPlacement& at = placement(port);
+  return {engines_[at.engine].client.get(), at.port};
 }
 
 void EngineFleet::set_port(const std::string& port, const PortConfigChange& change) {

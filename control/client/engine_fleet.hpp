@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -61,10 +63,16 @@ class EngineFleet final : public RunTarget {
                                            const LocationMap& names, const std::string& client_name,
                                            std::string& problem);
 
+  using RunTarget::start;
   api::RunSpec load(const std::vector<api::StreamSpec>& streams, const std::string& path,
                     const std::optional<api::RunSpec>& run = std::nullopt) override;
-  /// Starts every data plane at one instant (start_utc_ns()).
-  void start() override;
+  /// Starts every data plane at one instant (start_utc_ns()); each counts every stream
+  /// named, its senders send those that leave its ports.
+  void start(const std::vector<std::string>& streams) override;
+  /// On the data plane that sends it.
+  void hold(const std::string& stream, bool held) override;
+  /// Every data plane is asked, those that only receive too: each request renews its lease.
+  bool all_sent() override;
   /// Also watches every data plane: one that hung up stops the others, then ConnectionError.
   bool wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll = {}) override;
   /// Senders first, then receivers, each group together; the merged report. A data plane that went away: the
@@ -72,6 +80,12 @@ class EngineFleet final : public RunTarget {
   EndedRun stop() override;
   api::LatencyHistogram histogram(const std::string& stream) override;
   std::vector<api::PortReport> ports() override;
+  /// Joined as in the report (fleet_stream_stats).
+  std::vector<api::StreamReport> stream_stats() override;
+  std::vector<api::PortTraffic> port_traffic() override;
+  std::vector<api::PortReport> port_stats() override;
+  std::vector<api::PortNeighbors> neighbors() override;
+  PortPlace place_of(const std::string& port) override;
   void set_port(const std::string& port, const PortConfigChange& change) override;
   void set_link(const std::string& port, bool up) override;
   void load_devices(const std::vector<api::DeviceSpec>& devices, const std::string& path) override;
@@ -79,6 +93,9 @@ class EngineFleet final : public RunTarget {
   /// The last run's one report from every data plane that ended it, the lost one's
   /// receptions unknown and said so (after a ConnectionError).
   EndedRun report() const;
+  /// A data plane went away (`what`) outside this fleet's own calls: the others are
+  /// stopped, their reports kept for report().
+  void stop_after_loss(const std::string& what) noexcept;
   /// What went away, once one did ("" before).
   const std::string& lost() const noexcept { return lost_; }
   const std::vector<FleetEngine>& engines() const noexcept { return engines_; }
@@ -89,14 +106,24 @@ class EngineFleet final : public RunTarget {
 
  private:
   EngineFleet() = default;
-  /// Stops the data planes that send (or those that only receive) together, each on a
-  /// thread of its own, the others renewing their lease meanwhile.
+  /// Stops the data planes `stopping` together, each on a thread of its own, the others
+  /// renewing their lease meanwhile; each one's failure (null: stopped, its report kept).
+  std::vector<std::exception_ptr> stop_group(const std::vector<size_t>& stopping);
+  /// Stops the data planes that send (or those that only receive) together.
   void stop_together(bool senders);
   /// Every data plane not yet stopped is stopped, its report kept; errors are swallowed
   /// (each is stopped or gone).
   void stop_the_rest() noexcept;
   /// Notes `what` went away, stops the rest, throws ConnectionError.
   [[noreturn]] void halt(const std::string& what);
+  /// `call` on every data plane in turn; one that went away halts the run (halt).
+  void on_every_engine(const std::function<void(FleetEngine&)>& call);
+  /// What `read` answers of every data plane's ports, those the run uses only, each under
+  /// the profile's name (its member `name`).
+  template <typename Port>
+  std::vector<Port> ports_used(const std::function<std::vector<Port>(FleetEngine&)>& read, std::string Port::*name);
+  /// The profile's name of data plane `e`'s port; null for a port the run does not use.
+  static const std::string* profile_name(const FleetEngine& e, const std::string& port);
   const FleetPlacement& placement(const std::string& port) const;
 
   std::vector<FleetEngine> engines_;

@@ -41,23 +41,19 @@ void judge_latency_across(api::StreamReport& r, const LatencyAcross& across, con
   r.latency_clocks = across.why;
 }
 
-api::StreamReport merged_stream(size_t i, const api::StreamSpec& s, const std::vector<FleetEngine>& engines,
-                                const std::map<std::string, FleetPlacement>& placed,
-                                const std::optional<LatencyAcross>& across) {
-  const auto report_of = [&](const std::string& port) -> const api::StreamReport* {
-    const FleetEngine& e = engines[placed.at(port).engine];
-    return e.ended && i < e.ended->report.streams.size() ? &e.ended->report.streams[i] : nullptr;
-  };
+// Stream `s`: what was sent from its sender's counts, what arrived (received, order,
+// latency) from its receiver's, the loss from both. `receiver` names the receiver's data
+// plane where its counts are missing (`got` null: it went away).
+api::StreamReport joined_stream(const api::StreamSpec& s, const api::StreamReport* sent, const api::StreamReport* got,
+                                const std::string& receiver) {
   api::StreamReport r;
-  if (const api::StreamReport* sent = report_of(s.tx_port)) r = *sent;
+  if (sent != nullptr) r = *sent;
   r.name = s.name;
   r.tx_port = s.tx_port;
   r.rx_port = s.rx_port;
   if (!s.rx_port) return r;
-  const api::StreamReport* got = report_of(*s.rx_port);
   if (got == nullptr) {
-    r.rx_unknown = fmt::format("the data plane at {} that received it went away: what arrived is not known",
-                               engines[placed.at(*s.rx_port).engine].address);
+    r.rx_unknown = fmt::format("the data plane at {} that received it went away: what arrived is not known", receiver);
     return r;
   }
   r.rx_packets = got->rx_packets;
@@ -69,13 +65,29 @@ api::StreamReport merged_stream(size_t i, const api::StreamSpec& s, const std::v
   r.misdelivered = got->misdelivered;
   r.latency = got->latency;
   r.latency_withheld = got->latency_withheld;
-  if (across)
-    judge_latency_across(r, *across, engines[placed.at(s.tx_port).engine], engines[placed.at(*s.rx_port).engine]);
   r.ecn = got->ecn;
   r.receive_only = false;
   r.lost = api::lost_frames(r.tx_packets, r.rx_packets, r.duplicate);
   if (r.timeline && got->timeline) r.timeline->rx = got->timeline->rx;  // each side's bins, from one instant
   return r;
+}
+
+// Each stream joined from `counts` (per data plane, its streams in the run's order).
+std::vector<api::StreamReport> joined_streams(const std::vector<api::StreamSpec>& streams,
+                                              const std::vector<FleetEngine>& engines,
+                                              const std::map<std::string, FleetPlacement>& placed,
+                                              const std::vector<const std::vector<api::StreamReport>*>& counts) {
+  std::vector<api::StreamReport> out;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    const api::StreamSpec& s = streams[i];
+    const auto counts_at = [&](const std::string& port) -> const api::StreamReport* {
+      const std::vector<api::StreamReport>* theirs = counts[placed.at(port).engine];
+      return theirs != nullptr && i < theirs->size() ? &(*theirs)[i] : nullptr;
+    };
+    out.push_back(joined_stream(s, counts_at(s.tx_port), s.rx_port ? counts_at(*s.rx_port) : nullptr,
+                                s.rx_port ? engines[placed.at(*s.rx_port).engine].address : ""));
+  }
+  return out;
 }
 
 }  // namespace
@@ -125,8 +137,13 @@ EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::ve
     sections.push_back(std::move(section));
   }
   if (!firsts.empty()) merged.start->first_tx_utc_ns = *std::min_element(firsts.begin(), firsts.end());
+  std::vector<const std::vector<api::StreamReport>*> counts;
+  for (const FleetEngine& e : engines) counts.push_back(e.ended ? &e.ended->report.streams : nullptr);
+  merged.streams = joined_streams(streams, engines, placed, counts);
   for (size_t i = 0; i < streams.size(); ++i)
-    merged.streams.push_back(merged_stream(i, streams[i], engines, placed, across.at(i)));
+    if (across.at(i) && !merged.streams[i].rx_unknown)
+      judge_latency_across(merged.streams[i], *across[i], engines[placed.at(streams[i].tx_port).engine],
+                           engines[placed.at(*streams[i].rx_port).engine]);
   EndedRun out{api::to_json(merged), merged};
   out.json["engines"] = std::move(sections);
   out.json["start_spread_ns"] =
@@ -151,6 +168,26 @@ EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::ve
   else if (!synchronised)
     out.json["start_note"] =
         fmt::format("best effort: the data planes follow different grandmasters ({})", fmt::join(grandmasters, ", "));
+  return out;
+}
+
+std::vector<api::StreamReport> fleet_stream_stats(const std::vector<api::StreamSpec>& streams,
+                                                  const std::vector<FleetEngine>& engines,
+                                                  const std::map<std::string, FleetPlacement>& placed,
+                                                  const std::vector<std::optional<LatencyAcross>>& across,
+                                                  const std::vector<std::vector<api::StreamReport>>& live) {
+  std::vector<const std::vector<api::StreamReport>*> counts;
+  for (const std::vector<api::StreamReport>& theirs : live) counts.push_back(&theirs);
+  std::vector<api::StreamReport> out = joined_streams(streams, engines, placed, counts);
+  for (size_t i = 0; i < out.size(); ++i)
+    if (across.at(i)) {
+      out[i].latency = {};
+      out[i].late = 0;
+      out[i].latency_withheld = across[i]->measured
+                                    ? "between two data planes: given once the run ends, with its bound (each clock's "
+                                      "drift over the run widens it)"
+                                    : across[i]->why;
+    }
   return out;
 }
 

@@ -23,4 +23,13 @@ EndedRun fleet_report(const std::vector<api::StreamSpec>& streams, const std::ve
                       const std::map<std::string, FleetPlacement>& placed,
                       const std::vector<std::optional<LatencyAcross>>& across, int64_t at_utc_ns);
 
+/// While the run goes on: each stream's counts so far, joined as in the report from `live`
+/// (each data plane's stats.streams, in the run's order). Latency between two data planes
+/// is withheld until the run ends, when its bound is known.
+std::vector<api::StreamReport> fleet_stream_stats(const std::vector<api::StreamSpec>& streams,
+                                                  const std::vector<FleetEngine>& engines,
+                                                  const std::map<std::string, FleetPlacement>& placed,
+                                                  const std::vector<std::optional<LatencyAcross>>& across,
+                                                  const std::vector<std::vector<api::StreamReport>>& live);
+
 }  // namespace lr::ctl

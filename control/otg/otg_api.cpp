@@ -5,13 +5,17 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "control/client/host_client.hpp"
 #include "control/client/port_client.hpp"
+#include "control/client/run_client.hpp"
 #include "control/otg/otg_limits.hpp"
 #include "control/otg/otg_neighbors.hpp"
 #include "lib/api/bounded_json.hpp"
 #include "lib/api/rpc.hpp"
+#include "lib/profile/device_spec_json.hpp"
+#include "lib/profile/load_toml.hpp"
 
 namespace lr::otg {
 
@@ -52,26 +56,41 @@ Answer warnings(const std::vector<std::string>& list) { return {http::status::ok
 
 }  // namespace
 
-Api::Api(const ctl::DataplaneAddress& dataplane, std::string capture_dir, asio::io_context& io)
-    : client_(dataplane),
-      run_(client_),
+Api::Api(const Dataplanes& dataplanes, std::string capture_dir, asio::io_context& io)
+    : options_(dataplanes.served),
+      names_(dataplanes.names),
+      client_(dataplanes.served, {"linerate-otg"}),
+      served_(client_),
       capture_dir_(std::move(capture_dir)),
-      watch_(dataplane.text(), {"linerate otg", "answering 503 and retrying with backoff", "POST /config again"}),
+      watch_(dataplanes.served.text(),
+             {"linerate otg", "answering 503 and retrying with backoff", "POST /config again"}),
       retry_(io, watch_,
              {.connect = [this] { client_.reconnect(); },
-              .on_back = [this] { forget_session(); },
+              .on_back =
+                  [this] {
+                    if (!fleet_) forget_session();  // a config over other data planes is not its
+                  },
               .check =
                   [this] {
                     if (client_.hung_up())
                       throw ctl::ConnectionError(fmt::format("the data plane at {} hung up", client_.address().text()));
-                  }}) {
-  client_.hello("linerate-otg");
+                  }}),
+      lease_timer_(io) {
+  try {
+    client_.reconnect();  // connects, and says hello
+  } catch (const ctl::ConnectionError& e) {
+    if (!dataplanes.served_optional) throw;
+    watch_.lost(e.what(), ctl::DataplaneWatch::Clock::now());
+  }
+  keep_leases();
 }
 
 Answer Api::handle(http::verb verb, const std::string& target, const std::string& body) {
   try {
-    if (!watch_.up()) reconnect();
-    if (!watch_.up()) return away();
+    // A config over other data planes needs none served here; POST /config sees which it is.
+    const bool served_needed = !fleet_ && !(verb == http::verb::post && target == "/config");
+    if (served_needed && !watch_.up()) reconnect();
+    if (served_needed && !watch_.up()) return away();
     return route(verb, target, body);
   } catch (const api::JsonTooDeep& e) {
     return refused({fmt::format("the body is {} (linerate reads at most {})", e.what(), api::kMaxJsonDepth)});
@@ -82,6 +101,7 @@ Answer Api::handle(http::verb verb, const std::string& target, const std::string
   } catch (const ctl::RpcCallError& e) {
     return refused_by_dataplane(e);
   } catch (const ctl::ConnectionError& e) {
+    if (fleet_) return fleet_lost(e.what());
     watch_.lost(e.what(), ctl::DataplaneWatch::Clock::now());
     return away();
   }
@@ -128,7 +148,8 @@ Answer Api::away() const {
 Answer Api::set_config(const json& request) {
   if (running_)
     return refused({"config: traffic is running: stop it (control/state) before a new config"}, http::status::conflict);
-  OtgConfig config = read_otg_config(request, run_.port_speeds());
+  if (auto refusal = choose_dataplanes(located_ports(request))) return *refusal;
+  OtgConfig config = read_otg_config(request, target_->port_speeds());
   load_devices(config.devices);
   try {
     load_streams(config);
@@ -149,11 +170,105 @@ Answer Api::set_config(const json& request) {
 
 namespace {
 
+std::vector<std::string> addresses_of(const ctl::EngineFleet* fleet) {
+  std::vector<std::string> out;
+  if (fleet != nullptr)
+    for (const ctl::FleetEngine& e : fleet->engines()) out.push_back(e.address);
+  return out;
+}
+
+}  // namespace
+
+std::optional<Answer> Api::choose_dataplanes(const std::vector<api::PortSpec>& located) {
+  if (located.empty() && !watch_.up()) reconnect();
+  if (located.empty() && !watch_.up()) return away();
+  if (!located.empty() || fleet_) {
+    // Another set of data planes: the old config, its run and its captures are over.
+    config_.reset();
+    ended_.reset();
+    held_.clear();
+    try {
+      stop_captures();
+    } catch (const std::exception&) {  // the served data plane's, gone with its session
+    }
+  }
+  const std::vector<std::string> before = addresses_of(fleet_.get());
+  fleet_.reset();  // its data planes' streams are replaced by the next config naming them
+  target_ = &served_;
+  if (located.empty()) {
+    if (!before.empty()) own_run_.reset();  // the served data plane's own settings are read anew
+    return std::nullopt;
+  }
+  std::string problem;
+  try {
+    fleet_ = ctl::EngineFleet::open(located, options_, names_, "linerate-otg", problem);
+  } catch (const ctl::ConnectionError& e) {
+    return refused({fmt::format("ports: {}", e.what())}, http::status::service_unavailable);
+  }
+  if (!fleet_) throw ConfigRefused({fmt::format("ports: {}", problem)});
+  // The run settings kept are the first data plane's: others' stand only for the same ones.
+  if (addresses_of(fleet_.get()) != before) own_run_.reset();
+  target_ = fleet_.get();
+  return std::nullopt;
+}
+
+Answer Api::fleet_lost(const std::string& what) {
+  fleet_->stop_after_loss(what);
+  std::string said = fleet_->lost();
+  if (running_) {
+    try {
+      api::RunReport report = fleet_->report().report;
+      said = fmt::format("{}: the run was stopped on every other data plane, what they measured kept for the metrics",
+                         report.interrupted_by.value_or(said));  // it names each that did not stop
+      ended_ = std::move(report);
+    } catch (const std::exception& e) {  // the loss is said all the same
+      said = fmt::format("{} (the run's report could not be joined: {})", said, e.what());
+    }
+  }
+  running_ = false;
+  held_.clear();
+  return refused({fmt::format("{}; POST /config again once it serves", said)}, http::status::service_unavailable);
+}
+
+void Api::keep_leases() {
+  const auto every = std::chrono::milliseconds(std::clamp<int64_t>(options_.lease_ms / 4, 10, 1000));
+  lease_timer_.expires_after(every);
+  lease_timer_.async_wait([this](const boost::system::error_code& error) {
+    if (error) return;  // cancelled: the server ends
+    if (fleet_ && running_) try {
+        target_->all_sent();
+      } catch (const ctl::ConnectionError& e) {
+        std::fprintf(stderr, "linerate otg: %s\n", fleet_lost(e.what()).body["errors"][0].get<std::string>().c_str());
+      } catch (const std::exception&) {  // a refusal: the next request meets it
+      }
+    keep_leases();
+  });
+}
+
+namespace {
+
 bool no_method(const ctl::RpcCallError& e) { return e.code() == static_cast<int>(api::RpcCode::kMethodNotFound); }
 
 }  // namespace
 
 void Api::load_devices(const OtgDevices& devices) {
+  if (fleet_) {
+    profile::Profile on;  // the ports the hosts are on, by location
+    std::set<std::string> seen;
+    for (const OtgEthernet& e : devices.ethernets)
+      if (seen.insert(e.port).second) on.ports.emplace_back().name = e.port;
+    try {
+      fleet_->load_devices(profile::devices_from_json(devices.load, "config", on), "config");
+    } catch (const profile::ConfigError& e) {
+      throw ConfigRefused({fmt::format("devices: {}", e.what())});
+    } catch (const ctl::RpcCallError& e) {
+      // Each data plane gets the hosts on its ports: its refusal names places in its own list.
+      if (e.code() == static_cast<int>(api::RpcCode::kInvalidParams))
+        throw ConfigRefused({fmt::format("devices: a data plane refused the hosts on its ports: {}", e.what())});
+      throw;
+    }
+    return;
+  }
   try {
     ctl::HostClient(client_).load_devices(devices.load, "config");
   } catch (const ctl::RpcCallError& e) {
@@ -176,7 +291,7 @@ Answer Api::neighbor_states_answer(const json& body) {
   std::vector<api::PortNeighbors> ports;
   std::optional<std::string> warning;
   try {
-    ports = ctl::HostClient(client_).neighbors();
+    ports = target_->neighbors();
   } catch (const ctl::RpcCallError& e) {
     if (!no_method(e)) throw;
     warning = fmt::format("this data plane emulates no hosts ({}): it has no neighbours to report", e.what());
@@ -187,26 +302,28 @@ Answer Api::neighbor_states_answer(const json& body) {
 }
 
 void Api::load_streams(const OtgConfig& config) {
-  const api::RunSpec now = run_.load(config.streams, "config", own_run_);
+  const api::RunSpec now = target_->load(config.streams, "config", own_run_);
   if (!own_run_) own_run_ = now;  // the data plane's, before this server changed it
   if (config.timestamped_flows.empty() || now.timeline_bin_ns != 0) return;
   api::RunSpec timed = now;
   timed.timeline_bin_ns = 10'000'000;
-  run_.load(config.streams, "config", timed);
+  target_->load(config.streams, "config", timed);
 }
 
 void Api::set_flow_control(OtgConfig& config) {
-  std::map<std::string, bool> honours;
-  for (const api::PortSpec& spec : run_.port_specs()) honours[spec.name] = spec.pfc_honour;
-  ctl::PortClient ports(client_);
   for (const FlowControlSetting& s : config.flow_control) {
     const char* what = s.pause ? "802.3x PAUSE" : "PFC";
+    const ctl::PortPlace place = target_->place_of(s.port);
     try {
-      if (s.pause) ports.set_pause(s.port, "both");
-      else ports.set_pfc(s.port, s.pfc_priorities);
+      ctl::PortClient ports(*place.dataplane);
+      if (s.pause) ports.set_pause(place.name, "both");
+      else ports.set_pfc(place.name, s.pfc_priorities);
     } catch (const ctl::RpcCallError& e) {
+      bool honours = false;
+      for (const api::PortSpec& spec : ctl::RunClient(*place.dataplane).port_specs())
+        honours = honours || (spec.name == place.name && spec.pfc_honour);
       config.warnings.push_back(
-          honours[s.port]
+          honours
               ? fmt::format("{}: {} reacts to {} in software (its profile's pfc_honour); the NIC's own could not be "
                             "set: {}",
                             s.path, s.port, what, e.what())
@@ -233,6 +350,11 @@ Answer Api::set_capture_state(const PortCaptureRequest& request) {
       return refused({fmt::format("port.capture.port_names: '{}' is not one of the config's ports", name)});
     stop_capture(name);
     if (request.state == PortCaptureRequest::State::kStop) continue;
+    if (fleet_)
+      return refused(
+          {fmt::format("port.capture.port_names: '{}' is a port of another data plane ({}): its capture "
+                       "file would stay on that data plane's host; capture there (linerate capture)",
+                       name, *location)});
     api::CaptureSpec spec;
     spec.port = *location;
     spec.file = capture_dir_ + "/" + *location + ".pcapng";
@@ -241,7 +363,7 @@ Answer Api::set_capture_state(const PortCaptureRequest& request) {
       spec.filter = it->second.filter;
       spec.snaplen = it->second.snaplen;
     }
-    captures_[name] = run_.start_capture(spec).id;
+    captures_[name] = ctl::RunClient(client_).start_capture(spec).id;
     files_[name] = spec.file;
   }
   return warnings({});
@@ -255,21 +377,21 @@ Answer Api::set_link_state(const PortLinkRequest& request) {
     const std::string* location = location_of(name);
     if (location == nullptr)
       return refused({fmt::format("port.link.port_names: '{}' is not one of the config's ports", name)});
-    ctl::PortClient(client_).set_link_up(*location, request.state == PortLinkRequest::State::kUp);
+    target_->set_link(*location, request.state == PortLinkRequest::State::kUp);
   }
   return warnings({});
 }
 
 Answer Api::linerate_flows() {
-  if (running_ && run_.status().tx_finished) finish();
+  if (running_ && target_->all_sent()) finish();
   json out = json::array();
-  for (const api::StreamReport& s : ended_ ? ended_->streams : run_.stream_stats()) out.push_back(api::to_json(s));
+  for (const api::StreamReport& s : ended_ ? ended_->streams : target_->stream_stats()) out.push_back(api::to_json(s));
   return {http::status::ok, {{"flows", out}}};
 }
 
 Answer Api::linerate_ports() {
   json out = json::array();
-  for (const api::PortReport& p : ended_ ? ended_->ports : run_.port_stats()) out.push_back(api::to_json(p));
+  for (const api::PortReport& p : ended_ ? ended_->ports : target_->port_stats()) out.push_back(api::to_json(p));
   return {http::status::ok, {{"ports", out}}};
 }
 
@@ -288,14 +410,13 @@ Answer Api::capture_file(const json& body) {
 
 void Api::stop_capture(const std::string& name) {
   if (const auto it = captures_.find(name); it != captures_.end()) {
-    run_.stop_capture(it->second);
+    ctl::RunClient(client_).stop_capture(it->second);
     captures_.erase(it);
   }
 }
 
 void Api::stop_captures() {
-  for (const auto& [name, id] : captures_) run_.stop_capture(id);
-  captures_.clear();
+  for (const auto& [name, id] : std::exchange(captures_, {})) ctl::RunClient(client_).stop_capture(id);
 }
 
 Answer Api::set_state(const json& body) {
@@ -316,7 +437,7 @@ Answer Api::set_transmit_state(const FlowTransmitRequest& request) {
   if (auto unknown = unknown_flow(flows)) return *unknown;
   if (request.state == State::kStart) {
     if (running_) finish();  // a start is a new run, as on a hardware tester
-    run_.start(flows);
+    target_->start(flows);
     running_ = true;
     ended_.reset();
     held_.clear();
@@ -329,7 +450,7 @@ Answer Api::set_transmit_state(const FlowTransmitRequest& request) {
   if (flows.empty())
     for (const api::StreamSpec& s : config_->streams) flows.push_back(s.name);
   for (const std::string& flow : flows) {
-    run_.hold(flow, request.state == State::kPause);
+    target_->hold(flow, request.state == State::kPause);
     if (request.state == State::kPause) held_.insert(flow);
     else held_.erase(flow);
   }
@@ -347,14 +468,14 @@ std::optional<Answer> Api::unknown_flow(const std::vector<std::string>& flows) c
 }
 
 void Api::finish() {
-  ended_ = run_.stop().report;
+  ended_ = target_->stop().report;
   running_ = false;
   held_.clear();
 }
 
 Answer Api::metrics(const json& body) {
   const MetricsRequest request = read_metrics_request(body);
-  if (running_ && run_.status().tx_finished) finish();
+  if (running_ && target_->all_sent()) finish();
   const std::string transmit = running_ ? "started" : "stopped";
   std::map<std::string, std::string> names;  // the data plane's port -> the config's
   if (config_)
@@ -365,7 +486,7 @@ Answer Api::metrics(const json& body) {
 
 Answer Api::flow_metrics(const std::vector<std::string>& wanted, const std::string& transmit,
                          const std::map<std::string, std::string>& names) {
-  const std::vector<api::StreamReport> streams = ended_ ? ended_->streams : run_.stream_stats();
+  const std::vector<api::StreamReport> streams = ended_ ? ended_->streams : target_->stream_stats();
   json out = json::array();
   for (const api::StreamReport& s : streams) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.name) == wanted.end()) continue;
@@ -379,8 +500,8 @@ Answer Api::flow_metrics(const std::vector<std::string>& wanted, const std::stri
 
 Answer Api::port_metrics(const std::vector<std::string>& wanted, const std::string& transmit,
                          const std::map<std::string, std::string>& names) {
-  const std::vector<api::PortTraffic> traffic = run_.port_traffic();
-  const std::vector<api::PortReport> ports = run_.ports();
+  const std::vector<api::PortTraffic> traffic = target_->port_traffic();
+  const std::vector<api::PortReport> ports = target_->ports();
   json out = json::array();
   for (const auto& [location, name] : names) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end()) continue;

@@ -1,15 +1,23 @@
 #pragma once
-// The OTG API over one data plane (`linerate otg serve`): the requests' routes, the config
-// as the data plane's streams, the run the flows are in, their metrics and captures. The
-// HTTP side (otg_server.cpp) hands each request here and sends the answer.
+// The OTG API (`linerate otg serve`): the requests' routes, the config as the data plane's
+// streams, the run the flows are in, their metrics and captures. The HTTP side
+// (otg_server.cpp) hands each request here and sends the answer.
+//
+// A config's ports are the served data plane's (location: its port's name), or ports of
+// several data planes named by location ("ENGINE;PORT", ENGINE a HOST:PORT or a
+// --locations name): the flows then run over them all as one run (ctl::EngineFleet), its
+// metrics joined exactly, and each data plane's run ends by itself should this server go
+// silent (its lease, renewed here while traffic runs).
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/verb.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,7 +25,9 @@
 
 #include "control/client/dataplane_client.hpp"
 #include "control/client/dataplane_watch.hpp"
-#include "control/client/run_client.hpp"
+#include "control/client/engine_fleet.hpp"
+#include "control/client/location_map.hpp"
+#include "control/client/run_target.hpp"
 #include "control/otg/otg_config.hpp"
 #include "control/otg/otg_metrics.hpp"
 #include "control/otg/otg_requests.hpp"
@@ -40,12 +50,23 @@ struct Answer {
 Answer refused(const std::vector<std::string>& errors,
                boost::beast::http::status status = boost::beast::http::status::bad_request);
 
-// The OTG state of one data plane: its config, and the run the flows are in.
+/// The data planes an Api drives.
+struct Dataplanes {
+  Dataplanes() = default;
+  /// The served data plane only.
+  Dataplanes(ctl::DataplaneAddress s) : served(std::move(s)) {}  // NOLINT(google-explicit-constructor)
+  ctl::DataplaneAddress served;  ///< the served data plane; its TLS files and lease reach the others too
+  ctl::LocationMap names;        ///< --locations: data planes by name
+  bool served_optional = false;  ///< start without it: configs by location need none
+};
+
+// The OTG state: the config, the data planes its ports are on, and the run the flows are in.
 class Api {
  public:
   // Served once, a data plane that goes away never ends the server: requests are answered
   // 503 with the reason meanwhile, and a timer on `io` tries it again with backoff.
-  Api(const ctl::DataplaneAddress& dataplane, std::string capture_dir, boost::asio::io_context& io);
+  // Throws ConnectionError where the served data plane is not reached (unless optional).
+  Api(const Dataplanes& dataplanes, std::string capture_dir, boost::asio::io_context& io);
 
   Answer handle(boost::beast::http::verb verb, const std::string& target, const std::string& body);
 
@@ -64,6 +85,19 @@ class Api {
   Answer away() const;
 
   Answer set_config(const nlohmann::json& request);
+
+  // The data planes of the config's ports: the served one, or those `located` names
+  // (opened anew, each told who drives it). Returns the refusal where one is away.
+  std::optional<Answer> choose_dataplanes(const std::vector<api::PortSpec>& located);
+
+  // A data plane of the fleet went away: the run is stopped on the others, and what was
+  // measured kept for the metrics; the answer says so (503).
+  Answer fleet_lost(const std::string& what);
+
+  // While traffic runs over several data planes, every one is asked how it goes at least
+  // once a quarter of its lease (at most a second apart): none ends its run while this
+  // server lives, however quiet its clients are, and a loss is found without a request.
+  void keep_leases();
 
   // The devices as the data plane's emulated hosts (device.load; none: every host removed),
   // before the streams, which the data plane checks against them. A data plane without
@@ -138,8 +172,12 @@ class Api {
 
   RateSampler sampler_;                        ///< flows' and ports' rates between metric requests
 
-  ctl::DataplaneClient client_;
-  ctl::RunClient run_;
+  ctl::DataplaneAddress options_;  ///< the served data plane, and the TLS files and lease for others
+  ctl::LocationMap names_;
+  ctl::DataplaneClient client_;  ///< the served data plane
+  ctl::DataplaneTarget served_;
+  std::unique_ptr<ctl::EngineFleet> fleet_;  ///< the config's data planes, where its ports are by location
+  ctl::RunTarget* target_ = &served_;  ///< what the config's ports are on: served_ or *fleet_
   std::optional<OtgConfig> config_;
   bool running_ = false;
   std::optional<api::RunReport> ended_;
@@ -150,6 +188,7 @@ class Api {
   std::map<std::string, std::string> files_;   ///< OTG port name -> its last capture's file
   ctl::DataplaneWatch watch_;  ///< whether the data plane serves; says its losses
   ctl::BackgroundRetry retry_;  ///< its tries while away (after watch_: it uses it)
+  boost::asio::steady_timer lease_timer_;
 };
 
 }  // namespace lr::otg

@@ -423,6 +423,32 @@ void read_devices(const json& body, OtgConfig& config, Problems& p) {
 
 }  // namespace
 
+std::vector<api::PortSpec> located_ports(const json& body) {
+  const json ports = body.is_object() ? body.value("ports", json::array()) : json::array();
+  if (!ports.is_array()) return {};  // refused at its path by read_otg_config
+  std::vector<api::PortSpec> located;
+  std::optional<size_t> served;  // the first port of the served data plane
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const json* location = ports[i].is_object() && ports[i].contains("location") ? &ports[i]["location"] : nullptr;
+    if (location == nullptr || !location->is_string()) continue;  // refused at its path by read_otg_config
+    const std::string text = location->get<std::string>();
+    if (text.find(';') == std::string::npos) {
+      if (!served) served = i;
+      continue;
+    }
+    api::PortSpec port;
+    port.name = text;
+    port.location = text;
+    located.push_back(std::move(port));
+  }
+  if (!located.empty() && served)
+    throw ConfigRefused(
+        {fmt::format("ports[{}].location: '{}' is a port of the served data plane, beside ports of other data planes "
+                     "(ENGINE;PORT): name every port by location, this host's data plane too (serving --listen)",
+                     *served, ports[*served]["location"].get<std::string>())});
+  return located;
+}
+
 OtgConfig read_otg_config(const json& body, const std::map<std::string, uint64_t>& dataplane_ports) {
   Problems p;
   OtgConfig config;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "control/otg/otg_devices.hpp"
+#include "lib/api/port_spec.hpp"
 #include "lib/api/stream_spec.hpp"
 
 namespace lr::otg {
@@ -59,6 +60,12 @@ struct OtgConfig {
   std::vector<std::string> warnings;
 };
 // NOLINTEND(bugprone-exception-escape)
+
+/// The config's ports on data planes named by location ("ENGINE;PORT", as ixia-c spells
+/// a port of a traffic engine), each as a port spec named by its location; none: every
+/// port is the served data plane's. Throws ConfigRefused where some ports name a data
+/// plane and some do not.
+std::vector<api::PortSpec> located_ports(const nlohmann::json& body);
 
 /// Reads `body` against the data plane's ports (name -> speed in bit/s, 0 when not
 /// known: rates in percent and gaps in bytes need it). Throws ConfigRefused.

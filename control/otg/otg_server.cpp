@@ -16,6 +16,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "control/client/location_map.hpp"
 #include "control/http/connection_gate.hpp"
 #include "control/http/http_listener.hpp"
 #include "control/http/over_cap_refusal.hpp"
@@ -173,9 +174,26 @@ void accept_loop(tcp::acceptor& acceptor, Server& server) {
   });
 }
 
+// The data planes the API drives; none (said) where --locations is not a location map.
+std::optional<Dataplanes> dataplanes_of(const ServeOptions& options) {
+  Dataplanes dataplanes;
+  dataplanes.served = options.dataplane;
+  if (options.locations_path.empty()) return dataplanes;
+  auto names = ctl::read_location_map(options.locations_path);
+  if (!names) {
+    std::fprintf(stderr, "linerate: %s\n", names.error().context.c_str());
+    return std::nullopt;
+  }
+  dataplanes.names = std::move(*names);
+  dataplanes.served_optional = true;  // its ports are named by location: none need be served here
+  return dataplanes;
+}
+
 }  // namespace
 
 int serve(const ServeOptions& options) {
+  const std::optional<Dataplanes> dataplanes = dataplanes_of(options);
+  if (!dataplanes) return 2;
   if (const std::string error = ctl::reserve_descriptors(options.max_connections); !error.empty()) {
     std::fprintf(stderr, "linerate: %s\n", error.c_str());
     return 2;
@@ -206,7 +224,7 @@ int serve(const ServeOptions& options) {
       return tls.bad_file ? 2 : 1;
     }
   }
-  Api api(options.dataplane, remove_dir.path, io);
+  Api api(*dataplanes, remove_dir.path, io);
   const tcp::endpoint bound = acceptor.local_endpoint();
   warn_if_exposed(bound, options);  // before the line a client waits for
   say_listening(bound, options, tls.certificate, kApiSpecVersion);

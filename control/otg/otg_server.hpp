@@ -26,6 +26,7 @@ inline constexpr std::chrono::seconds kBodyDeadline{300};
 struct ServeOptions {
   std::string listen = "127.0.0.1:8443";  ///< ixia-c's port
   ctl::DataplaneAddress dataplane;        ///< the data plane it drives
+  std::string locations_path;             ///< --locations: data planes by name, for ports by location
   bool plain_http = false;                ///< HTTP without TLS
   std::string tls_cert, tls_key;          ///< PEM files; none: a self-signed certificate made at start
   std::vector<std::string> tls_files;     ///< --tls CERT KEY as given

@@ -83,6 +83,18 @@ class EnginePair(lrtest.DataplaneCase):
         for i, proc in enumerate(self.procs):
             lrtest.wait_for_socket(self, proc, os.path.join(self.dir, "dp%d.sock" % i))
 
+    def add_null_engine(self):
+        """A third data plane, its port p0 on net_null, for a test that kills one: a data plane
+        whose memif peer dies mid-traffic can crash in DPDK 22.11's memif PMD (its disconnect
+        unmaps the rings an RX burst is reading; docs/dev/not-yet.md). Returns (HOST:PORT, process)."""
+        prefix = "lr-e2e-eng2-%d" % os.getpid()
+        self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
+        sock = os.path.join(self.dir, "dp2.sock")
+        profile = self.write_profile(lrtest.engine_profile("0-1", prefix, sock, "net_null0", "10G"), "engine2.toml")
+        address, proc = lrtest.serve_engine(self, profile, self.certs)
+        lrtest.wait_for_socket(self, proc, sock)
+        return address, proc
+
     def linerate(self, *args):
         return subprocess.run([LINERATE, *lrtest.controller_args(self.certs), *args], capture_output=True, text=True,
                               timeout=120)
@@ -194,25 +206,33 @@ class RunOverEngines(EnginePair):
         self.assertIn("--locations %s: entry 0" % os.path.join(self.dir, "notamap.json"), record.stderr)
 
     def test_a_data_plane_lost_mid_run_leaves_the_others_counts(self):
+        north, north_proc = self.add_null_engine()
         text = (RUN % (self.engines[0], self.engines[1], 20000)).replace("count = 20000", "duration = \"30s\"")
+        text += ('[[port]]\nname = "north"\nlocation = "%s;p0"\n[[stream]]\nname = "west-north"\ntx_port = "west"\n'
+                 'rx_port = "north"\nframe_size = 64\nrate = "10kpps"\nduration = "30s"\n' % north)
         report_file = os.path.join(self.dir, "lost.json")
         run = subprocess.Popen([LINERATE, *lrtest.controller_args(self.certs), "run",
                                 self.write_profile(text, "lost.toml"), "--report", report_file],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lrtest.wait_until(self.started, "the run to start")
-        self.procs[1].kill()
+        north_proc.kill()
         out, err = run.communicate(timeout=120)
         self.assertEqual(run.returncode, 7, err)
         with open(report_file) as f:
             report = json.load(f)
         self.assertIn("a data plane went away", report["interrupted_by"])
         streams = {s["name"]: s for s in report["streams"]}
-        self.assertGreater(streams["west-east"]["tx_packets"], 0, "the sender that stayed gave its counts: %s %s" % (json.dumps(report)[:3000], err))
-        self.assertEqual((streams["west-east"]["rx_packets"], streams["west-east"]["lost"]), (None, None))
-        self.assertIn("the data plane at %s that received it went away" % self.engines[1],
-                      streams["west-east"]["rx_unknown"])
+        lost = streams["west-north"]
+        self.assertGreater(lost["tx_packets"], 0, "the sender that stayed gave its counts: %s %s" % (json.dumps(report)[:3000], err))
+        self.assertEqual((lost["rx_packets"], lost["lost"]), (None, None))
+        self.assertIn("the data plane at %s that received it went away" % north, lost["rx_unknown"])
         self.assertIn("what arrived is not known", out)
-        self.assertIsNone([e for e in report["engines"] if e["engine"] == self.engines[1]][0]["report"])
+        self.assertIsNone([e for e in report["engines"] if e["engine"] == north][0]["report"])
+        # Between the two that stayed, every frame is accounted for.
+        for name in ("west-east", "east-west"):
+            s = streams[name]
+            self.assertGreater(s["tx_packets"], 0, name)
+            self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0), name)
 
     def test_a_silent_controller_leaves_no_traffic_running(self):
         """A controller stopped mid-run (SIGSTOP: its connections stay open, as when its host
