@@ -19,9 +19,11 @@ void add_otg_command(CLI::App& app, Commands& commands) {
                                 "ixia-c; snappi connects with verify=False)")
                   ->expected(2);
   plain->excludes(tls);
-  serve->add_option("--locations", options->locations_path,
-                    "FILE: data planes by name, for config ports located \"NAME;PORT\" (a JSON location map, as "
-                    "`linerate run` takes); with it, no data plane need serve on this host");
+  serve
+      ->add_option("--locations", options->locations_path,
+                   "as for run: names for the data planes the config's port locations (NAME;PORT) name; with it, no "
+                   "data plane need serve on this host (default: $LINERATE_LOCATIONS)")
+      ->envname("LINERATE_LOCATIONS");
   auto* client_ca = serve->add_option("--client-ca", options->client_ca,
                                       "FILE (PEM): require client certificates signed by these CAs (mutual TLS)");
   plain->excludes(client_ca);

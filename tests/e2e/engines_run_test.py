@@ -234,6 +234,43 @@ class RunOverEngines(EnginePair):
             self.assertGreater(s["tx_packets"], 0, name)
             self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0), name)
 
+    def test_optics_qualification_over_two_data_planes(self):
+        """`linerate optics qualify` with its ports by location: every port's module, link, FEC
+        and counters read on the data plane that holds it, the frames judged exactly across
+        the two; memif has no module nor FEC, so neither port is qualified (INCOMPLETE)."""
+        text = RUN[:RUN.index('[[stream]]\nname = "west-only"')] % (self.engines[0], self.engines[1], 1)
+        text = text.replace("count = 1\n", "").replace("count = 10000\n", "")
+        text += '[qualify]\nrate = "1%"\nduration = "2s"\ninterval = "500ms"\n'
+        out_dir = os.path.join(self.dir, "qualified")
+        run = self.linerate("optics", "qualify", self.write_profile(text, "qualify.toml"), "--report-dir", out_dir)
+        self.assertEqual(run.returncode, 6, run.stdout + run.stderr)  # INCOMPLETE: neither a pass nor a fail
+        with open(os.path.join(out_dir, "report.json")) as f:
+            report = json.load(f)
+        self.assertEqual([e["engine"] for e in report["engines"]], self.engines)
+        streams = {s["name"]: s for s in report["run"]["streams"]}
+        ports = {p["port"]: p for p in report["ports"]}
+        self.assertEqual(sorted(ports), ["east", "west"])
+        for name, stream in (("west", "east-west"), ("east", "west-east")):
+            port = ports[name]
+            sent = streams[stream]["tx_packets"]
+            self.assertGreater(sent, 20000, stream)  # 2 s at 1 % of 10 Gbit/s: 45,290 frames/s of 256 bytes
+            traffic = {k: port["traffic"][k] for k in ("streams_received", "frames_sent", "frames_received", "frames_lost")}
+            self.assertEqual(traffic, {"streams_received": 1, "frames_sent": sent, "frames_received": sent,
+                                       "frames_lost": 0}, name)
+            criteria = {c["name"]: c for c in port["criteria"]}
+            self.assertEqual((criteria["frame_loss"]["verdict"], criteria["link_stability"]["verdict"]),
+                             ("PASS", "PASS"), name)
+            # Two data planes' four lcores on this machine's two CPUs may send less than asked:
+            # said as the tester's limit, never charged to the module.
+            load = criteria["offered_load"]
+            self.assertIn(load["verdict"], ("PASS", "WARN"), load)
+            if load["verdict"] == "WARN":
+                self.assertIn("the tester was the limit, not the module", load["note"])
+            self.assertEqual(port["verdict"], "INCOMPLETE", port["criteria"])
+            self.assertGreaterEqual(len(port["samples"]), 5)
+            # The samples are the port's own counters, read on its data plane.
+            self.assertGreater(port["samples"][-1]["counters"]["rx_packets"], 20000, name)
+
     def test_a_silent_controller_leaves_no_traffic_running(self):
         """A controller stopped mid-run (SIGSTOP: its connections stay open, as when its host
         is cut off) renews no lease: each data plane ends its run a lease after its last

@@ -21,6 +21,11 @@ void add_optics_commands(CLI::App& app, Commands& commands) {
                                                        "(overrides [qualify] duration)");
   qualify->add_option("--report-dir", options->report_dir,
                       "where report.json, summary.csv and report.html go (default: qualify-<UTC time>)");
+  qualify
+      ->add_option("--locations", options->locations_path,
+                   "as for run: names for the data planes the profile's locations (NAME;PORT) name (default: "
+                   "$LINERATE_LOCATIONS)")
+      ->envname("LINERATE_LOCATIONS");
   qualify->add_flag("--adopt-ports", options->adopt_ports, "as for run: use a serving data plane's ports as they are");
   commands.push_back(command_for(qualify, [options](const GlobalOptions& global) {
     options->dataplane = global.dataplane();

@@ -13,18 +13,21 @@
 #include <optional>
 #include <set>
 
+#include "control/cli/engines_run.hpp"
 #include "control/cli/module_command.hpp"
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
-#include "control/client/stop_signal.hpp"
-#include "control/command/exit_codes.hpp"
+#include "control/client/fleet_report.hpp"
 #include "control/client/port_client.hpp"
 #include "control/client/run_client.hpp"
+#include "control/client/run_target.hpp"
+#include "control/client/stop_signal.hpp"
+#include "control/command/exit_codes.hpp"
+#include "control/reports/hand_over.hpp"
 #include "control/suites/optics/ber_claim.hpp"
 #include "control/suites/optics/qualify_report.hpp"
-#include "control/reports/hand_over.hpp"
-#include "control/views/qualify_html.hpp"
 #include "control/suites/optics/qualify_section.hpp"
+#include "control/views/qualify_html.hpp"
 #include "lib/api/run_report.hpp"
 #include "lib/common/utc_time.hpp"
 #include "lib/profile/load_toml.hpp"
@@ -64,8 +67,8 @@ unsigned link_lanes(const api::LinkReport& link) {
 
 class QualifyRun {
  public:
-  QualifyRun(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, std::vector<std::string> ports)
-      : ports_(client), cfg_(cfg) {
+  QualifyRun(ctl::RunTarget& target, const optics::QualifyCfg& cfg, std::vector<std::string> ports)
+      : target_(target), cfg_(cfg) {
     for (std::string& p : ports) {
       evidence_.emplace_back();
       evidence_.back().port = std::move(p);
@@ -77,21 +80,22 @@ class QualifyRun {
   // Before the traffic: FEC set if asked, then the module, link and FEC as the port has them.
   void read_before(json& fec_set) {
     for (PortEvidence& e : evidence_) {
+      auto [ports, name] = at(e.port);
       if (cfg_.set_fec) {
         try {
-          const std::optional<std::string> active = ports_.set_fec(e.port, cfg_.fec).active;
+          const std::optional<std::string> active = ports.set_fec(name, cfg_.fec).active;
           fec_set[e.port] = active ? json(*active) : json(nullptr);
         } catch (const ctl::RpcCallError& error) {
           fec_set[e.port] = std::string("refused: ") + error.what();
         }
       }
       read_module(e);
-      const api::LinkReport link = ports_.link(e.port);
+      const api::LinkReport link = ports.link(name);
       e.link_up = link.up;
       e.speed_bps = uint64_t{link.speed_mbps} * 1'000'000;
       e.lanes = link_lanes(link);
       try {
-        const api::FecReport fec = ports_.fec(e.port);
+        const api::FecReport fec = ports.fec(name);
         if (fec.active) e.fec_active = *fec.active;
         else e.fec_error = "the port reports no active FEC mode";
       } catch (const ctl::RpcCallError& error) {
@@ -103,10 +107,11 @@ class QualifyRun {
   // One sample of every port: its counters, link and module monitors.
   void sample(double t_s) {
     for (PortEvidence& e : evidence_) {
+      auto [ports, name] = at(e.port);
       QualifySample s;
       s.t_s = t_s;
-      s.counters = canonical_counters(ports_.counters(e.port));
-      const api::LinkReport link = ports_.link(e.port);
+      s.counters = canonical_counters(ports.counters(name));
+      const api::LinkReport link = ports.link(name);
       s.link_up = link.up;
       s.speed_mbps = link.speed_mbps;
       if (e.module) {
@@ -139,7 +144,8 @@ class QualifyRun {
         e.target_pps += s.target_pps;
         e.achieved_pps += s.tx_pps_achieved;
       }
-      for (const api::LinkEventReport& event : ports_.link_history(e.port)) {
+      auto [ports, name] = at(e.port);
+      for (const api::LinkEventReport& event : ports.link_history(name)) {
         const auto at = parse_utc(event.at);
         if (event.up || !at || *at < traffic_start) continue;
         e.link_drops.push_back({std::chrono::duration<double>(*at - traffic_start).count(), event.at, "link poll"});
@@ -159,10 +165,17 @@ class QualifyRun {
   }
 
   module::DecodedModule decode(const PortEvidence& e) {
-    return module::decode_module(ports_.module_eeprom(e.port).bytes);
+    auto [ports, name] = at(e.port);
+    return module::decode_module(ports.module_eeprom(name).bytes);
   }
 
-  ctl::PortClient ports_;
+  // The port's controls on the data plane that holds it, and its name there.
+  std::pair<ctl::PortClient, std::string> at(const std::string& port) {
+    const ctl::PortPlace place = target_.place_of(port);
+    return {ctl::PortClient(*place.dataplane), place.name};
+  }
+
+  ctl::RunTarget& target_;
   const optics::QualifyCfg& cfg_;
   std::vector<PortEvidence> evidence_;
 };
@@ -244,15 +257,15 @@ void print_verdicts(const json& report) {
   }
 }
 
-// `streams`: the profile's at the qualification's load; none: the data plane's own.
-int qualify(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, const std::vector<std::string>& ports,
-            const std::optional<std::vector<api::StreamSpec>>& streams, const std::string& profile_path,
-            QualifyReport& report) {
+// `streams`: the profile's at the qualification's load; none: the serving data plane's own
+// (`serving`, then `target`'s one data plane).
+int qualify(ctl::RunTarget& target, ctl::DataplaneClient* serving, const optics::QualifyCfg& cfg,
+            const std::vector<std::string>& ports, const std::optional<std::vector<api::StreamSpec>>& streams,
+            const std::string& profile_path, QualifyReport& report) {
   ctl::catch_stop_signals();
-  ctl::RunClient traffic(client);
-  if (streams) traffic.load(*streams, profile_path + " (qualification)");
+  if (streams) target.load(*streams, profile_path + " (qualification)");
   uint64_t slowest = 0;
-  for (const api::PortReport& p : traffic.ports())
+  for (const api::PortReport& p : target.ports())
     if (std::find(ports.begin(), ports.end(), p.name) != ports.end() && p.speed_bps > 0)
       slowest = slowest == 0 ? p.speed_bps : std::min(slowest, p.speed_bps);
   const auto [seconds, duration_basis] = run_seconds(cfg, slowest);
@@ -271,7 +284,7 @@ int qualify(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, const s
               {"rx_power_drift_db", cfg.rx_power_drift_db},
               {"tx_power_drift_db", cfg.tx_power_drift_db}};
 
-  QualifyRun run(client, cfg, ports);
+  QualifyRun run(target, cfg, ports);
   json fec_set = json::object();
   run.read_before(fec_set);
   if (cfg.set_fec) report.json_()["fec_set"] = fec_set;
@@ -281,14 +294,14 @@ int qualify(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, const s
               report.path("report.json").c_str());
   // Without a profile: the data plane's streams sent to or from the ports, as they are configured.
   std::vector<std::string> names;
-  if (!streams) {
+  if (!streams && serving != nullptr) {
     const auto ours = [&](const std::string& port) { return std::find(ports.begin(), ports.end(), port) != ports.end(); };
-    for (const api::StreamSpec& s : traffic.specs())
+    for (const api::StreamSpec& s : ctl::RunClient(*serving).specs())
       if (ours(s.tx_port) || (s.rx_port && ours(*s.rx_port))) names.push_back(s.name);
     if (names.empty()) throw std::runtime_error("the data plane has no stream sent to or from these ports: load one first");
   }
   const auto wall_start = std::chrono::system_clock::now();
-  traffic.start(names);
+  target.start(names);
   const auto start = Clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   run.sample(0);
@@ -307,7 +320,7 @@ int qualify(ctl::DataplaneClient& client, const optics::QualifyCfg& cfg, const s
   }
   std::printf("\n");
   std::fflush(stdout);
-  ctl::EndedRun ended = traffic.stop();                // stops, drains, then counts: loss is exact
+  ctl::EndedRun ended = target.stop();                 // stops, drains, then counts: loss is exact
   if (ctl::stop_requested()) run.sample(elapsed());   // the last interval counts too
   run.read_after(ended.report, wall_start);
   report.update(run.evidence(), cfg);
@@ -373,11 +386,16 @@ int read_setup(const QualifyOptions& options, QualifySetup& setup) {
 }
 
 // A port the data plane does not have is a bad argument, before any traffic: 0, or the
-// exit code (said). Writes the hand-over (the ports as listed) into the report.
-int check_ports(ctl::DataplaneClient& client, const QualifySetup& setup, QualifyReport& report) {
+// exit code (said). Writes the hand-over (the ports as listed) into the report, and the
+// data planes a fleet spans.
+int check_ports(ctl::RunTarget& target, const QualifySetup& setup, QualifyReport& report) {
   try {
     std::vector<std::string> names;
-    const std::vector<api::PortReport> listed = ctl::RunClient(client).ports();
+    const std::vector<api::PortReport> listed = target.ports();
+    if (const auto* fleet = dynamic_cast<const ctl::EngineFleet*>(&target)) {
+      report.json_()["engines"] = json::array();
+      for (const ctl::FleetEngine& e : fleet->engines()) report.json_()["engines"].push_back(ctl::engine_section(e));
+    }
     for (const api::PortReport& p : listed) names.push_back(p.name);
     report::write_hand_over(report.json_(), report::hand_over(setup.about, listed));
     for (const std::string& port : setup.ports)
@@ -413,6 +431,34 @@ int verdicts_exit_code(QualifyReport& report, int code) {
   return verdicts;
 }
 
+// The ports qualified: on the data plane serving (or started for) the profile, on several
+// by location, or without a profile on the serving data plane (`serving`). The exit code,
+// 0 with `target` set.
+int open_target(const QualifySetup& setup, const QualifyOptions& options,
+                std::unique_ptr<ctl::ProfileDataplane>& dataplane, std::unique_ptr<ctl::DataplaneClient>& serving,
+                std::unique_ptr<ctl::RunTarget>& target) {
+  try {
+    if (setup.read && ctl::has_locations(*setup.read)) {
+      target = ctl::open_fleet(*setup.read, options.dataplane, options.locations_path, "linerate-optics");
+      return target ? 0 : 2;
+    }
+    if (setup.read) {
+      if (const int code = ctl::ProfileDataplane::open(*setup.read, options.profile_path, options.dataplane,
+                                                       options.adopt_ports, dataplane);
+          code != 0)
+        return code;
+      target = std::make_unique<ctl::DataplaneTarget>(dataplane->client());
+      return 0;
+    }
+    serving = std::make_unique<ctl::DataplaneClient>(options.dataplane);
+    target = std::make_unique<ctl::DataplaneTarget>(*serving);
+    return 0;
+  } catch (const ctl::ConnectionError& error) {
+    std::fprintf(stderr, "linerate: %s\n", error.what());
+    return 1;
+  }
+}
+
 }  // namespace
 
 int run_optics_qualify(const QualifyOptions& options) {
@@ -426,26 +472,12 @@ int run_optics_qualify(const QualifyOptions& options) {
   }
   std::unique_ptr<ctl::ProfileDataplane> dataplane;
   std::unique_ptr<ctl::DataplaneClient> serving;
-  ctl::DataplaneClient* client = nullptr;
-  if (setup.read) {
-    if (const int code = ctl::ProfileDataplane::open(*setup.read, options.profile_path, options.dataplane,
-                                                     options.adopt_ports, dataplane);
-        code != 0)
-      return code;
-    client = &dataplane->client();
-  } else {
-    try {
-      serving = std::make_unique<ctl::DataplaneClient>(options.dataplane);
-    } catch (const ctl::ConnectionError& error) {
-      std::fprintf(stderr, "linerate: %s\n", error.what());
-      return 1;
-    }
-    client = serving.get();
-  }
-  if (const int code = check_ports(*client, setup, report); code != 0) return code;
+  std::unique_ptr<ctl::RunTarget> target;
+  if (const int code = open_target(setup, options, dataplane, serving, target); code != 0) return code;
+  if (const int code = check_ports(*target, setup, report); code != 0) return code;
   int code = 0;
   try {
-    qualify(*client, setup.cfg, setup.ports, setup.streams, options.profile_path, report);
+    qualify(*target, serving.get(), setup.cfg, setup.ports, setup.streams, options.profile_path, report);
   } catch (const std::exception& error) {
     // A data plane that refuses or disappears ends the qualification with what was sampled.
     std::fprintf(stderr, "linerate: the qualification stopped: %s\n", error.what());

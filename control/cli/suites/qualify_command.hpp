@@ -19,6 +19,7 @@ struct QualifyOptions {
   std::string duration;             ///< --duration: overrides [qualify] duration ("auto", "75s")
   std::string report_dir;           ///< "": qualify-<UTC time>
   ctl::DataplaneAddress dataplane;
+  std::string locations_path;       ///< --locations: names of data planes for the profile's locations
   bool adopt_ports = false;
 };
 
