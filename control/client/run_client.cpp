@@ -1,9 +1,13 @@
 #include "control/client/run_client.hpp"
 
+#include <fmt/format.h>
+
 #include <thread>
 #include <type_traits>
 
 #include "control/client/stop_signal.hpp"
+#include "lib/api/rpc.hpp"
+#include "lib/common/base64.hpp"
 #include "lib/profile/port_spec_json.hpp"
 #include "lib/profile/run_spec_json.hpp"
 #include "lib/profile/stream_spec_json.hpp"
@@ -127,6 +131,23 @@ api::CaptureReport RunClient::start_capture(const api::CaptureSpec& spec) {
 
 api::CaptureReport RunClient::stop_capture(uint32_t id) {
   return api::capture_report_from_json(client_.call("capture.stop", {{"id", id}}));
+}
+
+std::string RunClient::capture_file(uint32_t id) {
+  std::string bytes;
+  for (;;) {
+    const json piece = client_.call("capture.read", {{"id", id}, {"offset", bytes.size()}});
+    const std::optional<std::string> data = base64_decode(piece.at("data").get<std::string>());
+    if (!data)
+      throw RpcCallError(static_cast<int>(api::RpcCode::kInternalError),
+                         fmt::format("capture.read of capture {} answered data that is not base64", id));
+    bytes += *data;
+    if (data->empty() || bytes.size() >= piece.at("size").get<uint64_t>()) return bytes;
+  }
+}
+
+bool RunClient::remove_capture_file(uint32_t id) {
+  return client_.call("capture.remove", {{"id", id}}).at("removed").get<bool>();
 }
 
 std::vector<api::CaptureReport> RunClient::captures() {

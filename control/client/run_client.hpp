@@ -113,6 +113,12 @@ class RunClient {
   api::CaptureReport start_capture(const api::CaptureSpec& spec);
   /// Ends a capture; returns when its file is complete (capture.stop).
   api::CaptureReport stop_capture(uint32_t id);
+  /// An ended capture's file, read over the connection in pieces (capture.read): for a
+  /// data plane on another host.
+  std::string capture_file(uint32_t id);
+  /// Removes an ended capture's file from the data plane's host (capture.remove); false
+  /// where it was gone already.
+  bool remove_capture_file(uint32_t id);
   /// Every capture running or lately ended (capture.list).
   std::vector<api::CaptureReport> captures();
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <cctype>
+#include <filesystem>
 #include <utility>
 
 #include "control/client/host_client.hpp"
@@ -87,8 +87,10 @@ Api::Api(const Dataplanes& dataplanes, std::string capture_dir, asio::io_context
 
 Answer Api::handle(http::verb verb, const std::string& target, const std::string& body) {
   try {
-    // A config over other data planes needs none served here; POST /config sees which it is.
-    const bool served_needed = !fleet_ && !(verb == http::verb::post && target == "/config");
+    // A config over other data planes needs none served here (POST /config sees which it
+    // is), nor does the version.
+    const bool served_needed = !fleet_ && !(verb == http::verb::post && target == "/config") &&
+                               !(verb == http::verb::get && target == "/capabilities/version");
     if (served_needed && !watch_.up()) reconnect();
     if (served_needed && !watch_.up()) return away();
     return route(verb, target, body);
@@ -104,6 +106,8 @@ Answer Api::handle(http::verb verb, const std::string& target, const std::string
     if (fleet_) return fleet_lost(e.what());
     watch_.lost(e.what(), ctl::DataplaneWatch::Clock::now());
     return away();
+  } catch (const std::exception& e) {  // linerate's own fault: said, and the server serves on
+    return refused({fmt::format("linerate could not answer: {}", e.what())}, http::status::internal_server_error);
   }
 }
 
@@ -137,6 +141,7 @@ void Api::forget_session() {
   own_run_.reset();
   held_.clear();
   captures_.clear();
+  files_.clear();  // the ids were the old session's captures
 }
 
 Answer Api::away() const {
@@ -189,8 +194,9 @@ std::optional<Answer> Api::choose_dataplanes(const std::vector<api::PortSpec>& l
     held_.clear();
     try {
       stop_captures();
-    } catch (const std::exception&) {  // the served data plane's, gone with its session
+    } catch (const std::exception&) {  // gone with its data plane's session
     }
+    remove_capture_files();  // the ids are the old data planes' captures
   }
   const std::vector<std::string> before = addresses_of(fleet_.get());
   fleet_.reset();  // its data planes' streams are replaced by the next config naming them
@@ -350,23 +356,30 @@ Answer Api::set_capture_state(const PortCaptureRequest& request) {
       return refused({fmt::format("port.capture.port_names: '{}' is not one of the config's ports", name)});
     stop_capture(name);
     if (request.state == PortCaptureRequest::State::kStop) continue;
-    if (fleet_)
-      return refused(
-          {fmt::format("port.capture.port_names: '{}' is a port of another data plane ({}): its capture "
-                       "file would stay on that data plane's host; capture there (linerate capture)",
-                       name, *location)});
+    const ctl::PortPlace place = target_->place_of(*location);
     api::CaptureSpec spec;
-    spec.port = *location;
-    spec.file = capture_dir_ + "/" + *location + ".pcapng";
+    spec.port = place.name;
+    spec.file = capture_file_path(*location);
     spec.direction = "both";
     if (const auto it = config_->captures.find(name); it != config_->captures.end()) {
       spec.filter = it->second.filter;
       spec.snaplen = it->second.snaplen;
     }
-    captures_[name] = ctl::RunClient(client_).start_capture(spec).id;
-    files_[name] = spec.file;
+    const CaptureOnPort capture{ctl::RunClient(*place.dataplane).start_capture(spec).id, *location};
+    captures_[name] = capture;
+    files_[name] = capture;
   }
   return warnings({});
+}
+
+std::string Api::capture_file_path(const std::string& location) const {
+  if (!fleet_) return capture_dir_ + "/" + location + ".pcapng";
+  // On the data plane's own host: this server's directory's (unique) name beside the location.
+  std::string name = std::filesystem::path(capture_dir_).filename().string() + "-" + location;
+  std::replace_if(
+      name.begin(), name.end(),
+      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '-' && c != '.'; }, '_');
+  return "/tmp/" + name + ".pcapng";
 }
 
 Answer Api::set_link_state(const PortLinkRequest& request) {
@@ -400,23 +413,40 @@ Answer Api::capture_file(const json& body) {
   stop_capture(name);
   const auto file = files_.find(name);
   if (file == files_.end()) return refused({fmt::format("port_name: '{}' has no capture (start one first)", name)});
-  std::ifstream in(file->second, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
+  // Read over the connection (capture.read): the file is on the data plane's host.
+  const ctl::PortPlace place = target_->place_of(file->second.location);
   Answer a;
-  a.bytes = bytes.str();
+  a.bytes = ctl::RunClient(*place.dataplane).capture_file(file->second.id);
   return a;
 }
 
 void Api::stop_capture(const std::string& name) {
   if (const auto it = captures_.find(name); it != captures_.end()) {
-    ctl::RunClient(client_).stop_capture(it->second);
+    const CaptureOnPort capture = it->second;
     captures_.erase(it);
+    ctl::RunClient(*target_->place_of(capture.location).dataplane).stop_capture(capture.id);
   }
 }
 
+Api::~Api() {
+  try {
+    stop_captures();  // a running capture's file is not removed
+  } catch (const std::exception&) {  // gone with its data plane
+  }
+  remove_capture_files();
+}
+
+void Api::remove_capture_files() noexcept {
+  for (const auto& [name, capture] : files_) try {
+      ctl::RunClient(*target_->place_of(capture.location).dataplane).remove_capture_file(capture.id);
+    } catch (const std::exception&) {  // gone with its data plane, or its session
+    }
+  files_.clear();
+}
+
 void Api::stop_captures() {
-  for (const auto& [name, id] : std::exchange(captures_, {})) ctl::RunClient(client_).stop_capture(id);
+  for (const auto& [name, capture] : std::exchange(captures_, {}))
+    ctl::RunClient(*target_->place_of(capture.location).dataplane).stop_capture(capture.id);
 }
 
 Answer Api::set_state(const json& body) {

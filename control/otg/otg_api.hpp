@@ -68,6 +68,11 @@ class Api {
   // Throws ConnectionError where the served data plane is not reached (unless optional).
   Api(const Dataplanes& dataplanes, std::string capture_dir, boost::asio::io_context& io);
 
+  // Removes the capture files it made on the data planes' hosts.
+  ~Api();
+  Api(const Api&) = delete;
+  Api& operator=(const Api&) = delete;
+
   Answer handle(boost::beast::http::verb verb, const std::string& target, const std::string& body);
 
  private:
@@ -141,10 +146,18 @@ class Api {
   // POST /monitor/capture: the port's capture file (pcapng), its capture ended first.
   Answer capture_file(const nlohmann::json& body);
 
+  // Where a capture of the port at `location` is written: this server's directory for the
+  // served data plane, the other host's /tmp for a data plane by location (it stays there).
+  std::string capture_file_path(const std::string& location) const;
+
   // Ends the capture running on an OTG port, if one does; its file stays for /monitor/capture.
   void stop_capture(const std::string& name);
 
   void stop_captures();
+
+  // Each capture's file removed from its data plane's host (capture.remove), as far as each
+  // is still reachable; files_ forgotten.
+  void remove_capture_files() noexcept;
 
   Answer set_state(const nlohmann::json& body);
 
@@ -184,8 +197,12 @@ class Api {
   std::optional<api::RunSpec> own_run_;        ///< the data plane's run settings before the first config
   std::set<std::string> held_;                 ///< flows paused (control/state pause) in the running traffic
   std::string capture_dir_;
-  std::map<std::string, uint32_t> captures_;   ///< OTG port name -> the running capture's id
-  std::map<std::string, std::string> files_;   ///< OTG port name -> its last capture's file
+  struct CaptureOnPort {
+    uint32_t id = 0;  ///< on the data plane of
+    std::string location;  ///< the port's location in the config
+  };
+  std::map<std::string, CaptureOnPort> captures_;  ///< OTG port name -> the capture running on it
+  std::map<std::string, CaptureOnPort> files_;  ///< OTG port name -> its last capture, read by capture.read
   ctl::DataplaneWatch watch_;  ///< whether the data plane serves; says its losses
   ctl::BackgroundRetry retry_;  ///< its tries while away (after watch_: it uses it)
   boost::asio::steady_timer lease_timer_;

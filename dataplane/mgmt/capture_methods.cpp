@@ -2,9 +2,16 @@
 
 #include <fmt/format.h>
 
-#include "lib/api/json_fields.hpp"
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
 #include "dataplane/fastpath/capture_tap.hpp"
 #include "dataplane/mgmt/rpc_result.hpp"
+#include "lib/api/json_fields.hpp"
+#include "lib/common/base64.hpp"
 
 namespace lr::dp {
 
@@ -17,6 +24,7 @@ namespace {
 constexpr uint32_t kMinSnaplen = 64;     // Ethernet, IPv6 and UDP headers, with tags
 constexpr uint32_t kMaxSnaplen = 16384;  // a jumbo frame whole
 constexpr uint64_t kMaxAfter = 2048;     // with the held frames, inside a capture's pool
+constexpr uint64_t kMaxReadBytes = 4 << 20;  // capture.read's piece: 5.6 MB of base64, well inside an answer
 
 // A whole number in [min, max], or `fallback` when absent.
 uint64_t optional_count(const api::Params& p, const char* key, uint64_t min, uint64_t max, uint64_t fallback) {
@@ -68,6 +76,50 @@ uint32_t capture_id(const api::Params& p) {
   return static_cast<uint32_t>(optional_count(p, "id", 1, UINT32_MAX, 0));
 }
 
+// The ended capture `id` names, for capture.read and capture.remove: by its id only, never
+// a path (a controller reaches what this data plane captured, nothing else of its host).
+api::CaptureReport ended_capture(const Engine& engine, uint32_t id) {
+  const std::vector<api::CaptureReport> captures = engine.capture_reports();
+  const auto it = std::find_if(captures.begin(), captures.end(), [&](const auto& c) { return c.id == id; });
+  if (it == captures.end())
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.id: no capture {} (capture.list lists those this data plane keeps)", id));
+  if (it->state == "capturing")
+    throw RpcError(RpcCode::kBusy, fmt::format("capture {} is still capturing: end it first (capture.stop)", id));
+  return *it;
+}
+
+json read_capture(const Engine& engine, const api::Params& p) {
+  const uint32_t id = capture_id(p);
+  const uint64_t offset = optional_count(p, "offset", 0, uint64_t{1} << 62, 0);
+  const uint64_t length = optional_count(p, "length", 1, kMaxReadBytes, kMaxReadBytes);
+  const std::string file = ended_capture(engine, id).spec.file;
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in)
+    throw RpcError(RpcCode::kFailed,
+                   fmt::format("capture {}'s file {} cannot be read: {}", id, file, std::strerror(errno)));
+  const auto size = static_cast<uint64_t>(in.tellg());
+  if (offset > size)
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.offset: {} is past the end of capture {}'s file ({} bytes)", offset, id, size));
+  std::string bytes(std::min(length, size - offset), '\0');
+  in.seekg(static_cast<std::streamoff>(offset));
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!in) throw RpcError(RpcCode::kFailed, fmt::format("capture {}'s file {}: a read failed", id, file));
+  return {{"id", id}, {"size", size}, {"offset", offset}, {"data", base64_encode(bytes)}};
+}
+
+json remove_capture_file(const Engine& engine, const api::Params& p) {
+  const uint32_t id = capture_id(p);
+  const api::CaptureReport capture = ended_capture(engine, id);
+  std::error_code error;
+  const bool removed = std::filesystem::remove(capture.spec.file, error);
+  if (error)
+    throw RpcError(RpcCode::kFailed,
+                   fmt::format("capture {}'s file {} cannot be removed: {}", id, capture.spec.file, error.message()));
+  return {{"id", id}, {"file", capture.spec.file}, {"removed", removed}};
+}
+
 }  // namespace
 
 void register_capture_methods(Dispatcher& d, Engine& engine) {
@@ -86,6 +138,15 @@ void register_capture_methods(Dispatcher& d, Engine& engine) {
         "The captures running and those that ended lately: spec, state, frames matched, captured and dropped, file "
         "bytes.",
         false, [&](Session&, const api::Params&) { return api::json_array(engine.capture_reports()); });
+  d.add("capture.read",
+        "A piece of an ended capture's file, for a controller on another host. params {id, offset? (default 0), "
+        "length? (1-4194304, default 4194304)}. Returns {id, size (the file's bytes), offset, data (base64: the "
+        "file's bytes from offset, at most length)}.",
+        false, [&](Session&, const api::Params& p) { return read_capture(engine, p); });
+  d.add("capture.remove",
+        "Removes an ended capture's file, for a controller that read it (capture.read) and keeps no files on this "
+        "host. params {id}. Returns {id, file, removed (false: it was gone already)}.",
+        false, [&](Session&, const api::Params& p) { return remove_capture_file(engine, p); });
 }
 
 }  // namespace lr::dp

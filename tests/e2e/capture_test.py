@@ -2,6 +2,7 @@
 back frame for frame (sizes, VLAN / UDP fields, the comment with stream and sequence
 number, nanosecond timestamps inside the run, the interface's name, driver and speed),
 ended by Ctrl-C, its count or its session; bad filters, paths and ports refused first."""
+import base64
 import json
 import os
 import re
@@ -228,6 +229,12 @@ class Capture(lrtest.DataplaneCase):
         second = self.client.call("capture.start", port="p0", file=os.path.join(self.dir, "two.pcapng"))
         self.assertEqual(second["error"]["message"],
                          "port 'p0' has a capture already (id %d): stop it first" % first["id"])
+        # Its file over the connection (capture.read) and removed (capture.remove) once it ended only.
+        for method in ("capture.read", "capture.remove"):
+            self.assertEqual(self.client.call(method, id=first["id"])["error"]["message"],
+                             "capture %d is still capturing: end it first (capture.stop)" % first["id"])
+            self.assertEqual(self.client.call(method, id=99)["error"]["message"],
+                             "params.id: no capture 99 (capture.list lists those this data plane keeps)")
         self.assertEqual(self.client.call("capture.start", port="p0", file="relative.pcapng")["error"]["message"],
                          "params.file: 'relative.pcapng' is not an absolute path (the data plane writes it, from its "
                          "own directory)")
@@ -236,6 +243,23 @@ class Capture(lrtest.DataplaneCase):
         stopped = self.client.result("capture.stop", id=first["id"])
         self.assertEqual(stopped["state"], "done: stopped")
         self.assertEqual(self.client.call("capture.stop", id=99)["error"]["message"], "no capture has id 99")
+        with open(os.path.join(self.dir, "one.pcapng"), "rb") as f:
+            whole = f.read()
+        piece = self.client.result("capture.read", id=first["id"], offset=4, length=8)
+        self.assertEqual((piece["size"], piece["offset"], base64.b64decode(piece["data"])), (len(whole), 4, whole[4:12]))
+        self.assertEqual(base64.b64decode(self.client.result("capture.read", id=first["id"])["data"]), whole)
+        self.assertEqual(self.client.call("capture.read", id=first["id"], offset=len(whole) + 1)["error"]["message"],
+                         "params.offset: %d is past the end of capture %d's file (%d bytes)"
+                         % (len(whole) + 1, first["id"], len(whole)))
+        self.assertEqual(self.client.call("capture.read", id=first["id"], length=0)["error"]["message"],
+                         "params.length: expected a whole number from 1 to 4194304, found 0")
+        self.assertEqual(self.client.result("capture.remove", id=first["id"]),
+                         {"id": first["id"], "file": os.path.join(self.dir, "one.pcapng"), "removed": True})
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "one.pcapng")))
+        self.assertFalse(self.client.result("capture.remove", id=first["id"])["removed"])  # gone already
+        self.assertEqual(self.client.call("capture.read", id=first["id"])["error"]["message"],
+                         "capture %d's file %s cannot be read: No such file or directory"
+                         % (first["id"], os.path.join(self.dir, "one.pcapng")))
 
 
 BRIDGE_PROFILE = """

@@ -312,7 +312,10 @@ class RunOverEngines(EnginePair):
         s = report["streams"][0]
         self.assertNotIn("interrupted_by", report)
         self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0))
-        self.assertAlmostEqual(s["tx_packets"], 125000, delta=1250)  # 2.5 s at 50 kpps
+        # It ran its 2.5 s (a lapsed lease would have ended it after 1 s), at whatever pace the
+        # host gave (the sanitizer build, on two shared CPUs, may send less than 50 kpps).
+        self.assertGreaterEqual(report["duration_s"], 2.5)
+        self.assertGreater(s["tx_packets"], 0)
 
     def test_record_reads_every_data_plane_and_a_slow_one_holds_up_none(self):
         """`linerate record --locations`: a line per interval with every data plane's counters;
