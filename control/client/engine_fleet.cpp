@@ -190,6 +190,10 @@ void EngineFleet::on_every_engine(const std::function<void(FleetEngine&)>& call)
   }
 }
 
+std::chrono::milliseconds EngineFleet::ask_every() const {
+  return std::chrono::milliseconds(std::clamp<int64_t>(lease_ms_ / 4, 10, 1000));
+}
+
 bool EngineFleet::all_sent() {
   bool sent = true;
   on_every_engine([&sent](FleetEngine& e) {

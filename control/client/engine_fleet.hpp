@@ -73,6 +73,8 @@ class EngineFleet final : public RunTarget {
   void hold(const std::string& stream, bool held) override;
   /// Every data plane is asked, those that only receive too: each request renews its lease.
   bool all_sent() override;
+  /// A quarter of the lease, at most a second.
+  std::chrono::milliseconds ask_every() const override;
   /// Also watches every data plane: one that hung up stops the others, then ConnectionError.
   bool wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll = {}) override;
   /// Senders first, then receivers, each group together; the merged report. A data plane that went away: the

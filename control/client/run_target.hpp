@@ -44,6 +44,9 @@ class RunTarget {
   virtual void hold(const std::string& stream, bool held) = 0;
   /// Whether every stream has sent all it was to send (every data plane asked).
   virtual bool all_sent() = 0;
+  /// How often a front end that waits asks (all_sent, or any call): over several data
+  /// planes, often enough that none's lease lapses.
+  virtual std::chrono::milliseconds ask_every() const { return std::chrono::seconds(1); }
   /// Polls until every stream has sent all it was to send (`each_poll` after each poll
   /// that found one still sending); false when a stop request ended the wait first.
   virtual bool wait_until_sent(std::chrono::milliseconds poll, const std::function<void()>& each_poll = {}) = 0;

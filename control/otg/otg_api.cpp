@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <exception>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "control/client/host_client.hpp"
@@ -237,8 +240,7 @@ Answer Api::fleet_lost(const std::string& what) {
 }
 
 void Api::keep_leases() {
-  const auto every = std::chrono::milliseconds(std::clamp<int64_t>(options_.lease_ms / 4, 10, 1000));
-  lease_timer_.expires_after(every);
+  lease_timer_.expires_after(fleet_ ? fleet_->ask_every() : std::chrono::milliseconds(1000));
   lease_timer_.async_wait([this](const boost::system::error_code& error) {
     if (error) return;  // cancelled: the server ends
     if (fleet_ && running_) try {
@@ -413,9 +415,16 @@ Answer Api::capture_file(const json& body) {
   stop_capture(name);
   const auto file = files_.find(name);
   if (file == files_.end()) return refused({fmt::format("port_name: '{}' has no capture (start one first)", name)});
-  // Read over the connection (capture.read): the file is on the data plane's host.
-  const ctl::PortPlace place = target_->place_of(file->second.location);
   Answer a;
+  if (!fleet_) {  // the served data plane wrote it into this server's directory
+    std::ifstream in(capture_file_path(file->second.location), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    a.bytes = bytes.str();
+    return a;
+  }
+  // On the data plane's host: read over its connection (capture.read).
+  const ctl::PortPlace place = target_->place_of(file->second.location);
   a.bytes = ctl::RunClient(*place.dataplane).capture_file(file->second.id);
   return a;
 }
@@ -437,6 +446,10 @@ Api::~Api() {
 }
 
 void Api::remove_capture_files() noexcept {
+  if (!fleet_) {  // the served data plane's are in this server's directory, removed with it
+    files_.clear();
+    return;
+  }
   for (const auto& [name, capture] : files_) try {
       ctl::RunClient(*target_->place_of(capture.location).dataplane).remove_capture_file(capture.id);
     } catch (const std::exception&) {  // gone with its data plane, or its session
@@ -445,8 +458,13 @@ void Api::remove_capture_files() noexcept {
 }
 
 void Api::stop_captures() {
-  for (const auto& [name, capture] : std::exchange(captures_, {}))
-    ctl::RunClient(*target_->place_of(capture.location).dataplane).stop_capture(capture.id);
+  std::exception_ptr first;  // each is stopped whatever the others do; the first failure said after
+  for (const auto& [name, capture] : std::exchange(captures_, {})) try {
+      ctl::RunClient(*target_->place_of(capture.location).dataplane).stop_capture(capture.id);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  if (first) std::rethrow_exception(first);
 }
 
 Answer Api::set_state(const json& body) {
@@ -468,6 +486,10 @@ Answer Api::set_transmit_state(const FlowTransmitRequest& request) {
   if (request.state == State::kStart) {
     if (running_) finish();  // a start is a new run, as on a hardware tester
     target_->start(flows);
+    if (fleet_) {  // asked from now on at the fleet's pace
+      lease_timer_.cancel();
+      keep_leases();
+    }
     running_ = true;
     ended_.reset();
     held_.clear();

@@ -98,7 +98,9 @@ json read_capture(const Engine& engine, const api::Params& p) {
   if (!in)
     throw RpcError(RpcCode::kFailed,
                    fmt::format("capture {}'s file {} cannot be read: {}", id, file, std::strerror(errno)));
-  const auto size = static_cast<uint64_t>(in.tellg());
+  const std::streamoff end = in.tellg();
+  if (end < 0) throw RpcError(RpcCode::kFailed, fmt::format("capture {}'s file {}: its size cannot be read", id, file));
+  const auto size = static_cast<uint64_t>(end);
   if (offset > size)
     throw RpcError(RpcCode::kInvalidParams,
                    fmt::format("params.offset: {} is past the end of capture {}'s file ({} bytes)", offset, id, size));
@@ -146,7 +148,7 @@ void register_capture_methods(Dispatcher& d, Engine& engine) {
   d.add("capture.remove",
         "Removes an ended capture's file, for a controller that read it (capture.read) and keeps no files on this "
         "host. params {id}. Returns {id, file, removed (false: it was gone already)}.",
-        false, [&](Session&, const api::Params& p) { return remove_capture_file(engine, p); });
+        true, [&](Session&, const api::Params& p) { return remove_capture_file(engine, p); });
 }
 
 }  // namespace lr::dp

@@ -271,6 +271,25 @@ class RunOverEngines(EnginePair):
             # The samples are the port's own counters, read on its data plane.
             self.assertGreater(port["samples"][-1]["counters"]["rx_packets"], 20000, name)
 
+    def test_a_qualification_keeps_the_lease_of_a_data_plane_it_samples_no_port_of(self):
+        """One way, west to east: only east's port is qualified (sampled), yet west's run
+        goes on past its 1 s lease, and every frame is counted."""
+        text = RUN[:RUN.index('[[stream]]\nname = "east-west"')] % (self.engines[0], self.engines[1], 1)
+        text = text.replace("count = 1\n", "") + '[qualify]\nrate = "1%"\nduration = "3s"\ninterval = "500ms"\n'
+        out_dir = os.path.join(self.dir, "oneway")
+        run = self.linerate("--engine-lease", "1", "optics", "qualify", self.write_profile(text, "oneway.toml"),
+                            "--report-dir", out_dir)
+        self.assertEqual(run.returncode, 6, run.stdout + run.stderr)
+        with open(os.path.join(out_dir, "report.json")) as f:
+            report = json.load(f)
+        self.assertEqual([p["port"] for p in report["ports"]], ["east"])
+        self.assertFalse(report["run"]["interrupted"], [e.get("report", {}) and e["report"].get("interrupted_by")
+                                                        for e in report["run"]["engines"]])
+        self.assertGreaterEqual(report["run"]["duration_s"], 3)
+        sent = report["run"]["streams"][0]["tx_packets"]
+        traffic = report["ports"][0]["traffic"]
+        self.assertEqual((traffic["frames_sent"], traffic["frames_received"], traffic["frames_lost"]), (sent, sent, 0))
+
     def test_a_silent_controller_leaves_no_traffic_running(self):
         """A controller stopped mid-run (SIGSTOP: its connections stay open, as when its host
         is cut off) renews no lease: each data plane ends its run a lease after its last

@@ -193,7 +193,7 @@ class OtgOverEngines(engines_run_test.EnginePair):
         self.started_at = time.time() - 1
         self.start_server()
         config = {"ports": PORTS, "flows": [flow("west-east", "west", "east", 128, 3000),
-                                            flow("east-west", "east", "west", 1500, 5000, "20000")],
+                                            flow("east-west", "east", "west", 1500, 5000, "5000")],
                   "captures": [{"name": "c", "port_names": ["east"], "format": "pcapng"}]}
         self.assertEqual(self.call("POST", "/config", config), (200, {"warnings": []}))
         capture = {"choice": "port", "port": {"choice": "capture", "capture": {"port_names": ["east"], "state": "start"}}}

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -257,13 +258,51 @@ void print_verdicts(const json& report) {
   }
 }
 
-// `streams`: the profile's at the qualification's load; none: the serving data plane's own
-// (`serving`, then `target`'s one data plane).
+// Until `until` s (on `elapsed`), every data plane is asked how the run goes as often as
+// the target wants: over several, each request renews that data plane's lease, those that
+// hold no qualified port too; one that went away stops the others (ConnectionError).
+void wait_asking(ctl::RunTarget& target, double until, const std::function<double()>& elapsed) {
+  const double every = std::chrono::duration<double>(target.ask_every()).count();
+  while (!ctl::stop_requested() && elapsed() < until) {
+    ctl::sleep_unless_stopped(std::min(every, until - elapsed()));
+    target.all_sent();
+  }
+}
+
+// Samples every interval until `seconds`, or a stop request; then the run's end: stopped,
+// drained, counted (loss is exact), and read into the evidence.
+ctl::EndedRun sample_run(ctl::RunTarget& target, QualifyRun& run, QualifyReport& report, const optics::QualifyCfg& cfg,
+                         double seconds, std::chrono::system_clock::time_point wall_start) {
+  const auto start = Clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  run.sample(0);
+  double next = static_cast<double>(cfg.interval_ns) / 1e9;
+  while (!ctl::stop_requested()) {
+    wait_asking(target, std::min(next, seconds), elapsed);
+    if (ctl::stop_requested()) break;
+    run.sample(elapsed());
+    report.update(run.evidence(), cfg);
+    const double t = elapsed();
+    std::printf("\r  %.1f / %g s", t, seconds);
+    std::fflush(stdout);
+    if (t >= seconds) break;
+    next += static_cast<double>(cfg.interval_ns) / 1e9;
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+  ctl::EndedRun ended = target.stop();
+  if (ctl::stop_requested()) run.sample(elapsed());  // the last interval counts too
+  run.read_after(ended.report, wall_start);
+  return ended;
+}
+
+// `streams`: the profile's at the qualification's load, with `run_settings` where given;
+// none: the serving data plane's own (`serving`, then `target`'s one data plane).
 int qualify(ctl::RunTarget& target, ctl::DataplaneClient* serving, const optics::QualifyCfg& cfg,
             const std::vector<std::string>& ports, const std::optional<std::vector<api::StreamSpec>>& streams,
-            const std::string& profile_path, QualifyReport& report) {
+            const std::optional<api::RunSpec>& run_settings, const std::string& profile_path, QualifyReport& report) {
   ctl::catch_stop_signals();
-  if (streams) target.load(*streams, profile_path + " (qualification)");
+  if (streams) target.load(*streams, profile_path + " (qualification)", run_settings);
   uint64_t slowest = 0;
   for (const api::PortReport& p : target.ports())
     if (std::find(ports.begin(), ports.end(), p.name) != ports.end() && p.speed_bps > 0)
@@ -302,29 +341,18 @@ int qualify(ctl::RunTarget& target, ctl::DataplaneClient* serving, const optics:
   }
   const auto wall_start = std::chrono::system_clock::now();
   target.start(names);
-  const auto start = Clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-  run.sample(0);
-  double next = static_cast<double>(cfg.interval_ns) / 1e9;
-  while (!ctl::stop_requested()) {
-    const double end_of_wait = std::min(next, seconds);
-    ctl::sleep_unless_stopped(end_of_wait - elapsed());
-    if (ctl::stop_requested()) break;
-    run.sample(elapsed());
+  try {
+    ctl::EndedRun ended = sample_run(target, run, report, cfg, seconds, wall_start);
     report.update(run.evidence(), cfg);
-    const double t = elapsed();
-    std::printf("\r  %.1f / %g s", t, seconds);
-    std::fflush(stdout);
-    if (t >= seconds) break;
-    next += static_cast<double>(cfg.interval_ns) / 1e9;
+    report.json_()["run"] = std::move(ended.json);
+  } catch (const ctl::ConnectionError& error) {
+    // A data plane of several went away: the others are stopped, what they measured kept.
+    if (auto* fleet = dynamic_cast<ctl::EngineFleet*>(&target)) {
+      fleet->stop_after_loss(error.what());
+      report.json_()["run"] = fleet->report().json;
+    }
+    throw;
   }
-  std::printf("\n");
-  std::fflush(stdout);
-  ctl::EndedRun ended = target.stop();                 // stops, drains, then counts: loss is exact
-  if (ctl::stop_requested()) run.sample(elapsed());   // the last interval counts too
-  run.read_after(ended.report, wall_start);
-  report.update(run.evidence(), cfg);
-  report.json_()["run"] = std::move(ended.json);
   return 0;
 }
 
@@ -440,7 +468,9 @@ int open_target(const QualifySetup& setup, const QualifyOptions& options,
   try {
     if (setup.read && ctl::has_locations(*setup.read)) {
       target = ctl::open_fleet(*setup.read, options.dataplane, options.locations_path, "linerate-optics");
-      return target ? 0 : 2;
+      if (!target) return 2;
+      if (!setup.read->devices.empty()) target->load_devices(setup.read->devices, options.profile_path);
+      return 0;
     }
     if (setup.read) {
       if (const int code = ctl::ProfileDataplane::open(*setup.read, options.profile_path, options.dataplane,
@@ -477,7 +507,11 @@ int run_optics_qualify(const QualifyOptions& options) {
   if (const int code = check_ports(*target, setup, report); code != 0) return code;
   int code = 0;
   try {
-    qualify(*target, serving.get(), setup.cfg, setup.ports, setup.streams, options.profile_path, report);
+    // Over several data planes the profile's run settings go with its streams (one data
+    // plane has them from the profile it serves).
+    const bool fleet = dynamic_cast<const ctl::EngineFleet*>(target.get()) != nullptr;
+    qualify(*target, serving.get(), setup.cfg, setup.ports, setup.streams,
+            fleet ? std::optional(setup.read->run) : std::nullopt, options.profile_path, report);
   } catch (const std::exception& error) {
     // A data plane that refuses or disappears ends the qualification with what was sampled.
     std::fprintf(stderr, "linerate: the qualification stopped: %s\n", error.what());

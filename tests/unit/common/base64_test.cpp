@@ -34,6 +34,8 @@ TEST(Base64, RefusesWhatIsNotBase64) {
   EXPECT_EQ(base64_decode("Zm9v!A=="), std::nullopt);   // outside the alphabet
   EXPECT_EQ(base64_decode("Zg==Zm9v"), std::nullopt);   // padding inside
   EXPECT_EQ(base64_decode("Z==="), std::nullopt);       // three of padding
+  EXPECT_EQ(base64_decode("QUJD    "), std::nullopt);   // white space, which OpenSSL alone would pass over
+  EXPECT_EQ(base64_decode("    QQ=="), std::nullopt);
 }
 
 }  // namespace
