@@ -10,7 +10,6 @@ import re
 import shutil
 import signal
 import subprocess
-import urllib.error
 import urllib.request
 
 import lrtest
@@ -92,25 +91,15 @@ class DataplaneLoss(lrtest.DataplaneCase):
         self.assertEqual(last.returncode, 0, last.stderr)
         self.assertEqual(json.loads(last.stdout)["interrupted_by"], report["interrupted_by"])
 
-    def otg_call(self, base, method, path, body=None):
-        request = urllib.request.Request(base + path, method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=30) as reply:
-                return reply.status, json.loads(reply.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
     def otg_runs_exactly(self, base, name):
         """A 10,000-frame flow configured, started and counted exactly (otg_test's run_exactly)."""
         config = {"ports": [{"name": "tx", "location": "p0"}], "flows": [flow(name)]}
-        self.assertEqual(self.otg_call(base, "POST", "/config", config), (200, {"warnings": []}))
+        self.assertEqual(lrtest.otg_call(base, "POST", "/config", config), (200, {"warnings": []}))
         start = {"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}
-        self.assertEqual(self.otg_call(base, "POST", "/control/state", start), (200, {"warnings": []}))
+        self.assertEqual(lrtest.otg_call(base, "POST", "/control/state", start), (200, {"warnings": []}))
 
         def metrics():
-            status, body = self.otg_call(base, "POST", "/monitor/metrics",
+            status, body = lrtest.otg_call(base, "POST", "/monitor/metrics",
                                          {"choice": "flow", "flow": {"flow_names": [name]}})
             self.assertEqual(status, 200, body)
             m = body["flow_metrics"][0]
@@ -146,7 +135,7 @@ class DataplaneLoss(lrtest.DataplaneCase):
         gone = r"(the data plane at {0} hung up.*|sending to {0}: .*|cannot reach the data plane at {0}: .*)".format(
             re.escape(self.sock))
         for _ in range(2):  # the second request finds it away still: answered alike, not said again
-            status, body = self.otg_call(base, "POST", "/monitor/metrics", {"choice": "port", "port": {}})
+            status, body = lrtest.otg_call(base, "POST", "/monitor/metrics", {"choice": "port", "port": {}})
             self.assertEqual((status, body["code"], body["kind"]), (503, 503, "internal"), body)
             self.assertRegex(body["errors"][0], r"^%s; linerate retries with backoff \(POST /config again once it "
                                                 r"serves\)$" % gone)
@@ -180,7 +169,7 @@ class DataplaneLoss(lrtest.DataplaneCase):
         self.assertEqual((top.wait(30), self.read_log(top)), (0, ""))
 
         self.assertIn("lr_up 1\n", self.scrape(port))
-        self.assertEqual(self.otg_call(base, "GET", "/config"), (200, {}))  # the old session's config went with it
+        self.assertEqual(lrtest.otg_call(base, "GET", "/config"), (200, {}))  # the old session's config went with it
         self.otg_runs_exactly(base, "after")
         self.assertIsNone(otg.poll())
 

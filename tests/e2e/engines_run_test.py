@@ -283,8 +283,7 @@ class RunOverEngines(EnginePair):
         with open(os.path.join(out_dir, "report.json")) as f:
             report = json.load(f)
         self.assertEqual([p["port"] for p in report["ports"]], ["east"])
-        self.assertFalse(report["run"]["interrupted"], [e.get("report", {}) and e["report"].get("interrupted_by")
-                                                        for e in report["run"]["engines"]])
+        self.assertFalse(report["run"]["interrupted"], report["run"]["engines"])
         self.assertGreaterEqual(report["run"]["duration_s"], 3)
         sent = report["run"]["streams"][0]["tx_packets"]
         traffic = report["ports"][0]["traffic"]
@@ -322,19 +321,23 @@ class RunOverEngines(EnginePair):
         sender is, so its lease holds and the run ends by the controller's stop, exact."""
         text = RUN[:RUN.index('[[stream]]\nname = "east-west"')].replace("count = %d", 'duration = "2500ms"')
         text = text % (self.engines[0], self.engines[1])
-        report_file = os.path.join(self.dir, "oneway.json")
-        run = self.linerate("--engine-lease", "1", "run", self.write_profile(text, "oneway.toml"), "--report",
-                            report_file)
-        self.assertEqual(run.returncode, 0, run.stderr)
-        with open(report_file) as f:
-            report = json.load(f)
+
+        def run_oneway():
+            report_file = os.path.join(self.dir, "oneway.json")
+            run = self.linerate("--engine-lease", "1", "run", self.write_profile(text, "oneway.toml"), "--report",
+                                report_file)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(report_file) as f:
+                return run, json.load(f)
+
+        # A tester lcore the host held up for 25 ms at once (1 % of the run) leaves the rate short:
+        # not judged, as the host's doing (the pacer makes up the many short ones).
+        run, report = self.judged(run_oneway, longest_us=25000)
         s = report["streams"][0]
         self.assertNotIn("interrupted_by", report)
         self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0))
-        # It ran its 2.5 s (a lapsed lease would have ended it after 1 s), at whatever pace the
-        # host gave (the sanitizer build, on two shared CPUs, may send less than 50 kpps).
-        self.assertGreaterEqual(report["duration_s"], 2.5)
-        self.assertGreater(s["tx_packets"], 0)
+        self.assertGreaterEqual(report["duration_s"], 2.5)  # a lapsed lease would have ended it after 1 s
+        self.assertAlmostEqual(s["tx_packets"], 125000, delta=1250)  # 2.5 s at 50 kpps
 
     def test_record_reads_every_data_plane_and_a_slow_one_holds_up_none(self):
         """`linerate record --locations`: a line per interval with every data plane's counters;

@@ -10,6 +10,8 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.error
+import urllib.request
 
 BINARY = None  # set from argv[1] by main()
 
@@ -153,6 +155,18 @@ def host_spoiled(report, longest_us=None, total_us=None, window=None):
                 return "the host held %s up for %.0f us at %.4f s (the checks allow %.0f us)" % (
                     who, stall["us"], stall["from_s"], longest_us)
     return None
+
+
+def otg_call(base, method, path, body=None, timeout=30):
+    """An OTG request as snappi sends it (JSON body) to the server at `base` (http://HOST:PORT):
+    (status, the JSON answer), errors included."""
+    request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
 
 
 def free_port():

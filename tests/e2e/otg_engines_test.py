@@ -14,7 +14,6 @@ import re
 import signal
 import subprocess
 import time
-import urllib.error
 import urllib.request
 
 import engines_run_test
@@ -63,14 +62,7 @@ class OtgOverEngines(engines_run_test.EnginePair):
         self.base = re.search(r"listening on (\S+:\d+)", listening).group(1)
 
     def call(self, method, path, body=None):
-        request = urllib.request.Request(self.base + path, method=method,
-                                         data=None if body is None else json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=60) as reply:
-                return reply.status, json.loads(reply.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+        return lrtest.otg_call(self.base, method, path, body, timeout=60)
 
     def transmit(self, state):
         return self.call("POST", "/control/state", {"choice": "traffic", "traffic": {
