@@ -180,6 +180,7 @@ uint64_t sum_stream_tx(StreamReport& r, const std::vector<LcoreState>& lcores, s
       r.tx_packets += tx_packets;
       r.tx_bytes += fast::counter_read(lane.tx_bytes);
       r.tx_queue_full += fast::counter_read(lane.queue_full);
+      r.tx_forgone += fast::counter_read(lane.forgone);
       // A lane still sending has run until now.
       const bool done = lane.done.load(std::memory_order_acquire);
       const uint64_t stop_tsc = done ? __atomic_load_n(&lane.stop_tsc, __ATOMIC_RELAXED) : live_now_tsc;

@@ -92,9 +92,9 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   uint64_t tx_bytes = 0;        ///< frame bytes incl. FCS
   uint64_t queue_full = 0;      ///< frames the TX queue refused (resent later, never counted as sent)
   uint64_t alloc_failures = 0;  ///< bursts skipped for an empty mempool
+  uint64_t forgone = 0;  ///< frames the pacer gave up (Pacer::due, Pacer::forgo_before)
   uint64_t start_tsc = 0;       ///< set by mgmt before launch
   uint64_t stop_tsc = 0;
-  uint64_t start_after_tsc = 0; ///< sends from start_tsc + this (a paced lane); set before launch
   std::atomic<bool> done{false};
 
   // Line 4. A rate request is one word, the pacer interval (Q16 TSC cycles per frame,
@@ -112,6 +112,7 @@ struct alignas(RTE_CACHE_LINE_SIZE) TxLane {
   /// store, read per burst with an acquire load (as RxQueue::capture).
   CaptureTap* capture = nullptr;
   uint64_t duration_tsc = 0;  ///< 0: no duration limit; set before launch, read at the lcore's start
+  uint64_t start_after_tsc = 0;  ///< sends from start_tsc + this (a paced lane); set before launch
 };
 
 static_assert(offsetof(TxLane, plan) < RTE_CACHE_LINE_SIZE + 1, "TxLane: the pacer and queue overflow line 0");

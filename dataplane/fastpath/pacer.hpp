@@ -6,11 +6,15 @@
 // rounding to 42 (a 0.1 % error) or 41 (2.4 %). A lane that falls behind may catch up
 // by at most `max_lag` frames (VPP pg: credit never grows without bound), so a stall
 // is not followed by a line-rate burst that the switch under test would see as a spike.
-// Burst mode releases `burst_packets` frames every `burst_interval`, paced at the
-// stream rate inside each burst.
+// The frames given up that way are counted in the lane's `forgone` counter (its TX
+// counters' line: the pacer fills its own), so a stream short of its rate says how many
+// frames its schedule lost. Burst mode releases `burst_packets` frames every
+// `burst_interval`, paced at the stream rate inside each burst.
 
 #include <algorithm>
 #include <cstdint>
+
+#include "dataplane/fastpath/counters.hpp"
 
 namespace lr::fast {
 
@@ -64,8 +68,9 @@ class Pacer {
     burst_left_ = 0;
   }
 
-  /// Frames that may be sent at `now_tsc`, at most `max`. Consumes their credit.
-  uint32_t due(uint64_t now_tsc, uint32_t max) noexcept {
+  /// Frames that may be sent at `now_tsc`, at most `max`. Consumes their credit; frames
+  /// given up (late past the catch-up, bursts skipped) are added to `forgone`.
+  uint32_t due(uint64_t now_tsc, uint32_t max, uint64_t& forgone) noexcept {
     if (burst_packets_ != 0) {
       if (burst_left_ == 0) {
         if (now_tsc < next_burst_tsc_) return 0;
@@ -73,6 +78,8 @@ class Pacer {
         // A missed burst is skipped, not sent late on top of the next one.
         const uint64_t behind = (now_tsc - next_burst_tsc_) / burst_interval_tsc_;
         next_burst_tsc_ += (behind + 1) * burst_interval_tsc_;
+        if (behind != 0) [[unlikely]]
+          counter_add(forgone, behind * burst_packets_);
         if (interval_fp_ != 0) {
           origin_tsc_ = now_tsc;
           next_fp_ = 0;
@@ -85,7 +92,13 @@ class Pacer {
       if (now_tsc < origin_tsc_) return 0;
       const uint64_t now_fp = (now_tsc - origin_tsc_) << kFracBits;
       if (now_fp < next_fp_) return 0;
-      if (now_fp - next_fp_ > max_lag_fp_) next_fp_ = now_fp - max_lag_fp_;
+      if (now_fp - next_fp_ > max_lag_fp_) [[unlikely]] {
+        // Past the catch-up: whole deadlines given up, so the lane stays on its grid and
+        // the count is exact. One division, after a stall only.
+        const uint64_t given_up = (now_fp - next_fp_ - max_lag_fp_ + interval_fp_ - 1) / interval_fp_;
+        next_fp_ += given_up * interval_fp_;
+        counter_add(forgone, given_up);
+      }
       const uint64_t ready = (now_fp - next_fp_) / interval_fp_ + 1;
       n = static_cast<uint32_t>(std::min<uint64_t>(ready, max));
       next_fp_ += n * interval_fp_;
@@ -102,6 +115,18 @@ class Pacer {
   void refund(uint32_t n) noexcept {
     if (interval_fp_ != 0) next_fp_ -= std::min<uint64_t>(next_fp_, n * interval_fp_);
     if (burst_packets_ != 0) burst_left_ += n;
+  }
+
+  /// A lane ending at `end_tsc` (its duration) gives up the frames due before it that it
+  /// did not send, at most `left` (its count), adding them to `forgone`. Not for burst
+  /// mode, whose bursts end by count.
+  void forgo_before(uint64_t end_tsc, uint64_t left, uint64_t& forgone) noexcept {
+    if (interval_fp_ == 0 || burst_packets_ != 0 || end_tsc <= origin_tsc_) return;
+    const uint64_t end_fp = (end_tsc - origin_tsc_) << kFracBits;
+    if (end_fp <= next_fp_) return;
+    const uint64_t given_up = std::min((end_fp - next_fp_ + interval_fp_ - 1) / interval_fp_, left);
+    next_fp_ += given_up * interval_fp_;
+    counter_add(forgone, given_up);
   }
 
   /// TSC at which the next frame is due (origin for an unpaced lane).

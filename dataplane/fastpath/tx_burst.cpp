@@ -201,7 +201,7 @@ void fill_sized_burst(const TxLane& lane, FrameCursor& cursor, rte_mbuf* const* 
 
 uint16_t tx_lane_burst(TxLane& lane, uint64_t now_tsc, uint64_t due_by_tsc, uint32_t tx_ns) noexcept {
   const uint32_t want = lane.remaining < kTxBurst ? static_cast<uint32_t>(lane.remaining) : kTxBurst;
-  const uint32_t n = lane.pacer.due(due_by_tsc, want);
+  const uint32_t n = lane.pacer.due(due_by_tsc, want, lane.forgone);
   if (n == 0) return 0;
   LR_DASSERT(n <= kTxBurst);
   rte_mbuf* pkts[kTxBurst];

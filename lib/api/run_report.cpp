@@ -14,7 +14,7 @@ namespace {
 // Each struct's JSON names, written once: to_json and the readers both walk these lists
 // (fn(name, member)), and its parts lists (nested arrays and objects).
 constexpr auto stream_tx_fields = LR_JSON_FIELDS(name, tx_port, frame_bytes_mean, tx_packets, tx_bytes, tx_pps_achieved,
-                                                 tx_l1_bps_achieved, tx_queue_full);
+                                                 tx_l1_bps_achieved, tx_queue_full, tx_forgone);
 
 constexpr auto stream_rx_fields = LR_JSON_FIELDS(rx_packets, rx_bytes, lost, duplicate, out_of_order, late,
                                                  beyond_window, misdelivered);

@@ -109,6 +109,9 @@ struct StreamReport {
   double tx_pps_achieved = 0;
   double tx_l1_bps_achieved = 0;
   uint64_t tx_queue_full = 0;
+  /// Frames a paced stream's schedule gave up: due while its lcore was held up, too slow or
+  /// paused longer than its catch-up, or due before its end and not sent (pacer.hpp).
+  uint64_t tx_forgone = 0;
   // Receive side: meaningful only with rx_port.
   uint64_t rx_packets = 0;
   uint64_t rx_bytes = 0;

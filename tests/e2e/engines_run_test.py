@@ -330,14 +330,17 @@ class RunOverEngines(EnginePair):
             with open(report_file) as f:
                 return run, json.load(f)
 
-        # A tester lcore the host held up for 25 ms at once (1 % of the run) leaves the rate short:
-        # not judged, as the host's doing (the pacer makes up the many short ones).
-        run, report = self.judged(run_oneway, longest_us=25000)
+        # Only a host that held the tester's lcore up for a tenth of the run leaves it too little
+        # sent to judge (each stall past the catch-up is counted in tx_forgone, not lost).
+        run, report = self.judged(run_oneway, total_us=250000)
         s = report["streams"][0]
         self.assertNotIn("interrupted_by", report)
         self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0))
         self.assertGreaterEqual(report["duration_s"], 2.5)  # a lapsed lease would have ended it after 1 s
-        self.assertAlmostEqual(s["tx_packets"], 125000, delta=1250)  # 2.5 s at 50 kpps
+        # 2.5 s at 50 kpps: every frame due was sent or, where the host held the lcore up past
+        # its catch-up, counted as forgone (±1: the interval's rounding at the end).
+        self.assertAlmostEqual(s["tx_packets"] + s["tx_forgone"], 125000, delta=1)
+        self.assertGreater(s["tx_packets"], 112500)
 
     def test_record_reads_every_data_plane_and_a_slow_one_holds_up_none(self):
         """`linerate record --locations`: a line per interval with every data plane's counters;
