@@ -96,6 +96,7 @@ struct Arguments {
   bool remove_socket_dir = false;
   lr::dp::TcpServerOptions tcp;  ///< --listen and its TLS; listen "" : the Unix socket only
   std::string ptp_uds;           ///< --ptp; "": /var/run/ptp4l where it is
+  std::string capture_dir = std::string(lr::dp::kDefaultCaptureDir);  ///< --capture-dir
 };
 
 void add_options(CLI::App& app, Arguments& args) {
@@ -123,6 +124,11 @@ void add_options(CLI::App& app, Arguments& args) {
   app.add_option("--ptp", args.ptp_uds,
                  "--serve: ptp4l's management socket, to say in hello whether a PTP grandmaster keeps this host's "
                  "clock (default: /var/run/ptp4l, where it is)")
+      ->needs(app.get_option("--serve"));
+  app.add_option("--capture-dir", args.capture_dir,
+                 "--serve: where captures named by a file name are written, made 0700 if missing: the only place a "
+                 "controller over --listen may write (an absolute path is taken from the Unix socket only)")
+      ->capture_default_str()
       ->needs(app.get_option("--serve"));
 }
 
@@ -206,6 +212,7 @@ std::optional<lr::Result<lr::dp::RunReport>> run_engine(lr::dp::Engine& engine, 
                                  ""};
     if (!args.tcp.listen.empty()) options.tcp = args.tcp;
     options.ptp_uds = args.ptp_uds;
+    options.capture_dir = std::filesystem::absolute(args.capture_dir).lexically_normal().string();
     if (options.ptp_uds.empty() && std::filesystem::exists("/var/run/ptp4l")) options.ptp_uds = "/var/run/ptp4l";
     auto served = lr::dp::serve(engine, options);
     if (!served) return std::unexpected(served.error());

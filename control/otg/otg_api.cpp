@@ -376,12 +376,13 @@ Answer Api::set_capture_state(const PortCaptureRequest& request) {
 
 std::string Api::capture_file_path(const std::string& location) const {
   if (!fleet_) return capture_dir_ + "/" + location + ".pcapng";
-  // On the data plane's own host: this server's directory's (unique) name beside the location.
+  // A file name, which the data plane writes in its capture directory (a path of its host
+  // is not this server's to choose): this server's directory's (unique) name, the location.
   std::string name = std::filesystem::path(capture_dir_).filename().string() + "-" + location;
   std::replace_if(
       name.begin(), name.end(),
       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '-' && c != '.'; }, '_');
-  return "/tmp/" + name + ".pcapng";
+  return name + ".pcapng";
 }
 
 Answer Api::set_link_state(const PortLinkRequest& request) {

@@ -146,8 +146,9 @@ class Api {
   // POST /monitor/capture: the port's capture file (pcapng), its capture ended first.
   Answer capture_file(const nlohmann::json& body);
 
-  // Where a capture of the port at `location` is written: this server's directory for the
-  // served data plane, the other host's /tmp for a data plane by location (it stays there).
+  // Where a capture of the port at `location` is written: a path in this server's directory
+  // for the served data plane; a file name for a data plane by location, which writes it in
+  // its capture directory (--capture-dir) on its host.
   std::string capture_file_path(const std::string& location) const;
 
   // Ends the capture running on an OTG port, if one does; its file stays for /monitor/capture.

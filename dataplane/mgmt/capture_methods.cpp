@@ -36,14 +36,29 @@ uint64_t optional_count(const api::Params& p, const char* key, uint64_t min, uin
   return v.get<uint64_t>();
 }
 
-api::CaptureSpec capture_spec(const api::Params& p) {
+// A file name that stays in its folder: no separator, no leading dot (".", "..", hidden).
+bool plain_file_name(const std::string& name) {
+  constexpr size_t kMaxName = 255;  // NAME_MAX
+  return !name.empty() && name.size() <= kMaxName && name.front() != '.' &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+                  c == '-' || c == '+';
+         });
+}
+
+// The capture directory, made (0700: captures hold whatever crossed the wire) where missing.
+void make_capture_dir(const std::string& dir) {
+  std::error_code error;
+  if (std::filesystem::create_directories(dir, error))
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_all, error);
+  if (error)
+    throw RpcError(RpcCode::kFailed, fmt::format("the capture directory {} cannot be made: {}", dir, error.message()));
+}
+
+api::CaptureSpec capture_spec(const Session& session, const api::Params& p, const std::string& capture_dir) {
   api::CaptureSpec spec;
   spec.port = p.string("port");
-  spec.file = p.string("file");
-  if (!spec.file.starts_with('/'))
-    throw RpcError(RpcCode::kInvalidParams,
-                   fmt::format("params.file: '{}' is not an absolute path (the data plane writes it, from its own "
-                               "directory)", spec.file));
+  spec.file = capture_file_for(session, p.string("file"), capture_dir);
   spec.filter = p.optional_string("filter").value_or("");
   spec.direction = p.optional_string("direction").value_or("rx");
   if (spec.direction != "rx" && spec.direction != "tx" && spec.direction != "both")
@@ -124,15 +139,36 @@ json remove_capture_file(const Engine& engine, const api::Params& p) {
 
 }  // namespace
 
-void register_capture_methods(Dispatcher& d, Engine& engine) {
+std::string capture_file_for(const Session& session, const std::string& file, const std::string& capture_dir) {
+  if (plain_file_name(file)) return (std::filesystem::path(capture_dir) / file).string();
+  const bool remote = !session.peer.address.empty();
+  if (remote)
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.file: '{}' is not a file name: a controller over the network names a file "
+                               "(letters, digits, '.', '_', '-', '+'; not starting with '.') in this data plane's "
+                               "capture directory {}, never a path of its host",
+                               file, capture_dir));
+  if (!file.starts_with('/'))
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.file: '{}' is neither an absolute path nor a file name (letters, digits, '.', "
+                               "'_', '-', '+'; not starting with '.') for the capture directory {}",
+                               file, capture_dir));
+  return file;
+}
+
+void register_capture_methods(Dispatcher& d, Engine& engine, const std::string& capture_dir) {
   d.add("capture.start",
         "Captures what a port receives into a pcapng file, through the runs that follow, until capture.stop, its "
-        "count or its duration, or the end of this session. params {port, file (absolute path), filter? (tcpdump "
-        "syntax), direction? (rx, tx or both; default rx), snaplen? (64-16384, default 1518), count?, duration_ns?, trigger? (loss|ooo|dup|any: only the "
+        "count or its duration, or the end of this session. params {port, file (a file name, written in the capture "
+        "directory; or an absolute path, from the Unix socket only), filter? (tcpdump "
+        "syntax), direction? (rx, tx or both; default rx), snaplen? (64-16384, default 1518), count?, duration_ns?, "
+        "trigger? (loss|ooo|dup|any: only the "
         "frames of trigger_stream around the first such event in its sequence), trigger_stream?, before? (0-1024), "
         "after? (0-2048)}. Returns the capture (its id).",
-        true, [&](Session& session, const api::Params& p) {
-          return to_json(value_or_throw(engine.start_capture(capture_spec(p), session.id)));
+        true, [&engine, capture_dir](Session& session, const api::Params& p) {
+          api::CaptureSpec spec = capture_spec(session, p, capture_dir);
+          if (!p.string("file").starts_with('/')) make_capture_dir(capture_dir);
+          return to_json(value_or_throw(engine.start_capture(spec, session.id)));
         });
   d.add("capture.stop", "Ends a capture; answers when its file is complete. params {id}. Returns the capture.", true,
         [&](Session&, const api::Params& p) { return to_json(value_or_throw(engine.stop_capture(capture_id(p)))); });

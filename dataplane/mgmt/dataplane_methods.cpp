@@ -25,7 +25,7 @@ constexpr const char* kVersion = LR_VERSION;
 }  // namespace
 
 void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engine& engine, PortOwnership& ownership,
-                                const ClockWatch* clock) {
+                                const std::string& capture_dir, const ClockWatch* clock) {
   d.add("hello",
         "Protocol handshake. params: {client?, protocol? (the client's; another is refused)}. Returns "
         "server, version, protocol, session, node (host name), ports (name, device, numa_node, speed_bps, mac, "
@@ -55,7 +55,7 @@ void register_dataplane_methods(Dispatcher& d, boost::asio::io_context& io, Engi
   register_traffic_methods(d, io, engine, ownership);
   register_stats_methods(d, engine);
   register_switch_methods(d, engine);
-  register_capture_methods(d, engine);
+  register_capture_methods(d, engine, capture_dir);
   register_host_methods(d, engine, ownership);
 
   d.add("session.acquire",

@@ -13,8 +13,10 @@ namespace lr::dp {
 
 class ClockWatch;
 
-/// `clock`: ptp4l's word on this host's clock, for hello; none: no ptp4l to read.
+/// `capture_dir`: where captures named by a file name go (capture_methods.hpp); `clock`:
+/// ptp4l's word on this host's clock, for hello; none: no ptp4l to read.
 void register_dataplane_methods(Dispatcher& dispatcher, boost::asio::io_context& io, Engine& engine,
-                                PortOwnership& ownership, const ClockWatch* clock = nullptr);
+                                PortOwnership& ownership, const std::string& capture_dir,
+                                const ClockWatch* clock = nullptr);
 
 }  // namespace lr::dp

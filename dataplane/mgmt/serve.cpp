@@ -23,7 +23,7 @@ Result<std::optional<RunReport>> serve(Engine& engine, const ServeOptions& optio
   PortOwnership ownership;
   std::optional<ClockWatch> clock;
   if (!options.ptp_uds.empty()) clock.emplace(options.ptp_uds);
-  register_dataplane_methods(dispatcher, io, engine, ownership, clock ? &*clock : nullptr);
+  register_dataplane_methods(dispatcher, io, engine, ownership, options.capture_dir, clock ? &*clock : nullptr);
   register_port_control_methods(dispatcher, io, controls, ownership);
   const auto end_session = [&engine](uint64_t session) { engine.stop_captures_of(session); };
   // The network first: whoever finds the Unix socket answering may take both as serving.

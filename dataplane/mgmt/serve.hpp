@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dataplane/engine/engine.hpp"
+#include "dataplane/mgmt/capture_methods.hpp"
 #include "dataplane/mgmt/tcp_rpc_server.hpp"
 #include "lib/common/result.hpp"
 
@@ -20,6 +21,9 @@ struct ServeOptions {
   bool remove_socket_dir = false;  ///< the socket's folder is this data plane's alone: it goes (once empty) with it
   std::optional<TcpServerOptions> tcp;  ///< --listen: the same methods over the network
   std::string ptp_uds;                  ///< ptp4l's management socket to read the clock's state from; "": none
+  /// Where a capture named by a file name (not a path) is written: the only place a
+  /// controller over TCP may write (capture_methods.hpp).
+  std::string capture_dir = std::string(kDefaultCaptureDir);
 };
 
 /// Serves until SIGINT, SIGTERM or SIGHUP. Returns the report of a run that was still

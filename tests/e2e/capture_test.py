@@ -235,9 +235,10 @@ class Capture(lrtest.DataplaneCase):
                              "capture %d is still capturing: end it first (capture.stop)" % first["id"])
             self.assertEqual(self.client.call(method, id=99)["error"]["message"],
                              "params.id: no capture 99 (capture.list lists those this data plane keeps)")
-        self.assertEqual(self.client.call("capture.start", port="p0", file="relative.pcapng")["error"]["message"],
-                         "params.file: 'relative.pcapng' is not an absolute path (the data plane writes it, from its "
-                         "own directory)")
+        self.assertEqual(self.client.call("capture.start", port="p0", file="sub/relative.pcapng")["error"]["message"],
+                         "params.file: 'sub/relative.pcapng' is neither an absolute path nor a file name (letters, "
+                         "digits, '.', '_', '-', '+'; not starting with '.') for the capture directory "
+                         "/var/lib/linerate/captures")
         self.assertEqual(self.client.call("capture.start", port="p0", file="/tmp/x.pcapng", snaplen=10)["error"]
                          ["message"], "params.snaplen: expected a whole number from 64 to 16384, found 10")
         stopped = self.client.result("capture.stop", id=first["id"])

@@ -5,6 +5,7 @@ controller of another protocol, options that would expose it), what `hello` tell
 controller, and a run over the link counted as exactly as over the Unix socket."""
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -52,9 +53,9 @@ class EngineOverTcp(lrtest.DataplaneCase):
         self.addCleanup(self.stop_service)
         lrtest.wait_for_socket(self, self.proc, self.sock_path)
 
-    def serve_tls(self):
+    def serve_tls(self, *args):
         self.serve("--listen", self.address, "--tls-ca", self.cert("ca.pem"), "--tls-cert", self.cert("engine-1.pem"),
-                   "--tls-key", self.cert("engine-1.key"))
+                   "--tls-key", self.cert("engine-1.key"), *args)
 
     def stop_service(self):
         if self.proc.poll() is None:
@@ -115,6 +116,66 @@ class EngineOverTcp(lrtest.DataplaneCase):
         ports = subprocess.run([LINERATE, "--json", "ports"], capture_output=True, text=True, timeout=60, env=env)
         self.assertEqual(ports.returncode, 0, ports.stderr)
         self.assertEqual(json.loads(ports.stdout)[0]["name"], "p0")
+
+    def test_a_controller_over_the_network_writes_captures_in_the_capture_directory_only(self):
+        """capture.start over TCP takes a file name, written in --capture-dir (made 0700); a path
+        of this host (absolute, or climbing out) is refused, and nothing is written there."""
+        captures = os.path.join(self.dir, "captures")
+        self.serve_tls("--capture-dir", captures)
+        remote = self.tls_client()
+        outside = os.path.join(self.dir, "outside.pcapng")
+        for file in (outside, "../outside.pcapng", "a/b.pcapng", ".hidden", ""):
+            error = self.call(remote, "capture.start", port="p0", file=file)["error"]
+            self.assertEqual(error["code"], -32602, error)
+            self.assertEqual(error["message"], "params.file: '%s' is not a file name: a controller over the network "
+                             "names a file (letters, digits, '.', '_', '-', '+'; not starting with '.') in this data "
+                             "plane's capture directory %s, never a path of its host" % (file, captures))
+        self.assertFalse(os.path.exists(outside))
+        self.assertFalse(os.path.exists(captures))  # nothing asked for it yet
+        started = self.call(remote, "capture.start", port="p0", file="p0-rx.pcapng")["result"]
+        self.assertEqual(started["file"], os.path.join(captures, "p0-rx.pcapng"))
+        self.assertEqual(os.stat(captures).st_mode & 0o777, 0o700)
+        self.call(remote, "capture.stop", id=started["id"])
+        self.assertTrue(os.path.isfile(os.path.join(captures, "p0-rx.pcapng")))
+        self.assertTrue(self.call(remote, "capture.remove", id=started["id"])["result"]["removed"])
+        self.assertEqual(os.listdir(captures), [])
+        remote.close()
+        # The Unix socket's peer is a process of this host: an absolute path too, and a name.
+        local = lrtest.Client(self.sock_path)
+        self.addCleanup(local.close)
+        mine = local.result("capture.start", port="p0", file=outside)
+        self.assertEqual(mine["file"], outside)
+        local.result("capture.stop", id=mine["id"])
+        self.assertTrue(os.path.isfile(outside))
+        self.assertEqual(local.call("capture.start", port="p0", file="a/b.pcapng")["error"]["message"],
+                         "params.file: 'a/b.pcapng' is neither an absolute path nor a file name (letters, digits, '.', "
+                         "'_', '-', '+'; not starting with '.') for the capture directory %s" % captures)
+
+    def test_linerate_capture_on_a_data_plane_over_the_network_brings_its_file_back(self):
+        """`linerate --engine HOST:PORT capture -w FILE`: written in the data plane's capture
+        directory, read back over the connection into FILE here, removed there."""
+        captures = os.path.join(self.dir, "captures")
+        self.serve_tls("--capture-dir", captures)
+        tls = ["--engine-ca", self.cert("ca.pem"), "--engine-cert", self.cert("controller.pem"),
+               "--engine-key", self.cert("controller.key")]
+        out = os.path.join(self.dir, "here.pcapng")
+        capture = subprocess.Popen([LINERATE, "--engine", self.address, *tls, "capture", "p0", "-w", out, "--count",
+                                    "500"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: capture.poll() is not None or (capture.kill(), capture.communicate()))
+        lrtest.wait_until(lambda: os.path.isdir(captures) and os.listdir(captures), "the capture to start")
+        self.assertEqual(self.engine_cli("start").returncode, 0)
+        printed, err = capture.communicate(timeout=60)
+        written = re.search(r"500 written \((\d+) bytes in %s\)" % re.escape(out), printed)
+        self.assertIsNotNone(written, printed)
+        self.assertEqual(int(written.group(1)), os.path.getsize(out))  # the whole file came back
+        self.assertEqual(capture.returncode, 0, err)
+        self.assertRegex(err, r"capturing on p0 into %s/linerate-capture-\d+-p0\.pcapng \(on the data plane's host, "
+                              r"then read back into %s\)" % (re.escape(captures), re.escape(out)))
+        self.engine_cli("stop")
+        frames = subprocess.run(["tshark", "-r", out, "-T", "fields", "-e", "frame.len"], capture_output=True,
+                                text=True, check=True).stdout.split()
+        self.assertEqual(frames, ["124"] * 500)  # 128-byte frames, as captured: without the FCS
+        self.assertEqual(os.listdir(captures), [])
 
     def test_a_port_owned_over_the_network_names_its_owner(self):
         self.serve_tls()

@@ -240,11 +240,13 @@ def serve_engine(test, profile_path, certs, prefix=(), args=(), env=None):
     """A data plane serving `profile_path` also over TCP with mutual TLS, on a free port of
     127.0.0.1 (certificate engine-1 of make_engine_certs), stopped (SIGTERM) when the test
     ends; `prefix` runs it elsewhere (ip netns exec NS), `args` are more of its options,
-    `env` its environment. Returns (HOST:PORT, process), not waited for (wait_for_socket)."""
+    `env` its environment; its captures go to engine_capture_dir. Returns (HOST:PORT, process),
+    not waited for (wait_for_socket)."""
     address = "127.0.0.1:%d" % free_port()
     proc = subprocess.Popen([*prefix, BINARY, "--config", profile_path, "--serve", "--quiet", "--listen", address,
                              "--tls-ca", os.path.join(certs, "ca.pem"), "--tls-cert", os.path.join(certs, "engine-1.pem"),
-                             "--tls-key", os.path.join(certs, "engine-1.key"), *args],
+                             "--tls-key", os.path.join(certs, "engine-1.key"),
+                             "--capture-dir", engine_capture_dir(test, address), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
     def stop():
@@ -253,6 +255,12 @@ def serve_engine(test, profile_path, certs, prefix=(), args=(), env=None):
             proc.communicate(timeout=30)
     test.addCleanup(stop)
     return address, proc
+
+
+def engine_capture_dir(test, address):
+    """Where the data plane serve_engine started at `address` writes captures named by a file
+    name (its --capture-dir): in the test's directory, gone with it."""
+    return os.path.join(test.dir, "captures-" + address.replace(":", "_"))
 
 
 def controller_args(certs):

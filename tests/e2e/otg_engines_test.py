@@ -182,7 +182,6 @@ class OtgOverEngines(engines_run_test.EnginePair):
     def test_a_capture_on_a_port_of_another_data_plane_comes_back_as_its_file(self):
         """The capture is written on the data plane's host and read back over its connection
         (capture.read, in pieces of 4 MiB): every frame east received and sent, exact."""
-        self.started_at = time.time() - 1
         self.start_server()
         config = {"ports": PORTS, "flows": [flow("west-east", "west", "east", 128, 3000),
                                             flow("east-west", "east", "west", 1500, 5000, "5000")],
@@ -213,13 +212,15 @@ class OtgOverEngines(engines_run_test.EnginePair):
             seen[key] = seen.get(key, 0) + 1
         self.assertEqual(seen, {("in", 124): 3000, ("out", 1496): 5000})  # as captured: without the FCS
         self.assertEqual(self.metrics("port")["east"]["capture"], "stopped")  # fetching the file ended it
-        # The file was written on east's host, which here is this one: removed when the server ends.
-        files = [f for f in os.listdir("/tmp") if f.startswith("linerate-otg-") and f.endswith("-east-dp_p0.pcapng")
-                 and os.path.getmtime(os.path.join("/tmp", f)) >= self.started_at]
+        # The file was written in east's capture directory on its host, which here is this one:
+        # removed when the server ends.
+        east = lrtest.engine_capture_dir(self, self.engines[1])
+        files = os.listdir(east)
         self.assertEqual(len(files), 1, files)
+        self.assertRegex(files[0], r"^linerate-otg-\w+-east-dp_p0\.pcapng$")
         self.otg.terminate()
         self.otg.wait(30)
-        self.assertFalse(os.path.exists(os.path.join("/tmp", files[0])))
+        self.assertEqual(os.listdir(east), [])
 
 
 if __name__ == "__main__":

@@ -1,16 +1,21 @@
 // `linerate capture PORT -w FILE`: a capture on the serving data plane, its counts once a
 // second, until its count or duration, or Ctrl-C; the file is complete when it returns.
+// A data plane on another host (--engine) writes it in its capture directory; it is read
+// back over the connection into FILE and removed there.
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
 #include "control/cli/commands/commands.hpp"
-#include "control/command/exit_codes.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/stop_signal.hpp"
+#include "control/command/exit_codes.hpp"
 #include "lib/api/capture_spec.hpp"
 #include "lib/profile/quantity.hpp"
 #include "lib/views/run_views.hpp"
@@ -32,6 +37,26 @@ struct CaptureOptions {
   uint32_t before = 10;
   uint32_t after = 10;
 };
+
+// The file name a data plane on another host writes the capture under (its capture
+// directory's: a name, never a path of its host), unique to this process and port.
+std::string remote_file_name(const std::string& port) {
+  std::string name = fmt::format("linerate-capture-{}-{}", ::getpid(), port);
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '-'; },
+      '_');
+  return name + ".pcapng";
+}
+
+// The ended capture's file from the data plane's host into `path` here, then removed there.
+void fetch_capture(RunClient& run, uint64_t id, const std::string& path) {
+  const std::string bytes = run.capture_file(id);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("{} cannot be written", path));
+  run.remove_capture_file(id);
+}
 
 int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
   api::CaptureSpec spec{o.port, std::filesystem::absolute(o.file).string(), o.filter, o.direction, o.snaplen, o.count,
@@ -59,8 +84,13 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
   catch_stop_signals();
   return with_dataplane(global, [&](DataplaneClient& client) {
     RunClient run(client);
+    const bool remote = !client.address().engine.empty();
+    if (remote) spec.file = remote_file_name(o.port);
     api::CaptureReport c = run.start_capture(spec);
-    std::fprintf(stderr, "capturing on %s into %s%s (filter %s); Ctrl-C ends it\n", o.port.c_str(), c.spec.file.c_str(),
+    const std::string into = remote ? fmt::format("{} (on the data plane's host, then read back into {})", c.spec.file,
+                                                  std::filesystem::absolute(o.file).string())
+                                    : c.spec.file;
+    std::fprintf(stderr, "capturing on %s into %s%s (filter %s); Ctrl-C ends it\n", o.port.c_str(), into.c_str(),
                  o.filter.empty() || c.filter_jit ? "" : ", the filter interpreted",
                  o.filter.empty() ? "none" : o.filter.c_str());
     while (!stop_requested() && c.state == "capturing") {
@@ -71,6 +101,10 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
     }
     // Ended by Ctrl-C, or by its count or duration: stop answers when the file is complete.
     c = run.stop_capture(c.id);
+    if (remote && c.error.empty()) {
+      fetch_capture(run, c.id, std::filesystem::absolute(o.file).string());
+      c.spec.file = std::filesystem::absolute(o.file).string();  // where it is now
+    }
     if (global.as_json) std::printf("%s\n", api::to_json(c).dump(2).c_str());
     else std::printf("%s", views::capture_text({c}).c_str());
     if (!global.as_json && c.trigger_event.empty() && !c.spec.trigger.empty()) std::printf("trigger: stream '%s' showed no %s\n", c.spec.trigger_stream.c_str(),
