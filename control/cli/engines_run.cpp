@@ -13,11 +13,13 @@
 #include <thread>
 #include <vector>
 
+#include "control/client/capture_files.hpp"
 #include "control/client/engine_fleet.hpp"
 #include "control/client/location_map.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/command/exit_codes.hpp"
+#include "lib/api/json_fields.hpp"
 #include "lib/api/run_report.hpp"
 #include "lib/views/run_views.hpp"
 
@@ -40,10 +42,10 @@ std::unique_ptr<EngineFleet> open_fleet(const profile::Profile& profile, const D
                    port.name.c_str());
       return nullptr;
     }
-  if (!profile.switches.empty() || !profile.captures.empty()) {
+  if (!profile.switches.empty()) {
     std::fprintf(stderr,
-                 "linerate: switches and captures are not run over several data planes yet: run them on each "
-                 "data plane's own profile\n");
+                 "linerate: switches are not run over several data planes yet: run them on each data plane's own "
+                 "profile\n");
     return nullptr;
   }
   LocationMap names_map;
@@ -60,6 +62,53 @@ std::unique_ptr<EngineFleet> open_fleet(const profile::Profile& profile, const D
   if (!fleet) std::fprintf(stderr, "linerate: %s\n", problem.c_str());
   return fleet;
 }
+
+namespace {
+
+// A [[capture]] on a port of another data plane: written in that data plane's capture
+// directory, read back into the profile's file here when the run ends.
+struct FleetCapture {
+  PortPlace place;
+  uint32_t id = 0;
+  api::CaptureSpec spec;  ///< the profile's: its port's name here, its file here
+  std::string file_there;  ///< its file's name in the data plane's capture directory
+};
+
+std::vector<FleetCapture> start_captures(EngineFleet& fleet, const profile::Profile& profile) {
+  std::vector<FleetCapture> started;
+  for (const api::CaptureSpec& spec : profile.captures) {
+    FleetCapture capture{fleet.place_of(spec.port), 0, spec, remote_capture_name("run", spec.port)};
+    api::CaptureSpec there = spec;
+    there.port = capture.place.name;
+    there.file = capture.file_there;
+    capture.id = RunClient(*capture.place.dataplane).start_capture(there).id;
+    started.push_back(std::move(capture));
+  }
+  return started;
+}
+
+// Each capture ended, its file brought here, its report in the run's (by the profile's
+// names). A data plane gone away keeps its capture's file: said in that capture's error.
+void end_captures(std::vector<FleetCapture>& captures, EndedRun& ended) {
+  for (FleetCapture& c : captures) {
+    api::CaptureReport report;
+    report.id = c.id;
+    try {
+      RunClient run(*c.place.dataplane);
+      report = run.stop_capture(c.id);
+      if (report.error.empty()) fetch_capture(run, c.id, c.spec.file);
+    } catch (const std::exception& e) {
+      report.error = fmt::format("its file stays in the capture directory of its data plane's host ({}): {}",
+                                 c.file_there, e.what());
+    }
+    report.spec.port = c.spec.port;
+    if (report.error.empty()) report.spec.file = c.spec.file;
+    ended.report.captures.push_back(std::move(report));
+  }
+  if (!captures.empty()) ended.json["captures"] = api::json_array(ended.report.captures);
+}
+
+}  // namespace
 
 int run_over_engines(const profile::Profile& profile, const RunOptions& options) {
   const std::unique_ptr<EngineFleet> fleet =
@@ -78,6 +127,9 @@ int run_over_engines(const profile::Profile& profile, const RunOptions& options)
   std::fflush(stdout);
   catch_stop_signals();
   EndedRun ended;
+  // Before the traffic: a filter a data plane refuses stops here (a capture started ends
+  // with this process's session).
+  std::vector<FleetCapture> captures = start_captures(*fleet, profile);
   try {
     fleet->start();
     fleet->wait_until_sent(std::chrono::milliseconds(50));
@@ -85,6 +137,7 @@ int run_over_engines(const profile::Profile& profile, const RunOptions& options)
   } catch (const ConnectionError&) {
     ended = fleet->report();  // the others stopped: what they measured, the lost one named
   }
+  end_captures(captures, ended);
   const int code = show_report(options, ended);
   return code != 0 ? code : !fleet->lost().empty() ? kExitDataplaneLost : 0;
 }

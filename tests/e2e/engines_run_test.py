@@ -342,6 +342,25 @@ class RunOverEngines(EnginePair):
         self.assertAlmostEqual(s["tx_packets"] + s["tx_forgone"], 125000, delta=1)
         self.assertGreater(s["tx_packets"], 112500)
 
+    def test_a_capture_on_a_port_of_another_data_plane_comes_back_into_its_file(self):
+        """[[capture]] on east (the second data plane): written in its capture directory, read back
+        into the profile's file when the run ends, removed there; the report lists it by the
+        profile's names."""
+        here = os.path.join(self.dir, "east-rx.pcapng")
+        text = RUN[:RUN.index('[[stream]]\nname = "east-west"')].replace('rate = "50kpps"', 'rate = "5kpps"') % (
+            self.engines[0], self.engines[1], 2000) + '[[capture]]\nport = "east"\nfile = "%s"\n' % here
+        run, report = self.run_profile(text, "capture.toml")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        s = self.stream(report, "west-east")
+        self.assertEqual((s["tx_packets"], s["rx_packets"], s["lost"]), (2000, 2000, 0))
+        [capture] = report["captures"]
+        self.assertEqual((capture["port"], capture["file"], capture["captured"], capture["capture_dropped"]),
+                         ("east", here, 2000, 0))
+        lengths = subprocess.run(["tshark", "-r", here, "-T", "fields", "-e", "frame.len"], capture_output=True,
+                                 text=True, check=True).stdout.split()
+        self.assertEqual(lengths, ["124"] * 2000)  # as captured: without the FCS
+        self.assertEqual(os.listdir(lrtest.engine_capture_dir(self, self.engines[1])), [])
+
     def test_record_reads_every_data_plane_and_a_slow_one_holds_up_none(self):
         """`linerate record --locations`: a line per interval with every data plane's counters;
         one that stops answering (SIGSTOP) grows older in the lines while the other's stay fresh."""

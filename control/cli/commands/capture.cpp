@@ -3,16 +3,14 @@
 // A data plane on another host (--engine) writes it in its capture directory; it is read
 // back over the connection into FILE and removed there.
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 
 #include "control/cli/commands/commands.hpp"
+#include "control/client/capture_files.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/stop_signal.hpp"
 #include "control/command/exit_codes.hpp"
@@ -37,26 +35,6 @@ struct CaptureOptions {
   uint32_t before = 10;
   uint32_t after = 10;
 };
-
-// The file name a data plane on another host writes the capture under (its capture
-// directory's: a name, never a path of its host), unique to this process and port.
-std::string remote_file_name(const std::string& port) {
-  std::string name = fmt::format("linerate-capture-{}-{}", ::getpid(), port);
-  std::replace_if(
-      name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '-'; },
-      '_');
-  return name + ".pcapng";
-}
-
-// The ended capture's file from the data plane's host into `path` here, then removed there.
-void fetch_capture(RunClient& run, uint64_t id, const std::string& path) {
-  const std::string bytes = run.capture_file(id);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("{} cannot be written", path));
-  run.remove_capture_file(id);
-}
 
 int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
   api::CaptureSpec spec{o.port, std::filesystem::absolute(o.file).string(), o.filter, o.direction, o.snaplen, o.count,
@@ -85,7 +63,7 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
   return with_dataplane(global, [&](DataplaneClient& client) {
     RunClient run(client);
     const bool remote = !client.address().engine.empty();
-    if (remote) spec.file = remote_file_name(o.port);
+    if (remote) spec.file = remote_capture_name("capture", o.port);
     api::CaptureReport c = run.start_capture(spec);
     const std::string into = remote ? fmt::format("{} (on the data plane's host, then read back into {})", c.spec.file,
                                                   std::filesystem::absolute(o.file).string())
