@@ -129,6 +129,7 @@ void add_options(CLI::App& app, Arguments& args) {
                  "--serve: where captures named by a file name are written, made 0700 if missing: the only place a "
                  "controller over --listen may write (an absolute path is taken from the Unix socket only)")
       ->capture_default_str()
+      ->check([](const std::string& dir) { return dir.empty() ? std::string("a folder is needed, not ''") : ""; })
       ->needs(app.get_option("--serve"));
 }
 

@@ -15,6 +15,7 @@
 #include "control/cli/profile_dataplane.hpp"
 #include "control/cli/profile_file.hpp"
 #include "control/cli/tables.hpp"
+#include "control/client/capture_files.hpp"
 #include "control/client/dataplane_client.hpp"
 #include "control/client/run_client.hpp"
 #include "control/client/seen_counts.hpp"
@@ -38,12 +39,17 @@ constexpr std::chrono::milliseconds kSeenEvery{250};
 // The profile's captures, then the run until every stream has sent all (or a stop
 // request), a live line a second with --live; the run ended, its captures' files complete.
 // `seen` keeps the counts last read, for a report when the data plane goes away (a
-// ConnectionError out of here); it is set once the traffic started.
+// ConnectionError out of here); it is set once the traffic started. A data plane on another
+// host (`remote`) writes the captures in its capture directory: each is read back into the
+// profile's file here once it ended.
 EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, const RunOptions& options,
-                           std::optional<SeenCounts>& seen) {
+                           std::optional<SeenCounts>& seen, bool remote) {
   // The profile's captures before the traffic: a filter or a file they refuse stops here.
   std::vector<uint32_t> captures;
-  for (const api::CaptureSpec& spec : profile.captures) captures.push_back(run.start_capture(spec).id);
+  for (api::CaptureSpec spec : profile.captures) {
+    if (remote) spec.file = remote_capture_name("run", spec.port);
+    captures.push_back(run.start_capture(spec).id);
+  }
   run.start();
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -64,8 +70,16 @@ EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, cons
   });
   EndedRun ended = run.stop();
   // Their files complete before the report says what is in them.
-  for (uint32_t id : captures) {
-    const api::CaptureReport final_report = run.stop_capture(id);
+  for (size_t i = 0; i < captures.size(); ++i) {
+    const uint32_t id = captures[i];
+    api::CaptureReport final_report = run.stop_capture(id);
+    if (remote && final_report.error.empty()) try {
+        fetch_capture(run, id, profile.captures[i].file);
+        final_report.spec.file = profile.captures[i].file;
+      } catch (const std::runtime_error& e) {  // the file stays there, said in the report
+        final_report.error =
+            fmt::format("its file stays on the data plane's host ({}): {}", final_report.spec.file, e.what());
+      }
     for (api::CaptureReport& listed : ended.report.captures)
       if (listed.id == id) listed = final_report;
   }
@@ -148,7 +162,7 @@ int run_profile(const RunOptions& options) {
   catch_stop_signals();
   std::optional<SeenCounts> seen;
   try {
-    EndedRun ended = run_with_captures(run, profile, options, seen);
+    EndedRun ended = run_with_captures(run, profile, options, seen, !dataplane->client().address().engine.empty());
     return show_report(options, ended);
   } catch (const ConnectionError& e) {
     if (!seen) throw;  // no traffic ran: nothing to report (exit 3, as before the run)

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -20,10 +23,16 @@ std::string remote_capture_name(const std::string& what, const std::string& port
 
 void fetch_capture(RunClient& run, uint32_t id, const std::string& path) {
   const std::string bytes = run.capture_file(id);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  // Beside it first: a file of that name is replaced only by a whole capture.
+  const std::string part = path + ".part";
+  std::ofstream out(part, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.close();
-  if (!out) throw std::runtime_error(fmt::format("{} cannot be written", path));
+  if (!out || std::rename(part.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(part.c_str());
+    throw std::runtime_error(fmt::format("{} cannot be written: {}", path, why));
+  }
   run.remove_capture_file(id);
 }
 

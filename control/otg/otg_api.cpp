@@ -374,8 +374,10 @@ Answer Api::set_capture_state(const PortCaptureRequest& request) {
   return warnings({});
 }
 
+bool Api::captures_here() const { return !fleet_ && client_.address().engine.empty(); }
+
 std::string Api::capture_file_path(const std::string& location) const {
-  if (!fleet_) return capture_dir_ + "/" + location + ".pcapng";
+  if (captures_here()) return capture_dir_ + "/" + location + ".pcapng";
   // A file name, which the data plane writes in its capture directory (a path of its host
   // is not this server's to choose): this server's directory's (unique) name, the location.
   std::string name = std::filesystem::path(capture_dir_).filename().string() + "-" + location;
@@ -417,7 +419,7 @@ Answer Api::capture_file(const json& body) {
   const auto file = files_.find(name);
   if (file == files_.end()) return refused({fmt::format("port_name: '{}' has no capture (start one first)", name)});
   Answer a;
-  if (!fleet_) {  // the served data plane wrote it into this server's directory
+  if (captures_here()) {  // the served data plane wrote it into this server's directory
     std::ifstream in(capture_file_path(file->second.location), std::ios::binary);
     std::ostringstream bytes;
     bytes << in.rdbuf();
@@ -447,7 +449,7 @@ Api::~Api() {
 }
 
 void Api::remove_capture_files() noexcept {
-  if (!fleet_) {  // the served data plane's are in this server's directory, removed with it
+  if (captures_here()) {  // the served data plane's are in this server's directory, removed with it
     files_.clear();
     return;
   }

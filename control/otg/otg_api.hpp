@@ -146,9 +146,12 @@ class Api {
   // POST /monitor/capture: the port's capture file (pcapng), its capture ended first.
   Answer capture_file(const nlohmann::json& body);
 
+  // Whether captures are written in this server's directory: by the served data plane on
+  // this host (its Unix socket), not by one over the network (--engine, or by location).
+  bool captures_here() const;
   // Where a capture of the port at `location` is written: a path in this server's directory
-  // for the served data plane; a file name for a data plane by location, which writes it in
-  // its capture directory (--capture-dir) on its host.
+  // (captures_here); else a file name, which the data plane writes in its capture directory
+  // (--capture-dir) on its host, read back over its connection.
   std::string capture_file_path(const std::string& location) const;
 
   // Ends the capture running on an OTG port, if one does; its file stays for /monitor/capture.

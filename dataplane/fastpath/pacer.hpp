@@ -97,7 +97,7 @@ class Pacer {
         // the count is exact. One division, after a stall only.
         const uint64_t given_up = (now_fp - next_fp_ - max_lag_fp_ + interval_fp_ - 1) / interval_fp_;
         next_fp_ += given_up * interval_fp_;
-        counter_add(forgone, given_up);
+        if (burst_packets_ == 0) counter_add(forgone, given_up);  // a burst sends its frames all the same
       }
       const uint64_t ready = (now_fp - next_fp_) / interval_fp_ + 1;
       n = static_cast<uint32_t>(std::min<uint64_t>(ready, max));

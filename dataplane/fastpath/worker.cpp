@@ -357,7 +357,9 @@ void finish_lane(TxLane& lane, uint64_t now_tsc) noexcept {
   uint64_t stop = now_tsc;
   if (lane.duration_tsc != 0 && now_tsc >= lane.end_tsc) {
     stop = lane.end_tsc;
-    if (!lane.held) lane.pacer.forgo_before(lane.end_tsc, lane.remaining, lane.forgone);  // due, never sent
+    // Due and never sent; not for a lane told to stop (one that sends nothing in this run).
+    if (!lane.held && !lane.stop_request.load(std::memory_order_relaxed))
+      lane.pacer.forgo_before(lane.end_tsc, lane.remaining, lane.forgone);
   } else if (lane.remaining == 0 && lane.pacer.is_paced()) {
     // The last frame's slot ends one interval after it was due.
     stop = std::max(now_tsc, lane.pacer.next_due_tsc());

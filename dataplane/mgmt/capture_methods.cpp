@@ -1,6 +1,8 @@
 #include "dataplane/mgmt/capture_methods.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -46,13 +48,38 @@ bool plain_file_name(const std::string& name) {
          });
 }
 
-// The capture directory, made (0700: captures hold whatever crossed the wire) where missing.
-void make_capture_dir(const std::string& dir) {
+// The capture directory, made 0700 where missing (captures hold whatever crossed the wire),
+// and refused unless it is this data plane's alone: a real folder (no link), its user's, that
+// no one else may write. Else another user could plant a link where a capture is written.
+void check_capture_dir(const std::string& dir) {
   std::error_code error;
-  if (std::filesystem::create_directories(dir, error))
-    std::filesystem::permissions(dir, std::filesystem::perms::owner_all, error);
-  if (error)
-    throw RpcError(RpcCode::kFailed, fmt::format("the capture directory {} cannot be made: {}", dir, error.message()));
+  std::filesystem::create_directories(std::filesystem::path(dir).parent_path(), error);
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    throw RpcError(RpcCode::kFailed,
+                   fmt::format("the capture directory {} cannot be made: {}", dir, std::strerror(errno)));
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0)
+    throw RpcError(RpcCode::kFailed, fmt::format("the capture directory {}: {}", dir, std::strerror(errno)));
+  const char* why = !S_ISDIR(st.st_mode)       ? "not a folder (a link or a file)"
+                    : st.st_uid != ::geteuid() ? "another user's"
+                    : (st.st_mode & 022) != 0  ? "one others may write in"
+                                               : nullptr;
+  if (why != nullptr)
+    throw RpcError(RpcCode::kFailed, fmt::format("the capture directory {} is {}: give --capture-dir a folder only "
+                                                 "this data plane's user may write",
+                                                 dir, why));
+}
+
+// A capture's file in the capture directory: a new file, or a plain file it replaces (never
+// a link), and no file a running capture writes.
+void check_capture_file(const Engine& engine, const std::string& file) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.file: {} is there already and is not a file (a link, a folder)", file));
+  for (const api::CaptureReport& c : engine.capture_reports())
+    if (c.state == "capturing" && c.spec.file == file)
+      throw RpcError(RpcCode::kBusy, fmt::format("params.file: capture {} is writing {}: name another", c.id, file));
 }
 
 api::CaptureSpec capture_spec(const Session& session, const api::Params& p, const std::string& capture_dir) {
@@ -92,8 +119,10 @@ uint32_t capture_id(const api::Params& p) {
 }
 
 // The ended capture `id` names, for capture.read and capture.remove: by its id only, never
-// a path (a controller reaches what this data plane captured, nothing else of its host).
-api::CaptureReport ended_capture(const Engine& engine, uint32_t id) {
+// a path. A controller over the network reaches only the files in the capture directory (a
+// path a process of this host gave is that process's).
+api::CaptureReport ended_capture(const Engine& engine, uint32_t id, const Session& session,
+                                 const std::string& capture_dir) {
   const std::vector<api::CaptureReport> captures = engine.capture_reports();
   const auto it = std::find_if(captures.begin(), captures.end(), [&](const auto& c) { return c.id == id; });
   if (it == captures.end())
@@ -101,14 +130,19 @@ api::CaptureReport ended_capture(const Engine& engine, uint32_t id) {
                    fmt::format("params.id: no capture {} (capture.list lists those this data plane keeps)", id));
   if (it->state == "capturing")
     throw RpcError(RpcCode::kBusy, fmt::format("capture {} is still capturing: end it first (capture.stop)", id));
+  if (!session.peer.address.empty() && std::filesystem::path(it->spec.file).parent_path() != capture_dir)
+    throw RpcError(RpcCode::kInvalidParams,
+                   fmt::format("params.id: capture {} was written outside the capture directory {}, where a process of "
+                               "this host asked: a controller over the network reads and removes only the files there",
+                               id, capture_dir));
   return *it;
 }
 
-json read_capture(const Engine& engine, const api::Params& p) {
+json read_capture(const Engine& engine, const api::Params& p, const Session& session, const std::string& capture_dir) {
   const uint32_t id = capture_id(p);
   const uint64_t offset = optional_count(p, "offset", 0, uint64_t{1} << 62, 0);
   const uint64_t length = optional_count(p, "length", 1, kMaxReadBytes, kMaxReadBytes);
-  const std::string file = ended_capture(engine, id).spec.file;
+  const std::string file = ended_capture(engine, id, session, capture_dir).spec.file;
   std::ifstream in(file, std::ios::binary | std::ios::ate);
   if (!in)
     throw RpcError(RpcCode::kFailed,
@@ -126,9 +160,10 @@ json read_capture(const Engine& engine, const api::Params& p) {
   return {{"id", id}, {"size", size}, {"offset", offset}, {"data", base64_encode(bytes)}};
 }
 
-json remove_capture_file(const Engine& engine, const api::Params& p) {
+json remove_capture_file(const Engine& engine, const api::Params& p, const Session& session,
+                         const std::string& capture_dir) {
   const uint32_t id = capture_id(p);
-  const api::CaptureReport capture = ended_capture(engine, id);
+  const api::CaptureReport capture = ended_capture(engine, id, session, capture_dir);
   std::error_code error;
   const bool removed = std::filesystem::remove(capture.spec.file, error);
   if (error)
@@ -167,7 +202,10 @@ void register_capture_methods(Dispatcher& d, Engine& engine, const std::string& 
         "after? (0-2048)}. Returns the capture (its id).",
         true, [&engine, capture_dir](Session& session, const api::Params& p) {
           api::CaptureSpec spec = capture_spec(session, p, capture_dir);
-          if (!p.string("file").starts_with('/')) make_capture_dir(capture_dir);
+          if (!p.string("file").starts_with('/')) {
+            check_capture_dir(capture_dir);
+            check_capture_file(engine, spec.file);
+          }
           return to_json(value_or_throw(engine.start_capture(spec, session.id)));
         });
   d.add("capture.stop", "Ends a capture; answers when its file is complete. params {id}. Returns the capture.", true,
@@ -180,11 +218,15 @@ void register_capture_methods(Dispatcher& d, Engine& engine, const std::string& 
         "A piece of an ended capture's file, for a controller on another host. params {id, offset? (default 0), "
         "length? (1-4194304, default 4194304)}. Returns {id, size (the file's bytes), offset, data (base64: the "
         "file's bytes from offset, at most length)}.",
-        false, [&](Session&, const api::Params& p) { return read_capture(engine, p); });
+        false, [&engine, capture_dir](Session& session, const api::Params& p) {
+          return read_capture(engine, p, session, capture_dir);
+        });
   d.add("capture.remove",
         "Removes an ended capture's file, for a controller that read it (capture.read) and keeps no files on this "
         "host. params {id}. Returns {id, file, removed (false: it was gone already)}.",
-        true, [&](Session&, const api::Params& p) { return remove_capture_file(engine, p); });
+        true, [&engine, capture_dir](Session& session, const api::Params& p) {
+          return remove_capture_file(engine, p, session, capture_dir);
+        });
 }
 
 }  // namespace lr::dp

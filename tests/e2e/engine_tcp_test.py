@@ -139,7 +139,13 @@ class EngineOverTcp(lrtest.DataplaneCase):
         self.assertTrue(os.path.isfile(os.path.join(captures, "p0-rx.pcapng")))
         self.assertTrue(self.call(remote, "capture.remove", id=started["id"])["result"]["removed"])
         self.assertEqual(os.listdir(captures), [])
-        remote.close()
+        # A link planted where a capture would be written is not followed.
+        os.symlink(outside, os.path.join(captures, "planted.pcapng"))
+        self.assertEqual(self.call(remote, "capture.start", port="p0", file="planted.pcapng")["error"]["message"],
+                         "params.file: %s/planted.pcapng is there already and is not a file (a link, a folder)"
+                         % captures)
+        self.assertFalse(os.path.exists(outside))
+        os.remove(os.path.join(captures, "planted.pcapng"))
         # The Unix socket's peer is a process of this host: an absolute path too, and a name.
         local = lrtest.Client(self.sock_path)
         self.addCleanup(local.close)
@@ -147,6 +153,21 @@ class EngineOverTcp(lrtest.DataplaneCase):
         self.assertEqual(mine["file"], outside)
         local.result("capture.stop", id=mine["id"])
         self.assertTrue(os.path.isfile(outside))
+        # ... which is that process's: the network neither reads nor removes it.
+        remote = self.tls_client()
+        for method in ("capture.read", "capture.remove"):
+            self.assertEqual(self.call(remote, method, id=mine["id"])["error"]["message"],
+                             "params.id: capture %d was written outside the capture directory %s, where a process of "
+                             "this host asked: a controller over the network reads and removes only the files there"
+                             % (mine["id"], captures))
+        remote.close()
+        self.assertTrue(os.path.isfile(outside))
+        # A capture directory others may write in is refused, before anything is written.
+        os.chmod(captures, 0o777)
+        self.assertEqual(local.call("capture.start", port="p0", file="x.pcapng")["error"]["message"],
+                         "the capture directory %s is one others may write in: give --capture-dir a folder only this "
+                         "data plane's user may write" % captures)
+        self.assertEqual(os.listdir(captures), [])
         self.assertEqual(local.call("capture.start", port="p0", file="a/b.pcapng")["error"]["message"],
                          "params.file: 'a/b.pcapng' is neither an absolute path nor a file name (letters, digits, '.', "
                          "'_', '-', '+'; not starting with '.') for the capture directory %s" % captures)
@@ -175,6 +196,27 @@ class EngineOverTcp(lrtest.DataplaneCase):
         frames = subprocess.run(["tshark", "-r", out, "-T", "fields", "-e", "frame.len"], capture_output=True,
                                 text=True, check=True).stdout.split()
         self.assertEqual(frames, ["124"] * 500)  # 128-byte frames, as captured: without the FCS
+        self.assertEqual(os.listdir(captures), [])
+
+    def test_a_profiles_capture_on_a_data_plane_over_the_network_comes_back_into_its_file(self):
+        """`linerate --engine HOST:PORT run` with a [[capture]]: written in the data plane's capture
+        directory, read back into the profile's file here, removed there."""
+        captures = os.path.join(self.dir, "captures")
+        self.serve_tls("--capture-dir", captures)
+        here = os.path.join(self.dir, "run-p0.pcapng")
+        run_profile = self.write_profile((PROFILE.replace('rate = "20kpps"', 'rate = "20kpps"\ncount = 1000')
+                                          + '[[capture]]\nport = "p0"\nfile = "%s"\n' % here)
+                                         % (self.prefix, self.sock_path), "capture.toml")
+        report_file = os.path.join(self.dir, "capture.json")
+        run = self.engine_cli("run", run_profile, "--report", report_file)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(report_file) as f:
+            report = json.load(f)
+        [capture] = report["captures"]
+        self.assertEqual((capture["file"], capture["captured"], capture["capture_dropped"]), (here, 1000, 0))
+        frames = subprocess.run(["tshark", "-r", here, "-T", "fields", "-e", "frame.len"], capture_output=True,
+                                text=True, check=True).stdout.split()
+        self.assertEqual(frames, ["124"] * 1000)
         self.assertEqual(os.listdir(captures), [])
 
     def test_a_port_owned_over_the_network_names_its_owner(self):

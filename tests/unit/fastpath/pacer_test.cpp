@@ -150,6 +150,18 @@ TEST(Pacer, BurstModeSendsPacketsEveryInterval) {
   EXPECT_EQ(forgone, 0u);
 }
 
+// A stall inside a paced burst spaces its frames later but gives none up: the burst sends all
+// of them, so none counts as forgone.
+TEST(Pacer, AStallInsideABurstForgoesNothing) {
+  uint64_t forgone = 0;
+  Pacer pacer = Pacer::paced(pacer_interval_fp(1e6, kTscHz), 0, 4);
+  pacer.set_bursts(100, kTscHz / 1000);  // 100 frames at 1 Mpps every 1 ms
+  uint64_t sent = pacer.due(0, 32, forgone);
+  for (uint64_t now = 125'000; now < kTscHz / 1000; now += 2500) sent += pacer.due(now, 32, forgone);  // 50 us late
+  EXPECT_EQ(sent, 100u);
+  EXPECT_EQ(forgone, 0u);
+}
+
 TEST(Pacer, ABurstMissedIsForgone) {
   uint64_t forgone = 0;  // frames the pacer gave up
   Pacer pacer = Pacer::unpaced();
