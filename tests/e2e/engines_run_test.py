@@ -83,14 +83,14 @@ class EnginePair(lrtest.DataplaneCase):
         for i, proc in enumerate(self.procs):
             lrtest.wait_for_socket(self, proc, os.path.join(self.dir, "dp%d.sock" % i))
 
-    def add_null_engine(self):
+    def add_null_engine(self, device="net_null0"):
         """A third data plane, its port p0 on net_null, for a test that kills one: a data plane
         whose memif peer dies mid-traffic can crash in DPDK 22.11's memif PMD (its disconnect
         unmaps the rings an RX burst is reading; docs/dev/not-yet.md). Returns (HOST:PORT, process)."""
         prefix = "lr-e2e-eng2-%d" % os.getpid()
         self.addCleanup(shutil.rmtree, "/var/run/dpdk/" + prefix, True)
         sock = os.path.join(self.dir, "dp2.sock")
-        profile = self.write_profile(lrtest.engine_profile("0-1", prefix, sock, "net_null0", "10G"), "engine2.toml")
+        profile = self.write_profile(lrtest.engine_profile("0-1", prefix, sock, device, "10G"), "engine2.toml")
         address, proc = lrtest.serve_engine(self, profile, self.certs)
         lrtest.wait_for_socket(self, proc, sock)
         return address, proc

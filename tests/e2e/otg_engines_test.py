@@ -49,11 +49,13 @@ class OtgOverEngines(engines_run_test.EnginePair):
             json.dump({"location_map": [{"location": "west-dp", "endpoint": self.engines[0]},
                                         {"location": "east-dp", "endpoint": self.engines[1]}]}, f)
 
-    def start_server(self, *args):
-        """The server, plain HTTP, with no data plane on its --socket: every port by location."""
-        self.otg = subprocess.Popen([LINERATE, "--socket", os.path.join(self.dir, "none.sock"),
-                                     *lrtest.controller_args(self.certs), *args, "otg", "serve", "--http",
-                                     "--listen", "127.0.0.1:0", "--locations", self.locations],
+    def start_server(self, *args, served=None):
+        """The server, plain HTTP: with no data plane on its --socket, every port by location; or
+        serving the data plane at `served` (--engine HOST:PORT)."""
+        dataplane = ["--engine", served] if served else ["--socket", os.path.join(self.dir, "none.sock")]
+        where = [] if served else ["--locations", self.locations]
+        self.otg = subprocess.Popen([LINERATE, *dataplane, *lrtest.controller_args(self.certs), *args, "otg", "serve",
+                                     "--http", "--listen", "127.0.0.1:0", *where],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         server = self.otg
         self.addCleanup(lambda: server.poll() is not None or (server.terminate(), server.wait(30)))
@@ -179,6 +181,22 @@ class OtgOverEngines(engines_run_test.EnginePair):
                                           "has no port 'p9' (it has p0)" % self.engines[0]])
         self.assertEqual(self.call("GET", "/capabilities/version")[0], 200)
 
+    def capture_of_a_run(self, config, port):
+        """`config` set, a capture started on `port`, its flows run to their end: the capture's
+        file as POST /monitor/capture answers it."""
+        self.assertEqual(self.call("POST", "/config", config), (200, {"warnings": []}))
+        capture = {"choice": "port", "port": {"choice": "capture", "capture": {"port_names": [port], "state": "start"}}}
+        self.assertEqual(self.call("POST", "/control/state", capture), (200, {"warnings": []}))
+        self.assertEqual(self.metrics("port")[port]["capture"], "started")
+        self.assertEqual(self.transmit("start"), (200, {"warnings": []}))
+        lrtest.wait_until(lambda: all(m["transmit"] == "stopped" for m in self.metrics("flow").values()), "the flows")
+        request = urllib.request.Request(self.base + "/monitor/capture", method="POST",
+                                         data=json.dumps({"port_name": port}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as reply:
+            self.assertEqual(reply.headers["Content-Type"], "application/octet-stream")
+            return reply.read()
+
     def test_a_capture_on_a_port_of_another_data_plane_comes_back_as_its_file(self):
         """The capture is written on the data plane's host and read back over its connection
         (capture.read, in pieces of 4 MiB): every frame east received and sent, exact."""
@@ -186,18 +204,7 @@ class OtgOverEngines(engines_run_test.EnginePair):
         config = {"ports": PORTS, "flows": [flow("west-east", "west", "east", 128, 3000),
                                             flow("east-west", "east", "west", 1500, 5000, "5000")],
                   "captures": [{"name": "c", "port_names": ["east"], "format": "pcapng"}]}
-        self.assertEqual(self.call("POST", "/config", config), (200, {"warnings": []}))
-        capture = {"choice": "port", "port": {"choice": "capture", "capture": {"port_names": ["east"], "state": "start"}}}
-        self.assertEqual(self.call("POST", "/control/state", capture), (200, {"warnings": []}))
-        self.assertEqual(self.metrics("port")["east"]["capture"], "started")
-        self.assertEqual(self.transmit("start"), (200, {"warnings": []}))
-        lrtest.wait_until(lambda: all(m["transmit"] == "stopped" for m in self.metrics("flow").values()), "the flows")
-        request = urllib.request.Request(self.base + "/monitor/capture", method="POST",
-                                         data=json.dumps({"port_name": "east"}).encode(),
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=60) as reply:
-            self.assertEqual(reply.headers["Content-Type"], "application/octet-stream")
-            data = reply.read()
+        data = self.capture_of_a_run(config, "east")
         self.assertEqual(data[:4], bytes([0x0A, 0x0D, 0x0D, 0x0A]))  # a pcapng section header
         self.assertGreater(len(data), 4 << 20)  # 5,000 frames of 1,500 bytes: more than one piece
         path = os.path.join(self.dir, "east.pcapng")
@@ -218,6 +225,28 @@ class OtgOverEngines(engines_run_test.EnginePair):
         files = os.listdir(east)
         self.assertEqual(len(files), 1, files)
         self.assertRegex(files[0], r"^linerate-otg-\w+-east-dp_p0\.pcapng$")
+        self.otg.terminate()
+        self.otg.wait(30)
+        self.assertEqual(os.listdir(east), [])
+
+    def test_a_capture_on_the_served_data_plane_over_the_network_comes_back(self):
+        """`otg serve --engine HOST:PORT`: the served data plane is on another host, so it writes
+        the capture in its capture directory, read back over the connection, removed there."""
+        served, _ = self.add_null_engine("net_null0,no-rx=1")  # drops what it sends, receives nothing
+        self.start_server(served=served)
+        config = {"ports": [{"name": "east", "location": "p0"}],
+                  "flows": [flow("east-out", "east", "east", 256, 2000, "5000")],
+                  "captures": [{"name": "c", "port_names": ["east"], "format": "pcapng"}]}
+        data = self.capture_of_a_run(config, "east")
+        path = os.path.join(self.dir, "served.pcapng")
+        with open(path, "wb") as f:
+            f.write(data)
+        out = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "frame.packet_flags_direction",
+                              "-e", "frame.len"], capture_output=True, text=True, check=True).stdout.split("\n")
+        sent = [line for line in out if line and int(line.split("\t")[0], 0) == 2]
+        self.assertEqual(len(sent), 2000)  # every frame the port sent (net_null: none comes back)
+        east = lrtest.engine_capture_dir(self, served)
+        self.assertEqual(len(os.listdir(east)), 1)
         self.otg.terminate()
         self.otg.wait(30)
         self.assertEqual(os.listdir(east), [])
