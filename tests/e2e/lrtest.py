@@ -189,13 +189,13 @@ def wait_until(predicate, what, timeout=20):
         time.sleep(0.01)
 
 
-def wait_for_frames(client, stream=0, tx=1, rx=0):
+def wait_for_frames(client, stream=0, tx=1, rx=0, timeout=20):
     """Waits until stream `stream` (index or name) has sent `tx` and received `rx` frames."""
     def reached():
         streams = client.result("stats.streams")
         s = streams[stream] if isinstance(stream, int) else next(x for x in streams if x["name"] == stream)
         return s if s["tx_packets"] >= tx and s.get("rx_packets", 0) >= rx else None
-    return wait_until(reached, "stream %s to send %d and receive %d frames" % (stream, tx, rx))
+    return wait_until(reached, "stream %s to send %d and receive %d frames" % (stream, tx, rx), timeout)
 
 
 def wait_for_socket(test, proc, path):
