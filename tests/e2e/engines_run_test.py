@@ -328,19 +328,21 @@ class RunOverEngines(EnginePair):
                                 report_file)
             self.assertEqual(run.returncode, 0, run.stderr)
             with open(report_file) as f:
-                return run, json.load(f)
+                report = json.load(f)
+            # Whatever the host did: the lease held, every frame counted.
+            s = report["streams"][0]
+            self.assertNotIn("interrupted_by", report)
+            self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0))
+            self.assertGreaterEqual(report["duration_s"], 2.5)  # a lapsed lease would have ended it after 1 s
+            # 2.5 s at 50 kpps: every frame due was sent or, where the host held the lcore up past
+            # its catch-up, counted as forgone (±1: the interval's rounding at the end).
+            self.assertAlmostEqual(s["tx_packets"] + s["tx_forgone"], 125000, delta=1)
+            return run, report
 
         # Only a host that held the tester's lcore up for a tenth of the run leaves it too little
-        # sent to judge (each stall past the catch-up is counted in tx_forgone, not lost).
+        # sent to hold it to 90 % of its frames.
         run, report = self.judged(run_oneway, total_us=250000)
-        s = report["streams"][0]
-        self.assertNotIn("interrupted_by", report)
-        self.assertEqual((s["rx_packets"], s["lost"]), (s["tx_packets"], 0))
-        self.assertGreaterEqual(report["duration_s"], 2.5)  # a lapsed lease would have ended it after 1 s
-        # 2.5 s at 50 kpps: every frame due was sent or, where the host held the lcore up past
-        # its catch-up, counted as forgone (±1: the interval's rounding at the end).
-        self.assertAlmostEqual(s["tx_packets"] + s["tx_forgone"], 125000, delta=1)
-        self.assertGreater(s["tx_packets"], 112500)
+        self.assertGreater(report["streams"][0]["tx_packets"], 112500)
 
     def test_a_capture_on_a_port_of_another_data_plane_comes_back_into_its_file(self):
         """[[capture]] on east (the second data plane): written in its capture directory, read back
