@@ -409,6 +409,30 @@ def read_pcap(path):
             frames.append(f.read(caplen))
 
 
+def pcapng_statistics(path):
+    """The interface statistics blocks of a pcapng file (little-endian, as linerate writes
+    it): [{"received": isb_ifrecv, "dropped": isb_ifdrop}], one per block, in file order."""
+    import struct
+    blocks = []
+    with open(path, "rb") as f:
+        data = f.read()
+    at = 0
+    while at + 12 <= len(data):
+        kind, total = struct.unpack_from("<II", data, at)
+        if kind == 5:  # interface statistics: interface id, timestamp (12 bytes), then options
+            stats, option = {}, at + 8 + 12
+            while option + 4 <= at + total - 4:
+                code, length = struct.unpack_from("<HH", data, option)
+                if code == 0:
+                    break
+                if code in (4, 5):  # isb_ifrecv, isb_ifdrop
+                    stats["received" if code == 4 else "dropped"] = struct.unpack_from("<Q", data, option + 4)[0]
+                option += 4 + (length + 3) // 4 * 4
+            blocks.append(stats)
+        at += total
+    return blocks
+
+
 def http_reply(sock, request=None, timeout=10):
     """Sends `request` (bytes) on `sock`, if given, and reads the reply to the server's
     close: (status line, {field: value}, body bytes)."""
