@@ -51,10 +51,12 @@ if grep -q "^HugePages_Free: *[1-9]" /proc/meminfo; then huge=on; else huge=off;
 source scripts/bench-profile.sh
 profile net_null0 "" 0 > "$tmp/tx.toml"
 profile net_null0 "" 0 64 'vary = [ { field = "udp.src", count = 1000 } ]' > "$tmp/vary.toml"
+profile net_null0 "" 0 64 'vary = [ { field = "ipv4.src", count = 250 }, { field = "udp.src", count = 1000 } ]' \
+  > "$tmp/vary2.toml"
 profile net_null0 "" 0 '[64, 594, 1518]
 frame_weights = [7, 4, 1]' > "$tmp/imix.toml"
 
-# One measurement of each row by the build in $1 in pair $2, as "tx vary imix rx16 rx1024 dram16 dram1024" (Mpps,
+# One measurement of each row by the build in $1 in pair $2, as "tx vary vary2 imix rx16 rx1024 dram16 dram1024" (Mpps,
 # nan where the build has no such benchmark).
 # The report's path changes with the pair ($2): one TX binary read 168-172 Mpps with one
 # path and 182-186 with another (the program's heap laid out otherwise), and two builds
@@ -67,9 +69,10 @@ measure() {
     "$1/dataplane/linerate-dataplane" -c "$2" -r "$report" -q > /dev/null
     python3 -c "import json,sys; print('%.2f' % (json.load(open(sys.argv[1]))['streams'][0]['tx_pps_achieved'] / 1e6))" "$report"
   }
-  local tx vary imix rx16 rx1024 dram16 dram1024
+  local tx vary vary2 imix rx16 rx1024 dram16 dram1024
   tx=$(tx_of "$1" "$tmp/tx.toml")
   vary=$(tx_of "$1" "$tmp/vary.toml")
+  vary2=$(tx_of "$1" "$tmp/vary2.toml")
   imix=$(tx_of "$1" "$tmp/imix.toml")
   rx() {
     local mpps
@@ -81,7 +84,7 @@ measure() {
   rx1024=$(rx "$1" 'streams:1024/frames:16384/capture:0(/slow:0)?$')
   dram16=$(rx "$1" 'FromDram/streams:16/frames:4096/')
   dram1024=$(rx "$1" 'FromDram/streams:1024/frames:16384/')
-  echo "$tx $vary $imix $rx16 $rx1024 $dram16 $dram1024"
+  echo "$tx $vary $vary2 $imix $rx16 $rx1024 $dram16 $dram1024"
 }
 
 : > "$tmp/a.mpps"
@@ -101,7 +104,8 @@ python3 - "$tmp/a.mpps" "$tmp/b.mpps" <<'PY'
 import math, statistics, sys
 a = [list(map(float, line.split())) for line in open(sys.argv[1])]
 b = [list(map(float, line.split())) for line in open(sys.argv[2])]
-rows = ["TX 64 B, net_null, one lcore", "TX 64 B, udp.src over 1000 values", "TX IMIX 64/594/1518 B 7:4:1",
+rows = ["TX 64 B, net_null, one lcore", "TX 64 B, udp.src over 1000 values",
+        "TX 64 B, ipv4.src x 250, udp.src x 1000", "TX IMIX 64/594/1518 B 7:4:1",
         "RX accounting, 16 streams, out of L1", "RX accounting, 1024 streams, out of L2",
         "RX accounting, 16 streams, from DRAM", "RX accounting, 1024 streams, from DRAM"]
 print("%-40s %10s %10s %8s %14s" % ("Mpps (medians)", "A", "B", "B/A", "B/A pairwise"))
