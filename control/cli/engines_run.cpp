@@ -76,6 +76,7 @@ struct FleetCapture {
 
 std::vector<FleetCapture> start_captures(EngineFleet& fleet, const profile::Profile& profile) {
   std::vector<FleetCapture> started;
+  for (const api::CaptureSpec& spec : profile.captures) check_capture_destination(spec.port, spec.file);
   for (const api::CaptureSpec& spec : profile.captures) {
     FleetCapture capture{fleet.place_of(spec.port), 0, spec, remote_capture_name("run", spec.port)};
     api::CaptureSpec there = spec;
@@ -95,14 +96,12 @@ void end_captures(std::vector<FleetCapture>& captures, EndedRun& ended) {
     report.id = c.id;
     try {
       RunClient run(*c.place.dataplane);
-      report = run.stop_capture(c.id);
-      if (report.error.empty()) fetch_capture(run, c.id, c.spec.file);
-    } catch (const std::exception& e) {
+      report = end_capture(run, c.id, c.spec.file, true);
+    } catch (const std::exception& e) {  // its data plane went away
       report.error = fmt::format("its file stays in the capture directory of its data plane's host ({}): {}",
                                  c.file_there, e.what());
     }
     report.spec.port = c.spec.port;
-    if (report.error.empty()) report.spec.file = c.spec.file;
     ended.report.captures.push_back(std::move(report));
   }
   if (!captures.empty()) ended.json["captures"] = api::json_array(ended.report.captures);

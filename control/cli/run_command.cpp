@@ -46,6 +46,8 @@ EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, cons
                            std::optional<SeenCounts>& seen, bool remote) {
   // The profile's captures before the traffic: a filter or a file they refuse stops here.
   std::vector<uint32_t> captures;
+  if (remote)
+    for (const api::CaptureSpec& spec : profile.captures) check_capture_destination(spec.port, spec.file);
   for (api::CaptureSpec spec : profile.captures) {
     if (remote) spec.file = remote_capture_name("run", spec.port);
     captures.push_back(run.start_capture(spec).id);
@@ -72,14 +74,7 @@ EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, cons
   // Their files complete before the report says what is in them.
   for (size_t i = 0; i < captures.size(); ++i) {
     const uint32_t id = captures[i];
-    api::CaptureReport final_report = run.stop_capture(id);
-    if (remote && final_report.error.empty()) try {
-        fetch_capture(run, id, profile.captures[i].file);
-        final_report.spec.file = profile.captures[i].file;
-      } catch (const std::runtime_error& e) {  // the file stays there, said in the report
-        final_report.error =
-            fmt::format("its file stays on the data plane's host ({}): {}", final_report.spec.file, e.what());
-      }
+    const api::CaptureReport final_report = end_capture(run, id, profile.captures[i].file, remote);
     for (api::CaptureReport& listed : ended.report.captures)
       if (listed.id == id) listed = final_report;
   }
@@ -117,6 +112,12 @@ int show_report(const RunOptions& options, EndedRun& ended) {
     }
   } else if (kept && !options.as_json) {
     std::printf("report: %s\n", last_report_path().c_str());
+  }
+  // A capture the run asked for whose file is not where the profile said: not a run done.
+  for (const api::CaptureReport& c : ended.report.captures) {
+    if (c.error.empty()) continue;
+    std::fprintf(stderr, "linerate: the capture on %s: %s\n", c.spec.port.c_str(), c.error.c_str());
+    if (code == 0) code = kExitRefused;
   }
   return code;
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace lr::ctl {
 
@@ -21,19 +22,56 @@ std::string remote_capture_name(const std::string& what, const std::string& port
   return name + ".pcapng";
 }
 
+namespace {
+
+// The ended capture `id`'s file from its data plane into `path`, piece by piece, then
+// removed there. Written beside `path` first: a file of that name is replaced only by a
+// whole capture. Throws std::runtime_error (the file stays there then).
 void fetch_capture(RunClient& run, uint32_t id, const std::string& path) {
-  const std::string bytes = run.capture_file(id);
-  // Beside it first: a file of that name is replaced only by a whole capture.
   const std::string part = path + ".part";
   std::ofstream out(part, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out || std::rename(part.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
+  if (!out) throw std::runtime_error(fmt::format("{} cannot be written: {}", part, std::strerror(errno)));
+  try {
+    run.read_capture_file(id, [&](std::string_view piece) {
+      if (!out.write(piece.data(), static_cast<std::streamsize>(piece.size())))
+        throw std::runtime_error(fmt::format("{} cannot be written: {}", part, std::strerror(errno)));
+    });
+    out.close();
+    if (!out) throw std::runtime_error(fmt::format("{} cannot be written: {}", part, std::strerror(errno)));
+    if (std::rename(part.c_str(), path.c_str()) != 0)
+      throw std::runtime_error(fmt::format("{} cannot be written: {}", path, std::strerror(errno)));
+  } catch (...) {
     std::remove(part.c_str());
-    throw std::runtime_error(fmt::format("{} cannot be written: {}", path, why));
+    throw;
   }
   run.remove_capture_file(id);
+}
+
+}  // namespace
+
+void check_capture_destination(const std::string& port, const std::string& here) {
+  const std::string part = here + ".part";  // what fetch_capture writes first
+  std::FILE* file = std::fopen(part.c_str(), "wb");
+  if (file == nullptr)
+    throw std::runtime_error(
+        fmt::format("the capture on {} could not be brought back into {}: {}", port, here, std::strerror(errno)));
+  std::fclose(file);
+  std::remove(part.c_str());
+}
+
+api::CaptureReport end_capture(RunClient& run, uint32_t id, const std::string& here, bool remote) {
+  api::CaptureReport report = run.stop_capture(id);
+  if (!remote || !report.error.empty()) return report;
+  try {
+    fetch_capture(run, id, here);
+    report.spec.file = here;  // where it is now
+  } catch (const ConnectionError&) {
+    throw;  // the data plane went away: the caller's to report
+  } catch (const std::runtime_error& e) {
+    report.error = fmt::format("its file stays in the capture directory of the data plane's host ({}): {}",
+                               report.spec.file, e.what());
+  }
+  return report;
 }
 
 }  // namespace lr::ctl

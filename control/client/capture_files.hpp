@@ -7,6 +7,7 @@
 #include <string>
 
 #include "control/client/run_client.hpp"
+#include "lib/api/capture_spec.hpp"
 
 namespace lr::ctl {
 
@@ -14,8 +15,15 @@ namespace lr::ctl {
 /// a file name the data plane takes, unique to this process, `what` and the port.
 std::string remote_capture_name(const std::string& what, const std::string& port);
 
-/// The ended capture `id`'s file from its data plane into `path` here, then removed there.
-/// Throws std::runtime_error when `path` cannot be written (the file stays there then).
-void fetch_capture(RunClient& run, uint32_t id, const std::string& path);
+/// Throws std::runtime_error where a capture on `port` could not be brought into `here`
+/// (its folder missing, not writable): checked before the capture starts, not after a run.
+void check_capture_destination(const std::string& port, const std::string& here);
+
+/// Ends capture `id` (capture.stop: it answers when the file is complete) and, where its
+/// data plane is on another host (`remote`), brings the file into `here` and removes it
+/// there. The capture's final report: its file where it now is, or, where it could not be
+/// brought (`here` not writable, capture.read refused), an error that says where it stayed
+/// and why. A data plane gone away throws (ConnectionError), as any call.
+api::CaptureReport end_capture(RunClient& run, uint32_t id, const std::string& here, bool remote);
 
 }  // namespace lr::ctl

@@ -133,17 +133,25 @@ api::CaptureReport RunClient::stop_capture(uint32_t id) {
   return api::capture_report_from_json(client_.call("capture.stop", {{"id", id}}));
 }
 
-std::string RunClient::capture_file(uint32_t id) {
-  std::string bytes;
+void RunClient::read_capture_file(uint32_t id, const std::function<void(std::string_view)>& piece) {
+  uint64_t offset = 0;
   for (;;) {
-    const json piece = client_.call("capture.read", {{"id", id}, {"offset", bytes.size()}});
-    const std::optional<std::string> data = base64_decode(piece.at("data").get<std::string>());
+    const json answer = client_.call("capture.read", {{"id", id}, {"offset", offset}});
+    const std::optional<std::string> data = base64_decode(answer.at("data").get<std::string>());
     if (!data)
       throw RpcCallError(static_cast<int>(api::RpcCode::kInternalError),
                          fmt::format("capture.read of capture {} answered data that is not base64", id));
-    bytes += *data;
-    if (data->empty() || bytes.size() >= piece.at("size").get<uint64_t>()) return bytes;
+    if (data->empty()) return;
+    piece(*data);
+    offset += data->size();
+    if (offset >= answer.at("size").get<uint64_t>()) return;
   }
+}
+
+std::string RunClient::capture_file(uint32_t id) {
+  std::string bytes;
+  read_capture_file(id, [&](std::string_view piece) { bytes += piece; });
+  return bytes;
 }
 
 bool RunClient::remove_capture_file(uint32_t id) {

@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "control/client/dataplane_client.hpp"
@@ -114,7 +115,10 @@ class RunClient {
   /// Ends a capture; returns when its file is complete (capture.stop).
   api::CaptureReport stop_capture(uint32_t id);
   /// An ended capture's file, read over the connection in pieces (capture.read): for a
-  /// data plane on another host.
+  /// data plane on another host. `piece` gets each in turn, so a file of any size costs
+  /// one piece of memory (4 MiB).
+  void read_capture_file(uint32_t id, const std::function<void(std::string_view)>& piece);
+  /// The same, whole, in memory.
   std::string capture_file(uint32_t id);
   /// Removes an ended capture's file from the data plane's host (capture.remove); false
   /// where it was gone already.

@@ -63,6 +63,14 @@ class EngineOverTcp(lrtest.DataplaneCase):
             self.out, self.err = self.proc.communicate(timeout=30)
         return self.proc.returncode
 
+    def capture_profile(self, here, count, capture_count=None):
+        """The profile of `count` frames on p0 with a [[capture]] of p0 into `here`."""
+        capture = '[[capture]]\nport = "p0"\nfile = "%s"\n' % here
+        if capture_count is not None:
+            capture += "count = %d\n" % capture_count
+        return self.write_profile((PROFILE.replace('rate = "20kpps"', 'rate = "20kpps"\ncount = %d' % count) + capture)
+                                  % (self.prefix, self.sock_path), "capture.toml")
+
     def engine_cli(self, *args, folder=None):
         tls = ["--engine-ca", self.cert("ca.pem"), "--engine-cert", self.cert("controller.pem", folder),
                "--engine-key", self.cert("controller.key", folder)]
@@ -204,9 +212,7 @@ class EngineOverTcp(lrtest.DataplaneCase):
         captures = os.path.join(self.dir, "captures")
         self.serve_tls("--capture-dir", captures)
         here = os.path.join(self.dir, "run-p0.pcapng")
-        run_profile = self.write_profile((PROFILE.replace('rate = "20kpps"', 'rate = "20kpps"\ncount = 1000')
-                                          + '[[capture]]\nport = "p0"\nfile = "%s"\n' % here)
-                                         % (self.prefix, self.sock_path), "capture.toml")
+        run_profile = self.capture_profile(here, 1000)
         report_file = os.path.join(self.dir, "capture.json")
         run = self.engine_cli("run", run_profile, "--report", report_file)
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -218,6 +224,59 @@ class EngineOverTcp(lrtest.DataplaneCase):
                                 text=True, check=True).stdout.split()
         self.assertEqual(frames, ["124"] * 1000)
         self.assertEqual(os.listdir(captures), [])
+
+    def test_a_capture_that_cannot_come_back_is_refused_before_the_traffic(self):
+        """The profile's capture file, or `capture -w`, names a folder that does not exist here:
+        refused before anything starts, with the file and why."""
+        captures = os.path.join(self.dir, "captures")
+        self.serve_tls("--capture-dir", captures)
+        here = os.path.join(self.dir, "missing", "run-p0.pcapng")
+        run_profile = self.capture_profile(here, 1000)
+        report_file = os.path.join(self.dir, "capture.json")
+        run = self.engine_cli("run", run_profile, "--report", report_file)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("linerate: the capture on p0 could not be brought back into %s: No such file or directory\n"
+                      % here, run.stderr)
+        self.assertFalse(os.path.exists(report_file))
+        capture = self.engine_cli("capture", "p0", "-w", here, "--count", "10")
+        self.assertEqual(capture.returncode, 1, capture.stderr)
+        self.assertIn("linerate: the capture on p0 could not be brought back into %s: No such file or directory\n"
+                      % here, capture.stderr)
+        self.assertFalse(os.path.isdir(captures) and os.listdir(captures))  # no capture started
+        self.assertEqual(self.engine_cli("stats").returncode, 0)  # and the data plane serves on
+
+    def test_a_capture_whose_folder_went_away_stays_there_and_the_report_says_where(self):
+        """The folder of the profile's capture file is removed while the run goes on: the run
+        ends and its report is written, the capture's error names the file left in the data
+        plane's capture directory and why it did not come; the exit code says so (1)."""
+        captures = os.path.join(self.dir, "captures")
+        self.serve_tls("--capture-dir", captures)
+        folder = os.path.join(self.dir, "going")
+        os.mkdir(folder)
+        here = os.path.join(folder, "run-p0.pcapng")
+        run_profile = self.capture_profile(here, 40000, capture_count=1000)
+        report_file = os.path.join(self.dir, "capture.json")
+        tls = ["--engine-ca", self.cert("ca.pem"), "--engine-cert", self.cert("controller.pem"),
+               "--engine-key", self.cert("controller.key")]
+        run = subprocess.Popen([LINERATE, "--engine", self.address, *tls, "run", run_profile, "--report", report_file],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: run.poll() is not None or (run.kill(), run.communicate()))
+        lrtest.wait_until(lambda: os.path.isdir(captures) and os.listdir(captures), "the capture to start")
+        os.rmdir(folder)
+        _, err = run.communicate(timeout=60)
+        with open(report_file) as f:
+            report = json.load(f)
+        self.assertEqual(report["streams"][0]["rx_packets"], 40000)  # the run's results are all there
+        [capture] = report["captures"]
+        [there] = os.listdir(captures)
+        self.assertRegex(there, r"^linerate-run-\d+-p0\.pcapng$")
+        error = ("its file stays in the capture directory of the data plane's host (%s): %s.part cannot be written: "
+                 "No such file or directory" % (os.path.join(captures, there), here))
+        self.assertEqual((capture["file"], capture["captured"], capture["error"]),
+                         (os.path.join(captures, there), 1000, error))
+        self.assertIn("linerate: the capture on p0: %s\n" % error, err)
+        self.assertEqual(run.returncode, 1, err)
+        self.assertFalse(os.path.exists(folder))
 
     def test_a_port_owned_over_the_network_names_its_owner(self):
         self.serve_tls()

@@ -63,7 +63,10 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
   return with_dataplane(global, [&](DataplaneClient& client) {
     RunClient run(client);
     const bool remote = !client.address().engine.empty();
-    if (remote) spec.file = remote_capture_name("capture", o.port);
+    if (remote) {
+      check_capture_destination(o.port, std::filesystem::absolute(o.file).string());
+      spec.file = remote_capture_name("capture", o.port);
+    }
     api::CaptureReport c = run.start_capture(spec);
     const std::string into = remote ? fmt::format("{} (on the data plane's host, then read back into {})", c.spec.file,
                                                   std::filesystem::absolute(o.file).string())
@@ -78,11 +81,7 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
       if (!global.as_json) std::fprintf(stderr, "%s", views::capture_text({c}).c_str());
     }
     // Ended by Ctrl-C, or by its count or duration: stop answers when the file is complete.
-    c = run.stop_capture(c.id);
-    if (remote && c.error.empty()) {
-      fetch_capture(run, c.id, std::filesystem::absolute(o.file).string());
-      c.spec.file = std::filesystem::absolute(o.file).string();  // where it is now
-    }
+    c = end_capture(run, c.id, std::filesystem::absolute(o.file).string(), remote);
     if (global.as_json) std::printf("%s\n", api::to_json(c).dump(2).c_str());
     else std::printf("%s", views::capture_text({c}).c_str());
     if (!global.as_json && c.trigger_event.empty() && !c.spec.trigger.empty()) std::printf("trigger: stream '%s' showed no %s\n", c.spec.trigger_stream.c_str(),
