@@ -56,7 +56,7 @@ profile net_null0 "" 0 64 'vary = [ { field = "ipv4.src", count = 250 }, { field
 profile net_null0 "" 0 '[64, 594, 1518]
 frame_weights = [7, 4, 1]' > "$tmp/imix.toml"
 
-# One measurement of each row by the build in $1 in pair $2, as "tx vary vary2 imix rx16 rx1024 dram16 dram1024" (Mpps,
+# One measurement of each row by the build in $1 in pair $2, as "tx vary vary2 imix rx16 rx1024 dram16 dram1024 capture" (Mpps,
 # nan where the build has no such benchmark).
 # The report's path changes with the pair ($2): one TX binary read 168-172 Mpps with one
 # path and 182-186 with another (the program's heap laid out otherwise), and two builds
@@ -69,7 +69,7 @@ measure() {
     "$1/dataplane/linerate-dataplane" -c "$2" -r "$report" -q > /dev/null
     python3 -c "import json,sys; print('%.2f' % (json.load(open(sys.argv[1]))['streams'][0]['tx_pps_achieved'] / 1e6))" "$report"
   }
-  local tx vary vary2 imix rx16 rx1024 dram16 dram1024
+  local tx vary vary2 imix rx16 rx1024 dram16 dram1024 capture
   tx=$(tx_of "$1" "$tmp/tx.toml")
   vary=$(tx_of "$1" "$tmp/vary.toml")
   vary2=$(tx_of "$1" "$tmp/vary2.toml")
@@ -84,7 +84,8 @@ measure() {
   rx1024=$(rx "$1" 'streams:1024/frames:16384/capture:0(/slow:0)?$')
   dram16=$(rx "$1" 'FromDram/streams:16/frames:4096/')
   dram1024=$(rx "$1" 'FromDram/streams:1024/frames:16384/')
-  echo "$tx $vary $vary2 $imix $rx16 $rx1024 $dram16 $dram1024"
+  capture=$(rx "$1" 'streams:16/frames:4096/capture:1(/slow:0)?$')
+  echo "$tx $vary $vary2 $imix $rx16 $rx1024 $dram16 $dram1024 $capture"
 }
 
 : > "$tmp/a.mpps"
@@ -107,7 +108,8 @@ b = [list(map(float, line.split())) for line in open(sys.argv[2])]
 rows = ["TX 64 B, net_null, one lcore", "TX 64 B, udp.src over 1000 values",
         "TX 64 B, ipv4.src x 250, udp.src x 1000", "TX IMIX 64/594/1518 B 7:4:1",
         "RX accounting, 16 streams, out of L1", "RX accounting, 1024 streams, out of L2",
-        "RX accounting, 16 streams, from DRAM", "RX accounting, 1024 streams, from DRAM"]
+        "RX accounting, 16 streams, from DRAM", "RX accounting, 1024 streams, from DRAM",
+        "RX, 16 streams, a capture matching nothing"]
 print("%-40s %10s %10s %8s %14s" % ("Mpps (medians)", "A", "B", "B/A", "B/A pairwise"))
 for k, name in enumerate(rows):
     if any(math.isnan(r[k]) for r in a + b):

@@ -90,8 +90,7 @@ Result<std::unique_ptr<Capture>> Capture::start(uint32_t id, const api::CaptureS
     fast::CaptureTap& tap = c->taps_[q];
     tap.ring = c->rings_.back().get();
     tap.records = c->records_.get();
-    tap.filter = c->filter_.bpf();
-    tap.filter_jit = c->filter_.jit();
+    c->filter_.attach(tap);
     tap.snaplen = static_cast<uint16_t>(spec.snaplen);
     tap.queue = static_cast<uint16_t>(outbound ? q - port.rx_queues : q);
     tap.outbound = outbound;

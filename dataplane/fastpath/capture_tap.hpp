@@ -14,6 +14,8 @@
 
 #include <cstdint>
 
+#include "dataplane/fastpath/filter_memo.hpp"
+
 namespace lr::fast {
 
 /// What a trigger caught in a stream's sequence (CaptureRecord::event).
@@ -74,6 +76,9 @@ struct CaptureTap {
   rte_mempool* records = nullptr;       ///< the capture's, shared by its taps
   const rte_bpf* filter = nullptr;      ///< none: every frame
   uint64_t (*filter_jit)(void*) = nullptr;  ///< the filter as native code, where rte_bpf could compile it
+  const BpfInsn* program = nullptr;  ///< the filter as libpcap wrote it, for `memo`
+  uint32_t program_len = 0;
+  FilterMemo memo;  ///< the filter's verdicts by path: the worker's
   uint16_t snaplen = 0;
   uint16_t queue = 0;
   bool outbound = false;                ///< a TX queue's tap: the frames the port sends
@@ -83,7 +88,8 @@ struct CaptureTap {
   CaptureTrigger trigger;               ///< not armed: every frame the filter keeps
 };
 
-/// Offers a received (or, to a TX tap, sent) burst to `tap` (the frames stay the caller's).
+/// Offers a received (or, to a TX tap, sent) burst of at most kRxBurst frames to `tap` (the
+/// frames stay the caller's).
 /// `n_streams`: the run's streams, for which signatures are real.
 void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc, uint32_t rx_ns,
                     uint32_t n_streams) noexcept;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 #include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/received_mbufs.hpp"
@@ -261,36 +262,67 @@ void trigger_frame(CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns
 
 [[gnu::noinline]] void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
                                                  uint32_t rx_ns, uint32_t n_streams) noexcept {
+  static_assert(kTxBurst <= kRxBurst, "a TX tap's burst fits the arrays below");
+  LR_DASSERT(n <= kRxBurst);
   if (!__atomic_load_n(&tap.open, __ATOMIC_RELAXED)) return;
   CaptureTrigger& t = tap.trigger;
-  if (t.armed() && __atomic_load_n(&t.finished, __ATOMIC_RELAXED)) return;
+  const bool armed = t.armed();
+  if (armed && __atomic_load_n(&t.finished, __ATOMIC_RELAXED)) return;
+  // The filter over the whole burst first, in a loop of its own: the filter is a call the
+  // compiler cannot see into, after which it would reload every field of the tap it reads
+  // (perf: the loop cost a third of what the filter did).
+  rte_mbuf* kept_frames[kRxBurst];
+  rte_mbuf* const* kept = pkts;
+  uint16_t n_kept = n;
+  if (tap.filter != nullptr) {
+    n_kept = 0;
+    uint64_t (*const jit)(void*) = tap.filter_jit;
+    const rte_bpf* const filter = tap.filter;
+    const auto run_filter = [&](rte_mbuf* m) { return (jit != nullptr ? jit(m) : rte_bpf_exec(filter, m)) != 0; };
+    FilterMemo& memo = tap.memo;
+    if (!memo.off && tap.program != nullptr) {
+      const std::span<const BpfInsn> program(tap.program, tap.program_len);
+      for (uint16_t i = 0; i < n; ++i) {
+        rte_mbuf* m = pkts[i];
+        const auto* bytes = rte_pktmbuf_mtod(m, const uint8_t*);
+        int keep = memo.lookup(bytes, m->data_len, m->pkt_len);
+        memo.count(keep >= 0);
+        if (keep < 0) {
+          keep = run_filter(m) ? 1 : 0;
+          memo.learn(program, bytes, m->data_len, m->pkt_len, keep != 0);
+        }
+        kept_frames[n_kept] = m;
+        n_kept += static_cast<uint16_t>(keep);
+      }
+    } else {
+      for (uint16_t i = 0; i < n; ++i) {
+        kept_frames[n_kept] = pkts[i];
+        n_kept += run_filter(pkts[i]) ? 1 : 0;
+      }
+    }
+    kept = kept_frames;
+  }
+  if (n_kept == 0) return;
   void* records[kRxBurst + CaptureTrigger::kMaxBefore];
   unsigned taken = 0;
-  uint64_t matched = 0;
   uint64_t dropped = 0;
-  for (uint16_t i = 0; i < n; ++i) {
-    rte_mbuf* m = pkts[i];
-    if (tap.filter != nullptr) {
-      const uint64_t keep = tap.filter_jit != nullptr ? tap.filter_jit(m) : rte_bpf_exec(tap.filter, m);
-      if (keep == 0) continue;
-    }
-    ++matched;
-    if (t.armed()) {
-      if (!t.finished) trigger_frame(tap, m, rx_tsc, rx_ns, n_streams, records, taken, dropped);
-      continue;
-    }
-    if (rte_mempool_get(tap.records, &records[taken]) != 0) {
-      ++dropped;
-      continue;
-    }
-    fill_record(*static_cast<CaptureRecord*>(records[taken++]), tap, m, rx_tsc, rx_ns, n_streams);
+  if (armed) {
+    for (uint16_t i = 0; i < n_kept && !t.finished; ++i)
+      trigger_frame(tap, kept[i], rx_tsc, rx_ns, n_streams, records, taken, dropped);
+  } else {
+    taken = rte_mempool_get_bulk(tap.records, records, n_kept) == 0 ? n_kept : 0;
+    if (taken == 0)  // fewer left than the burst: frame by frame, to keep what there is
+      while (taken < n_kept && rte_mempool_get(tap.records, &records[taken]) == 0) ++taken;
+    dropped = n_kept - taken;
+    for (unsigned i = 0; i < taken; ++i)
+      fill_record(*static_cast<CaptureRecord*>(records[i]), tap, kept[i], rx_tsc, rx_ns, n_streams);
   }
   const unsigned put = taken == 0 ? 0 : rte_ring_sp_enqueue_burst(tap.ring, records, taken, nullptr);
   if (put < taken) {
     rte_mempool_put_bulk(tap.records, records + put, taken - put);
     dropped += taken - put;
   }
-  counter_add(tap.matched, matched);
+  counter_add(tap.matched, n_kept);
   if (dropped != 0) counter_add(tap.dropped, dropped);
 }
 

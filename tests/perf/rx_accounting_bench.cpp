@@ -94,8 +94,7 @@ class RxBench {
         return;
       }
       filter_.emplace(std::move(*filter));
-      tap_.filter = filter_->bpf();
-      tap_.filter_jit = filter_->jit();
+      filter_->attach(tap_);
       tap_.open = true;
       queue_.capture = &tap_;
     }
