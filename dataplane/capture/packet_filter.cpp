@@ -5,8 +5,6 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
-#include <cstddef>
-
 namespace lr::capture {
 
 Result<PacketFilter> PacketFilter::compile(const std::string& expression, uint32_t snaplen) {
@@ -18,11 +16,6 @@ Result<PacketFilter> PacketFilter::compile(const std::string& expression, uint32
   bpf_program program{};
   if (pcap_compile(pcap.get(), &program, expression.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0)
     return make_error(Errc::kInvalid, fmt::format("filter '{}': {}", expression, pcap_geterr(pcap.get())));
-  static_assert(sizeof(bpf_insn) == sizeof(fast::BpfInsn) && offsetof(bpf_insn, k) == offsetof(fast::BpfInsn, k));
-  for (u_int i = 0; i < program.bf_len; ++i) {
-    const bpf_insn& in = program.bf_insns[i];
-    filter.program_.push_back(fast::BpfInsn{in.code, in.jt, in.jf, in.k});
-  }
   rte_bpf_prm* prm = rte_bpf_convert(&program);
   pcap_freecode(&program);
   if (prm == nullptr)

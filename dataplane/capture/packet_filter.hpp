@@ -8,12 +8,9 @@
 
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <string>
-#include <vector>
 
 #include "dataplane/fastpath/capture_tap.hpp"
-#include "dataplane/fastpath/filter_memo.hpp"
 #include "lib/common/result.hpp"
 
 namespace lr::capture {
@@ -28,14 +25,10 @@ class PacketFilter {
   const rte_bpf* bpf() const noexcept { return bpf_.get(); }
   /// The native code, or none (then rte_bpf_exec interprets bpf()).
   uint64_t (*jit() const noexcept)(void*) { return jit_; }
-  /// libpcap's classic BPF, which bpf() was converted from: what a tap's FilterMemo traces.
-  std::span<const fast::BpfInsn> program() const noexcept { return program_; }
-  /// Points `tap` at this filter (which outlives it): its program, native code and trace.
+  /// Points `tap` at this filter (which outlives it).
   void attach(fast::CaptureTap& tap) const noexcept {
     tap.filter = bpf();
     tap.filter_jit = jit_;
-    tap.program = program_.data();
-    tap.program_len = static_cast<uint32_t>(program_.size());
   }
 
   /// Whether DPDK 22.11's JIT encodes every instruction of `prm` right (see the .cpp):
@@ -48,7 +41,6 @@ class PacketFilter {
   };
   std::unique_ptr<rte_bpf, BpfDestroy> bpf_;
   uint64_t (*jit_)(void*) = nullptr;
-  std::vector<fast::BpfInsn> program_;
 };
 
 }  // namespace lr::capture

@@ -14,8 +14,6 @@
 
 #include <cstdint>
 
-#include "dataplane/fastpath/filter_memo.hpp"
-
 namespace lr::fast {
 
 /// What a trigger caught in a stream's sequence (CaptureRecord::event).
@@ -76,9 +74,6 @@ struct CaptureTap {
   rte_mempool* records = nullptr;       ///< the capture's, shared by its taps
   const rte_bpf* filter = nullptr;      ///< none: every frame
   uint64_t (*filter_jit)(void*) = nullptr;  ///< the filter as native code, where rte_bpf could compile it
-  const BpfInsn* program = nullptr;  ///< the filter as libpcap wrote it, for `memo`
-  uint32_t program_len = 0;
-  FilterMemo memo;  ///< the filter's verdicts by path: the worker's
   uint16_t snaplen = 0;
   uint16_t queue = 0;
   bool outbound = false;                ///< a TX queue's tap: the frames the port sends

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <span>
 
 #include "dataplane/fastpath/counters.hpp"
 #include "dataplane/fastpath/received_mbufs.hpp"
@@ -276,28 +275,16 @@ void trigger_frame(CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns
   uint16_t n_kept = n;
   if (tap.filter != nullptr) {
     n_kept = 0;
-    uint64_t (*const jit)(void*) = tap.filter_jit;
-    const rte_bpf* const filter = tap.filter;
-    const auto run_filter = [&](rte_mbuf* m) { return (jit != nullptr ? jit(m) : rte_bpf_exec(filter, m)) != 0; };
-    FilterMemo& memo = tap.memo;
-    if (!memo.off && tap.program != nullptr) {
-      const std::span<const BpfInsn> program(tap.program, tap.program_len);
-      for (uint16_t i = 0; i < n; ++i) {
-        rte_mbuf* m = pkts[i];
-        const auto* bytes = rte_pktmbuf_mtod(m, const uint8_t*);
-        int keep = memo.lookup(bytes, m->data_len, m->pkt_len);
-        memo.count(keep >= 0);
-        if (keep < 0) {
-          keep = run_filter(m) ? 1 : 0;
-          memo.learn(program, bytes, m->data_len, m->pkt_len, keep != 0);
-        }
-        kept_frames[n_kept] = m;
-        n_kept += static_cast<uint16_t>(keep);
-      }
-    } else {
+    if (uint64_t(*const jit)(void*) = tap.filter_jit; jit != nullptr) {
       for (uint16_t i = 0; i < n; ++i) {
         kept_frames[n_kept] = pkts[i];
-        n_kept += run_filter(pkts[i]) ? 1 : 0;
+        n_kept += jit(pkts[i]) != 0 ? 1 : 0;
+      }
+    } else {
+      const rte_bpf* const filter = tap.filter;
+      for (uint16_t i = 0; i < n; ++i) {
+        kept_frames[n_kept] = pkts[i];
+        n_kept += rte_bpf_exec(filter, pkts[i]) != 0 ? 1 : 0;
       }
     }
     kept = kept_frames;
