@@ -83,8 +83,7 @@ struct CaptureTap {
   CaptureTrigger trigger;               ///< not armed: every frame the filter keeps
 };
 
-/// Offers a received (or, to a TX tap, sent) burst of at most kRxBurst frames to `tap` (the
-/// frames stay the caller's).
+/// Offers a received (or, to a TX tap, sent) burst to `tap` (the frames stay the caller's).
 /// `n_streams`: the run's streams, for which signatures are real.
 void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc, uint32_t rx_ns,
                     uint32_t n_streams) noexcept;

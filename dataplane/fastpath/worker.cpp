@@ -261,8 +261,11 @@ void trigger_frame(CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns
 
 [[gnu::noinline]] void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
                                                  uint32_t rx_ns, uint32_t n_streams) noexcept {
-  static_assert(kTxBurst <= kRxBurst, "a TX tap's burst fits the arrays below");
-  LR_DASSERT(n <= kRxBurst);
+  if (n > kRxBurst) [[unlikely]] {  // the arrays below hold one burst
+    for (uint16_t at = 0; at < n; at += kRxBurst)
+      capture_frames(tap, pkts + at, std::min<uint16_t>(kRxBurst, n - at), rx_tsc, rx_ns, n_streams);
+    return;
+  }
   if (!__atomic_load_n(&tap.open, __ATOMIC_RELAXED)) return;
   CaptureTrigger& t = tap.trigger;
   const bool armed = t.armed();
