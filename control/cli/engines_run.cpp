@@ -138,7 +138,9 @@ int run_over_engines(const profile::Profile& profile, const RunOptions& options)
   }
   end_captures(captures, ended);
   const int code = show_report(options, ended);
-  return code != 0 ? code : !fleet->lost().empty() ? kExitDataplaneLost : 0;
+  // A report file not written first, then a data plane lost (whose captures' errors say so),
+  // then a capture whose file is not here.
+  return code == kExitReportFile || fleet->lost().empty() ? code : kExitDataplaneLost;
 }
 
 }  // namespace lr::ctl

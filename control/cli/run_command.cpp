@@ -74,9 +74,14 @@ EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, cons
   // Their files complete before the report says what is in them.
   for (size_t i = 0; i < captures.size(); ++i) {
     const uint32_t id = captures[i];
-    const api::CaptureReport final_report = end_capture(run, id, profile.captures[i].file, remote);
-    for (api::CaptureReport& listed : ended.report.captures)
-      if (listed.id == id) listed = final_report;
+    for (api::CaptureReport& listed : ended.report.captures) {
+      if (listed.id != id) continue;
+      try {
+        listed = end_capture(run, id, profile.captures[i].file, remote);
+      } catch (const ConnectionError& e) {  // the run ended: its report stands, this capture's end is unknown
+        listed.error = fmt::format("the data plane went away before the capture ended: {}", e.what());
+      }
+    }
   }
   if (!captures.empty()) ended.json["captures"] = api::json_array(ended.report.captures);
   return ended;

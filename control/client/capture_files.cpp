@@ -24,9 +24,9 @@ std::string remote_capture_name(const std::string& what, const std::string& port
 
 namespace {
 
-// The ended capture `id`'s file from its data plane into `path`, piece by piece, then
-// removed there. Written beside `path` first: a file of that name is replaced only by a
-// whole capture. Throws std::runtime_error (the file stays there then).
+// The ended capture `id`'s file from its data plane into `path`, piece by piece. Written
+// beside `path` first: a file of that name is replaced only by a whole capture. Throws
+// std::runtime_error (ConnectionError among them; the file stays there then).
 void fetch_capture(RunClient& run, uint32_t id, const std::string& path) {
   const std::string part = path + ".part";
   std::ofstream out(part, std::ios::binary | std::ios::trunc);
@@ -44,7 +44,6 @@ void fetch_capture(RunClient& run, uint32_t id, const std::string& path) {
     std::remove(part.c_str());
     throw;
   }
-  run.remove_capture_file(id);
 }
 
 }  // namespace
@@ -62,14 +61,20 @@ void check_capture_destination(const std::string& port, const std::string& here)
 api::CaptureReport end_capture(RunClient& run, uint32_t id, const std::string& here, bool remote) {
   api::CaptureReport report = run.stop_capture(id);
   if (!remote || !report.error.empty()) return report;
+  const std::string there = report.spec.file;
   try {
     fetch_capture(run, id, here);
-    report.spec.file = here;  // where it is now
-  } catch (const ConnectionError&) {
-    throw;  // the data plane went away: the caller's to report
-  } catch (const std::runtime_error& e) {
-    report.error = fmt::format("its file stays in the capture directory of the data plane's host ({}): {}",
-                               report.spec.file, e.what());
+  } catch (const std::runtime_error& e) {  // the data plane gone away included: the run's report stands
+    report.error =
+        fmt::format("its file stays in the capture directory of the data plane's host ({}): {}", there, e.what());
+    return report;
+  }
+  report.spec.file = here;  // where it is now, whole
+  try {
+    run.remove_capture_file(id);
+  } catch (const std::runtime_error& e) {  // the file is here: only the copy there stays
+    std::fprintf(stderr, "linerate: capture %u's file is in %s, and its copy on the data plane's host (%s) stays: %s\n",
+                 id, here.c_str(), there.c_str(), e.what());
   }
   return report;
 }

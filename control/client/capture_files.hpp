@@ -22,8 +22,9 @@ void check_capture_destination(const std::string& port, const std::string& here)
 /// Ends capture `id` (capture.stop: it answers when the file is complete) and, where its
 /// data plane is on another host (`remote`), brings the file into `here` and removes it
 /// there. The capture's final report: its file where it now is, or, where it could not be
-/// brought (`here` not writable, capture.read refused), an error that says where it stayed
-/// and why. A data plane gone away throws (ConnectionError), as any call.
+/// brought (`here` not writable, capture.read refused, the data plane gone away meanwhile),
+/// an error that says where it stayed and why. A copy there that cannot be removed is said
+/// on stderr. capture.stop's ConnectionError is thrown, as any call's.
 api::CaptureReport end_capture(RunClient& run, uint32_t id, const std::string& here, bool remote);
 
 }  // namespace lr::ctl

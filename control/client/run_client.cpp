@@ -141,10 +141,13 @@ void RunClient::read_capture_file(uint32_t id, const std::function<void(std::str
     if (!data)
       throw RpcCallError(static_cast<int>(api::RpcCode::kInternalError),
                          fmt::format("capture.read of capture {} answered data that is not base64", id));
-    if (data->empty()) return;
-    piece(*data);
+    const auto size = answer.at("size").get<uint64_t>();
+    if (!data->empty()) piece(*data);
     offset += data->size();
-    if (offset >= answer.at("size").get<uint64_t>()) return;
+    if (offset >= size) return;
+    if (data->empty())  // a file that shrank, or a data plane that answers nothing: never a whole file
+      throw RpcCallError(static_cast<int>(api::RpcCode::kInternalError),
+                         fmt::format("capture.read of capture {} answered no bytes at {} of its {}", id, offset, size));
   }
 }
 

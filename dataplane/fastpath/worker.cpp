@@ -262,8 +262,9 @@ void trigger_frame(CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns
 [[gnu::noinline]] void capture_frames(CaptureTap& tap, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
                                                  uint32_t rx_ns, uint32_t n_streams) noexcept {
   if (n > kRxBurst) [[unlikely]] {  // the arrays below hold one burst
-    for (uint16_t at = 0; at < n; at += kRxBurst)
-      capture_frames(tap, pkts + at, std::min<uint16_t>(kRxBurst, n - at), rx_tsc, rx_ns, n_streams);
+    for (uint32_t at = 0; at < n; at += kRxBurst)
+      capture_frames(tap, pkts + at, static_cast<uint16_t>(std::min<uint32_t>(kRxBurst, n - at)), rx_tsc, rx_ns,
+                     n_streams);
     return;
   }
   if (!__atomic_load_n(&tap.open, __ATOMIC_RELAXED)) return;
@@ -319,8 +320,9 @@ void trigger_frame(CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns
 uint64_t rx_account_burst(LcoreCtx& ctx, RxQueue& queue, rte_mbuf* const* pkts, uint16_t n, uint64_t rx_tsc,
                           uint32_t rx_ns) noexcept {
   uint64_t signed_frames = 0;
-  for (uint16_t at = 0; at < n; at += kRxBurst)
-    signed_frames += account_frames(ctx, queue, pkts + at, std::min<uint16_t>(kRxBurst, n - at), rx_tsc, rx_ns);
+  for (uint32_t at = 0; at < n; at += kRxBurst)  // 32 bits: `at` passes 65,535 for the largest n
+    signed_frames += account_frames(ctx, queue, pkts + at, static_cast<uint16_t>(std::min<uint32_t>(kRxBurst, n - at)),
+                                    rx_tsc, rx_ns);
   return signed_frames;
 }
 

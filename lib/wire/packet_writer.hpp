@@ -381,7 +381,7 @@ inline void fixed_frame_bytes(const FixedBurst& b, uint32_t seq, uint32_t n, Fix
     uint32_t k = c.vary_k[f];
     // The field's value for each frame in turn: counted up by its step (the common order),
     // else computed.
-    if (v.order == IndexOrder::kUp && k + n < v.count) [[likely]] {  // no wrap in the burst: a loop without a branch
+    if (v.order == IndexOrder::kUp && n < v.count - k) [[likely]] {  // no wrap in the burst (k < count): no branch
       const uint64_t first = v.base + uint64_t{k} * v.step;
       for (uint32_t i = 0; i < n; ++i) values[i] = first + uint64_t{i} * v.step;
       k += n;

@@ -254,7 +254,7 @@ class EngineOverTcp(lrtest.DataplaneCase):
         folder = os.path.join(self.dir, "going")
         os.mkdir(folder)
         here = os.path.join(folder, "run-p0.pcapng")
-        run_profile = self.capture_profile(here, 40000, capture_count=1000)
+        run_profile = self.capture_profile(here, 100000, capture_count=1000)  # 5 s: time to remove the folder
         report_file = os.path.join(self.dir, "capture.json")
         tls = ["--engine-ca", self.cert("ca.pem"), "--engine-cert", self.cert("controller.pem"),
                "--engine-key", self.cert("controller.key")]
@@ -266,7 +266,7 @@ class EngineOverTcp(lrtest.DataplaneCase):
         _, err = run.communicate(timeout=60)
         with open(report_file) as f:
             report = json.load(f)
-        self.assertEqual(report["streams"][0]["rx_packets"], 40000)  # the run's results are all there
+        self.assertEqual(report["streams"][0]["rx_packets"], 100000)  # the run's results are all there
         [capture] = report["captures"]
         [there] = os.listdir(captures)
         self.assertRegex(there, r"^linerate-run-\d+-p0\.pcapng$")

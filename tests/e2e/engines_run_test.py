@@ -210,6 +210,8 @@ class RunOverEngines(EnginePair):
         text = (RUN % (self.engines[0], self.engines[1], 20000)).replace("count = 20000", "duration = \"30s\"")
         text += ('[[port]]\nname = "north"\nlocation = "%s;p0"\n[[stream]]\nname = "west-north"\ntx_port = "west"\n'
                  'rx_port = "north"\nframe_size = 64\nrate = "10kpps"\nduration = "30s"\n' % north)
+        here = os.path.join(self.dir, "north.pcapng")
+        text += '[[capture]]\nport = "north"\nfile = "%s"\n' % here  # its data plane goes: its file stays there
         report_file = os.path.join(self.dir, "lost.json")
         run = subprocess.Popen([LINERATE, *lrtest.controller_args(self.certs), "run",
                                 self.write_profile(text, "lost.toml"), "--report", report_file],
@@ -228,6 +230,11 @@ class RunOverEngines(EnginePair):
         self.assertIn("the data plane at %s that received it went away" % north, lost["rx_unknown"])
         self.assertIn("what arrived is not known", out)
         self.assertIsNone([e for e in report["engines"] if e["engine"] == north][0]["report"])
+        [capture] = report["captures"]
+        self.assertEqual(capture["port"], "north")
+        self.assertRegex(capture["error"], r"^its file stays in the capture directory of its data plane's host "
+                                           r"\(linerate-run-\d+-north\.pcapng\): ")
+        self.assertFalse(os.path.exists(here))
         # Between the two that stayed, every frame is accounted for.
         for name in ("west-east", "east-west"):
             s = streams[name]

@@ -419,6 +419,8 @@ def pcapng_statistics(path):
     at = 0
     while at + 12 <= len(data):
         kind, total = struct.unpack_from("<II", data, at)
+        if total < 12 or at + total > len(data):
+            raise ValueError("%s: a block of %d bytes at %d, of %d in all" % (path, total, at, len(data)))
         if kind == 5:  # interface statistics: interface id, timestamp (12 bytes), then options
             stats, option = {}, at + 8 + 12
             while option + 4 <= at + total - 4:
