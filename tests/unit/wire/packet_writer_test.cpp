@@ -285,6 +285,9 @@ TEST(PacketWriter, VariedOneSizeFramesEqualWholeFrames) {
       {"udp.src up", {{VaryField::kUdpSrc, VaryOp::kIncrement, 1000, 1, {}}}},
       {"ipv4.src and udp.src",
        {{VaryField::kIpSrc, VaryOp::kIncrement, 300, 7, {}}, {VaryField::kUdpSrc, VaryOp::kIncrement, 1000, 1, {}}}},
+      // The whole address space: from frame 0xFFFFFFE0 on, the burst wraps the count where
+      // the field's index plus the burst passes 2^32.
+      {"ipv4.dst over 2^32 - 1 addresses", {{VaryField::kIpDst, VaryOp::kIncrement, 0xFFFFFFFFu, 1, {}}}},
       {"ipv4.dst down, udp.dst random",
        {{VaryField::kIpDst, VaryOp::kDecrement, 50, 1, {}}, {VaryField::kUdpDst, VaryOp::kRandom, 4000, 1, {}}}},
       {"vlan, eth.src, eth.dst listed",
