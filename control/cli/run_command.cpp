@@ -74,13 +74,17 @@ EndedRun run_with_captures(RunClient& run, const profile::Profile& profile, cons
   // Their files complete before the report says what is in them.
   for (size_t i = 0; i < captures.size(); ++i) {
     const uint32_t id = captures[i];
+    std::optional<api::CaptureReport> final_report;  // each capture ended, listed in the report or not
+    std::string lost;
+    try {
+      final_report = end_capture(run, id, profile.captures[i].file, remote);
+    } catch (const ConnectionError& e) {  // the run ended: its report stands, this capture's end is unknown
+      lost = fmt::format("the data plane went away before the capture ended: {}", e.what());
+    }
     for (api::CaptureReport& listed : ended.report.captures) {
       if (listed.id != id) continue;
-      try {
-        listed = end_capture(run, id, profile.captures[i].file, remote);
-      } catch (const ConnectionError& e) {  // the run ended: its report stands, this capture's end is unknown
-        listed.error = fmt::format("the data plane went away before the capture ended: {}", e.what());
-      }
+      if (final_report) listed = *final_report;
+      else listed.error = lost;
     }
   }
   if (!captures.empty()) ended.json["captures"] = api::json_array(ended.report.captures);

@@ -29,17 +29,18 @@ namespace {
 // std::runtime_error (ConnectionError among them; the file stays there then).
 void fetch_capture(RunClient& run, uint32_t id, const std::string& path) {
   const std::string part = path + ".part";
+  const auto unwritable = [](const std::string& file) {
+    return std::runtime_error(fmt::format("{} cannot be written: {}", file, std::strerror(errno)));
+  };
   std::ofstream out(part, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(fmt::format("{} cannot be written: {}", part, std::strerror(errno)));
+  if (!out) throw unwritable(part);
   try {
     run.read_capture_file(id, [&](std::string_view piece) {
-      if (!out.write(piece.data(), static_cast<std::streamsize>(piece.size())))
-        throw std::runtime_error(fmt::format("{} cannot be written: {}", part, std::strerror(errno)));
+      if (!out.write(piece.data(), static_cast<std::streamsize>(piece.size()))) throw unwritable(part);
     });
     out.close();
-    if (!out) throw std::runtime_error(fmt::format("{} cannot be written: {}", part, std::strerror(errno)));
-    if (std::rename(part.c_str(), path.c_str()) != 0)
-      throw std::runtime_error(fmt::format("{} cannot be written: {}", path, std::strerror(errno)));
+    if (!out) throw unwritable(part);
+    if (std::rename(part.c_str(), path.c_str()) != 0) throw unwritable(path);
   } catch (...) {
     std::remove(part.c_str());
     throw;
