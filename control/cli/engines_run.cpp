@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "control/cli/setup_differences.hpp"
 #include "control/client/capture_files.hpp"
 #include "control/client/engine_fleet.hpp"
 #include "control/client/location_map.hpp"
@@ -42,12 +43,6 @@ std::unique_ptr<EngineFleet> open_fleet(const profile::Profile& profile, const D
                    port.name.c_str());
       return nullptr;
     }
-  if (!profile.switches.empty()) {
-    std::fprintf(stderr,
-                 "linerate: switches are not run over several data planes yet: run them on each data plane's own "
-                 "profile\n");
-    return nullptr;
-  }
   LocationMap names_map;
   if (!locations_path.empty()) {
     auto read = read_location_map(locations_path);
@@ -59,7 +54,27 @@ std::unique_ptr<EngineFleet> open_fleet(const profile::Profile& profile, const D
   }
   std::string problem;
   std::unique_ptr<EngineFleet> fleet = EngineFleet::open(profile.ports, options, names_map, client_name, problem);
-  if (!fleet) std::fprintf(stderr, "linerate: %s\n", problem.c_str());
+  if (!fleet) {
+    std::fprintf(stderr, "linerate: %s\n", problem.c_str());
+    return nullptr;
+  }
+  // A run measures the set-up its profile asks for: the keys its ports set and its
+  // switches, each as the data plane that has it serves it.
+  std::vector<EngineSetup> setups;
+  for (const FleetEngine& engine : fleet->engines()) {
+    RunClient run(*engine.client);
+    setups.push_back({engine.address, {run.ports(), run.port_specs(), run.switch_specs()}, engine.profile_names});
+  }
+  if (const auto differences = fleet_setup_differences(profile, setups); !differences.empty()) {
+    std::string lines;
+    for (const std::string& d : differences) lines += "  " + d + "\n";
+    std::fprintf(stderr,
+                 "linerate: the profile's ports and switches are not set as its data planes' are:\n%s"
+                 "Set them alike: in the profile, or in each data plane's own profile.\n",
+                 lines.c_str());
+    return nullptr;
+  }
+  fleet->use_run_settings(profile.run);
   return fleet;
 }
 

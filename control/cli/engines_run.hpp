@@ -20,8 +20,9 @@ namespace lr::ctl {
 bool has_locations(const profile::Profile& profile);
 
 /// The data planes of the profile's locations (names from `locations_path`, when given),
-/// connected, each port found; null after saying why (a port without a location, switches
-/// or captures, a bad --locations file, a port a data plane lacks). Throws ConnectionError
+/// connected, each port found; null after saying why (a port without a location, a bad
+/// --locations file, a port a data plane lacks, ports or switches not set as the data planes'
+/// are: fleet_setup_differences). Throws ConnectionError
 /// where a data plane cannot be reached.
 std::unique_ptr<EngineFleet> open_fleet(const profile::Profile& profile, const DataplaneAddress& options,
                                         const std::string& locations_path, const std::string& client_name);

@@ -1,6 +1,7 @@
 #include "control/cli/setup_differences.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -47,8 +48,8 @@ void port_differences(const profile::Profile& profile, const ServedSetup& served
       continue;
     }
     if (have->device != want.device)
-      out.push_back(
-          fmt::format("port '{}': device {} in the profile, {} in the data plane", want.name, want.device, have->device));
+      out.push_back(fmt::format("port '{}': device {} in the profile, {} in the data plane", want.name, want.device,
+                                have->device));
     // The speed rates refer to: the data plane's is its profile's, else the link's.
     if (want.speed_bps != 0 && have->speed_bps != want.speed_bps)
       out.push_back(fmt::format("port '{}': speed {} Gbit/s in the profile, {} Gbit/s in the data plane", want.name,
@@ -59,29 +60,59 @@ void port_differences(const profile::Profile& profile, const ServedSetup& served
   }
 }
 
+// A switch of a data plane's that the profile does not name sits between the profile's
+// ports when one of its ports is cabled to one of theirs (`devices`, their devices there).
+void unnamed_switches(const std::vector<api::SwitchSpec>& named_in_profile, const ServedSetup& served,
+                      const std::vector<std::string>& devices, const std::string& data_plane,
+                      std::vector<std::string>& out) {
+  for (const api::SwitchSpec& have : served.switches) {
+    if (named(named_in_profile, have.name) != nullptr) continue;
+    for (const api::SwitchPortSpec& port : have.ports) {
+      const auto cable = profile::cable_name(port.device);
+      const bool joins = cable && std::any_of(devices.begin(), devices.end(), [&](const std::string& device) {
+                           return profile::cable_name(device) == cable;
+                         });
+      if (!joins) continue;
+      out.push_back(fmt::format("{} runs switch '{}' on cable '{}', which the profile has no [[switch]] for",
+                                data_plane, have.name, *cable));
+      break;
+    }
+  }
+}
+
 void switch_differences(const profile::Profile& profile, const ServedSetup& served, std::vector<std::string>& out) {
   for (const api::SwitchSpec& want : profile.switches) {
     if (const api::SwitchSpec* have = named(served.switches, want.name))
       key_differences(fmt::format("switch '{}'", want.name), profile::to_json(want), profile::to_json(*have), {"name"},
                       out);
-    else
-      out.push_back(fmt::format("switch '{}' is not one of the data plane's", want.name));
+    else out.push_back(fmt::format("switch '{}' is not one of the data plane's", want.name));
   }
-  for (const api::SwitchSpec& have : served.switches) {
-    if (named(profile.switches, have.name) != nullptr) continue;
-    // A switch the profile does not know sits between the profile's ports when one of
-    // its ports is cabled to one of theirs.
-    for (const api::SwitchPortSpec& port : have.ports) {
-      const auto cable = profile::cable_name(port.device);
-      const bool joins = cable && std::any_of(profile.ports.begin(), profile.ports.end(), [&](const api::PortSpec& p) {
-                           return profile::cable_name(p.device) == cable;
-                         });
-      if (!joins) continue;
-      out.push_back(fmt::format("the data plane runs switch '{}' on cable '{}', which the profile has no [[switch]] for",
-                                have.name, *cable));
-      break;
-    }
+  std::vector<std::string> devices;
+  for (const api::PortSpec& p : profile.ports) devices.push_back(p.device);
+  unnamed_switches(profile.switches, served, devices, "the data plane", out);
+}
+
+// A located port's keys that the profile sets (other than a port's defaults) against its
+// data plane's port `local` there.
+void located_port_differences(const api::PortSpec& want, const std::string& local, const ServedSetup& served,
+                              const std::string& data_plane, std::vector<std::string>& out) {
+  const std::string what = fmt::format("port '{}' ({};{})", want.name, data_plane, local);
+  const api::PortReport* have = named(served.ports, local);
+  if (have == nullptr) return;  // the fleet found it there: a data plane that lists none
+  if (want.speed_bps != 0 && have->speed_bps != want.speed_bps)
+    out.push_back(fmt::format("{}: speed {} Gbit/s in the profile, {} Gbit/s in the data plane", what,
+                              static_cast<double>(want.speed_bps) / 1e9, static_cast<double>(have->speed_bps) / 1e9));
+  const api::PortSpec* spec = named(served.port_specs, local);
+  if (spec == nullptr) return;
+  const json given = profile::to_json(want), defaults = profile::to_json(api::PortSpec{});
+  json set = json::object(), theirs = json::object();
+  const json there = profile::to_json(*spec);
+  for (const auto& [key, value] : given.items()) {
+    if (key == "name" || key == "device" || key == "speed" || defaults.value(key, json()) == value) continue;
+    set[key] = value;
+    theirs[key] = there.value(key, json());
   }
+  key_differences(what, set, theirs, {}, out);
 }
 
 }  // namespace
@@ -90,6 +121,43 @@ std::vector<std::string> setup_differences(const profile::Profile& profile, cons
   std::vector<std::string> out;
   port_differences(profile, served, out);
   switch_differences(profile, served, out);
+  return out;
+}
+
+std::vector<std::string> fleet_setup_differences(const profile::Profile& profile,
+                                                 const std::vector<EngineSetup>& engines) {
+  std::vector<std::string> out;
+  for (const EngineSetup& engine : engines) {
+    const std::string data_plane = fmt::format("the data plane at {}", engine.address);
+    std::vector<std::string> devices;  // of the profile's ports there
+    for (const auto& [local, profile_name] : engine.ports) {
+      if (const api::PortSpec* want = named(profile.ports, profile_name))
+        located_port_differences(*want, local, engine.served, engine.address, out);
+      if (const api::PortReport* have = named(engine.served.ports, local)) devices.push_back(have->device);
+    }
+    unnamed_switches(profile.switches, engine.served, devices, data_plane, out);
+  }
+  for (const api::SwitchSpec& want : profile.switches) {
+    std::vector<const EngineSetup*> running;
+    for (const EngineSetup& engine : engines)
+      if (named(engine.served.switches, want.name) != nullptr) running.push_back(&engine);
+    if (running.size() == 1) {
+      key_differences(fmt::format("switch '{}' (the data plane at {})", want.name, running[0]->address),
+                      profile::to_json(want), profile::to_json(*named(running[0]->served.switches, want.name)),
+                      {"name"}, out);
+      continue;
+    }
+    std::vector<std::string> runs;  // what each data plane runs
+    for (const EngineSetup& engine : engines) {
+      std::vector<std::string> names;
+      for (const api::SwitchSpec& sw : engine.served.switches) names.push_back("'" + sw.name + "'");
+      runs.push_back(fmt::format("{} runs {}", engine.address,
+                                 names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+    }
+    out.push_back(fmt::format(
+        "switch '{}' is {} of the run's data planes ({}): run it on one, beside ports the run uses", want.name,
+        running.empty() ? "not run by any" : "run by more than one", fmt::format("{}", fmt::join(runs, "; "))));
+  }
   return out;
 }
 

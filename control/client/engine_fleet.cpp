@@ -147,7 +147,7 @@ api::RunSpec EngineFleet::load(const std::vector<api::StreamSpec>& streams, cons
         mine.latency_shift_ns = across_[i]->shift_ns;
       engine.sends = engine.sends || !mine.receive_only;
     }
-    const api::RunSpec settings = RunClient(*engine.client).load(theirs, path, run);
+    const api::RunSpec settings = RunClient(*engine.client).load(theirs, path, run ? run : run_settings_);
     if (!in_force) in_force = settings;
   }
   return in_force.value_or(api::RunSpec{});

@@ -63,6 +63,10 @@ class EngineFleet final : public RunTarget {
                                            const LocationMap& names, const std::string& client_name,
                                            std::string& problem);
 
+  /// The profile's [run]: the settings of every load that gives none (a suite's trials), so
+  /// that each data plane runs as the profile says, not as its own profile did.
+  void use_run_settings(const api::RunSpec& run) { run_settings_ = run; }
+
   using RunTarget::start;
   api::RunSpec load(const std::vector<api::StreamSpec>& streams, const std::string& path,
                     const std::optional<api::RunSpec>& run = std::nullopt) override;
@@ -134,6 +138,7 @@ class EngineFleet final : public RunTarget {
   /// Each stream's latency between data planes, where it crosses (none: within one).
   std::vector<std::optional<LatencyAcross>> across_;
   std::string client_name_;
+  std::optional<api::RunSpec> run_settings_;  ///< for loads that give none
   int64_t start_at_ = 0;
   int64_t lease_ms_ = 10000;  ///< each run ends by itself once we are silent this long
   std::string lost_;

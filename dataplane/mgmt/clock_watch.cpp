@@ -13,7 +13,8 @@ constexpr auto kEvery = std::chrono::seconds(2);
 
 }  // namespace
 
-ClockWatch::ClockWatch(std::string uds) : uds_(std::move(uds)), thread_([this] { loop(); }) {}
+ClockWatch::ClockWatch(std::string uds)
+    : uds_(std::move(uds)), kernel_(system_kernel_io()), thread_([this] { loop(); }) {}
 
 ClockWatch::~ClockWatch() {
   {
@@ -39,7 +40,7 @@ ClockWatch::Reading ClockWatch::read_once() const {
   }
   const std::string command = fmt::format(
       "pmc -u -b 0 -s '{}' 'GET TIME_STATUS_NP' 'GET PORT_DATA_SET' "
-      "'GET PORT_PROPERTIES_NP' 'GET DEFAULT_DATA_SET' 2>/dev/null",
+      "'GET PORT_PROPERTIES_NP' 'GET DEFAULT_DATA_SET' 'GET TIME_PROPERTIES_DATA_SET' 2>/dev/null",
       uds_);
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {
@@ -55,7 +56,12 @@ ClockWatch::Reading ClockWatch::read_once() const {
     return r;
   }
   r.ptp = host::parse_pmc_output(text);
-  r.verdict = host::judge_ptp(r.ptp);
+  if (r.ptp.answered && r.ptp.timestamping == "HARDWARE") {
+    const auto timescale =
+        r.ptp.ptp_timescale.value_or(false) ? host::PhcTimescale::kPtp : host::PhcTimescale::kArbitrary;
+    r.phc = host::measure_phc(*kernel_, r.ptp.interface, timescale, r.ptp.utc_offset_s.value_or(0));
+  }
+  r.verdict = host::judge_ptp(r.ptp, r.phc);
   if (!r.ptp.answered) r.verdict.why = fmt::format("no ptp4l answered at {}", uds_);
   return r;
 }

@@ -2,13 +2,19 @@
 // This host's clock as linuxptp's ptp4l keeps it, read every 2 s with pmc in a thread of
 // its own (pmc waits 100 ms for its answers: never on the control loop), so `hello` says at
 // once whether a start at one instant, and one-way latency, can be trusted across hosts.
+// With hardware timestamping the same thread then measures CLOCK_REALTIME against the
+// NIC's clock that ptp4l steers (lib/host/phc_offset.hpp: a few microseconds of ioctl).
 
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
+#include "lib/host/kernel/kernel_io.hpp"
+#include "lib/host/phc_offset.hpp"
 #include "lib/host/ptp_status.hpp"
 
 namespace lr::dp {
@@ -25,6 +31,7 @@ class ClockWatch {
     bool read = false;               ///< pmc has run once at least
     std::string problem;             ///< pmc could not run ("" when it did, answered or not)
     host::PtpReading ptp;
+    std::optional<host::PhcMeasurement> phc;  ///< with HARDWARE timestamping: the NIC's clock, measured
     host::PtpVerdict verdict;
     std::chrono::steady_clock::time_point at;
   };
@@ -37,6 +44,7 @@ class ClockWatch {
   Reading read_once() const;
 
   std::string uds_;
+  const std::unique_ptr<KernelIo> kernel_;  ///< ETHTOOL_GET_TS_INFO: the port's PHC
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

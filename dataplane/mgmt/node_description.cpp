@@ -36,6 +36,15 @@ std::string mac_of(Engine& engine, const std::string& port) {
   return hosts::mac_text(bytes);
 }
 
+// With hardware timestamping: CLOCK_REALTIME measured against the NIC's clock, or why not.
+json describe_phc(const host::PhcMeasurement& phc) {
+  if (!phc.problem.empty()) return {{"problem", phc.problem}};
+  return {{"device", phc.device},
+          {"interface", phc.interface},
+          {"realtime_offset_ns", phc.realtime_offset_ns},
+          {"error_ns", phc.error_ns}};
+}
+
 // The clock: its UTC reading through the TSC, and whether a PTP grandmaster vouches for it
 // (stamps of two hosts mean something together only when both follow one).
 json describe_clock(const Engine& engine, const ClockWatch* watch) {
@@ -63,7 +72,12 @@ json describe_clock(const Engine& engine, const ClockWatch* watch) {
     ptp["clock_identity"] = last.ptp.clock_identity;
     ptp["gm_identity"] = last.ptp.gm_identity;
     ptp["master_offset_ns"] = last.ptp.master_offset_ns ? json(*last.ptp.master_offset_ns) : json(nullptr);
+    ptp["interface"] = last.ptp.interface;
+    ptp["utc_offset_s"] = last.ptp.utc_offset_s ? json(*last.ptp.utc_offset_s) : json(nullptr);
+    ptp["utc_offset_valid"] = last.ptp.utc_offset_valid;
+    ptp["ptp_timescale"] = last.ptp.ptp_timescale ? json(*last.ptp.ptp_timescale) : json(nullptr);
   }
+  if (last.phc) ptp["phc"] = describe_phc(*last.phc);
   clock["ptp"] = std::move(ptp);
   return clock;
 }

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <cstdlib>
+#include <optional>
 
 namespace lr::host {
 
@@ -23,6 +23,55 @@ bool key_value(std::string_view line, std::string_view& key, std::string_view& v
   return true;
 }
 
+// The whole of `value` as a decimal integer, or nothing.
+template <class T>
+std::optional<T> number(std::string_view value) {
+  T n = 0;
+  const auto [at, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (ec != std::errc() || at != value.data() + value.size()) return std::nullopt;
+  return n;
+}
+
+uint64_t magnitude(int64_t v) { return v < 0 ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v); }
+
+// With hardware timestamping: ptp4l's port, locked to its grandmaster (`gm_error_ns` off it;
+// 0 when this host is it), carried over to CLOCK_REALTIME by `phc`, CLOCK_REALTIME measured
+// against the NIC's clock that ptp4l steers.
+PtpVerdict through_phc(const PtpReading& reading, bool is_grandmaster, uint64_t gm_error_ns,
+                       const std::optional<PhcMeasurement>& phc) {
+  constexpr std::string_view kCannot = "CLOCK_REALTIME cannot be compared with the NIC's clock";
+  if (!reading.ptp_timescale)
+    return {
+        false, 0,
+        fmt::format("hardware timestamping: ptp4l did not say its timescale (TIME_PROPERTIES_DATA_SET): {}", kCannot)};
+  if (*reading.ptp_timescale && !(reading.utc_offset_s && reading.utc_offset_valid))
+    return {false, 0,
+            fmt::format("hardware timestamping: the grandmaster's time is TAI (ptpTimescale) and its UTC offset {}: {}",
+                        reading.utc_offset_s
+                            ? fmt::format("({} s) is not marked valid (currentUtcOffsetValid 0)", *reading.utc_offset_s)
+                            : std::string("is not given"),
+                        kCannot)};
+  const std::string interface = reading.interface.empty() ? "ptp4l's port" : reading.interface;
+  if (!phc || !phc->problem.empty())
+    return {false, 0,
+            fmt::format("hardware timestamping: CLOCK_REALTIME against the NIC's clock of {} {}", interface,
+                        phc ? "could not be read: " + phc->problem : std::string("was not measured"))};
+  const uint64_t offset_ns = magnitude(phc->realtime_offset_ns);
+  const uint64_t error_ns = gm_error_ns + offset_ns + phc->error_ns;
+  const std::string carried =
+      fmt::format("CLOCK_REALTIME reads {} ns from that clock{}, measured within {} ns: within {} + {} + {} = {} ns",
+                  phc->realtime_offset_ns,
+                  *reading.ptp_timescale ? fmt::format(" less {} s (TAI - UTC)", *reading.utc_offset_s) : std::string(),
+                  phc->error_ns, gm_error_ns, offset_ns, phc->error_ns, error_ns);
+  if (is_grandmaster)
+    return {true, error_ns,
+            fmt::format("this host's clock is the grandmaster {}: {}'s clock ({}); {}", reading.gm_identity, interface,
+                        phc->device, carried)};
+  return {true, error_ns,
+          fmt::format("ptp4l keeps {}'s clock ({}) on grandmaster {}, last {} ns off; {}", interface, phc->device,
+                      reading.gm_identity, *reading.master_offset_ns, carried)};
+}
+
 }  // namespace
 
 PtpReading parse_pmc_output(std::string_view text) {
@@ -39,38 +88,36 @@ PtpReading parse_pmc_output(std::string_view text) {
     else if (key == "clockIdentity") r.clock_identity = value;
     else if (key == "gmIdentity") r.gm_identity = value;
     else if (key == "gmPresent") r.gm_present = value == "true";
-    else if (key == "master_offset") {
-      int64_t offset = 0;
-      const auto [at, ec] = std::from_chars(value.data(), value.data() + value.size(), offset);
-      if (ec == std::errc() && at == value.data() + value.size()) r.master_offset_ns = offset;
-    }
+    else if (key == "master_offset") r.master_offset_ns = number<int64_t>(value);
+    else if (key == "interface") r.interface = value;
+    else if (key == "currentUtcOffset") r.utc_offset_s = number<int32_t>(value);
+    else if (key == "currentUtcOffsetValid") r.utc_offset_valid = value == "1";
+    else if (key == "ptpTimescale" && (value == "0" || value == "1")) r.ptp_timescale = value == "1";
   }
   return r;
 }
 
-PtpVerdict judge_ptp(const PtpReading& reading) {
+PtpVerdict judge_ptp(const PtpReading& reading, const std::optional<PhcMeasurement>& phc) {
   if (!reading.answered) return {false, 0, "ptp4l did not answer"};
-  if (reading.timestamping == "HARDWARE")
-    return {false, 0,
-            "ptp4l steers the NIC's clock (hardware timestamping); CLOCK_REALTIME follows it only through phc2sys, "
-            "which linerate does not read"};
-  if (reading.timestamping != "SOFTWARE")
+  const bool hardware = reading.timestamping == "HARDWARE";
+  if (!hardware && reading.timestamping != "SOFTWARE")
     return {false, 0,
             fmt::format("ptp4l's timestamping is '{}': not known to steer CLOCK_REALTIME",
                         reading.timestamping.empty() ? "unknown" : reading.timestamping)};
-  const bool is_grandmaster = !reading.clock_identity.empty() && reading.gm_identity == reading.clock_identity;
-  if (is_grandmaster && (reading.port_state == "MASTER" || reading.port_state == "GRAND_MASTER"))
-    return {true, 0, fmt::format("this host's clock is the grandmaster {}", reading.gm_identity)};
-  if (reading.port_state == "SLAVE" && reading.gm_present && reading.master_offset_ns) {
-    const uint64_t error = static_cast<uint64_t>(std::llabs(*reading.master_offset_ns));
-    return {true, error,
-            fmt::format("ptp4l keeps CLOCK_REALTIME on grandmaster {}, last {} ns off", reading.gm_identity,
-                        *reading.master_offset_ns)};
-  }
-  return {false, 0,
-          fmt::format("ptp4l's port is {}: not locked to a grandmaster{}",
-                      reading.port_state.empty() ? "in no known state" : reading.port_state,
-                      reading.gm_identity.empty() ? "" : " (it hears " + reading.gm_identity + ")")};
+  const bool is_grandmaster = !reading.clock_identity.empty() && reading.gm_identity == reading.clock_identity &&
+                              (reading.port_state == "MASTER" || reading.port_state == "GRAND_MASTER");
+  const bool is_slave = reading.port_state == "SLAVE" && reading.gm_present && reading.master_offset_ns;
+  if (!is_grandmaster && !is_slave)
+    return {false, 0,
+            fmt::format("ptp4l's port is {}: not locked to a grandmaster{}",
+                        reading.port_state.empty() ? "in no known state" : reading.port_state,
+                        reading.gm_identity.empty() ? "" : " (it hears " + reading.gm_identity + ")")};
+  const uint64_t gm_error_ns = is_grandmaster ? 0 : magnitude(*reading.master_offset_ns);
+  if (hardware) return through_phc(reading, is_grandmaster, gm_error_ns, phc);
+  if (is_grandmaster) return {true, 0, fmt::format("this host's clock is the grandmaster {}", reading.gm_identity)};
+  return {true, gm_error_ns,
+          fmt::format("ptp4l keeps CLOCK_REALTIME on grandmaster {}, last {} ns off", reading.gm_identity,
+                      *reading.master_offset_ns)};
 }
 
 }  // namespace lr::host

@@ -41,7 +41,10 @@ ConfigError::ConfigError(std::string file, SourceLoc loc, std::string key, std::
     : std::runtime_error(fmt::format("{}{}: {}{}{}", file,
                                      loc.line == 0 ? std::string() : fmt::format(":{}:{}", loc.line, loc.column),
                                      key.empty() ? "" : "key '", key.empty() ? "" : key + "': ", reason)),
-      file_(std::move(file)), loc_(loc), key_(std::move(key)), reason_(std::move(reason)) {}
+      file_(std::move(file)),
+      loc_(loc),
+      key_(std::move(key)),
+      reason_(std::move(reason)) {}
 
 namespace {
 
@@ -81,7 +84,7 @@ void use_running_ports(Profile& profile, const Profile& running) {
     for (const std::string& port : {s.tx_port, s.rx_port.value_or(s.tx_port)})
       if (!exists(port))
         throw ConfigError(s.file.empty() ? profile.path : s.file, s.loc_of(port == s.tx_port ? "tx_port" : "rx_port"),
-                      fmt::format("stream[{}].{}", i, port == s.tx_port ? "tx_port" : "rx_port"),
+                          fmt::format("stream[{}].{}", i, port == s.tx_port ? "tx_port" : "rx_port"),
                           fmt::format("stream '{}' uses port '{}', which this data plane does not have (it has {})",
                                       s.name, port, have));
   }
@@ -95,12 +98,10 @@ void for_each_table(const toml::table& root, const char* key, const std::string&
   const toml::node* node = root.get(key);
   if (node == nullptr) return;
   const toml::array* array = node->as_array();
-  if (array == nullptr)
-    throw ConfigError(file, loc_of(*node), key, fmt::format("write it as [[{}]] tables", key));
+  if (array == nullptr) throw ConfigError(file, loc_of(*node), key, fmt::format("write it as [[{}]] tables", key));
   size_t index = 0;
   for (const toml::node& item : *array) {
-    if (!item.is_table())
-      throw ConfigError(file, loc_of(item), key, fmt::format("write it as [[{}]] tables", key));
+    if (!item.is_table()) throw ConfigError(file, loc_of(item), key, fmt::format("write it as [[{}]] tables", key));
     fn(*item.as_table(), index++);
   }
 }
@@ -192,17 +193,20 @@ void validate_switches(const Profile& profile) {
     for (size_t j = 0; j < sw.ports.size(); ++j) {
       const api::SwitchPortSpec& p = sw.ports[j];
       if (const auto it = port_names.find(p.name); it != port_names.end())
-        throw ConfigError(file, p.loc, fmt::format("{}ports[{}].name", key, j),
-                          fmt::format("port name '{}' is already {}: every port, tester's or switch's, needs its own name",
-                                      p.name, it->second));
+        throw ConfigError(
+            file, p.loc, fmt::format("{}ports[{}].name", key, j),
+            fmt::format("port name '{}' is already {}: every port, tester's or switch's, needs its own name", p.name,
+                        it->second));
       port_names[p.name] = fmt::format("a port of switch '{}'", sw.name);
       if (auto cable = cable_name(p.device)) cable_ends[*cable].push_back({p.name, p.loc});
-      if (p.shape && p.shape->kind == RateKind::kL1Bps && p.speed_bps != 0 && p.shape->value > static_cast<double>(p.speed_bps))
+      if (p.shape && p.shape->kind == RateKind::kL1Bps && p.speed_bps != 0 &&
+          p.shape->value > static_cast<double>(p.speed_bps))
         throw ConfigError(file, p.loc, fmt::format("{}ports[{}].shape", key, j),
                           fmt::format("{:g} bit/s is above the port's speed", p.shape->value));
     }
     const auto switch_port = [&](const std::string& name) {
-      return std::any_of(sw.ports.begin(), sw.ports.end(), [&](const api::SwitchPortSpec& p) { return p.name == name; });
+      return std::any_of(sw.ports.begin(), sw.ports.end(),
+                         [&](const api::SwitchPortSpec& p) { return p.name == name; });
     };
     for (const auto& [in, out] : sw.forward) {
       const std::string where = key + "forward." + in;
@@ -210,23 +214,28 @@ void validate_switches(const Profile& profile) {
         throw ConfigError(file, sw.loc_of("forward"), where, fmt::format("switch '{}' has no port '{}'", sw.name, in));
       if (!switch_port(out))
         throw ConfigError(file, sw.loc_of("forward"), where, fmt::format("switch '{}' has no port '{}'", sw.name, out));
-      if (in == out)
-        throw ConfigError(file, sw.loc_of("forward"), where, "a port cannot forward to itself");
+      if (in == out) throw ConfigError(file, sw.loc_of("forward"), where, "a port cannot forward to itself");
     }
     for (const api::SwitchSpec& other : profile.switches)
       if (&other != &sw && sw.lcore && other.lcore == sw.lcore)
-        throw ConfigError(file, sw.loc_of("lcore"), key + "lcore",
-                          fmt::format("lcore {} also runs switch '{}': each switch needs its own", *sw.lcore, other.name));
+        throw ConfigError(
+            file, sw.loc_of("lcore"), key + "lcore",
+            fmt::format("lcore {} also runs switch '{}': each switch needs its own", *sw.lcore, other.name));
   }
+  // With ports by location, a switch's cable ends on a port of its own data plane, which
+  // this profile names by location: that data plane's profile joined it.
+  const bool located = std::any_of(profile.ports.begin(), profile.ports.end(),
+                                   [](const api::PortSpec& p) { return !p.location.empty(); });
   for (const auto& [cable, ends] : cable_ends) {
-    if (ends.size() == 2) continue;
+    if (ends.size() == 2 || (located && ends.size() == 1)) continue;
     const auto& [name, loc] = ends.size() > 2 ? ends[2] : ends[0];
-    throw ConfigError(file, loc, "device",
-                      ends.size() > 2
-                          ? fmt::format("cable '{}' already joins ports '{}' and '{}': port '{}' needs a cable of its own",
-                                        cable, ends[0].first, ends[1].first, name)
-                          : fmt::format("cable '{}' has one end only (port '{}'): give another port device = \"cable:{}\"",
-                                        cable, name, cable));
+    throw ConfigError(
+        file, loc, "device",
+        ends.size() > 2
+            ? fmt::format("cable '{}' already joins ports '{}' and '{}': port '{}' needs a cable of its own", cable,
+                          ends[0].first, ends[1].first, name)
+            : fmt::format("cable '{}' has one end only (port '{}'): give another port device = \"cable:{}\"", cable,
+                          name, cable));
   }
 }
 
@@ -240,7 +249,8 @@ void validate_profile(const Profile& profile) {
   for (size_t i = 0; i < profile.ports.size(); ++i) {
     const api::PortSpec& port = profile.ports[i];
     if (!names.insert(port.name).second)
-      throw ConfigError(file, port.loc_of("name"), fmt::format("port[{}].name", i), fmt::format("port name '{}' is used twice", port.name));
+      throw ConfigError(file, port.loc_of("name"), fmt::format("port[{}].name", i),
+                        fmt::format("port name '{}' is used twice", port.name));
   }
   names.clear();
   if (profile.streams.size() > 65535)
@@ -250,17 +260,21 @@ void validate_profile(const Profile& profile) {
     const std::string& stream_file = s.file.empty() ? file : s.file;  // RPC streams name their own source
     const std::string key = fmt::format("stream[{}].", i);
     if (!names.insert(s.name).second)
-      throw ConfigError(stream_file, s.loc_of("name"), key + "name", fmt::format("stream name '{}' is used twice", s.name));
+      throw ConfigError(stream_file, s.loc_of("name"), key + "name",
+                        fmt::format("stream name '{}' is used twice", s.name));
     const api::PortSpec* tx = profile.find_port(s.tx_port);
     if (tx == nullptr)
-      throw ConfigError(stream_file, s.loc_of("tx_port"), key + "tx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, s.tx_port));
+      throw ConfigError(stream_file, s.loc_of("tx_port"), key + "tx_port",
+                        fmt::format("stream '{}': no [[port]] is named '{}'", s.name, s.tx_port));
     if (s.rx_port) {
       const api::PortSpec* rx = profile.find_port(*s.rx_port);
       if (rx == nullptr)
-        throw ConfigError(stream_file, s.loc_of("rx_port"), key + "rx_port", fmt::format("stream '{}': no [[port]] is named '{}'", s.name, *s.rx_port));
-      if (rx->rx_queues == 0)
         throw ConfigError(stream_file, s.loc_of("rx_port"), key + "rx_port",
-                          fmt::format("stream '{}' is received on port '{}', which has rx_queues = 0", s.name, rx->name));
+                          fmt::format("stream '{}': no [[port]] is named '{}'", s.name, *s.rx_port));
+      if (rx->rx_queues == 0)
+        throw ConfigError(
+            stream_file, s.loc_of("rx_port"), key + "rx_port",
+            fmt::format("stream '{}' is received on port '{}', which has rx_queues = 0", s.name, rx->name));
     }
     if (s.lanes > tx->tx_queues && !s.receive_only)  // a received stream's lanes are its sender's
       throw ConfigError(stream_file, s.loc_of("lanes"), key + "lanes",
@@ -274,7 +288,8 @@ void validate_profile(const Profile& profile) {
                                     s.name, s.frame.smallest(), header_bytes(s), wire::kSignatureBytes,
                                     s.roce ? ", the ICRC" : "", min_frame));
     if (s.count != 0 && s.count < s.lanes)
-      throw ConfigError(stream_file, s.loc_of("count"), key + "count", fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
+      throw ConfigError(stream_file, s.loc_of("count"), key + "count",
+                        fmt::format("stream '{}': count {} is below lanes {}", s.name, s.count, s.lanes));
   }
   check_stream_hosts(profile);
   validate_switches(profile);
@@ -284,11 +299,11 @@ toml::table parse_profile_toml(std::string_view text, const std::string& path) {
   try {
     return toml::parse(text, path);
   } catch (const toml::parse_error& error) {
-    throw ConfigError(path, {static_cast<uint32_t>(error.source().begin.line), static_cast<uint32_t>(error.source().begin.column)},
-                      "", std::string(error.description()));
+    throw ConfigError(
+        path, {static_cast<uint32_t>(error.source().begin.line), static_cast<uint32_t>(error.source().begin.column)},
+        "", std::string(error.description()));
   }
 }
-
 
 void validate_streams(const std::vector<StreamSpec>& streams, const std::string& where, const Profile& running) {
   Profile profile;

@@ -71,5 +71,73 @@ TEST(SetupDifferences, ASwitchMissingOrUnknownBetweenTheProfilesPortsIsADifferen
                                       "switch 'dut' is not one of the data plane's"}));
 }
 
+// Ports by location on two data planes: west holds t0 and runs the switch, east holds t1.
+constexpr const char* kFleetProfile = R"(
+[[port]]
+name = "t0"
+location = "west:7300;p0"
+pfc_honour = true
+[[port]]
+name = "t1"
+location = "east:7300;p0"
+speed = "10G"
+[[switch]]
+name = "dut"
+ports = [{ name = "s0", device = "cable:a" }, { name = "s1", device = "net_memif0" }]
+forward = { s0 = "s1", s1 = "s0" }
+lossless = [3]
+xoff = "40KB"
+)";
+
+std::vector<EngineSetup> fleet_as(const profile::Profile& p) {
+  EngineSetup west{"west:7300", {}, {{"p0", "t0"}}}, east{"east:7300", {}, {{"p0", "t1"}}};
+  api::PortReport port;
+  port.name = "p0";
+  port.device = "cable:a";
+  west.served.ports.push_back(port);
+  port.device = "net_memif0";
+  port.speed_bps = 10'000'000'000;
+  east.served.ports.push_back(port);
+  api::PortSpec spec;  // each data plane's own [[port]]: rx_lcores and the like the profile leaves to it
+  spec.name = "p0";
+  spec.pfc_honour = true;
+  spec.rx_lcores = {1};
+  west.served.port_specs.push_back(spec);
+  spec.pfc_honour = false;
+  east.served.port_specs.push_back(spec);
+  west.served.switches = p.switches;
+  return {west, east};
+}
+
+TEST(FleetSetupDifferences, TheKeysALocatedPortSetsAndEachSwitchWhereItRuns) {
+  const profile::Profile p = profile::load_profile_text(kFleetProfile, "fleet.toml");
+  EXPECT_TRUE(fleet_setup_differences(p, fleet_as(p)).empty());
+  std::vector<EngineSetup> fleet = fleet_as(p);
+  fleet[0].served.port_specs[0].pfc_honour = false;
+  fleet[1].served.ports[0].speed_bps = 25'000'000'000;
+  fleet[0].served.switches[0].xoff_bytes = 30'000;
+  EXPECT_EQ(fleet_setup_differences(p, fleet),
+            (std::vector<std::string>{
+                "port 't0' (west:7300;p0): pfc_honour is true in the profile, false in the data plane",
+                "port 't1' (east:7300;p0): speed 10 Gbit/s in the profile, 25 Gbit/s in the data plane",
+                "switch 'dut' (the data plane at west:7300): xoff is 40000 in the profile, 30000 in the data plane"}));
+}
+
+TEST(FleetSetupDifferences, ASwitchNoneOrTwoRunOrOneUnknownOnTheRunsCablesIsADifference) {
+  const profile::Profile p = profile::load_profile_text(kFleetProfile, "fleet.toml");
+  std::vector<EngineSetup> fleet = fleet_as(p);
+  fleet[1].served.switches = p.switches;
+  EXPECT_EQ(fleet_setup_differences(p, fleet),
+            (std::vector<std::string>{"switch 'dut' is run by more than one of the run's data planes (west:7300 runs "
+                                      "'dut'; east:7300 runs 'dut'): run it on one, beside ports the run uses"}));
+  fleet[0].served.switches[0].name = "other";
+  fleet[1].served.switches.clear();
+  EXPECT_EQ(fleet_setup_differences(p, fleet),
+            (std::vector<std::string>{"the data plane at west:7300 runs switch 'other' on cable 'a', which the "
+                                      "profile has no [[switch]] for",
+                                      "switch 'dut' is not run by any of the run's data planes (west:7300 runs "
+                                      "'other'; east:7300 runs none): run it on one, beside ports the run uses"}));
+}
+
 }  // namespace
 }  // namespace lr::ctl
