@@ -1,6 +1,7 @@
 #include "control/suites/bench/throughput_search.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace lr::bench {
 
@@ -94,9 +95,17 @@ void ThroughputSearch::record(const TrialResult& measured) {
 const char* ThroughputSearch::limited_by() const noexcept {
   const double found = best_.value_or(0);
   if (found >= settings_.upper_percent) return "line rate";
-  const auto above = [&](double rate) { return rate > found; };
-  if (std::any_of(device_failed_.begin(), device_failed_.end(), above)) return "device";
-  return std::any_of(tester_limited_.begin(), tester_limited_.end(), above) ? "tester" : "device";
+  // The lowest rate above the answer that did not pass says why: the device lost frames
+  // there, or the tester could not offer it (the device's loss further up tells nothing
+  // of the rates between).
+  const auto lowest_above = [found](const std::vector<double>& rates) {
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const double rate : rates)
+      if (rate > found) lowest = std::min(lowest, rate);
+    return lowest;
+  };
+  const double tester = lowest_above(tester_limited_);
+  return tester < lowest_above(device_failed_) ? "tester" : "device";
 }
 
 void ThroughputSearch::choose_next() {

@@ -135,6 +135,22 @@ TEST(ThroughputSearch, ADeviceThatLostFramesAboveTheAnswerIsTheLimitEvenAfterATe
   EXPECT_STREQ(run({}, [](double rate, size_t) { return capped(rate, 100.0); }).limited_by(), "line rate");
 }
 
+TEST(ThroughputSearch, TheTesterIsTheLimitWhenItFellShortBelowTheRatesTheDeviceLost) {
+  // The device loses frames above 47 %, but the tester cannot offer more than 9 % (a busy
+  // host): line rate fails on the device, every rate from 47 % down to 9 % on the tester.
+  // What the device forwards between 9 % and 47 % was never measured: the tester is the limit.
+  const auto starved = [](double rate, size_t) {
+    if (rate > 9.0 && rate <= 47.0) return TrialResult{9.0, 9.0, 0.0, false};
+    return capped(rate, 47.0);
+  };
+  const ThroughputSearch search = run({}, starved);
+  ASSERT_TRUE(search.result());
+  EXPECT_LE(*search.result(), 9.0);
+  EXPECT_FALSE(search.steps()[0].passed);  // line rate: the device's loss
+  ASSERT_FALSE(search.tester_limited().empty());
+  EXPECT_STREQ(search.limited_by(), "tester");
+}
+
 TEST(ThroughputSearch, FramesLostAlthoughTheTesterSentShortFailTheRateAtOnce) {
   // Above 90 % the tester falls short, but the device (capacity 50 %) loses far more than
   // that could cost it: the rate fails on the first trial, not repeated, not the tester's.
