@@ -236,16 +236,16 @@ def make_engine_certs(test, names=("127.0.0.1",)):
     return certs
 
 
-def serve_engine(test, profile_path, certs, prefix=(), args=(), env=None):
-    """A data plane serving `profile_path` also over TCP with mutual TLS, on a free port of
-    127.0.0.1 (certificate engine-1 of make_engine_certs), stopped (SIGTERM) when the test
-    ends; `prefix` runs it elsewhere (ip netns exec NS), `args` are more of its options,
-    `env` its environment; its captures go to engine_capture_dir. Returns (HOST:PORT, process),
-    not waited for (wait_for_socket)."""
-    address = "127.0.0.1:%d" % free_port()
+def serve_engine(test, profile_path, certs, prefix=(), args=(), env=None, address=None, cert="engine-1"):
+    """A data plane serving `profile_path` also over TCP with mutual TLS, on `address` (by
+    default a free port of 127.0.0.1) with certificate `cert` of make_engine_certs, stopped
+    (SIGTERM) when the test ends; `prefix` runs it elsewhere (ip netns exec NS), `args` are
+    more of its options, `env` its environment; its captures go to engine_capture_dir. Returns
+    (HOST:PORT, process), not waited for (wait_for_socket)."""
+    address = address or "127.0.0.1:%d" % free_port()
     proc = subprocess.Popen([*prefix, BINARY, "--config", profile_path, "--serve", "--quiet", "--listen", address,
-                             "--tls-ca", os.path.join(certs, "ca.pem"), "--tls-cert", os.path.join(certs, "engine-1.pem"),
-                             "--tls-key", os.path.join(certs, "engine-1.key"),
+                             "--tls-ca", os.path.join(certs, "ca.pem"), "--tls-cert", os.path.join(certs, cert + ".pem"),
+                             "--tls-key", os.path.join(certs, cert + ".key"),
                              "--capture-dir", engine_capture_dir(test, address), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
