@@ -92,8 +92,9 @@ void switch_differences(const profile::Profile& profile, const ServedSetup& serv
   unnamed_switches(profile.switches, served, devices, "the data plane", out);
 }
 
-// A located port's keys that the profile sets (other than a port's defaults) against its
-// data plane's port `local` there.
+// A located port's keys that the profile sets (those its [[port]] table gives; from JSON,
+// with no keys known, those other than a port's defaults) against its data plane's port
+// `local` there.
 void located_port_differences(const api::PortSpec& want, const std::string& local, const ServedSetup& served,
                               const std::string& data_plane, std::vector<std::string>& out) {
   const std::string what = fmt::format("port '{}' ({};{})", want.name, data_plane, local);
@@ -107,12 +108,31 @@ void located_port_differences(const api::PortSpec& want, const std::string& loca
   const json given = profile::to_json(want), defaults = profile::to_json(api::PortSpec{});
   json set = json::object(), theirs = json::object();
   const json there = profile::to_json(*spec);
+  const auto given_here = [&](const std::string& key, const json& value) {
+    return want.key_locs.empty() ? defaults.value(key, json()) != value : want.key_locs.contains(key);
+  };
   for (const auto& [key, value] : given.items()) {
-    if (key == "name" || key == "device" || key == "speed" || defaults.value(key, json()) == value) continue;
+    if (key == "name" || key == "device" || key == "speed" || !given_here(key, value)) continue;
     set[key] = value;
-    theirs[key] = there.value(key, json());
+    if (there.contains(key)) theirs[key] = there.at(key);  // else "unset" in the line
   }
   key_differences(what, set, theirs, {}, out);
+}
+
+// Each cable of switch `sw` ends at a port of the run on `engine`, the data plane that runs it:
+// else the switch sits beside the run, not in it.
+void cables_to_the_run(const api::SwitchSpec& sw, const EngineSetup& engine, std::vector<std::string>& out) {
+  for (const api::SwitchPortSpec& port : sw.ports) {
+    const auto cable = profile::cable_name(port.device);
+    if (!cable) continue;
+    const bool joins = std::any_of(engine.ports.begin(), engine.ports.end(), [&](const auto& local_and_name) {
+      const api::PortReport* have = named(engine.served.ports, local_and_name.first);
+      return have != nullptr && profile::cable_name(have->device) == cable;
+    });
+    if (!joins)
+      out.push_back(fmt::format("switch '{}' port '{}': cable '{}' ends at no port of the run on the data plane at {}",
+                                sw.name, port.name, *cable, engine.address));
+  }
 }
 
 }  // namespace
@@ -142,9 +162,11 @@ std::vector<std::string> fleet_setup_differences(const profile::Profile& profile
     for (const EngineSetup& engine : engines)
       if (named(engine.served.switches, want.name) != nullptr) running.push_back(&engine);
     if (running.size() == 1) {
-      key_differences(fmt::format("switch '{}' (the data plane at {})", want.name, running[0]->address),
-                      profile::to_json(want), profile::to_json(*named(running[0]->served.switches, want.name)),
-                      {"name"}, out);
+      const EngineSetup& there = *running[0];
+      key_differences(fmt::format("switch '{}' (the data plane at {})", want.name, there.address),
+                      profile::to_json(want), profile::to_json(*named(there.served.switches, want.name)), {"name"},
+                      out);
+      cables_to_the_run(want, there, out);
       continue;
     }
     std::vector<std::string> runs;  // what each data plane runs

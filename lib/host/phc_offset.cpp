@@ -81,8 +81,8 @@ PhcMeasurement read_phc(PhcMeasurement found, PhcTimescale timescale, int32_t ut
   for (unsigned i = 0; i < kSamples; ++i) {
     const auto before = ns_of(offsets.ts[i][0]), phc = ns_of(offsets.ts[i][1]), after = ns_of(offsets.ts[i][2]);
     if (!before || !phc || !after) {
-      m.problem = fmt::format("{} or CLOCK_REALTIME read a time before 1970 or after 2106 ({} s against {} s)", whose,
-                              offsets.ts[i][1].sec, offsets.ts[i][0].sec);
+      m.problem = fmt::format("{} or CLOCK_REALTIME read a time before 1970 or after 2106 ({} s between {} s and {} s)",
+                              whose, offsets.ts[i][1].sec, offsets.ts[i][0].sec, offsets.ts[i][2].sec);
       return m;
     }
     samples[i] = {*before, *phc, *after};

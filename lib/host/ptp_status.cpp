@@ -32,6 +32,9 @@ std::optional<T> number(std::string_view value) {
   return n;
 }
 
+// How close CLOCK_REALTIME must be to the NIC's clock to be taken as following it.
+constexpr uint64_t kFollowsWithinNs = 1'000'000;
+
 uint64_t magnitude(int64_t v) { return v < 0 ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v); }
 
 // With hardware timestamping: ptp4l's port, locked to its grandmaster (`gm_error_ns` off it;
@@ -57,6 +60,14 @@ PtpVerdict through_phc(const PtpReading& reading, bool is_grandmaster, uint64_t 
             fmt::format("hardware timestamping: CLOCK_REALTIME against the NIC's clock of {} {}", interface,
                         phc ? "could not be read: " + phc->problem : std::string("was not measured"))};
   const uint64_t offset_ns = magnitude(phc->realtime_offset_ns);
+  // phc2sys keeps CLOCK_REALTIME within a few microseconds of the NIC's clock; further off,
+  // it is not following it (no phc2sys, or one without -w on PTP's timescale: 37 s).
+  if (offset_ns > kFollowsWithinNs)
+    return {false, 0,
+            fmt::format("hardware timestamping: CLOCK_REALTIME reads {} ns from {}'s clock ({}), more than {} ms: it "
+                        "does not follow that clock (is phc2sys running{}?)",
+                        phc->realtime_offset_ns, interface, phc->device, kFollowsWithinNs / 1'000'000,
+                        *reading.ptp_timescale ? ", with -w" : "")};
   const uint64_t error_ns = gm_error_ns + offset_ns + phc->error_ns;
   const std::string carried =
       fmt::format("CLOCK_REALTIME reads {} ns from that clock{}, measured within {} ns: within {} + {} + {} = {} ns",

@@ -123,6 +123,27 @@ TEST(FleetSetupDifferences, TheKeysALocatedPortSetsAndEachSwitchWhereItRuns) {
                 "switch 'dut' (the data plane at west:7300): xoff is 40000 in the profile, 30000 in the data plane"}));
 }
 
+TEST(FleetSetupDifferences, AKeyGivenAtItsDefaultIsComparedAndOneTheDataPlaneLacksIsUnset) {
+  std::string text = kFleetProfile;
+  text.replace(text.find("speed = \"10G\""), 13, "speed = \"10G\"\npromiscuous = true\nmtu = 9000");
+  const profile::Profile p = profile::load_profile_text(text, "fleet.toml");
+  std::vector<EngineSetup> fleet = fleet_as(p);
+  fleet[1].served.port_specs[0].promiscuous = false;
+  EXPECT_EQ(fleet_setup_differences(p, fleet),
+            (std::vector<std::string>{"port 't1' (east:7300;p0): mtu is 9000 in the profile, unset in the data plane",
+                                      "port 't1' (east:7300;p0): promiscuous is true in the profile, false in the data "
+                                      "plane"}));
+}
+
+TEST(FleetSetupDifferences, ASwitchWhoseCableEndsAtNoPortOfTheRunIsADifference) {
+  const profile::Profile p = profile::load_profile_text(kFleetProfile, "fleet.toml");
+  std::vector<EngineSetup> fleet = fleet_as(p);
+  fleet[0].served.ports[0].device = "cable:z";  // west's p0 is on another cable than the switch's s0
+  EXPECT_EQ(fleet_setup_differences(p, fleet),
+            (std::vector<std::string>{"switch 'dut' port 's0': cable 'a' ends at no port of the run on the data plane "
+                                      "at west:7300"}));
+}
+
 TEST(FleetSetupDifferences, ASwitchNoneOrTwoRunOrOneUnknownOnTheRunsCablesIsADifference) {
   const profile::Profile p = profile::load_profile_text(kFleetProfile, "fleet.toml");
   std::vector<EngineSetup> fleet = fleet_as(p);

@@ -123,6 +123,20 @@ TEST(PtpStatus, HardwareTimestampingVouchesOnlyWhenTheNicsClockWasMeasured) {
             "PTP hardware clock");
 }
 
+TEST(PtpStatus, ARealtimeClockFarFromTheNicsIsNotFollowingIt) {
+  // No phc2sys: CLOCK_REALTIME kept by NTP, 37 s off the NIC's TAI less nothing, or just 2 ms.
+  const PtpReading r = parse_pmc_output(hardware_slave());
+  const PtpVerdict at_limit = judge_ptp(r, PhcMeasurement{"lrptpb", "/dev/ptp2", -1'000'000, 40, ""});
+  EXPECT_TRUE(at_limit.synchronised);
+  EXPECT_EQ(at_limit.error_ns, 866u + 1'000'000u + 40u);
+  const PtpVerdict far = judge_ptp(r, PhcMeasurement{"lrptpb", "/dev/ptp2", -2'000'000, 40, ""});
+  EXPECT_FALSE(far.synchronised);
+  EXPECT_EQ(far.error_ns, 0u);
+  EXPECT_EQ(far.why,
+            "hardware timestamping: CLOCK_REALTIME reads -2000000 ns from lrptpb's clock (/dev/ptp2), more than 1 ms: "
+            "it does not follow that clock (is phc2sys running, with -w?)");
+}
+
 TEST(PtpStatus, OnPtpTimescaleTheUtcOffsetMustBeValid) {
   const PtpVerdict invalid = judge_ptp(parse_pmc_output(hardware_slave(0, 1)), measured());
   EXPECT_FALSE(invalid.synchronised);

@@ -78,6 +78,8 @@ std::string switch_invalid_reason(const api::SwitchReport& sw, const api::RunRep
                                   const std::optional<PauseHeld>& hold, const Windows& windows,
                                   bool tail_drops_expected) {
   const std::string& name = sw.name;
+  // A link that refused frames first: it names the cause, where a port that lost time
+  // without can only name a stall.
   for (const api::SwitchPortReport& port : sw.ports)
     if (port.egress_lost_us > 0 && port.tx_refused > 0)
       return fmt::format(
@@ -86,7 +88,8 @@ std::string switch_invalid_reason(const api::SwitchReport& sw, const api::RunRep
           "held up by the host), or the switch itself was held up: no hardware link refuses, so the "
           "run says nothing of the device",
           name, port.egress_lost_us, port.name, port.tx_refused);
-    else if (port.egress_lost_us > 0)
+  for (const api::SwitchPortReport& port : sw.ports)
+    if (port.egress_lost_us > 0)
       return fmt::format(
           "linerate's switch '{}', the device here, was held up by the host long enough that port "
           "'{}' lost {:.0f} us of sending: no hardware switch stops, so the run says nothing of the "
