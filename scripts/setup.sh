@@ -26,7 +26,12 @@ packages=(
   help2man                     # man pages from the programs' --help
   gnuplot-nox                  # the benchmark reports' charts (SVG)
   chromium                     # the tests load the HTML reports in a real (headless) browser
+  python3-yaml                 # the Kubernetes manifests' test reads what kubectl kustomize renders
 )
+# kubectl renders the Kubernetes manifests offline (kubectl kustomize): Debian's
+# kubernetes-client, only where no kubectl is on PATH, since a kubectl of another package
+# may own /usr/bin/kubectl and the two conflict.
+command -v kubectl >/dev/null || packages+=(kubernetes-client)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -46,6 +46,8 @@ EXPECTED = {
     "docs/guide/engines.md": r'(?s)"node": .*"protocol": 2',
     # RFC 2544 through the kernel's router: its throughput table, the largest size's row.
     "docs/guide/routed.md": r"(?s)throughput \(RFC 2544 §26\.1.*\n +1518 +\d+\.\d+ +\d+\.\d+ ",
+    # The SR-IOV overlay, rendered without a cluster: the engines with their VF.
+    "docs/guide/kubernetes.md": r"(?s)kind: StatefulSet.*intel\.com/linerate_vf: \"1\"",
 }
 
 # A line's exit code other than 0 that its page says it has here, by page: the optics
@@ -202,7 +204,7 @@ class FirstCommands(unittest.TestCase):
         self.addCleanup(shutil.rmtree, folder, True)
         os.symlink(BUILD, os.path.join(folder, "build"))
         for tree in ("config", "scripts", "docker", "tests", "meson.build", "meson_options.txt", "lib", "dataplane",
-                     "control"):
+                     "control", "deploy"):
             os.symlink(os.path.join(ROOT, tree), os.path.join(folder, tree))
         block = Block(folder)
         try:

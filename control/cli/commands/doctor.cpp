@@ -21,6 +21,9 @@ void add_doctor_command(CLI::App& app, Commands& commands) {
   doctor->add_option("--fec-window", options->fec_window_s,
                      "seconds to count FEC corrections on each port with a kernel netdev (default 5; 0: skip)")
       ->check(CLI::Range(0.0, 3600.0));
+  doctor->add_flag("--pod", options->pod,
+                   "also check what the kubelet gave this container (its own CPUs, on the NIC's NUMA node, hugepages "
+                   "mounted): on by itself in a Kubernetes pod");
   doctor->add_option("--root", options->root, "where sysfs and procfs are mounted (a container's view of the host)")
       ->check(CLI::ExistingDirectory);
   commands.push_back(command_for(doctor, [options](const GlobalOptions& global) {

@@ -1,20 +1,21 @@
 #include "control/cli/suites/doctor_command.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <thread>
 
 #include "control/cli/profile_file.hpp"
-#include "lib/host/cpu_list.hpp"
 #include "control/suites/doctor/host_checks.hpp"
 #include "control/suites/doctor/link_checks.hpp"
 #include "control/suites/doctor/netdev_checks.hpp"
 #include "control/views/prometheus.hpp"
+#include "lib/host/cpu_list.hpp"
 #include "lib/views/report_file.hpp"
 
 namespace lr::doctor {
@@ -106,6 +107,7 @@ int run_doctor_command(const DoctorOptions& options) {
     }
     input.ports.push_back({address, address, address, 0});
   }
+  input.pod = options.pod || std::getenv("KUBERNETES_SERVICE_HOST") != nullptr;  // the kubelet sets it in every pod
   const HostFs fs(options.root);
   Findings findings = run_doctor(fs, input);
   for (Finding& f : link_findings(fs, input, options)) findings.push_back(std::move(f));

@@ -16,6 +16,7 @@ struct DoctorOptions {
   std::string prometheus_path;       ///< also write the verdicts for node_exporter's textfile collector
   std::optional<unsigned> gid_index;  ///< the RoCE GID index the RDMA application uses
   double fec_window_s = 5;           ///< how long FEC corrections are counted (0: not counted)
+  bool pod = false;  ///< also the checks of an engine in a Kubernetes pod (also where $KUBERNETES_SERVICE_HOST is set)
   bool as_json = false;
 };
 

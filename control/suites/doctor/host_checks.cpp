@@ -1,18 +1,18 @@
 #include "control/suites/doctor/host_checks.hpp"
 
-#include "control/suites/doctor/netdev_checks.hpp"
-#include "control/suites/doctor/pcie_checks.hpp"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <regex>
-#include <iterator>
 #include <cstdlib>
+#include <iterator>
 #include <map>
+#include <regex>
 #include <sstream>
 
+#include "control/suites/doctor/netdev_checks.hpp"
+#include "control/suites/doctor/pcie_checks.hpp"
+#include "control/suites/doctor/pod_checks.hpp"
 #include "lib/host/cpu_list.hpp"
 
 namespace lr::doctor {
@@ -40,19 +40,6 @@ std::optional<uint64_t> meminfo_value(const std::string& meminfo, const std::str
     return std::strtoull(line.c_str() + key.size() + 1, nullptr, 10);
   }
   return std::nullopt;
-}
-
-// The NUMA node of each CPU, from /sys/devices/system/node/node*/cpulist.
-std::map<unsigned, int> cpu_nodes(const HostFs& fs) {
-  std::map<unsigned, int> out;
-  for (const std::string& entry : fs.list("/sys/devices/system/node")) {
-    if (entry.rfind("node", 0) != 0) continue;
-    const int node = std::atoi(entry.c_str() + 4);
-    if (const auto list = fs.read("/sys/devices/system/node/" + entry + "/cpulist"))
-      if (const auto cpus = parse_cpu_list(*list))
-        for (unsigned cpu : *cpus) out[cpu] = node;
-  }
-  return out;
 }
 
 // "8.0 GT/s PCIe" -> 8.0
@@ -115,6 +102,18 @@ Finding check_gigabyte_pages(const HostFs& fs) {
 }
 
 }  // namespace
+
+std::map<unsigned, int> cpu_nodes(const HostFs& fs) {
+  std::map<unsigned, int> out;
+  for (const std::string& entry : fs.list("/sys/devices/system/node")) {
+    if (entry.rfind("node", 0) != 0) continue;
+    const int node = std::atoi(entry.c_str() + 4);
+    if (const auto list = fs.read("/sys/devices/system/node/" + entry + "/cpulist"))
+      if (const auto cpus = parse_cpu_list(*list))
+        for (unsigned cpu : *cpus) out[cpu] = node;
+  }
+  return out;
+}
 
 Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes) {
   Findings out;
@@ -499,6 +498,8 @@ Findings run_doctor(const HostFs& fs, DoctorInput input) {
   }
   out.push_back(check_isolation(fs, input));
   out.push_back(check_governor(fs, input));
+  if (input.pod)
+    for (Finding& f : check_pod(fs, input, nodes)) out.push_back(std::move(f));
   for (const PortToCheck& p : input.ports) {
     if (p.pci.empty()) {
       out.push_back(check_virtual_port(fs, p));

@@ -4,6 +4,7 @@
 // tested on fixture trees.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,6 +28,7 @@ struct DoctorInput {
   std::vector<PortToCheck> ports;                 ///< empty: every NIC found is checked
   std::optional<unsigned> gid_index;              ///< the RoCE GID index the RDMA application uses (perftest -x)
   bool hugepages_wanted = true;                   ///< false: the profile runs without them (huge_pages = "off")
+  bool pod = false;  ///< inside a Kubernetes pod: check_pod too
 };
 
 Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes);
@@ -41,6 +43,9 @@ Findings check_pci_port(const HostFs& fs, const PortToCheck& port, const DoctorI
 Finding check_virtual_port(const HostFs& fs, const PortToCheck& port);
 /// How the doctor's items name a port: "east (0000:3b:00.0)", or the address alone.
 std::string port_label(const PortToCheck& port);
+
+/// The NUMA node of each CPU, from /sys/devices/system/node/node*/cpulist.
+std::map<unsigned, int> cpu_nodes(const HostFs& fs);
 
 /// The NUMA node of a PCI device, -1 when the host has one node or does not say.
 int pci_numa_node(const HostFs& fs, const std::string& pci);

@@ -1,0 +1,116 @@
+// The doctor in a Kubernetes pod, on fixture trees of a container's view: an engine given
+// CPUs of its own on its NIC's node and hugepages passes; each thing a kubelet or a pod spec
+// gets wrong fails with its evidence and the setting that fixes it.
+
+#include "control/suites/doctor/pod_checks.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace lr::doctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A container's view: CPUs 4-7 of a two-node host's 0-31, hugetlbfs at /dev/hugepages.
+class Pod {
+ public:
+  Pod() : root_(fs::temp_directory_path() / ("lr-pod-" + std::to_string(::getpid()))) {
+    fs::remove_all(root_);
+    cpus("4-7");
+    write("/sys/devices/system/cpu/online", "0-31\n");
+    write("/sys/devices/system/node/node0/cpulist", "0-15\n");
+    write("/sys/devices/system/node/node1/cpulist", "16-31\n");
+    mounts("overlay / overlay rw 0 0\nnodev /dev/hugepages hugetlbfs rw,relatime,pagesize=1024M 0 0\n");
+  }
+  ~Pod() { fs::remove_all(root_); }
+  Pod(const Pod&) = delete;
+  Pod& operator=(const Pod&) = delete;
+  void cpus(const std::string& list) {
+    write("/proc/self/status", "Name:\tlinerate\nCpus_allowed_list:\t" + list + "\n");
+  }
+  void mounts(const std::string& text) { write("/proc/self/mounts", text); }
+  Findings check(const DoctorInput& input = {}, const std::set<int>& port_nodes = {0}) const {
+    return check_pod(HostFs(root_.string()), input, port_nodes);
+  }
+
+ private:
+  void write(const std::string& path, const std::string& text) {
+    const fs::path at = root_ / path.substr(1);
+    fs::create_directories(at.parent_path());
+    std::ofstream(at) << text;
+  }
+  fs::path root_;
+};
+
+TEST(PodChecks, AnEngineWithCpusOfItsOwnOnItsNicsNodeAndHugepagesPasses) {
+  const Findings f = Pod().check();
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].item, "CPUs of its own (pod)");
+  EXPECT_EQ(f[0].verdict, Verdict::kOk);
+  EXPECT_EQ(f[0].evidence,
+            "this container may run on CPUs 4-7 (Cpus_allowed_list, /proc/self/status) of the node's 0-31");
+  EXPECT_EQ(f[1].verdict, Verdict::kOk);
+  EXPECT_EQ(f[1].evidence, "its CPUs 4-7 are on node 0; its ports on node 0");
+  EXPECT_EQ(f[2].verdict, Verdict::kOk);
+  EXPECT_EQ(f[2].evidence, "hugetlbfs at /dev/hugepages (/proc/self/mounts)");
+}
+
+TEST(PodChecks, TheSharedPoolFailsWithTheKubeletsSetting) {
+  Pod pod;
+  pod.cpus("0-31");
+  const Finding f = pod.check()[0];
+  EXPECT_EQ(f.verdict, Verdict::kFail);
+  EXPECT_EQ(f.evidence,
+            "this container may run on CPUs 0-31 (Cpus_allowed_list, /proc/self/status) of the node's "
+            "0-31: the node's shared pool, where other pods run too");
+  EXPECT_EQ(f.fix,
+            "kubelet: cpuManagerPolicy: static (with reservedSystemCPUs); the pod: Guaranteed QoS, whole CPUs "
+            "(cpu requests = limits, e.g. \"4\"), as deploy/kubernetes asks");
+}
+
+TEST(PodChecks, LcoresOutsideTheCpusetFail) {
+  DoctorInput input;
+  input.lcores = "0-3";
+  input.worker_cpus = std::set<unsigned>{1, 2, 3};
+  const Finding f = Pod().check(input)[0];
+  EXPECT_EQ(f.verdict, Verdict::kFail);
+  EXPECT_EQ(f.evidence,
+            "this container may run on CPUs 4-7 (Cpus_allowed_list, /proc/self/status) of the node's "
+            "0-31; the profile's lcores (0-3) use CPUs 1-3 outside it");
+}
+
+TEST(PodChecks, CpusAcrossNodesOrAwayFromTheNicFail) {
+  Pod pod;
+  pod.cpus("14-17");
+  const Finding across = pod.check()[1];
+  EXPECT_EQ(across.verdict, Verdict::kFail);
+  EXPECT_EQ(across.evidence, "its CPUs 14-17 are on node 0, 1; its ports on node 0");
+  EXPECT_EQ(across.fix,
+            "kubelet: topologyManagerPolicy: single-numa-node (and the SR-IOV device plugin reporting each "
+            "VF's NUMA node), so that the CPUs, hugepages and VF come from one node");
+  pod.cpus("16-19");
+  EXPECT_EQ(pod.check({}, {0})[1].verdict, Verdict::kFail);
+  EXPECT_EQ(pod.check({}, {1})[1].verdict, Verdict::kOk);
+  EXPECT_EQ(pod.check({}, {-1})[1].verdict, Verdict::kSkipped);  // a node the host does not say
+}
+
+TEST(PodChecks, NoHugetlbfsFailsUnlessTheProfileRunsWithout) {
+  Pod pod;
+  pod.mounts("overlay / overlay rw 0 0\ntmpfs /dev/shm tmpfs rw 0 0\n");
+  const Finding f = pod.check()[2];
+  EXPECT_EQ(f.verdict, Verdict::kFail);
+  EXPECT_EQ(f.evidence, "no hugetlbfs among this container's mounts (/proc/self/mounts)");
+  EXPECT_EQ(f.fix,
+            "mount an emptyDir with medium: HugePages at /dev/hugepages, and request hugepages-1Gi (or -2Mi) "
+            "equal to its limit");
+  DoctorInput off;
+  off.hugepages_wanted = false;
+  EXPECT_EQ(pod.check(off)[2].verdict, Verdict::kSkipped);
+}
+
+}  // namespace
+}  // namespace lr::doctor
