@@ -30,7 +30,8 @@ lcores=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
 device=${LINERATE_DEVICE:-}
 if [ -z "$device" ]; then
   # The SR-IOV network device plugin: PCIDEVICE_<RESOURCE>=0000:3b:02.1[,...]
-  device=$(env | sed -n 's/^PCIDEVICE_[A-Z0-9_]*=\([^,]*\).*/\1/p' | head -n 1)
+  # (not PCIDEVICE_<RESOURCE>_INFO, which newer plugins set to a JSON description)
+  device=$(env | grep -v '^PCIDEVICE_[A-Z0-9_]*_INFO=' | sed -n 's/^PCIDEVICE_[A-Z0-9_]*=\([^,]*\).*/\1/p' | head -n 1)
 fi
 if [ -z "$device" ] && [ -n "${LINERATE_NETDEV:-}" ]; then
   link=$sys/class/net/$LINERATE_NETDEV/device

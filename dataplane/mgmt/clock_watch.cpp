@@ -38,10 +38,16 @@ ClockWatch::Reading ClockWatch::read_once() const {
     r.problem = fmt::format("the ptp4l socket path '{}' has a quote in it", uds_);
     return r;
   }
+  // pmc's own socket (-i), where ptp4l sends its answers, beside ptp4l's: pmc's default,
+  // /var/run/pmc.PID, is that for ptp4l's default socket, and in a container whose ptp4l
+  // socket is the host's (a shared folder) it is the only place ptp4l can reach. $$: the
+  // shell's PID, one per call.
+  const size_t slash = uds_.rfind('/');
+  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "" : uds_.substr(0, slash);
   const std::string command = fmt::format(
-      "pmc -u -b 0 -s '{}' 'GET TIME_STATUS_NP' 'GET PORT_DATA_SET' "
+      "pmc -u -b 0 -s '{}' -i '{}/pmc.'$$ 'GET TIME_STATUS_NP' 'GET PORT_DATA_SET' "
       "'GET PORT_PROPERTIES_NP' 'GET DEFAULT_DATA_SET' 'GET TIME_PROPERTIES_DATA_SET' 2>/dev/null",
-      uds_);
+      uds_, folder);
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {
     r.problem = "cannot run pmc";

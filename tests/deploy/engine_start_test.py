@@ -27,7 +27,8 @@ class EngineStart(unittest.TestCase):
                               capture_output=True, text=True, timeout=30)
 
     def test_an_sriov_vf_and_the_containers_cpus_fill_the_profile(self):
-        run = self.start(PCIDEVICE_INTEL_COM_LINERATE_VF="0000:3b:02.1,0000:3b:02.2")
+        run = self.start(PCIDEVICE_INTEL_COM_LINERATE_VF="0000:3b:02.1,0000:3b:02.2",
+                         PCIDEVICE_INTEL_COM_LINERATE_VF_INFO='{"0000:3b:02.1": {"generic": {}}}')
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertIn('lcores = "%s"\n' % cpus_allowed(), run.stdout)
         self.assertIn('device = "0000:3b:02.1"\n', run.stdout)  # the first VF it was given

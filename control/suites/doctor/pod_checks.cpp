@@ -27,13 +27,35 @@ std::optional<std::set<unsigned>> allowed_cpus(const HostFs& fs) {
   return std::nullopt;
 }
 
+// The pod's QoS class as its cgroup's path says it: kubelets put Burstable and BestEffort
+// pods under a folder of that name, Guaranteed ones under kubepods itself.
+std::string qos_class(const HostFs& fs) {
+  const std::string cgroup = fs.read("/proc/self/cgroup").value_or("");
+  if (cgroup.find("besteffort") != std::string::npos) return "BestEffort";
+  if (cgroup.find("burstable") != std::string::npos) return "Burstable";
+  return cgroup.find("kubepods") != std::string::npos ? "Guaranteed" : "";
+}
+
 Finding own_cpus(const HostFs& fs, const std::set<unsigned>& allowed, const DoctorInput& input) {
-  const auto online = parse_cpu_list(fs.read("/sys/devices/system/cpu/online").value_or(""));
-  Finding f{"CPUs of its own (pod)", Verdict::kOk,
-            fmt::format("this container may run on CPUs {} (Cpus_allowed_list, {}) of the node's {}",
-                        cpu_list_text(allowed), kStatus, online ? cpu_list_text(*online) : "unknown"),
-            ""};
-  if (online && allowed == *online) {
+  Finding f{"CPUs of its own (pod)", Verdict::kOk, "", ""};
+  const auto online_text = fs.read("/sys/devices/system/cpu/online");
+  const auto online = online_text ? parse_cpu_list(*online_text) : std::nullopt;
+  if (!online || online->empty()) {
+    f.verdict = Verdict::kSkipped;
+    f.evidence = "/sys/devices/system/cpu/online cannot be read: the node's CPUs are not known";
+    return f;
+  }
+  f.evidence = fmt::format("this container may run on CPUs {} (Cpus_allowed_list, {}) of the node's {}",
+                           cpu_list_text(allowed), kStatus, cpu_list_text(*online));
+  // The shared pool shrinks while other pods hold CPUs of their own: only a Guaranteed pod's
+  // cpuset is its own.
+  if (const std::string qos = qos_class(fs); qos == "Burstable" || qos == "BestEffort") {
+    f.verdict = Verdict::kFail;
+    f.evidence += fmt::format("; the pod is {} (/proc/self/cgroup): its CPUs are the shared pool's", qos);
+    f.fix = "the pod: Guaranteed QoS (every container's cpu and memory requests = limits), whole CPUs for the engine";
+    return f;
+  }
+  if (allowed == *online) {
     f.verdict = Verdict::kFail;
     f.evidence += ": the node's shared pool, where other pods run too";
     f.fix =
@@ -69,6 +91,11 @@ Finding numa_local(const HostFs& fs, const std::set<unsigned>& allowed, const st
   std::set<int> cpus_on;
   for (unsigned cpu : allowed)
     if (const auto it = nodes.find(cpu); it != nodes.end()) cpus_on.insert(it->second);
+  if (cpus_on.empty()) {
+    f.verdict = Verdict::kSkipped;
+    f.evidence = "the CPUs' NUMA nodes are not known (/sys/devices/system/node)";
+    return f;
+  }
   f.evidence = fmt::format("its CPUs {} are on node {}; its ports on node {}", cpu_list_text(allowed),
                            fmt::join(cpus_on, ", "), fmt::join(nics, ", "));
   if (cpus_on != nics) {

@@ -33,6 +33,8 @@ class Pod {
     write("/proc/self/status", "Name:\tlinerate\nCpus_allowed_list:\t" + list + "\n");
   }
   void mounts(const std::string& text) { write("/proc/self/mounts", text); }
+  void cgroup(const std::string& text) { write("/proc/self/cgroup", text); }
+  void remove(const std::string& path) { fs::remove_all(root_ / path.substr(1)); }
   Findings check(const DoctorInput& input = {}, const std::set<int>& port_nodes = {0}) const {
     return check_pod(HostFs(root_.string()), input, port_nodes);
   }
@@ -70,6 +72,29 @@ TEST(PodChecks, TheSharedPoolFailsWithTheKubeletsSetting) {
   EXPECT_EQ(f.fix,
             "kubelet: cpuManagerPolicy: static (with reservedSystemCPUs); the pod: Guaranteed QoS, whole CPUs "
             "(cpu requests = limits, e.g. \"4\"), as deploy/kubernetes asks");
+}
+
+TEST(PodChecks, ABurstablePodsCpusetIsTheSharedPoolsEvenWhenSmaller) {
+  Pod pod;
+  pod.cgroup("0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1.slice/cri-containerd-a.scope\n");
+  const Finding f = pod.check()[0];
+  EXPECT_EQ(f.verdict, Verdict::kFail);
+  EXPECT_EQ(f.evidence,
+            "this container may run on CPUs 4-7 (Cpus_allowed_list, /proc/self/status) of the node's "
+            "0-31; the pod is Burstable (/proc/self/cgroup): its CPUs are the shared pool's");
+  pod.cgroup("0::/kubepods.slice/kubepods-pod2.slice/cri-containerd-b.scope\n");  // Guaranteed
+  EXPECT_EQ(pod.check()[0].verdict, Verdict::kOk);
+}
+
+TEST(PodChecks, WhatCannotBeReadIsSkippedNotPassed) {
+  Pod pod;
+  pod.remove("/sys/devices/system/cpu/online");
+  pod.remove("/sys/devices/system/node");
+  const Findings f = pod.check();
+  EXPECT_EQ(f[0].verdict, Verdict::kSkipped);
+  EXPECT_EQ(f[0].evidence, "/sys/devices/system/cpu/online cannot be read: the node's CPUs are not known");
+  EXPECT_EQ(f[1].verdict, Verdict::kSkipped);
+  EXPECT_EQ(f[1].evidence, "the CPUs' NUMA nodes are not known (/sys/devices/system/node)");
 }
 
 TEST(PodChecks, LcoresOutsideTheCpusetFail) {
