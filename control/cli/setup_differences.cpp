@@ -40,6 +40,20 @@ void key_differences(const std::string& what, const json& want, const json& have
   }
 }
 
+// The speed rates refer to: the data plane's is its profile's, else the link's.
+void speed_difference(const std::string& what, const api::PortSpec& want, const api::PortReport& have,
+                      std::vector<std::string>& out) {
+  if (want.speed_bps != 0 && have.speed_bps != want.speed_bps)
+    out.push_back(fmt::format("{}: speed {} Gbit/s in the profile, {} Gbit/s in the data plane", what,
+                              static_cast<double>(want.speed_bps) / 1e9, static_cast<double>(have.speed_bps) / 1e9));
+}
+
+// Whether one of `devices` is an end of `cable`.
+bool on_cable(const std::vector<std::string>& devices, const std::string& cable) {
+  return std::any_of(devices.begin(), devices.end(),
+                     [&](const std::string& device) { return profile::cable_name(device) == cable; });
+}
+
 void port_differences(const profile::Profile& profile, const ServedSetup& served, std::vector<std::string>& out) {
   for (const api::PortSpec& want : profile.ports) {
     const api::PortReport* have = named(served.ports, want.name);
@@ -50,10 +64,7 @@ void port_differences(const profile::Profile& profile, const ServedSetup& served
     if (have->device != want.device)
       out.push_back(fmt::format("port '{}': device {} in the profile, {} in the data plane", want.name, want.device,
                                 have->device));
-    // The speed rates refer to: the data plane's is its profile's, else the link's.
-    if (want.speed_bps != 0 && have->speed_bps != want.speed_bps)
-      out.push_back(fmt::format("port '{}': speed {} Gbit/s in the profile, {} Gbit/s in the data plane", want.name,
-                                static_cast<double>(want.speed_bps) / 1e9, static_cast<double>(have->speed_bps) / 1e9));
+    speed_difference(fmt::format("port '{}'", want.name), want, *have, out);
     if (const api::PortSpec* spec = named(served.port_specs, want.name))
       key_differences(fmt::format("port '{}'", want.name), profile::to_json(want), profile::to_json(*spec),
                       {"name", "device", "speed"}, out);
@@ -69,10 +80,7 @@ void unnamed_switches(const std::vector<api::SwitchSpec>& named_in_profile, cons
     if (named(named_in_profile, have.name) != nullptr) continue;
     for (const api::SwitchPortSpec& port : have.ports) {
       const auto cable = profile::cable_name(port.device);
-      const bool joins = cable && std::any_of(devices.begin(), devices.end(), [&](const std::string& device) {
-                           return profile::cable_name(device) == cable;
-                         });
-      if (!joins) continue;
+      if (!cable || !on_cable(devices, *cable)) continue;
       out.push_back(fmt::format("{} runs switch '{}' on cable '{}', which the profile has no [[switch]] for",
                                 data_plane, have.name, *cable));
       break;
@@ -100,9 +108,7 @@ void located_port_differences(const api::PortSpec& want, const std::string& loca
   const std::string what = fmt::format("port '{}' ({};{})", want.name, data_plane, local);
   const api::PortReport* have = named(served.ports, local);
   if (have == nullptr) return;  // the fleet found it there: a data plane that lists none
-  if (want.speed_bps != 0 && have->speed_bps != want.speed_bps)
-    out.push_back(fmt::format("{}: speed {} Gbit/s in the profile, {} Gbit/s in the data plane", what,
-                              static_cast<double>(want.speed_bps) / 1e9, static_cast<double>(have->speed_bps) / 1e9));
+  speed_difference(what, want, *have, out);
   const api::PortSpec* spec = named(served.port_specs, local);
   if (spec == nullptr) return;
   const json given = profile::to_json(want), defaults = profile::to_json(api::PortSpec{});
@@ -119,20 +125,14 @@ void located_port_differences(const api::PortSpec& want, const std::string& loca
   key_differences(what, set, theirs, {}, out);
 }
 
-// Each cable of switch `sw` ends at a port of the run on `engine`, the data plane that runs it:
-// else the switch sits beside the run, not in it.
-void cables_to_the_run(const api::SwitchSpec& sw, const EngineSetup& engine, std::vector<std::string>& out) {
-  for (const api::SwitchPortSpec& port : sw.ports) {
-    const auto cable = profile::cable_name(port.device);
-    if (!cable) continue;
-    const bool joins = std::any_of(engine.ports.begin(), engine.ports.end(), [&](const auto& local_and_name) {
-      const api::PortReport* have = named(engine.served.ports, local_and_name.first);
-      return have != nullptr && profile::cable_name(have->device) == cable;
-    });
-    if (!joins)
+// Each cable of switch `sw` ends at a port of the run (`devices`, their devices) on the data
+// plane at `address`, which runs it: else the switch sits beside the run, not in it.
+void cables_to_the_run(const api::SwitchSpec& sw, const std::vector<std::string>& devices, const std::string& address,
+                       std::vector<std::string>& out) {
+  for (const api::SwitchPortSpec& port : sw.ports)
+    if (const auto cable = profile::cable_name(port.device); cable && !on_cable(devices, *cable))
       out.push_back(fmt::format("switch '{}' port '{}': cable '{}' ends at no port of the run on the data plane at {}",
-                                sw.name, port.name, *cable, engine.address));
-  }
+                                sw.name, port.name, *cable, address));
 }
 
 }  // namespace
@@ -147,38 +147,39 @@ std::vector<std::string> setup_differences(const profile::Profile& profile, cons
 std::vector<std::string> fleet_setup_differences(const profile::Profile& profile,
                                                  const std::vector<EngineSetup>& engines) {
   std::vector<std::string> out;
-  for (const EngineSetup& engine : engines) {
-    const std::string data_plane = fmt::format("the data plane at {}", engine.address);
-    std::vector<std::string> devices;  // of the profile's ports there
+  std::vector<std::vector<std::string>> devices(engines.size());  // of the profile's ports on each
+  for (size_t e = 0; e < engines.size(); ++e) {
+    const EngineSetup& engine = engines[e];
     for (const auto& [local, profile_name] : engine.ports) {
       if (const api::PortSpec* want = named(profile.ports, profile_name))
         located_port_differences(*want, local, engine.served, engine.address, out);
-      if (const api::PortReport* have = named(engine.served.ports, local)) devices.push_back(have->device);
+      if (const api::PortReport* have = named(engine.served.ports, local)) devices[e].push_back(have->device);
     }
-    unnamed_switches(profile.switches, engine.served, devices, data_plane, out);
+    unnamed_switches(profile.switches, engine.served, devices[e], fmt::format("the data plane at {}", engine.address),
+                     out);
   }
   for (const api::SwitchSpec& want : profile.switches) {
-    std::vector<const EngineSetup*> running;
-    for (const EngineSetup& engine : engines)
-      if (named(engine.served.switches, want.name) != nullptr) running.push_back(&engine);
+    std::vector<size_t> running;
+    for (size_t e = 0; e < engines.size(); ++e)
+      if (named(engines[e].served.switches, want.name) != nullptr) running.push_back(e);
     if (running.size() == 1) {
-      const EngineSetup& there = *running[0];
+      const EngineSetup& there = engines[running[0]];
       key_differences(fmt::format("switch '{}' (the data plane at {})", want.name, there.address),
                       profile::to_json(want), profile::to_json(*named(there.served.switches, want.name)), {"name"},
                       out);
-      cables_to_the_run(want, there, out);
+      cables_to_the_run(want, devices[running[0]], there.address, out);
       continue;
     }
     std::vector<std::string> runs;  // what each data plane runs
     for (const EngineSetup& engine : engines) {
       std::vector<std::string> names;
       for (const api::SwitchSpec& sw : engine.served.switches) names.push_back("'" + sw.name + "'");
-      runs.push_back(fmt::format("{} runs {}", engine.address,
-                                 names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+      runs.push_back(names.empty() ? engine.address + " runs none"
+                                   : fmt::format("{} runs {}", engine.address, fmt::join(names, ", ")));
     }
-    out.push_back(fmt::format(
-        "switch '{}' is {} of the run's data planes ({}): run it on one, beside ports the run uses", want.name,
-        running.empty() ? "not run by any" : "run by more than one", fmt::format("{}", fmt::join(runs, "; "))));
+    out.push_back(
+        fmt::format("switch '{}' is {} of the run's data planes ({}): run it on one, beside ports the run uses",
+                    want.name, running.empty() ? "not run by any" : "run by more than one", fmt::join(runs, "; ")));
   }
   return out;
 }
