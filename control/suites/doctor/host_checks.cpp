@@ -115,7 +115,7 @@ std::map<unsigned, int> cpu_nodes(const HostFs& fs) {
   return out;
 }
 
-Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes) {
+Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes, bool pod) {
   Findings out;
   const auto meminfo = fs.read("/proc/meminfo");
   if (!meminfo) return {{"hugepages", Verdict::kSkipped, "/proc/meminfo cannot be read", ""}};
@@ -137,7 +137,9 @@ Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes) {
     if (!mounts) out.push_back({"hugetlbfs mount", Verdict::kSkipped, "/proc/mounts cannot be read", ""});
     else if (mounts->find(" hugetlbfs ") == std::string::npos)
       out.push_back({"hugetlbfs mount", Verdict::kFail, "no hugetlbfs in /proc/mounts",
-                     "mount -t hugetlbfs nodev /dev/hugepages (scripts/setup.sh does)"});
+                     pod ? "mount an emptyDir with medium: HugePages at /dev/hugepages, and request hugepages-1Gi "
+                           "(or -2Mi) equal to its limit"
+                         : "mount -t hugetlbfs nodev /dev/hugepages (scripts/setup.sh does)"});
     else out.push_back({"hugetlbfs mount", Verdict::kOk, "hugetlbfs in /proc/mounts", ""});
   }
   if (total > 0 && size_kb == 2048) out.push_back(check_gigabyte_pages(fs));
@@ -492,7 +494,7 @@ Findings run_doctor(const HostFs& fs, DoctorInput input) {
     return slot_bps[function.substr(0, function.rfind('.'))];
   };
   if (input.hugepages_wanted) {
-    for (Finding& f : check_hugepages(fs, nodes)) out.push_back(std::move(f));
+    for (Finding& f : check_hugepages(fs, nodes, input.pod)) out.push_back(std::move(f));
   } else {
     out.push_back({"hugepages", Verdict::kSkipped, "the profile runs without hugepages ([eal] huge_pages = \"off\")", ""});
   }

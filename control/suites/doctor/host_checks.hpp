@@ -31,7 +31,9 @@ struct DoctorInput {
   bool pod = false;  ///< inside a Kubernetes pod: check_pod too
 };
 
-Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes);
+/// Reserved, free, mounted (/proc/mounts: in a pod, its container's), on the ports' nodes;
+/// `pod`: a mount missing is fixed in the pod spec, not on the host.
+Findings check_hugepages(const HostFs& fs, const std::set<int>& port_nodes, bool pod = false);
 Finding check_isolation(const HostFs& fs, const DoctorInput& input);
 Finding check_governor(const HostFs& fs, const DoctorInput& input);
 /// NUMA node, PCIe link against the rate the slot must carry, ASPM, driver and IOMMU.

@@ -107,41 +107,13 @@ Finding numa_local(const HostFs& fs, const std::set<unsigned>& allowed, const st
   return f;
 }
 
-Finding hugepages_mounted(const HostFs& fs, const DoctorInput& input) {
-  Finding f{"hugepages mounted (pod)", Verdict::kOk, "", ""};
-  if (!input.hugepages_wanted) {
-    f.verdict = Verdict::kSkipped;
-    f.evidence = "the profile runs without hugepages ([eal] huge_pages = \"off\")";
-    return f;
-  }
-  std::istringstream in(fs.read("/proc/self/mounts").value_or(""));
-  std::vector<std::string> mounts;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string device, path, type;
-    fields >> device >> path >> type;
-    if (type == "hugetlbfs") mounts.push_back(path);
-  }
-  if (mounts.empty()) {
-    f.verdict = Verdict::kFail;
-    f.evidence = "no hugetlbfs among this container's mounts (/proc/self/mounts)";
-    f.fix =
-        "mount an emptyDir with medium: HugePages at /dev/hugepages, and request hugepages-1Gi (or -2Mi) equal "
-        "to its limit";
-    return f;
-  }
-  f.evidence = fmt::format("hugetlbfs at {} (/proc/self/mounts)", fmt::join(mounts, ", "));
-  return f;
-}
-
 }  // namespace
 
 Findings check_pod(const HostFs& fs, const DoctorInput& input, const std::set<int>& port_nodes) {
   const auto allowed = allowed_cpus(fs);
   if (!allowed)
-    return {{"CPUs of its own (pod)", Verdict::kSkipped, fmt::format("no Cpus_allowed_list in {}", kStatus), ""},
-            hugepages_mounted(fs, input)};
-  return {own_cpus(fs, *allowed, input), numa_local(fs, *allowed, port_nodes), hugepages_mounted(fs, input)};
+    return {{"CPUs of its own (pod)", Verdict::kSkipped, fmt::format("no Cpus_allowed_list in {}", kStatus), ""}};
+  return {own_cpus(fs, *allowed, input), numa_local(fs, *allowed, port_nodes)};
 }
 
 }  // namespace lr::doctor

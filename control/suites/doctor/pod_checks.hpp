@@ -11,9 +11,10 @@
 
 namespace lr::doctor {
 
-/// CPUs of its own (a cpuset smaller than the node's: the static CPU manager), on the NUMA
-/// node of its ports (`port_nodes`, -1 where unknown: the topology manager), the profile's
-/// lcores among them, and hugepages mounted (an emptyDir of medium HugePages).
+/// CPUs of its own (a Guaranteed pod's cpuset, smaller than the node's: the static CPU
+/// manager), on the NUMA node of its ports (`port_nodes`, -1 where unknown: the topology
+/// manager), the profile's lcores among them. Hugepages mounted: check_hugepages, whose
+/// /proc/mounts is the container's own.
 Findings check_pod(const HostFs& fs, const DoctorInput& input, const std::set<int>& port_nodes);
 
 }  // namespace lr::doctor
