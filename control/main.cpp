@@ -14,6 +14,7 @@
 #include "control/cli/commands/commands.hpp"
 #include "control/client/dataplane_client.hpp"
 #include "control/export/exporter_command.hpp"
+#include "control/export/optics_watch_command.hpp"
 #include "control/otg/otg_command.hpp"
 
 namespace {
@@ -55,6 +56,7 @@ int run(int argc, char** argv) {
         add_doctor_command, add_optics_commands, add_frames_command, add_capture_command, add_neighbors_command,
         add_otg_command, add_completion_command})
     add(app, commands);
+  add_optics_watch_command(*app.get_subcommand("optics"), commands);  // export/'s, under cli/'s `optics`
 
   try {
     app.parse(argc, argv);

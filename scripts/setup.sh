@@ -27,6 +27,7 @@ packages=(
   gnuplot-nox                  # the benchmark reports' charts (SVG)
   chromium                     # the tests load the HTML reports in a real (headless) browser
   python3-yaml                 # the Kubernetes manifests' test reads what kubectl kustomize renders
+  zabbix-agent                 # the optics watch's Zabbix template: its items asked with zabbix_agentd -t
 )
 # kubectl renders the Kubernetes manifests offline (kubectl kustomize): Debian's
 # kubernetes-client, only where no kubectl is on PATH, since a kubectl of another package
@@ -44,8 +45,28 @@ if ((${#missing[@]})); then
   # tshark asks whether non-root users may capture; they may not.
   echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
   apt-get update -qq
+  # The daemons among them (prometheus, zabbix-agent) are here for their tools (promtool,
+  # zabbix_agentd -t): a policy-rc.d of our own keeps the install from starting them (and
+  # goes with this script, Ctrl-C included), and they are left disabled below.
+  policy=/usr/sbin/policy-rc.d
+  own_policy=""
+  if [[ ! -e $policy ]]; then
+    printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod 755 "$policy" && own_policy=$policy
+    trap 'rm -f "$own_policy"' EXIT
+  fi
   # Quiet unless it fails: then its last lines say why.
-  if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/linerate-setup-apt.log 2>&1; then
+  installed=0
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/linerate-setup-apt.log 2>&1 || installed=$?
+  if [[ -n $own_policy ]]; then
+    rm -f "$own_policy"
+    trap - EXIT
+  fi
+  for daemon in prometheus zabbix-agent; do
+    if [[ " ${missing[*]} " == *" $daemon "* ]] && command -v systemctl >/dev/null; then
+      systemctl disable --quiet "$daemon" 2>/dev/null || true
+    fi
+  done
+  if ((installed != 0)); then
     tail -n 30 /tmp/linerate-setup-apt.log >&2
     echo "setup: apt-get install failed (whole log: /tmp/linerate-setup-apt.log)" >&2
     exit 1

@@ -96,9 +96,8 @@ constexpr RequestLimits kRequestLimits{1024 * 1024, 8 * 1024};
 // Holds its place in the exporter's gate while it lives.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket socket, const DataplaneAddress& dataplane, ConnectionGate::Ticket ticket,
-              std::chrono::seconds idle)
-      : stream_(std::move(socket)), dataplane_(dataplane), ticket_(std::move(ticket)), idle_(idle) {}
+  HttpSession(tcp::socket socket, const MetricsPage& page, ConnectionGate::Ticket ticket, std::chrono::seconds idle)
+      : stream_(std::move(socket)), page_(page), ticket_(std::move(ticket)), idle_(idle) {}
 
   // The header within the idle timeout, then the body (if any) within as long again.
   void start() {
@@ -119,11 +118,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     } else if (request.target() == "/metrics") {
       response_.result(http::status::ok);
       response_.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
-      response_.body() = scrape(dataplane_);
+      response_.body() = page_.text();
     } else {
       response_.result(http::status::not_found);
       response_.set(http::field::content_type, "text/plain");
-      response_.body() = "linerate exporter: metrics are at /metrics\n";
+      response_.body() = page_.who + ": metrics are at /metrics\n";
     }
     response_.prepare_payload();
     stream_.expires_after(idle_);
@@ -134,7 +133,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   beast::tcp_stream stream_;
-  const DataplaneAddress& dataplane_;  ///< run_exporter's, which outlives every session
+  const MetricsPage& page_;  ///< the server's, which outlives every session
   ConnectionGate::Ticket ticket_;
   std::chrono::seconds idle_;
   beast::flat_buffer buffer_;
@@ -142,34 +141,27 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   http::response<http::string_body> response_;
 };
 
-struct Exporter {
-  const ExporterOptions& options;
-  ConnectionGate& gate;
-};
-
 // Served while the gate has room, else 503 with the reason in text, or (past the
 // refusals' bound too) closed at once.
-void admit(Exporter& exporter, tcp::socket socket) {
-  ConnectionGate::Entry entry = exporter.gate.enter();
+void admit(MetricsServer& server, tcp::socket socket) {
+  ConnectionGate::Entry entry = server.gate.enter();
   if (entry.verdict == ConnectionGate::Verdict::kServe) {
-    std::make_shared<HttpSession>(std::move(socket), exporter.options.dataplane, std::move(entry.ticket),
-                                  std::chrono::seconds(exporter.options.idle_timeout_s))
-        ->start();
+    std::make_shared<HttpSession>(std::move(socket), server.page, std::move(entry.ticket), server.idle)->start();
   } else if (entry.verdict == ConnectionGate::Verdict::kRefuse) {
-    auto response = over_cap_response("text/plain", "linerate exporter: " + exporter.gate.refusal_text() + "\n");
+    auto response = over_cap_response("text/plain", server.page.who + ": " + server.gate.refusal_text() + "\n");
     refuse_over_cap(beast::tcp_stream(std::move(socket)), std::move(entry), std::move(response));
   }
 }
 
-void accept_loop(tcp::acceptor& acceptor, Exporter& exporter) {
-  acceptor.async_accept([&acceptor, &exporter](beast::error_code ec, tcp::socket socket) {
+}  // namespace
+
+void serve_metrics(tcp::acceptor& acceptor, MetricsServer& server) {
+  acceptor.async_accept([&acceptor, &server](beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
-    if (!ec) admit(exporter, std::move(socket));
-    accept_loop(acceptor, exporter);
+    if (!ec) admit(server, std::move(socket));
+    serve_metrics(acceptor, server);
   });
 }
-
-}  // namespace
 
 int run_exporter(const ExporterOptions& options) {
   if (const std::string error = reserve_descriptors(options.max_connections); !error.empty()) {
@@ -186,8 +178,9 @@ int run_exporter(const ExporterOptions& options) {
   std::fflush(stdout);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const beast::error_code&, int) { io.stop(); });
-  Exporter exporter{options, gate};
-  accept_loop(acceptor, exporter);
+  const MetricsPage page{"linerate exporter", [&] { return scrape(options.dataplane); }};
+  MetricsServer server{page, gate, std::chrono::seconds(options.idle_timeout_s)};
+  serve_metrics(acceptor, server);
   // Lost and back are said without a scrape to find them.
   const BackgroundRetry retry(
       io, watch_of(options.dataplane),

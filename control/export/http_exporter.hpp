@@ -6,10 +6,15 @@
 // At most `max_connections` at once (503 beyond), each cut after `idle_timeout_s`
 // without a whole request (docs/reference/limits.md).
 
+#include <boost/asio/ip/tcp.hpp>
+
+#include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "control/client/dataplane_address.hpp"
+#include "control/http/connection_gate.hpp"
 
 namespace lr::ctl {
 
@@ -27,5 +32,22 @@ int run_exporter(const ExporterOptions& options);
 
 /// The /metrics page for the data plane at `dataplane`.
 std::string scrape(const DataplaneAddress& dataplane);
+
+/// What a metrics server answers GET /metrics with, and its name in other answers.
+struct MetricsPage {
+  std::string who;  ///< "linerate exporter"
+  std::function<std::string()> text;  ///< called on the io thread, per scrape
+};
+
+struct MetricsServer {
+  const MetricsPage& page;
+  ConnectionGate& gate;
+  std::chrono::seconds idle;  ///< a request must arrive within this
+};
+
+/// Accepts on `acceptor` (open, listening) until its io_context stops: GET /metrics answered
+/// with the page, anything else 404 / 405, connections past the gate 503. `server` and its
+/// page outlive the io_context's run.
+void serve_metrics(boost::asio::ip::tcp::acceptor& acceptor, MetricsServer& server);
 
 }  // namespace lr::ctl

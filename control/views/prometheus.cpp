@@ -7,57 +7,13 @@
 #include <regex>
 #include <string_view>
 
+#include "control/views/prometheus_family.hpp"
+
 namespace lr::ctl {
 
 using nlohmann::json;
 
-std::string prometheus_label_value(const std::string& value) {
-  std::string out;
-  for (char c : value) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
 namespace {
-
-using Labels = std::vector<std::pair<std::string, std::string>>;
-
-// One metric family: HELP and TYPE once, then its samples.
-class Family {
- public:
-  Family(std::string name, std::string type, std::string help)
-      : name_(std::move(name)), type_(std::move(type)), help_(std::move(help)) {}
-
-  void add(const Labels& labels, double value, const std::string& suffix = "") {
-    std::string text = name_ + suffix;
-    if (!labels.empty()) {
-      text += '{';
-      for (size_t i = 0; i < labels.size(); ++i)
-        text += fmt::format("{}{}=\"{}\"", i == 0 ? "" : ",", labels[i].first, prometheus_label_value(labels[i].second));
-      text += '}';
-    }
-    samples_.push_back(fmt::format("{} {}", text, fmt::format("{}", value)));
-  }
-
-  std::string text() const {
-    if (samples_.empty()) return "";
-    std::string out = fmt::format("# HELP {} {}\n# TYPE {} {}\n", name_, help_, name_, type_);
-    for (const std::string& s : samples_) out += s + "\n";
-    return out;
-  }
-
- private:
-  std::string name_;
-  std::string type_;
-  std::string help_;
-  std::vector<std::string> samples_;
-};
 
 double num(uint64_t v) { return static_cast<double>(v); }
 

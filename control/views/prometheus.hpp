@@ -37,9 +37,6 @@ Scrape scrape_from_json(const nlohmann::json& ports, const nlohmann::json& strea
 /// The page: lr_up 1, then the ports', streams', counters' and switches' families.
 std::string prometheus_text(const Scrape& scrape);
 
-/// A label value escaped as the exposition format asks (\\, \", \n).
-std::string prometheus_label_value(const std::string& value);
-
 /// The page when the data plane cannot be reached: lr_up 0 and nothing else.
 std::string prometheus_down_text();
 

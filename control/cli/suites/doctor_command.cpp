@@ -14,7 +14,7 @@
 #include "control/suites/doctor/host_checks.hpp"
 #include "control/suites/doctor/link_checks.hpp"
 #include "control/suites/doctor/netdev_checks.hpp"
-#include "control/views/prometheus.hpp"
+#include "control/views/prometheus_family.hpp"
 #include "lib/host/cpu_list.hpp"
 #include "lib/views/report_file.hpp"
 
