@@ -64,6 +64,7 @@ if ((${#missing[@]})); then
   for daemon in prometheus zabbix-agent; do
     if [[ " ${missing[*]} " == *" $daemon "* ]] && command -v systemctl >/dev/null; then
       systemctl disable --quiet "$daemon" 2>/dev/null || true
+      systemctl stop "$daemon" 2>/dev/null || true  # started anyway where a policy-rc.d of the host let it
     fi
   done
   if ((installed != 0)); then

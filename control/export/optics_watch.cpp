@@ -4,6 +4,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -76,7 +77,9 @@ class OpticsWatch {
         history_(fs::path(options.dir) / optics::kHistoryFolder, options.history_lines) {}
 
   void add_netdev(const std::string& ifname) {
-    if (!ports_.contains(ifname)) add(ifname, netdev_read(ifname));
+    if (ports_.contains(ifname)) return;
+    add(ifname, netdev_read(ifname));
+    (options_.all_netdevs ? netdevs_followed_ : netdevs_given_).insert(ifname);
   }
   /// False when a netdev of that name is watched already: the two would share a series.
   bool add_dataplane_port(const std::string& port) {
@@ -93,12 +96,13 @@ class OpticsWatch {
   const std::string& page() const { return page_; }
   /// The ports whose read is still under way, after waiting up to `wait_s` for them.
   std::vector<std::string> still_reading(double wait_s) const {
+    for (const auto& [name, p] : ports_) p.reader->stop();
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
     std::vector<std::string> busy;
     do {
       busy.clear();
       for (const auto& [name, p] : ports_)
-        if (p.reader->reading_since()) busy.push_back(name);
+        if (!p.reader->idle()) busy.push_back(name);
       if (busy.empty()) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     } while (std::chrono::steady_clock::now() < until);
@@ -113,15 +117,33 @@ class OpticsWatch {
     ports_.try_emplace(name, WatchedPort{std::make_unique<PortReader>(name, std::move(read)), optics::PortWatch(name)});
   }
 
+  // --all-netdevs: a netdev that appeared is watched from now on; one that went is no longer
+  // (its history stays), so a host whose containers come and go keeps no thread per veth gone.
+  void follow_netdevs() {
+    const std::vector<std::string> here = host_netdevs();
+    for (const std::string& ifname : here) {
+      if (!ports_.contains(ifname)) add_netdev(ifname);
+      else if (!netdevs_followed_.contains(ifname) && !netdevs_given_.contains(ifname))
+        say_once(fmt::format("netdev {} has the name of a data plane port watched: not watched", ifname));
+    }
+    for (auto it = netdevs_followed_.begin(); it != netdevs_followed_.end();) {
+      if (std::ranges::find(here, *it) != here.end()) {
+        ++it;
+        continue;
+      }
+      std::printf("%s %s: gone, no longer watched (--all-netdevs)\n", utc_now_iso8601().c_str(), it->c_str());
+      ports_.erase(*it);
+      it = netdevs_followed_.erase(it);
+    }
+  }
+
   double deadline_s() const {
     return options_.deadline_s > 0 ? options_.deadline_s : std::min(options_.interval_s / 2, 5.0);
   }
 
   void tick() {
     const auto started = std::chrono::steady_clock::now();
-    if (options_.all_netdevs)
-      for (const std::string& ifname : host_netdevs())
-        if (!ports_.contains(ifname)) add_netdev(ifname);
+    if (options_.all_netdevs) follow_netdevs();
     ++seq_;
     interval_time_ = unix_now_s();
     for (auto& [name, p] : ports_) p.reader->request(seq_);
@@ -162,11 +184,12 @@ class OpticsWatch {
   }
 
   std::string late_text(const PortReader& reader) const {
+    // The same words for as long as one read hangs: said once, not every interval.
     if (const std::optional<double> since = reader.reading_since())
       return fmt::format(
-          "read not finished within {:.3g} s (under way for {:.3g} s): its metrics are left out "
-          "until it answers",
-          deadline_s(), unix_now_s() - *since);
+          "read not finished within {:.3g} s (under way since {:%H:%M:%S}Z): its metrics are left "
+          "out until it answers",
+          deadline_s(), std::chrono::sys_seconds(std::chrono::seconds(static_cast<int64_t>(*since))));
     return "read not taken";
   }
 
@@ -199,6 +222,8 @@ class OpticsWatch {
   unsigned intervals_ = 0;
   std::string page_ = "";
   std::set<std::string> said_;
+  std::set<std::string> netdevs_followed_;  ///< added by --all-netdevs: dropped when gone
+  std::set<std::string> netdevs_given_;     ///< named by --netdev: watched gone or not
 };
 
 // The options' ports, checked before any read: a netdev that is not here, a data plane
@@ -220,7 +245,9 @@ std::string add_ports(const OpticsWatchOptions& options, OpticsWatch& watch) {
     if (std::ranges::find(served, port) == served.end())
       return fmt::format("--port {}: the data plane at {} has no such port (ports: {})", port, options.dataplane.text(),
                          fmt::join(served, ", "));
-  for (const std::string& port : options.all_ports ? served : options.ports)
+  std::set<std::string> ports(options.ports.begin(), options.ports.end());  // a port named twice is one
+  if (options.all_ports) ports.insert(served.begin(), served.end());
+  for (const std::string& port : ports)
     if (!watch.add_dataplane_port(port))
       return fmt::format("the data plane's port {} has the name of a netdev watched too: watch them apart (--dir)",
                          port);

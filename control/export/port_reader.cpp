@@ -43,7 +43,10 @@ PortReader::PortReader(std::string port, Read read) : shared_(std::make_shared<S
     std::unique_lock lock(shared->mutex);
     for (;;) {
       shared->wake.wait(lock, [&] { return shared->stop || shared->wanted > shared->done; });
-      if (shared->stop) return;
+      if (shared->stop) {
+        shared->done = shared->wanted;  // a read asked and not begun never will be
+        return;
+      }
       const uint64_t seq = shared->wanted;
       // Stamped when it runs, not when it was asked: one that waited on a slow read before it
       // still measures its own interval.
@@ -57,6 +60,12 @@ PortReader::PortReader(std::string port, Read read) : shared_(std::make_shared<S
       shared->done = seq;
     }
   }).detach();
+}
+
+void PortReader::stop() {
+  const std::lock_guard lock(shared_->mutex);
+  shared_->stop = true;
+  shared_->wake.notify_one();
 }
 
 PortReader::~PortReader() {
@@ -77,6 +86,11 @@ std::optional<optics::PortReading> PortReader::take(uint64_t seq) {
   std::optional<optics::PortReading> out = std::move(shared_->result);
   shared_->result.reset();
   return out;
+}
+
+bool PortReader::idle() const {
+  const std::lock_guard lock(shared_->mutex);
+  return !shared_->busy_since && shared_->wanted == shared_->done;
 }
 
 std::optional<double> PortReader::reading_since() const {

@@ -30,8 +30,12 @@ class PortReader {
   void request(uint64_t seq);
   /// Reading `seq`, once it has arrived.
   std::optional<optics::PortReading> take(uint64_t seq);
-  /// Since when (Unix seconds) the read under way has been running; nullopt when idle.
+  /// Since when (Unix seconds) the read under way has been running; nullopt when none is.
   std::optional<double> reading_since() const;
+  /// No read under way, none asked and not begun.
+  bool idle() const;
+  /// No read begins from now on; one under way ends as it will.
+  void stop();
 
  private:
   struct Shared;

@@ -87,7 +87,12 @@ class OpticsWatchOnNetdevs(WatchCase):
         # A netdev that appears later is watched from its next interval.
         self.make_veth_pairs(("owe", "owf"))
         lrtest.wait_until(lambda: self.state().get("owe", {}).get("current"), "owe in watch.json")
+        # And one that goes is no longer watched (its history stays).
+        self.nsexec("ip", "link", "del", "owe")
+        lrtest.wait_until(lambda: "owf" not in self.state() and "owe" not in self.state(), "owe and owf gone")
         self.stop_watch()
+        self.assertIn("owe: gone, no longer watched (--all-netdevs)\n", self.out)
+        self.assertTrue(os.path.exists(os.path.join(self.state_dir, "history", "owe.jsonl")))
         self.assertEqual(self.proc.returncode, 0, self.err)
         intervals = int(self.out.strip().splitlines()[-1].split()[2])
         self.assertRegex(self.out.strip().splitlines()[-1], r"^stopped after \d+ interval\(s\)$")

@@ -72,7 +72,11 @@ std::vector<std::string> PortWatch::update(PortReading reading) {
   if (!status_.current && !status_.missed.empty()) news.push_back(fmt::format("{}: read again", port));
   for (const auto& [part, why] : reading.unsupported)
     once("unsupported " + part, fmt::format("{}: no {}: {}; its metrics are absent", port, part, why), news);
-  if (!reading.unsupported.contains("FEC statistics") && reading.link_up && *reading.link_up &&
+  // Said of a driver only when its counters were read: a read that failed says nothing of it.
+  const bool counters_read = std::ranges::none_of(reading.problems, [](const std::string& p) {
+    return p.starts_with("ethtool counters") || p.starts_with("FEC statistics") || p.starts_with("counters");
+  });
+  if (counters_read && !reading.unsupported.contains("FEC statistics") && reading.link_up && *reading.link_up &&
       !reading.counters.contains(kCorrected))
     once("no fec counter", fmt::format("{}: the driver counts no corrected FEC codewords: lr_fec_* are absent", port),
          news);
@@ -91,23 +95,32 @@ std::vector<std::string> PortWatch::update(PortReading reading) {
   return news;
 }
 
-// What a module read cannot be taken for: a swap from a read whose serial ID fails its
-// checksums (one bad I2C read is not a new module), thresholds from a page that did not answer.
-void PortWatch::check_module(PortReading& reading) const {
-  if (!reading.module || !last_module_) return;
-  if (!same_module(*reading.module, *last_module_) && !reading.module->checksum_problem.empty()) {
-    reading.problems.push_back(
-        fmt::format("module: read as {}, but its serial ID's checksums do not hold ({}): not "
-                    "taken for a swap, its metrics absent this interval",
-                    module_text(*reading.module), reading.module->checksum_problem));
-    reading.module.reset();
-  } else if (same_module(*reading.module, *last_module_) && has_thresholds(*last_module_) &&
-             !has_thresholds(*reading.module)) {
+// What a module read cannot be taken for: a new module from one read whose serial ID fails
+// its checksums (one bad I2C read is not a swap: a module whose checksums never hold is taken
+// when two reads in a row say the same), thresholds from a page that did not answer.
+void PortWatch::check_module(PortReading& reading) {
+  if (!reading.module) return;
+  ModuleReading& m = *reading.module;
+  const bool known = last_module_ && same_module(m, *last_module_);
+  if (!known && !m.checksum_problem.empty()) {
+    const bool again = unconfirmed_ && same_module(*unconfirmed_, m);
+    unconfirmed_ = m;
+    if (!again) {
+      reading.problems.push_back(
+          fmt::format("module: read as {}, but its serial ID's checksums do not hold ({}): "
+                      "not taken for a module until the next read says the same",
+                      module_text(m), m.checksum_problem));
+      reading.module.reset();
+      return;
+    }
+  }
+  unconfirmed_.reset();
+  if (known && had_thresholds_ && !has_thresholds(m))
     // The kernel hands back the image without an optional page that did not answer.
     reading.problems.push_back(
         "module: its threshold page did not answer this read: the threshold metrics are "
         "absent until it does");
-  }
+  else had_thresholds_ = has_thresholds(m);
 }
 
 std::vector<std::string> PortWatch::missed(const std::string& why, double now_s) {
@@ -122,30 +135,35 @@ std::vector<std::string> PortWatch::missed(const std::string& why, double now_s)
   return news;
 }
 
-// Against the link as last read (a reading that could not read it in between changes nothing).
+// Against the link as last read, and the driver's link_down_events as last read: a reading
+// that could not read one of them changes nothing of it. A drop seen in the link's state and
+// counted by the driver too is one drop.
 void PortWatch::link_news(const PortReading& now, std::vector<std::string>& news) {
-  const auto downs = now.counters.find(kLinkDowns);
-  const std::optional<uint64_t> downs_now =
-      downs == now.counters.end() ? std::nullopt : std::optional<uint64_t>(downs->second);
-  if (last_link_up_ && now.link_up) {
-    const bool dropped_seen = *last_link_up_ && !*now.link_up;
-    // The driver's count catches a flap between two readings, link up at both.
-    const uint64_t counted =
-        last_link_downs_ && downs_now && *downs_now > *last_link_downs_ ? *downs_now - *last_link_downs_ : 0;
-    const uint64_t drops = std::max<uint64_t>(dropped_seen ? 1 : 0, counted);
-    if (drops > 0 || *last_link_up_ != *now.link_up) status_.last_change_s = now.time_s;
-    status_.flaps += drops;
-    if (*last_link_up_ != *now.link_up)
-      news.push_back(fmt::format("{}: link {} (flaps since the watch began: {})", status_.port,
-                                 *now.link_up ? "up" : "down", status_.flaps));
-    else if (drops > 0)
-      news.push_back(
-          fmt::format("{}: link dropped {} time(s) between two readings (the driver's link_down_events), "
-                      "up now (flaps: {})",
-                      status_.port, drops, status_.flaps));
+  const bool both_read = last_link_up_ && now.link_up;
+  const uint64_t seen = both_read && *last_link_up_ && !*now.link_up ? 1 : 0;
+  uint64_t drops = seen;
+  if (const auto downs = now.counters.find(kLinkDowns); downs != now.counters.end()) {
+    // A counter that went backwards was reset: what it holds now came since.
+    const uint64_t counted = !last_link_downs_                    ? 0
+                             : downs->second >= *last_link_downs_ ? downs->second - *last_link_downs_
+                                                                  : downs->second;
+    drops = std::max(seen_uncounted_ + seen, counted) - seen_uncounted_;
+    seen_uncounted_ = 0;
+    last_link_downs_ = downs->second;
+  } else {
+    seen_uncounted_ += seen;
   }
+  if (drops > 0 || (both_read && *last_link_up_ != *now.link_up)) status_.last_change_s = now.time_s;
+  status_.flaps += drops;
+  if (both_read && *last_link_up_ != *now.link_up)
+    news.push_back(fmt::format("{}: link {} (flaps since the watch began: {})", status_.port,
+                               *now.link_up ? "up" : "down", status_.flaps));
+  else if (drops > 0)
+    news.push_back(
+        fmt::format("{}: link dropped {} time(s) between two readings (the driver's link_down_events){} "
+                    "(flaps: {})",
+                    status_.port, drops, now.link_up && *now.link_up ? ", up now" : "", status_.flaps));
   if (now.link_up) last_link_up_ = now.link_up;
-  if (downs_now) last_link_downs_ = downs_now;
 }
 
 void PortWatch::module_news(const PortReading& now, std::vector<std::string>& news) {
@@ -187,9 +205,14 @@ void PortWatch::rates(const PortReading& previous, const PortReading& now, std::
   if (uncorrectable && *uncorrectable > 0)
     news.push_back(fmt::format("{}: {} uncorrectable FEC codewords in {:.3g} s", status_.port, *uncorrectable, dt));
   // Bits the link carried: its rate over the interval, link up at both ends of it.
+  // No drop counted between them: the counter the same at both, or counted by neither.
+  const auto downs_before = previous.counters.find(kLinkDowns), downs_now = now.counters.find(kLinkDowns);
+  const bool no_drop = downs_before == previous.counters.end() && downs_now == now.counters.end()
+                           ? true
+                           : downs_before != previous.counters.end() && downs_now != now.counters.end() &&
+                                 downs_before->second == downs_now->second;
   const bool up_throughout = previous.link_up.value_or(false) && now.link_up.value_or(false) &&
-                             previous.speed_bps == now.speed_bps && now.speed_bps > 0 &&
-                             grew(previous, now, kLinkDowns).value_or(0) == 0;
+                             previous.speed_bps == now.speed_bps && now.speed_bps > 0 && no_drop;
   if (!up_throughout) return;
   const double bits = static_cast<double>(now.speed_bps) * dt;
   if (const std::optional<uint64_t> corrected_bits = grew(previous, now, kCorrectedBits)) {

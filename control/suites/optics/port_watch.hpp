@@ -58,7 +58,7 @@ class PortWatch {
   const PortStatus& status() const noexcept { return status_; }
 
  private:
-  void check_module(PortReading& reading) const;
+  void check_module(PortReading& reading);
   void link_news(const PortReading& now, std::vector<std::string>& news);
   void module_news(const PortReading& now, std::vector<std::string>& news);
   void rates(const PortReading& previous, const PortReading& now, std::vector<std::string>& news);
@@ -67,10 +67,12 @@ class PortWatch {
   PortStatus status_;
   std::set<std::string> said_;              ///< what is said once per watch
   std::vector<std::string> last_problems_;  ///< said again only when they change
-  std::optional<ModuleReading> last_module_;
+  std::optional<ModuleReading> last_module_;  ///< the module last read, which a new one is compared with
+  std::optional<ModuleReading> unconfirmed_;  ///< a new module read once with bad checksums
+  bool had_thresholds_ = false;               ///< the module (last_module_) has shown its thresholds
   std::optional<bool> last_link_up_;          ///< the link as last read
-  std::optional<uint64_t>
-      last_link_downs_;  ///< the driver's link_down_events as last read  ///< the module last read, which a new one is compared with
+  std::optional<uint64_t> last_link_downs_;   ///< the driver's link_down_events as last read
+  uint64_t seen_uncounted_ = 0;  ///< drops seen in the link's state since the counter was last read
 };
 
 }  // namespace lr::optics

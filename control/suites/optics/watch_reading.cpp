@@ -1,7 +1,9 @@
 #include "control/suites/optics/watch_reading.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <cmath>
 #include <exception>
 
 #include "control/client/dataplane_client.hpp"
@@ -27,8 +29,32 @@ bool note(const Result<T>& result, const char* part, PortReading& reading) {
 
 void add_module(const std::vector<uint8_t>& eeprom, PortReading& reading) {
   DecodedReading decoded = module_reading(eeprom);
+  if (!decoded.problem.empty()) reading.problems.push_back("module: " + decoded.problem);
   if (decoded.module) reading.module = std::move(decoded.module);
-  else reading.problems.push_back("module: " + decoded.problem);
+}
+
+}  // namespace
+
+namespace {
+
+// A monitor or threshold that is not a number (an SFP's calibration constants erased to
+// 0xFF are a NaN factor) is no value: left out, and said.
+void drop_non_finite(ModuleReading& m, std::string& problem) {
+  std::vector<std::string> dropped;
+  std::erase_if(m.monitors, [&](const module::Monitor& monitor) {
+    if (std::isfinite(monitor.value)) return false;
+    dropped.push_back(monitor.name);
+    return true;
+  });
+  for (module::Monitor& monitor : m.monitors)
+    for (const double t : {monitor.high_alarm, monitor.high_warning, monitor.low_warning, monitor.low_alarm})
+      if (!std::isfinite(t)) {
+        dropped.push_back(monitor.name + " thresholds");
+        monitor.high_alarm = monitor.high_warning = monitor.low_warning = monitor.low_alarm = 0;  // none set
+        break;
+      }
+  if (!dropped.empty())
+    problem = fmt::format("the module's {} read as no number (its calibration?): left out", fmt::join(dropped, ", "));
 }
 
 }  // namespace
@@ -45,6 +71,7 @@ DecodedReading module_reading(const std::vector<uint8_t>& eeprom) {
                                .serial = id.vendor_sn,
                                .monitors = module_monitors(decoded),
                                .checksum_problem = module::checksum_problem(decoded)};
+    drop_non_finite(*out.module, out.problem);
   } catch (const module::DecodeError& e) {
     out.problem = fmt::format("the module's EEPROM ({} bytes) does not decode: {}", eeprom.size(), e.what());
   }

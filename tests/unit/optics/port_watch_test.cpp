@@ -275,6 +275,76 @@ TEST_F(WatchReplay, AFlapAcrossAReadThatFailedIsStillCounted) {
   EXPECT_EQ(watch.status().flaps, 1u);
 }
 
+// Readings by hand: the link and the driver's link_down_events, each read or not.
+PortReading link_reading(double t, std::optional<bool> up, std::optional<uint64_t> downs) {
+  PortReading r;
+  r.port = "eth9", r.source = "netdev", r.time_s = t, r.link_up = up;
+  if (downs) r.counters["link_down_events"] = *downs;
+  if (!up) r.problems.push_back("link: link get: timed out");
+  if (!downs) r.problems.push_back("ethtool counters: timed out");
+  return r;
+}
+
+TEST(FlapCount, ADropSeenWhileTheCountersFailedIsNotCountedAgainWhenTheyAreBack) {
+  PortWatch w("eth9");
+  w.update(link_reading(0, true, 5));
+  w.update(link_reading(10, false, std::nullopt));
+  EXPECT_EQ(w.status().flaps, 1u);
+  w.update(link_reading(20, true, 6));  // the driver's count of that same drop
+  EXPECT_EQ(w.status().flaps, 1u);
+}
+
+TEST(FlapCount, ADropCountedWhileTheLinkWasNotReadIsCounted) {
+  PortWatch w("eth9");
+  w.update(link_reading(0, true, 5));
+  const std::vector<std::string> news = w.update(link_reading(10, std::nullopt, 6));
+  EXPECT_EQ(w.status().flaps, 1u);
+  ASSERT_EQ(news.size(), 2u);  // the link's problem, then the drop
+  EXPECT_EQ(news[1], "eth9: link dropped 1 time(s) between two readings (the driver's link_down_events) (flaps: 1)");
+  w.update(link_reading(20, true, 6));
+  EXPECT_EQ(w.status().flaps, 1u);
+}
+
+TEST(FlapCount, ACounterResetCountsWhatItHoldsSince) {
+  PortWatch w("eth9");
+  w.update(link_reading(0, true, 5));
+  w.update(link_reading(10, true, 1));  // the driver reset its counters, one drop since
+  EXPECT_EQ(w.status().flaps, 1u);
+}
+
+TEST_F(WatchReplay, AFailedCounterReadSaysNothingOfTheDriversFecCounters) {
+  load_eeprom();
+  PortReading r = read_netdev(netdev, 0);
+  r.counters.clear();
+  r.problems.push_back("FEC statistics: FEC statistics: timed out");
+  const std::vector<std::string> news = watch.update(r);
+  EXPECT_FALSE(said(news, "counts no corrected FEC codewords"));
+}
+
+TEST_F(WatchReplay, AModuleWhoseChecksumsNeverHoldIsTakenWhenTwoReadsAgree) {
+  image.bytes()[191] ^= 0xFF;  // the base checksum wrong, the serial the same every read
+  std::vector<std::string> news = read_at(0);
+  ASSERT_EQ(news.size(), 1u);
+  EXPECT_TRUE(Has(news[0], "not taken for a module until the next read says the same"));
+  EXPECT_TRUE(Lacks(page(), "lr_module_info"));
+  news = read_at(10);
+  EXPECT_TRUE(said(news, "eth9: module ACME OPTICS QSFP28-SR4 QSFP28 (serial QSN42)"));
+  EXPECT_EQ(watch.status().module_changes, 0u);  // the first module, not a swap
+  EXPECT_TRUE(Has(page(), "lr_module_info{"));
+  EXPECT_TRUE(read_at(20).empty());
+}
+
+TEST_F(WatchReplay, AThresholdPageThatStaysSilentIsSaidAsLongAsItIs) {
+  read_at(0);
+  for (double t : {10.0, 20.0}) {
+    load_eeprom();
+    io.eeprom_pages.erase({0x50, 3, 128});
+    watch.update(read_netdev(netdev, t));
+    ASSERT_FALSE(watch.status().reading->problems.empty()) << t;
+    EXPECT_TRUE(Has(watch.status().reading->problems.back(), "its threshold page did not answer")) << t;
+  }
+}
+
 TEST_F(WatchReplay, ASerialReadWithBadChecksumsIsNotTakenForASwap) {
   read_at(0);
   image.ascii(196, 16, "QSN4?");  // one bad read of the serial: the checksum no longer holds
