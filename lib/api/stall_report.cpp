@@ -6,7 +6,14 @@
 
 namespace lr::api {
 
-LR_JSON_ADL(Stall, from_s, us)
+// Not LR_JSON_ADL's inline pair: the header declares these for switch_report.cpp, whose
+// translation unit must find a definition to link (a non-unity build has none inline).
+void to_json(nlohmann::json& j, const Stall& s) { j = write_fields(s, LR_JSON_FIELDS(from_s, us)); }
+void from_json(const nlohmann::json& j, Stall& s) {
+  if (!j.is_object())
+    throw nlohmann::json::type_error::create(302, std::string("type must be object, but is ") + j.type_name(), nullptr);
+  s = read_fields<Stall>(j, LR_JSON_FIELDS(from_s, us));
+}
 
 LR_JSON_ADL(LcoreStalls, lcore, stalls, longest_stall_us, stalled_us, longest_stalls)
 
