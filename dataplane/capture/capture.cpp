@@ -258,7 +258,6 @@ api::CaptureReport Capture::report() const {
   r.id = id_;
   r.spec = spec_;
   r.started_at = started_at_;
-  r.filter_jit = filter_.jit() != nullptr;
   for (uint16_t q = 0; q < n_taps_; ++q) {
     r.matched += __atomic_load_n(&taps_[q].matched, __ATOMIC_RELAXED);
     r.capture_dropped += __atomic_load_n(&taps_[q].dropped, __ATOMIC_RELAXED);

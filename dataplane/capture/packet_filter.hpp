@@ -1,15 +1,18 @@
 #pragma once
 // A capture's filter: a tcpdump expression compiled by libpcap (pcap_compile, its own
-// error messages), converted to DPDK's eBPF (rte_bpf_convert) and loaded, as native code
-// where rte_bpf's JIT can compile it right (x86-64, arm64), else interpreted. It runs on the
-// worker over each received mbuf. Needs the EAL (rte_bpf allocates with rte_malloc).
-
-#include <rte_bpf.h>
+// error messages) to classic BPF, which the worker runs over each received burst at once
+// (fast::BurstFilter). No EAL needed.
+//
+// Why not DPDK's rte_bpf (libpcap's program converted to eBPF, one JIT'd call per frame):
+// on the RX benchmark its call per frame cost more than the burst filter's loads and
+// compares (docs/dev/benchmarks.md), and DPDK 22.11's x86 JIT miscompiles libpcap's
+// one-bit tests (`test $imm` with a one-byte immediate), which had to be interpreted.
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "dataplane/fastpath/burst_filter.hpp"
 #include "dataplane/fastpath/capture_tap.hpp"
 #include "lib/common/result.hpp"
 
@@ -22,25 +25,12 @@ class PacketFilter {
   static Result<PacketFilter> compile(const std::string& expression, uint32_t snaplen);
 
   /// None when every frame is kept.
-  const rte_bpf* bpf() const noexcept { return bpf_.get(); }
-  /// The native code, or none (then rte_bpf_exec interprets bpf()).
-  uint64_t (*jit() const noexcept)(void*) { return jit_; }
+  const fast::BurstFilter* burst_filter() const noexcept { return burst_.get(); }
   /// Points `tap` at this filter (which outlives it).
-  void attach(fast::CaptureTap& tap) const noexcept {
-    tap.filter = bpf();
-    tap.filter_jit = jit_;
-  }
-
-  /// Whether DPDK 22.11's JIT encodes every instruction of `prm` right (see the .cpp):
-  /// where it does not, the filter is interpreted.
-  static bool jit_encodes_right(const rte_bpf_prm& prm) noexcept;
+  void attach(fast::CaptureTap& tap) const noexcept { tap.filter = burst_.get(); }
 
  private:
-  struct BpfDestroy {
-    void operator()(rte_bpf* bpf) const noexcept { rte_bpf_destroy(bpf); }
-  };
-  std::unique_ptr<rte_bpf, BpfDestroy> bpf_;
-  uint64_t (*jit_)(void*) = nullptr;
+  std::unique_ptr<fast::BurstFilter> burst_;
 };
 
 }  // namespace lr::capture

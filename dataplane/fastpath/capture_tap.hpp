@@ -7,12 +7,13 @@
 // No file I/O and no lock on the worker; an RX queue without a tap pays one predictable
 // branch per burst.
 
-#include <rte_bpf.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
 #include <cstdint>
+
+#include "dataplane/fastpath/burst_filter.hpp"
 
 namespace lr::fast {
 
@@ -72,8 +73,7 @@ struct CaptureTrigger {
 struct CaptureTap {
   rte_ring* ring = nullptr;             ///< single producer (this queue's worker), single consumer (the writer)
   rte_mempool* records = nullptr;       ///< the capture's, shared by its taps
-  const rte_bpf* filter = nullptr;      ///< none: every frame
-  uint64_t (*filter_jit)(void*) = nullptr;  ///< the filter as native code, where rte_bpf could compile it
+  const BurstFilter* filter = nullptr;  ///< none: every frame
   uint16_t snaplen = 0;
   uint16_t queue = 0;
   bool outbound = false;                ///< a TX queue's tap: the frames the port sends

@@ -13,8 +13,8 @@ namespace {
 constexpr auto spec_fields = LR_JSON_FIELDS(port, file, filter, direction, snaplen, count, duration_ns, trigger,
                                             trigger_stream, before, after);
 
-constexpr auto report_state_fields = LR_JSON_FIELDS(state, started_at, filter_jit, matched, captured, capture_dropped,
-                                                   file_bytes, error, trigger_event, trigger_fired_at);
+constexpr auto report_state_fields = LR_JSON_FIELDS(state, started_at, matched, captured, capture_dropped, file_bytes,
+                                                    error, trigger_event, trigger_fired_at);
 
 // A report carries its spec's fields at its own level, after its id.
 constexpr auto report_fields = [](auto& r, auto&& fn) {

@@ -35,7 +35,6 @@ struct CaptureReport {
   CaptureSpec spec;
   std::string state;          ///< "capturing", or "done: <why it ended>"
   std::string started_at;     ///< UTC, ISO 8601
-  bool filter_jit = false;    ///< the filter runs as native code (rte_bpf's JIT), else interpreted
   uint64_t matched = 0;       ///< frames received that the filter kept
   uint64_t captured = 0;      ///< of those, written to the file
   uint64_t capture_dropped = 0;  ///< of those, dropped: the writer could not keep up (the traffic never is)

@@ -38,15 +38,19 @@ namespace {
 // Where a frame's signature ends: the line the accounting fetches ahead.
 char* signature_line(rte_mbuf* m) { return rte_pktmbuf_mtod_offset(m, char*, m->data_len - 1); }
 
+// What a queue's capture hook has to do: nothing (no capture), a capture whose filter matches
+// none of the frames (the cost of looking), or no hook at all (the accounting called alone:
+// against kNone, what the hook costs a queue without a capture).
+enum class CaptureCase : int64_t { kNone = 0, kMatchingNothing = 1, kNoHook = 2 };
+
 // The frames, stream state and queue of one benchmark: `frames` signed frames of `streams`
-// streams interleaved frame by frame, each stream in sequence; with `capture`, a capture on
-// the queue whose filter matches none of them (the cost of looking); with `slow_path`, one
+// streams interleaved frame by frame, each stream in sequence; `capture` as above; with `slow_path`, one
 // frame in 100 an ARP request that the queue hands to its port's emulated hosts (a ring
 // this thread empties, as the host service's would).
 class RxBench {
  public:
-  RxBench(uint16_t n_streams, uint32_t n_frames, bool capture, bool shuffled, bool slow_path = false)
-      : n_frames_(n_frames), slow_share_(slow_path ? 100 : 0) {
+  RxBench(uint16_t n_streams, uint32_t n_frames, CaptureCase capture, bool shuffled, bool slow_path = false)
+      : n_frames_(n_frames), slow_share_(slow_path ? 100 : 0), hooked_(capture != CaptureCase::kNoHook) {
     pool_ = rte_pktmbuf_pool_create("bench", n_frames * 2, 256, 8, 2048, SOCKET_ID_ANY);
     mbufs_.resize(n_frames);
     if (pool_ == nullptr || rte_pktmbuf_alloc_bulk(pool_, mbufs_.data(), n_frames) != 0) {
@@ -87,7 +91,7 @@ class RxBench {
     ctx_.rx_streams = streams_.data();
     ctx_.rx_trackers = trackers_.data();
     ctx_.n_streams = n_streams;
-    if (capture) {
+    if (capture == CaptureCase::kMatchingNothing) {
       auto filter = lr::capture::PacketFilter::compile("udp dst port 9", 1518);
       if (!filter) {
         error_ = "filter";
@@ -123,7 +127,8 @@ class RxBench {
       for (size_t s = 0; s < trackers_.size(); ++s) trackers_[s] = lr::fast::SeqTracker{};  // the sequence starts over
     }
     rte_mbuf** burst = mbufs_.data() + at_;
-    lr::fast::rx_process_burst(ctx_, queue_, burst, lr::fast::kRxBurst, 2000, 2000);
+    if (hooked_) lr::fast::rx_process_burst(ctx_, queue_, burst, lr::fast::kRxBurst, 2000, 2000);
+    else lr::fast::rx_account_burst(ctx_, queue_, burst, lr::fast::kRxBurst, 2000, 2000);
     lr::fast::free_received(burst, lr::fast::kRxBurst);
     // The pool's cache hands back the mbufs just freed: the pool is as it was.
     void* refill[lr::fast::kRxBurst];
@@ -195,6 +200,7 @@ class RxBench {
 
   uint32_t n_frames_;
   uint32_t slow_share_;
+  bool hooked_;
   uint32_t at_ = 0;
   uint64_t frames_ = 0;
   const char* error_ = nullptr;
@@ -211,14 +217,14 @@ class RxBench {
   std::optional<lr::capture::PacketFilter> filter_;
 };
 
-// range(0): streams; range(1): frames cycled through; range(2): 1, a capture on the queue;
+// range(0): streams; range(1): frames cycled through; range(2): the CaptureCase;
 // 256 frames stay in L1/L2 (the compute cost). 4,096 frames (a 1024-descriptor ring,
 // mempool caches and more) and 16,384 leave L1; what each touches (its mbuf's first line
 // and its frame's line, 128 bytes) fits in L2 or L3 here: the frames a NIC leaves in the
 // LLC (Intel's DDIO). BM_RxAccountingFromDram reads them from DRAM.
 void BM_RxAccounting(benchmark::State& state) {
-  RxBench bench(static_cast<uint16_t>(state.range(0)), static_cast<uint32_t>(state.range(1)), state.range(2) == 1,
-                false, state.range(3) == 1);
+  RxBench bench(static_cast<uint16_t>(state.range(0)), static_cast<uint32_t>(state.range(1)),
+                static_cast<CaptureCase>(state.range(2)), false, state.range(3) == 1);
   if (bench.error() != nullptr) {
     state.SkipWithError(bench.error());
     return;
@@ -236,6 +242,7 @@ BENCHMARK(BM_RxAccounting)
     ->Args({16, 4096, 0, 0})
     ->Args({16, 4096, 0, 1})
     ->Args({16, 4096, 1, 0})
+    ->Args({16, 4096, 2, 0})
     ->Args({256, 4096, 0, 0})
     ->Args({1024, 16384, 0, 0});
 
@@ -245,7 +252,7 @@ BENCHMARK(BM_RxAccounting)
 // burst's accounting, free and refill are timed (the TSC around them). The
 // mbuf's first line stays cached: a PMD has just written it.
 void BM_RxAccountingFromDram(benchmark::State& state) {
-  RxBench bench(static_cast<uint16_t>(state.range(0)), static_cast<uint32_t>(state.range(1)), false, true);
+  RxBench bench(static_cast<uint16_t>(state.range(0)), static_cast<uint32_t>(state.range(1)), CaptureCase::kNone, true);
   if (bench.error() != nullptr) {
     state.SkipWithError(bench.error());
     return;
@@ -273,7 +280,7 @@ BENCHMARK(BM_RxAccountingFromDram)
 // in a chain. No frame can be read before the one before it, so each read waits the whole
 // latency: what the first frame of a burst waits in the FromDram rows.
 void BM_DramLatency(benchmark::State& state) {
-  RxBench bench(16, 4096, false, true);
+  RxBench bench(16, 4096, CaptureCase::kNone, true);
   if (bench.error() != nullptr) {
     state.SkipWithError(bench.error());
     return;

@@ -71,8 +71,7 @@ int run_capture(const CaptureOptions& o, const GlobalOptions& global) {
     const std::string into = remote ? fmt::format("{} (on the data plane's host, then read back into {})", c.spec.file,
                                                   std::filesystem::absolute(o.file).string())
                                     : c.spec.file;
-    std::fprintf(stderr, "capturing on %s into %s%s (filter %s); Ctrl-C ends it\n", o.port.c_str(), into.c_str(),
-                 o.filter.empty() || c.filter_jit ? "" : ", the filter interpreted",
+    std::fprintf(stderr, "capturing on %s into %s (filter %s); Ctrl-C ends it\n", o.port.c_str(), into.c_str(),
                  o.filter.empty() ? "none" : o.filter.c_str());
     while (!stop_requested() && c.state == "capturing") {
       sleep_unless_stopped(1.0);
