@@ -2,7 +2,6 @@
 
 #include <bit>
 #include <climits>
-#include <cstddef>
 #include <cstring>
 #include <utility>
 
@@ -104,8 +103,7 @@ constexpr unsigned kBurst = BurstFilter::kMaxBurst;
 // The burst's registers, indexed by each frame's place in the burst.
 struct Frames {
   rte_mbuf* const* mbufs;
-  uint32_t a[kBurst];
-  uint32_t x[kBurst];
+  uint32_t ax[2][kBurst];  // A, then X: one array, zeroed in one go
   uint32_t mem[BurstFilter::kMemWords][kBurst];
 };
 
@@ -134,6 +132,8 @@ uint32_t big_endian(const uint8_t* p) {
 }
 
 // The packet's kSize bytes at `offset` (uint64_t: X + k may pass 2^32), or false past its end.
+// The fast path checks the first segment's data_len alone: a PMD never makes it longer than
+// the packet (pkt_len), and a byte read within it is within the mbuf's buffer either way.
 template <unsigned kSize>
 bool load(const rte_mbuf* m, uint64_t offset, uint32_t& value) {
   if (offset + kSize <= m->data_len) [[likely]] {
@@ -175,8 +175,8 @@ uint32_t shifted_right(uint32_t a, uint32_t by) { return by < 32 ? a >> by : 0; 
 
 // One ALU instruction over `part` (a division by a zero X rejects the frame).
 void alu(uint16_t code, uint32_t k, Frames& f, Part& part, uint32_t whole) {
-  uint32_t* const a = f.a;
-  const uint32_t* const x = f.x;
+  uint32_t* const a = f.ax[0];
+  const uint32_t* const x = f.ax[1];
   const uint32_t mask = part.mask;
   switch (code & 0xf8) {
     case kAdd | kK: each(mask, whole, [&](unsigned i) { a[i] += k; }); break;
@@ -209,8 +209,8 @@ void alu(uint16_t code, uint32_t k, Frames& f, Part& part, uint32_t whole) {
 template <unsigned kSize>
 void load_a(uint16_t mode, uint32_t k, Frames& f, Part& part, uint32_t whole) {
   rte_mbuf* const* const mbufs = f.mbufs;
-  uint32_t* const a = f.a;
-  const uint32_t* const x = f.x;
+  uint32_t* const a = f.ax[0];
+  const uint32_t* const x = f.ax[1];
   if (mode == kAbs) each_or_reject(part, whole, [=](unsigned i) { return load<kSize>(mbufs[i], k, a[i]); });
   else each_or_reject(part, whole, [=](unsigned i) { return load<kSize>(mbufs[i], uint64_t{x[i]} + k, a[i]); });
 }
@@ -257,14 +257,14 @@ uint32_t holding(const Frames& f, uint32_t mask, uint32_t whole, const uint32_t*
   if (mask == whole) {  // the registers of the places past the burst are 0 (keep())
     const __m128i k4 = _mm_set1_epi32(static_cast<int>(k));
     for (unsigned i = 0; i < kBurst; i += 4) {
-      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(f.a + i));
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(f.ax[0] + i));
       const __m128i b = rhs == nullptr ? k4 : _mm_loadu_si128(reinterpret_cast<const __m128i*>(rhs + i));
       held |= static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(Op::four(a, b)))) << i;
     }
     return held & whole;
   }
 #endif
-  each(mask, whole, [&](unsigned i) { held |= (Op::scalar(f.a[i], rhs == nullptr ? k : rhs[i]) ? 1u : 0u) << i; });
+  each(mask, whole, [&](unsigned i) { held |= (Op::scalar(f.ax[0][i], rhs == nullptr ? k : rhs[i]) ? 1u : 0u) << i; });
   return held;
 }
 
@@ -273,7 +273,7 @@ void jump(const BpfInsn& in, const Frames& f, Part& part, uint32_t whole, Part* 
   const auto next = static_cast<uint16_t>(part.pc + 1);
   const auto pc_true = static_cast<uint16_t>(next + in.jt);
   const auto pc_false = static_cast<uint16_t>(next + in.jf);
-  const uint32_t* const rhs = (in.code & kX) != 0 ? f.x : nullptr;
+  const uint32_t* const rhs = (in.code & kX) != 0 ? f.ax[1] : nullptr;
   uint32_t held = 0;
   switch (in.code & 0xf0) {
     case kJeq: held = holding<Equal>(f, part.mask, whole, rhs, in.k); break;
@@ -302,25 +302,25 @@ void run_part(const BpfInsn* program, Frames& f, Part part, uint32_t whole, Part
         each_or_reject(part, whole, [&](unsigned i) {
           uint32_t byte = 0;
           if (!load<1>(f.mbufs[i], k, byte)) return false;
-          f.x[i] = (byte & 0xf) << 2;
+          f.ax[1][i] = (byte & 0xf) << 2;
           return true;
         });
         break;
-      case kLd | kW | kLen: each(mask, whole, [&](unsigned i) { f.a[i] = f.mbufs[i]->pkt_len; }); break;
-      case kLdx | kW | kLen: each(mask, whole, [&](unsigned i) { f.x[i] = f.mbufs[i]->pkt_len; }); break;
-      case kLd | kImm: each(mask, whole, [&](unsigned i) { f.a[i] = k; }); break;
-      case kLdx | kImm: each(mask, whole, [&](unsigned i) { f.x[i] = k; }); break;
-      case kLd | kMem: each(mask, whole, [&](unsigned i) { f.a[i] = f.mem[k][i]; }); break;
-      case kLdx | kMem: each(mask, whole, [&](unsigned i) { f.x[i] = f.mem[k][i]; }); break;
-      case kSt: each(mask, whole, [&](unsigned i) { f.mem[k][i] = f.a[i]; }); break;
-      case kStx: each(mask, whole, [&](unsigned i) { f.mem[k][i] = f.x[i]; }); break;
-      case kMisc | kTax: each(mask, whole, [&](unsigned i) { f.x[i] = f.a[i]; }); break;
-      case kMisc | kTxa: each(mask, whole, [&](unsigned i) { f.a[i] = f.x[i]; }); break;
+      case kLd | kW | kLen: each(mask, whole, [&](unsigned i) { f.ax[0][i] = f.mbufs[i]->pkt_len; }); break;
+      case kLdx | kW | kLen: each(mask, whole, [&](unsigned i) { f.ax[1][i] = f.mbufs[i]->pkt_len; }); break;
+      case kLd | kImm: each(mask, whole, [&](unsigned i) { f.ax[0][i] = k; }); break;
+      case kLdx | kImm: each(mask, whole, [&](unsigned i) { f.ax[1][i] = k; }); break;
+      case kLd | kMem: each(mask, whole, [&](unsigned i) { f.ax[0][i] = f.mem[k][i]; }); break;
+      case kLdx | kMem: each(mask, whole, [&](unsigned i) { f.ax[1][i] = f.mem[k][i]; }); break;
+      case kSt: each(mask, whole, [&](unsigned i) { f.mem[k][i] = f.ax[0][i]; }); break;
+      case kStx: each(mask, whole, [&](unsigned i) { f.mem[k][i] = f.ax[1][i]; }); break;
+      case kMisc | kTax: each(mask, whole, [&](unsigned i) { f.ax[1][i] = f.ax[0][i]; }); break;
+      case kMisc | kTxa: each(mask, whole, [&](unsigned i) { f.ax[0][i] = f.ax[1][i]; }); break;
       case kJmp | kJa: part.pc = static_cast<uint16_t>(part.pc + 1 + k); continue;
       case kRet | kK:
         if (k != 0) keep_mask |= mask;
         return;
-      case kRet | kRetA: each(mask, whole, [&](unsigned i) { keep_mask |= (f.a[i] != 0 ? 1u : 0u) << i; }); return;
+      case kRet | kRetA: each(mask, whole, [&](unsigned i) { keep_mask |= (f.ax[0][i] != 0 ? 1u : 0u) << i; }); return;
       default:
         if (class_of(in.code) == kJmp) {
           jump(in, f, part, whole, pending, n_pending);
@@ -337,14 +337,14 @@ void run_part(const BpfInsn* program, Frames& f, Part part, uint32_t whole, Part
 // In vector stores: the compiler's `rep stos` took a third of the filter's time.
 void zero_registers(Frames& f) noexcept {
 #if defined(__SSE2__)
-  static_assert(offsetof(Frames, x) == offsetof(Frames, a) + sizeof Frames::a);
-  auto* p = reinterpret_cast<__m128i*>(f.a);
+  static_assert(sizeof Frames::ax == 16 * sizeof(__m128i));
+  auto* p = reinterpret_cast<__m128i*>(&f.ax);
   // Written out, not a loop: GCC turns a loop of these back into `rep stos`.
   [p]<size_t... kI>(std::index_sequence<kI...>) {
     (_mm_storeu_si128(p + kI, _mm_setzero_si128()), ...);
   }(std::make_index_sequence<2 * kBurst / 4>{});
 #else
-  std::memset(f.a, 0, sizeof f.a + sizeof f.x);
+  std::memset(&f.ax, 0, sizeof f.ax);
 #endif
 }
 
@@ -359,6 +359,8 @@ std::string BurstFilter::check(std::span<const BpfInsn> program) {
     const std::string at = "instruction " + std::to_string(pc) + ": ";
     if (!known(in.code)) return at + "unknown code " + std::to_string(in.code);
     const uint16_t cls = class_of(in.code);
+    if (in.code == (kJmp | kJa) && in.k >= 0x80000000u)  // libpcap writes them for `protochain`
+      return at + "a jump backwards, which the filter does not run (libpcap writes them for 'protochain')";
     const bool past_end = in.code == (kJmp | kJa) ? in.k >= left : cls == kJmp && (in.jt >= left || in.jf >= left);
     if (past_end) return at + "a jump past the program's end";
     const bool memory = in.code == (kLd | kMem) || in.code == (kLdx | kMem) || cls == kSt || cls == kStx;
@@ -366,6 +368,8 @@ std::string BurstFilter::check(std::span<const BpfInsn> program) {
     const uint16_t op = in.code & 0xf0;
     if (cls == kAlu && (op == kDiv || op == kMod) && (in.code & kX) == 0 && in.k == 0)
       return at + "a division by the constant 0";
+    if (cls == kAlu && (op == kLsh || op == kRsh) && (in.code & kX) == 0 && in.k >= 32)
+      return at + "a shift by " + std::to_string(in.k) + " bits";  // libpcap refuses more than 31 too
   }
   if (class_of(program.back().code) != kRet) return "the program does not end with a return";
   return {};
@@ -374,7 +378,8 @@ std::string BurstFilter::check(std::span<const BpfInsn> program) {
 BurstFilter::BurstFilter(std::span<const BpfInsn> program) : program_(program.begin(), program.end()) {
   for (const BpfInsn& in : program_) {
     const uint16_t cls = class_of(in.code);
-    uses_memory_ = uses_memory_ || cls == kSt || cls == kStx;
+    // A word read before any store reads 0 (libpcap zeroes them too).
+    uses_memory_ = uses_memory_ || cls == kSt || cls == kStx || in.code == (kLd | kMem) || in.code == (kLdx | kMem);
   }
 }
 

@@ -6,7 +6,8 @@
 // burst whose frames take one path through the program (a capture that matches nothing
 // in traffic of one kind) costs a few loads and compares per frame and no call per frame.
 // Frames part where a jump's condition differs between them, and each part runs on alone.
-// Classic BPF jumps only forward, so every part ends at a return.
+// The programs libpcap writes jump only forward (but for `protochain`'s loop, which
+// check() refuses), so every part ends at a return.
 //
 // The verdicts are libpcap's (bpf_filter): the packet is the mbuf's data, pkt_len bytes
 // over its segments; a load past its end, or a division by a zero X, rejects the frame;
@@ -38,7 +39,8 @@ class BurstFilter {
   static constexpr uint32_t kMemWords = 16;
 
   /// Checks `program` as libpcap's bpf_validate does (known instructions, jumps inside the
-  /// program, scratch words in range, no division by a constant 0, a return at the end).
+  /// program, scratch words in range, no division by a constant 0, a return at the end),
+  /// and refuses a jump backwards.
   /// Returns an empty string, or why it is refused, naming the instruction.
   static std::string check(std::span<const BpfInsn> program);
 

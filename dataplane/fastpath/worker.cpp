@@ -271,6 +271,7 @@ void trigger_frame(CaptureTap& tap, rte_mbuf* m, uint64_t rx_tsc, uint32_t rx_ns
   CaptureTrigger& t = tap.trigger;
   const bool armed = t.armed();
   if (armed && __atomic_load_n(&t.finished, __ATOMIC_RELAXED)) return;
+  static_assert(kRxBurst <= BurstFilter::kMaxBurst);
   rte_mbuf* kept_frames[kRxBurst];
   rte_mbuf* const* kept = pkts;
   uint16_t n_kept = n;

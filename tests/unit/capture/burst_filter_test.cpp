@@ -164,13 +164,14 @@ class Mbufs {
   std::vector<std::unique_ptr<Slot>> slots_;
 };
 
-// Each filter over every frame, in bursts of 1 to 32 frames in random order: the frames
-// the burst filter keeps are those libpcap keeps, in burst order.
-void expect_libpcaps_verdicts(const std::string& expression, unsigned max_segs, uint32_t seed) {
+// A program over every frame, in bursts of 1 to 32 frames in random order: the frames the
+// burst filter keeps are those `libpcap_keeps`, in burst order.
+template <class LibpcapKeeps>
+void expect_same_verdicts(const std::string& what, const std::vector<BpfInsn>& program, LibpcapKeeps libpcap_keeps,
+                          unsigned max_segs, uint32_t seed) {
   std::mt19937 random(seed);
-  const Compiled compiled(expression);
-  ASSERT_EQ(BurstFilter::check(compiled.insns()), "") << expression;
-  const BurstFilter filter(compiled.insns());
+  ASSERT_EQ(BurstFilter::check(program), "") << what;
+  const BurstFilter filter(program);
   std::vector<std::vector<uint8_t>> frames = frames_of_many_kinds(random);
   std::shuffle(frames.begin(), frames.end(), random);
   Mbufs mbufs;
@@ -181,17 +182,35 @@ void expect_libpcaps_verdicts(const std::string& expression, unsigned max_segs, 
     std::vector<rte_mbuf*> expected;
     for (size_t i = 0; i < n; ++i) {
       burst[i] = mbufs.make(frames[at + i], 1 + static_cast<unsigned>(random() % max_segs), random);
-      if (compiled.libpcap_keeps(frames[at + i])) expected.push_back(burst[i]);
+      if (libpcap_keeps(frames[at + i])) expected.push_back(burst[i]);
     }
     rte_mbuf* kept[BurstFilter::kMaxBurst];
     const uint16_t n_kept = filter.keep(burst, static_cast<uint16_t>(n), kept);
-    ASSERT_EQ(std::vector<rte_mbuf*>(kept, kept + n_kept), expected) << expression << ", burst at frame " << at;
+    ASSERT_EQ(std::vector<rte_mbuf*>(kept, kept + n_kept), expected) << what << ", burst at frame " << at;
     kept_by_libpcap += expected.size();
     at += n;
   }
-  // Each filter keeps some frames and not others: a test that cannot tell them apart tests nothing.
-  EXPECT_GT(kept_by_libpcap, 0u) << expression;
-  EXPECT_LT(kept_by_libpcap, frames.size()) << expression;
+  // Each program keeps some frames and not others: a test that cannot tell them apart tests nothing.
+  EXPECT_GT(kept_by_libpcap, 0u) << what;
+  EXPECT_LT(kept_by_libpcap, frames.size()) << what;
+}
+
+void expect_libpcaps_verdicts(const std::string& expression, unsigned max_segs, uint32_t seed) {
+  const Compiled compiled(expression);
+  expect_same_verdicts(
+      expression, compiled.insns(), [&](const std::vector<uint8_t>& f) { return compiled.libpcap_keeps(f); }, max_segs,
+      seed);
+}
+
+// A program written by hand, run by libpcap's bpf_filter itself.
+void expect_libpcaps_verdicts(const std::string& what, const std::vector<BpfInsn>& program, uint32_t seed) {
+  std::vector<bpf_insn> insns;
+  for (const BpfInsn& in : program) insns.push_back(bpf_insn{in.code, in.jt, in.jf, in.k});
+  const auto keeps = [&](const std::vector<uint8_t>& f) {
+    const auto len = static_cast<u_int>(f.size());
+    return bpf_filter(insns.data(), f.data(), len, len) != 0;
+  };
+  expect_same_verdicts(what, program, keeps, 3, seed);
 }
 
 const char* const kFilters[] = {
@@ -245,6 +264,46 @@ TEST(BurstFilter, EachFrameGetsLibpcapsVerdictOverSegments) {
   for (const char* expression : kFilters) expect_libpcaps_verdicts(expression, 3, seed++);
 }
 
+// Instructions pcap_compile does not write for the filters above (or not in these
+// forms), each in a program whose verdicts differ between frames, against libpcap's own.
+TEST(BurstFilter, HandWrittenProgramsGetLibpcapsVerdicts) {
+  constexpr uint32_t kKeep = 0xFFFF;
+  // A = the IP header's first byte's low nibble (ldb [14]; and #0xf): 5 for untagged IPv4.
+  expect_libpcaps_verdicts("ret a", {{0x30, 0, 0, 14}, {0x54, 0, 0, 0x0f}, {0x16, 0, 0, 0}}, 1);
+  // 1 << byte 14 (0x45 = 69 for IPv4: a shift past 31 gives 0), 0x80000000 >> it.
+  expect_libpcaps_verdicts("lsh x",
+                           {{0x30, 0, 0, 14}, {0x07, 0, 0, 0}, {0x00, 0, 0, 1}, {0x6c, 0, 0, 0}, {0x16, 0, 0, 0}}, 2);
+  expect_libpcaps_verdicts(
+      "rsh x", {{0x30, 0, 0, 14}, {0x07, 0, 0, 0}, {0x00, 0, 0, 0x80000000}, {0x7c, 0, 0, 0}, {0x16, 0, 0, 0}}, 3);
+  // -TTL = -64 for untagged IPv4.
+  expect_libpcaps_verdicts(
+      "neg", {{0x30, 0, 0, 22}, {0x84, 0, 0, 0}, {0x15, 0, 1, 0xFFFFFFC0}, {0x06, 0, 0, kKeep}, {0x06, 0, 0, 0}}, 4);
+  // A tagged frame jumps over the drop.
+  expect_libpcaps_verdicts(
+      "ja", {{0x30, 0, 0, 12}, {0x15, 0, 1, 0x81}, {0x05, 0, 0, 1}, {0x06, 0, 0, 0}, {0x06, 0, 0, kKeep}}, 5);
+  // X = the packet's length, into A, over 100.
+  expect_libpcaps_verdicts(
+      "ldx len", {{0x81, 0, 0, 0}, {0x87, 0, 0, 0}, {0x25, 0, 1, 100}, {0x06, 0, 0, kKeep}, {0x06, 0, 0, 0}}, 6);
+}
+
+TEST(BurstFilter, AScratchWordReadBeforeAnyStoreIsZero) {
+  // One program leaves 0xdead in M[3] of its frames; the next reads M[3] first. Both run
+  // in the same stack frame here, so an M[] left as the first one wrote it would show.
+  const std::vector<BpfInsn> writes{{0x00, 0, 0, 0xdead}, {0x02, 0, 0, 3}, {0x06, 0, 0, 0}};
+  const std::vector<BpfInsn> reads{{0x60, 0, 0, 3}, {0x15, 0, 1, 0}, {0x06, 0, 0, 0xFFFF}, {0x06, 0, 0, 0}};
+  const BurstFilter writer(writes);
+  const BurstFilter reader(reads);
+  std::mt19937 random(9);
+  Mbufs mbufs;
+  rte_mbuf* burst[32];
+  for (auto*& m : burst) m = mbufs.make(frame(false, false, 17, 64), 1, random);
+  rte_mbuf* kept[32];
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(writer.keep(burst, 32, kept), 0);
+    EXPECT_EQ(reader.keep(burst, 32, kept), 32);
+  }
+}
+
 TEST(BurstFilter, ABurstOfOneKindTakesOnePathAndFramesThatDifferPart) {
   const Compiled compiled("udp dst port 9");
   const BurstFilter filter(compiled.insns());
@@ -276,6 +335,15 @@ TEST(BurstFilter, ProgramsLibpcapWouldNotWriteAreRefused) {
   EXPECT_EQ(BurstFilter::check(std::vector<BpfInsn>{{0x34, 0, 0, 0}, ret_keep}),  // A /= 0
             "instruction 0: a division by the constant 0");
   EXPECT_EQ(BurstFilter::check(std::vector<BpfInsn>(4097, ret_keep)), "4097 instructions, past classic BPF's 4,096");
+  EXPECT_EQ(BurstFilter::check(std::vector<BpfInsn>{{0x05, 0, 0, 0xFFFFFFFF}, ret_keep}),  // protochain's loop
+            "instruction 0: a jump backwards, which the filter does not run (libpcap writes them for 'protochain')");
+  EXPECT_EQ(BurstFilter::check(std::vector<BpfInsn>{{0x64, 0, 0, 32}, ret_keep}), "instruction 0: a shift by 32 bits");
+  for (const uint16_t code : {0x8c, 0x0e, 0x08, 0xb4, 0x104})  // neg x, ret x, ld h imm, past xor, past a byte
+    EXPECT_EQ(BurstFilter::check(std::vector<BpfInsn>{{code, 0, 0, 0}, ret_keep}),
+              "instruction 0: unknown code " + std::to_string(code));
+  // What libpcap may write at the edges: the last scratch word, 4,096 instructions, a shift by 31.
+  EXPECT_EQ(BurstFilter::check(std::vector<BpfInsn>{{0x02, 0, 0, 15}, {0x64, 0, 0, 31}, ret_keep}), "");
+  EXPECT_EQ(BurstFilter::check(std::vector<BpfInsn>(4096, ret_keep)), "");
   EXPECT_EQ(BurstFilter::check(std::vector<BpfInsn>{{0x15, 0, 0, 0x800}, ret_keep}), "");
 }
 
