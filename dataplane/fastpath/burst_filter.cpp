@@ -57,6 +57,11 @@ enum : uint16_t {
 
 constexpr uint16_t class_of(uint16_t code) { return code & 0x07; }
 
+// Whether the instruction reads or writes a scratch word (its k).
+constexpr bool touches_scratch(uint16_t code) {
+  return code == (kLd | kMem) || code == (kLdx | kMem) || class_of(code) == kSt || class_of(code) == kStx;
+}
+
 bool known_alu(uint16_t code) {
   const uint16_t op = code & 0xf0;
   if ((code & ~uint16_t{0xf8}) != kAlu) return false;
@@ -363,8 +368,8 @@ std::string BurstFilter::check(std::span<const BpfInsn> program) {
       return at + "a jump backwards, which the filter does not run (libpcap writes them for 'protochain')";
     const bool past_end = in.code == (kJmp | kJa) ? in.k >= left : cls == kJmp && (in.jt >= left || in.jf >= left);
     if (past_end) return at + "a jump past the program's end";
-    const bool memory = in.code == (kLd | kMem) || in.code == (kLdx | kMem) || cls == kSt || cls == kStx;
-    if (memory && in.k >= kMemWords) return at + "scratch word " + std::to_string(in.k) + " of 16";
+    if (touches_scratch(in.code) && in.k >= kMemWords)
+      return at + "scratch word " + std::to_string(in.k) + " of " + std::to_string(kMemWords);
     const uint16_t op = in.code & 0xf0;
     if (cls == kAlu && (op == kDiv || op == kMod) && (in.code & kX) == 0 && in.k == 0)
       return at + "a division by the constant 0";
@@ -376,11 +381,8 @@ std::string BurstFilter::check(std::span<const BpfInsn> program) {
 }
 
 BurstFilter::BurstFilter(std::span<const BpfInsn> program) : program_(program.begin(), program.end()) {
-  for (const BpfInsn& in : program_) {
-    const uint16_t cls = class_of(in.code);
-    // A word read before any store reads 0 (libpcap zeroes them too).
-    uses_memory_ = uses_memory_ || cls == kSt || cls == kStx || in.code == (kLd | kMem) || in.code == (kLdx | kMem);
-  }
+  // A word read before any store reads 0 (libpcap zeroes them too).
+  for (const BpfInsn& in : program_) uses_memory_ = uses_memory_ || touches_scratch(in.code);
 }
 
 uint16_t BurstFilter::keep(rte_mbuf* const* pkts, uint16_t n, rte_mbuf** kept) const noexcept {
@@ -389,7 +391,7 @@ uint16_t BurstFilter::keep(rte_mbuf* const* pkts, uint16_t n, rte_mbuf** kept) c
   f.mbufs = pkts;
   zero_registers(f);
   if (uses_memory_) std::memset(f.mem, 0, sizeof f.mem);
-  const uint32_t whole = n == 32 ? ~0u : (1u << n) - 1;
+  const uint32_t whole = n == kBurst ? ~0u : (1u << n) - 1;
   Part pending[kBurst];
   unsigned n_pending = 0;
   uint32_t keep_mask = 0;
